@@ -1,0 +1,62 @@
+// Lint: TypeScript rules plus the import direction of docs/architecture.md.
+// The arrows are enforced here so a wrong import fails CI (see test/import-direction.test.ts).
+import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
+
+const serverOnly = ["@/lib/db", "@/lib/db/**", "@/lib/engine", "@/lib/engine/**", "@/lib/queue", "@/lib/queue/**",
+  "@/lib/llm", "@/lib/llm/**", "@/lib/events", "@/lib/events/**", "@/lib/generated/**", "@/lib/runs/**",
+  "@prisma/*", "bullmq", "ioredis", "pg"];
+
+/** One no-restricted-imports zone: files matching `files` may not import `patterns`. */
+const PURE = "lib/workflow is pure: it may import zod and lib/workflow only.";
+
+const zone = (files, patterns, message) => ({
+  files,
+  rules: { "no-restricted-imports": ["error", { patterns: [{ group: patterns, message }] }] },
+});
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", ".next/**", "lib/generated/**", "next-env.d.ts", "test-results/**",
+    "playwright-report/**", "bench/.tmp/**", "public/**"] },
+  ...tseslint.configs.recommended,
+  {
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "warn",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "no-eval": "error",
+      "no-new-func": "error",
+    },
+  },
+  {
+    files: ["lib/**/*.ts", "workers/**/*.ts"],
+    ignores: ["**/*.test.ts", "lib/llm/scripted/cli.ts"],
+    rules: { "no-console": "error" },
+  },
+  // Nothing outside app/ imports app/; lib never imports components/ or app/.
+  zone(["lib/**", "components/**", "workers/**", "e2e/**", "bench/**"], ["@/app/**", "**/app/**"],
+    "Nothing imports app/: routes are leaves."),
+  zone(["lib/**"], ["@/components/**", "**/components/**"], "lib/ must not import components/ (UI depends on lib, never the reverse)."),
+  // lib/workflow is pure and isomorphic: zod and itself only.
+  {
+    files: ["lib/workflow/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [
+        { regex: "^(?!zod(/|$)|\\./|\\.\\./|@/lib/workflow/)", message: PURE },
+        { regex: "^(\\.\\./)+(engine|db|llm|queue|events|tools|designer|runs|generated|crypto|auth|env|logger|errors)(/|$)", message: PURE },
+        { regex: "^(\\.\\./){3,}", message: PURE },
+      ] }],
+    },
+  },
+  // The engine core talks to the world through injected ports, never directly to db/queue/redis/next.
+  zone(["lib/engine/**"], ["@/lib/db", "@/lib/db/**", "@/lib/queue/**", "@/lib/generated/**", "@prisma/*", "bullmq",
+    "ioredis", "pg", "next", "next/**", "react", "@/components/**", "**/db/**"],
+    "lib/engine gets store/queue/model/tools/events as ports; wire real ones in lib/runs or workers."),
+  // Components run in the browser: no server-only modules.
+  zone(["components/**"], serverOnly, "components/ may import lib/workflow and client-safe helpers only."),
+  // Workers are plain Node: no Next, no React, no components.
+  zone(["workers/**"], ["next", "next/**", "react", "react-dom", "@/components/**", "**/components/**"],
+    "workers/ import lib/* only, never next/* or components/*."),
+);

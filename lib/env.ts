@@ -1,0 +1,81 @@
+import { z } from "zod";
+
+/** How to fix each variable, shown when it is missing or malformed. */
+const HOW: Record<string, string> = {
+  DATABASE_URL: "set DATABASE_URL=postgresql://USER@HOST:5432/DB (default postgresql://postgres@127.0.0.1:5432/weft)",
+  REDIS_URL: "set REDIS_URL=redis://HOST:6379 (default redis://127.0.0.1:6379)",
+  AUTH_SECRET: "run `npm run up` once (it writes .env), or set AUTH_SECRET to 32+ random characters (openssl rand -base64 32)",
+  WEFT_ENCRYPTION_KEY: "run `npm run up` once (it writes .env), or set WEFT_ENCRYPTION_KEY to 32 random bytes in base64 (openssl rand -base64 32)",
+  WEFT_ENCRYPTION_OLD_KEYS: "comma-separated id:base64key pairs of retired keys, e.g. k0:AbC...=",
+  OPENAI_BASE_URL: "set OPENAI_BASE_URL to an OpenAI-compatible endpoint ending in /v1, e.g. http://127.0.0.1:11434/v1",
+  AUTH_URL: "set AUTH_URL to the public URL of the app, e.g. http://localhost:3000",
+};
+
+const key32 = z.string().refine((s) => Buffer.from(s, "base64").length === 32, "must be 32 bytes encoded in base64");
+const url = (protocols: string[]) =>
+  z.string().refine((s) => {
+    try {
+      return protocols.includes(new URL(s).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.join(" or ")}//`);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: url(["postgresql:", "postgres:"]).default("postgresql://postgres@127.0.0.1:5432/weft"),
+  REDIS_URL: url(["redis:", "rediss:"]).default("redis://127.0.0.1:6379"),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
+  AUTH_URL: url(["http:", "https:"]).optional(),
+  AUTH_GITHUB_ID: z.string().min(1).optional(),
+  AUTH_GITHUB_SECRET: z.string().min(1).optional(),
+  WEFT_ENCRYPTION_KEY: key32,
+  WEFT_ENCRYPTION_KEY_ID: z.string().regex(/^[A-Za-z0-9_-]{1,16}$/, "must be 1-16 letters, digits, - or _").default("k1"),
+  WEFT_ENCRYPTION_OLD_KEYS: z.string().regex(/^([A-Za-z0-9_-]{1,16}:[A-Za-z0-9+/=]+)(,[A-Za-z0-9_-]{1,16}:[A-Za-z0-9+/=]+)*$/,
+    "must be id:base64key pairs separated by commas").optional(),
+  OPENAI_BASE_URL: url(["http:", "https:"]).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  /** Port of the scripted OpenAI-compatible server used when no provider is configured. */
+  WEFT_SCRIPTED_MODEL_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
+  /** BullMQ key prefix; tests use a fresh one per file. */
+  WEFT_QUEUE_PREFIX: z.string().min(1).default("weft"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Thrown when process.env does not parse; the message names every bad variable and how to fix it. */
+export class EnvError extends Error {
+  constructor(readonly variables: string[], message: string) {
+    super(message);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses an environment record; pure so tests can feed it anything. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = envSchema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? "?");
+    const problem = issue.code === "invalid_type" && cleaned[name] === undefined ? "is missing" : issue.message;
+    return { name, line: `  ${name} ${problem}. How: ${HOW[name] ?? `set ${name} in .env or the environment`}.` };
+  });
+  const names = [...new Set(lines.map((l) => l.name))];
+  throw new EnvError(names, `Weft cannot start: invalid environment.\n${lines.map((l) => l.line).join("\n")}`);
+}
+
+let cached: Env | undefined;
+
+/** The parsed environment of this process (memoised). Throws EnvError naming bad variables. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Forget the memoised environment (tests change process.env between cases). */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,211 @@
+import { z } from "zod";
+
+/**
+ * The workflow document (docs/workflow-semantics.md §1): the only graph model in the code base.
+ * Shapes here are deliberately lenient where a draft may be incomplete (e.g. a loop edge without
+ * its cap); `validate()` reports those as precise issues instead of a parse failure, so the editor
+ * can show them on the canvas and the designer can feed them back to the model.
+ */
+export const SCHEMA_VERSION = 1 as const;
+
+/** Ids usable inside templates ({{nodes.<id>.output}}): a letter, then letters, digits, _ or -. */
+export const identifier = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must start with a letter and use only letters, digits, _ or - (max 64)");
+
+export const fieldTypes = ["string", "text", "number", "boolean", "json"] as const;
+export const fieldSchema = z.object({
+  key: identifier,
+  type: z.enum(fieldTypes).default("string"),
+  description: z.string().default(""),
+  required: z.boolean().default(true),
+});
+export type Field = z.infer<typeof fieldSchema>;
+
+export const variableSchema = z.object({
+  key: identifier,
+  value: z.union([z.string(), z.number(), z.boolean()]),
+  description: z.string().default(""),
+});
+export type Variable = z.infer<typeof variableSchema>;
+
+/** Which model to call: `provider` is a configured provider's id or name; absent = the workflow/user default. */
+export const modelRefSchema = z.object({
+  provider: z.string().min(1).optional(),
+  model: z.string().min(1),
+  temperature: z.number().min(0).max(2).optional(),
+});
+export type ModelRef = z.infer<typeof modelRefSchema>;
+
+/** A tool from the registry, by name (and optionally a pinned id/version). */
+export const toolRefSchema = z.object({
+  name: z.string().min(1),
+  toolId: z.string().optional(),
+  version: z.number().int().positive().optional(),
+});
+export type ToolRef = z.infer<typeof toolRefSchema>;
+
+export const agentSpecSchema = z.object({
+  key: identifier,
+  name: z.string().min(1),
+  description: z.string().default(""),
+  instructions: z.string().default(""),
+  model: modelRefSchema.optional(),
+  tools: z.array(toolRefSchema).default([]),
+  temperature: z.number().min(0).max(2).optional(),
+  /** Set when the agent is a reference to a saved agent in the user's library. */
+  savedAgentId: z.string().optional(),
+});
+export type AgentSpec = z.infer<typeof agentSpecSchema>;
+
+/** An outcome of an agent/router: the model picks one by id (structured output, rule R5). */
+export const branchSchema = z.object({
+  id: identifier,
+  label: z.string().default(""),
+  condition: z.string().default(""),
+  /** Router in expression mode: a safe expression over data (no eval); the `default` branch has none. */
+  expression: z.string().optional(),
+  default: z.boolean().optional(),
+});
+export type Branch = z.infer<typeof branchSchema>;
+
+const position = z.object({ x: z.number(), y: z.number() });
+
+const nodeBase = {
+  id: identifier,
+  name: z.string().default(""),
+  position: position.optional(),
+  /** How a node with several incoming forward edges activates (R1). */
+  join: z.enum(["all", "any"]).default("all"),
+  /** Per-step timeout; the engine marks the step timed_out past it. */
+  timeoutMs: z.number().int().positive().optional(),
+};
+
+export const startNodeSchema = z.object({ ...nodeBase, type: z.literal("start") });
+export const agentNodeSchema = z.object({
+  ...nodeBase,
+  type: z.literal("agent"),
+  /** Key of an AgentSpec in `agents`. */
+  agent: z.string(),
+  /** Templated task, e.g. "Outline an article on {{inputs.topic}}. {{feedback}}". */
+  task: z.string().default(""),
+  branches: z.array(branchSchema).default([{ id: "done", label: "Done", condition: "" }]),
+  maxTurnsPerVisit: z.number().int().positive().optional(),
+});
+export const routerNodeSchema = z.object({
+  ...nodeBase,
+  type: z.literal("router"),
+  mode: z.enum(["llm", "expression"]).default("llm"),
+  /** LLM mode: what the judge sees (templated). */
+  prompt: z.string().default(""),
+  model: modelRefSchema.optional(),
+  branches: z.array(branchSchema).default([]),
+});
+export const toolNodeSchema = z.object({
+  ...nodeBase,
+  type: z.literal("tool"),
+  tool: toolRefSchema,
+  /** Argument values; strings are templates. */
+  args: z.record(z.string(), z.unknown()).default({}),
+  /** Side-effecting tools get an idempotency key derived from (run, step, iteration). */
+  sideEffect: z.boolean().default(false),
+});
+export const orchestratorNodeSchema = z.object({
+  ...nodeBase,
+  type: z.literal("orchestrator"),
+  agent: z.string(),
+  task: z.string().default(""),
+  /** Agent keys the orchestrator can hand work to (one handoff tool each). */
+  workers: z.array(z.string()).default([]),
+  maxHandoffs: z.number().int().positive().default(10),
+});
+export const endNodeSchema = z.object({
+  ...nodeBase,
+  type: z.literal("end"),
+  /** Output key → template. */
+  outputs: z.record(z.string(), z.string()).default({}),
+});
+export const abortNodeSchema = z.object({
+  ...nodeBase,
+  type: z.literal("abort"),
+  reason: z.string().default("Aborted"),
+});
+
+export const nodeSchema = z.discriminatedUnion("type", [
+  startNodeSchema,
+  agentNodeSchema,
+  routerNodeSchema,
+  toolNodeSchema,
+  orchestratorNodeSchema,
+  endNodeSchema,
+  abortNodeSchema,
+]);
+export type WorkflowNode = z.infer<typeof nodeSchema>;
+export type NodeKind = WorkflowNode["type"];
+export type NodeOf<K extends NodeKind> = Extract<WorkflowNode, { type: K }>;
+export const nodeKinds = ["start", "agent", "router", "tool", "orchestrator", "end", "abort"] as const satisfies readonly NodeKind[];
+
+/**
+ * An edge from a node's outcome handle to a node. `forward` carries data and control; `loop` goes
+ * back (to itself or an earlier node) and must carry maxIterations + onExhausted (checked by validate).
+ */
+export const edgeSchema = z.object({
+  id: identifier,
+  source: z.string(),
+  sourceHandle: z.string(),
+  target: z.string(),
+  kind: z.enum(["forward", "loop"]).default("forward"),
+  maxIterations: z.number().int().optional(),
+  onExhausted: z.enum(["continue", "abort"]).optional(),
+  /** onExhausted=continue: which outcome of the source to follow instead (default: its first other branch). */
+  continueWith: z.string().optional(),
+  label: z.string().optional(),
+});
+export type Edge = z.infer<typeof edgeSchema>;
+
+export const limitsSchema = z.object({
+  maxSteps: z.number().int().positive().default(100),
+  maxIterationsPerLoop: z.number().int().positive().default(3),
+  runTimeoutMs: z.number().int().positive().default(15 * 60_000),
+  tokenBudget: z.number().int().positive().optional(),
+  maxTurnsPerVisit: z.number().int().positive().default(8),
+});
+export type Limits = z.infer<typeof limitsSchema>;
+
+export const workflowSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION).default(SCHEMA_VERSION),
+  name: z.string().default("Untitled workflow"),
+  description: z.string().default(""),
+  inputs: z.array(fieldSchema).default([]),
+  outputs: z.array(fieldSchema).default([]),
+  variables: z.array(variableSchema).default([]),
+  agents: z.array(agentSpecSchema).default([]),
+  nodes: z.array(nodeSchema).default([]),
+  edges: z.array(edgeSchema).default([]),
+  limits: limitsSchema.default({ maxSteps: 100, maxIterationsPerLoop: 3, runTimeoutMs: 15 * 60_000, maxTurnsPerVisit: 8 }),
+  /** Model used by agents and routers that name none. */
+  defaultModel: modelRefSchema.optional(),
+});
+export type Workflow = z.infer<typeof workflowSchema>;
+export type WorkflowInput = z.input<typeof workflowSchema>;
+
+/** The outcome handles of a node: what its outgoing edges may start from. */
+export function outcomesOf(node: WorkflowNode): string[] {
+  switch (node.type) {
+    case "start":
+      return ["next"];
+    case "agent":
+    case "router":
+      return node.branches.map((b) => b.id);
+    case "tool":
+      return ["done", "error"];
+    case "orchestrator":
+      return ["done"];
+    case "end":
+    case "abort":
+      return [];
+  }
+}
+
+/** Terminal nodes end a path: reaching `end` finishes the run, `abort` aborts it. */
+export const isTerminal = (node: WorkflowNode): boolean => node.type === "end" || node.type === "abort";

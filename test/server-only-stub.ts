@@ -1,0 +1,2 @@
+// Vitest runs outside React's server runtime; "server-only" would throw there, so it is aliased here.
+export {};
