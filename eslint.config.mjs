@@ -8,6 +8,7 @@ const serverOnly = ["@/lib/db", "@/lib/db/**", "@/lib/engine", "@/lib/engine/**"
   "@prisma/*", "bullmq", "ioredis", "pg"];
 
 /** One no-restricted-imports zone: files matching `files` may not import `patterns`. */
+const APP = ["@/app/**", "**/app/**"];
 const PURE = "lib/workflow is pure: it may import zod and lib/workflow only.";
 
 const zone = (files, patterns, message) => ({
@@ -35,10 +36,11 @@ export default tseslint.config(
     ignores: ["**/*.test.ts", "lib/llm/scripted/cli.ts"],
     rules: { "no-console": "error" },
   },
-  // Nothing outside app/ imports app/; lib never imports components/ or app/.
-  zone(["lib/**", "components/**", "workers/**", "e2e/**", "bench/**"], ["@/app/**", "**/app/**"],
-    "Nothing imports app/: routes are leaves."),
-  zone(["lib/**"], ["@/components/**", "**/components/**"], "lib/ must not import components/ (UI depends on lib, never the reverse)."),
+  // Each file gets exactly one no-restricted-imports rule (flat config replaces, not merges, a rule),
+  // so the specific zones below repeat the general ones. Order: general first.
+  zone(["components/**", "e2e/**", "bench/**", "test/**", "scripts/**", "prisma/**"], APP, "Nothing imports app/: routes are leaves."),
+  zone(["lib/**"], [...APP, "@/components/**", "**/components/**"],
+    "lib/ must not import components/ or app/ (UI depends on lib, never the reverse)."),
   // lib/workflow is pure and isomorphic: zod and itself only.
   {
     files: ["lib/workflow/**"],
@@ -51,12 +53,12 @@ export default tseslint.config(
     },
   },
   // The engine core talks to the world through injected ports, never directly to db/queue/redis/next.
-  zone(["lib/engine/**"], ["@/lib/db", "@/lib/db/**", "@/lib/queue/**", "@/lib/generated/**", "@prisma/*", "bullmq",
-    "ioredis", "pg", "next", "next/**", "react", "@/components/**", "**/db/**"],
+  zone(["lib/engine/**"], [...APP, "@/components/**", "**/components/**", "@/lib/db", "@/lib/db/**", "@/lib/queue/**",
+    "@/lib/generated/**", "@prisma/*", "bullmq", "ioredis", "pg", "next", "next/**", "react", "**/db/**"],
     "lib/engine gets store/queue/model/tools/events as ports; wire real ones in lib/runs or workers."),
   // Components run in the browser: no server-only modules.
-  zone(["components/**"], serverOnly, "components/ may import lib/workflow and client-safe helpers only."),
+  zone(["components/**"], [...APP, ...serverOnly], "components/ may import lib/workflow and client-safe helpers only."),
   // Workers are plain Node: no Next, no React, no components.
-  zone(["workers/**"], ["next", "next/**", "react", "react-dom", "@/components/**", "**/components/**"],
+  zone(["workers/**"], [...APP, "next", "next/**", "react", "react-dom", "@/components/**", "**/components/**"],
     "workers/ import lib/* only, never next/* or components/*."),
 );
