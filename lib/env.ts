@@ -38,6 +38,8 @@ export const envSchema = z.object({
   OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
   /** Port of the scripted OpenAI-compatible server used when no provider is configured. */
   WEFT_SCRIPTED_MODEL_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
+  /** Full URL of the scripted server when it is not on this host (docker-compose); default http://127.0.0.1:PORT/v1. */
+  WEFT_SCRIPTED_MODEL_URL: url(["http:", "https:"]).optional(),
   /** BullMQ key prefix; tests use a fresh one per file. */
   WEFT_QUEUE_PREFIX: z.string().min(1).default("weft"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -73,6 +75,11 @@ let cached: Env | undefined;
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+/** Base URL of the scripted OpenAI-compatible demo model server. */
+export function scriptedModelUrl(e: Env = env()): string {
+  return e.WEFT_SCRIPTED_MODEL_URL ?? `http://127.0.0.1:${e.WEFT_SCRIPTED_MODEL_PORT}/v1`;
 }
 
 /** Forget the memoised environment (tests change process.env between cases). */

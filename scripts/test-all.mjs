@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// `npm test`: every check in one command — lint, typecheck, unit + integration (Vitest, real
+// PostgreSQL and Redis), end-to-end (Playwright in /usr/bin/chromium) and the benchmark smokes.
+// Ends with one line "Tests: N passed, N failed" (the totals of Vitest and Playwright).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkServices } from "./lib/services.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = "1";
+const only = process.argv.slice(2); // e.g. `npm test -- unit e2e`
+const say = (msg) => process.stdout.write(`\x1b[36m[test]\x1b[0m ${msg}\n`);
+
+const problems = await checkServices();
+if (problems.length) {
+  process.stderr.write(`Cannot run the tests:\n${problems.join("\n")}\n`);
+  process.exit(1);
+}
+
+fs.mkdirSync("test-results", { recursive: true });
+const stages = [
+  { name: "lint", cmd: ["npx", "eslint", "--max-warnings=0", "."] },
+  { name: "typecheck", cmd: ["npx", "tsc", "--noEmit", "-p", "."] },
+  {
+    name: "unit",
+    cmd: ["npx", "vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
+    count: () => {
+      const r = JSON.parse(fs.readFileSync("test-results/vitest.json", "utf8"));
+      return { passed: r.numPassedTests, failed: r.numFailedTests };
+    },
+  },
+  {
+    name: "e2e",
+    cmd: ["npx", "playwright", "test"],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json" },
+    when: () => fs.existsSync("playwright.config.ts"),
+    count: () => {
+      const s = JSON.parse(fs.readFileSync("test-results/playwright.json", "utf8")).stats;
+      return { passed: s.expected + s.flaky, failed: s.unexpected };
+    },
+  },
+  { name: "bench", cmd: ["npx", "tsx", "--conditions=react-server", "bench/run.ts", "--smoke"], when: () => fs.existsSync("bench/run.ts") },
+];
+
+let passed = 0;
+let failed = 0;
+const summary = [];
+for (const stage of stages) {
+  if (only.length && !only.includes(stage.name)) continue;
+  if (stage.when && !stage.when()) continue;
+  say(`${stage.name}: ${stage.cmd.join(" ")}`);
+  const t0 = Date.now();
+  const r = spawnSync(stage.cmd[0], stage.cmd.slice(1), { stdio: "inherit", env: { ...process.env, ...stage.env } });
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  let counts = null;
+  try {
+    counts = stage.count?.() ?? null;
+  } catch {
+    counts = null;
+  }
+  if (counts) {
+    passed += counts.passed;
+    failed += counts.failed;
+  }
+  const ok = r.status === 0;
+  if (!ok && (!counts || counts.failed === 0)) failed += 1; // a stage that failed without counted tests
+  summary.push(`${ok ? "ok  " : "FAIL"} ${stage.name} (${secs}s)${counts ? ` ${counts.passed} passed, ${counts.failed} failed` : ""}`);
+}
+say("summary:\n  " + summary.join("\n  "));
+process.stdout.write(`Tests: ${passed} passed, ${failed} failed\n`);
+process.exit(failed > 0 ? 1 : 0);
