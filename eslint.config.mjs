@@ -44,6 +44,7 @@ export default tseslint.config(
   // lib/workflow is pure and isomorphic: zod and itself only.
   {
     files: ["lib/workflow/**"],
+    ignores: ["lib/workflow/**/*.test.ts"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [
         { regex: "^(?!zod(/|$)|\\./|\\.\\./|@/lib/workflow/)", message: PURE },
