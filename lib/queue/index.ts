@@ -1,0 +1,14 @@
+import "server-only";
+export { RUNS_QUEUE, queuePrefix, runDedupId, runEventsChannel, runControlChannel } from "./names";
+export { runJobSchema, runJobReasons, type RunJobData, type RunJobReason } from "./jobs";
+export { RUNS_WORKER_STALL_SETTINGS, RUN_JOB_OPTIONS } from "./settings";
+export {
+  API_REDIS_TIMEOUT_MS,
+  redisUrl,
+  createWorkerConnection,
+  createApiConnection,
+  apiRedis,
+  closeApiRedis,
+  withRedisDeadline,
+} from "./connection";
+export { runsQueue, closeRunsQueue, enqueueRun, hasLiveRunJob, type EnqueueResult } from "./runs-queue";

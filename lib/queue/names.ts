@@ -1,0 +1,22 @@
+import "server-only";
+import { env } from "@/lib/env";
+
+/** The queue that carries one job per run dispatch (start, resume, crash recovery). */
+export const RUNS_QUEUE = "runs";
+
+/**
+ * Redis key prefix for BullMQ keys and pub/sub channels (env WEFT_QUEUE_PREFIX, default "weft").
+ * Read from process.env each call so a test file can set a fresh prefix before it starts.
+ */
+export function queuePrefix(): string {
+  return process.env.WEFT_QUEUE_PREFIX || env().WEFT_QUEUE_PREFIX;
+}
+
+/** BullMQ deduplication id of a run: at most one waiting and one active job per run. */
+export const runDedupId = (runId: string): string => `run:${runId}`;
+
+/** Pub/sub channel that wakes a run's live viewers (payload is a hint only; readers go to PostgreSQL). */
+export const runEventsChannel = (runId: string, prefix = queuePrefix()): string => `${prefix}:run-events:${runId}`;
+
+/** Pub/sub channel that tells the worker holding a run to look at it now (e.g. cancel requested). */
+export const runControlChannel = (prefix = queuePrefix()): string => `${prefix}:run-control`;
