@@ -1,0 +1,170 @@
+import { z } from "zod";
+
+/**
+ * The run event log (rule R8): every state change of a run is one of these, appended to the run's
+ * log with a per-run sequence number *before* it is sent anywhere. The SSE route and the browser
+ * parse them with `runEventSchema` / `runEventEnvelopeSchema`. Isomorphic: zod only.
+ */
+
+/** Run statuses (same names as Prisma's RunStatus). Terminal = all but queued/running (R9). */
+export const runStatuses = ["queued", "running", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"] as const;
+export const runStatusSchema = z.enum(runStatuses);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** The statuses a run ends in; each comes with a reason (R9). */
+export const terminalRunStatuses = ["succeeded", "failed", "aborted", "budget_exhausted", "cancelled"] as const;
+export const terminalRunStatusSchema = z.enum(terminalRunStatuses);
+export type TerminalRunStatus = z.infer<typeof terminalRunStatusSchema>;
+export const isTerminalRunStatus = (s: RunStatus): s is TerminalRunStatus =>
+  (terminalRunStatuses as readonly string[]).includes(s);
+
+/** Step statuses (same names as Prisma's StepStatus). */
+export const stepStatuses = ["pending", "running", "succeeded", "failed", "skipped", "timed_out", "cancelled"] as const;
+export const stepStatusSchema = z.enum(stepStatuses);
+export type StepStatus = z.infer<typeof stepStatusSchema>;
+
+/** Which step an event is about: a node's iteration (1-based) and attempt (1-based, bumped on re-dispatch). */
+const stepRef = {
+  nodeId: z.string(),
+  iteration: z.number().int().positive(),
+};
+
+const tokens = z.object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative() });
+export type TokenUsage = z.infer<typeof tokens>;
+export const tokenUsageSchema = tokens;
+
+export const runStartedEvent = z.object({
+  type: z.literal("run_started"),
+  inputs: z.record(z.string(), z.unknown()),
+  /** true when a worker picked up a run that had already started (crash recovery, hand-back). */
+  resumed: z.boolean().default(false),
+  /** Steps re-dispatched because their previous attempt never committed a result (R7). */
+  redispatched: z.array(z.object({ ...stepRef, attempt: z.number().int().positive() })).default([]),
+});
+
+export const stepStartedEvent = z.object({
+  type: z.literal("step_started"),
+  ...stepRef,
+  attempt: z.number().int().positive(),
+  kind: z.string(),
+  /** Present when a loop edge re-entered this node: the source's output (rendered as {{feedback}}). */
+  feedback: z.unknown().optional(),
+});
+
+/** Something visible happened inside a running step (an agent turn, a tool call, a format retry). */
+export const stepProgressEvent = z.object({
+  type: z.literal("step_progress"),
+  ...stepRef,
+  message: z.string(),
+  detail: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const stepFinishedEvent = z.object({
+  type: z.literal("step_finished"),
+  ...stepRef,
+  status: z.enum(["succeeded", "failed", "timed_out", "cancelled", "skipped"]),
+  branch: z.string().optional(),
+  output: z.unknown().optional(),
+  error: z.string().optional(),
+  promptTokens: z.number().int().nonnegative().default(0),
+  completionTokens: z.number().int().nonnegative().default(0),
+  latencyMs: z.number().int().nonnegative().optional(),
+});
+
+export const branchTakenEvent = z.object({
+  type: z.literal("branch_taken"),
+  ...stepRef,
+  branch: z.string(),
+  /** Targets of the forward edges followed. */
+  targets: z.array(z.string()),
+  /** Nodes marked skipped by dead-path elimination as a consequence (R3). */
+  skipped: z.array(z.string()).default([]),
+});
+
+export const loopIterationEvent = z.object({
+  type: z.literal("loop_iteration"),
+  edgeId: z.string(),
+  source: z.string(),
+  target: z.string(),
+  /** The target's loop iteration now starting (2 = first re-entry). */
+  iteration: z.number().int().positive(),
+  maxIterations: z.number().int().positive(),
+});
+
+export const loopExhaustedEvent = z.object({
+  type: z.literal("loop_exhausted"),
+  edgeId: z.string(),
+  source: z.string(),
+  target: z.string(),
+  maxIterations: z.number().int().positive(),
+  action: z.enum(["continue", "abort"]),
+  /** onExhausted=continue: the outcome followed instead. */
+  continueWith: z.string().optional(),
+});
+
+export const handoffEvent = z.object({
+  type: z.literal("handoff"),
+  ...stepRef,
+  worker: z.string(),
+  /** handoff = orchestrator → worker (task set); handback = worker → orchestrator (result set). */
+  phase: z.enum(["handoff", "handback"]),
+  task: z.string().optional(),
+  result: z.string().optional(),
+  error: z.string().optional(),
+});
+
+export const tokensUsedEvent = z.object({
+  type: z.literal("tokens_used"),
+  ...stepRef,
+  model: z.string(),
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  latencyMs: z.number().int().nonnegative().optional(),
+  /** Run totals after this call (the shared budget, R6). */
+  runPromptTokens: z.number().int().nonnegative(),
+  runCompletionTokens: z.number().int().nonnegative(),
+});
+
+export const cancelRequestedEvent = z.object({
+  type: z.literal("cancel_requested"),
+  reason: z.string().optional(),
+});
+
+export const runFinishedEvent = z.object({
+  type: z.literal("run_finished"),
+  status: terminalRunStatusSchema,
+  reason: z.string(),
+  outputs: z.record(z.string(), z.unknown()).optional(),
+  /** For budget_exhausted: the limit that was hit (maxSteps, tokenBudget, runTimeoutMs, maxTurnsPerVisit, loop:<edgeId>). */
+  limit: z.string().optional(),
+});
+
+/** One run event (without its sequence number). Discriminated on `type`. */
+export const runEventSchema = z.discriminatedUnion("type", [
+  runStartedEvent,
+  stepStartedEvent,
+  stepProgressEvent,
+  stepFinishedEvent,
+  branchTakenEvent,
+  loopIterationEvent,
+  loopExhaustedEvent,
+  handoffEvent,
+  tokensUsedEvent,
+  cancelRequestedEvent,
+  runFinishedEvent,
+]);
+export type RunEvent = z.infer<typeof runEventSchema>;
+export type RunEventInput = z.input<typeof runEventSchema>;
+export type RunEventType = RunEvent["type"];
+export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+
+/** A stored event as the SSE route sends it: `id:` = seq, `data:` = this object as JSON. */
+export const runEventEnvelopeSchema = z.object({
+  runId: z.string(),
+  /** Contiguous from 1 per run; a reconnecting viewer resumes after the last seq it saw. */
+  seq: z.number().int().positive(),
+  /** ISO-8601 time the event was stored. */
+  at: z.string(),
+  event: runEventSchema,
+});
+export type RunEventEnvelope = z.infer<typeof runEventEnvelopeSchema>;
