@@ -1,0 +1,115 @@
+/**
+ * B1 peer arm: LangGraph.js StateGraph with @langchain/langgraph-checkpoint-postgres, same shapes and
+ * the same instant fake model call per node as our arm. Durability "sync" (checkpoint committed before
+ * the next step) and "async" are both measured.
+ */
+import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import pg from "pg";
+import { LOOP_ITERATIONS, type ShapeName } from "./shapes";
+
+export type Durability = "sync" | "async";
+
+const State = Annotation.Root({
+  count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
+  iteration: Annotation<number>({ reducer: (_a, b) => b, default: () => 0 }),
+});
+type S = typeof State.State;
+
+/** Counts statements sent through a pg.Pool (PostgresSaver uses pool.query and pooled clients). */
+export function countingPool(connectionString: string): { pool: pg.Pool; statements: () => number } {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  let n = 0;
+  const origQuery = pool.query.bind(pool) as (...a: unknown[]) => unknown;
+  (pool as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
+    n++;
+    return origQuery(...a);
+  };
+  pool.on("connect", (client) => {
+    const q = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
+      n++;
+      return q(...a);
+    };
+  });
+  return { pool, statements: () => n };
+}
+
+/** Builds the LangGraph graph of a shape; every node awaits `callModel` once (the instant fake model). */
+export function buildGraph(shape: ShapeName, callModel: (prompt: string) => Promise<string>) {
+  const step = (name: string) => async (s: S) => {
+    await callModel(`${name} ${s.count}`);
+    return { count: 1 };
+  };
+  switch (shape) {
+    case "chain20": {
+      const g = new StateGraph(State);
+      for (let i = 1; i <= 20; i++) g.addNode(`n${i}`, step(`n${i}`));
+      const b = g as unknown as { addEdge(a: string, b: string): void };
+      b.addEdge(START, "n1");
+      for (let i = 1; i < 20; i++) b.addEdge(`n${i}`, `n${i + 1}`);
+      b.addEdge("n20", END);
+      return g;
+    }
+    case "fanout8": {
+      const g = new StateGraph(State);
+      const b = g as unknown as { addNode(n: string, f: unknown): void; addEdge(a: string | string[], b: string): void };
+      b.addNode("split", step("split"));
+      const workers = Array.from({ length: 8 }, (_, i) => `w${i + 1}`);
+      for (const w of workers) b.addNode(w, step(w));
+      b.addNode("join", step("join"));
+      b.addEdge(START, "split");
+      for (const w of workers) b.addEdge("split", w);
+      b.addEdge(workers, "join");
+      b.addEdge("join", END);
+      return g;
+    }
+    case "loop5": {
+      const g = new StateGraph(State);
+      const b = g as unknown as {
+        addNode(n: string, f: unknown): void;
+        addEdge(a: string, b: string): void;
+        addConditionalEdges(a: string, f: (s: S) => string, m: Record<string, string>): void;
+      };
+      b.addNode("generate", step("generate"));
+      b.addNode("evaluate", async (s: S) => {
+        await callModel(`evaluate ${s.iteration}`);
+        return { count: 1, iteration: s.iteration + 1 };
+      });
+      b.addEdge(START, "generate");
+      b.addEdge("generate", "evaluate");
+      b.addConditionalEdges("evaluate", (s) => (s.iteration >= LOOP_ITERATIONS ? "approved" : "revise"), {
+        approved: END,
+        revise: "generate",
+      });
+      return g;
+    }
+  }
+}
+
+/** A ready-to-run LangGraph arm on one database; `close()` ends its pool. */
+export async function langGraphArm(connectionString: string, callModel: (p: string) => Promise<string>) {
+  const { pool, statements } = countingPool(connectionString);
+  const saver = new PostgresSaver(pool);
+  await saver.setup();
+  const compiled = new Map<ShapeName, ReturnType<ReturnType<typeof buildGraph>["compile"]>>();
+  let thread = 0;
+  return {
+    statements,
+    /** Runs one instance of a shape to completion; returns its wall time in ms. */
+    async runOnce(shape: ShapeName, durability: Durability): Promise<{ ms: number; steps: number }> {
+      let graph = compiled.get(shape);
+      if (!graph) {
+        graph = buildGraph(shape, callModel).compile({ checkpointer: saver });
+        compiled.set(shape, graph);
+      }
+      const t0 = performance.now();
+      const out = (await graph.invoke(
+        { count: 0, iteration: 0 },
+        { configurable: { thread_id: `b1-${process.pid}-${++thread}` }, durability, recursionLimit: 100 },
+      )) as S;
+      return { ms: performance.now() - t0, steps: out.count };
+    },
+    close: () => pool.end(),
+  };
+}
