@@ -1,0 +1,15 @@
+"use client";
+import { memo } from "react";
+import type { NodeProps } from "@xyflow/react";
+import type { FlowNode } from "../flow-mapping";
+import { NodeLine, NodeShell } from "./node-shell";
+
+/** Terminal node that writes the run's outputs; no output handles. */
+export const EndNode = memo(function EndNode({ data, selected }: NodeProps<FlowNode>) {
+  const outputs = data.node.type === "end" ? Object.keys(data.node.outputs) : [];
+  return (
+    <NodeShell data={data} selected={selected} accent="bg-zinc-800 text-white" kindLabel="■ End" terminal>
+      <NodeLine label="outputs">{outputs.length ? outputs.join(", ") : "none"}</NodeLine>
+    </NodeShell>
+  );
+});
