@@ -31,6 +31,8 @@ export default tseslint.config(
       "no-new-func": "error",
     },
   },
+  // test/db.ts's useTestDatabase() registers Vitest hooks; its name is not a React hook.
+  { files: ["**/*.test.ts", "**/*.test.tsx"], rules: { "react-hooks/rules-of-hooks": "off" } },
   {
     files: ["lib/**/*.ts", "workers/**/*.ts"],
     ignores: ["**/*.test.ts", "lib/llm/scripted/cli.ts"],

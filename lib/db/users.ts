@@ -1,0 +1,62 @@
+import "server-only";
+import { z } from "zod";
+import { hashPassword, verifyPassword } from "@/lib/auth/password";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+/** What the app may know about a user: never the password hash. */
+export interface UserView {
+  id: string;
+  email: string | null;
+  name: string | null;
+  image: string | null;
+}
+
+const select = { id: true, email: true, name: true, image: true } as const;
+
+/** Sign-up input: email, a password of at least 10 characters, a display name. */
+export const signUpSchema = z.object({
+  name: z.string().trim().min(1, "Enter your name").max(100, "At most 100 characters"),
+  email: z.string().trim().toLowerCase().max(254).pipe(z.email("Enter a valid email address")),
+  password: z.string().min(10, "Use at least 10 characters").max(200, "At most 200 characters"),
+});
+export type SignUpInput = z.infer<typeof signUpSchema>;
+
+/** Emails are stored and compared lower-cased and trimmed. */
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+/** Creates a password account; a taken email is AppError("conflict"). */
+export async function createUser(input: SignUpInput): Promise<UserView> {
+  const data = signUpSchema.parse(input);
+  const passwordHash = await hashPassword(data.password);
+  try {
+    return await db().user.create({ data: { email: data.email, name: data.name, passwordHash }, select });
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+      throw new AppError("conflict", "An account with this email already exists. Sign in instead.");
+    }
+    throw err;
+  }
+}
+
+/** The user with this email, or null. */
+export async function findUserByEmail(email: string): Promise<UserView | null> {
+  return db().user.findUnique({ where: { email: normaliseEmail(email) }, select });
+}
+
+/** The user with this id, or null (a session whose user was deleted resolves to null). */
+export async function findUserById(id: string): Promise<UserView | null> {
+  return db().user.findUnique({ where: { id }, select });
+}
+
+/**
+ * Checks an email/password pair in constant-ish time (unknown emails still pay one argon2 verify).
+ * Returns the user or null; OAuth-only accounts (no password) never match.
+ */
+export async function verifyCredentials(email: string, password: string): Promise<UserView | null> {
+  const row = await db().user.findUnique({ where: { email: normaliseEmail(email) }, select: { ...select, passwordHash: true } });
+  const ok = await verifyPassword(row?.passwordHash, password);
+  if (!row || !ok) return null;
+  return { id: row.id, email: row.email, name: row.name, image: row.image };
+}

@@ -1,0 +1,171 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { workflowSchema, type Workflow, type WorkflowInput } from "@/lib/workflow/schema";
+
+/** A row of the workflows list. */
+export interface WorkflowSummary {
+  id: string;
+  name: string;
+  description: string;
+  createdAt: Date;
+  updatedAt: Date;
+  versionCount: number;
+  /** Number of nodes in the draft (0 when the draft does not parse). */
+  nodeCount: number;
+}
+
+/** One workflow: its raw draft (possibly invalid while being edited) and, when it parses, the document. */
+export interface WorkflowDetail extends WorkflowSummary {
+  draft: unknown;
+  document: Workflow | null;
+  latestVersion: number | null;
+}
+
+/** An immutable saved version (without its document; see getWorkflowVersion). */
+export interface WorkflowVersionSummary {
+  id: string;
+  version: number;
+  message: string;
+  createdAt: Date;
+}
+
+export interface WorkflowVersionDetail extends WorkflowVersionSummary {
+  workflowId: string;
+  document: Workflow;
+}
+
+const nameSchema = z.string().trim().min(1, "Enter a name").max(120, "At most 120 characters");
+/** A draft is any JSON object; validation of its graph is lib/workflow's job. */
+const draftSchema = z.record(z.string(), z.unknown());
+
+export const workflowPatchSchema = z.object({
+  name: nameSchema.optional(),
+  description: z.string().max(2000).optional(),
+  draft: draftSchema.optional(),
+});
+export type WorkflowPatch = z.infer<typeof workflowPatchSchema>;
+
+/** The document of "New workflow": a start node wired to an end node. */
+export function blankWorkflowDocument(name = "Untitled workflow"): Workflow {
+  return workflowSchema.parse({
+    name,
+    nodes: [
+      { id: "start", type: "start", name: "Start", position: { x: 0, y: 0 } },
+      { id: "end", type: "end", name: "End", position: { x: 320, y: 0 } },
+    ],
+    edges: [{ id: "e_start_end", source: "start", sourceHandle: "next", target: "end" }],
+  });
+}
+
+const json = (v: unknown) => v as Prisma.InputJsonValue;
+const nodeCount = (draft: unknown): number => {
+  const nodes = (draft as { nodes?: unknown } | null)?.nodes;
+  return Array.isArray(nodes) ? nodes.length : 0;
+};
+
+/** The owner's workflows, most recently updated first. */
+export async function listWorkflows(ownerId: string): Promise<WorkflowSummary[]> {
+  const rows = await db().workflow.findMany({
+    where: { ownerId },
+    orderBy: { updatedAt: "desc" },
+    select: { id: true, name: true, description: true, createdAt: true, updatedAt: true, draft: true, _count: { select: { versions: true } } },
+  });
+  return rows.map(({ _count, draft, ...r }) => ({ ...r, versionCount: _count.versions, nodeCount: nodeCount(draft) }));
+}
+
+/** One of the owner's workflows, or null (another user's id looks exactly like a missing one). */
+export async function getWorkflow(ownerId: string, id: string): Promise<WorkflowDetail | null> {
+  const row = await db().workflow.findFirst({
+    where: { id, ownerId },
+    include: { _count: { select: { versions: true } }, versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 } },
+  });
+  if (!row) return null;
+  const parsed = workflowSchema.safeParse(row.draft);
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    versionCount: row._count.versions,
+    nodeCount: nodeCount(row.draft),
+    draft: row.draft,
+    document: parsed.success ? parsed.data : null,
+    latestVersion: row.versions[0]?.version ?? null,
+  };
+}
+
+/** Creates a workflow from a document (parsed by lib/workflow's schema); name/description come from it. */
+export async function createWorkflow(ownerId: string, document: WorkflowInput): Promise<WorkflowSummary> {
+  const doc = workflowSchema.parse(document);
+  const name = nameSchema.catch("Untitled workflow").parse(doc.name);
+  const row = await db().workflow.create({ data: { ownerId, name, description: doc.description, draft: json({ ...doc, name }) } });
+  return { id: row.id, name: row.name, description: row.description, createdAt: row.createdAt, updatedAt: row.updatedAt, versionCount: 0, nodeCount: doc.nodes.length };
+}
+
+/**
+ * Updates the draft and/or name/description; null when not the owner's. A new name or description
+ * is also written into the draft so the two never disagree.
+ */
+export async function updateWorkflow(ownerId: string, id: string, patch: WorkflowPatch): Promise<WorkflowDetail | null> {
+  const data = workflowPatchSchema.parse(patch);
+  const current = data.draft ?? (await db().workflow.findFirst({ where: { id, ownerId }, select: { draft: true } }))?.draft;
+  if (current === undefined) return null;
+  const draft = { ...(draftSchema.safeParse(current).data ?? {}) };
+  if (data.name !== undefined) draft.name = data.name;
+  if (data.description !== undefined) draft.description = data.description;
+  const name = data.name ?? nameSchema.catch("Untitled workflow").parse(draft.name);
+  const description = data.description ?? (typeof draft.description === "string" ? draft.description : "");
+  const result = await db().workflow.updateMany({ where: { id, ownerId }, data: { name, description, draft: json(draft) } });
+  return result.count ? getWorkflow(ownerId, id) : null;
+}
+
+/** Deletes the owner's workflow with its versions (and their runs); false when not theirs. */
+export async function deleteWorkflow(ownerId: string, id: string): Promise<boolean> {
+  const result = await db().workflow.deleteMany({ where: { id, ownerId } });
+  return result.count > 0;
+}
+
+/**
+ * Snapshots the current draft as the next immutable version (1, 2, …). The draft must parse as a
+ * workflow document (else AppError "invalid_workflow"); graph validation is the caller's choice.
+ * Null when the workflow is not the owner's.
+ */
+export async function saveWorkflowVersion(ownerId: string, id: string, message = ""): Promise<WorkflowVersionSummary | null> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const wf = await db().workflow.findFirst({ where: { id, ownerId }, select: { draft: true } });
+    if (!wf) return null;
+    const parsed = workflowSchema.safeParse(wf.draft);
+    if (!parsed.success) throw new AppError("invalid_workflow", "The draft is not a valid workflow document.", parsed.error.issues);
+    const last = await db().workflowVersion.aggregate({ where: { workflowId: id }, _max: { version: true } });
+    try {
+      return await db().workflowVersion.create({
+        data: { workflowId: id, version: (last._max.version ?? 0) + 1, document: json(parsed.data), message: message.slice(0, 500) },
+        select: { id: true, version: true, message: true, createdAt: true },
+      });
+    } catch (err) {
+      const raced = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
+      if (!raced) throw err;
+    }
+  }
+  throw new AppError("conflict", "Could not allocate a version number; try again.");
+}
+
+/** The owner's workflow's versions, newest first; null when the workflow is not theirs. */
+export async function listWorkflowVersions(ownerId: string, id: string): Promise<WorkflowVersionSummary[] | null> {
+  const wf = await db().workflow.findFirst({
+    where: { id, ownerId },
+    select: { versions: { select: { id: true, version: true, message: true, createdAt: true }, orderBy: { version: "desc" } } },
+  });
+  return wf?.versions ?? null;
+}
+
+/** One saved version with its document, by version id; null when not the owner's. */
+export async function getWorkflowVersion(ownerId: string, versionId: string): Promise<WorkflowVersionDetail | null> {
+  const row = await db().workflowVersion.findFirst({ where: { id: versionId, workflow: { ownerId } } });
+  if (!row) return null;
+  return { id: row.id, workflowId: row.workflowId, version: row.version, message: row.message, createdAt: row.createdAt, document: workflowSchema.parse(row.document) };
+}
