@@ -1,0 +1,92 @@
+import "server-only";
+import type { ServerResponse } from "node:http";
+import { argPieces, completionTokens, newId, textPieces, type OutMessage, type Plan } from "./respond";
+
+/** Per-call context for writing a completion. */
+export interface SendContext {
+  model: string;
+  promptTokens: number;
+  includeUsage: boolean;
+  headers: Record<string, string>;
+}
+
+const usageOf = (m: OutMessage, promptTokens: number) => {
+  const completion = completionTokens(m);
+  return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
+};
+
+/** Writes a JSON body with the given status and headers. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const data = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(data), ...headers });
+  res.end(data);
+}
+
+/** Answers a non-streaming chat completion (a `cut` here means: reset at once, or never answer). */
+export function sendCompletion(res: ServerResponse, plan: Extract<Plan, { kind: "message" }>, ctx: SendContext): void {
+  if (plan.cut?.mode === "reset") {
+    res.socket?.resetAndDestroy();
+    return;
+  }
+  if (plan.cut?.mode === "stall") return;
+  const m = plan.message;
+  const message: Record<string, unknown> = { role: "assistant", content: m.content, refusal: m.refusal };
+  if (m.toolCalls.length) {
+    message.tool_calls = m.toolCalls.map((t) => ({ id: t.id, type: "function", function: { name: t.name, arguments: t.arguments } }));
+  }
+  sendJson(
+    res,
+    200,
+    {
+      id: newId("chatcmpl-"),
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: ctx.model,
+      system_fingerprint: "fp_scripted",
+      choices: [{ index: 0, message, logprobs: null, finish_reason: m.finishReason }],
+      usage: usageOf(m, ctx.promptTokens),
+    },
+    ctx.headers,
+  );
+}
+
+/** The delta objects of a streamed message, in order (without the final finish_reason chunk). */
+export function deltas(m: OutMessage): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [{ role: "assistant", content: "", refusal: null }];
+  for (const piece of textPieces(m.content ?? "")) out.push({ content: piece });
+  for (const piece of textPieces(m.refusal ?? "")) out.push({ refusal: piece });
+  m.toolCalls.forEach((t, index) => {
+    out.push({ tool_calls: [{ index, id: t.id, type: "function", function: { name: t.name, arguments: "" } }] });
+    for (const piece of argPieces(t.arguments)) out.push({ tool_calls: [{ index, function: { arguments: piece } }] });
+  });
+  return out;
+}
+
+/**
+ * Streams a completion as server-sent events, like OpenAI: a role chunk, content/refusal/tool-call
+ * deltas, a chunk with finish_reason, a usage chunk (choices: []) when stream_options.include_usage,
+ * then `data: [DONE]`. A `cut` stops after `afterChunks` delta chunks: "reset" destroys the socket
+ * with a TCP RST, "stall" keeps it open and silent (the client must time out).
+ */
+export async function sendStream(res: ServerResponse, plan: Extract<Plan, { kind: "message" }>, ctx: SendContext): Promise<void> {
+  const id = newId("chatcmpl-");
+  const created = Math.floor(Date.now() / 1000);
+  const usageField = ctx.includeUsage ? { usage: null } : {};
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = usageField) =>
+    `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: ctx.model, system_fingerprint: "fp_scripted", choices, ...extra })}\n\n`;
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", ...ctx.headers });
+  const all = deltas(plan.message);
+  const limit = plan.cut ? Math.min(plan.cut.afterChunks, all.length - 1) : all.length;
+  for (const delta of all.slice(0, limit)) res.write(chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]));
+  if (plan.cut?.mode === "reset") {
+    // let the chunks reach the client before the RST (a reset discards unsent data)
+    await new Promise<void>((resolve) => res.write("", () => resolve()));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    res.socket?.resetAndDestroy();
+    return;
+  }
+  if (plan.cut?.mode === "stall") return;
+  res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: plan.message.finishReason }]));
+  if (ctx.includeUsage) res.write(chunk([], { usage: usageOf(plan.message, ctx.promptTokens) }));
+  res.end("data: [DONE]\n\n");
+}
