@@ -9,6 +9,11 @@ const HOW: Record<string, string> = {
   WEFT_ENCRYPTION_OLD_KEYS: "comma-separated id:base64key pairs of retired keys, e.g. k0:AbC...=",
   OPENAI_BASE_URL: "set OPENAI_BASE_URL to an OpenAI-compatible endpoint ending in /v1, e.g. http://127.0.0.1:11434/v1",
   AUTH_URL: "set AUTH_URL to the public URL of the app, e.g. http://localhost:3000",
+  WEFT_WORKER_CONCURRENCY: "set WEFT_WORKER_CONCURRENCY to the number of runs one worker drives at once, 1-500 (default 20)",
+  WEFT_WORKER_HEALTH_PORT: "set WEFT_WORKER_HEALTH_PORT to a free TCP port for the worker's GET /health, or 0 for any (default 3001)",
+  WEFT_WORKER_SHUTDOWN_GRACE_MS: "set WEFT_WORKER_SHUTDOWN_GRACE_MS to how long SIGTERM waits for in-flight steps, in ms (default 20000)",
+  WEFT_RECONCILE_INTERVAL_MS: "set WEFT_RECONCILE_INTERVAL_MS to how often the reconciler re-dispatches orphaned runs, in ms (default 30000)",
+  WEFT_SSE_HEARTBEAT_MS: "set WEFT_SSE_HEARTBEAT_MS to the SSE heartbeat period in ms, 100-60000 (default 15000)",
 };
 
 const key32 = z.string().refine((s) => Buffer.from(s, "base64").length === 32, "must be 32 bytes encoded in base64");
@@ -42,6 +47,16 @@ export const envSchema = z.object({
   WEFT_SCRIPTED_MODEL_URL: url(["http:", "https:"]).optional(),
   /** BullMQ key prefix; tests use a fresh one per file. */
   WEFT_QUEUE_PREFIX: z.string().min(1).default("weft"),
+  /** Runs one worker process drives concurrently (BullMQ concurrency). */
+  WEFT_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
+  /** Port of the worker's health endpoint (GET /health); 0 = any free port. */
+  WEFT_WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  /** On SIGTERM, how long in-flight steps may finish before their runs are handed back. */
+  WEFT_WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
+  /** Period of the reconciler that re-enqueues live runs without a job (D6). */
+  WEFT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(30_000),
+  /** SSE heartbeat (and safety re-read) period of run event streams. */
+  WEFT_SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
