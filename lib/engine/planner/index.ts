@@ -1,0 +1,169 @@
+import type { Workflow } from "@/lib/workflow/schema";
+import { evaluate, startNode } from "./activation";
+import { addTokens, exhaust, finish, settle } from "./budgets";
+import { indexWorkflow } from "./graph-index";
+import { route } from "./loops";
+import { nodeState, plannerStateSchema, type PlannerState } from "./state";
+import type { Ctx, PlannerEvent, PlannerOptions, PlanResult, StepKey } from "./types";
+
+export type { PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
+export { parsePlannerState, plannerStateSchema, stepInputSchema, type PlannerState, type StepInput } from "./state";
+
+/**
+ * The planner: PURE `(workflow, state, event) → {state, commands, events}` implementing R1–R9.
+ * It never performs I/O; the driver commits its result (state + step rows + events in one
+ * transaction) and then performs the commands. `state` is null before the run started.
+ */
+export function plan(workflow: Workflow, state: PlannerState | null, event: PlannerEvent, options: PlannerOptions = {}): PlanResult {
+  const ctx: Ctx = {
+    g: indexWorkflow(workflow),
+    state: state ? structuredClone(state) : plannerStateSchema.parse({}),
+    commands: [],
+    events: [],
+    options: { maxAttempts: options.maxAttempts ?? 3 },
+    skipped: [],
+  };
+  const applied = apply(ctx, event);
+  return { state: ctx.state, commands: ctx.commands, events: ctx.events, ignored: !applied };
+}
+
+function apply(ctx: Ctx, event: PlannerEvent): boolean {
+  switch (event.type) {
+    case "run_started":
+      return onRunStarted(ctx, event.inputs);
+    case "resume":
+      return onResume(ctx);
+    case "step_succeeded":
+      return onSucceeded(ctx, event);
+    case "step_failed":
+      return onFailed(ctx, event, event.error, event.limit);
+    case "step_timed_out":
+      return onFailed(ctx, event, `timed out after ${event.timeoutMs} ms`, undefined, "timed_out");
+    case "tokens_used": {
+      addTokens(ctx, event.usage);
+      const t = ctx.state.tokens;
+      ctx.events.splice(0, 0, {
+        type: "tokens_used", nodeId: event.nodeId, iteration: event.iteration, model: event.model,
+        ...event.usage, ...(event.latencyMs !== undefined ? { latencyMs: event.latencyMs } : {}),
+        runPromptTokens: t.promptTokens, runCompletionTokens: t.completionTokens,
+      });
+      return true;
+    }
+    case "cancel_requested":
+      if (ctx.state.status !== "running") return false;
+      ctx.events.push({ type: "cancel_requested", ...(event.reason ? { reason: event.reason } : {}) });
+      finish(ctx, "cancelled", event.reason ? `Cancelled: ${event.reason}` : "Cancelled by request");
+      return true;
+    case "deadline":
+      if (ctx.state.status !== "running") return false;
+      exhaust(ctx, "runTimeoutMs", `runTimeoutMs (${event.timeoutMs}) elapsed`);
+      return true;
+  }
+}
+
+function onRunStarted(ctx: Ctx, inputs: Record<string, unknown>): boolean {
+  if (Object.keys(ctx.state.nodes).length > 0) return false;
+  ctx.events.push({ type: "run_started", inputs, resumed: false, redispatched: [] });
+  const starts = ctx.g.workflow.nodes.filter((n) => n.type === "start");
+  const start = starts[0];
+  if (!start || starts.length > 1) {
+    finish(ctx, "failed", `The workflow must have exactly one start node (found ${starts.length})`);
+    return true;
+  }
+  startNode(ctx, start.id, { via: [] });
+  return true;
+}
+
+/** R7: steps in flight when the previous worker stopped are re-dispatched (attempt + 1); committed ones are not. */
+function onResume(ctx: Ctx): boolean {
+  if (ctx.state.status !== "running") return false;
+  const inFlight = Object.entries(ctx.state.nodes).filter(([, n]) => n.phase === "running");
+  ctx.events.push({
+    type: "run_started",
+    inputs: {},
+    resumed: true,
+    redispatched: inFlight.map(([nodeId, n]) => ({ nodeId, iteration: n.iteration, attempt: n.attempt + 1 })),
+  });
+  const crashLoop = inFlight.find(([, n]) => n.attempt >= ctx.options.maxAttempts);
+  if (crashLoop) {
+    const [nodeId, n] = crashLoop;
+    finish(ctx, "failed", `Step "${nodeId}" (iteration ${n.iteration}) was interrupted ${n.attempt} times; giving up after ${ctx.options.maxAttempts} attempts`);
+    return true;
+  }
+  for (const [nodeId, n] of inFlight) {
+    const kind = ctx.g.node(nodeId)?.type ?? "unknown";
+    n.attempt += 1;
+    const input = n.input ?? { via: [] };
+    ctx.commands.push({ type: "start_step", nodeId, kind, iteration: n.iteration, attempt: n.attempt, input });
+    ctx.events.push({ type: "step_started", nodeId, iteration: n.iteration, attempt: n.attempt, kind });
+  }
+  settle(ctx);
+  return true;
+}
+
+/** The running node the key refers to, or undefined when the result is stale or a duplicate. */
+function current(ctx: Ctx, key: StepKey) {
+  const ns = ctx.state.nodes[key.nodeId];
+  if (ctx.state.status !== "running" || !ns || ns.phase !== "running") return undefined;
+  return ns.iteration === key.iteration && ns.attempt === key.attempt ? ns : undefined;
+}
+
+function onSucceeded(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_succeeded" }>): boolean {
+  const ns = current(ctx, e);
+  const node = ctx.g.node(e.nodeId);
+  if (!ns || !node) return false;
+  const outcomes = ctx.g.outcomes(e.nodeId);
+  const chosen = e.branch ?? (outcomes.length === 1 ? outcomes[0] : undefined);
+  if (outcomes.length > 0 && (chosen === undefined || !outcomes.includes(chosen))) {
+    const got = chosen === undefined ? "no branch" : `unknown branch "${chosen}"`;
+    return onFailed(ctx, e, `chose ${got} (declared: ${outcomes.join(", ")})`);
+  }
+  ns.phase = "done";
+  ns.output = e.output;
+  ns.branch = chosen;
+  ctx.events.push({
+    type: "step_finished", nodeId: e.nodeId, iteration: e.iteration, status: "succeeded",
+    ...(chosen !== undefined ? { branch: chosen } : {}), output: e.output,
+    promptTokens: e.usage?.promptTokens ?? 0, completionTokens: e.usage?.completionTokens ?? 0,
+    ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}),
+  });
+  if (node.type === "end") {
+    const outputs = isRecord(e.output) ? e.output : { result: e.output };
+    ctx.state.endReached ??= { nodeId: e.nodeId, outputs };
+  } else if (node.type === "abort") {
+    const reason = isRecord(e.output) && typeof e.output.reason === "string" ? e.output.reason : String(e.output ?? node.reason);
+    finish(ctx, "aborted", reason);
+  } else if (chosen !== undefined) {
+    follow(ctx, e.nodeId, e.iteration, chosen, outcomes.length);
+  }
+  evaluate(ctx, e.nodeId);
+  settle(ctx);
+  return true;
+}
+
+/** Routes along the chosen outcome; branch_taken is placed before the consequences it caused. */
+function follow(ctx: Ctx, nodeId: string, iteration: number, chosen: string, outcomeCount: number): void {
+  const at = ctx.events.length;
+  ctx.skipped = [];
+  const { outcome, targets } = route(ctx, nodeId, chosen);
+  if (outcomeCount > 1) {
+    ctx.events.splice(at, 0, { type: "branch_taken", nodeId, iteration, branch: outcome, targets, skipped: [...ctx.skipped] });
+  }
+}
+
+function onFailed(ctx: Ctx, key: StepKey, error: string, limit?: string, status: "failed" | "timed_out" = "failed"): boolean {
+  const ns = current(ctx, key);
+  if (!ns) return false;
+  ns.phase = "failed";
+  ctx.events.push({ type: "step_finished", nodeId: key.nodeId, iteration: key.iteration, status, error, promptTokens: 0, completionTokens: 0 });
+  const reason = `Step "${key.nodeId}" (iteration ${key.iteration}) ${status === "timed_out" ? "" : "failed: "}${error}`;
+  if (limit) exhaust(ctx, limit, reason);
+  else finish(ctx, "failed", reason);
+  return true;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export { nodeState };

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { runStatusSchema, tokenUsageSchema } from "../events";
+
+/**
+ * The planner's state: everything about a run that is not derivable from its steps (activation
+ * inboxes, loop counters, shared budgets). JSON only; stored as Run.state in the same transaction
+ * as the step rows and events it belongs to, so resume (R7) sees a consistent picture.
+ */
+
+/** What an incoming forward edge delivered in the node's current round: data, or dead-path (R3). */
+export const deliverySchema = z.enum(["data", "dead"]);
+export type Delivery = z.infer<typeof deliverySchema>;
+
+export const nodePhaseSchema = z.enum(["idle", "running", "done", "skipped", "failed", "cancelled"]);
+export type NodePhase = z.infer<typeof nodePhaseSchema>;
+
+/** What a step is started with (stored as Step.input): the edges that delivered data and the loop feedback. */
+export const stepInputSchema = z.object({
+  /** Forward edges that delivered data (dead ones are not listed). */
+  via: z.array(z.string()).default([]),
+  /** Loop edge that re-entered the node, if any. */
+  loopEdge: z.string().optional(),
+  /** The loop source's output (rendered as {{feedback}}). */
+  feedback: z.unknown().optional(),
+});
+export type StepInput = z.infer<typeof stepInputSchema>;
+
+export const nodeStateSchema = z.object({
+  phase: nodePhaseSchema.default("idle"),
+  /** Last iteration used by a step or skip of this node (0 = never activated). */
+  iteration: z.number().int().nonnegative().default(0),
+  /** Attempt of the current/last step (bumped when a crashed step is re-dispatched). */
+  attempt: z.number().int().nonnegative().default(0),
+  /** Deliveries waiting for the next activation, by incoming edge id. */
+  inbox: z.record(z.string(), deliverySchema).default({}),
+  /** join=any: incoming edges whose next delivery belongs to a round that already fired, so is swallowed. */
+  absorb: z.array(z.string()).default([]),
+  /** Input of the running step (re-used when it is re-dispatched). */
+  input: stepInputSchema.optional(),
+  /** Output and branch of the last successful step. */
+  output: z.unknown().optional(),
+  branch: z.string().optional(),
+  /** Set when this node's outgoing loop was exhausted and the run continued along another branch. */
+  loopExhausted: z.boolean().optional(),
+});
+export type NodeState = z.infer<typeof nodeStateSchema>;
+
+export const plannerStateSchema = z.object({
+  v: z.literal(1).default(1),
+  status: runStatusSchema.default("running"),
+  reason: z.string().optional(),
+  limit: z.string().optional(),
+  outputs: z.record(z.string(), z.unknown()).optional(),
+  /** Steps started (re-dispatches of a crashed step do not count again); shared by all branches (R6). */
+  stepsStarted: z.number().int().nonnegative().default(0),
+  tokens: tokenUsageSchema.default({ promptTokens: 0, completionTokens: 0 }),
+  /** The end node reached and its outputs; the run succeeds once no step is running (R9). */
+  endReached: z.object({ nodeId: z.string(), outputs: z.record(z.string(), z.unknown()) }).optional(),
+  nodes: z.record(z.string(), nodeStateSchema).default({}),
+  /** Loop edge id → the loop's current iteration (1 = the first pass, before any re-entry). */
+  loops: z.record(z.string(), z.number().int().positive()).default({}),
+  /** Edge id → what it delivered last (re-used to re-arm joins when a loop re-enters a region). */
+  lastDelivery: z.record(z.string(), deliverySchema).default({}),
+});
+export type PlannerState = z.infer<typeof plannerStateSchema>;
+
+/** Parses stored planner state; null/{}/garbage-free empty object means "never started". */
+export function parsePlannerState(raw: unknown): PlannerState | null {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === "object" && Object.keys(raw as object).length === 0) return null;
+  return plannerStateSchema.parse(raw);
+}
+
+/** The state of a node, created idle on first access. */
+export function nodeState(state: PlannerState, nodeId: string): NodeState {
+  let found = state.nodes[nodeId];
+  if (!found) {
+    found = nodeStateSchema.parse({});
+    state.nodes[nodeId] = found;
+  }
+  return found;
+}

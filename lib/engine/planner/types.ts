@@ -1,0 +1,59 @@
+import type { RunEvent, TerminalRunStatus, TokenUsage } from "../events";
+import type { GraphIndex } from "./graph-index";
+import type { PlannerState, StepInput } from "./state";
+
+/** Identifies one attempt of one step; results for any other attempt are ignored as stale. */
+export interface StepKey {
+  nodeId: string;
+  iteration: number;
+  attempt: number;
+}
+
+/** What the driver tells the planner. */
+export type PlannerEvent =
+  /** First start of a run (no planner state yet). */
+  | { type: "run_started"; inputs: Record<string, unknown> }
+  /** A worker picked the run up again: steps in flight without a committed result are re-dispatched (R7). */
+  | { type: "resume" }
+  | ({ type: "step_succeeded"; output: unknown; branch?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)
+  /** `limit` set = the executor hit a budget (e.g. maxTurnsPerVisit): the run ends budget_exhausted. */
+  | ({ type: "step_failed"; error: string; limit?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)
+  | ({ type: "step_timed_out"; timeoutMs: number } & StepKey)
+  /** One model call's usage, reported while the step runs so the shared token budget holds (R6). */
+  | ({ type: "tokens_used"; model: string; usage: TokenUsage; latencyMs?: number } & Omit<StepKey, "attempt">)
+  | { type: "cancel_requested"; reason?: string }
+  /** The run's timeout (limits.runTimeoutMs) elapsed. */
+  | { type: "deadline"; timeoutMs: number };
+
+/** What the planner asks the driver to do. */
+export type PlannerCommand =
+  | { type: "start_step"; nodeId: string; kind: string; iteration: number; attempt: number; input: StepInput }
+  | { type: "skip_step"; nodeId: string; kind: string; iteration: number }
+  /** Abort these in-flight steps (their rows become `cancelled`); the run is ending. */
+  | { type: "cancel_steps"; steps: (StepKey & { reason: string })[] }
+  | { type: "finish_run"; status: TerminalRunStatus; reason: string; outputs?: Record<string, unknown>; limit?: string };
+
+export interface PlannerOptions {
+  /** Attempts a step may take before a crash loop fails the run (D3). Default 3. */
+  maxAttempts?: number;
+}
+
+/** The planner's answer: the new state, commands to apply and events to append (in this order). */
+export interface PlanResult {
+  state: PlannerState;
+  commands: PlannerCommand[];
+  events: RunEvent[];
+  /** True when the event did not apply (a stale/duplicate step result): commit nothing for it. */
+  ignored: boolean;
+}
+
+/** Mutable working set of one planning pass (the planner clones the state first, so it stays pure). */
+export interface Ctx {
+  g: GraphIndex;
+  state: PlannerState;
+  commands: PlannerCommand[];
+  events: RunEvent[];
+  options: Required<PlannerOptions>;
+  /** Nodes skipped during this pass (reported on branch_taken). */
+  skipped: string[];
+}

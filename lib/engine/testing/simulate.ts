@@ -1,0 +1,86 @@
+import type { Workflow } from "@/lib/workflow/schema";
+import type { RunEvent, TokenUsage } from "../events";
+import { plan, type PlannerCommand, type PlannerEvent, type PlannerState, type StepInput } from "../planner";
+
+/**
+ * A pure planner harness: feeds the planner's start_step commands to a scripted behaviour and the
+ * results back, in start order, until the run finishes. No driver, no I/O: what the planner decides.
+ */
+
+/** What a simulated step does. */
+export type SimOutcome =
+  | { output?: unknown; branch?: string; tokens?: TokenUsage }
+  | { fail: string; limit?: string }
+  | { timeout: number }
+  /** The step never reports (a hung or crashed worker). */
+  | { hang: true };
+
+export interface SimStep {
+  nodeId: string;
+  iteration: number;
+  attempt: number;
+  input: StepInput;
+}
+
+export interface SimResult {
+  finish: Extract<PlannerCommand, { type: "finish_run" }> | undefined;
+  /** Node ids of the start_step commands of each planning pass (a pass = one event). */
+  waves: string[][];
+  steps: SimStep[];
+  skipped: string[];
+  events: RunEvent[];
+  state: PlannerState;
+}
+
+/** Runs the planner until the run finishes or nothing is pending; `behave` scripts each step. */
+export function simulate(
+  workflow: Workflow,
+  behave: (step: SimStep, runCount: number) => SimOutcome,
+  first: PlannerEvent = { type: "run_started", inputs: {} },
+  initial: PlannerState | null = null,
+): SimResult {
+  const out: SimResult = { finish: undefined, waves: [], steps: [], skipped: [], events: [], state: initial as PlannerState };
+  const pending: SimStep[] = [];
+  const counts = new Map<string, number>();
+  let state = initial;
+  const feed = (event: PlannerEvent) => {
+    const r = plan(workflow, state, event);
+    state = r.state;
+    out.state = r.state;
+    out.events.push(...r.events);
+    const wave: string[] = [];
+    for (const c of r.commands) {
+      if (c.type === "start_step") {
+        const step = { nodeId: c.nodeId, iteration: c.iteration, attempt: c.attempt, input: c.input };
+        pending.push(step);
+        out.steps.push(step);
+        wave.push(c.nodeId);
+      } else if (c.type === "skip_step") out.skipped.push(c.nodeId);
+      else if (c.type === "finish_run") out.finish = c;
+    }
+    out.waves.push(wave);
+  };
+  feed(first);
+  for (let step = pending.shift(); step && !out.finish; step = pending.shift()) {
+    const n = (counts.get(step.nodeId) ?? 0) + 1;
+    counts.set(step.nodeId, n);
+    const o = behave(step, n);
+    const key = { nodeId: step.nodeId, iteration: step.iteration, attempt: step.attempt };
+    if ("hang" in o) continue;
+    if ("fail" in o) feed({ type: "step_failed", ...key, error: o.fail, ...(o.limit ? { limit: o.limit } : {}) });
+    else if ("timeout" in o) feed({ type: "step_timed_out", ...key, timeoutMs: o.timeout });
+    else {
+      if (o.tokens) feed({ type: "tokens_used", nodeId: step.nodeId, iteration: step.iteration, model: "m", usage: o.tokens });
+      if (out.finish) break;
+      feed({ type: "step_succeeded", ...key, output: o.output ?? `${step.nodeId}#${step.iteration}`, ...(o.branch ? { branch: o.branch } : {}) });
+    }
+  }
+  return out;
+}
+
+/** How many steps each node started. */
+export function countSteps(steps: SimStep[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const s of steps) counts[s.nodeId] = (counts[s.nodeId] ?? 0) + 1;
+  return counts;
+}
