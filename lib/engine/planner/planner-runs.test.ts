@@ -53,7 +53,7 @@ describe("R8 events", () => {
     expect(r.events[0]?.type).toBe("run_started");
     expect(r.events.at(-1)).toMatchObject({ type: "run_finished", status: "succeeded" });
     const started = r.events.filter((e) => e.type === "step_started").map((e) => `${e.nodeId}#${e.iteration}`);
-    const finished = r.events.filter((e) => e.type === "step_finished" && e.status !== "skipped").map((e) => `${e.nodeId}#${e.iteration}`);
+    const finished = r.events.flatMap((e) => (e.type === "step_finished" && e.status !== "skipped" ? [`${e.nodeId}#${e.iteration}`] : []));
     expect(finished.sort()).toEqual(started.sort());
   });
 

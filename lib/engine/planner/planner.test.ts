@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { abortNode, agentNode, buildWorkflow, endNode, fwd, loop, routerNode, startNode } from "../testing/build";
+import { agentNode, buildWorkflow, endNode, fwd, loop, routerNode, startNode } from "../testing/build";
 import { countSteps, simulate } from "../testing/simulate";
 import { plan } from "./index";
 
