@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import {
-  nodeSchema,
+  type nodeSchema,
   outcomesOf,
   workflowSchema,
   type AgentSpec,
