@@ -44,7 +44,7 @@ export type FlowNode = RFNode<FlowNodeData, NodeKind>;
 
 export type FlowEdgeData = { edge: Edge; issues: string[] };
 /** Forward edges draw as "forward", loop edges as "loop" (dashed, curved back, "≤ N"). */
-export type FlowEdge = RFEdge<FlowEdgeData, "forward" | "loop">;
+export type FlowEdge = RFEdge<FlowEdgeData, "forward" | "loop"> & { type: "forward" | "loop"; data: FlowEdgeData };
 
 /** The single input handle id every non-start node exposes. */
 export const TARGET_HANDLE = "in";

@@ -5,7 +5,7 @@ import { ForwardEdge } from "./forward-edge";
 import { LoopEdge } from "./loop-edge";
 
 /** Edge components per edge kind (stable module constant, as React Flow requires). */
-export const edgeTypes: Record<NonNullable<FlowEdge["type"]>, ComponentType<EdgeProps<FlowEdge>>> = {
+export const edgeTypes: Record<FlowEdge["type"], ComponentType<EdgeProps<FlowEdge>>> = {
   forward: ForwardEdge,
   loop: LoopEdge,
 };

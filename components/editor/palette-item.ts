@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { nodeKinds } from "@/lib/workflow/schema";
+
+/** MIME type of the palette's drag payload (HTML5 drag and drop onto the canvas). */
+export const PALETTE_MIME = "application/x-weft-palette";
+
+/** What the palette drags: a node kind, or a saved agent (becomes an agent node referring to it). */
+export const paletteItemSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("kind"), kind: z.enum(nodeKinds) }),
+  z.object({ type: z.literal("saved-agent"), agentId: z.string().min(1), name: z.string() }),
+]);
+export type PaletteItem = z.infer<typeof paletteItemSchema>;
+
+/** Parses a drag payload; null when it is not ours (text dragged from elsewhere). */
+export function parsePaletteItem(raw: string): PaletteItem | null {
+  try {
+    const parsed = paletteItemSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,131 @@
+"use client";
+import "@xyflow/react/dist/style.css";
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  applyEdgeChanges,
+  applyNodeChanges,
+  useReactFlow,
+  type Connection,
+  type EdgeChange,
+  type NodeChange,
+  type OnSelectionChangeParams,
+  type XYPosition,
+} from "@xyflow/react";
+import { useTheme } from "next-themes";
+import { useCallback, useEffect, useState, type DragEvent } from "react";
+import type { Workflow } from "@/lib/workflow/schema";
+import { edgeTypes } from "./edges";
+import {
+  documentToEdges,
+  documentToNodes,
+  reuseEdges,
+  reuseNodes,
+  type FlowEdge,
+  type FlowNode,
+  type FlowOverlay,
+} from "./flow-mapping";
+import { nodeTypes } from "./nodes";
+import { PALETTE_MIME, type PaletteItem, parsePaletteItem } from "./palette-item";
+
+/** Above this many nodes the canvas renders only what is in the viewport (benchmark B3: 2,000 nodes). */
+export const VISIBLE_ONLY_THRESHOLD = 150;
+
+export type CanvasSelection = { nodes: string[]; edges: string[] };
+
+export type WorkflowCanvasProps = {
+  doc: Workflow;
+  overlay: FlowOverlay;
+  readOnly?: boolean;
+  /** Drag stop: the final positions of the moved nodes (one history entry per drag). */
+  onMoveNodes?: (positions: Map<string, XYPosition>) => void;
+  onConnect?: (connection: Connection) => void;
+  onDropItem?: (item: PaletteItem, position: XYPosition) => void;
+  onSelectionChange?: (selection: CanvasSelection) => void;
+  /** Called once with node sizes when the canvas has measured them (used by auto-layout). */
+  sizesRef?: { current: Map<string, { width: number; height: number }> };
+};
+
+/** Only these change kinds stay local to the canvas; removals go through edit operations instead. */
+const LOCAL_NODE_CHANGES = new Set<NodeChange["type"]>(["position", "dimensions", "select"]);
+const LOCAL_EDGE_CHANGES = new Set<EdgeChange["type"]>(["select"]);
+
+/**
+ * The React Flow canvas: a view of the document. Drags and selection live in local state (so a drag
+ * re-renders only the moved nodes); everything else arrives as a new document from the editor.
+ */
+export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, onConnect, onDropItem, onSelectionChange, sizesRef }: WorkflowCanvasProps) {
+  const { resolvedTheme } = useTheme();
+  const { screenToFlowPosition } = useReactFlow();
+  const [nodes, setNodes] = useState<FlowNode[]>(() => documentToNodes(doc, overlay));
+  const [edges, setEdges] = useState<FlowEdge[]>(() => documentToEdges(doc, overlay));
+
+  useEffect(() => {
+    setNodes((prev) => reuseNodes(prev, documentToNodes(doc, overlay)));
+    setEdges((prev) => reuseEdges(prev, documentToEdges(doc, overlay)));
+  }, [doc, overlay]);
+
+  const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
+    const local = changes.filter((c) => LOCAL_NODE_CHANGES.has(c.type));
+    if (local.length) setNodes((ns) => applyNodeChanges(local, ns));
+    if (sizesRef) for (const c of local) if (c.type === "dimensions" && c.dimensions) sizesRef.current.set(c.id, c.dimensions);
+  }, [sizesRef]);
+
+  const onEdgesChange = useCallback((changes: EdgeChange<FlowEdge>[]) => {
+    const local = changes.filter((c) => LOCAL_EDGE_CHANGES.has(c.type));
+    if (local.length) setEdges((es) => applyEdgeChanges(local, es));
+  }, []);
+
+  const onNodeDragStop = useCallback((_: unknown, _node: FlowNode, moved: FlowNode[]) => {
+    onMoveNodes?.(new Map(moved.map((n) => [n.id, { x: Math.round(n.position.x), y: Math.round(n.position.y) }])));
+  }, [onMoveNodes]);
+
+  const onDragOver = useCallback((event: DragEvent) => {
+    if (!event.dataTransfer.types.includes(PALETTE_MIME)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+  }, []);
+
+  const onDrop = useCallback((event: DragEvent) => {
+    const item = parsePaletteItem(event.dataTransfer.getData(PALETTE_MIME));
+    if (!item || !onDropItem) return;
+    event.preventDefault();
+    onDropItem(item, screenToFlowPosition({ x: event.clientX, y: event.clientY }));
+  }, [onDropItem, screenToFlowPosition]);
+
+  const handleSelection = useCallback(({ nodes: ns, edges: es }: OnSelectionChangeParams) => {
+    onSelectionChange?.({ nodes: ns.map((n) => n.id), edges: es.map((e) => e.id) });
+  }, [onSelectionChange]);
+
+  return (
+    <ReactFlow<FlowNode, FlowEdge>
+      nodes={nodes}
+      edges={edges}
+      nodeTypes={nodeTypes}
+      edgeTypes={edgeTypes}
+      onNodesChange={onNodesChange}
+      onEdgesChange={onEdgesChange}
+      onNodeDragStop={onNodeDragStop}
+      onConnect={onConnect}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+      onSelectionChange={handleSelection}
+      nodesDraggable={!readOnly}
+      nodesConnectable={!readOnly}
+      deleteKeyCode={null}
+      multiSelectionKeyCode={["Meta", "Control", "Shift"]}
+      selectionKeyCode="Shift"
+      onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD}
+      colorMode={resolvedTheme === "dark" ? "dark" : "light"}
+      fitView
+      minZoom={0.05}
+      proOptions={{ hideAttribution: true }}
+    >
+      <Background gap={16} />
+      <MiniMap pannable zoomable nodeStrokeWidth={3} />
+      <Controls />
+    </ReactFlow>
+  );
+}
