@@ -42,6 +42,10 @@ export const toolRefSchema = z.object({
   name: z.string().min(1),
   toolId: z.string().optional(),
   version: z.number().int().positive().optional(),
+  /** A tool the designer proposes but that does not exist yet ("to create"); validate() refuses it until created. */
+  placeholder: z.boolean().optional(),
+  /** What a placeholder tool should do (shown to the user who creates it). */
+  description: z.string().optional(),
 });
 export type ToolRef = z.infer<typeof toolRefSchema>;
 

@@ -1,0 +1,34 @@
+import { buildGraph } from "./graph";
+import { hasErrors, type ValidationIssue } from "./issues";
+import type { Workflow } from "./schema";
+import { checkIdsAndEdges, checkLoops, checkReachability } from "./validate-structure";
+import { checkAgents, checkBranches, checkInputsOutputs, checkToolsAndModels, type ValidationContext } from "./validate-nodes";
+import { checkReferences } from "./validate-refs";
+
+export { hasErrors, issueSeverity, type Severity, type ValidationCode, type ValidationIssue } from "./issues";
+export type { ValidationContext } from "./validate-nodes";
+export { templatedFields, type TemplatedField } from "./validate-refs";
+
+/**
+ * Checks every rule of workflow-semantics.md §2 and returns all issues (never throws, never stops at
+ * the first). Errors block a run; warnings are shown but allowed. Registry-dependent checks (tools,
+ * models, saved agents) run only for the parts of `context` that are given.
+ */
+export function validate(doc: Workflow, context: ValidationContext = {}): ValidationIssue[] {
+  const graph = buildGraph(doc);
+  return [
+    ...checkIdsAndEdges(doc),
+    ...checkReachability(doc, graph),
+    ...checkLoops(doc, graph),
+    ...checkBranches(doc, graph),
+    ...checkAgents(doc, context),
+    ...checkToolsAndModels(doc, context),
+    ...checkInputsOutputs(doc, graph),
+    ...checkReferences(doc, graph),
+  ];
+}
+
+/** True when the document has no error-level issue (the engine's precondition to start a run). */
+export function isRunnable(doc: Workflow, context: ValidationContext = {}): boolean {
+  return !hasErrors(validate(doc, context));
+}
