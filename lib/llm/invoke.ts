@@ -1,0 +1,195 @@
+import "server-only";
+import type { AIMessage } from "@langchain/core/messages";
+import { z } from "zod";
+import { contentToText, toLangChain, type ChatMessage, type ToolCall } from "./messages";
+import { createChatModel, DEFAULT_TIMEOUT_MS, type ModelConfig } from "./models";
+import { ProviderError, withRetry, type RetryOptions } from "./retry";
+
+export type { ChatMessage, ToolCall } from "./messages";
+export { structured, StructuredOutputError, type StructuredParams, type StructuredResult } from "./structured";
+
+/** A tool offered to the model. A zod schema also validates the arguments the model sends. */
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  /** zod schema (validated) or a JSON schema object (only its `required` list is checked). */
+  schema: z.ZodType | Record<string, unknown>;
+}
+
+/** "auto" (default when tools are given), "required", "none", or force one tool by name. */
+export type ToolChoice = "auto" | "required" | "none" | { name: string };
+
+/** OpenAI response_format; json_schema carries a JSON schema and its name. */
+export type ResponseFormat =
+  | { type: "text" }
+  | { type: "json_object" }
+  | { type: "json_schema"; name: string; schema: Record<string, unknown>; strict?: boolean };
+
+export type InvalidToolCallReason = "invalid_json" | "truncated" | "empty_args" | "not_object" | "unknown_tool" | "schema_invalid";
+
+/** A tool call the model sent that must not run; carries enough to ask the model for a repair. */
+export class ToolCallError extends Error {
+  constructor(
+    readonly reason: InvalidToolCallReason,
+    readonly toolCallId: string,
+    readonly toolName: string,
+    readonly rawArgs: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ToolCallError";
+  }
+}
+
+/** Token counts of a call; `estimated` when the provider reported none (ceil(chars / 4)). */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  estimated?: boolean;
+}
+
+/** The outcome of one chat call (after retries). */
+export interface ChatResult {
+  id: string | undefined;
+  content: string;
+  /** The model's refusal text (OpenAI `message.refusal`), else null. */
+  refusal: string | null;
+  /** Valid calls only: parsed JSON objects that passed the tool's schema. */
+  toolCalls: ToolCall[];
+  /** Calls that must not run (bad JSON, truncated, unknown tool, schema mismatch…). */
+  invalidToolCalls: ToolCallError[];
+  /** "stop" | "length" | "tool_calls" | "content_filter" | provider-specific; "unknown" if none. */
+  finishReason: string;
+  usage: Usage;
+  /** Duration of the successful attempt. */
+  latencyMs: number;
+  attempts: number;
+}
+
+export interface ChatParams {
+  config: ModelConfig;
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
+  responseFormat?: ResponseFormat;
+  /** Aborts the call and its retries (ProviderError kind "aborted"). */
+  signal?: AbortSignal;
+  /** Retry policy (defaults in RetryOptions); retries apply to retryable ProviderErrors only. */
+  retry?: Omit<RetryOptions, "signal">;
+}
+
+const isZod = (s: ToolSpec["schema"]): s is z.ZodType => s instanceof z.ZodType;
+
+/** JSON schema of a tool's parameters. */
+export function jsonSchemaOf(schema: ToolSpec["schema"]): Record<string, unknown> {
+  if (!isZod(schema)) return schema;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  return rest;
+}
+
+function callOptions(p: ChatParams) {
+  const tools = p.tools?.map((t) => ({
+    type: "function" as const,
+    function: { name: t.name, description: t.description ?? "", parameters: jsonSchemaOf(t.schema) },
+  }));
+  const choice = p.toolChoice;
+  const tool_choice = choice === undefined ? undefined : typeof choice === "string" ? choice : { type: "function" as const, function: { name: choice.name } };
+  const rf = p.responseFormat;
+  const response_format =
+    rf?.type === "json_schema" ? { type: "json_schema" as const, json_schema: { name: rf.name, schema: rf.schema, ...(rf.strict === undefined ? {} : { strict: rf.strict }) } } : rf;
+  return { ...(tools?.length ? { tools } : {}), ...(tool_choice ? { tool_choice } : {}), ...(response_format ? { response_format } : {}) };
+}
+
+interface RawToolCall {
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+function requiresArgs(schema: ToolSpec["schema"]): boolean {
+  if (isZod(schema)) return !schema.safeParse({}).success;
+  return Array.isArray(schema.required) && schema.required.length > 0;
+}
+
+/** Parses one raw tool call into a valid call or a typed ToolCallError. */
+export function parseToolCall(raw: RawToolCall, tools: ToolSpec[] | undefined, finishReason: string): ToolCall | ToolCallError {
+  const id = raw.id ?? "";
+  const name = raw.function?.name ?? "";
+  const text = raw.function?.arguments ?? "";
+  const fail = (reason: InvalidToolCallReason, msg: string) => new ToolCallError(reason, id, name, text, msg);
+  const spec = tools?.find((t) => t.name === name);
+  if (tools && !spec) return fail("unknown_tool", `Unknown tool "${name}"; available: ${tools.map((t) => t.name).join(", ") || "none"}.`);
+  let args: unknown = {};
+  if (text.trim() === "") {
+    if (spec && requiresArgs(spec.schema)) return fail("empty_args", `Tool "${name}" was called with empty arguments.`);
+  } else {
+    try {
+      args = JSON.parse(text);
+    } catch (e) {
+      return finishReason === "length"
+        ? fail("truncated", `Arguments of "${name}" were cut off (finish_reason "length").`)
+        : fail("invalid_json", `Arguments of "${name}" are not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  if (!args || typeof args !== "object" || Array.isArray(args)) return fail("not_object", `Arguments of "${name}" must be a JSON object.`);
+  if (spec && isZod(spec.schema)) {
+    const r = spec.schema.safeParse(args);
+    if (!r.success) return fail("schema_invalid", `Arguments of "${name}" do not match its schema: ${z.prettifyError(r.error)}`);
+    args = r.data;
+  }
+  return { id, name, args: args as Record<string, unknown> };
+}
+
+const estimate = (s: string) => Math.max(1, Math.ceil(s.length / 4));
+
+function usageOf(msg: AIMessage, messages: ChatMessage[], completionText: string): Usage {
+  const u = msg.usage_metadata;
+  if (u && (u.input_tokens || u.output_tokens)) return { promptTokens: u.input_tokens, completionTokens: u.output_tokens };
+  return { promptTokens: messages.reduce((n, m) => n + 4 + estimate(m.content), 0), completionTokens: estimate(completionText), estimated: true };
+}
+
+function toResult(msg: AIMessage, p: ChatParams, latencyMs: number, attempts: number): ChatResult {
+  const finishReason = String(msg.response_metadata?.finish_reason ?? "unknown");
+  const raw = (msg.additional_kwargs.tool_calls ?? []) as RawToolCall[];
+  const parsed = raw.map((r) => parseToolCall(r, p.tools, finishReason));
+  const rawResponse = msg.additional_kwargs.__raw_response as { choices?: { message?: { refusal?: string | null } }[] } | undefined;
+  const content = contentToText(msg.content);
+  const completionText = content + raw.map((r) => `${r.function?.name ?? ""}${r.function?.arguments ?? ""}`).join("");
+  return {
+    id: msg.id,
+    content,
+    refusal: rawResponse?.choices?.[0]?.message?.refusal ?? null,
+    toolCalls: parsed.filter((c): c is ToolCall => !(c instanceof ToolCallError)),
+    invalidToolCalls: parsed.filter((c): c is ToolCallError => c instanceof ToolCallError),
+    finishReason,
+    usage: usageOf(msg, p.messages, completionText),
+    latencyMs,
+    attempts,
+  };
+}
+
+/**
+ * One chat completion with lib/llm's retry policy and a whole-call timeout (config.timeoutMs,
+ * default 60 s, which also ends stalled responses). Throws ProviderError on transport/HTTP
+ * failure; bad tool calls never throw — they come back typed in `invalidToolCalls`.
+ */
+export async function chat(p: ChatParams): Promise<ChatResult> {
+  const model = createChatModel(p.config, { includeRawResponse: true });
+  const messages = toLangChain(p.messages);
+  const options = callOptions(p);
+  const timeoutMs = p.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let latencyMs = 0;
+  const { value, attempts } = await withRetry(async () => {
+    const t0 = performance.now();
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = p.signal ? AbortSignal.any([p.signal, timeout]) : timeout;
+    try {
+      const msg = await model.invoke(messages, { ...options, signal });
+      latencyMs = Math.round(performance.now() - t0);
+      return msg;
+    } catch (e) {
+      if (timeout.aborted && !p.signal?.aborted) throw new ProviderError("timeout", `No complete answer within ${timeoutMs} ms.`, undefined, undefined, { cause: e });
+      throw e;
+    }
+  }, { ...p.retry, signal: p.signal });
+  return toResult(value, p, latencyMs, attempts);
+}

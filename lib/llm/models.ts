@@ -1,0 +1,74 @@
+import "server-only";
+import { ChatOpenAI } from "@langchain/openai";
+import { z } from "zod";
+import { envSchema } from "@/lib/env";
+
+/** A model endpoint: any OpenAI-compatible API (OpenAI, Ollama, vLLM, LM Studio, OpenRouter, the scripted server). */
+export const modelConfigSchema = z.object({
+  /** Base URL ending in /v1, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1. */
+  baseURL: z.url(),
+  /** API key; optional because local servers need none (a placeholder is sent then). */
+  apiKey: z.string().min(1).optional(),
+  model: z.string().min(1),
+  /** Sampling temperature; default: the provider's own default (not sent). */
+  temperature: z.number().min(0).max(2).optional(),
+  /** Whole-call timeout in ms (see DEFAULT_TIMEOUT_MS). */
+  timeoutMs: z.number().int().positive().optional(),
+});
+export type ModelConfig = z.infer<typeof modelConfigSchema>;
+
+/** Default whole-call timeout: 60 s. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Model name of the offline demo model served by lib/llm/scripted. */
+export const SCRIPTED_MODEL = "scripted-demo";
+
+/** What the UI shows wherever the scripted model's name would appear. */
+export const SCRIPTED_MODEL_LABEL = "Scripted demo model";
+
+/**
+ * A config is "scripted" when its model name starts with "scripted" (case-insensitive), whatever
+ * the base URL: tests run the scripted server on random ports, and no real provider uses that prefix.
+ */
+export function isScriptedModel(config: Pick<ModelConfig, "model">): boolean {
+  return config.model.toLowerCase().startsWith("scripted");
+}
+
+/** The name to show for a model: "Scripted demo model" for scripted configs, else the model name. */
+export function modelLabel(config: Pick<ModelConfig, "model">): string {
+  return isScriptedModel(config) ? SCRIPTED_MODEL_LABEL : config.model;
+}
+
+/**
+ * Config for the local scripted server (`npm run model-server`), port from WEFT_SCRIPTED_MODEL_PORT
+ * (default 4010) unless given. Used when no provider is configured.
+ */
+export function scriptedModelConfig(port?: number): ModelConfig {
+  const p = port ?? envSchema.shape.WEFT_SCRIPTED_MODEL_PORT.parse(process.env.WEFT_SCRIPTED_MODEL_PORT);
+  return { baseURL: `http://127.0.0.1:${p}/v1`, apiKey: "scripted", model: SCRIPTED_MODEL };
+}
+
+/** Options for createChatModel beyond the config. */
+export interface ChatModelOptions {
+  /** Keep the provider's raw response in additional_kwargs.__raw_response (invoke.ts reads refusals there). Default false. */
+  includeRawResponse?: boolean;
+}
+
+/**
+ * Builds a LangChain ChatOpenAI for a config. maxRetries is 0 because lib/llm/retry.ts retries
+ * (with retry-after and typed errors); the timeout bounds the time to response headers, so callers
+ * should also pass an abort signal (invoke.ts does) to bound slow bodies and stalled streams.
+ */
+export function createChatModel(config: ModelConfig, opts: ChatModelOptions = {}): ChatOpenAI {
+  const c = modelConfigSchema.parse(config);
+  return new ChatOpenAI({
+    model: c.model,
+    apiKey: c.apiKey ?? "not-needed",
+    ...(c.temperature === undefined ? {} : { temperature: c.temperature }),
+    maxRetries: 0,
+    timeout: c.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    streamUsage: true,
+    ...(opts.includeRawResponse ? { __includeRawResponse: true } : {}),
+    configuration: { baseURL: c.baseURL },
+  });
+}
