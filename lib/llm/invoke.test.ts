@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { chat, ToolCallError, type ChatMessage, type ToolSpec } from "./invoke";
+import { modelLabel, scriptedModelConfig, type ModelConfig } from "./models";
+import { ProviderError } from "./retry";
+import { startScriptedServer, type ScriptedServer } from "./scripted/server";
+
+let server: ScriptedServer;
+let config: ModelConfig;
+const user = (content: string): ChatMessage[] => [{ role: "user", content }];
+const search: ToolSpec = { name: "search", description: "Search the web", schema: z.object({ query: z.string().min(1), limit: z.number().int().optional() }) };
+const fast = { baseDelayMs: 5 };
+
+beforeAll(async () => {
+  server = await startScriptedServer({
+    fixtures: [
+      {
+        rules: [
+          { id: "text", match: { lastUser: "hello" }, reply: { text: "Hi there, friend." } },
+          { id: "tool", match: { lastUser: "find", lastRole: "user" }, reply: { toolCalls: [{ name: "search", args: { query: "{{lastUser}}" } }] } },
+          { id: "after", match: { lastRole: "tool" }, reply: { text: "Found: {{lastTool}}" } },
+          { id: "bad-schema", match: { lastUser: "wrongtype" }, reply: { toolCalls: [{ name: "search", args: { query: 42 } }] } },
+          { id: "malformed", match: { lastUser: "malformed" }, fault: { kind: "malformed_args" } },
+          { id: "truncated", match: { lastUser: "truncated" }, fault: { kind: "truncated_args" } },
+          { id: "unknown", match: { lastUser: "unknown" }, fault: { kind: "unknown_tool" } },
+          { id: "empty", match: { lastUser: "empty" }, fault: { kind: "empty_args" } },
+          { id: "refuse", match: { lastUser: "refuse" }, fault: { kind: "refusal", message: "No." } },
+          { id: "flaky", match: { lastUser: "flaky" }, fault: { kind: "http", status: 503 }, times: 2, reply: { text: "recovered" } },
+          { id: "stall", match: { lastUser: "stall" }, fault: { kind: "stall" }, times: 1, reply: { text: "second try" } },
+        ],
+      },
+    ],
+  });
+  config = { baseURL: server.url, apiKey: "sk-test", model: "scripted-demo" };
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+describe("chat", () => {
+  it("returns content, finish reason, usage and latency", async () => {
+    const r = await chat({ config, messages: [{ role: "system", content: "Be nice." }, ...user("hello")] });
+    expect(r).toMatchObject({ content: "Hi there, friend.", refusal: null, toolCalls: [], invalidToolCalls: [], finishReason: "stop", attempts: 1 });
+    expect(r.usage.completionTokens).toBe(Math.ceil("Hi there, friend.".length / 4));
+    expect(r.usage.promptTokens).toBeGreaterThan(0);
+    expect(r.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(r.id).toMatch(/^chatcmpl-/);
+  });
+
+  it("parses tool calls and runs a tool round trip with simple message types", async () => {
+    const first = await chat({ config, messages: user("find cats"), tools: [search] });
+    expect(first.toolCalls).toEqual([{ id: expect.stringMatching(/^call_/), name: "search", args: { query: "find cats" } }]);
+    expect(first.finishReason).toBe("tool_calls");
+    const call = first.toolCalls[0]!;
+    const second = await chat({
+      config,
+      tools: [search],
+      messages: [...user("find cats"), { role: "assistant", content: "", toolCalls: [call] }, { role: "tool", toolCallId: call.id, content: "3 cats" }],
+    });
+    expect(second.content).toBe("Found: 3 cats");
+    const sent = server.requests()[1]?.body as { messages: { role: string; tool_call_id?: string; tool_calls?: { id: string }[] }[] };
+    expect(sent.messages[1]?.tool_calls?.[0]?.id).toBe(call.id);
+    expect(sent.messages[2]).toMatchObject({ role: "tool", tool_call_id: call.id });
+  });
+
+  it.each([
+    ["malformed", "invalid_json", "search"],
+    ["truncated", "truncated", "search"],
+    ["unknown", "unknown_tool", "no_such_tool"],
+    ["empty", "empty_args", "search"],
+    ["wrongtype", "schema_invalid", "search"],
+  ])("reports %s tool arguments as a typed ToolCallError (%s), never as a runnable call", async (input, reason, name) => {
+    const r = await chat({ config, messages: user(input), tools: [search] });
+    expect(r.toolCalls).toEqual([]);
+    expect(r.invalidToolCalls).toHaveLength(1);
+    const e = r.invalidToolCalls[0]!;
+    expect(e).toBeInstanceOf(ToolCallError);
+    expect(e).toMatchObject({ reason, toolName: name, toolCallId: expect.stringMatching(/^call_/) });
+    if (input === "truncated") expect(r.finishReason).toBe("length");
+  });
+
+  it("accepts empty arguments for a tool without required parameters", async () => {
+    const r = await chat({ config, messages: user("empty"), tools: [{ name: "now", schema: { type: "object", properties: {} } }] });
+    expect(r.toolCalls).toEqual([{ id: expect.any(String), name: "now", args: {} }]);
+  });
+
+  it("surfaces refusals", async () => {
+    const r = await chat({ config, messages: user("refuse") });
+    expect(r).toMatchObject({ refusal: "No.", content: "" });
+  });
+
+  it("retries retryable failures and counts attempts", async () => {
+    const r = await chat({ config, messages: user("flaky"), retry: fast });
+    expect(r).toMatchObject({ content: "recovered", attempts: 3 });
+  });
+
+  it("ends a stalled response with its whole-call timeout, then retries", async () => {
+    const t0 = Date.now();
+    const r = await chat({ config: { ...config, timeoutMs: 300 }, messages: user("stall"), retry: fast });
+    expect(r).toMatchObject({ content: "second try", attempts: 2 });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(300);
+  });
+
+  it("throws a typed ProviderError for permanent failures and for aborts", async () => {
+    server.load([{ rules: [{ id: "denied", fault: { kind: "http", status: 401 } }] }], "replace");
+    await expect(chat({ config, messages: user("x") })).rejects.toMatchObject({ name: "ProviderError", kind: "auth", status: 401 });
+    const ac = new AbortController();
+    ac.abort();
+    const err = await chat({ config, messages: user("x"), signal: ac.signal }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ kind: "aborted" });
+  });
+});
+
+describe("model configs", () => {
+  it("labels scripted models and builds the local scripted config", () => {
+    expect(modelLabel({ model: "scripted-demo" })).toBe("Scripted demo model");
+    expect(modelLabel({ model: "Scripted-router" })).toBe("Scripted demo model");
+    expect(modelLabel({ model: "gpt-4o-mini" })).toBe("gpt-4o-mini");
+    expect(scriptedModelConfig(4321)).toEqual({ baseURL: "http://127.0.0.1:4321/v1", apiKey: "scripted", model: "scripted-demo" });
+  });
+});
