@@ -40,6 +40,7 @@ function apply(ctx: Ctx, event: PlannerEvent): boolean {
     case "step_timed_out":
       return onFailed(ctx, event, `timed out after ${event.timeoutMs} ms`, undefined, "timed_out");
     case "tokens_used": {
+      if (ctx.state.status !== "running") return false;
       addTokens(ctx, event.usage);
       const t = ctx.state.tokens;
       ctx.events.splice(0, 0, {

@@ -1,0 +1,38 @@
+import type { RunCommit, StepResultWrite } from "../ports";
+import type { PlannerEvent, PlanResult } from "../planner";
+
+/**
+ * Turns one planner answer into one atomic store commit: the step rows it starts, skips and
+ * finishes, the run row (planner state, counters, terminal status) and the events, together (R7, R8).
+ */
+export function buildCommit(owner: string, expectedVersion: number, event: PlannerEvent, r: PlanResult, at: Date): RunCommit {
+  const stepStarts = r.commands.flatMap((c) =>
+    c.type === "start_step" ? [{ nodeId: c.nodeId, iteration: c.iteration, attempt: c.attempt, kind: c.kind, input: c.input, at }] : [],
+  );
+  const stepSkips = r.commands.flatMap((c) => (c.type === "skip_step" ? [{ nodeId: c.nodeId, iteration: c.iteration, kind: c.kind, at }] : []));
+  const stepResults: StepResultWrite[] = r.events.flatMap((e) => {
+    if (e.type !== "step_finished" || e.status === "skipped") return [];
+    const attempt = r.state.nodes[e.nodeId]?.attempt ?? 1;
+    return [{
+      nodeId: e.nodeId, iteration: e.iteration, attempt, status: e.status, output: e.output ?? null, branch: e.branch ?? null,
+      promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs ?? null, error: e.error ?? null, at,
+    }];
+  });
+  const finish = r.commands.find((c) => c.type === "finish_run");
+  const fresh = stepStarts.filter((s) => s.attempt === 1).length;
+  return {
+    owner,
+    expectedVersion,
+    stepStarts,
+    stepSkips,
+    stepResults,
+    run: {
+      plannerState: r.state,
+      ...(fresh > 0 ? { addSteps: fresh } : {}),
+      ...(event.type === "tokens_used" ? { addTokens: event.usage } : {}),
+      ...(event.type === "run_started" ? { status: "running" as const, startedAt: at } : {}),
+      ...(finish ? { status: finish.status, reason: finish.reason, finishedAt: at, ...(finish.outputs ? { outputs: finish.outputs } : {}) } : {}),
+    },
+    events: r.events,
+  };
+}

@@ -1,0 +1,144 @@
+import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
+import type { TerminalRunStatus } from "../events";
+import { defaultExecutors } from "../executors";
+import type { ExecutorRegistry } from "../executors/types";
+import { parsePlannerState, type PlannerState } from "../planner";
+import type { CommitFailure, EnginePorts, RunSnapshot } from "../ports";
+import { RunSession } from "./session";
+import { StepAbort } from "./step-runner";
+
+export { StepAbort } from "./step-runner";
+
+/** How a run job is driven. Only `owner` is required. */
+export interface RunJobOptions {
+  /** This worker's identity (lease owner), e.g. `${hostname}:${pid}:${jobId}`. */
+  owner: string;
+  /** Executors by node kind. Default: defaultExecutors. */
+  executors?: ExecutorRegistry;
+  /** Graceful stop (SIGTERM): stop starting steps, let in-flight ones finish for stopGraceMs, hand the rest back. */
+  stop?: AbortSignal;
+  /** Default 10 000 ms. */
+  stopGraceMs?: number;
+  /** How often the store is polled for a cancel request while steps run. Default 500 ms. */
+  cancelPollMs?: number;
+  /** Attempts per step before a crash loop fails the run (D3). Default 3. */
+  maxAttempts?: number;
+  /** After the run ended, how long to wait for aborted steps to return before the job returns. Default 5 000 ms. */
+  settleMs?: number;
+  /** Refuses to start an invalid workflow: return a reason (e.g. from lib/workflow validate) or null. */
+  checkWorkflow?: (workflow: Workflow) => string | null;
+}
+
+/** How a run job ended. Only `terminal` means the run is over; the others leave it to another job. */
+export type DriverOutcome =
+  | { kind: "terminal"; status: TerminalRunStatus; reason: string }
+  /** Graceful stop: steps not finished were handed back; a resume job was enqueued. */
+  | { kind: "handed_back"; inFlight: number }
+  /** A commit was refused: another worker holds the run now (D4). Nothing more was written. */
+  | { kind: "lost_lease"; reason: CommitFailure }
+  | { kind: "not_found" }
+  | { kind: "already_terminal" };
+
+/**
+ * Drives one run job: claims the run, starts or resumes it (R7), runs ready steps concurrently
+ * (R2) with one serialised reducer for their results, and returns when the run is terminal, was
+ * handed back on stop, or the lease was lost. Throws only when the store itself fails (the queue
+ * then retries the job; the next attempt resumes from what was committed).
+ */
+export async function runJob(ports: EnginePorts, runId: string, options: RunJobOptions): Promise<DriverOutcome> {
+  const claim = await ports.store.claimRun(runId, options.owner);
+  if (!claim.ok) return claim.reason === "not_found" ? { kind: "not_found" } : { kind: "already_terminal" };
+  const snap = claim.run;
+  const opened = open(snap, options);
+  const executors = options.executors ?? defaultExecutors;
+  const session = new RunSession(ports, opened.workflow ?? workflowSchema.parse({}), snap, opened.state, {
+    owner: options.owner,
+    executors,
+    maxAttempts: options.maxAttempts ?? 3,
+  });
+  if (opened.refusal !== undefined) return refuse(session, opened.refusal);
+  try {
+    await session.apply(opened.state ? { type: "resume" } : { type: "run_started", inputs: snap.inputs });
+    if (snap.cancelRequested) session.post({ t: "plan", event: { type: "cancel_requested", ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) } });
+    armTimers(session, snap, options);
+    await session.loop();
+  } catch (err) {
+    session.abortAll(new StepAbort("lost_lease"));
+    throw err;
+  }
+  return conclude(session, options);
+}
+
+function open(snap: RunSnapshot, options: RunJobOptions): { workflow?: Workflow; state: PlannerState | null; refusal?: string } {
+  const parsed = workflowSchema.safeParse(snap.workflow);
+  if (!parsed.success) return { state: null, refusal: `Invalid workflow document: ${parsed.error.issues[0]?.message ?? "unparseable"}` };
+  let state: PlannerState | null;
+  try {
+    state = parsePlannerState(snap.plannerState);
+  } catch {
+    return { workflow: parsed.data, state: null, refusal: "Stored run state is corrupt" };
+  }
+  const problem = state ? null : (options.checkWorkflow?.(parsed.data) ?? null);
+  return problem ? { workflow: parsed.data, state, refusal: `Invalid workflow: ${problem}` } : { workflow: parsed.data, state };
+}
+
+/** Ends a run that cannot start (invalid document or state) as failed, with the reason. */
+async function refuse(session: RunSession, reason: string): Promise<DriverOutcome> {
+  const at = new Date(session.ports.clock.now());
+  const ok = await session.commitRaw({
+    run: { status: "failed", reason, finishedAt: at, plannerState: { v: 1, status: "failed", reason } },
+    events: [{ type: "run_finished", status: "failed", reason }],
+  });
+  return ok ? { kind: "terminal", status: "failed", reason } : { kind: "lost_lease", reason: session.lost ?? "stale" };
+}
+
+/** Run deadline, cancel polling and graceful stop; all end with the job. */
+function armTimers(session: RunSession, snap: RunSnapshot, options: RunJobOptions): void {
+  const { clock, store, logger } = session.ports;
+  const stop = session.jobSignal;
+  const timeoutMs = session.workflow.limits.runTimeoutMs;
+  const startedAt = snap.startedAt?.getTime() ?? clock.now();
+  const ignore = () => undefined;
+  clock.sleep(Math.max(0, startedAt + timeoutMs - clock.now()), stop).then(() => session.post({ t: "plan", event: { type: "deadline", timeoutMs } }), ignore);
+  const poll = async () => {
+    while (!stop.aborted) {
+      await clock.sleep(options.cancelPollMs ?? 500, stop);
+      const c = await store.isCancelRequested(session.runId).catch((err: unknown) => (logger.warn("cancel poll failed", { err }), null));
+      if (c?.requested) return session.post({ t: "plan", event: { type: "cancel_requested", ...(c.reason ? { reason: c.reason } : {}) } });
+    }
+  };
+  poll().catch(ignore);
+  const onStop = () => {
+    session.stopping = true;
+    session.post({ t: "stop" });
+    clock.sleep(options.stopGraceMs ?? 10_000, stop).then(() => {
+      for (const key of [...session.inflight.keys()]) session.abortFlight(key, new StepAbort("handed_back"));
+      session.inflight.clear();
+      session.mailbox.wake();
+    }, ignore);
+  };
+  if (options.stop?.aborted) onStop();
+  else options.stop?.addEventListener("abort", onStop, { once: true });
+}
+
+async function conclude(session: RunSession, options: RunJobOptions): Promise<DriverOutcome> {
+  const { clock, store, queue } = session.ports;
+  const flights = [...session.inflight.values()].map((f) => f.done);
+  if (session.lost) {
+    session.abortAll(new StepAbort("lost_lease"));
+    return { kind: "lost_lease", reason: session.lost };
+  }
+  const finished = session.finished;
+  if (finished) {
+    session.abortAll(new StepAbort("cancelled"));
+    const grace = new AbortController();
+    await Promise.race([Promise.allSettled(flights), clock.sleep(options.settleMs ?? 5_000, grace.signal).catch(() => undefined)]);
+    grace.abort();
+    return { kind: "terminal", ...finished };
+  }
+  const running = Object.values(session.state?.nodes ?? {}).filter((n) => n.phase === "running").length;
+  session.abortAll(new StepAbort("handed_back"));
+  await store.releaseRun(session.runId, options.owner, session.version);
+  await queue?.enqueueRun(session.runId, "resume");
+  return { kind: "handed_back", inFlight: running };
+}

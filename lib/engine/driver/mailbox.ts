@@ -1,0 +1,30 @@
+/**
+ * A FIFO with an awaitable `take`: step completions, usage reports, timers and cancel polls push
+ * into it from any promise, and ONE loop takes items one at a time, so planning and committing
+ * never race (the driver's serialised reducer).
+ */
+export class Mailbox<T> {
+  private readonly items: T[] = [];
+  private waiter: (() => void) | undefined;
+
+  /** Enqueues an item and wakes the taker. */
+  push(item: T): void {
+    this.items.push(item);
+    this.wake();
+  }
+
+  /** Wakes a pending `take` without an item (it then answers undefined), e.g. when a step promise settles. */
+  wake(): void {
+    const w = this.waiter;
+    this.waiter = undefined;
+    w?.();
+  }
+
+  /** The next item, or undefined after a bare wake-up. */
+  async take(): Promise<T | undefined> {
+    const next = this.items.shift();
+    if (next !== undefined) return next;
+    await new Promise<void>((resolve) => (this.waiter = resolve));
+    return this.items.shift();
+  }
+}

@@ -1,0 +1,149 @@
+import type { Workflow } from "@/lib/workflow/schema";
+import type { TemplateContext } from "@/lib/workflow/template";
+import type { RunEvent, TerminalRunStatus } from "../events";
+import type { ExecutorRegistry } from "../executors/types";
+import { plan, type PlannerCommand, type PlannerEvent, type PlannerState } from "../planner";
+import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot } from "../ports";
+import { buildCommit } from "./commit";
+import { Mailbox } from "./mailbox";
+import { startStep, StepAbort, type Flight, type StepHost } from "./step-runner";
+
+type Item = { t: "plan"; event: PlannerEvent } | { t: "emit"; event: RunEvent } | { t: "stop" };
+
+export interface SessionOptions {
+  owner: string;
+  executors: ExecutorRegistry;
+  maxAttempts: number;
+}
+
+/**
+ * One worker's hold on one run: the serialised reducer. Every input (step results, usage, timers,
+ * cancel, stop) goes through the mailbox; each is planned, committed atomically with its events,
+ * published, and only then acted upon (steps started, in-flight steps aborted).
+ */
+export class RunSession implements StepHost {
+  readonly runId: string;
+  readonly mailbox = new Mailbox<Item>();
+  readonly inflight = new Map<string, Flight>();
+  private readonly job = new AbortController();
+  readonly jobSignal = this.job.signal;
+  state: PlannerState | null;
+  version: number;
+  lost: CommitFailure | undefined;
+  stopping = false;
+
+  constructor(
+    readonly ports: EnginePorts,
+    readonly workflow: Workflow,
+    readonly snapshot: RunSnapshot,
+    state: PlannerState | null,
+    readonly options: SessionOptions,
+  ) {
+    this.runId = snapshot.runId;
+    this.state = state;
+    this.version = snapshot.version;
+  }
+
+  get executors(): ExecutorRegistry {
+    return this.options.executors;
+  }
+
+  post(item: Item): void {
+    this.mailbox.push(item);
+  }
+
+  get status() {
+    return this.state?.status ?? "running";
+  }
+
+  get finished(): { status: TerminalRunStatus; reason: string } | undefined {
+    const s = this.state;
+    return s && s.status !== "running" && s.status !== "queued" ? { status: s.status, reason: s.reason ?? "" } : undefined;
+  }
+
+  /** Takes and handles items until the run is terminal, the lease is lost, or a stop drained the steps. */
+  async loop(): Promise<void> {
+    while (!this.lost && !this.finished && !(this.stopping && this.inflight.size === 0)) {
+      const item = await this.mailbox.take();
+      if (!item || item.t === "stop") continue;
+      if (item.t === "emit") await this.commitRaw({ events: [item.event] });
+      else await this.apply(item.event);
+    }
+  }
+
+  /** Plans one event, commits the result, then performs its commands. */
+  async apply(event: PlannerEvent): Promise<void> {
+    const r = plan(this.workflow, this.state, event, { maxAttempts: this.options.maxAttempts });
+    if (r.ignored) return;
+    const commit = buildCommit(this.options.owner, this.version, event, r, new Date(this.ports.clock.now()));
+    if (!(await this.commit(commit))) return;
+    this.state = r.state;
+    this.perform(r.commands);
+  }
+
+  /** Commits events (and optional run changes) outside the planner, e.g. step_progress or a refused start. */
+  async commitRaw(parts: Pick<RunCommit, "events" | "run">): Promise<boolean> {
+    return this.commit({ owner: this.options.owner, expectedVersion: this.version, ...parts });
+  }
+
+  private async commit(commit: RunCommit): Promise<boolean> {
+    const res = await this.ports.store.commit(this.runId, commit);
+    if (!res.ok) {
+      this.lost = res.reason;
+      this.ports.logger.warn("run commit refused; another worker owns the run", { runId: this.runId, reason: res.reason, detail: res.detail });
+      return false;
+    }
+    this.version = res.version;
+    if (this.ports.events && res.events.length > 0) {
+      try {
+        await this.ports.events.published(this.runId, res.events);
+      } catch (err) {
+        this.ports.logger.warn("publishing run events failed (viewers replay from the store)", { runId: this.runId, err });
+      }
+    }
+    return true;
+  }
+
+  private perform(commands: PlannerCommand[]): void {
+    for (const c of commands) {
+      if (c.type === "start_step" && !this.stopping) {
+        const key = flightKey(c);
+        const flight = startStep(this, c, this.templateData(c.input.feedback));
+        this.inflight.set(key, flight);
+        void flight.done.finally(() => this.forget(key, flight));
+      } else if (c.type === "cancel_steps") {
+        for (const s of c.steps) this.abortFlight(flightKey(s), new StepAbort("cancelled"));
+      }
+    }
+  }
+
+  private forget(key: string, f: Flight): void {
+    if (this.inflight.get(key) === f) this.inflight.delete(key);
+    this.mailbox.wake();
+  }
+
+  /** Aborts one in-flight step; its eventual result is dropped. */
+  abortFlight(key: string, reason: StepAbort): void {
+    const f = this.inflight.get(key);
+    if (!f) return;
+    f.settled = true;
+    f.controller.abort(reason);
+  }
+
+  /** Aborts every in-flight step and stops the job's timers. */
+  abortAll(reason: StepAbort): void {
+    for (const key of [...this.inflight.keys()]) this.abortFlight(key, reason);
+    this.job.abort(reason);
+  }
+
+  /** Template data for a step starting now: a snapshot, so parallel steps never share mutable state. */
+  private templateData(feedback: unknown): TemplateContext {
+    const nodes: Record<string, { output?: unknown }> = {};
+    for (const [id, n] of Object.entries(this.state?.nodes ?? {})) if (n.output !== undefined) nodes[id] = { output: structuredClone(n.output) };
+    const vars = Object.fromEntries(this.workflow.variables.map((v) => [v.key, v.value]));
+    return { inputs: structuredClone(this.snapshot.inputs), vars, nodes, ...(feedback !== undefined ? { feedback } : {}) };
+  }
+}
+
+/** Map key of an in-flight step attempt. */
+export const flightKey = (s: { nodeId: string; iteration: number; attempt: number }): string => `${s.nodeId}#${s.iteration}#${s.attempt}`;

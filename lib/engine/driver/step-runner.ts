@@ -1,0 +1,95 @@
+import type { Workflow } from "@/lib/workflow/schema";
+import type { TemplateContext } from "@/lib/workflow/template";
+import type { RunEvent } from "../events";
+import type { ExecutorRegistry, StepContext, StepOutcome } from "../executors/types";
+import type { PlannerCommand, PlannerEvent } from "../planner";
+import type { EnginePorts } from "../ports";
+
+/** Why an in-flight step's signal was aborted (the executor sees it as `signal.reason`). */
+export class StepAbort extends Error {
+  constructor(readonly why: "cancelled" | "timed_out" | "handed_back" | "lost_lease") {
+    super(`step ${why.replace("_", " ")}`);
+    this.name = "StepAbort";
+  }
+}
+
+/** One step being executed. `settled` = its result was already decided (result, timeout or abort). */
+export interface Flight {
+  controller: AbortController;
+  settled: boolean;
+  done: Promise<void>;
+}
+
+/** What a step needs from its session. */
+export interface StepHost {
+  runId: string;
+  workflow: Workflow;
+  ports: EnginePorts;
+  executors: ExecutorRegistry;
+  /** Aborted when the job ends: stops timers. */
+  jobSignal: AbortSignal;
+  post(item: { t: "plan"; event: PlannerEvent } | { t: "emit"; event: RunEvent }): void;
+}
+
+type StartStep = Extract<PlannerCommand, { type: "start_step" }>;
+
+/**
+ * Starts one step: runs the node kind's executor with its own context (no shared memory between
+ * branches), arms the per-step timeout, and posts exactly one of succeeded / failed / timed_out
+ * to the session's mailbox — unless the step was aborted first, in which case its result is dropped.
+ */
+export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext): Flight {
+  const controller = new AbortController();
+  const flight: Flight = { controller, settled: false, done: Promise.resolve() };
+  const key = { nodeId: cmd.nodeId, iteration: cmd.iteration, attempt: cmd.attempt };
+  const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);
+  const settle = (event: PlannerEvent) => {
+    if (flight.settled) return;
+    flight.settled = true;
+    host.post({ t: "plan", event });
+  };
+  const timer = new AbortController();
+  const stopTimer = AbortSignal.any([timer.signal, host.jobSignal]);
+  if (node?.timeoutMs) {
+    const ms = node.timeoutMs;
+    host.ports.clock.sleep(ms, stopTimer).then(
+      () => {
+        settle({ type: "step_timed_out", ...key, timeoutMs: ms });
+        controller.abort(new StepAbort("timed_out"));
+      },
+      () => undefined,
+    );
+  }
+  const ctx = {
+    runId: host.runId, workflow: host.workflow, node, iteration: cmd.iteration, attempt: cmd.attempt, input: cmd.input, data,
+    signal: controller.signal, model: host.ports.model, tools: host.ports.tools,
+    logger: host.ports.logger.child({ runId: host.runId, nodeId: cmd.nodeId, iteration: cmd.iteration }),
+    emit: (event) => !flight.settled && host.post({ t: "emit", event }),
+    reportUsage: (model, usage, latencyMs) =>
+      !flight.settled && host.post({ t: "plan", event: { type: "tokens_used", nodeId: cmd.nodeId, iteration: cmd.iteration, model, usage, latencyMs } }),
+  } as StepContext;
+  flight.done = execute(host, ctx, node === undefined)
+    .then((o) => settle(toEvent(o, key)))
+    .finally(() => timer.abort());
+  return flight;
+}
+
+async function execute(host: StepHost, ctx: StepContext, missing: boolean): Promise<StepOutcome> {
+  const usage = { promptTokens: 0, completionTokens: 0 };
+  if (missing) return { status: "failed", error: "node not found in the workflow", usage, latencyMs: 0 };
+  const started = host.ports.clock.now();
+  try {
+    const run = host.executors[ctx.node.type] as (c: StepContext) => Promise<StepOutcome>;
+    return await run(ctx);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { status: "failed", error: message, usage, latencyMs: host.ports.clock.now() - started };
+  }
+}
+
+function toEvent(o: StepOutcome, key: { nodeId: string; iteration: number; attempt: number }): PlannerEvent {
+  const common = { ...key, usage: o.usage, latencyMs: Math.max(0, Math.round(o.latencyMs)) };
+  return o.status === "succeeded"
+    ? { type: "step_succeeded", ...common, output: o.output, ...(o.branch !== undefined ? { branch: o.branch } : {}) }
+    : { type: "step_failed", ...common, error: o.error, ...(o.limit ? { limit: o.limit } : {}) };
+}

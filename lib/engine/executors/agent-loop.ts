@@ -1,0 +1,92 @@
+import type { ModelRef, ToolRef } from "@/lib/workflow/schema";
+import type { TokenUsage } from "../events";
+import type { ChatMessage, ModelToolCall, ModelToolSpec } from "../ports";
+import { StepError, StepLimitError } from "./common";
+import { addUsage, type StepContext } from "./types";
+
+/** A tool offered to the model in an agent loop, with how to run it. Returns the text fed back. */
+export interface ToolBinding {
+  spec: ModelToolSpec;
+  invoke(args: Record<string, unknown>, callKey: string): Promise<string>;
+}
+
+export interface AgentLoopParams {
+  model: ModelRef | null;
+  messages: ChatMessage[];
+  tools: ToolBinding[];
+  maxTurns: number;
+  /** Who is talking, for progress events ("agent", "worker docs"). */
+  label: string;
+  /** Accumulates the usage of every call (the step's total). */
+  usage: TokenUsage;
+}
+
+export interface AgentLoopResult {
+  content: string;
+  messages: ChatMessage[];
+  turns: number;
+}
+
+/**
+ * The tool-calling loop of one visit: chat, run the requested tools, feed their results back, until
+ * the model answers without tool calls or `maxTurns` model calls were made (→ StepLimitError
+ * maxTurnsPerVisit, R6). Every call's usage is reported at once (shared token budget).
+ */
+export async function runAgentLoop(ctx: StepContext, p: AgentLoopParams): Promise<AgentLoopResult> {
+  const messages = [...p.messages];
+  const byName = new Map(p.tools.map((t) => [t.spec.name, t]));
+  for (let turn = 1; turn <= p.maxTurns; turn++) {
+    const res = await ctx.model.chat({ model: p.model, messages, ...(p.tools.length ? { tools: p.tools.map((t) => t.spec) } : {}), signal: ctx.signal });
+    addUsage(p.usage, res.usage);
+    ctx.reportUsage(res.model, res.usage, res.latencyMs);
+    if (res.toolCalls.length === 0) {
+      if (res.finishReason === "length" && res.content.trim() === "") throw new StepError("the model's answer was truncated (finish_reason length)");
+      messages.push({ role: "assistant", content: res.content });
+      return { content: res.content, messages, turns: turn };
+    }
+    messages.push({ role: "assistant", content: res.content, toolCalls: res.toolCalls });
+    for (const [i, call] of res.toolCalls.entries()) {
+      const content = await runToolCall(ctx, byName, call, `${turn}.${i + 1}`, p.label);
+      messages.push({ role: "tool", toolCallId: call.id, name: call.name, content });
+    }
+  }
+  throw new StepLimitError("maxTurnsPerVisit", `${p.label} used all ${p.maxTurns} turns (maxTurnsPerVisit) without a final answer`);
+}
+
+async function runToolCall(ctx: StepContext, tools: Map<string, ToolBinding>, call: ModelToolCall, callKey: string, label: string): Promise<string> {
+  const tool = tools.get(call.name);
+  if (!tool) {
+    ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `${label} asked for unknown tool "${call.name}"` });
+    return `Error: there is no tool named "${call.name}". Available: ${[...tools.keys()].join(", ") || "none"}.`;
+  }
+  ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `${label} called ${call.name}`, detail: { args: call.args } });
+  return tool.invoke(call.args, callKey);
+}
+
+/** Makes model-facing bindings for an agent's registry tools; a missing/unapproved tool fails the step. */
+export async function registryTools(ctx: StepContext, refs: ToolRef[]): Promise<ToolBinding[]> {
+  const bindings: ToolBinding[] = [];
+  for (const ref of refs) {
+    const d = await ctx.tools.resolve(ref);
+    if (!d) throw new StepError(`tool "${ref.name}" does not exist or is not approved to run`);
+    bindings.push({
+      spec: { name: d.name, description: d.description, parameters: d.parameters },
+      invoke: async (args, callKey) => {
+        const key = d.sideEffect ? `${ctx.runId}:${ctx.node.id}:${ctx.iteration}:${callKey}` : undefined;
+        const r = await ctx.tools.call({ ref, args, runId: ctx.runId, nodeId: ctx.node.id, signal: ctx.signal, ...(key ? { idempotencyKey: key } : {}) });
+        return r.ok ? toText(r.output) : `Error: ${r.error}`;
+      },
+    });
+  }
+  return bindings;
+}
+
+/** Tool output as text for the model. */
+export function toText(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return String(value);
+  }
+}

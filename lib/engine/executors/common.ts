@@ -1,0 +1,85 @@
+import type { AgentSpec, ModelRef, Workflow } from "@/lib/workflow/schema";
+import { renderTemplate, renderTemplateValue, type TemplateContext } from "@/lib/workflow/template";
+import { ModelCallError } from "../ports";
+import type { StepContext, StepOutcome } from "./types";
+import type { TokenUsage } from "../events";
+
+/** A budget hit inside a step (e.g. maxTurnsPerVisit): the step fails and the run ends budget_exhausted (R6). */
+export class StepLimitError extends Error {
+  constructor(
+    readonly limit: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "StepLimitError";
+  }
+}
+
+/** A failure with a message meant for the run's trace (configuration problems, tool refusals). */
+export class StepError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StepError";
+  }
+}
+
+/** The agent spec a node refers to, or a StepError naming the missing key. */
+export function agentSpec(workflow: Workflow, key: string): AgentSpec {
+  const spec = workflow.agents.find((a) => a.key === key);
+  if (!spec) throw new StepError(`agent "${key}" is not declared in the workflow`);
+  return spec;
+}
+
+/**
+ * R10: the model of a call — the agent's (or router's) own model, else the workflow default, else
+ * null (the owner's default model, resolved by the ModelPort adapter). An agent's temperature wins.
+ */
+export function resolveModel(workflow: Workflow, own: ModelRef | undefined, temperature?: number): ModelRef | null {
+  const base = own ?? workflow.defaultModel;
+  if (!base) return null;
+  return temperature === undefined ? { ...base } : { ...base, temperature };
+}
+
+/** Renders a templated task; feedback not referenced by the template is appended so a loop's critique is never lost. */
+export function renderTask(task: string, data: TemplateContext): string {
+  const text = renderTemplate(task, data);
+  if (data.feedback === undefined || task.includes("{{feedback")) return text;
+  const fb = renderTemplate("{{feedback}}", data);
+  return `${text}\n\nFeedback on the previous attempt:\n${fb}`;
+}
+
+/** Renders tool arguments: strings are templates (a lone tag keeps the value's type), objects/arrays recursively. */
+export function renderArgs(value: unknown, data: TemplateContext): unknown {
+  if (typeof value === "string") return renderTemplateValue(value, data);
+  if (Array.isArray(value)) return value.map((v) => renderArgs(v, data));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderArgs(v, data)]));
+  }
+  return value;
+}
+
+/** Wraps an executor body: measures latency and maps known errors to a failed outcome with a clear reason. */
+export async function measured(
+  ctx: StepContext,
+  usage: TokenUsage,
+  body: () => Promise<{ output: unknown; branch?: string }>,
+): Promise<StepOutcome> {
+  const started = Date.now();
+  try {
+    const r = await body();
+    return { status: "succeeded", ...r, usage, latencyMs: Date.now() - started };
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    const latencyMs = Date.now() - started;
+    if (err instanceof StepLimitError) return { status: "failed", error: err.message, limit: err.limit, usage, latencyMs };
+    return { status: "failed", error: describeError(err), usage, latencyMs };
+  }
+}
+
+/** A one-line reason for the trace. */
+export function describeError(err: unknown): string {
+  if (err instanceof ModelCallError) {
+    return `model call failed (${err.kind}${err.status ? `, HTTP ${err.status}` : ""}): ${err.message}`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}

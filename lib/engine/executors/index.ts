@@ -1,0 +1,22 @@
+import { agentExecutor } from "./agent";
+import { orchestratorExecutor } from "./orchestrator";
+import { routerExecutor } from "./router";
+import { abortExecutor, endExecutor, startExecutor } from "./terminal";
+import { toolExecutor } from "./tool";
+import type { ExecutorRegistry } from "./types";
+
+export type { Executor, ExecutorRegistry, StepContext, StepOutcome } from "./types";
+export { StepError, StepLimitError } from "./common";
+export { handoffToolName } from "./orchestrator";
+export { BRANCH_FORMAT_RETRIES, branchChoiceSchema } from "./branch";
+
+/** One executor per node kind (typed Record<NodeKind, …>: a half-added kind fails to compile). */
+export const defaultExecutors: ExecutorRegistry = {
+  start: startExecutor,
+  agent: agentExecutor,
+  router: routerExecutor,
+  tool: toolExecutor,
+  orchestrator: orchestratorExecutor,
+  end: endExecutor,
+  abort: abortExecutor,
+};

@@ -1,0 +1,50 @@
+import type { TemplateContext } from "@/lib/workflow/template";
+import type { NodeKind, NodeOf, Workflow } from "@/lib/workflow/schema";
+import type { RunEvent, TokenUsage } from "../events";
+import type { StepInput } from "../planner";
+import type { Logger, ModelPort, ToolsPort } from "../ports";
+
+/**
+ * What an executor gets for one step. Each step gets its own context and builds its own messages:
+ * parallel branches never share agent memory (R2).
+ */
+export interface StepContext<out K extends NodeKind = NodeKind> {
+  runId: string;
+  workflow: Workflow;
+  node: NodeOf<K>;
+  iteration: number;
+  attempt: number;
+  input: StepInput;
+  /** Template data as of the step's start: run inputs, variables, latest node outputs, feedback. */
+  data: TemplateContext;
+  /** Aborted on cancel, step timeout, run deadline, budget exhaustion or lost lease. */
+  signal: AbortSignal;
+  model: ModelPort;
+  tools: ToolsPort;
+  logger: Logger;
+  /** Appends a visible event (step_progress, handoff); committed to the log in order. */
+  emit(event: Extract<RunEvent, { type: "step_progress" | "handoff" }>): void;
+  /** Reports one model call's usage at once, so the shared token budget is enforced mid-step (R6). */
+  reportUsage(model: string, usage: TokenUsage, latencyMs: number): void;
+}
+
+/** How a step ended. `limit` on a failure names a budget (e.g. maxTurnsPerVisit): the run ends budget_exhausted. */
+export type StepOutcome =
+  | { status: "succeeded"; output: unknown; branch?: string; usage: TokenUsage; latencyMs: number }
+  | { status: "failed"; error: string; limit?: string; usage: TokenUsage; latencyMs: number };
+
+/** Runs one node kind. Throwing is allowed: the driver turns it into a failed step with the message. */
+export type Executor<K extends NodeKind = NodeKind> = (ctx: StepContext<K>) => Promise<StepOutcome>;
+
+/** One executor per node kind; a half-added kind fails to compile (house rule 4). */
+export type ExecutorRegistry = { [K in NodeKind]: Executor<K> };
+
+/** Adds usage `b` into `a` (mutates and returns `a`). */
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  a.promptTokens += b.promptTokens;
+  a.completionTokens += b.completionTokens;
+  return a;
+}
+
+/** A zero usage record. */
+export const noUsage = (): TokenUsage => ({ promptTokens: 0, completionTokens: 0 });
