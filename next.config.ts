@@ -10,6 +10,9 @@ const securityHeaders = [
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // `npm run typecheck` is the type gate; e2e builds set WEFT_SKIP_BUILD_TYPECHECK=1 so a teammate's
+  // unfinished file elsewhere in the tree does not block the browser tests (and the build runs faster).
+  typescript: { ignoreBuildErrors: process.env.WEFT_SKIP_BUILD_TYPECHECK === "1" },
   serverExternalPackages: ["@node-rs/argon2", "bullmq", "ioredis", "pg", "@prisma/adapter-pg"],
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];

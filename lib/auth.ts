@@ -9,6 +9,7 @@ import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from "@/li
 import { db } from "@/lib/db/client";
 import { verifyCredentials } from "@/lib/db/users";
 import { env } from "@/lib/env";
+import { logger } from "@/lib/logger";
 
 /** Thrown by `authorize` while the email+IP pair is rate limited; its `code` reaches the sign-in page. */
 export class SignInRateLimited extends CredentialsSignin {
@@ -59,6 +60,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   session: { strategy: "jwt" },
   pages: { signIn: "/sign-in", error: "/sign-in" },
   providers: providers(),
+  logger: {
+    // A wrong password is routine (and rate limited), not a server error.
+    error: (err) => (err instanceof CredentialsSignin ? logger.debug("sign-in failed", { code: err.code }) : logger.error("auth error", { err })),
+    warn: (code) => logger.warn("auth warning", { code }),
+    debug: () => {},
+  },
   callbacks: {
     jwt({ token, user }) {
       if (user?.id) token.sub = user.id;

@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import { DemoModelNotice } from "@/components/settings/demo-model-notice";
+import { DesignerModelForm } from "@/components/settings/designer-model-form";
+import { ProvidersSection } from "@/components/settings/providers-section";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireUser } from "@/lib/auth/session";
+import { listProviders } from "@/lib/db/providers";
+import { getSettings } from "@/lib/db/settings";
+import { deleteProviderAction, saveDesignerAction, saveProviderAction, testProviderAction } from "./actions";
+
+export const metadata: Metadata = { title: "Settings" };
+
+export default async function SettingsPage() {
+  const user = await requireUser("/settings");
+  const [providers, settings] = await Promise.all([listProviders(user.id), getSettings(user.id)]);
+  const rows = providers.map(({ id, name, baseUrl, defaultModel, apiKeyLast4 }) => ({ id, name, baseUrl, defaultModel, apiKeyLast4 }));
+  return (
+    <>
+      <PageHeader title="Settings" description="Model providers, keys and the designer model." />
+      <div className="grid gap-8">
+        {rows.length === 0 && <DemoModelNotice />}
+        <ProvidersSection providers={rows} save={saveProviderAction} remove={deleteProviderAction} test={testProviderAction} />
+        <DesignerModelForm providers={rows} current={settings} action={saveDesignerAction} />
+      </div>
+    </>
+  );
+}

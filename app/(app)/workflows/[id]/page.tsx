@@ -1,0 +1,18 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { WorkflowOverview } from "@/components/workflows/workflow-overview";
+import { requireUser } from "@/lib/auth/session";
+import { getWorkflow, listWorkflowVersions } from "@/lib/db/workflows";
+
+type Props = { params: Promise<{ id: string }> };
+
+export const metadata: Metadata = { title: "Workflow" };
+
+/** One workflow, loaded through lib/db scoped by the user: another user's id is a 404. */
+export default async function WorkflowPage({ params }: Props) {
+  const { id } = await params;
+  const user = await requireUser(`/workflows/${id}`);
+  const [workflow, versions] = await Promise.all([getWorkflow(user.id, id), listWorkflowVersions(user.id, id)]);
+  if (!workflow || !versions) notFound();
+  return <WorkflowOverview workflow={{ ...workflow, valid: workflow.document !== null }} versions={versions} />;
+}

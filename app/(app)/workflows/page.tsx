@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { EmptyState } from "@/components/ui/empty-state";
+import { WorkflowIcon } from "@/components/ui/icons";
+import { PageHeader } from "@/components/ui/page-header";
+import { WorkflowList } from "@/components/workflows/workflow-list";
+import { NewWorkflowButton, TemplatePicker } from "@/components/workflows/template-picker";
+import { requireUser } from "@/lib/auth/session";
+import { listWorkflows } from "@/lib/db/workflows";
+import { createWorkflowAction } from "./actions";
+import { templateOptions } from "./templates";
+
+export const metadata: Metadata = { title: "Workflows" };
+
+export default async function WorkflowsPage() {
+  const user = await requireUser("/workflows");
+  const workflows = await listWorkflows(user.id);
+  const templates = templateOptions();
+  return (
+    <>
+      <PageHeader
+        title="Workflows"
+        description="Multi-agent systems you design, version and run."
+        actions={<NewWorkflowButton action={createWorkflowAction} />}
+      />
+      {workflows.length ? (
+        <WorkflowList workflows={workflows} />
+      ) : (
+        <EmptyState
+          icon={<WorkflowIcon width={20} height={20} />}
+          title="No workflows yet"
+          description="Start from a pattern template or a blank canvas. You can describe the system in plain language in the editor."
+        >
+          <TemplatePicker templates={templates} action={createWorkflowAction} />
+        </EmptyState>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cn } from "@/components/ui/cn";
+
+const LINKS = [
+  { href: "/workflows", label: "Workflows" },
+  { href: "/runs", label: "Runs" },
+  { href: "/agents", label: "Agents" },
+  { href: "/settings", label: "Settings" },
+] as const;
+
+/** The main navigation; the current section is highlighted and marked aria-current. */
+export function NavLinks() {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Main" className="flex items-center gap-1">
+      {LINKS.map((l) => {
+        const active = pathname === l.href || pathname.startsWith(`${l.href}/`);
+        return (
+          <Link
+            key={l.href}
+            href={l.href}
+            aria-current={active ? "page" : undefined}
+            className={cn(
+              "rounded-md px-3 py-1.5 text-sm transition-colors",
+              active ? "bg-surface-2 font-medium text-foreground" : "text-muted hover:text-foreground",
+            )}
+          >
+            {l.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

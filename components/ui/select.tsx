@@ -1,0 +1,1 @@
+export { Select } from "./input";

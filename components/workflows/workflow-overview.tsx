@@ -1,0 +1,69 @@
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { ArrowLeftIcon } from "@/components/ui/icons";
+import { PageHeader } from "@/components/ui/page-header";
+import { plural, timeAgo } from "./format";
+
+export interface WorkflowOverviewProps {
+  workflow: { id: string; name: string; description: string; nodeCount: number; updatedAt: Date; valid: boolean };
+  versions: { id: string; version: number; message: string; createdAt: Date }[];
+}
+
+/** A read-only summary of a workflow (placeholder until the editor canvas lands on this route). */
+export function WorkflowOverview({ workflow, versions }: WorkflowOverviewProps) {
+  return (
+    <div>
+      <Link href="/workflows" className="mb-4 inline-flex items-center gap-1.5 text-sm text-muted hover:text-foreground">
+        <ArrowLeftIcon /> Workflows
+      </Link>
+      <PageHeader title={workflow.name} description={workflow.description || "No description yet."} />
+      <div className="grid gap-4 md:grid-cols-3">
+        <Card>
+          <CardHeader>
+            <CardDescription>Nodes</CardDescription>
+            <CardTitle className="text-2xl" data-testid="node-count">{workflow.nodeCount}</CardTitle>
+          </CardHeader>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardDescription>Versions</CardDescription>
+            <CardTitle className="text-2xl">{versions.length}</CardTitle>
+          </CardHeader>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardDescription>Draft</CardDescription>
+            <CardTitle className="flex items-center gap-2">
+              {workflow.valid ? <Badge tone="success">Well-formed</Badge> : <Badge tone="warning">Needs attention</Badge>}
+              <span className="text-xs font-normal text-muted">edited {timeAgo(workflow.updatedAt)}</span>
+            </CardTitle>
+          </CardHeader>
+        </Card>
+      </div>
+      <Card className="mt-6">
+        <CardHeader>
+          <CardTitle>Version history</CardTitle>
+          <CardDescription>Saved versions are immutable; runs always point at one.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {versions.length === 0 ? (
+            <p className="text-sm text-muted">No saved versions yet.</p>
+          ) : (
+            <ul className="divide-y divide-border">
+              {versions.map((v) => (
+                <li key={v.id} className="flex items-center justify-between py-2 text-sm">
+                  <span>
+                    <Badge tone="primary">v{v.version}</Badge> <span className="ml-2">{v.message || "—"}</span>
+                  </span>
+                  <span className="text-muted">{timeAgo(v.createdAt)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <p className="mt-4 text-xs text-muted">{plural(versions.length, "version")}</p>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * E2E: one production build served on http://localhost:3100 against a fresh `weft_e2e` database
+ * (recreated and migrated by e2e/prepare-db.ts in the webServer command). Chromium is the system
+ * one at /usr/bin/chromium: nothing is downloaded. Outside CI an already running server is reused.
+ */
+const PORT = 3100;
+const baseURL = `http://localhost:${PORT}`;
+
+export const e2eEnv = {
+  DATABASE_URL: process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/weft_e2e",
+  REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+  AUTH_SECRET: "e2e-auth-secret-e2e-auth-secret-0123456789",
+  AUTH_URL: baseURL,
+  WEFT_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
+  WEFT_QUEUE_PREFIX: "weft-e2e",
+  WEFT_SKIP_BUILD_TYPECHECK: "1",
+  NEXT_TELEMETRY_DISABLED: "1",
+  LOG_LEVEL: "warn",
+};
+
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  use: {
+    baseURL,
+    browserName: "chromium",
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    },
+  },
+  webServer: {
+    command: `npx tsx e2e/prepare-db.ts && npx next build && npx next start -p ${PORT}`,
+    url: `${baseURL}/api/health`,
+    env: e2eEnv,
+    reuseExistingServer: !process.env.CI,
+    timeout: 300_000,
+    stdout: "pipe",
+    stderr: "pipe",
+  },
+});
