@@ -27,6 +27,8 @@ beforeAll(async () => {
           { id: "refuse", match: { lastUser: "refuse" }, fault: { kind: "refusal", message: "No." } },
           { id: "flaky", match: { lastUser: "flaky" }, fault: { kind: "http", status: 503 }, times: 2, reply: { text: "recovered" } },
           { id: "stall", match: { lastUser: "stall" }, fault: { kind: "stall" }, times: 1, reply: { text: "second try" } },
+          { id: "long", match: { lastUser: "long" }, reply: { text: "a streamed answer that is long enough to need several chunks" } },
+          { id: "reset", match: { lastUser: "cut" }, fault: { kind: "reset", afterChunks: 2 }, times: 1, reply: { text: "one two three four five six seven" } },
         ],
       },
     ],
@@ -108,6 +110,31 @@ describe("chat", () => {
     const err = await chat({ config, messages: user("x"), signal: ac.signal }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ kind: "aborted" });
+  });
+});
+
+describe("chat with streaming", () => {
+  it("passes text deltas and reassembles content, tool calls, refusal and usage", async () => {
+    const deltas: string[] = [];
+    const r = await chat({ config, messages: user("long"), onDelta: (t) => deltas.push(t) });
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.join("")).toBe("a streamed answer that is long enough to need several chunks");
+    expect(r).toMatchObject({ content: deltas.join(""), finishReason: "stop", usage: { promptTokens: expect.any(Number), completionTokens: Math.ceil(deltas.join("").length / 4) } });
+    expect(r.usage.estimated).toBeUndefined();
+    const tools = await chat({ config, messages: user("find dogs"), tools: [search], onDelta: () => undefined });
+    expect(tools.toolCalls).toEqual([{ id: expect.stringMatching(/^call_/), name: "search", args: { query: "find dogs" } }]);
+    const trunc = await chat({ config, messages: user("truncated"), tools: [search], onDelta: () => undefined });
+    expect(trunc.invalidToolCalls[0]).toMatchObject({ reason: "truncated" });
+    const refused = await chat({ config, messages: user("refuse"), onDelta: () => undefined });
+    expect(refused.refusal).toBe("No.");
+  });
+
+  it("retries a stream reset mid-way and tells onDelta which attempt a delta belongs to", async () => {
+    const seen: [string, number][] = [];
+    const r = await chat({ config, messages: user("cut"), onDelta: (t, attempt) => seen.push([t, attempt]), retry: fast });
+    expect(r).toMatchObject({ content: "one two three four five six seven", attempts: 2 });
+    expect(seen.filter(([, a]) => a === 1).map(([t]) => t).join("")).toBe("one two three ");
+    expect(seen.filter(([, a]) => a === 2).map(([t]) => t).join("")).toBe(r.content);
   });
 });
 

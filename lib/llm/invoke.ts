@@ -1,5 +1,5 @@
 import "server-only";
-import type { AIMessage } from "@langchain/core/messages";
+import type { AIMessage, AIMessageChunk, BaseMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import { contentToText, toLangChain, type ChatMessage, type ToolCall } from "./messages";
 import { createChatModel, DEFAULT_TIMEOUT_MS, type ModelConfig } from "./models";
@@ -76,6 +76,11 @@ export interface ChatParams {
   signal?: AbortSignal;
   /** Retry policy (defaults in RetryOptions); retries apply to retryable ProviderErrors only. */
   retry?: Omit<RetryOptions, "signal">;
+  /**
+   * Streams when set: called with each text delta and the attempt number. A retry after a
+   * mid-stream failure starts over, so discard text from earlier attempts. Default: no streaming.
+   */
+  onDelta?: (text: string, attempt: number) => void;
 }
 
 const isZod = (s: ToolSpec["schema"]): s is z.ZodType => s instanceof z.ZodType;
@@ -147,17 +152,20 @@ function usageOf(msg: AIMessage, messages: ChatMessage[], completionText: string
   return { promptTokens: messages.reduce((n, m) => n + 4 + estimate(m.content), 0), completionTokens: estimate(completionText), estimated: true };
 }
 
-function toResult(msg: AIMessage, p: ChatParams, latencyMs: number, attempts: number): ChatResult {
+type Answer = { msg: AIMessage | AIMessageChunk; refusal: string | null };
+
+type RawResponse = { choices?: { message?: { refusal?: string | null }; delta?: { refusal?: string | null } }[] };
+
+function toResult({ msg, refusal }: Answer, p: ChatParams, latencyMs: number, attempts: number): ChatResult {
   const finishReason = String(msg.response_metadata?.finish_reason ?? "unknown");
   const raw = (msg.additional_kwargs.tool_calls ?? []) as RawToolCall[];
   const parsed = raw.map((r) => parseToolCall(r, p.tools, finishReason));
-  const rawResponse = msg.additional_kwargs.__raw_response as { choices?: { message?: { refusal?: string | null } }[] } | undefined;
   const content = contentToText(msg.content);
   const completionText = content + raw.map((r) => `${r.function?.name ?? ""}${r.function?.arguments ?? ""}`).join("");
   return {
     id: msg.id,
     content,
-    refusal: rawResponse?.choices?.[0]?.message?.refusal ?? null,
+    refusal,
     toolCalls: parsed.filter((c): c is ToolCall => !(c instanceof ToolCallError)),
     invalidToolCalls: parsed.filter((c): c is ToolCallError => c instanceof ToolCallError),
     finishReason,
@@ -165,6 +173,32 @@ function toResult(msg: AIMessage, p: ChatParams, latencyMs: number, attempts: nu
     latencyMs,
     attempts,
   };
+}
+
+type Model = ReturnType<typeof createChatModel>;
+type CallOptions = ReturnType<typeof callOptions> & { signal: AbortSignal };
+
+async function invoked(model: Model, messages: BaseMessage[], options: CallOptions): Promise<Answer> {
+  const msg = await model.invoke(messages, options);
+  const raw = msg.additional_kwargs.__raw_response as RawResponse | undefined;
+  delete msg.additional_kwargs.__raw_response;
+  return { msg, refusal: raw?.choices?.[0]?.message?.refusal ?? null };
+}
+
+/** Streams and reassembles; refusal deltas are read from each chunk's raw response (LangChain drops them). */
+async function streamed(model: Model, messages: BaseMessage[], options: CallOptions, onText: (t: string) => void): Promise<Answer> {
+  let full: AIMessageChunk | undefined;
+  let refusal = "";
+  for await (const chunk of await model.stream(messages, options)) {
+    const raw = chunk.additional_kwargs.__raw_response as RawResponse | undefined;
+    delete chunk.additional_kwargs.__raw_response;
+    refusal += raw?.choices?.[0]?.delta?.refusal ?? "";
+    const text = contentToText(chunk.content);
+    if (text) onText(text);
+    full = full ? full.concat(chunk) : chunk;
+  }
+  if (!full) throw new ProviderError("connection", "The stream ended without any chunk.");
+  return { msg: full, refusal: refusal || null };
 }
 
 /**
@@ -178,14 +212,14 @@ export async function chat(p: ChatParams): Promise<ChatResult> {
   const options = callOptions(p);
   const timeoutMs = p.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let latencyMs = 0;
-  const { value, attempts } = await withRetry(async () => {
+  const { value, attempts } = await withRetry(async (attempt) => {
     const t0 = performance.now();
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = p.signal ? AbortSignal.any([p.signal, timeout]) : timeout;
     try {
-      const msg = await model.invoke(messages, { ...options, signal });
+      const answer = p.onDelta ? await streamed(model, messages, { ...options, signal }, (t) => p.onDelta?.(t, attempt)) : await invoked(model, messages, { ...options, signal });
       latencyMs = Math.round(performance.now() - t0);
-      return msg;
+      return answer;
     } catch (e) {
       if (timeout.aborted && !p.signal?.aborted) throw new ProviderError("timeout", `No complete answer within ${timeoutMs} ms.`, undefined, undefined, { cause: e });
       throw e;
