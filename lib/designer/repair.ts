@@ -1,3 +1,4 @@
+import { buildGraph, forwardCycles } from "@/lib/workflow/graph";
 import type { Workflow } from "@/lib/workflow/schema";
 import type { Design, DesignAnswer, DesignEdge, DesignNode } from "./schemas";
 
@@ -116,29 +117,6 @@ function declareUsedBranches(nodes: DesignNode[], edges: DesignEdge[], fixes: Lo
   });
 }
 
-/** Marks forward edges that close a cycle as loop edges (with the default cap). */
-export function markBackEdges(design: Design, defaultCap: number, fixes: LocalFix[]): DesignEdge[] {
-  const start = design.nodes.find((n) => n.kind === "start")?.id;
-  const order = new Map<string, number>();
-  const visit = (id: string, stack: Set<string>, back: Set<DesignEdge>) => {
-    if (order.has(id)) return;
-    order.set(id, order.size);
-    stack.add(id);
-    for (const e of design.edges.filter((x) => x.from === id && !x.loop)) {
-      if (stack.has(e.to)) back.add(e);
-      else visit(e.to, stack, back);
-    }
-    stack.delete(id);
-  };
-  const back = new Set<DesignEdge>();
-  if (start) visit(start, new Set(), back);
-  return design.edges.map((e) => {
-    if (!back.has(e)) return e;
-    fixes.push({ code: "cycle_without_loop", message: `Edge ${e.from} -> ${e.to} closes a cycle: made a loop edge capped at ${defaultCap}.` });
-    return { ...e, loop: true, maxIterations: e.maxIterations ?? defaultCap, onExhausted: e.onExhausted ?? "continue" };
-  });
-}
-
 /** The loop cap used when a model omits one: a numeric `max_iterations` variable, else 3. */
 export function defaultCapOf(design: Pick<Design, "variables">, fallback = 3): number {
   const v = design.variables?.find((x) => /^max_?iterations$/i.test(x.key))?.value;
@@ -152,8 +130,7 @@ export function repairAnswer(answer: DesignAnswer, kinds: readonly string[]): { 
   const edges = answer.design.edges.map((e) => ({ ...e }));
   let nodes = answer.design.nodes.map((n) => repairNode(n, kinds, edges, fixes));
   nodes = declareUsedBranches(nodes, edges, fixes);
-  let design: Design = { ...answer.design, nodes, edges: repairEdges(edges, nodes, cap, fixes) };
-  design = { ...design, edges: markBackEdges(design, cap, fixes) };
+  const design: Design = { ...answer.design, nodes, edges: repairEdges(edges, nodes, cap, fixes) };
   const agents = [...answer.profile.agents];
   const keys = new Set(agents.map((a) => a.key));
   for (const n of nodes) {
@@ -169,13 +146,41 @@ export function repairAnswer(answer: DesignAnswer, kinds: readonly string[]): { 
   return { answer: { profile: { ...answer.profile, agents }, design }, fixes };
 }
 
-/** Document-level fixes shared by new designs and edits: loop edges without a cap get the default. */
-export function repairDocument(wf: Workflow, fixes: LocalFix[]): Workflow {
+/** Forward edges that close a cycle become loop edges with the default cap (lib/workflow finds them). */
+function loopBackEdges(wf: Workflow, fixes: LocalFix[]): Workflow {
+  const back = new Set(forwardCycles(buildGraph(wf)).map((c) => c.edge.id));
+  if (back.size === 0) return wf;
+  const cap = wf.limits.maxIterationsPerLoop;
+  const edges = wf.edges.map((e) => {
+    if (!back.has(e.id)) return e;
+    fixes.push({ code: "forward_cycle", message: `Edge ${e.source} -> ${e.target} closes a cycle: made a loop edge capped at ${cap}.` });
+    return { ...e, kind: "loop" as const, maxIterations: e.maxIterations ?? cap, onExhausted: e.onExhausted ?? ("continue" as const) };
+  });
+  return { ...wf, edges };
+}
+
+/** End nodes that write nothing write every declared output from their (first) predecessor. */
+function fillEndOutputs(wf: Workflow, fixes: LocalFix[]): Workflow {
+  if (wf.outputs.length === 0) return wf;
+  const nodes = wf.nodes.map((n) => {
+    if (n.type !== "end" || Object.keys(n.outputs).length > 0) return n;
+    const pred = wf.edges.find((e) => e.target === n.id && e.kind === "forward")?.source;
+    const source = wf.nodes.find((x) => x.id === pred);
+    if (!source || source.type === "start") return n;
+    fixes.push({ code: "output_not_written", message: `End "${n.id}" writes ${wf.outputs.map((o) => o.key).join(", ")} from "${source.id}".` });
+    return { ...n, outputs: Object.fromEntries(wf.outputs.map((o) => [o.key, `{{nodes.${source.id}.output}}`])) };
+  });
+  return { ...wf, nodes };
+}
+
+/** Document-level fixes shared by new designs and edits: cycles, loop caps, unwritten outputs. */
+export function repairDocument(input: Workflow, fixes: LocalFix[]): Workflow {
+  const wf = fillEndOutputs(loopBackEdges(input, fixes), fixes);
   const cap = wf.limits.maxIterationsPerLoop;
   const edges = wf.edges.map((e) => {
     if (e.kind !== "loop" || (e.maxIterations !== undefined && e.maxIterations >= 1 && e.onExhausted)) return e;
     if (e.maxIterations === undefined || e.maxIterations < 1) {
-      fixes.push({ code: "loop_without_cap", message: `Loop edge ${e.id} capped at the default ${cap} iterations.` });
+      fixes.push({ code: "loop_without_cap", message: `Loop edge ${e.source} -> ${e.target} capped at the default ${cap} iterations.` });
     }
     return { ...e, maxIterations: e.maxIterations !== undefined && e.maxIterations >= 1 ? e.maxIterations : cap, onExhausted: e.onExhausted ?? "continue" };
   });

@@ -3,8 +3,8 @@ import type { Workflow } from "@/lib/workflow/schema";
 
 /**
  * Golden STRUCTURE of a workflow: node kinds and edge shape, ignoring prose and ids. Two workflows
- * match when some one-to-one mapping of nodes preserves kinds, branch counts (where the golden gives
- * them) and every edge (source, target, forward/loop, and the loop cap where the golden gives it).
+ * match when some one-to-one mapping of nodes preserves kinds, branch counts (agent/router branches,
+ * orchestrator workers; where the golden gives them) and every edge (source, target, forward/loop, and the loop cap where the golden gives it).
  */
 
 export const structureSchema = z.object({
@@ -15,6 +15,27 @@ export const structureSchema = z.object({
 });
 export type Structure = z.infer<typeof structureSchema>;
 
+/**
+ * Compact golden notation: nodes "id:kind" or "id:kind/branches", edges "a>b" (forward) or "a~b"
+ * / "a~b/5" (loop, optional cap), each list separated by spaces.
+ */
+export function golden(nodes: string, edges: string): Structure {
+  const split = (s: string) => s.trim().split(/\s+/).filter(Boolean);
+  return {
+    nodes: split(nodes).map((t) => {
+      const [id, rest = ""] = t.split(":");
+      const [kind = "", branches] = rest.split("/");
+      return { id: id!, kind, ...(branches ? { branches: Number(branches) } : {}) };
+    }),
+    edges: split(edges).map((t) => {
+      const loop = t.includes("~");
+      const [from = "", right = ""] = t.split(loop ? "~" : ">");
+      const [to = "", cap] = right.split("/");
+      return { from, to, ...(loop ? { loop: true, ...(cap ? { maxIterations: Number(cap) } : {}) } : {}) };
+    }),
+  };
+}
+
 /** The structure of a document (node ids kept, so it can serve as a golden itself). */
 export function structureOf(wf: Workflow): Structure {
   return {
@@ -22,6 +43,7 @@ export function structureOf(wf: Workflow): Structure {
       id: n.id,
       kind: n.type,
       ...(n.type === "agent" || n.type === "router" ? { branches: n.branches.length } : {}),
+      ...(n.type === "orchestrator" ? { branches: n.workers.length } : {}),
     })),
     edges: wf.edges.map((e) => ({
       from: e.source,

@@ -1,0 +1,37 @@
+import { nodeKindRegistry, type NodeKindSpec } from "@/lib/workflow/registry";
+import { nodeKinds, type NodeKind } from "@/lib/workflow/schema";
+import type { KindInfo } from "./prompts";
+
+/**
+ * The node-kind catalogue the model sees, generated from lib/workflow's registry (description,
+ * outcomes, terminal) plus the design-form fields of each kind. Keyed by NodeKind like every other
+ * per-kind table, so a kind added to lib/workflow without a designer entry fails to compile.
+ */
+const DESIGN_FIELDS: { [K in NodeKind]: string } = {
+  start: "id",
+  agent: "id, agent (agent key), task, branches [{id, condition}]",
+  router: "id, prompt, branches [{id, condition}] (>= 2)",
+  tool: "id, tool (tool name), args",
+  orchestrator: "id, agent, task, workers (agent keys)",
+  end: "id, outputs {key: template}",
+  abort: "id, reason",
+};
+
+function outcomes<K extends NodeKind>(spec: NodeKindSpec<K>): string {
+  if (spec.terminal) return "none";
+  if (spec.kind === "agent") return "its branches (default one branch done)";
+  if (spec.kind === "router") return "its branches";
+  return spec.outcomes(spec.defaultConfig("x")).join(", ");
+}
+
+/** Catalogue entries for every real node kind, in lib/workflow's order. */
+export function kindCatalogue(): KindInfo[] {
+  return nodeKinds.map((kind) => {
+    const spec = nodeKindRegistry[kind] as NodeKindSpec<NodeKind>;
+    const once = spec.singleton ? " Exactly one per workflow." : "";
+    return { kind, does: `${spec.description}${once}`, fields: DESIGN_FIELDS[kind], outcomes: outcomes(spec) };
+  });
+}
+
+/** The real kind names. */
+export const KIND_NAMES: readonly string[] = nodeKinds;
