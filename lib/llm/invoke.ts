@@ -212,12 +212,17 @@ export async function chat(p: ChatParams): Promise<ChatResult> {
   const options = callOptions(p);
   const timeoutMs = p.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let latencyMs = 0;
+  // json_schema is streamed: the OpenAI SDK's non-streaming parse() path throws on invalid JSON
+  // content and on finish_reason "length", losing the raw answer that format repair feeds back.
+  const stream = p.onDelta !== undefined || p.responseFormat?.type === "json_schema";
   const { value, attempts } = await withRetry(async (attempt) => {
     const t0 = performance.now();
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = p.signal ? AbortSignal.any([p.signal, timeout]) : timeout;
     try {
-      const answer = p.onDelta ? await streamed(model, messages, { ...options, signal }, (t) => p.onDelta?.(t, attempt)) : await invoked(model, messages, { ...options, signal });
+      const answer = stream
+        ? await streamed(model, messages, { ...options, signal }, (t) => p.onDelta?.(t, attempt))
+        : await invoked(model, messages, { ...options, signal });
       latencyMs = Math.round(performance.now() - t0);
       return answer;
     } catch (e) {
