@@ -2,7 +2,7 @@ import type { ModelRef, ToolRef } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
 import type { ChatMessage, ModelToolCall, ModelToolSpec } from "../ports";
 import { StepError, StepLimitError } from "./common";
-import { addUsage, type StepContext } from "./types";
+import { addUsage, type StepEnv } from "./types";
 
 /** A tool offered to the model in an agent loop, with how to run it. Returns the text fed back. */
 export interface ToolBinding {
@@ -32,7 +32,7 @@ export interface AgentLoopResult {
  * the model answers without tool calls or `maxTurns` model calls were made (→ StepLimitError
  * maxTurnsPerVisit, R6). Every call's usage is reported at once (shared token budget).
  */
-export async function runAgentLoop(ctx: StepContext, p: AgentLoopParams): Promise<AgentLoopResult> {
+export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<AgentLoopResult> {
   const messages = [...p.messages];
   const byName = new Map(p.tools.map((t) => [t.spec.name, t]));
   for (let turn = 1; turn <= p.maxTurns; turn++) {
@@ -53,7 +53,7 @@ export async function runAgentLoop(ctx: StepContext, p: AgentLoopParams): Promis
   throw new StepLimitError("maxTurnsPerVisit", `${p.label} used all ${p.maxTurns} turns (maxTurnsPerVisit) without a final answer`);
 }
 
-async function runToolCall(ctx: StepContext, tools: Map<string, ToolBinding>, call: ModelToolCall, callKey: string, label: string): Promise<string> {
+async function runToolCall(ctx: StepEnv, tools: Map<string, ToolBinding>, call: ModelToolCall, callKey: string, label: string): Promise<string> {
   const tool = tools.get(call.name);
   if (!tool) {
     ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `${label} asked for unknown tool "${call.name}"` });
@@ -64,7 +64,7 @@ async function runToolCall(ctx: StepContext, tools: Map<string, ToolBinding>, ca
 }
 
 /** Makes model-facing bindings for an agent's registry tools; a missing/unapproved tool fails the step. */
-export async function registryTools(ctx: StepContext, refs: ToolRef[]): Promise<ToolBinding[]> {
+export async function registryTools(ctx: StepEnv, refs: ToolRef[]): Promise<ToolBinding[]> {
   const bindings: ToolBinding[] = [];
   for (const ref of refs) {
     const d = await ctx.tools.resolve(ref);

@@ -3,7 +3,7 @@ import type { Branch, ModelRef } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
 import type { ChatMessage } from "../ports";
 import { StepError } from "./common";
-import { addUsage, type StepContext } from "./types";
+import { addUsage, type StepEnv } from "./types";
 
 /** Format retries after the first structured answer (R5). */
 export const BRANCH_FORMAT_RETRIES = 2;
@@ -25,7 +25,7 @@ export function branchPrompt(branches: Branch[]): string {
  * fails. There is no fallback to the first branch.
  */
 export async function chooseBranch(
-  ctx: StepContext,
+  ctx: StepEnv,
   model: ModelRef | null,
   messages: ChatMessage[],
   branches: Branch[],

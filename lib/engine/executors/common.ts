@@ -1,7 +1,7 @@
 import type { AgentSpec, ModelRef, Workflow } from "@/lib/workflow/schema";
 import { renderTemplate, renderTemplateValue, type TemplateContext } from "@/lib/workflow/template";
 import { ModelCallError } from "../ports";
-import type { StepContext, StepOutcome } from "./types";
+import type { StepEnv, StepOutcome } from "./types";
 import type { TokenUsage } from "../events";
 
 /** A budget hit inside a step (e.g. maxTurnsPerVisit): the step fails and the run ends budget_exhausted (R6). */
@@ -60,7 +60,7 @@ export function renderArgs(value: unknown, data: TemplateContext): unknown {
 
 /** Wraps an executor body: measures latency and maps known errors to a failed outcome with a clear reason. */
 export async function measured(
-  ctx: StepContext,
+  ctx: StepEnv,
   usage: TokenUsage,
   body: () => Promise<{ output: unknown; branch?: string }>,
 ): Promise<StepOutcome> {

@@ -1,7 +1,7 @@
 import type { AgentSpec } from "@/lib/workflow/schema";
 import { registryTools, runAgentLoop, type ToolBinding } from "./agent-loop";
 import { agentSpec, measured, renderTask, resolveModel, StepError, StepLimitError } from "./common";
-import { noUsage, type Executor, type StepContext } from "./types";
+import { noUsage, type Executor, type StepContext, type StepEnv } from "./types";
 import type { TokenUsage } from "../events";
 
 /** Name of the handoff tool for a worker agent. */
@@ -66,7 +66,7 @@ function handoffTool(ctx: StepContext<"orchestrator">, worker: AgentSpec, counte
   };
 }
 
-async function runWorker(ctx: StepContext, worker: AgentSpec, task: string, usage: TokenUsage): Promise<string> {
+async function runWorker(ctx: StepEnv, worker: AgentSpec, task: string, usage: TokenUsage): Promise<string> {
   const answer = await runAgentLoop(ctx, {
     model: resolveModel(ctx.workflow, worker.model, worker.temperature),
     messages: [

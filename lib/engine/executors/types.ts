@@ -5,13 +5,14 @@ import type { StepInput } from "../planner";
 import type { Logger, ModelPort, ToolsPort } from "../ports";
 
 /**
- * What an executor gets for one step. Each step gets its own context and builds its own messages:
+ * What an executor gets for one step (kind-independent part). Each step gets its own context and builds its own messages:
  * parallel branches never share agent memory (R2).
  */
-export interface StepContext<out K extends NodeKind = NodeKind> {
+export interface StepEnv {
   runId: string;
   workflow: Workflow;
-  node: NodeOf<K>;
+  /** The node being executed (StepContext narrows it to its kind). */
+  node: { id: string };
   iteration: number;
   attempt: number;
   input: StepInput;
@@ -26,6 +27,11 @@ export interface StepContext<out K extends NodeKind = NodeKind> {
   emit(event: Extract<RunEvent, { type: "step_progress" | "handoff" }>): void;
   /** Reports one model call's usage at once, so the shared token budget is enforced mid-step (R6). */
   reportUsage(model: string, usage: TokenUsage, latencyMs: number): void;
+}
+
+/** The context of a step of node kind K. Helpers shared by kinds take the kind-free StepEnv. */
+export interface StepContext<K extends NodeKind = NodeKind> extends StepEnv {
+  node: NodeOf<K>;
 }
 
 /** How a step ended. `limit` on a failure names a budget (e.g. maxTurnsPerVisit): the run ends budget_exhausted. */

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { ModelCallError } from "../ports";
+import { agentNode, buildWorkflow, endNode, fwd, startNode } from "../testing/build";
+import { fakePorts, ScriptedModel, type RecordedCall, type ScriptedReply } from "../testing/fakes";
+import { articleWriter, majorityVote } from "../testing/scenarios";
+import { runJob } from "./index";
+
+const taskOf = (c: RecordedCall) => c.messages.find((m) => m.role === "user")?.content ?? "";
+
+function setup(workflow: unknown, script: (c: RecordedCall) => ScriptedReply, inputs: Record<string, unknown> = {}) {
+  const model = new ScriptedModel(script);
+  const ports = fakePorts({ model });
+  ports.store.create("r1", workflow, inputs);
+  return { ports, model, store: ports.store };
+}
+
+function expectContiguous(seqs: number[]) {
+  expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+}
+
+/** B's solvers: 13, 13, 5 on three models; the aggregator takes the majority of what it is shown. */
+function voteScript(c: RecordedCall): ScriptedReply {
+  const byModel: Record<string, string> = { "model-1": "13", "model-2": "13", "model-3": "5" };
+  if (c.model && byModel[c.model]) return { content: byModel[c.model], delayMs: 40 };
+  const numbers = taskOf(c).match(/\d+/g) ?? [];
+  const counts = new Map<string, number>();
+  for (const n of numbers) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return { content: [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "none" };
+}
+
+describe("driver: scenario B (R2 concurrency, join, events)", () => {
+  it("runs the three solvers at the same time, the aggregator once after them, and stores contiguous events", async () => {
+    const { ports, model, store } = setup(majorityVote(), voteScript, { problem: "6+7" });
+    const outcome = await runJob(ports, "r1", { owner: "w1" });
+    expect(outcome).toEqual({ kind: "terminal", status: "succeeded", reason: 'Reached end node "end"' });
+    expect(model.maxInFlight).toBe(3);
+    expect(store.run("r1").outputs).toEqual({ answer: "13" });
+    const rows = store.steps("r1");
+    expect(rows.map((s) => `${s.nodeId}:${s.status}:${s.attempt}`).sort()).toEqual(
+      ["aggregator", "end", "solver1", "solver2", "solver3", "start"].map((n) => `${n}:succeeded:1`),
+    );
+    const solverCalls = model.calls.filter((c) => c.model?.startsWith("model-"));
+    expect(solverCalls.every((c) => c.messages.length === 2 && !c.messages.some((m) => m.content.includes("13")))).toBe(true);
+    const seqs = store.run("r1").events.map((e) => e.seq);
+    expectContiguous(seqs);
+    expect(ports.published).toEqual(seqs);
+    const types = store.run("r1").events.map((e) => e.event.type);
+    expect(types[0]).toBe("run_started");
+    expect(types.at(-1)).toBe("run_finished");
+  });
+
+  it("a failing solver fails the join at once, aborting the other solvers' calls", async () => {
+    const { ports, model, store } = setup(majorityVote(), (c) =>
+      c.model === "model-2" ? { error: new ModelCallError("permanent", "invalid api key", 401), delayMs: 10 } : c.model?.startsWith("model-") ? { hang: true } : { content: "x" },
+    );
+    const started = Date.now();
+    const outcome = await runJob(ports, "r1", { owner: "w1" });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(outcome).toMatchObject({ kind: "terminal", status: "failed" });
+    expect(store.run("r1").reason).toBe('Step "solver2" (iteration 1) failed: model call failed (permanent, HTTP 401): invalid api key');
+    const hung = model.calls.filter((c) => c.model === "model-1" || c.model === "model-3");
+    expect(hung.every((c) => c.signal.aborted)).toBe(true);
+    const byNode = Object.fromEntries(store.steps("r1").map((s) => [s.nodeId, s.status]));
+    expect(byNode).toEqual({ start: "succeeded", solver1: "cancelled", solver2: "failed", solver3: "cancelled" });
+  });
+});
+
+describe("driver: scenario A (R4 feedback through the driver)", () => {
+  it("re-enters the outline with the evaluator's critique and runs the writer once", async () => {
+    let verdicts = 0;
+    const { ports, model, store } = setup(articleWriter(), (c) => {
+      if (c.kind === "structured") return { value: { branch: ++verdicts <= 2 ? "revise" : "approved" } };
+      const task = taskOf(c);
+      if (task.startsWith("Judge")) return { content: `critique ${verdicts + 1}` };
+      return { content: task.startsWith("Outline") ? "an outline" : "text" };
+    }, { topic: "owls" });
+    const outcome = await runJob(ports, "r1", { owner: "w1" });
+    expect(outcome).toMatchObject({ kind: "terminal", status: "succeeded" });
+    const outlines = model.calls.filter((c) => taskOf(c).startsWith("Outline"));
+    expect(outlines).toHaveLength(3);
+    expect(taskOf(outlines[0]!)).toBe("Outline an article on owls. ");
+    expect(taskOf(outlines[1]!)).toBe("Outline an article on owls. critique 1");
+    expect(model.calls.filter((c) => taskOf(c).startsWith("Write"))).toHaveLength(1);
+    expect(store.steps("r1").filter((s) => s.nodeId === "outline").map((s) => s.iteration)).toEqual([1, 2, 3]);
+  });
+});
+
+const chain = (extra: { timeoutMs?: number; runTimeoutMs?: number } = {}) =>
+  buildWorkflow({
+    limits: { maxSteps: 100, maxIterationsPerLoop: 3, runTimeoutMs: extra.runTimeoutMs ?? 60_000, maxTurnsPerVisit: 8 },
+    nodes: [startNode(), agentNode("a", ["done"], extra.timeoutMs ? { timeoutMs: extra.timeoutMs } : {}), agentNode("b"), endNode("end", { r: "{{nodes.b.output}}" })],
+    edges: [fwd("start", "next", "a"), fwd("a", "done", "b"), fwd("b", "done", "end")],
+  });
+
+describe("driver: cancel, timeouts, deadline (R9, D8)", () => {
+  it("a cancel request aborts the in-flight model call and ends the run cancelled", async () => {
+    const { ports, model, store } = setup(chain(), () => ({ hang: true }));
+    setTimeout(() => void store.requestCancel("r1", "changed my mind"), 40);
+    const outcome = await runJob(ports, "r1", { owner: "w1", cancelPollMs: 10 });
+    expect(outcome).toEqual({ kind: "terminal", status: "cancelled", reason: "Cancelled: changed my mind" });
+    expect(model.calls[0]?.signal.aborted).toBe(true);
+    expect(store.steps("r1").find((s) => s.nodeId === "a")?.status).toBe("cancelled");
+  });
+
+  it("a hung step is aborted at its timeout and marked timed_out", async () => {
+    const { ports, model, store } = setup(chain({ timeoutMs: 50 }), () => ({ hang: true }));
+    const outcome = await runJob(ports, "r1", { owner: "w1" });
+    expect(outcome).toEqual({ kind: "terminal", status: "failed", reason: 'Step "a" (iteration 1) timed out after 50 ms' });
+    expect(store.steps("r1").find((s) => s.nodeId === "a")?.status).toBe("timed_out");
+    expect(model.calls[0]?.signal.aborted).toBe(true);
+  });
+
+  it("the run deadline holds: budget_exhausted naming runTimeoutMs", async () => {
+    const { ports } = setup(chain({ runTimeoutMs: 80 }), () => ({ hang: true }));
+    const started = Date.now();
+    const outcome = await runJob(ports, "r1", { owner: "w1" });
+    expect(outcome).toMatchObject({ kind: "terminal", status: "budget_exhausted", reason: "runTimeoutMs (80) elapsed" });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("the shared token budget stops parallel branches (L2): overshoot at most the calls in flight", async () => {
+    const wf = majorityVote();
+    wf.limits.tokenBudget = 40;
+    const { ports, store } = setup(wf, (c) => ({ content: "1", usage: { promptTokens: 10, completionTokens: 5 }, delayMs: c.model === "model-3" ? 30 : 5 }));
+    const outcome = await runJob(ports, "r1", { owner: "w1" });
+    expect(outcome).toMatchObject({ kind: "terminal", status: "budget_exhausted" });
+    expect(store.run("r1").events.at(-1)?.event).toMatchObject({ type: "run_finished", limit: "tokenBudget" });
+    const run = store.run("r1");
+    expect(run.promptTokens + run.completionTokens).toBe(45);
+    expect(store.steps("r1").some((s) => s.nodeId === "aggregator")).toBe(false);
+  });
+});

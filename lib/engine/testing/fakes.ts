@@ -1,0 +1,132 @@
+import type { ToolRef } from "@/lib/workflow/schema";
+import type { TokenUsage } from "../events";
+import type {
+  ChatMessage, ChatRequest, ChatResult, ModelPort, ModelToolCall, StructuredRequest, StructuredResult,
+  ToolCallRequest, ToolCallResult, ToolDescriptor, ToolsPort, EnginePorts, Logger,
+} from "../ports";
+import { systemClock } from "../clock";
+import { MemoryStore } from "./memory-store";
+
+/**
+ * Test doubles for the model and tool ports: a scripted model that answers from a function of the
+ * request (like the scripted HTTP server, but in-process), honours AbortSignal and records calls.
+ */
+
+/** A scripted reply. `error` rejects the call; `delayMs` waits first (abortable). */
+export interface ScriptedReply {
+  content?: string;
+  toolCalls?: ModelToolCall[];
+  /** For structured calls: the parsed value (ok) or, with `invalid`, the raw text of a bad answer. */
+  value?: unknown;
+  invalid?: string;
+  usage?: TokenUsage;
+  delayMs?: number;
+  /** Never answers until aborted. */
+  hang?: boolean;
+  error?: Error;
+}
+
+export interface RecordedCall {
+  kind: "chat" | "structured";
+  model: string | null;
+  messages: ChatMessage[];
+  tools: string[];
+  signal: AbortSignal;
+}
+
+/** Text of the last user message of a call (what most scripts key on). */
+export const lastUser = (messages: ChatMessage[]): string => [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+/** Text of the system message. */
+export const systemOf = (messages: ChatMessage[]): string => messages.find((m) => m.role === "system")?.content ?? "";
+
+export class ScriptedModel implements ModelPort {
+  readonly calls: RecordedCall[] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+
+  constructor(private readonly script: (call: RecordedCall) => ScriptedReply) {}
+
+  async chat(req: ChatRequest): Promise<ChatResult> {
+    const { reply, model, latencyMs } = await this.answer("chat", req.model?.model ?? null, req.messages, req.tools?.map((t) => t.name) ?? [], req.signal);
+    const toolCalls = reply.toolCalls ?? [];
+    return { content: reply.content ?? "", toolCalls, usage: reply.usage ?? { promptTokens: 10, completionTokens: 5 }, latencyMs, finishReason: toolCalls.length ? "tool_calls" : "stop", model };
+  }
+
+  async structured<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
+    const { reply, model, latencyMs } = await this.answer("structured", req.model?.model ?? null, req.messages, [], req.signal);
+    const usage = reply.usage ?? { promptTokens: 10, completionTokens: 5 };
+    if (reply.invalid !== undefined) return { ok: false, error: "answer does not match the schema", raw: reply.invalid, usage, latencyMs, model };
+    const parsed = req.schema.safeParse(reply.value);
+    if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "invalid", raw: JSON.stringify(reply.value), usage, latencyMs, model };
+    return { ok: true, value: parsed.data, usage, latencyMs, model };
+  }
+
+  private async answer(kind: RecordedCall["kind"], model: string | null, messages: ChatMessage[], tools: string[], signal: AbortSignal) {
+    const call: RecordedCall = { kind, model, messages: structuredClone(messages), tools, signal };
+    this.calls.push(call);
+    const reply = this.script(call);
+    const started = Date.now();
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      if (reply.hang) await systemClock.sleep(1e9, signal);
+      else if (reply.delayMs) await systemClock.sleep(reply.delayMs, signal);
+      if (signal.aborted) throw signal.reason;
+    } finally {
+      this.inFlight -= 1;
+    }
+    if (reply.error) throw reply.error;
+    return { reply, model: model ?? "default-model", latencyMs: Date.now() - started };
+  }
+}
+
+export interface FakeTool {
+  descriptor: ToolDescriptor;
+  run(args: Record<string, unknown>): unknown;
+}
+
+/** Tools by name; side effects are recorded once per idempotency key (the ToolEffect ledger contract). */
+export class FakeTools implements ToolsPort {
+  readonly calls: ToolCallRequest[] = [];
+  readonly effects = new Map<string, unknown>();
+
+  constructor(private readonly tools: Record<string, FakeTool>) {}
+
+  async resolve(ref: ToolRef): Promise<ToolDescriptor | null> {
+    return this.tools[ref.name]?.descriptor ?? null;
+  }
+
+  async call(req: ToolCallRequest): Promise<ToolCallResult> {
+    this.calls.push(req);
+    const tool = this.tools[req.ref.name];
+    if (!tool) return { ok: false, error: `no tool ${req.ref.name}` };
+    if (req.idempotencyKey && this.effects.has(req.idempotencyKey)) return { ok: true, output: this.effects.get(req.idempotencyKey) };
+    try {
+      const output = tool.run(req.args);
+      if (req.idempotencyKey) this.effects.set(req.idempotencyKey, output);
+      return { ok: true, output };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+}
+
+/** A logger that drops everything (tests assert on events, not logs). */
+export const silentLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child: () => silentLogger };
+
+/** Ports over a MemoryStore, a ScriptedModel and FakeTools, with the real clock. */
+export function fakePorts(parts: { store?: MemoryStore; model: ScriptedModel; tools?: FakeTools }): EnginePorts & { store: MemoryStore; enqueued: string[]; published: number[] } {
+  const enqueued: string[] = [];
+  const published: number[] = [];
+  return {
+    store: parts.store ?? new MemoryStore(),
+    model: parts.model,
+    tools: parts.tools ?? new FakeTools({}),
+    clock: systemClock,
+    logger: silentLogger,
+    queue: { enqueueRun: async (runId) => void enqueued.push(runId) },
+    events: { published: (_runId, events) => void published.push(...events.map((e) => e.seq)) },
+    enqueued,
+    published,
+  };
+}

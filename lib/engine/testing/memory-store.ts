@@ -1,0 +1,152 @@
+import { isTerminalRunStatus, type RunStatus } from "../events";
+import type { ClaimResult, CommitResult, RunCommit, RunSnapshot, StepRecord, StorePort, StoredEvent } from "../ports";
+
+/**
+ * An in-memory StorePort with the same guarantees the PostgreSQL store must give: claims bump the
+ * version, commits are all-or-nothing behind the version + lease + not-terminal check, step results
+ * only land on a `running` row held by the committer at that attempt, events get contiguous seqs.
+ * Also the reference for the PostgreSQL implementation's semantics (and a test double).
+ */
+interface MemRun {
+  workflow: unknown;
+  inputs: Record<string, unknown>;
+  status: RunStatus;
+  plannerState: unknown;
+  version: number;
+  leaseOwner: string | null;
+  cancelRequested: boolean;
+  cancelReason: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  outputs: Record<string, unknown> | null;
+  reason: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  stepCount: number;
+  nextSeq: number;
+  steps: Map<string, StepRecord>;
+  events: StoredEvent[];
+}
+
+const stepKey = (nodeId: string, iteration: number) => `${nodeId}#${iteration}`;
+
+export class MemoryStore implements StorePort {
+  readonly runs = new Map<string, MemRun>();
+  /** Commits refused, by reason (assert zombie behaviour, D4). */
+  readonly refused: string[] = [];
+  /** Called before each commit is applied; throw from it to simulate a crash before the commit lands. */
+  beforeCommit?: (runId: string, commit: RunCommit) => void;
+
+  /** Creates a queued run. */
+  create(runId: string, workflow: unknown, inputs: Record<string, unknown> = {}): void {
+    this.runs.set(runId, {
+      workflow, inputs, status: "queued", plannerState: {}, version: 0, leaseOwner: null, cancelRequested: false,
+      cancelReason: null, createdAt: new Date(), startedAt: null, finishedAt: null, outputs: null, reason: null,
+      promptTokens: 0, completionTokens: 0, stepCount: 0, nextSeq: 1, steps: new Map(), events: [],
+    });
+  }
+
+  /** The run's row (for assertions). */
+  run(runId: string): MemRun {
+    const r = this.runs.get(runId);
+    if (!r) throw new Error(`no run ${runId}`);
+    return r;
+  }
+
+  /** Steps sorted by start (for assertions). */
+  steps(runId: string): StepRecord[] {
+    return [...this.run(runId).steps.values()];
+  }
+
+  async claimRun(runId: string, owner: string): Promise<ClaimResult> {
+    const r = this.runs.get(runId);
+    if (!r) return { ok: false, reason: "not_found" };
+    if (isTerminalRunStatus(r.status)) return { ok: false, reason: "terminal" };
+    r.leaseOwner = owner;
+    r.version += 1;
+    return { ok: true, run: this.snapshot(runId, r) };
+  }
+
+  async commit(runId: string, c: RunCommit): Promise<CommitResult> {
+    this.beforeCommit?.(runId, c);
+    const r = this.runs.get(runId);
+    const refuse = (reason: "stale" | "lost_lease" | "terminal" | "not_found", detail?: string): CommitResult => {
+      this.refused.push(reason);
+      return { ok: false, reason, ...(detail ? { detail } : {}) };
+    };
+    if (!r) return refuse("not_found");
+    if (r.leaseOwner !== c.owner) return refuse("lost_lease", `held by ${r.leaseOwner}`);
+    if (r.version !== c.expectedVersion) return refuse("stale", `version ${r.version} ≠ ${c.expectedVersion}`);
+    if (isTerminalRunStatus(r.status)) return refuse("terminal");
+    const steps = new Map([...r.steps].map(([k, v]) => [k, { ...v }]));
+    for (const s of c.stepStarts ?? []) {
+      steps.set(stepKey(s.nodeId, s.iteration), {
+        nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: "running", input: s.input, output: null, branch: null,
+        promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, leaseOwner: c.owner, startedAt: s.at, finishedAt: null,
+      });
+    }
+    for (const s of c.stepSkips ?? []) {
+      if (steps.has(stepKey(s.nodeId, s.iteration))) return refuse("stale", `step ${s.nodeId}#${s.iteration} exists`);
+      steps.set(stepKey(s.nodeId, s.iteration), {
+        nodeId: s.nodeId, iteration: s.iteration, attempt: 1, status: "skipped", input: null, output: null, branch: null,
+        promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, leaseOwner: c.owner, startedAt: null, finishedAt: s.at,
+      });
+    }
+    for (const s of c.stepResults ?? []) {
+      const row = steps.get(stepKey(s.nodeId, s.iteration));
+      if (!row || row.status !== "running" || row.leaseOwner !== c.owner || row.attempt !== s.attempt) {
+        return refuse("lost_lease", `step ${s.nodeId}#${s.iteration} not running under this lease`);
+      }
+      Object.assign(row, { status: s.status, output: s.output, branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error, finishedAt: s.at });
+    }
+    const stored = (c.events ?? []).map((event, i) => ({ seq: r.nextSeq + i, at: new Date(), event: structuredClone(event) }));
+    this.applyRun(r, c);
+    r.steps = steps;
+    r.events.push(...stored);
+    r.nextSeq += stored.length;
+    r.version += 1;
+    return { ok: true, version: r.version, events: stored };
+  }
+
+  private applyRun(r: MemRun, c: RunCommit): void {
+    const w = c.run;
+    if (!w) return;
+    if (w.status) r.status = w.status;
+    if (w.plannerState !== undefined) r.plannerState = structuredClone(w.plannerState);
+    if (w.outputs) r.outputs = w.outputs;
+    if (w.reason !== undefined) r.reason = w.reason;
+    if (w.startedAt) r.startedAt = w.startedAt;
+    if (w.finishedAt) r.finishedAt = w.finishedAt;
+    if (w.addTokens) {
+      r.promptTokens += w.addTokens.promptTokens;
+      r.completionTokens += w.addTokens.completionTokens;
+    }
+    if (w.addSteps) r.stepCount += w.addSteps;
+  }
+
+  async releaseRun(runId: string, owner: string, version: number): Promise<void> {
+    const r = this.runs.get(runId);
+    if (r && r.leaseOwner === owner && r.version === version) r.leaseOwner = null;
+  }
+
+  async requestCancel(runId: string, reason?: string): Promise<void> {
+    const r = this.runs.get(runId);
+    if (!r) return;
+    r.cancelRequested = true;
+    r.cancelReason = reason ?? null;
+  }
+
+  async isCancelRequested(runId: string): Promise<{ requested: boolean; reason: string | null }> {
+    const r = this.runs.get(runId);
+    return { requested: r?.cancelRequested ?? false, reason: r?.cancelReason ?? null };
+  }
+
+  private snapshot(runId: string, r: MemRun): RunSnapshot {
+    return structuredClone({
+      runId, workflow: r.workflow, inputs: r.inputs, status: r.status, plannerState: r.plannerState, version: r.version,
+      leaseOwner: r.leaseOwner, cancelRequested: r.cancelRequested, cancelReason: r.cancelReason, createdAt: r.createdAt,
+      startedAt: r.startedAt, promptTokens: r.promptTokens, completionTokens: r.completionTokens, steps: [...r.steps.values()],
+    });
+  }
+}
