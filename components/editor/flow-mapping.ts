@@ -37,12 +37,14 @@ export type FlowNodeData = {
   /** Validation messages on this node (empty when valid). */
   issues: string[];
   run?: NodeRunState;
+  /** Version diff highlight (history panel): how this node differs from the compared version. */
+  diff?: "added" | "changed" | "removed";
 };
 
 /** The canvas node type is the workflow node kind, so `nodeTypes` is a Record<NodeKind, …>. */
 export type FlowNode = RFNode<FlowNodeData, NodeKind>;
 
-export type FlowEdgeData = { edge: Edge; issues: string[] };
+export type FlowEdgeData = { edge: Edge; issues: string[]; diff?: "added" | "changed" | "removed" };
 /** Forward edges draw as "forward", loop edges as "loop" (dashed, curved back, "≤ N"). */
 export type FlowEdge = RFEdge<FlowEdgeData, "forward" | "loop"> & { type: "forward" | "loop"; data: FlowEdgeData };
 
@@ -75,6 +77,7 @@ export function edgeLabel(edge: Edge): string | undefined {
 export type FlowOverlay = {
   issues?: ReadonlyMap<string, string[]>;
   run?: ReadonlyMap<string, NodeRunState>;
+  diff?: ReadonlyMap<string, "added" | "changed" | "removed">;
 };
 
 const NO_ISSUES: string[] = [];
@@ -95,6 +98,7 @@ export function documentToNodes(doc: Workflow, overlay: FlowOverlay = {}): FlowN
       incoming: incoming.get(node.id) ?? 0,
       issues: overlay.issues?.get(node.id) ?? NO_ISSUES,
       run: overlay.run?.get(node.id),
+      diff: overlay.diff?.get(node.id),
     };
     return {
       id: node.id,
@@ -116,7 +120,7 @@ export function documentToEdges(doc: Workflow, overlay: FlowOverlay = {}): FlowE
     target: edge.target,
     targetHandle: TARGET_HANDLE,
     label: edgeLabel(edge),
-    data: { edge, issues: overlay.issues?.get(edge.id) ?? NO_ISSUES },
+    data: { edge, issues: overlay.issues?.get(edge.id) ?? NO_ISSUES, diff: overlay.diff?.get(edge.id) },
   }));
 }
 
@@ -176,6 +180,7 @@ function sameData(a: FlowNodeData, b: FlowNodeData): boolean {
     sameList(a.issues, b.issues) &&
     a.run?.status === b.run?.status &&
     a.run?.iteration === b.run?.iteration &&
+    a.diff === b.diff &&
     a.handles.length === b.handles.length &&
     a.handles.every((h, i) => h.id === b.handles[i]?.id && h.label === b.handles[i]?.label)
   );
@@ -189,7 +194,7 @@ export function reuseEdges(prev: readonly FlowEdge[], next: FlowEdge[]): FlowEdg
   return next.map((e) => {
     const old = byId.get(e.id);
     if (!old || !old.data) return e;
-    if (old.data.edge === e.data?.edge && sameList(old.data.issues, e.data.issues)) return old;
+    if (old.data.edge === e.data.edge && old.data.diff === e.data.diff && sameList(old.data.issues, e.data.issues)) return old;
     return { ...e, selected: old.selected };
   });
 }

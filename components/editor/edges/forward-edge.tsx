@@ -11,7 +11,7 @@ export const ForwardEdge = memo(function ForwardEdge(props: EdgeProps<FlowEdge>)
   return (
     <>
       <BaseEdge id={id} path={path} markerEnd={markerEnd}
-        style={{ strokeWidth: selected ? 2.5 : 1.5, stroke: invalid ? "#ef4444" : selected ? "#0284c7" : "#71717a" }} />
+        style={{ strokeWidth: selected ? 2.5 : 1.5, stroke: data.diff === "added" ? "#10b981" : data.diff === "changed" ? "#f59e0b" : invalid ? "#ef4444" : selected ? "#0284c7" : "#71717a" }} />
       {(label || invalid) && (
         <EdgeLabelRenderer>
           <div style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}

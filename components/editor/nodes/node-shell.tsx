@@ -13,6 +13,13 @@ const RUN_RING: Record<NodeRunState["status"], string> = {
   skipped: "ring-2 ring-zinc-300 opacity-50 dark:ring-zinc-600",
 };
 
+/** Version diff highlight. */
+const DIFF_RING: Record<NonNullable<FlowNodeData["diff"]>, string> = {
+  added: "ring-4 ring-emerald-400",
+  changed: "ring-4 ring-amber-400",
+  removed: "ring-4 ring-red-400 opacity-60",
+};
+
 type ShellProps = {
   data: FlowNodeData;
   selected: boolean;
@@ -43,7 +50,9 @@ export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, 
         selected && "outline outline-2 outline-offset-2 outline-sky-500",
         issues.length > 0 && !run && "border-red-400",
         run && RUN_RING[run.status],
+        data.diff && DIFF_RING[data.diff],
       )}
+      data-diff={data.diff}
     >
       {hasInput && <Handle type="target" position={Position.Left} id={TARGET_HANDLE} className="!h-3 !w-3 !bg-zinc-500" />}
       <div className={clsx("flex items-center justify-between gap-2 px-3 py-1.5", terminal ? "rounded-t-full" : "rounded-t-lg", accent)}>

@@ -1,0 +1,82 @@
+"use client";
+import { Button } from "@/components/ui/button";
+import { fieldTypes, type Field, type Limits, type Variable, type Workflow } from "@/lib/workflow/schema";
+import { CommitInput, CommitTextarea, Row, Section, SelectField, parsePositiveInt } from "./fields";
+import type { InspectorActions } from "./types";
+
+/** Editable list of input/output fields: key, type, required. */
+function FieldList({ fields, onChange, label }: { fields: Field[]; onChange: (f: Field[]) => void; label: string }) {
+  const set = (i: number, patch: Partial<Field>) => onChange(fields.map((f, j) => (j === i ? { ...f, ...patch } : f)));
+  return (
+    <div className="grid gap-1" data-testid={`fields-${label}`}>
+      {fields.map((f, i) => (
+        <div key={`${i}-${f.key}`} className="flex items-center gap-1">
+          <CommitInput value={f.key} ariaLabel={`${label} ${i + 1} key`} testId={`${label}-${i}-key`} onCommit={(key) => set(i, { key: key.trim() })} />
+          <SelectField value={f.type} ariaLabel={`${label} ${i + 1} type`} options={fieldTypes.map((t) => ({ value: t, label: t }))} onChange={(type) => set(i, { type })} />
+          <label className="flex items-center gap-1 text-[11px] text-muted" title="required">
+            <input type="checkbox" checked={f.required} onChange={(e) => set(i, { required: e.target.checked })} />req
+          </label>
+          <Button variant="ghost" size="sm" aria-label={`Remove ${f.key}`} onClick={() => onChange(fields.filter((_, j) => j !== i))}>✕</Button>
+        </div>
+      ))}
+      <Button variant="outline" size="sm" data-testid={`add-${label}`} onClick={() => {
+        let n = fields.length + 1;
+        while (fields.some((f) => f.key === `${label}${n}`)) n++;
+        onChange([...fields, { key: `${label}${n}`, type: "string", description: "", required: true }]);
+      }}>Add {label}</Button>
+    </div>
+  );
+}
+
+function VariableList({ vars, onChange }: { vars: Variable[]; onChange: (v: Variable[]) => void }) {
+  const set = (i: number, patch: Partial<Variable>) => onChange(vars.map((v, j) => (j === i ? { ...v, ...patch } : v)));
+  return (
+    <div className="grid gap-1">
+      {vars.map((v, i) => (
+        <div key={`${i}-${v.key}`} className="flex gap-1">
+          <CommitInput value={v.key} ariaLabel={`Variable ${i + 1} key`} onCommit={(key) => set(i, { key: key.trim() })} />
+          <CommitInput value={String(v.value)} ariaLabel={`Variable ${i + 1} value`}
+            onCommit={(raw) => set(i, { value: raw.trim() !== "" && !Number.isNaN(Number(raw)) ? Number(raw) : raw })} />
+          <Button variant="ghost" size="sm" aria-label={`Remove ${v.key}`} onClick={() => onChange(vars.filter((_, j) => j !== i))}>✕</Button>
+        </div>
+      ))}
+      <Button variant="outline" size="sm" onClick={() => onChange([...vars, { key: `var${vars.length + 1}`, value: "", description: "" }])}>Add variable</Button>
+    </div>
+  );
+}
+
+const LIMITS: { key: keyof Limits; label: string }[] = [
+  { key: "maxSteps", label: "Max steps" },
+  { key: "maxIterationsPerLoop", label: "Default loop cap" },
+  { key: "maxTurnsPerVisit", label: "Max agent turns per visit" },
+  { key: "runTimeoutMs", label: "Run timeout (ms)" },
+  { key: "tokenBudget", label: "Token budget" },
+];
+
+/** Workflow-level settings: name, description, inputs, outputs, variables, default model, limits. */
+export function WorkflowInspector({ doc, act }: { doc: Workflow; act: InspectorActions }) {
+  return (
+    <div className="grid gap-3" data-testid="workflow-inspector">
+      <Row label="Name"><CommitInput value={doc.name} testId="workflow-name" onCommit={(name) => act.updateWorkflow({ name })} /></Row>
+      <Row label="Description"><CommitTextarea value={doc.description} rows={2} onCommit={(description) => act.updateWorkflow({ description })} /></Row>
+      <Section title="Inputs"><FieldList label="input" fields={doc.inputs} onChange={(inputs) => act.updateWorkflow({ inputs })} /></Section>
+      <Section title="Outputs"><FieldList label="output" fields={doc.outputs} onChange={(outputs) => act.updateWorkflow({ outputs })} /></Section>
+      <Section title="Variables"><VariableList vars={doc.variables} onChange={(variables) => act.updateWorkflow({ variables })} /></Section>
+      <Section title="Default model">
+        <CommitInput value={doc.defaultModel?.model ?? ""} placeholder="user default" ariaLabel="Default model"
+          onCommit={(m) => act.updateWorkflow({ defaultModel: m.trim() ? { ...doc.defaultModel, model: m.trim() } : undefined })} />
+      </Section>
+      <Section title="Limits">
+        {LIMITS.map(({ key, label }) => (
+          <Row key={key} label={label}>
+            <CommitInput type="number" value={doc.limits[key] === undefined ? "" : String(doc.limits[key])} ariaLabel={label}
+              onCommit={(v) => {
+                const n = parsePositiveInt(v);
+                if (n !== undefined || key === "tokenBudget") act.updateWorkflow({ limits: { ...doc.limits, [key]: n } });
+              }} />
+          </Row>
+        ))}
+      </Section>
+    </div>
+  );
+}

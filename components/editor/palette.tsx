@@ -1,0 +1,56 @@
+"use client";
+import type { DragEvent } from "react";
+import type { NodeKind } from "@/lib/workflow/schema";
+import { PALETTE_MIME, type PaletteItem } from "./palette-item";
+
+/** What the palette offers, in order, with a one-line hint each. */
+const KINDS: { kind: NodeKind; label: string; hint: string }[] = [
+  { kind: "start", label: "Start", hint: "Entry point with the run's inputs" },
+  { kind: "agent", label: "Agent", hint: "An LLM agent with tools and branches" },
+  { kind: "router", label: "Router", hint: "Pick one branch (LLM or expression)" },
+  { kind: "tool", label: "Tool", hint: "Call a tool, no LLM" },
+  { kind: "orchestrator", label: "Orchestrator", hint: "Hands sub-tasks to worker agents" },
+  { kind: "end", label: "End", hint: "Writes the outputs, finishes the run" },
+  { kind: "abort", label: "Abort", hint: "Ends the run as aborted" },
+];
+
+/** A saved agent from the user's library, offered as an agent node. */
+export type SavedAgentItem = { id: string; name: string };
+
+function startDrag(event: DragEvent, item: PaletteItem) {
+  event.dataTransfer.setData(PALETTE_MIME, JSON.stringify(item));
+  event.dataTransfer.effectAllowed = "copy";
+}
+
+/** Drag node kinds (and saved agents) onto the canvas; a click adds one at the centre instead. */
+export function Palette({ savedAgents = [], onAdd }: { savedAgents?: SavedAgentItem[]; onAdd: (item: PaletteItem) => void }) {
+  return (
+    <aside aria-label="Node palette" className="flex w-44 shrink-0 flex-col gap-1 overflow-y-auto border-r border-border bg-surface p-2">
+      <h2 className="px-1 pb-1 text-xs font-semibold uppercase tracking-wide text-muted">Nodes</h2>
+      {KINDS.map(({ kind, label, hint }) => {
+        const item: PaletteItem = { type: "kind", kind };
+        return (
+          <button key={kind} type="button" draggable data-testid={`palette-${kind}`} title={`${hint} — drag onto the canvas`}
+            onDragStart={(e) => startDrag(e, item)} onDoubleClick={() => onAdd(item)}
+            className="cursor-grab rounded-md border border-border bg-surface-2 px-2 py-1.5 text-left text-sm hover:border-primary active:cursor-grabbing">
+            {label}
+          </button>
+        );
+      })}
+      {savedAgents.length > 0 && (
+        <>
+          <h2 className="px-1 pb-1 pt-3 text-xs font-semibold uppercase tracking-wide text-muted">Saved agents</h2>
+          {savedAgents.map((a) => {
+            const item: PaletteItem = { type: "saved-agent", agentId: a.id, name: a.name };
+            return (
+              <button key={a.id} type="button" draggable onDragStart={(e) => startDrag(e, item)} onDoubleClick={() => onAdd(item)}
+                className="cursor-grab truncate rounded-md border border-border bg-surface-2 px-2 py-1.5 text-left text-sm hover:border-primary">
+                {a.name}
+              </button>
+            );
+          })}
+        </>
+      )}
+    </aside>
+  );
+}

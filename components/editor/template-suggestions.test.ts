@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { workflowSchema } from "@/lib/workflow/schema";
+import { insertSuggestion, openTagAt, templateSuggestions } from "./template-suggestions";
+
+const doc = workflowSchema.parse({
+  inputs: [{ key: "topic" }],
+  variables: [{ key: "tone", value: "dry" }],
+  agents: [{ key: "a", name: "A" }],
+  nodes: [
+    { id: "start", type: "start" },
+    { id: "research", type: "agent", agent: "a" },
+    { id: "outline", type: "agent", agent: "a" },
+    { id: "evaluate", type: "agent", agent: "a", branches: [{ id: "ok" }, { id: "revise" }] },
+    { id: "side", type: "agent", agent: "a" },
+  ],
+  edges: [
+    { id: "e1", source: "start", sourceHandle: "next", target: "research" },
+    { id: "e2", source: "research", sourceHandle: "done", target: "outline" },
+    { id: "e3", source: "outline", sourceHandle: "done", target: "evaluate" },
+    { id: "l", source: "evaluate", sourceHandle: "revise", target: "outline", kind: "loop", maxIterations: 3 },
+    { id: "e4", source: "start", sourceHandle: "next", target: "side" },
+  ],
+});
+
+describe("templateSuggestions", () => {
+  it("offers inputs, variables, upstream nodes only, and feedback where a loop re-enters", () => {
+    const refs = templateSuggestions(doc, "outline").map((s) => s.ref);
+    expect(refs).toEqual(["inputs.topic", "vars.tone", "nodes.research.output", "feedback"]);
+    expect(templateSuggestions(doc, "evaluate").map((s) => s.ref)).toContain("nodes.outline.output");
+    expect(templateSuggestions(doc, "evaluate").map((s) => s.ref)).not.toContain("nodes.side.output");
+  });
+});
+
+describe("openTagAt / insertSuggestion", () => {
+  it("finds the partial ref after an unclosed {{ and completes it", () => {
+    expect(openTagAt("Write on {{inp", 14)).toEqual({ start: 9, partial: "inp" });
+    expect(openTagAt("done {{x}} and", 14)).toBeNull();
+    expect(insertSuggestion("Write on {{inp", 14, "inputs.topic")).toEqual({ text: "Write on {{inputs.topic}}", caret: 25 });
+    expect(insertSuggestion("a {{in}} b", 6, "inputs.x").text).toBe("a {{inputs.x}} b");
+  });
+});

@@ -1,0 +1,46 @@
+import { buildGraph, forwardAncestors } from "@/lib/workflow/graph";
+import type { Workflow } from "@/lib/workflow/schema";
+
+/** One completion offered inside `{{ }}`: the reference text and where it comes from. */
+export type Suggestion = { ref: string; detail: string };
+
+/**
+ * What a template of node `nodeId` may refer to: the run's inputs, the variables, the nodes upstream
+ * of it (forward ancestors) and `feedback` when a loop edge re-enters it. Node undefined = a
+ * workflow-level template (none of the node refs).
+ */
+export function templateSuggestions(doc: Workflow, nodeId?: string): Suggestion[] {
+  const out: Suggestion[] = [
+    ...doc.inputs.map((f) => ({ ref: `inputs.${f.key}`, detail: `input (${f.type})` })),
+    ...doc.variables.map((v) => ({ ref: `vars.${v.key}`, detail: `variable = ${String(v.value)}` })),
+  ];
+  if (nodeId === undefined) return out;
+  const graph = buildGraph(doc);
+  const upstream = forwardAncestors(graph, nodeId);
+  for (const n of doc.nodes) {
+    if (n.id !== nodeId && upstream.has(n.id) && n.type !== "start") out.push({ ref: `nodes.${n.id}.output`, detail: `output of ${n.name || n.id}` });
+  }
+  if (doc.edges.some((e) => e.kind === "loop" && e.target === nodeId)) out.push({ ref: "feedback", detail: "payload of the loop edge back here" });
+  return out;
+}
+
+/**
+ * The partial reference being typed at `caret`: the text after an unclosed `{{`, or null when the
+ * caret is not inside a tag.
+ */
+export function openTagAt(text: string, caret: number): { start: number; partial: string } | null {
+  const before = text.slice(0, caret);
+  const open = before.lastIndexOf("{{");
+  if (open < 0 || before.indexOf("}}", open) >= 0) return null;
+  const partial = before.slice(open + 2).trimStart();
+  return /^[A-Za-z0-9_.-]*$/.test(partial) ? { start: open, partial } : null;
+}
+
+/** Replaces the open tag at `caret` with the completed `{{ref}}`; returns the text and new caret. */
+export function insertSuggestion(text: string, caret: number, ref: string): { text: string; caret: number } {
+  const tag = openTagAt(text, caret);
+  if (!tag) return { text: text.slice(0, caret) + `{{${ref}}}` + text.slice(caret), caret: caret + ref.length + 4 };
+  const after = text.slice(caret).startsWith("}}") ? text.slice(caret + 2) : text.slice(caret);
+  const head = text.slice(0, tag.start) + `{{${ref}}}`;
+  return { text: head + after, caret: head.length };
+}
