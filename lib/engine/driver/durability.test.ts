@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { agentNode, buildWorkflow, endNode, fwd, startNode } from "../testing/build";
+import { fakePorts, ScriptedModel, type RecordedCall, type ScriptedReply } from "../testing/fakes";
+import { MemoryStore } from "../testing/memory-store";
+import { runJob } from "./index";
+
+const taskOf = (c: RecordedCall) => c.messages.find((m) => m.role === "user")?.content ?? "";
+const chain = buildWorkflow({
+  nodes: [startNode(), agentNode("a"), agentNode("b"), endNode("end", { r: "{{nodes.b.output}}" })],
+  edges: [fwd("start", "next", "a"), fwd("a", "done", "b"), fwd("b", "done", "end")],
+});
+
+function worker(store: MemoryStore, script: (c: RecordedCall) => ScriptedReply) {
+  const model = new ScriptedModel(script);
+  return { ports: fakePorts({ store, model }), model };
+}
+
+const callsFor = (model: ScriptedModel, node: string) => model.calls.filter((c) => taskOf(c) === `Do ${node}`).length;
+const seqs = (store: MemoryStore) => store.run("r1").events.map((e) => e.seq);
+
+describe("R7 durability: a killed worker loses no committed step", () => {
+  it.each(["a", "b"])("crash before %s's result is committed: another worker repeats only that step", async (node) => {
+    const store = new MemoryStore();
+    store.create("r1", chain, {});
+    let crashed = false;
+    store.beforeCommit = (_id, c) => {
+      if (!crashed && c.stepResults?.some((s) => s.nodeId === node)) {
+        crashed = true;
+        throw new Error("worker killed");
+      }
+    };
+    const w1 = worker(store, (c) => ({ content: `${taskOf(c)} by w1` }));
+    await expect(runJob(w1.ports, "r1", { owner: "w1" })).rejects.toThrow("worker killed");
+    const w2 = worker(store, (c) => ({ content: `${taskOf(c)} by w2` }));
+    expect(await runJob(w2.ports, "r1", { owner: "w2" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(callsFor(w1.model, node) + callsFor(w2.model, node)).toBe(2);
+    const other = node === "a" ? "b" : "a";
+    expect(callsFor(w1.model, other) + callsFor(w2.model, other)).toBe(1);
+    const row = store.steps("r1").find((s) => s.nodeId === node);
+    expect(row).toMatchObject({ attempt: 2, status: "succeeded", leaseOwner: "w2" });
+    expect(store.run("r1").outputs).toEqual({ r: "Do b by w2" });
+    expect(seqs(store)).toEqual(seqs(store).map((_, i) => i + 1));
+    expect(store.run("r1").events.some((e) => e.event.type === "run_started" && e.event.resumed)).toBe(true);
+  });
+
+  it("D4 zombie: the second worker's result stands, the first one's late commit is refused", async () => {
+    const store = new MemoryStore();
+    store.create("r1", chain, {});
+    const slow = worker(store, (c) => ({ content: "slow", delayMs: taskOf(c) === "Do a" ? 150 : 0 }));
+    const zombie = runJob(slow.ports, "r1", { owner: "w1" });
+    await new Promise((r) => setTimeout(r, 40));
+    const fast = worker(store, () => ({ content: "fast" }));
+    expect(await runJob(fast.ports, "r1", { owner: "w2" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(await zombie).toEqual({ kind: "lost_lease", reason: "lost_lease" });
+    expect(store.refused).toContain("lost_lease");
+    const a = store.steps("r1").find((s) => s.nodeId === "a");
+    expect(a).toMatchObject({ attempt: 2, output: "fast", leaseOwner: "w2" });
+    expect(seqs(store)).toEqual(seqs(store).map((_, i) => i + 1));
+  });
+
+  it("a claimed-terminal or unknown run is refused", async () => {
+    const store = new MemoryStore();
+    store.create("r1", chain, {});
+    const w = worker(store, () => ({ content: "x" }));
+    await runJob(w.ports, "r1", { owner: "w1" });
+    expect(await runJob(w.ports, "r1", { owner: "w2" })).toEqual({ kind: "already_terminal" });
+    expect(await runJob(w.ports, "nope", { owner: "w2" })).toEqual({ kind: "not_found" });
+  });
+});
+
+describe("D10 graceful stop", () => {
+  it("lets the in-flight step finish, hands the rest back and enqueues a resume", async () => {
+    const store = new MemoryStore();
+    store.create("r1", chain, {});
+    const stop = new AbortController();
+    const w1 = worker(store, (c) => ({ content: "one", delayMs: taskOf(c) === "Do a" ? 60 : 0 }));
+    setTimeout(() => stop.abort(), 20);
+    expect(await runJob(w1.ports, "r1", { owner: "w1", stop: stop.signal, stopGraceMs: 2_000 })).toEqual({ kind: "handed_back", inFlight: 1 });
+    expect(w1.ports.enqueued).toEqual(["r1"]);
+    expect(store.run("r1").leaseOwner).toBeNull();
+    expect(store.steps("r1").find((s) => s.nodeId === "a")?.status).toBe("succeeded");
+    const w2 = worker(store, () => ({ content: "two" }));
+    expect(await runJob(w2.ports, "r1", { owner: "w2" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(callsFor(w1.model, "a") + callsFor(w2.model, "a")).toBe(1);
+    expect(callsFor(w1.model, "b") + callsFor(w2.model, "b")).toBe(1);
+  });
+
+  it("after the grace period aborts the in-flight step and hands it back for re-dispatch", async () => {
+    const store = new MemoryStore();
+    store.create("r1", chain, {});
+    const stop = new AbortController();
+    const w1 = worker(store, () => ({ hang: true }));
+    setTimeout(() => stop.abort(), 20);
+    expect(await runJob(w1.ports, "r1", { owner: "w1", stop: stop.signal, stopGraceMs: 30 })).toEqual({ kind: "handed_back", inFlight: 1 });
+    expect(w1.model.calls[0]?.signal.aborted).toBe(true);
+    const w2 = worker(store, () => ({ content: "two" }));
+    expect(await runJob(w2.ports, "r1", { owner: "w2" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(store.steps("r1").find((s) => s.nodeId === "a")).toMatchObject({ attempt: 2, status: "succeeded" });
+  });
+});
