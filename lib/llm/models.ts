@@ -1,5 +1,5 @@
 import "server-only";
-import { ChatOpenAI } from "@langchain/openai";
+import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { z } from "zod";
 import { envSchema } from "@/lib/env";
 
@@ -69,6 +69,25 @@ export function createChatModel(config: ModelConfig, opts: ChatModelOptions = {}
     timeout: c.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     streamUsage: true,
     ...(opts.includeRawResponse ? { __includeRawResponse: true } : {}),
+    configuration: { baseURL: c.baseURL },
+  });
+}
+
+/** Default embedding model of the scripted server (any name works there; vectors are 256-dimensional). */
+export const SCRIPTED_EMBEDDING_MODEL = "scripted-embed";
+
+/**
+ * Builds a LangChain OpenAIEmbeddings for an OpenAI-compatible endpoint (maxRetries 0: use
+ * lib/llm/embed.ts for retries). `dimensions` is sent only when given.
+ */
+export function createEmbeddings(config: ModelConfig, dimensions?: number): OpenAIEmbeddings {
+  const c = modelConfigSchema.parse(config);
+  return new OpenAIEmbeddings({
+    model: c.model,
+    apiKey: c.apiKey ?? "not-needed",
+    maxRetries: 0,
+    timeout: c.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(dimensions === undefined ? {} : { dimensions }),
     configuration: { baseURL: c.baseURL },
   });
 }
