@@ -70,7 +70,7 @@ export function DropdownMenu({ trigger, label, children, align = "end", triggerC
           id={menuId}
           role="menu"
           aria-label={label}
-          onClick={() => setOpen(false)}
+          onClick={() => setTimeout(() => setOpen(false), 0)}
           className={cn(
             "absolute z-50 mt-2 min-w-52 rounded-md border border-border bg-surface p-1 shadow-lg",
             align === "end" ? "right-0" : "left-0",
@@ -83,7 +83,10 @@ export function DropdownMenu({ trigger, label, children, align = "end", triggerC
   );
 }
 
-/** A menu row; pass `type="submit"` inside a form for server actions. */
+/**
+ * A menu row; pass `type="submit"` inside a form for server actions. The menu closes on the next
+ * task after a click, so a submit button's form is still mounted when the browser submits it.
+ */
 export function DropdownItem({ className, ...rest }: React.ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
     <button

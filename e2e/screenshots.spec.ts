@@ -1,0 +1,71 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import pg from "pg";
+import { e2eEnv } from "../playwright.config";
+import { signUpNewUser } from "./pages/auth-pages";
+import { SettingsPage } from "./pages/settings-page";
+
+/**
+ * README screenshots of the workflows list and settings, light and dark, into docs/screenshots/.
+ * Opt-in (it writes into the repository): WEFT_SCREENSHOTS=1 npx playwright test e2e/screenshots.spec.ts
+ */
+test.skip(!process.env.WEFT_SCREENSHOTS, "set WEFT_SCREENSHOTS=1 to refresh docs/screenshots");
+
+const OUT = path.resolve(import.meta.dirname, "../docs/screenshots");
+
+const SAMPLES = [
+  { name: "Blog post pipeline", description: "Outline → draft → editor review loop (≤ 3 rounds) → publish", nodes: 6, versions: 3, ago: 5 },
+  { name: "Support triage", description: "Classify a ticket, route to billing, tech or refunds, escalate on low confidence", nodes: 7, versions: 2, ago: 90 },
+  { name: "Research assistant", description: "Orchestrator hands questions to a searcher and a summariser", nodes: 4, versions: 1, ago: 60 * 26 },
+  { name: "Code review", description: "Parallel security and style reviewers joined into one verdict", nodes: 5, versions: 0, ago: 60 * 24 * 4 },
+];
+
+/** Inserts sample workflows for the account straight into the e2e database (display only). */
+async function seedWorkflows(email: string): Promise<void> {
+  const client = new pg.Client({ connectionString: e2eEnv.DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>('SELECT id FROM "User" WHERE email = $1', [email]);
+    const ownerId = rows[0]?.id;
+    if (!ownerId) throw new Error("user not found");
+    for (const s of SAMPLES) {
+      const id = randomUUID();
+      const at = new Date(Date.now() - s.ago * 60_000);
+      const nodes = Array.from({ length: s.nodes }, (_, i) => ({ id: `n${i}`, type: i === 0 ? "start" : i === s.nodes - 1 ? "end" : "agent" }));
+      const draft = { schemaVersion: 1, name: s.name, description: s.description, nodes, edges: [] };
+      await client.query('INSERT INTO "Workflow" (id, "ownerId", name, description, draft, "createdAt", "updatedAt") VALUES ($1,$2,$3,$4,$5,$6,$6)', [id, ownerId, s.name, s.description, draft, at]);
+      for (let v = 1; v <= s.versions; v++) {
+        await client.query('INSERT INTO "WorkflowVersion" (id, "workflowId", version, document, message) VALUES ($1,$2,$3,$4,$5)', [randomUUID(), id, v, draft, `v${v}`]);
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function shoot(page: Page, name: string) {
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => localStorage.setItem("theme", t), theme);
+    await page.reload();
+    await expect(page.locator("html")).toHaveClass(new RegExp(theme));
+    await page.screenshot({ path: path.join(OUT, `${name}-${theme}.png`) });
+  }
+}
+
+test("screenshots: workflows list and settings, light and dark", async ({ page }) => {
+  fs.mkdirSync(OUT, { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 760 });
+  const account = await signUpNewUser(page, "screens");
+  await seedWorkflows(account.email);
+  await page.goto("/workflows");
+  await expect(page.getByRole("link", { name: "Blog post pipeline" })).toBeVisible();
+  await shoot(page, "workflows");
+
+  const settings = new SettingsPage(page);
+  await settings.goto();
+  await settings.addProvider({ name: "OpenAI", baseUrl: "https://api.openai.com/v1", defaultModel: "gpt-4o-mini", apiKey: "sk-demo-not-a-real-key-9f2c" });
+  await settings.addProvider({ name: "Ollama (local)", baseUrl: "http://localhost:11434/v1", defaultModel: "llama3.1:8b", apiKey: "ollama-local-7b1e" });
+  await shoot(page, "settings");
+});
