@@ -10,7 +10,8 @@ describe("refuseCrossSite (W4)", () => {
     expect(refuseCrossSite(post({ "content-type": "application/json", "sec-fetch-site": "same-origin" }))).toBeNull();
   });
   it("refuses another origin, an opaque origin and cross-site fetch metadata", async () => {
-    for (const headers of [{ origin: "http://evil.example" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { origin: "http://localhost:3001" }]) {
+    const cases: Record<string, string>[] = [{ origin: "http://evil.example" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { origin: "http://localhost:3001" }];
+    for (const headers of cases) {
       const res = refuseCrossSite(post({ ...headers, "content-type": "application/json" }));
       expect(res?.status, JSON.stringify(headers)).toBe(403);
     }
