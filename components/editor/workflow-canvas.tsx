@@ -46,19 +46,21 @@ export type WorkflowCanvasProps = {
   onSelectionChange?: (selection: CanvasSelection) => void;
   /** Called once with node sizes when the canvas has measured them (used by auto-layout). */
   sizesRef?: { current: Map<string, { width: number; height: number }> };
+  /** Selects and zooms to one element (e.g. a clicked validation issue); a new nonce repeats it. */
+  focus?: { id: string; kind: "node" | "edge"; nonce: number };
 };
 
 /** Only these change kinds stay local to the canvas; removals go through edit operations instead. */
-const LOCAL_NODE_CHANGES = new Set<NodeChange["type"]>(["position", "dimensions", "select"]);
-const LOCAL_EDGE_CHANGES = new Set<EdgeChange["type"]>(["select"]);
+const LOCAL_NODE_CHANGES = new Set<NodeChange["type"]>(["position", "dimensions", "select", "replace"]);
+const LOCAL_EDGE_CHANGES = new Set<EdgeChange["type"]>(["select", "replace"]);
 
 /**
  * The React Flow canvas: a view of the document. Drags and selection live in local state (so a drag
  * re-renders only the moved nodes); everything else arrives as a new document from the editor.
  */
-export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, onConnect, onDropItem, onSelectionChange, sizesRef }: WorkflowCanvasProps) {
+export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, onConnect, onDropItem, onSelectionChange, sizesRef, focus }: WorkflowCanvasProps) {
   const { resolvedTheme } = useTheme();
-  const { screenToFlowPosition } = useReactFlow();
+  const { screenToFlowPosition, fitView } = useReactFlow();
   const [nodes, setNodes] = useState<FlowNode[]>(() => documentToNodes(doc, overlay));
   const [edges, setEdges] = useState<FlowEdge[]>(() => documentToEdges(doc, overlay));
 
@@ -66,6 +68,17 @@ export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, on
     setNodes((prev) => reuseNodes(prev, documentToNodes(doc, overlay)));
     setEdges((prev) => reuseEdges(prev, documentToEdges(doc, overlay)));
   }, [doc, overlay]);
+
+  useEffect(() => {
+    if (!focus) return;
+    const pick = <T extends { id: string; selected?: boolean }>(list: T[], on: boolean) =>
+      list.map((x) => ((x.id === focus.id && on) === Boolean(x.selected) ? x : { ...x, selected: x.id === focus.id && on }));
+    setNodes((ns) => pick(ns, focus.kind === "node"));
+    setEdges((es) => pick(es, focus.kind === "edge"));
+    const edge = focus.kind === "edge" ? doc.edges.find((e) => e.id === focus.id) : undefined;
+    const ids = edge ? [edge.source, edge.target] : [focus.id];
+    requestAnimationFrame(() => void fitView({ nodes: ids.map((id) => ({ id })), duration: 300, maxZoom: 1.2 }));
+  }, [focus]); // eslint-disable-line react-hooks/exhaustive-deps -- runs once per focus request
 
   const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
     const local = changes.filter((c) => LOCAL_NODE_CHANGES.has(c.type));

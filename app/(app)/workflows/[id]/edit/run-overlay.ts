@@ -1,0 +1,66 @@
+import type { NodeRunState } from "@/components/editor/flow-mapping";
+import type { RunEvent, RunStatus } from "@/lib/engine/events";
+
+/**
+ * Folds a run's event stream into what the editor overlays on the canvas: a status and iteration
+ * per node, tokens so far, the run's status. Pure, so replaying the same events gives the same view.
+ */
+export type RunView = {
+  status: RunStatus;
+  nodes: ReadonlyMap<string, NodeRunState>;
+  promptTokens: number;
+  completionTokens: number;
+  reason?: string;
+  lastSeq: number;
+};
+
+/** The view before any event: every node pending. */
+export function initialRunView(nodeIds: readonly string[]): RunView {
+  return { status: "queued", nodes: new Map(nodeIds.map((id) => [id, { status: "pending", iteration: 1 }])), promptTokens: 0, completionTokens: 0, lastSeq: 0 };
+}
+
+const FINISHED: Record<Extract<RunEvent, { type: "step_finished" }>["status"], NodeRunState["status"]> = {
+  succeeded: "succeeded",
+  failed: "failed",
+  timed_out: "failed",
+  cancelled: "failed",
+  skipped: "skipped",
+};
+
+function setNode(view: RunView, id: string, patch: Partial<NodeRunState>): RunView {
+  const nodes = new Map(view.nodes);
+  const prev = nodes.get(id) ?? { status: "pending" as const, iteration: 1 };
+  nodes.set(id, { ...prev, ...patch, iteration: Math.max(prev.iteration, patch.iteration ?? prev.iteration) });
+  return { ...view, nodes };
+}
+
+/** Applies one event (with its sequence number; an already-seen seq is ignored). */
+export function applyRunEvent(view: RunView, seq: number, event: RunEvent): RunView {
+  if (seq <= view.lastSeq) return view;
+  const next = reduce({ ...view, lastSeq: seq }, event);
+  return next;
+}
+
+function reduce(view: RunView, event: RunEvent): RunView {
+  switch (event.type) {
+    case "run_started":
+      return { ...view, status: "running" };
+    case "step_started":
+      return setNode(view, event.nodeId, { status: "running", iteration: event.iteration });
+    case "step_finished":
+      return setNode(view, event.nodeId, { status: FINISHED[event.status], iteration: event.iteration });
+    case "branch_taken":
+      return event.skipped.reduce((v, id) => setNode(v, id, { status: "skipped" }), view);
+    case "loop_iteration":
+      return setNode(view, event.target, { iteration: event.iteration });
+    case "tokens_used":
+      return { ...view, promptTokens: event.runPromptTokens, completionTokens: event.runCompletionTokens };
+    case "run_finished":
+      return { ...view, status: event.status, reason: event.reason };
+    case "step_progress":
+    case "loop_exhausted":
+    case "handoff":
+    case "cancel_requested":
+      return view;
+  }
+}

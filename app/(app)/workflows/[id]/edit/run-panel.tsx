@@ -1,0 +1,105 @@
+"use client";
+import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Input, Textarea } from "@/components/ui/input";
+import type { RunPanelContext } from "@/components/editor/editor-types";
+import { runEventEnvelopeSchema } from "@/lib/engine/events";
+import type { Field } from "@/lib/workflow/schema";
+import { applyRunEvent, initialRunView, type RunView } from "./run-overlay";
+
+/** The run API's answer: the new run's id (accepts `{id}`, `{runId}` or `{run: {id}}`). */
+const startedSchema = z.union([
+  z.object({ runId: z.string() }).transform((r) => r.runId),
+  z.object({ run: z.object({ id: z.string() }) }).transform((r) => r.run.id),
+  z.object({ id: z.string() }).transform((r) => r.id),
+]);
+
+function coerce(field: Field, raw: string): unknown {
+  switch (field.type) {
+    case "number": return raw.trim() === "" ? undefined : Number(raw);
+    case "boolean": return raw === "true";
+    case "json": try { return JSON.parse(raw); } catch { return raw; }
+    case "string": case "text": return raw;
+  }
+}
+
+/**
+ * Run from the editor: a form generated from the workflow's input fields, then POST
+ * /api/workflows/[id]/runs and a live overlay fed by the run's SSE stream (/api/runs/[id]/events).
+ */
+export function RunPanel({ workflowId, doc, blockers, save, setRunOverlay }: RunPanelContext) {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [runId, setRunId] = useState<string | null>(null);
+  const [view, setView] = useState<RunView | null>(null);
+  const [starting, setStarting] = useState(false);
+  const source = useRef<EventSource | null>(null);
+
+  useEffect(() => () => { source.current?.close(); setRunOverlay(undefined); }, [setRunOverlay]);
+  useEffect(() => { if (view) setRunOverlay(view.nodes); }, [view, setRunOverlay]);
+
+  const watch = (id: string) => {
+    source.current?.close();
+    let current = initialRunView(doc.nodes.map((n) => n.id));
+    setView(current);
+    const es = new EventSource(`/api/runs/${id}/events`);
+    es.onmessage = (msg) => {
+      const parsed = runEventEnvelopeSchema.safeParse(JSON.parse(msg.data as string));
+      if (!parsed.success) return;
+      current = applyRunEvent(current, parsed.data.seq, parsed.data.event);
+      setView(current);
+    };
+    es.addEventListener("end", () => es.close());
+    source.current = es;
+  };
+
+  const start = async () => {
+    setStarting(true);
+    try {
+      if (!(await save())) return;
+      const inputs = Object.fromEntries(doc.inputs.map((f) => [f.key, coerce(f, values[f.key] ?? "")]).filter(([, v]) => v !== undefined));
+      const res = await fetch(`/api/workflows/${workflowId}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs }) });
+      const body: unknown = await res.json().catch(() => null);
+      if (!res.ok) return void toast.error((body as { error?: { message?: string } } | null)?.error?.message ?? `Could not start the run (${res.status}).`);
+      const id = startedSchema.safeParse(body);
+      if (!id.success) return void toast.error("The run API answered without a run id.");
+      setRunId(id.data);
+      watch(id.data);
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  return (
+    <div className="grid gap-3" data-testid="run-panel">
+      {blockers.length > 0 && (
+        <p className="rounded-md border border-danger/30 bg-danger/10 p-2 text-xs text-danger" data-testid="run-blocked">
+          {blockers.length} validation error(s) must be fixed before this workflow can run (see Issues). Saving a draft is still possible.
+        </p>
+      )}
+      <form className="grid gap-2" onSubmit={(e) => { e.preventDefault(); void start(); }}>
+        {doc.inputs.length === 0 && <p className="text-xs text-muted">This workflow takes no inputs.</p>}
+        {doc.inputs.map((f) => (
+          <label key={f.key} className="grid gap-1 text-xs">
+            <span className="font-medium">{f.key}{f.required ? " *" : ""} <span className="text-muted">({f.type})</span></span>
+            {f.type === "text" || f.type === "json"
+              ? <Textarea rows={3} value={values[f.key] ?? ""} required={f.required} data-testid={`run-input-${f.key}`} onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} />
+              : <Input type={f.type === "number" ? "number" : "text"} value={values[f.key] ?? ""} required={f.required && f.type !== "boolean"} data-testid={`run-input-${f.key}`}
+                  onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} />}
+          </label>
+        ))}
+        <Button type="submit" disabled={blockers.length > 0} loading={starting} data-testid="run-start">Run</Button>
+      </form>
+      {runId && view && (
+        <div className="grid gap-1 rounded-md border border-border p-2 text-xs" data-testid="run-status" data-status={view.status}>
+          <span>Run <code>{runId.slice(0, 10)}</code>: <strong data-testid="run-status-text">{view.status}</strong>{view.reason ? ` (${view.reason})` : ""}</span>
+          <span data-testid="run-tokens">Tokens so far: {view.promptTokens + view.completionTokens} ({view.promptTokens} in / {view.completionTokens} out)</span>
+          <Link href={`/runs/${runId}`} className="text-primary underline" data-testid="run-link">Open the run&apos;s dashboard</Link>
+          <Button size="sm" variant="ghost" onClick={() => { source.current?.close(); setRunId(null); setView(null); setRunOverlay(undefined); }}>Clear overlay</Button>
+        </div>
+      )}
+    </div>
+  );
+}

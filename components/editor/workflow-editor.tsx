@@ -1,0 +1,148 @@
+"use client";
+import { ReactFlowProvider, useReactFlow, type Connection, type XYPosition } from "@xyflow/react";
+import { useCallback, useMemo, useRef, useState } from "react";
+import { toast } from "sonner";
+import { hasErrors, type ValidationIssue } from "@/lib/workflow/validate";
+import type { Workflow } from "@/lib/workflow/schema";
+import * as ops from "./editor-ops";
+import type { EditorServerActions, RenderRunPanel } from "./editor-types";
+import type { FlowOverlay, NodeRunState } from "./flow-mapping";
+import { HelpDialog } from "./help-dialog";
+import { Inspector } from "./inspector/inspector";
+import type { InspectorActions } from "./inspector/types";
+import { downloadJson } from "./io-file";
+import { IssuesPanel, issuesByElement } from "./issues-panel";
+import { layoutDocument } from "./layout";
+import { Palette, type SavedAgentItem } from "./palette";
+import type { PaletteItem } from "./palette-item";
+import { SidePanel, type PanelTab } from "./side-panel";
+import { Toolbar } from "./toolbar";
+import { useEditorDocument } from "./use-editor-document";
+import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { useUnsavedGuard } from "./use-unsaved-guard";
+import type { VersionDiff } from "./version-diff";
+import { VersionsPanel } from "./versions-panel";
+import { WorkflowCanvas, type CanvasSelection } from "./workflow-canvas";
+import { importWorkflowFile } from "./import-file";
+
+export type WorkflowEditorProps = {
+  workflowId: string;
+  initialDraft: Workflow;
+  actions: EditorServerActions;
+  savedAgents?: SavedAgentItem[];
+  /** The run tab's content (inputs form, live overlay); rendered by the route. */
+  renderRunPanel?: RenderRunPanel;
+};
+
+/** The visual editor of one workflow: palette, canvas, inspector/issues/versions/run side panel. */
+export function WorkflowEditor(props: WorkflowEditorProps) {
+  return (
+    <ReactFlowProvider>
+      <EditorBody {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunPanel }: WorkflowEditorProps) {
+  const editor = useEditorDocument(initialDraft);
+  const { doc, issues, apply } = editor;
+  const flow = useReactFlow();
+  const [selection, setSelection] = useState<CanvasSelection>({ nodes: [], edges: [] });
+  const [tab, setTab] = useState<PanelTab>("inspect");
+  const [saving, setSaving] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [versionsKey, setVersionsKey] = useState(0);
+  const [diff, setDiff] = useState<VersionDiff | undefined>();
+  const [runOverlay, setRunOverlay] = useState<ReadonlyMap<string, NodeRunState> | undefined>();
+  const [focus, setFocus] = useState<{ id: string; kind: "node" | "edge"; nonce: number } | undefined>();
+  const sizes = useRef(new Map<string, { width: number; height: number }>());
+  useUnsavedGuard(editor.dirty);
+
+  const issueMap = useMemo(() => issuesByElement(issues), [issues]);
+  const overlay = useMemo<FlowOverlay>(() => ({ issues: issueMap, run: runOverlay, diff: diff?.marks }), [issueMap, runOverlay, diff]);
+  const blockers = useMemo(() => issues.filter((i) => i.severity === "error"), [issues]);
+
+  const save = useCallback(async (): Promise<boolean> => {
+    setSaving(true);
+    const snapshot = editor.doc;
+    const r = await actions.saveDraft(workflowId, snapshot);
+    setSaving(false);
+    if (!r.ok) return toast.error(r.error), false;
+    editor.markSaved(snapshot);
+    return true;
+  }, [actions, workflowId, editor]);
+
+  const saveVersion = useCallback(async () => {
+    setSaving(true);
+    const snapshot = editor.doc;
+    const r = await actions.saveVersion(workflowId, snapshot, "");
+    setSaving(false);
+    if (!r.ok) return void toast.error(r.error);
+    editor.markSaved(snapshot);
+    setVersionsKey((k) => k + 1);
+    toast.success(`Saved version ${r.data.version}${hasErrors(issues) ? " (not runnable yet: see issues)" : ""}.`);
+  }, [actions, workflowId, editor, issues]);
+
+  const addItem = useCallback((item: PaletteItem, position?: XYPosition) => {
+    const at = position ?? flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
+    const edit = item.type === "kind" ? ops.addNode(item.kind, at) : ops.addNode("agent", at, { id: item.agentId, name: item.name });
+    apply(edit);
+  }, [apply, flow]);
+
+  const autoLayout = useCallback(async () => {
+    const positions = await layoutDocument(editor.doc, sizes.current);
+    if (apply(ops.moveNodes(positions))) requestAnimationFrame(() => void flow.fitView({ duration: 300 }));
+  }, [apply, editor.doc, flow]);
+
+  const focusIssue = useCallback((issue: ValidationIssue) => {
+    const id = issue.edgeId ?? issue.nodeId;
+    if (id) setFocus({ id, kind: issue.edgeId ? "edge" : "node", nonce: Date.now() });
+  }, []);
+
+  const act = useMemo<InspectorActions>(() => ({
+    updateNode: (id, patch) => apply(ops.updateNode(id, patch)),
+    updateEdge: (id, patch) => apply(ops.updateEdge(id, patch)),
+    updateWorkflow: (patch) => apply(ops.updateWorkflow(patch)),
+    upsertAgent: (key, patch) => apply(ops.upsertAgent(key, patch)),
+    newAgentKey: () => {
+      const key = ops.freshId(editor.doc, "agent", new Set(), true);
+      apply(ops.upsertAgent(key, { name: "New agent" }));
+      return key;
+    },
+  }), [apply, editor.doc]);
+
+  const shortcuts = useEditorShortcuts({ editor, selection, save, autoLayout, openHelp: () => setHelpOpen(true) });
+
+  const importText = useCallback((text: string, fileName: string) => {
+    const r = importWorkflowFile(text, fileName);
+    if (!r.ok) return void toast.error(r.error);
+    editor.replace({ ...r.doc, name: r.doc.name || editor.doc.name });
+    toast.success(`Imported ${fileName} (${r.format}); undo to go back.`);
+    requestAnimationFrame(() => void flow.fitView({ duration: 300 }));
+  }, [editor, flow]);
+
+  return (
+    <div className="flex h-full min-h-0 flex-col" data-testid="workflow-editor">
+      <Toolbar name={doc.name} dirty={editor.dirty} saving={saving} canUndo={editor.canUndo} canRedo={editor.canRedo}
+        errorCount={blockers.length} onSave={() => void save()} onSaveVersion={() => void saveVersion()} onUndo={editor.undo}
+        onRedo={editor.redo} onLayout={() => void autoLayout()} onExport={() => downloadJson(doc)} onImport={importText}
+        onHelp={() => setHelpOpen(true)} />
+      <div className="flex min-h-0 flex-1">
+        <Palette savedAgents={savedAgents} onAdd={(item) => addItem(item)} />
+        <div className="relative min-w-0 flex-1" data-testid="canvas">
+          <WorkflowCanvas doc={doc} overlay={overlay} sizesRef={sizes} focus={focus}
+            onMoveNodes={(p) => apply(ops.moveNodes(p))}
+            onConnect={(c: Connection) => apply(ops.connect(c))}
+            onDropItem={addItem}
+            onSelectionChange={setSelection} />
+        </div>
+        <SidePanel tab={tab} onTab={setTab} issueCount={issues.length}
+          inspect={<Inspector doc={doc} nodeId={selection.nodes[0]} edgeId={selection.edges[0]} act={act} />}
+          issues={<IssuesPanel issues={issues} onFocus={focusIssue} />}
+          versions={<VersionsPanel workflowId={workflowId} draft={doc} actions={actions} refreshKey={versionsKey} onCompare={setDiff} onRestore={editor.replace} />}
+          run={renderRunPanel ? renderRunPanel({ workflowId, doc, blockers, save, setRunOverlay }) : <p className="text-xs text-muted">Runs are not available here.</p>} />
+      </div>
+      <HelpDialog open={helpOpen} onOpenChange={setHelpOpen} shortcuts={shortcuts} />
+    </div>
+  );
+}
