@@ -14,7 +14,8 @@ export interface EditOptions {
   models?: ModelClassMap;
 }
 
-type State = { wf: Workflow; issues: DesignIssue[]; fixes: LocalFix[]; opts: EditOptions };
+/** `renamed`: per node, duplicate branch ids renamed by a local fix (old → new), for later add_edge ops. */
+type State = { wf: Workflow; issues: DesignIssue[]; fixes: LocalFix[]; opts: EditOptions; renamed: Map<string, Map<string, string>> };
 
 const opIssue = (s: State, i: number, message: string) => s.issues.push({ code: "invalid_operation", message: `Operation ${i + 1}: ${message}` });
 
@@ -46,12 +47,19 @@ function addEdges(s: State, edges: DesignEdge[]) {
 const matches = (e: Edge, from: string, to: string, branch?: string) =>
   e.source === from && e.target === to && (branch === undefined || e.sourceHandle === branch);
 
+/** An edge from a branch id that a local fix renamed (a duplicate), when the first holder is already wired, goes from the renamed one. */
+function followRename(s: State, edge: DesignEdge): DesignEdge {
+  const renamed = edge.branch ? s.renamed.get(edge.from)?.get(edge.branch) : undefined;
+  if (!renamed || !s.wf.edges.some((e) => e.source === edge.from && e.sourceHandle === edge.branch)) return edge;
+  s.fixes.push({ code: "duplicate_branch_id", message: `Edge ${edge.from} -> ${edge.to} leaves from the renamed branch "${renamed}".` });
+  return { ...edge, branch: renamed };
+}
+
 function removeNode(s: State, id: string, reconnect: boolean) {
   const into = s.wf.edges.filter((e) => e.target === id && e.kind === "forward" && e.source !== id);
   const out = s.wf.edges.filter((e) => e.source === id && e.kind === "forward" && e.target !== id);
   const edges = s.wf.edges.filter((e) => e.source !== id && e.target !== id);
-  const agents = s.wf.nodes.map((n) => n);
-  s.wf = { ...s.wf, nodes: agents.filter((n) => n.id !== id), edges };
+  s.wf = { ...s.wf, nodes: s.wf.nodes.filter((n) => n.id !== id), edges };
   if (!reconnect) return;
   const taken = new Set(edges.map((e) => e.id));
   for (const a of into) {
@@ -66,7 +74,12 @@ function updateNode(s: State, i: number, id: string, set: Partial<DesignNode>) {
   const current = s.wf.nodes.find((n) => n.id === id);
   if (!current) return opIssue(s, i, `node "${id}" does not exist.`);
   const asDesign = toDesign({ ...s.wf, nodes: [current], edges: [] }).design.nodes[0]!;
-  const compiled = compileNode(repairNode({ ...asDesign, ...set, id, kind: current.type }, s.opts.kinds, [], s.fixes));
+  const repaired = repairNode({ ...asDesign, ...set, id, kind: current.type }, s.opts.kinds, [], s.fixes);
+  set.branches?.forEach((b, k) => {
+    const now = repaired.branches?.[k]?.id;
+    if (now && now !== b.id) s.renamed.set(id, new Map([...(s.renamed.get(id) ?? []), [b.id, now]]));
+  });
+  const compiled = compileNode(repaired);
   const parsed = nodeSchema.safeParse({ ...compiled, position: current.position, join: set.join ?? current.join, timeoutMs: current.timeoutMs });
   if (!parsed.success) return opIssue(s, i, `node "${id}" cannot take these changes: ${parsed.error.issues[0]?.message ?? ""}`);
   s.wf = { ...s.wf, nodes: s.wf.nodes.map((n) => (n.id === id ? parsed.data : n)) };
@@ -123,7 +136,7 @@ function applyGraphOp(s: State, i: number, op: EditOperation) {
       return addEdges(s, [...old.map((e) => ({ from: e.source, branch: e.sourceHandle, to: node.id })), { from: node.id, to: op.to }]);
     }
     case "add_edge":
-      return addEdges(s, [op.edge]);
+      return addEdges(s, [followRename(s, op.edge)]);
     case "remove_edge": {
       const keep = s.wf.edges.filter((e) => !matches(e, op.from, op.to, op.branch));
       if (keep.length === s.wf.edges.length) return opIssue(s, i, `there is no edge from "${op.from}" to "${op.to}".`);
@@ -149,7 +162,7 @@ function applyGraphOp(s: State, i: number, op: EditOperation) {
 
 /** Applies `ops` in order to `base`; returns the edited document, what could not apply, and local fixes. */
 export function applyEdits(base: Workflow, ops: readonly EditOperation[], opts: EditOptions): { workflow: Workflow; issues: DesignIssue[]; fixes: LocalFix[] } {
-  const s: State = { wf: structuredClone(base), issues: [], fixes: [], opts };
+  const s: State = { wf: structuredClone(base), issues: [], fixes: [], opts, renamed: new Map() };
   ops.forEach((op, i) => applyGraphOp(s, i, op));
   return { workflow: s.wf, issues: s.issues, fixes: s.fixes };
 }
