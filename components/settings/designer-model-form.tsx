@@ -27,7 +27,7 @@ export function DesignerModelForm({ providers, current, action }: Props) {
         <CardDescription>The model that turns your descriptions into workflow graphs.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form action={formAction} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+        <form action={formAction} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
           <FormField label="Provider" error={errors.designerProviderId}>
             <Select name="designerProviderId" defaultValue={current.designerProviderId ?? ""}>
               <option value="">{SCRIPTED_MODEL_LABEL} (built-in, offline)</option>
@@ -39,7 +39,7 @@ export function DesignerModelForm({ providers, current, action }: Props) {
           <FormField label="Model" error={errors.designerModel} hint="Empty = the provider's default model.">
             <Input name="designerModel" defaultValue={current.designerModel ?? ""} placeholder="Provider default" />
           </FormField>
-          <div className="sm:mb-5">
+          <div className="sm:pt-[1.625rem]">
             <SubmitButton variant="outline">Save</SubmitButton>
           </div>
         </form>

@@ -1,3 +1,4 @@
+import { Badge } from "@/components/ui/badge";
 import { PlusIcon, WorkflowIcon } from "@/components/ui/icons";
 import { SubmitButton } from "@/components/ui/submit-button";
 
@@ -6,6 +7,8 @@ export interface TemplateOption {
   id: string;
   name: string;
   description: string;
+  /** A short label such as the agent pattern ("Routing"). */
+  tag?: string;
 }
 
 type Action = (form: FormData) => Promise<void>;
@@ -37,7 +40,8 @@ export function TemplatePicker({ templates, action }: { templates: TemplateOptio
               <span className="flex items-center gap-2 text-sm font-medium">
                 <WorkflowIcon className="text-muted group-hover:text-primary" /> {t.name}
               </span>
-              <span className="text-xs text-muted">{t.description}</span>
+              <span className="line-clamp-3 text-xs text-muted">{t.description}</span>
+              {t.tag && <Badge className="mt-auto self-start">{t.tag}</Badge>}
             </button>
           </form>
         </li>

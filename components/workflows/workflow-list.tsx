@@ -20,7 +20,7 @@ export function WorkflowList({ workflows }: { workflows: WorkflowRow[] }) {
       <table className="w-full text-sm">
         <thead className="border-b border-border bg-surface-2/60 text-left text-xs uppercase tracking-wide text-muted">
           <tr>
-            <th scope="col" className="px-5 py-2.5 font-medium">Name</th>
+            <th scope="col" className="w-1/2 px-5 py-2.5 font-medium">Name</th>
             <th scope="col" className="hidden px-5 py-2.5 font-medium sm:table-cell">Nodes</th>
             <th scope="col" className="px-5 py-2.5 font-medium">Versions</th>
             <th scope="col" className="px-5 py-2.5 text-right font-medium">Updated</th>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { buttonClasses } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page-header";
@@ -17,7 +18,11 @@ export function WorkflowOverview({ workflow, versions }: WorkflowOverviewProps) 
       <Link href="/workflows" className="mb-4 inline-flex items-center gap-1.5 text-sm text-muted hover:text-foreground">
         <ArrowLeftIcon /> Workflows
       </Link>
-      <PageHeader title={workflow.name} description={workflow.description || "No description yet."} />
+      <PageHeader
+        title={workflow.name}
+        description={workflow.description || "No description yet."}
+        actions={<Link href={`/workflows/${workflow.id}/edit`} className={buttonClasses("primary")}>Open editor</Link>}
+      />
       <div className="grid gap-4 md:grid-cols-3">
         <Card>
           <CardHeader>

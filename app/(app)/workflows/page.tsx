@@ -23,7 +23,13 @@ export default async function WorkflowsPage() {
         actions={<NewWorkflowButton action={createWorkflowAction} />}
       />
       {workflows.length ? (
-        <WorkflowList workflows={workflows} />
+        <>
+          <WorkflowList workflows={workflows} />
+          <section aria-labelledby="templates-heading" className="mt-10">
+            <h2 id="templates-heading" className="mb-3 text-sm font-semibold">Start from a pattern</h2>
+            <TemplatePicker templates={templates} action={createWorkflowAction} />
+          </section>
+        </>
       ) : (
         <EmptyState
           icon={<WorkflowIcon width={20} height={20} />}

@@ -2,16 +2,26 @@ import "server-only";
 import { type TemplateOption } from "@/components/workflows/template-picker";
 import { blankWorkflowDocument } from "@/lib/db/workflows";
 import { type WorkflowInput } from "@/lib/workflow/schema";
+import { instantiateTemplate, workflowTemplates } from "@/lib/workflow/templates";
 
-/**
- * The choices of "New workflow". Pattern templates come from lib/workflow/templates.ts once it
- * exists; until then only the blank workflow is offered.
- */
+const PATTERN_LABEL: Record<(typeof workflowTemplates)[number]["pattern"], string> = {
+  routing: "Routing",
+  parallel: "Parallel",
+  "evaluator-optimizer": "Evaluator–optimizer",
+  fsm: "State machine",
+  "orchestrator-workers": "Orchestrator–workers",
+};
+
+/** The choices of "New workflow": blank first, then lib/workflow's pattern templates. */
 export function templateOptions(): TemplateOption[] {
-  return [{ id: "blank", name: "Blank workflow", description: "A start node wired to an end node." }];
+  return [
+    { id: "blank", name: "Blank workflow", description: "A start node wired to an end node." },
+    ...workflowTemplates.map((t) => ({ id: t.id, name: t.title, description: t.description, tag: PATTERN_LABEL[t.pattern] })),
+  ];
 }
 
 /** The document of a template by id, or null for an unknown id (callers fall back to blank). */
 export function templateDocument(id: string): WorkflowInput | null {
-  return id === "blank" ? blankWorkflowDocument() : null;
+  if (id === "blank") return blankWorkflowDocument();
+  return instantiateTemplate(id) ?? null;
 }
