@@ -133,6 +133,7 @@ export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, on
       onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD}
       colorMode={resolvedTheme === "dark" ? "dark" : "light"}
       fitView
+      fitViewOptions={{ maxZoom: 1 }}
       minZoom={0.05}
       proOptions={{ hideAttribution: true }}
     >

@@ -2,12 +2,14 @@
 import { memo } from "react";
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from "@xyflow/react";
 import type { FlowEdge } from "../flow-mapping";
+import { useSelectEdge } from "./loop-edge";
 
 /** Forward (data + control) edge: a bezier, red with its issues in a tooltip when invalid. */
 export const ForwardEdge = memo(function ForwardEdge(props: EdgeProps<FlowEdge>) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, selected, data, markerEnd, label } = props;
   const [path, labelX, labelY] = getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition });
-  const invalid = (data?.issues.length ?? 0) > 0;
+  const invalid = data.issues.length > 0;
+  const select = useSelectEdge(id);
   return (
     <>
       <BaseEdge id={id} path={path} markerEnd={markerEnd}
@@ -15,7 +17,7 @@ export const ForwardEdge = memo(function ForwardEdge(props: EdgeProps<FlowEdge>)
       {(label || invalid) && (
         <EdgeLabelRenderer>
           <div style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
-            title={data?.issues.join("\n")}
+            title={data.issues.join("\n")} onClick={select}
             className="nodrag nopan pointer-events-auto absolute rounded bg-white px-1 text-[10px] text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200">
             {invalid ? `⚠ ${label ?? ""}` : label}
           </div>

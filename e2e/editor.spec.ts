@@ -1,0 +1,115 @@
+import fs from "node:fs/promises";
+import { expect, test, type Page } from "@playwright/test";
+import { signUpNewUser } from "./pages/auth-pages";
+import { EditorPage } from "./pages/editor-page";
+import { WorkflowsPage } from "./pages/workflows-page";
+
+test.use({ viewport: { width: 1600, height: 1000 } });
+
+/** Builds scenario A (article writer) by drag and drop; returns the node ids by role. */
+async function buildArticleWriter(page: Page, editor: EditorPage) {
+  // A new workflow is start → end; take that edge out first.
+  await editor.selectEdge(await editor.edgeId("start", "end"));
+  await page.keyboard.press("Delete");
+  await expect(editor.edges()).toHaveCount(0);
+  await editor.selectWorkflow();
+  await page.getByTestId("add-input").click();
+  await editor.setField("input-0-key", "topic");
+
+  const researcher = await editor.dragKind("agent", 300, 150);
+  const outline = await editor.dragKind("agent", 300, 420);
+  const evaluator = await editor.dragKind("agent", 620, 420);
+  const writer = await editor.dragKind("agent", 620, 700);
+  await editor.layout();
+
+  for (const [id, name] of [[researcher, "Researcher"], [outline, "Outline"], [evaluator, "Evaluator"], [writer, "Writer"]] as const) {
+    await editor.selectNode(id);
+    await editor.setField("node-name", name);
+    await expect(editor.node(id)).toContainText(name);
+  }
+  await editor.selectNode(evaluator);
+  await editor.setField("branch-0-id", "approved");
+  await page.getByTestId("add-branch").click();
+  await editor.setField("branch-1-id", "revise");
+  await expect(editor.node(evaluator).locator('.react-flow__handle[data-handleid="revise"]')).toBeVisible();
+
+  await editor.connect("start", "next", researcher);
+  await editor.connect(researcher, "done", outline);
+  await editor.connect(outline, "done", evaluator);
+  await editor.connect(evaluator, "approved", writer);
+  await editor.connect(writer, "done", "end");
+  await editor.connect(evaluator, "revise", outline);
+  await expect(editor.edges()).toHaveCount(6);
+  await editor.layout();
+  return { researcher, outline, evaluator, writer };
+}
+
+test("build the article writer by drag and drop, cap the loop, save, reload, break and undo, export/import", async ({ page }) => {
+  await signUpNewUser(page, "editor");
+  const id = await new WorkflowsPage(page).createBlank();
+  const editor = new EditorPage(page);
+  await editor.goto(id);
+
+  const { outline, evaluator, writer } = await buildArticleWriter(page, editor);
+
+  // The revise edge goes back upstream: the editor made it a loop edge with the default cap.
+  const loopId = await editor.edgeId(evaluator, outline);
+  await expect(page.getByTestId(`loop-label-${loopId}`)).toHaveText("↺ ≤ 3");
+  await page.getByTestId(`loop-label-${loopId}`).click();
+  await editor.setField("loop-max", "5");
+  await expect(page.getByTestId(`loop-label-${loopId}`)).toHaveText("↺ ≤ 5");
+  await editor.setField("loop-max", "3");
+  await expect(page.getByTestId(`loop-label-${loopId}`)).toHaveText("↺ ≤ 3");
+
+  await editor.tab("issues");
+  await expect(page.getByTestId("issues-empty")).toBeVisible();
+
+  await editor.save();
+  const before = await editor.snapshot();
+  await page.reload();
+  await expect(editor.edges()).toHaveCount(6);
+  expect(await editor.snapshot()).toEqual(before);
+  await expect(editor.saveState()).toHaveText("Saved");
+
+  // Deleting the writer → end edge breaks the graph; undo repairs it.
+  await editor.tab("issues");
+  const lastEdge = await editor.edgeId(writer, "end");
+  await editor.selectEdge(lastEdge);
+  await page.keyboard.press("Delete");
+  await expect(editor.edges()).toHaveCount(5);
+  await editor.tab("issues");
+  await expect(page.getByTestId("issue").first()).toBeVisible();
+  await expect(page.locator('[data-testid="issue"][data-code="cannot_reach_terminal"]').first()).toBeVisible();
+  await expect(editor.node(writer).getByTestId("issue-badge")).toBeVisible();
+  await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press("Control+z");
+  await expect(editor.edges()).toHaveCount(6);
+  await expect(page.getByTestId("issues-empty")).toBeVisible();
+
+  // Export, wreck the graph, import the file: the same graph comes back.
+  const download = page.waitForEvent("download");
+  await page.getByTestId("export").click();
+  const file = await (await download).path();
+  const exported = JSON.parse(await fs.readFile(file, "utf8")) as { nodes: unknown[]; edges: unknown[] };
+  expect(exported.nodes).toHaveLength(6);
+  await editor.selectNode(outline);
+  await page.keyboard.press("Delete");
+  await expect(editor.nodes()).toHaveCount(5);
+  await page.getByTestId("import-file").setInputFiles(file);
+  await expect(editor.nodes()).toHaveCount(6);
+  expect(await editor.snapshot()).toEqual(before);
+  const again = page.waitForEvent("download");
+  await page.getByTestId("export").click();
+  expect(JSON.parse(await fs.readFile(await (await again).path(), "utf8"))).toEqual(exported);
+});
+
+test("a connection the model forbids is refused with the reason", async ({ page }) => {
+  await signUpNewUser(page, "editor-refuse");
+  const id = await new WorkflowsPage(page).createBlank();
+  const editor = new EditorPage(page);
+  await editor.goto(id);
+  const agent = await editor.dragKind("agent", 400, 300);
+  await editor.connect(agent, "done", "start");
+  await expect(page.getByText("The start node cannot have incoming edges")).toBeVisible();
+  await expect(editor.edges()).toHaveCount(1);
+});
