@@ -156,7 +156,9 @@ class Handler {
   private async control(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await this.json(req, res);
     if (body === undefined) return;
-    const { mode, ...fixture } = controlFixtures.parse(body);
+    const parsed = controlFixtures.safeParse(body);
+    if (!parsed.success) return sendJson(res, 400, errorBody("Body must be a fixture object: {mode?, rules, models?}.", "invalid_fixture"));
+    const { mode, ...fixture } = parsed.data;
     try {
       this.book.load([parseFixture("POST /_scripted/fixtures", fixture)], mode);
     } catch (e) {
@@ -185,7 +187,7 @@ class Handler {
       path, model: facts.model, rule: decision.ruleId, matched: decision.ruleId !== FALLBACK_RULE_ID, call: decision.call, outcome, status,
       stream: facts.stream, lastUser: facts.lastUser, tools: facts.tools, schema: facts.schemaName ?? null, body: raw,
     });
-    if (decision.ruleId === FALLBACK_RULE_ID) log.debug("no fixture matched", { model: facts.model, lastUser: facts.lastUser.slice(0, 120), tools: facts.tools });
+    if (decision.ruleId === FALLBACK_RULE_ID) log.info("no fixture matched", { model: facts.model, lastUser: facts.lastUser.slice(0, 120), tools: facts.tools });
     if (plan.delayMs > 0) await sleep(plan.delayMs);
     const headers = { "x-scripted-rule": decision.ruleId, "x-request-id": newId("req_") };
     if (plan.kind === "error") return sendJson(res, plan.status, plan.body, { ...headers, ...plan.headers });
