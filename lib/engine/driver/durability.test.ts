@@ -98,3 +98,16 @@ describe("D10 graceful stop", () => {
     expect(store.steps("r1").find((s) => s.nodeId === "a")).toMatchObject({ attempt: 2, status: "succeeded" });
   });
 });
+
+describe("the engine refuses to start an invalid workflow", () => {
+  it("ends the run failed with the validation errors, running nothing", async () => {
+    const store = new MemoryStore();
+    store.create("r1", buildWorkflow({ nodes: [startNode(), agentNode("a")], edges: [fwd("start", "next", "a")] }), {});
+    const w = worker(store, () => ({ content: "x" }));
+    const outcome = await runJob(w.ports, "r1", { owner: "w1" });
+    expect(outcome).toMatchObject({ kind: "terminal", status: "failed" });
+    expect(outcome.kind === "terminal" && outcome.reason).toMatch(/^Invalid workflow: /);
+    expect(w.model.calls).toHaveLength(0);
+    expect(store.run("r1").events.map((e) => e.event.type)).toEqual(["run_finished"]);
+  });
+});

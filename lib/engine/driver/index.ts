@@ -1,4 +1,6 @@
+import "server-only";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
+import { validate } from "@/lib/workflow/validate";
 import type { TerminalRunStatus } from "../events";
 import { defaultExecutors } from "../executors";
 import type { ExecutorRegistry } from "../executors/types";
@@ -25,7 +27,10 @@ export interface RunJobOptions {
   maxAttempts?: number;
   /** After the run ended, how long to wait for aborted steps to return before the job returns. Default 5 000 ms. */
   settleMs?: number;
-  /** Refuses to start an invalid workflow: return a reason (e.g. from lib/workflow validate) or null. */
+  /**
+   * Refuses to start an invalid workflow: returns a reason or null. Checked only on a run's first
+   * start (a resumed run keeps going). Default: lib/workflow validate() without registry context.
+   */
   checkWorkflow?: (workflow: Workflow) => string | null;
 }
 
@@ -78,8 +83,16 @@ function open(snap: RunSnapshot, options: RunJobOptions): { workflow?: Workflow;
   } catch {
     return { workflow: parsed.data, state: null, refusal: "Stored run state is corrupt" };
   }
-  const problem = state ? null : (options.checkWorkflow?.(parsed.data) ?? null);
+  const problem = state ? null : (options.checkWorkflow ?? structuralCheck)(parsed.data);
   return problem ? { workflow: parsed.data, state, refusal: `Invalid workflow: ${problem}` } : { workflow: parsed.data, state };
+}
+
+/** The default check: error-level issues of validate() (structure, loops, branches, references). */
+export function structuralCheck(workflow: Workflow): string | null {
+  const errors = validate(workflow).filter((i) => i.severity === "error");
+  if (errors.length === 0) return null;
+  const more = errors.length > 3 ? ` (+${errors.length - 3} more)` : "";
+  return errors.slice(0, 3).map((i) => i.message).join("; ") + more;
 }
 
 /** Ends a run that cannot start (invalid document or state) as failed, with the reason. */

@@ -1,4 +1,5 @@
 import type { Workflow } from "@/lib/workflow/schema";
+import type { TokenUsage } from "../events";
 import { evaluate, startNode } from "./activation";
 import { addTokens, exhaust, finish, settle } from "./budgets";
 import { indexWorkflow } from "./graph-index";
@@ -152,11 +153,17 @@ function follow(ctx: Ctx, nodeId: string, iteration: number, chosen: string, out
   }
 }
 
-function onFailed(ctx: Ctx, key: StepKey, error: string, limit?: string, status: "failed" | "timed_out" = "failed"): boolean {
+type Measured = StepKey & { usage?: TokenUsage; latencyMs?: number };
+
+function onFailed(ctx: Ctx, key: Measured, error: string, limit?: string, status: "failed" | "timed_out" = "failed"): boolean {
   const ns = current(ctx, key);
   if (!ns) return false;
   ns.phase = "failed";
-  ctx.events.push({ type: "step_finished", nodeId: key.nodeId, iteration: key.iteration, status, error, promptTokens: 0, completionTokens: 0 });
+  ctx.events.push({
+    type: "step_finished", nodeId: key.nodeId, iteration: key.iteration, status, error,
+    promptTokens: key.usage?.promptTokens ?? 0, completionTokens: key.usage?.completionTokens ?? 0,
+    ...(key.latencyMs !== undefined ? { latencyMs: key.latencyMs } : {}),
+  });
   const reason = `Step "${key.nodeId}" (iteration ${key.iteration}) ${status === "timed_out" ? "" : "failed: "}${error}`;
   if (limit) exhaust(ctx, limit, reason);
   else finish(ctx, "failed", reason);

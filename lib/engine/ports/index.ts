@@ -1,0 +1,11 @@
+/**
+ * The engine's ports: everything the driver and executors need from the world, injected.
+ * The engine core never imports db/queue/redis/llm; lib/runs (or workers/) wires real ports and
+ * the unit tests use in-memory fakes (lib/engine/testing/).
+ */
+export type { Logger } from "@/lib/logger";
+export type { TerminalRunStatus } from "../events";
+export * from "./store";
+export * from "./model";
+export * from "./tools";
+export * from "./runtime";

@@ -1,0 +1,42 @@
+import type { Logger } from "@/lib/logger";
+import type { ModelPort } from "./model";
+import type { StoredEvent, StorePort } from "./store";
+import type { ToolsPort } from "./tools";
+
+/** Event publication, queue, clock and the bundle of all ports. */
+
+/**
+ * Called after a commit succeeded with the events it stored (never before: stored before sent, R8).
+ * Best effort (e.g. Redis PUBLISH / XADD as a wake-up); a failure is logged and never fails the run,
+ * because viewers replay from the store by seq.
+ */
+export interface EventsPort {
+  published(runId: string, events: StoredEvent[]): Promise<void> | void;
+}
+
+/** Why the engine enqueues a run job (matches lib/queue runJobReasons). */
+export type EnqueueReason = "start" | "resume" | "cancel" | "reconcile" | "retry";
+
+/** Dispatch of run jobs (BullMQ in production). The engine enqueues a resume after a hand-back. */
+export interface QueuePort {
+  enqueueRun(runId: string, reason: EnqueueReason): Promise<void>;
+}
+
+/** Time, injectable so tests can control deadlines. */
+export interface ClockPort {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms`, or rejects with the signal's reason as soon as `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** All ports a run job needs. `queue`/`events` are optional (tests may omit them). */
+export interface EnginePorts {
+  store: StorePort;
+  model: ModelPort;
+  tools: ToolsPort;
+  clock: ClockPort;
+  logger: Logger;
+  queue?: QueuePort;
+  events?: EventsPort;
+}
