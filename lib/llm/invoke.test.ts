@@ -41,7 +41,7 @@ beforeEach(() => server.reset());
 describe("chat", () => {
   it("returns content, finish reason, usage and latency", async () => {
     const r = await chat({ config, messages: [{ role: "system", content: "Be nice." }, ...user("hello")] });
-    expect(r).toMatchObject({ content: "Hi there, friend.", refusal: null, toolCalls: [], invalidToolCalls: [], finishReason: "stop", attempts: 1 });
+    expect(r).toMatchObject({ content: "Hi there, friend.", refusal: null, toolCalls: [], invalidToolCalls: [], finishReason: "stop", attempts: 1, model: "scripted-demo" });
     expect(r.usage.completionTokens).toBe(Math.ceil("Hi there, friend.".length / 4));
     expect(r.usage.promptTokens).toBeGreaterThan(0);
     expect(r.latencyMs).toBeGreaterThanOrEqual(0);

@@ -64,6 +64,8 @@ export interface ChatResult {
   /** Duration of the successful attempt. */
   latencyMs: number;
   attempts: number;
+  /** The model name that answered (the provider's, else the config's). */
+  model: string;
 }
 
 export interface ChatParams {
@@ -172,6 +174,7 @@ function toResult({ msg, refusal }: Answer, p: ChatParams, latencyMs: number, at
     usage: usageOf(msg, p.messages, completionText),
     latencyMs,
     attempts,
+    model: typeof msg.response_metadata?.model_name === "string" && msg.response_metadata.model_name ? msg.response_metadata.model_name : p.config.model,
   };
 }
 

@@ -62,7 +62,7 @@ describe("withRetry against the scripted server", () => {
   it("stops after maxAttempts with the last error", async () => {
     server.load([{ rules: [{ id: "always", fault: { kind: "http", status: 503 } }] }]);
     const err = await withRetry(call("x"), { maxAttempts: 3, baseDelayMs: 5 }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ kind: "server", status: 503 });
+    expect(err).toMatchObject({ kind: "server", status: 503, retryable: true, attempts: 3 });
     expect(server.requests()).toHaveLength(3);
   });
 

@@ -29,6 +29,8 @@ const RETRYABLE: Record<ProviderErrorKind, boolean> = {
 /** A classified failure of a model provider call (after lib/llm's own retries, if thrown by them). */
 export class ProviderError extends Error {
   readonly retryable: boolean;
+  /** Attempts made before giving up (set by withRetry; 1 when it failed at once). */
+  attempts = 1;
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
@@ -169,7 +171,10 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, o: Retry
       return { value: await fn(attempt), attempts: attempt };
     } catch (e) {
       const error = o.signal?.aborted ? abortError(o.signal) : toProviderError(e);
-      if (!error.retryable || attempt >= max) throw error;
+      if (!error.retryable || attempt >= max) {
+        error.attempts = attempt;
+        throw error;
+      }
       const delayMs = retryDelay(attempt, error, o);
       o.onRetry?.({ attempt, delayMs, error });
       await sleep(delayMs, o.signal);

@@ -33,6 +33,8 @@ export interface StructuredResult<T> {
   latencyMs: number;
   /** The method that produced the value. */
   method: StructuredMethod;
+  /** The model name that answered. */
+  model: string;
 }
 
 export type StructuredFailureReason = "invalid_json" | "truncated" | "schema_invalid" | "no_output" | "refusal";
@@ -159,7 +161,7 @@ export async function structured<T>(p: StructuredParams<T>): Promise<StructuredR
     latencyMs += res.latencyMs;
     if (res.refusal) throw new StructuredOutputError("refusal", `The model refused: ${res.refusal}`, attempts, res.refusal, usage);
     const out = method === "tool" ? fromTool(p, res) : fromText(p, res);
-    if (out.ok) return { value: out.value, attempts, usage, latencyMs, method };
+    if (out.ok) return { value: out.value, attempts, usage, latencyMs, method, model: res.model };
     if (attempts > (p.maxRepairs ?? 2)) {
       throw new StructuredOutputError(out.reason, `No valid "${p.name}" after ${attempts} answers: ${out.message}`, attempts, lastOutput(res), usage);
     }
