@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chat, ToolCallError, type ChatMessage, type ToolSpec } from "./invoke";
-import { modelLabel, scriptedModelConfig, type ModelConfig } from "./models";
+import { defaultModelConfig, modelLabel, scriptedModelConfig, type ModelConfig } from "./models";
 import { ProviderError } from "./retry";
 import { startScriptedServer, type ScriptedServer } from "./scripted/server";
 
@@ -144,5 +144,12 @@ describe("model configs", () => {
     expect(modelLabel({ model: "Scripted-router" })).toBe("Scripted demo model");
     expect(modelLabel({ model: "gpt-4o-mini" })).toBe("gpt-4o-mini");
     expect(scriptedModelConfig(4321)).toEqual({ baseURL: "http://127.0.0.1:4321/v1", apiKey: "scripted", model: "scripted-demo" });
+  });
+
+  it("picks the default model from OPENAI_* or falls back to the scripted server", () => {
+    expect(defaultModelConfig({ WEFT_SCRIPTED_MODEL_PORT: "4011", OPENAI_BASE_URL: "" })).toEqual(scriptedModelConfig(4011));
+    expect(defaultModelConfig({ OPENAI_API_KEY: "sk-x" })).toEqual({ baseURL: "https://api.openai.com/v1", apiKey: "sk-x", model: "gpt-4o-mini" });
+    expect(defaultModelConfig({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", OPENAI_MODEL: "llama3.2" })).toEqual({ baseURL: "http://127.0.0.1:11434/v1", model: "llama3.2" });
+    expect(() => defaultModelConfig({ OPENAI_BASE_URL: "not a url" })).toThrow();
   });
 });

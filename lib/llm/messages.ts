@@ -11,13 +11,14 @@ export interface ToolCall {
 
 /**
  * The message type of lib/llm (engine and designer use it instead of LangChain's classes).
- * Assistant messages may carry tool calls; each tool message answers one call by `toolCallId`.
+ * Assistant messages may carry tool calls; each tool message answers one call by `toolCallId`
+ * (its optional `name` is the tool's name).
  */
 export type ChatMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: string }
   | { role: "assistant"; content: string; toolCalls?: ToolCall[] }
-  | { role: "tool"; content: string; toolCallId: string };
+  | { role: "tool"; content: string; toolCallId: string; name?: string };
 
 /** zod schema of ChatMessage, for messages crossing an edge (job data, stored transcripts). */
 export const chatMessageSchema: z.ZodType<ChatMessage> = z.discriminatedUnion("role", [
@@ -28,7 +29,7 @@ export const chatMessageSchema: z.ZodType<ChatMessage> = z.discriminatedUnion("r
     content: z.string(),
     toolCalls: z.array(z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) })).optional(),
   }),
-  z.object({ role: z.literal("tool"), content: z.string(), toolCallId: z.string() }),
+  z.object({ role: z.literal("tool"), content: z.string(), toolCallId: z.string(), name: z.string().optional() }),
 ]);
 
 /** Converts lib/llm messages to LangChain messages. */
@@ -45,7 +46,7 @@ export function toLangChain(messages: ChatMessage[]): BaseMessage[] {
           tool_calls: (m.toolCalls ?? []).map((t) => ({ id: t.id, name: t.name, args: t.args, type: "tool_call" as const })),
         });
       case "tool":
-        return new ToolMessage({ content: m.content, tool_call_id: m.toolCallId });
+        return new ToolMessage({ content: m.content, tool_call_id: m.toolCallId, ...(m.name ? { name: m.name } : {}) });
       default: {
         const never: never = m;
         throw new Error(`unknown message role: ${JSON.stringify(never)}`);

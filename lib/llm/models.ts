@@ -48,6 +48,20 @@ export function scriptedModelConfig(port?: number): ModelConfig {
   return { baseURL: `http://127.0.0.1:${p}/v1`, apiKey: "scripted", model: SCRIPTED_MODEL };
 }
 
+const providerEnv = envSchema.pick({ OPENAI_BASE_URL: true, OPENAI_API_KEY: true, OPENAI_MODEL: true, WEFT_SCRIPTED_MODEL_PORT: true });
+
+/**
+ * The model used when a user has chosen none: OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL
+ * when either of the first two is set (base URL default https://api.openai.com/v1), else the
+ * local scripted demo model. Reads only those variables, so it works without the app's secrets.
+ */
+export function defaultModelConfig(source: Record<string, string | undefined> = process.env): ModelConfig {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const e = providerEnv.parse(cleaned);
+  if (!e.OPENAI_BASE_URL && !e.OPENAI_API_KEY) return scriptedModelConfig(e.WEFT_SCRIPTED_MODEL_PORT);
+  return { baseURL: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", model: e.OPENAI_MODEL, ...(e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY } : {}) };
+}
+
 /** Options for createChatModel beyond the config. */
 export interface ChatModelOptions {
   /** Keep the provider's raw response in additional_kwargs.__raw_response (invoke.ts reads refusals there). Default false. */
