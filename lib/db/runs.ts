@@ -1,0 +1,148 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { runStatuses } from "@/lib/engine/events";
+import type { Prisma, RunStatus, StepStatus } from "@/lib/generated/prisma/client";
+
+/** A row of the runs list. */
+export interface RunSummary {
+  id: string;
+  status: RunStatus;
+  reason: string | null;
+  workflowId: string;
+  workflowName: string;
+  workflowVersionId: string;
+  version: number;
+  promptTokens: number;
+  completionTokens: number;
+  stepCount: number;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+/** One step as the run page shows it. */
+export interface StepView {
+  id: string;
+  nodeId: string;
+  iteration: number;
+  attempt: number;
+  status: StepStatus;
+  input: unknown;
+  output: unknown;
+  branch: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number | null;
+  error: string | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+/** A run with its inputs/outputs and steps (in start order). */
+export interface RunDetail extends RunSummary {
+  inputs: unknown;
+  outputs: unknown;
+  cancelRequested: boolean;
+  /** Last allocated event seq (0 = none yet). */
+  lastSeq: number;
+  steps: StepView[];
+}
+
+/** Filters of the runs list; `cursor` is the id of the last run of the previous page. */
+export const runListFilterSchema = z.object({
+  workflowId: z.string().min(1).max(64).optional(),
+  status: z.enum(runStatuses).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  cursor: z.string().min(1).max(64).optional(),
+});
+export type RunListFilter = z.input<typeof runListFilterSchema>;
+
+const summarySelect = {
+  id: true,
+  status: true,
+  reason: true,
+  workflowVersionId: true,
+  promptTokens: true,
+  completionTokens: true,
+  stepCount: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+  workflowVersion: { select: { version: true, workflow: { select: { id: true, name: true } } } },
+} satisfies Prisma.RunSelect;
+
+type SummaryRow = Prisma.RunGetPayload<{ select: typeof summarySelect }>;
+
+function summaryOf({ workflowVersion, ...r }: SummaryRow): RunSummary {
+  return {
+    ...r,
+    workflowId: workflowVersion.workflow.id,
+    workflowName: workflowVersion.workflow.name,
+    version: workflowVersion.version,
+  };
+}
+
+/** The owner's runs, newest first, filtered; another user's runs never appear. */
+export async function listRunsForOwner(ownerId: string, filter: RunListFilter = {}): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
+  const f = runListFilterSchema.parse(filter);
+  const rows = await db().run.findMany({
+    where: {
+      ownerId,
+      ...(f.status ? { status: f.status } : {}),
+      ...(f.workflowId ? { workflowVersion: { workflowId: f.workflowId } } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: f.limit + 1,
+    ...(f.cursor ? { cursor: { id: f.cursor }, skip: 1 } : {}),
+    select: summarySelect,
+  });
+  const page = rows.slice(0, f.limit);
+  return { runs: page.map(summaryOf), nextCursor: rows.length > f.limit ? (page.at(-1)?.id ?? null) : null };
+}
+
+/** One of the owner's runs with its steps, or null (someone else's run looks exactly like a missing one). */
+export async function getRunForOwner(ownerId: string, runId: string): Promise<RunDetail | null> {
+  const row = await db().run.findFirst({
+    where: { id: runId, ownerId },
+    select: {
+      ...summarySelect,
+      inputs: true,
+      outputs: true,
+      cancelRequested: true,
+      nextSeq: true,
+      steps: { orderBy: [{ createdAt: "asc" }, { iteration: "asc" }] },
+    },
+  });
+  if (!row) return null;
+  const { inputs, outputs, cancelRequested, nextSeq, steps, ...summary } = row;
+  return {
+    ...summaryOf(summary),
+    inputs,
+    outputs,
+    cancelRequested,
+    lastSeq: nextSeq - 1,
+    steps: steps.map((s) => ({
+      id: s.id,
+      nodeId: s.nodeId,
+      iteration: s.iteration,
+      attempt: s.attempt,
+      status: s.status,
+      input: s.input,
+      output: s.output,
+      branch: s.branch,
+      promptTokens: s.promptTokens,
+      completionTokens: s.completionTokens,
+      latencyMs: s.latencyMs,
+      error: s.error,
+      startedAt: s.startedAt,
+      finishedAt: s.finishedAt,
+    })),
+  };
+}
+
+/** True when the run exists and belongs to `ownerId` (authorises the SSE stream). */
+export async function isRunOwnedBy(ownerId: string, runId: string): Promise<boolean> {
+  const n = await db().run.count({ where: { id: runId, ownerId } });
+  return n === 1;
+}

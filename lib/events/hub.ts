@@ -1,0 +1,113 @@
+import "server-only";
+import type { Redis } from "ioredis";
+import { createLogger } from "@/lib/logger";
+import { createWorkerConnection, runEventsChannel } from "@/lib/queue";
+
+const log = createLogger({ component: "event-hub" });
+
+/** Called with the wake-up hint (last stored seq, or null after a reconnect: "re-read everything"). */
+export type WakeListener = (hintSeq: number | null) => void;
+
+interface Channel {
+  listeners: Set<WakeListener>;
+  /** Resolves once Redis acknowledged the SUBSCRIBE (so no wake-up after it can be missed). */
+  ready: Promise<void>;
+}
+
+/**
+ * Multiplexes ONE Redis subscriber connection per process across any number of live viewers:
+ * a channel is SUBSCRIBEd when its first listener arrives and UNSUBSCRIBEd when its last leaves.
+ * After a Redis reconnect (ioredis re-subscribes by itself) every listener is woken with null,
+ * so wake-ups published during the outage are not lost.
+ */
+export class RunEventHub {
+  private conn: Redis | undefined;
+  private readonly channels = new Map<string, Channel>();
+  private everReady = false;
+
+  /** Listens for wake-ups of `runId`; resolves once subscribed. Returns the unsubscribe function (idempotent). */
+  async subscribe(runId: string, listener: WakeListener): Promise<() => void> {
+    const name = runEventsChannel(runId);
+    let channel = this.channels.get(name);
+    if (!channel) {
+      const conn = this.connection();
+      channel = { listeners: new Set(), ready: conn.subscribe(name).then(() => undefined) };
+      this.channels.set(name, channel);
+    }
+    // a fresh wrapper per call, so one function subscribed twice counts (and leaves) twice
+    const entry: WakeListener = (hint) => listener(hint);
+    channel.listeners.add(entry);
+    let done = false;
+    const unsubscribe = () => {
+      if (done) return;
+      done = true;
+      this.remove(name, entry);
+    };
+    try {
+      await channel.ready;
+    } catch (err) {
+      unsubscribe();
+      throw err;
+    }
+    return unsubscribe;
+  }
+
+  /** Counters for tests and the health endpoint (S3: back to baseline after streams close). */
+  stats(): { channels: number; listeners: number; connected: boolean } {
+    let listeners = 0;
+    for (const c of this.channels.values()) listeners += c.listeners.size;
+    return { channels: this.channels.size, listeners, connected: this.conn?.status === "ready" };
+  }
+
+  /** Closes the subscriber connection (process shutdown, end of a test file). */
+  async close(): Promise<void> {
+    const conn = this.conn;
+    this.conn = undefined;
+    this.channels.clear();
+    if (conn) await conn.quit().catch(() => conn.disconnect());
+  }
+
+  private remove(name: string, listener: WakeListener): void {
+    const channel = this.channels.get(name);
+    if (!channel) return;
+    channel.listeners.delete(listener);
+    if (channel.listeners.size > 0) return;
+    this.channels.delete(name);
+    this.conn?.unsubscribe(name).catch((err: unknown) => log.warn("unsubscribe failed", { channel: name, err }));
+  }
+
+  private connection(): Redis {
+    if (this.conn) return this.conn;
+    const conn = createWorkerConnection("weft-event-hub");
+    conn.on("message", (channel: string, message: string) => {
+      const hint = Number.parseInt(message, 10);
+      for (const listener of this.channels.get(channel)?.listeners ?? []) listener(Number.isFinite(hint) ? hint : null);
+    });
+    conn.on("ready", () => {
+      if (this.everReady) this.wakeAll();
+      this.everReady = true;
+    });
+    this.conn = conn;
+    return conn;
+  }
+
+  private wakeAll(): void {
+    log.info("redis subscriber reconnected; waking every viewer", { channels: this.channels.size });
+    for (const channel of this.channels.values()) for (const listener of channel.listeners) listener(null);
+  }
+}
+
+const g = globalThis as unknown as { __weftEventHub?: RunEventHub };
+
+/** The process's hub (kept on globalThis across Next hot reloads). */
+export function runEventHub(): RunEventHub {
+  g.__weftEventHub ??= new RunEventHub();
+  return g.__weftEventHub;
+}
+
+/** Closes and forgets the process's hub. */
+export async function closeRunEventHub(): Promise<void> {
+  const hub = g.__weftEventHub;
+  g.__weftEventHub = undefined;
+  await hub?.close();
+}

@@ -1,0 +1,60 @@
+import "server-only";
+import { z } from "zod";
+import { refuseCrossSite } from "@/lib/auth/same-origin";
+import { AppError } from "@/lib/errors";
+import { createLogger } from "@/lib/logger";
+import { requireCaller, type Caller } from "./auth-context";
+
+const log = createLogger({ component: "api" });
+
+/** `{error:{code,message,details}}` with the status of lib/errors; unknown errors are 500 and logged. */
+export function errorResponse(err: unknown): Response {
+  if (err instanceof AppError) {
+    const headers: Record<string, string> = {};
+    if (err.retryAfterSeconds) headers["Retry-After"] = String(err.retryAfterSeconds);
+    return Response.json({ error: { code: err.code, message: err.message, details: err.details ?? null } }, { status: err.status, headers });
+  }
+  if (err instanceof z.ZodError) {
+    return Response.json({ error: { code: "bad_request", message: "Invalid request.", details: z.treeifyError(err) } }, { status: 400 });
+  }
+  log.error("unhandled route error", { err });
+  return Response.json({ error: { code: "internal", message: "Something went wrong.", details: null } }, { status: 500 });
+}
+
+/** Runs a route body and turns thrown errors into error responses. */
+export async function handle(fn: () => Promise<Response>): Promise<Response> {
+  try {
+    return await fn();
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
+
+/**
+ * The caller of a mutating route (W4): a session caller must come from our own origin (Origin /
+ * Sec-Fetch-Site, no text/plain or form bodies); a bearer-token caller carries no ambient
+ * credential, so cross-origin checks do not apply to it. Throws 401/403 AppErrors.
+ */
+export async function requireMutationCaller(request: Request): Promise<Caller> {
+  const caller = await requireCaller(request);
+  if (caller.via === "token") return caller;
+  const refused = refuseCrossSite(request);
+  if (refused) throw new AppError("forbidden", "Cross-site request refused.");
+  return caller;
+}
+
+/** Parses a JSON body with `schema`; an empty body parses as {}. Errors are 400. */
+export async function jsonBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+  const text = await request.text();
+  let raw: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new AppError("bad_request", "The body is not valid JSON.");
+    }
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new AppError("bad_request", "Invalid request body.", z.treeifyError(parsed.error));
+  return parsed.data;
+}

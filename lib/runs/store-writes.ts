@@ -1,0 +1,73 @@
+import "server-only";
+import type { Tx } from "@/lib/events/store";
+import type { RunCommit, RunWrite } from "@/lib/engine/ports";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+/** A step result whose row is no longer ours (re-dispatched elsewhere): the whole commit rolls back. */
+export class StepLeaseLost extends Error {
+  constructor(nodeId: string, iteration: number, attempt: number) {
+    super(`step ${nodeId}#${iteration} attempt ${attempt} is not running under this owner`);
+    this.name = "StepLeaseLost";
+  }
+}
+
+/** JSON for a nullable Json column: undefined/null become SQL NULL. */
+const json = (v: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull =>
+  v === undefined || v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue);
+
+/** Applies a commit's step starts, skips and results (inside the commit's transaction). */
+export async function applyStepWrites(tx: Tx, runId: string, c: RunCommit): Promise<void> {
+  for (const s of c.stepStarts ?? []) {
+    const running = {
+      attempt: s.attempt,
+      status: "running" as const,
+      input: json(s.input),
+      startedAt: s.at,
+      leaseOwner: c.owner,
+    };
+    await tx.step.upsert({
+      where: { runId_nodeId_iteration: { runId, nodeId: s.nodeId, iteration: s.iteration } },
+      create: { runId, nodeId: s.nodeId, iteration: s.iteration, ...running },
+      update: { ...running, output: Prisma.DbNull, error: null, branch: null, finishedAt: null, latencyMs: null },
+    });
+  }
+  if (c.stepSkips?.length) {
+    await tx.step.createMany({
+      data: c.stepSkips.map((s) => ({ runId, nodeId: s.nodeId, iteration: s.iteration, status: "skipped" as const, finishedAt: s.at })),
+      skipDuplicates: true,
+    });
+  }
+  for (const r of c.stepResults ?? []) {
+    const { count } = await tx.step.updateMany({
+      where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, status: "running", leaseOwner: c.owner },
+      data: {
+        status: r.status,
+        output: json(r.output),
+        branch: r.branch,
+        promptTokens: r.promptTokens,
+        completionTokens: r.completionTokens,
+        latencyMs: r.latencyMs,
+        error: r.error,
+        finishedAt: r.at,
+      },
+    });
+    if (count !== 1) throw new StepLeaseLost(r.nodeId, r.iteration, r.attempt);
+  }
+}
+
+/** Applies a commit's run changes (inside the commit's transaction). */
+export async function applyRunWrite(tx: Tx, runId: string, w: RunWrite): Promise<void> {
+  const data: Prisma.RunUpdateInput = {};
+  if (w.status !== undefined) data.status = w.status;
+  if (w.plannerState !== undefined) data.state = (w.plannerState ?? {}) as Prisma.InputJsonValue;
+  if (w.outputs !== undefined) data.outputs = w.outputs as Prisma.InputJsonValue;
+  if (w.reason !== undefined) data.reason = w.reason;
+  if (w.startedAt !== undefined) data.startedAt = w.startedAt;
+  if (w.finishedAt !== undefined) data.finishedAt = w.finishedAt;
+  if (w.addTokens) {
+    data.promptTokens = { increment: w.addTokens.promptTokens };
+    data.completionTokens = { increment: w.addTokens.completionTokens };
+  }
+  if (w.addSteps) data.stepCount = { increment: w.addSteps };
+  if (Object.keys(data).length > 0) await tx.run.update({ where: { id: runId }, data });
+}

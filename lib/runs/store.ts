@@ -1,0 +1,152 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { appendEvents, type Tx } from "@/lib/events/store";
+import { isTerminalRunStatus, type RunStatus } from "@/lib/engine/events";
+import type { ClaimResult, CommitFailure, CommitResult, RunCommit, RunSnapshot, StorePort } from "@/lib/engine/ports";
+import { type Prisma } from "@/lib/generated/prisma/client";
+import { createLogger } from "@/lib/logger";
+import { applyRunWrite, applyStepWrites, StepLeaseLost } from "./store-writes";
+
+const log = createLogger({ component: "run-store" });
+
+const counters = { commits: 0, rejectedCommits: 0, claims: 0 };
+
+/** Commit counters of this process; `rejectedCommits` counts refused stale/zombie commits (D4). */
+export const storeStats = (): { commits: number; rejectedCommits: number; claims: number } => ({ ...counters });
+
+/** Waiting for a pooled connection under load must not fail a commit; a stuck one must not hold locks forever. */
+const COMMIT_TX = { maxWait: 15_000, timeout: 30_000 } as const;
+
+const LIVE: RunStatus[] = ["queued", "running"];
+
+/** Thrown inside the transaction to roll it back with a refusal reason. */
+class Refused extends Error {
+  constructor(
+    readonly reason: CommitFailure,
+    readonly detail?: string,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * The engine's StorePort on PostgreSQL. Every commit runs in one transaction guarded by
+ * `UPDATE "Run" SET version = version + 1 WHERE id AND version AND leaseOwner AND status is live`;
+ * step results are further guarded by (status running, leaseOwner, attempt). A stale worker
+ * (D4 zombie, or a worker whose job was re-delivered) therefore cannot commit anything.
+ */
+export function postgresStore(): StorePort {
+  return { claimRun, commit, releaseRun, requestCancel, isCancelRequested };
+}
+
+async function claimRun(runId: string, owner: string): Promise<ClaimResult> {
+  const rows = await db().$queryRaw<{ version: number }[]>`
+    UPDATE "Run" SET "leaseOwner" = ${owner}, "leaseExpiresAt" = NULL, version = version + 1
+    WHERE id = ${runId} AND status IN ('queued', 'running') RETURNING version`;
+  const claimed = rows[0];
+  if (!claimed) {
+    const run = await db().run.findUnique({ where: { id: runId }, select: { status: true } });
+    return { ok: false, reason: run ? "terminal" : "not_found" };
+  }
+  counters.claims++;
+  const run = await db().run.findUnique({
+    where: { id: runId },
+    include: { steps: true, workflowVersion: { select: { document: true } } },
+  });
+  if (!run) return { ok: false, reason: "not_found" };
+  return { ok: true, run: snapshotOf(run, claimed.version) };
+}
+
+type RunRow = Prisma.RunGetPayload<{ include: { steps: true; workflowVersion: { select: { document: true } } } }>;
+
+function snapshotOf(run: RunRow, version: number): RunSnapshot {
+  const live = !isTerminalRunStatus(run.status);
+  return {
+    runId: run.id,
+    workflow: run.workflowVersion.document,
+    inputs: (run.inputs ?? {}) as Record<string, unknown>,
+    status: run.status,
+    plannerState: run.state,
+    version,
+    leaseOwner: run.leaseOwner,
+    cancelRequested: run.cancelRequested,
+    cancelReason: run.cancelRequested && live ? run.reason : null,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    promptTokens: run.promptTokens,
+    completionTokens: run.completionTokens,
+    steps: run.steps.map((s) => ({
+      nodeId: s.nodeId,
+      iteration: s.iteration,
+      attempt: s.attempt,
+      status: s.status,
+      input: s.input,
+      output: s.output,
+      branch: s.branch,
+      promptTokens: s.promptTokens,
+      completionTokens: s.completionTokens,
+      latencyMs: s.latencyMs,
+      error: s.error,
+      leaseOwner: s.leaseOwner,
+      startedAt: s.startedAt,
+      finishedAt: s.finishedAt,
+    })),
+  };
+}
+
+async function commit(runId: string, c: RunCommit): Promise<CommitResult> {
+  try {
+    const result = await db().$transaction(async (tx) => {
+      const bumped = await tx.$queryRaw<{ version: number }[]>`
+        UPDATE "Run" SET version = version + 1
+        WHERE id = ${runId} AND version = ${c.expectedVersion} AND "leaseOwner" = ${c.owner}
+          AND status IN ('queued', 'running')
+        RETURNING version`;
+      const row = bumped[0];
+      if (!row) throw await refusal(tx, runId, c);
+      await applyStepWrites(tx, runId, c);
+      if (c.run) await applyRunWrite(tx, runId, c.run);
+      const events = await appendEvents(tx, runId, c.events ?? []);
+      return { version: row.version, events };
+    }, COMMIT_TX);
+    counters.commits++;
+    return { ok: true, ...result };
+  } catch (err) {
+    if (err instanceof Refused) return reject(runId, c, err.reason, err.detail);
+    if (err instanceof StepLeaseLost) return reject(runId, c, "lost_lease", err.message);
+    throw err;
+  }
+}
+
+function reject(runId: string, c: RunCommit, reason: CommitFailure, detail?: string): CommitResult {
+  counters.rejectedCommits++;
+  log.warn("commit refused", { runId, owner: c.owner, expectedVersion: c.expectedVersion, reason, detail });
+  return { ok: false, reason, detail };
+}
+
+async function refusal(tx: Tx, runId: string, c: RunCommit): Promise<Refused> {
+  const run = await tx.run.findUnique({ where: { id: runId }, select: { status: true, version: true, leaseOwner: true } });
+  if (!run) return new Refused("not_found");
+  if (!LIVE.includes(run.status)) return new Refused("terminal", `run is ${run.status}`);
+  if (run.leaseOwner !== c.owner) return new Refused("lost_lease", `held by ${run.leaseOwner ?? "nobody"}`);
+  return new Refused("stale", `version is ${run.version}, commit expected ${c.expectedVersion}`);
+}
+
+async function releaseRun(runId: string, owner: string, version: number): Promise<void> {
+  await db().run.updateMany({ where: { id: runId, leaseOwner: owner, version }, data: { leaseOwner: null } });
+}
+
+async function requestCancel(runId: string, reason?: string): Promise<void> {
+  // While a run is live its `reason` column is unused, so it carries the cancel reason until the
+  // terminal commit overwrites it with why the run ended.
+  await db().run.updateMany({
+    where: { id: runId, status: { in: LIVE } },
+    data: { cancelRequested: true, ...(reason ? { reason } : {}) },
+  });
+}
+
+async function isCancelRequested(runId: string): Promise<{ requested: boolean; reason: string | null }> {
+  const run = await db().run.findUnique({ where: { id: runId }, select: { cancelRequested: true, reason: true, status: true } });
+  if (!run) return { requested: false, reason: null };
+  return { requested: run.cancelRequested, reason: run.cancelRequested && LIVE.includes(run.status) ? run.reason : null };
+}

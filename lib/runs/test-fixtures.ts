@@ -1,0 +1,41 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { createApiToken } from "@/lib/db/api-tokens";
+import { db } from "@/lib/db/client";
+import type { RunStatus } from "@/lib/engine/events";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { workflowSchema, type WorkflowInput } from "@/lib/workflow/schema";
+
+/** Test-only helpers (imported by *.int.test.ts): users, workflows and runs straight in the database. */
+
+/** start → end: the smallest valid workflow. */
+export const minimalWorkflow: WorkflowInput = {
+  name: "Minimal",
+  nodes: [
+    { id: "start", type: "start" },
+    { id: "end", type: "end" },
+  ],
+  edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "end" }],
+};
+
+/** A user with an API token (for Bearer requests). */
+export async function createTestUser(): Promise<{ id: string; token: string; auth: Record<string, string> }> {
+  const user = await db().user.create({ data: { email: `u-${randomBytes(6).toString("hex")}@test.local` } });
+  const { token } = await createApiToken(user.id, "test");
+  return { id: user.id, token, auth: { authorization: `Bearer ${token}` } };
+}
+
+/** A workflow with its draft and version 1 of `document`. */
+export async function createTestWorkflow(ownerId: string, document: WorkflowInput = minimalWorkflow): Promise<{ workflowId: string; versionId: string }> {
+  const doc = workflowSchema.parse(document) as unknown as Prisma.InputJsonValue;
+  const wf = await db().workflow.create({ data: { ownerId, name: "Test workflow", draft: doc } });
+  const v = await db().workflowVersion.create({ data: { workflowId: wf.id, version: 1, document: doc } });
+  return { workflowId: wf.id, versionId: v.id };
+}
+
+/** A run row (no job) in `status` of a fresh minimal workflow. */
+export async function createTestRun(ownerId: string, status: RunStatus = "running", document?: WorkflowInput): Promise<string> {
+  const { versionId } = await createTestWorkflow(ownerId, document);
+  const run = await db().run.create({ data: { ownerId, workflowVersionId: versionId, status } });
+  return run.id;
+}
