@@ -26,7 +26,7 @@ export function BranchesEditor({ branches, onChange, expressions = false }: Prop
       {branches.map((b, i) => (
         <div key={`${i}-${b.id}`} className="grid gap-1 rounded-md border border-border p-2" data-testid={`branch-${i}`}>
           <div className="flex gap-1">
-            <CommitInput value={b.id} ariaLabel={`Branch ${i + 1} id`} testId={`branch-${i}-id`} placeholder="id" onCommit={(v) => set(i, { id: v.trim() })} />
+            <CommitInput value={b.id} ariaLabel={`Branch ${i + 1} id`} testId={`branch-${i}-id`} placeholder="id" onCommit={(v) => set(i, renameBranch(b, v.trim()))} />
             <CommitInput value={b.label} ariaLabel={`Branch ${i + 1} label`} testId={`branch-${i}-label`} placeholder="label" onCommit={(v) => set(i, { label: v })} />
             <Button variant="ghost" size="sm" aria-label={`Remove branch ${b.id}`} onClick={() => onChange(branches.filter((_, j) => j !== i))}>✕</Button>
           </div>
@@ -47,4 +47,10 @@ export function BranchesEditor({ branches, onChange, expressions = false }: Prop
       <Button variant="outline" size="sm" onClick={add} data-testid="add-branch">Add branch</Button>
     </div>
   );
+}
+
+/** A new branch id; a label that only echoed the old id ("done" / "Done") follows it. */
+function renameBranch(b: Branch, id: string): Partial<Branch> {
+  const echoed = b.label === "" || b.label.toLowerCase() === b.id.toLowerCase();
+  return echoed ? { id, label: id ? id[0]!.toUpperCase() + id.slice(1) : "" } : { id };
 }
