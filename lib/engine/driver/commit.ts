@@ -1,4 +1,5 @@
-import type { RunCommit, StepResultWrite } from "../ports";
+import type { TokenUsage } from "../events";
+import type { RunCommit, RunWrite, StepResultWrite } from "../ports";
 import type { PlannerEvent, PlanResult } from "../planner";
 
 /**
@@ -35,4 +36,33 @@ export function buildCommit(owner: string, expectedVersion: number, event: Plann
     },
     events: r.events,
   };
+}
+
+/**
+ * Merges consecutive commits of one batch into one (same owner and expected version): writes and
+ * events concatenated in order, counters summed, the last run status/state wins.
+ */
+export function mergeCommits(commits: RunCommit[]): RunCommit {
+  const [first, ...rest] = commits;
+  if (!first) throw new Error("mergeCommits needs at least one commit");
+  if (rest.length === 0) return first;
+  const merged: RunCommit = { owner: first.owner, expectedVersion: first.expectedVersion, stepStarts: [], stepSkips: [], stepResults: [], events: [] };
+  let run: RunWrite | undefined;
+  for (const c of commits) {
+    merged.stepStarts!.push(...(c.stepStarts ?? []));
+    merged.stepSkips!.push(...(c.stepSkips ?? []));
+    merged.stepResults!.push(...(c.stepResults ?? []));
+    merged.events!.push(...(c.events ?? []));
+    if (c.run) run = mergeRun(run, c.run);
+  }
+  return run ? { ...merged, run } : merged;
+}
+
+function mergeRun(a: RunWrite | undefined, b: RunWrite): RunWrite {
+  if (!a) return { ...b };
+  const sum = (x?: TokenUsage, y?: TokenUsage) =>
+    x && y ? { promptTokens: x.promptTokens + y.promptTokens, completionTokens: x.completionTokens + y.completionTokens } : (x ?? y);
+  const addTokens = sum(a.addTokens, b.addTokens);
+  const addSteps = (a.addSteps ?? 0) + (b.addSteps ?? 0);
+  return { ...a, ...b, ...(addTokens ? { addTokens } : {}), ...(addSteps ? { addSteps } : {}) };
 }

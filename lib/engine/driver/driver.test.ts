@@ -130,3 +130,17 @@ describe("driver: cancel, timeouts, deadline (R9, D8)", () => {
     expect(store.steps("r1").some((s) => s.nodeId === "aggregator")).toBe(false);
   });
 });
+
+describe("driver: commits per step", () => {
+  it("a step's usage report and result (and whatever else queued meanwhile) land in one commit", async () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `n${i}`);
+    const wf = buildWorkflow({
+      nodes: [startNode(), ...ids.map((id) => agentNode(id)), endNode()],
+      edges: [fwd("start", "next", "n0"), ...ids.slice(1).map((id, i) => fwd(ids[i]!, "done", id)), fwd("n19", "done", "end")],
+    });
+    const { ports, store } = setup(wf, () => ({ content: "ok" }));
+    expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(store.commits).toBeLessThanOrEqual(23);
+    expect(store.run("r1").events.filter((e) => e.event.type === "tokens_used")).toHaveLength(20);
+  });
+});

@@ -46,9 +46,14 @@ describe("R7 durability: a killed worker loses no committed step", () => {
   it("D4 zombie: the second worker's result stands, the first one's late commit is refused", async () => {
     const store = new MemoryStore();
     store.create("r1", chain, {});
-    const slow = worker(store, (c) => ({ content: "slow", delayMs: taskOf(c) === "Do a" ? 150 : 0 }));
+    let aStarted!: () => void;
+    const started = new Promise<void>((resolve) => (aStarted = resolve));
+    const slow = worker(store, (c) => {
+      if (taskOf(c) === "Do a") aStarted();
+      return { content: "slow", delayMs: taskOf(c) === "Do a" ? 150 : 0 };
+    });
     const zombie = runJob(slow.ports, "r1", { owner: "w1" });
-    await new Promise((r) => setTimeout(r, 40));
+    await started;
     const fast = worker(store, () => ({ content: "fast" }));
     expect(await runJob(fast.ports, "r1", { owner: "w2" })).toMatchObject({ kind: "terminal", status: "succeeded" });
     expect(await zombie).toEqual({ kind: "lost_lease", reason: "lost_lease" });
@@ -73,8 +78,10 @@ describe("D10 graceful stop", () => {
     const store = new MemoryStore();
     store.create("r1", chain, {});
     const stop = new AbortController();
-    const w1 = worker(store, (c) => ({ content: "one", delayMs: taskOf(c) === "Do a" ? 60 : 0 }));
-    setTimeout(() => stop.abort(), 20);
+    const w1 = worker(store, (c) => {
+      if (taskOf(c) === "Do a") stop.abort();
+      return { content: "one", delayMs: 60 };
+    });
     expect(await runJob(w1.ports, "r1", { owner: "w1", stop: stop.signal, stopGraceMs: 2_000 })).toEqual({ kind: "handed_back", inFlight: 1 });
     expect(w1.ports.enqueued).toEqual(["r1"]);
     expect(store.run("r1").leaseOwner).toBeNull();
@@ -89,8 +96,10 @@ describe("D10 graceful stop", () => {
     const store = new MemoryStore();
     store.create("r1", chain, {});
     const stop = new AbortController();
-    const w1 = worker(store, () => ({ hang: true }));
-    setTimeout(() => stop.abort(), 20);
+    const w1 = worker(store, () => {
+      stop.abort();
+      return { hang: true };
+    });
     expect(await runJob(w1.ports, "r1", { owner: "w1", stop: stop.signal, stopGraceMs: 30 })).toEqual({ kind: "handed_back", inFlight: 1 });
     expect(w1.model.calls[0]?.signal.aborted).toBe(true);
     const w2 = worker(store, () => ({ content: "two" }));

@@ -20,6 +20,11 @@ export class Mailbox<T> {
     w?.();
   }
 
+  /** Removes and returns every queued item. */
+  drain(): T[] {
+    return this.items.splice(0, this.items.length);
+  }
+
   /** The next item, or undefined after a bare wake-up. */
   async take(): Promise<T | undefined> {
     const next = this.items.shift();

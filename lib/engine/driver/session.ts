@@ -4,7 +4,7 @@ import type { RunEvent, TerminalRunStatus } from "../events";
 import type { ExecutorRegistry } from "../executors/types";
 import { plan, type PlannerCommand, type PlannerEvent, type PlannerState } from "../planner";
 import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot } from "../ports";
-import { buildCommit } from "./commit";
+import { buildCommit, mergeCommits } from "./commit";
 import { Mailbox } from "./mailbox";
 import { startStep, StepAbort, type Flight, type StepHost } from "./step-runner";
 
@@ -61,24 +61,46 @@ export class RunSession implements StepHost {
     return s && s.status !== "running" && s.status !== "queued" ? { status: s.status, reason: s.reason ?? "" } : undefined;
   }
 
-  /** Takes and handles items until the run is terminal, the lease is lost, or a stop drained the steps. */
+  /**
+   * Takes and handles items until the run is terminal, the lease is lost, or a stop drained the
+   * steps. Items that queued up meanwhile (a step's usage report and its result, parallel branches
+   * finishing together) are planned one by one but committed as ONE transaction.
+   */
   async loop(): Promise<void> {
     while (!this.lost && !this.finished && !(this.stopping && this.inflight.size === 0)) {
-      const item = await this.mailbox.take();
-      if (!item || item.t === "stop") continue;
-      if (item.t === "emit") await this.commitRaw({ events: [item.event] });
-      else await this.apply(item.event);
+      const first = await this.mailbox.take();
+      if (!first) continue;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.applyBatch([first, ...this.mailbox.drain()]);
     }
   }
 
   /** Plans one event, commits the result, then performs its commands. */
   async apply(event: PlannerEvent): Promise<void> {
-    const r = plan(this.workflow, this.state, event, { maxAttempts: this.options.maxAttempts });
-    if (r.ignored) return;
-    const commit = buildCommit(this.options.owner, this.version, event, r, new Date(this.ports.clock.now()));
-    if (!(await this.commit(commit))) return;
-    this.state = r.state;
-    this.perform(r.commands);
+    await this.applyBatch([{ t: "plan", event }]);
+  }
+
+  private async applyBatch(items: Item[]): Promise<void> {
+    let state = this.state;
+    const commits: RunCommit[] = [];
+    const commands: PlannerCommand[] = [];
+    const at = new Date(this.ports.clock.now());
+    for (const item of items) {
+      if (state && state.status !== "running") break;
+      if (item.t === "stop") continue;
+      if (item.t === "emit") {
+        commits.push({ owner: this.options.owner, expectedVersion: this.version, events: [item.event] });
+        continue;
+      }
+      const r = plan(this.workflow, state, item.event, { maxAttempts: this.options.maxAttempts });
+      if (r.ignored) continue;
+      commits.push(buildCommit(this.options.owner, this.version, item.event, r, at));
+      commands.push(...r.commands);
+      state = r.state;
+    }
+    if (commits.length === 0 || !(await this.commit(mergeCommits(commits)))) return;
+    this.state = state;
+    this.perform(commands);
   }
 
   /** Commits events (and optional run changes) outside the planner, e.g. step_progress or a refused start. */
@@ -106,7 +128,7 @@ export class RunSession implements StepHost {
 
   private perform(commands: PlannerCommand[]): void {
     for (const c of commands) {
-      if (c.type === "start_step" && !this.stopping) {
+      if (c.type === "start_step" && !this.stopping && this.stillRunning(c)) {
         const key = flightKey(c);
         const flight = startStep(this, c, this.templateData(c.input.feedback));
         this.inflight.set(key, flight);
@@ -115,6 +137,12 @@ export class RunSession implements StepHost {
         for (const s of c.steps) this.abortFlight(flightKey(s), new StepAbort("cancelled"));
       }
     }
+  }
+
+  /** A start planned earlier in a batch may have been cancelled by a later item of the same batch. */
+  private stillRunning(c: { nodeId: string; iteration: number; attempt: number }): boolean {
+    const n = this.state?.nodes[c.nodeId];
+    return this.state?.status === "running" && n?.phase === "running" && n.iteration === c.iteration && n.attempt === c.attempt;
   }
 
   private forget(key: string, f: Flight): void {

@@ -33,6 +33,8 @@ const stepKey = (nodeId: string, iteration: number) => `${nodeId}#${iteration}`;
 
 export class MemoryStore implements StorePort {
   readonly runs = new Map<string, MemRun>();
+  /** Commits applied (batching keeps this near one per step). */
+  commits = 0;
   /** Commits refused, by reason (assert zombie behaviour, D4). */
   readonly refused: string[] = [];
   /** Called before each commit is applied; throw from it to simulate a crash before the commit lands. */
@@ -106,6 +108,7 @@ export class MemoryStore implements StorePort {
     r.events.push(...stored);
     r.nextSeq += stored.length;
     r.version += 1;
+    this.commits += 1;
     return { ok: true, version: r.version, events: stored };
   }
 
