@@ -90,7 +90,7 @@ const isZod = (s: ToolSpec["schema"]): s is z.ZodType => s instanceof z.ZodType;
 /** JSON schema of a tool's parameters. */
 export function jsonSchemaOf(schema: ToolSpec["schema"]): Record<string, unknown> {
   if (!isZod(schema)) return schema;
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   return rest;
 }
 
