@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
+import { applyOperations } from "@/lib/workflow/operations";
+import { workflowSchema } from "@/lib/workflow/schema";
 import { validate } from "@/lib/workflow/validate";
 import type { DesignerEvent, DesignResult } from "./events";
 import { CORPUS_CONTEXT, baseWorkflow, corpus, scriptedFixture, type CorpusEntry } from "./fixtures/corpus";
@@ -33,6 +35,8 @@ function expectValidProposal(entry: CorpusEntry, result: DesignResult) {
   expect(result.toCreate.map((t) => t.name).sort()).toEqual([...(entry.toCreate ?? [])].sort());
   expect(result.merged.map((m) => m.removed)).toEqual(entry.merges ?? []);
   expect(result.workflow.nodes.every((n) => n.position)).toBe(true);
+  const start = entry.base ? baseWorkflow(entry.base) : workflowSchema.parse({});
+  expect(applyOperations(start, result.changes.flatMap((g) => g.ops))).toEqual(result.workflow);
   if (entry.base) {
     const base = baseWorkflow(entry.base);
     for (const node of base.nodes) {
@@ -62,6 +66,12 @@ function check(entry: CorpusEntry, events: DesignerEvent[]) {
 }
 
 describe("designer corpus", () => {
+  it("an inserted fact-checker is one added node, nothing removed or changed", async () => {
+    const entry = corpus.find((e) => e.id === "e01-fact-checker")!;
+    const last = (await run(entry, replayModel(entry.transcript))).at(-1)!;
+    expect(last.type === "done" && last.result.diff).toEqual({ added: ["fact_check"], removed: [], changed: [] });
+  });
+
   it("has at least 30 requests with unique request texts, covering the five patterns and edits", () => {
     expect(corpus.length).toBeGreaterThanOrEqual(30);
     expect(new Set(corpus.map((e) => e.request)).size).toBe(corpus.length);

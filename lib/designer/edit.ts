@@ -1,12 +1,14 @@
+import { OperationError, applyOperation, type Operation } from "@/lib/workflow/operations";
 import { nodeSchema, type Edge, type Workflow, type WorkflowNode } from "@/lib/workflow/schema";
 import { compileAgent, compileEdges, compileNode, edgeId, toDesign, type DesignIssue, type ModelClassMap } from "./compile";
 import { repairEdges, repairNode, slug, type LocalFix } from "./repair";
 import type { DesignEdge, DesignNode, EditOperation } from "./schemas";
 
 /**
- * Applies the model's edit operations to an existing document. Untouched nodes and edges keep their
- * ids and positions; an operation that cannot apply becomes an issue (fed back to the model), never
- * a silent partial rewrite.
+ * Applies the model's edit operations to an existing document. Each one is translated into
+ * lib/workflow's typed operations (the vocabulary the editor and version diffs share) and applied
+ * with `applyOperation`. Untouched nodes and edges keep their ids and positions; an operation that
+ * cannot apply becomes an issue (fed back to the model), never a silent partial rewrite.
  */
 
 export interface EditOptions {
@@ -15,9 +17,23 @@ export interface EditOptions {
 }
 
 /** `renamed`: per node, duplicate branch ids renamed by a local fix (old → new), for later add_edge ops. */
-type State = { wf: Workflow; issues: DesignIssue[]; fixes: LocalFix[]; opts: EditOptions; renamed: Map<string, Map<string, string>> };
+type State = { wf: Workflow; issues: DesignIssue[]; fixes: LocalFix[]; opts: EditOptions; renamed: Map<string, Map<string, string>>; applied: Operation[] };
 
 const opIssue = (s: State, i: number, message: string) => s.issues.push({ code: "invalid_operation", message: `Operation ${i + 1}: ${message}` });
+
+/** Applies lib/workflow operations all or nothing; a failure becomes an issue of operation `i`. */
+function apply(s: State, i: number, ops: Operation[]): boolean {
+  try {
+    const wf = ops.reduce(applyOperation, s.wf);
+    s.wf = wf;
+    s.applied.push(...ops);
+    return true;
+  } catch (e) {
+    if (!(e instanceof OperationError)) throw e;
+    opIssue(s, i, e.message);
+    return false;
+  }
+}
 
 function newNode(s: State, i: number, raw: DesignNode): WorkflowNode | undefined {
   const taken = new Set(s.wf.nodes.map((n) => n.id));
@@ -37,11 +53,12 @@ function newNode(s: State, i: number, raw: DesignNode): WorkflowNode | undefined
   return parsed.data;
 }
 
-function addEdges(s: State, edges: DesignEdge[]) {
-  const repaired = repairEdges(edges, toDesign(s.wf).design.nodes, s.wf.limits.maxIterationsPerLoop, s.fixes);
-  const { edges: out, issues } = compileEdges(repaired, s.wf.nodes, new Set(s.wf.edges.map((e) => e.id)));
-  s.wf = { ...s.wf, edges: [...s.wf.edges, ...out] };
+/** Design edges → addEdge operations (ends resolved, caps applied; dangling ones become issues). */
+function edgeOps(s: State, edges: DesignEdge[], nodes: WorkflowNode[] = s.wf.nodes): Operation[] {
+  const repaired = repairEdges(edges, toDesign({ ...s.wf, nodes }).design.nodes, s.wf.limits.maxIterationsPerLoop, s.fixes);
+  const { edges: out, issues } = compileEdges(repaired, nodes, new Set(s.wf.edges.map((e) => e.id)));
   s.issues.push(...issues);
+  return out.map((edge) => ({ type: "addEdge", edge }));
 }
 
 const matches = (e: Edge, from: string, to: string, branch?: string) =>
@@ -55,114 +72,113 @@ function followRename(s: State, edge: DesignEdge): DesignEdge {
   return { ...edge, branch: renamed };
 }
 
-function removeNode(s: State, id: string, reconnect: boolean) {
+/** removeNode, plus (reconnect) an edge from each forward predecessor outcome to each forward successor. */
+function removeNodeOps(s: State, id: string, reconnect: boolean): Operation[] {
+  const ops: Operation[] = [{ type: "removeNode", id }];
+  if (!reconnect) return ops;
   const into = s.wf.edges.filter((e) => e.target === id && e.kind === "forward" && e.source !== id);
   const out = s.wf.edges.filter((e) => e.source === id && e.kind === "forward" && e.target !== id);
-  const edges = s.wf.edges.filter((e) => e.source !== id && e.target !== id);
-  s.wf = { ...s.wf, nodes: s.wf.nodes.filter((n) => n.id !== id), edges };
-  if (!reconnect) return;
-  const taken = new Set(edges.map((e) => e.id));
+  const taken = new Set(s.wf.edges.map((e) => e.id));
   for (const a of into) {
     for (const b of out) {
-      if (edges.some((e) => matches(e, a.source, b.target, a.sourceHandle))) continue;
-      s.wf.edges.push({ ...a, id: edgeId(a.source, a.sourceHandle, b.target, taken), target: b.target });
+      if (s.wf.edges.some((e) => matches(e, a.source, b.target, a.sourceHandle))) continue;
+      ops.push({ type: "addEdge", edge: { ...a, id: edgeId(a.source, a.sourceHandle, b.target, taken), target: b.target } });
     }
   }
+  return ops;
 }
 
-function updateNode(s: State, i: number, id: string, set: Partial<DesignNode>) {
+function updateNodeOps(s: State, i: number, id: string, set: Partial<DesignNode>): Operation[] | undefined {
   const current = s.wf.nodes.find((n) => n.id === id);
-  if (!current) return opIssue(s, i, `node "${id}" does not exist.`);
+  if (!current) return void opIssue(s, i, `node "${id}" does not exist.`);
   const asDesign = toDesign({ ...s.wf, nodes: [current], edges: [] }).design.nodes[0]!;
   const repaired = repairNode({ ...asDesign, ...set, id, kind: current.type }, s.opts.kinds, [], s.fixes);
   set.branches?.forEach((b, k) => {
     const now = repaired.branches?.[k]?.id;
     if (now && now !== b.id) s.renamed.set(id, new Map([...(s.renamed.get(id) ?? []), [b.id, now]]));
   });
-  const compiled = compileNode(repaired);
-  const parsed = nodeSchema.safeParse({ ...compiled, position: current.position, join: set.join ?? current.join, timeoutMs: current.timeoutMs });
-  if (!parsed.success) return opIssue(s, i, `node "${id}" cannot take these changes: ${parsed.error.issues[0]?.message ?? ""}`);
-  s.wf = { ...s.wf, nodes: s.wf.nodes.map((n) => (n.id === id ? parsed.data : n)) };
+  const compiled = compileNode(repaired) as Record<string, unknown>;
+  const patch = Object.fromEntries(Object.keys(set).filter((k) => k in compiled).map((k) => [k, compiled[k]]));
+  return [{ type: "updateNode", id, patch }];
 }
 
-function applyAgentOp(s: State, i: number, op: Extract<EditOperation, { op: "add_agent" | "update_agent" | "remove_agent" }>) {
+function agentOps(s: State, i: number, op: Extract<EditOperation, { op: "add_agent" | "update_agent" | "remove_agent" }>): Operation[] | undefined {
   switch (op.op) {
     case "add_agent":
-      if (s.wf.agents.some((a) => a.key === op.agent.key)) return opIssue(s, i, `agent "${op.agent.key}" already exists.`);
-      s.wf = { ...s.wf, agents: [...s.wf.agents, compileAgent(op.agent, s.opts.models)] };
-      return;
+      return [{ type: "addAgent", agent: compileAgent(op.agent, s.opts.models) }];
     case "update_agent": {
       const current = s.wf.agents.find((a) => a.key === op.key);
-      if (!current) return opIssue(s, i, `agent "${op.key}" does not exist.`);
+      if (!current) return void opIssue(s, i, `agent "${op.key}" does not exist.`);
       const role = op.set.role ?? current.description;
       const merged = compileAgent({ key: op.key, role, instructions: op.set.instructions ?? current.instructions, tools: op.set.tools ?? current.tools.map((t) => t.name), modelClass: op.set.modelClass }, s.opts.models);
-      const next = { ...current, ...merged, model: merged.model ?? current.model, name: op.set.role ? merged.name : current.name };
-      s.wf = { ...s.wf, agents: s.wf.agents.map((a) => (a.key === op.key ? next : a)) };
-      return;
+      const patch = { description: merged.description, instructions: merged.instructions, tools: merged.tools, ...(op.set.role ? { name: merged.name } : {}), ...(merged.model ? { model: merged.model } : {}) };
+      return [{ type: "updateAgent", key: op.key, patch }];
     }
-    case "remove_agent":
-      if (!s.wf.agents.some((a) => a.key === op.key)) return opIssue(s, i, `agent "${op.key}" does not exist.`);
-      s.wf = {
-        ...s.wf,
-        agents: s.wf.agents.filter((a) => a.key !== op.key),
-        nodes: s.wf.nodes.map((n) => (n.type === "orchestrator" ? { ...n, workers: n.workers.filter((w) => w !== op.key) } : n)),
-      };
-      return;
+    case "remove_agent": {
+      const workers = s.wf.nodes.filter((n) => n.type === "orchestrator" && n.workers.includes(op.key));
+      return [
+        ...workers.map((n): Operation => ({ type: "updateNode", id: n.id, patch: { workers: n.type === "orchestrator" ? n.workers.filter((w) => w !== op.key) : [] } })),
+        { type: "removeAgent", key: op.key },
+      ];
+    }
   }
 }
 
-function applyGraphOp(s: State, i: number, op: EditOperation) {
+function insertOps(s: State, i: number, op: Extract<EditOperation, { op: "insert_between" }>): Operation[] | undefined {
+  const old = s.wf.edges.filter((e) => matches(e, op.from, op.to, op.branch));
+  if (old.length === 0) return void opIssue(s, i, `there is no edge from "${op.from}" to "${op.to}" to insert into.`);
+  const node = newNode(s, i, op.node);
+  if (!node) return undefined;
+  const edges = [...old.map((e) => ({ from: e.source, branch: e.sourceHandle, to: node.id })), { from: node.id, to: op.to }];
+  return [...old.map((e): Operation => ({ type: "removeEdge", id: e.id })), { type: "addNode", node }, ...edgeOps(s, edges, [...s.wf.nodes, node])];
+}
+
+/** The lib/workflow operations of one design-level edit (undefined: it cannot apply, an issue says why). */
+function translate(s: State, i: number, op: EditOperation): Operation[] | undefined {
   switch (op.op) {
     case "add_agent":
     case "update_agent":
     case "remove_agent":
-      return applyAgentOp(s, i, op);
+      return agentOps(s, i, op);
     case "add_node": {
       const node = newNode(s, i, op.node);
-      if (node) s.wf = { ...s.wf, nodes: [...s.wf.nodes, node] };
-      return;
+      return node ? [{ type: "addNode", node }] : undefined;
     }
     case "update_node":
-      return updateNode(s, i, op.id, op.set);
+      return updateNodeOps(s, i, op.id, op.set);
     case "remove_node":
-      if (!s.wf.nodes.some((n) => n.id === op.id)) return opIssue(s, i, `node "${op.id}" does not exist.`);
-      return removeNode(s, op.id, op.reconnect ?? false);
-    case "insert_between": {
-      const old = s.wf.edges.filter((e) => matches(e, op.from, op.to, op.branch));
-      if (old.length === 0) return opIssue(s, i, `there is no edge from "${op.from}" to "${op.to}" to insert into.`);
-      const node = newNode(s, i, op.node);
-      if (!node) return;
-      s.wf = { ...s.wf, nodes: [...s.wf.nodes, node], edges: s.wf.edges.filter((e) => !old.includes(e)) };
-      return addEdges(s, [...old.map((e) => ({ from: e.source, branch: e.sourceHandle, to: node.id })), { from: node.id, to: op.to }]);
-    }
+      return removeNodeOps(s, op.id, op.reconnect ?? false);
+    case "insert_between":
+      return insertOps(s, i, op);
     case "add_edge":
-      return addEdges(s, [followRename(s, op.edge)]);
+      return edgeOps(s, [followRename(s, op.edge)]);
     case "remove_edge": {
-      const keep = s.wf.edges.filter((e) => !matches(e, op.from, op.to, op.branch));
-      if (keep.length === s.wf.edges.length) return opIssue(s, i, `there is no edge from "${op.from}" to "${op.to}".`);
-      s.wf = { ...s.wf, edges: keep };
-      return;
+      const hit = s.wf.edges.filter((e) => matches(e, op.from, op.to, op.branch));
+      if (hit.length === 0) return void opIssue(s, i, `there is no edge from "${op.from}" to "${op.to}".`);
+      return hit.map((e) => ({ type: "removeEdge", id: e.id }));
     }
     case "set_loop_cap": {
       const hit = s.wf.edges.filter((e) => e.kind === "loop" && matches(e, op.from, op.to, op.branch));
-      if (hit.length === 0) return opIssue(s, i, `there is no loop edge from "${op.from}" to "${op.to}".`);
-      const onExhausted = op.onExhausted;
-      s.wf = { ...s.wf, edges: s.wf.edges.map((e) => (hit.includes(e) ? { ...e, maxIterations: op.maxIterations, ...(onExhausted ? { onExhausted } : {}) } : e)) };
-      return;
+      if (hit.length === 0) return void opIssue(s, i, `there is no loop edge from "${op.from}" to "${op.to}".`);
+      return hit.map((e) => ({ type: "updateEdge", id: e.id, patch: { maxIterations: op.maxIterations, ...(op.onExhausted ? { onExhausted: op.onExhausted } : {}) } }));
     }
     case "add_input":
-      if (s.wf.inputs.some((f) => f.key === op.field.key)) return;
-      s.wf = { ...s.wf, inputs: [...s.wf.inputs, { key: op.field.key, type: op.field.type ?? "string", description: op.field.description ?? "", required: true }] };
-      return;
+      if (s.wf.inputs.some((f) => f.key === op.field.key)) return [];
+      return [{ type: "setInputs", inputs: [...s.wf.inputs, { key: op.field.key, type: op.field.type ?? "string", description: op.field.description ?? "", required: true }] }];
     case "set_variable":
-      s.wf = { ...s.wf, variables: [...s.wf.variables.filter((v) => v.key !== op.key), { key: op.key, value: op.value, description: "" }] };
-      return;
+      return [{ type: "setVariables", variables: [...s.wf.variables.filter((v) => v.key !== op.key), { key: op.key, value: op.value, description: "" }] }];
   }
 }
 
-/** Applies `ops` in order to `base`; returns the edited document, what could not apply, and local fixes. */
-export function applyEdits(base: Workflow, ops: readonly EditOperation[], opts: EditOptions): { workflow: Workflow; issues: DesignIssue[]; fixes: LocalFix[] } {
-  const s: State = { wf: structuredClone(base), issues: [], fixes: [], opts, renamed: new Map() };
-  ops.forEach((op, i) => applyGraphOp(s, i, op));
-  return { workflow: s.wf, issues: s.issues, fixes: s.fixes };
+/**
+ * Applies `ops` in order to `base`; returns the edited document, the lib/workflow operations that
+ * produced it, what could not apply, and the local fixes made on the way.
+ */
+export function applyEdits(base: Workflow, ops: readonly EditOperation[], opts: EditOptions): { workflow: Workflow; operations: Operation[]; issues: DesignIssue[]; fixes: LocalFix[] } {
+  const s: State = { wf: base, issues: [], fixes: [], opts, renamed: new Map(), applied: [] };
+  ops.forEach((op, i) => {
+    const translated = translate(s, i, op);
+    if (translated) apply(s, i, translated);
+  });
+  return { workflow: s.wf, operations: s.applied, issues: s.issues, fixes: s.fixes };
 }

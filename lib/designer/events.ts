@@ -1,3 +1,4 @@
+import type { OperationGroup } from "@/lib/workflow/diff";
 import type { Workflow } from "@/lib/workflow/schema";
 import type { LocalFix } from "./repair";
 import type { EditOperation, Profile } from "./schemas";
@@ -34,6 +35,11 @@ export interface DesignResult {
   /** The graph the edit started from (absent for a new workflow). */
   base?: Workflow;
   diff: NodeDiff;
+  /**
+   * The proposal as lib/workflow operations grouped per node (diffGrouped(base or an empty
+   * workflow, workflow)): what the canvas offers to accept change by change.
+   */
+  changes: OperationGroup[];
   summary: string;
   profile?: Profile;
   operations?: EditOperation[];

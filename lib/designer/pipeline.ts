@@ -1,6 +1,7 @@
 import type { ValidationContext } from "@/lib/workflow/validate";
 import { validate } from "@/lib/workflow/validate";
-import type { Workflow } from "@/lib/workflow/schema";
+import { diffGrouped } from "@/lib/workflow/diff";
+import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { toDesign, type ModelClassMap } from "./compile";
 import { buildFromDesign, buildFromEdits, type Built, type BuildEnv } from "./build";
 import type { DesignerEvent, DesignerIssue, DesignResult, NodeDiff } from "./events";
@@ -92,6 +93,7 @@ async function finish(ctx: Ctx, built: Built, answer: Answer): Promise<DesignRes
     workflow: laidOut,
     ...(base ? { base } : {}),
     diff: nodeDiff(base, laidOut),
+    changes: diffGrouped(base ?? workflowSchema.parse({}), laidOut),
     summary: edit?.summary ?? design?.profile.summary ?? "",
     ...(design ? { profile: design.profile } : {}),
     ...(edit ? { operations: edit.operations } : {}),
