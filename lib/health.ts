@@ -18,7 +18,8 @@ export interface HealthReport {
   failed: string[];
 }
 
-async function probe(fn: () => Promise<unknown>, timeoutMs: number): Promise<DependencyHealth> {
+/** Runs one check with a deadline; never throws. */
+export async function probe(fn: () => Promise<unknown>, timeoutMs: number): Promise<DependencyHealth> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {
