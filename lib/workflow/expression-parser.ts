@@ -23,16 +23,20 @@ export class ExpressionError extends Error {
   }
 }
 
+/** Binary comparison operators, symbolic and word forms. */
 export const comparisonOps = ["==", "!=", "<", "<=", ">", ">=", "contains", "startsWith", "endsWith", "in", "not in"] as const;
 export type ComparisonOp = (typeof comparisonOps)[number];
+/** Built-in functions and their argument counts (the only callables). */
 export const functionArity = { len: 1, lower: 1, upper: 1, trim: 1, number: 1, exists: 1 } as const;
 export type FunctionName = keyof typeof functionArity;
+/** Where a data path may start: the run's inputs, variables, node outputs, loop feedback. */
 export const pathRoots = ["inputs", "vars", "nodes", "feedback"] as const;
 export type PathRoot = (typeof pathRoots)[number];
 
 /** One path step with the source span of its token (used to rename node ids in place). */
 export type Segment = { value: string | number; start: number; end: number; quoted: boolean };
 
+/** The expression AST; `pos` is the 0-based source offset of each node. */
 export type Expr =
   | { type: "literal"; value: string | number | boolean | null; pos: number }
   | { type: "path"; root: PathRoot; segments: Segment[]; pos: number }

@@ -6,6 +6,7 @@ import { SCHEMA_VERSION, workflowSchema, type Workflow } from "./schema";
  * reporting every problem with its exact path (e.g. `nodes.2.branches.0.id`).
  */
 export type ImportError = { path: (string | number)[]; message: string };
+/** Either the parsed workflow or every problem found (never both). */
 export type ImportWorkflowResult = { ok: true; workflow: Workflow } | { ok: false; errors: ImportError[] };
 
 /**

@@ -3,6 +3,7 @@
  * (node/edge/branch) and a human message. The editor pins them on the canvas, the designer feeds
  * them back to the model, the engine refuses to start while any error remains.
  */
+/** Every validation code with its fixed severity: the stable catalogue tests and UIs rely on. */
 export const issueSeverity = {
   no_start_node: "error",
   multiple_start_nodes: "error",

@@ -22,6 +22,7 @@ import { renameNodeInTemplate } from "./template";
 const patch = z.record(z.string(), z.unknown());
 const index = z.number().int().nonnegative().optional();
 
+/** The operation union (discriminated on `type`), for parsing edits from clients and models. */
 export const operationSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("addNode"), node: nodeSchema, index }),
   /** Shallow patch of a node's fields (may change its kind); `unset` removes optional fields. */
@@ -49,6 +50,7 @@ export const operationSchema = z.discriminatedUnion("type", [
 export type Operation = z.infer<typeof operationSchema>;
 export type OperationType = Operation["type"];
 
+/** Why an operation was refused. */
 export type OperationErrorCode = "unknown_node" | "duplicate_node" | "unknown_edge" | "duplicate_edge" | "unknown_agent" | "duplicate_agent" | "unknown_endpoint" | "invalid_patch";
 
 /** Why an operation cannot apply; `index` is its position when applying a list. */

@@ -36,6 +36,7 @@ export type NodeKindSpec<K extends NodeKind> = {
   icon: string;
 };
 
+/** One spec per kind: adding a NodeKind without its entry fails to compile. */
 export type NodeKindRegistry = { [K in NodeKind]: NodeKindSpec<K> };
 
 const base = { join: "all" as const };

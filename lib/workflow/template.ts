@@ -15,6 +15,7 @@ export type TemplateRef =
   | { kind: "node"; nodeId: string; path: string[]; start: number; end: number }
   | { kind: "feedback"; path: string[]; start: number; end: number };
 
+/** Kinds of template syntax problems reported by checkTemplate. */
 export type TemplateIssueCode = "unclosed_tag" | "empty_tag" | "invalid_path" | "unknown_root" | "missing_key" | "unknown_node_field";
 
 /** A syntax problem with its position (offset, 1-based line and column). */

@@ -7,6 +7,7 @@ import { workflowSchema, type Edge, type Workflow, type WorkflowInput } from "./
  */
 export type PatternId = "routing" | "parallel" | "evaluator-optimizer" | "fsm" | "orchestrator-workers";
 
+/** A gallery entry: the ready-to-run document plus what to show about it. */
 export type WorkflowTemplate = { id: string; title: string; description: string; pattern: PatternId; workflow: Workflow };
 
 type NodeInput = NonNullable<WorkflowInput["nodes"]>[number];

@@ -11,6 +11,7 @@ import { layout, result, uniqueId, type ImportIssue, type ImportResult } from ".
  * state's output in their task.
  */
 const text = z.string().default("");
+/** The MetaAgent FSM JSON, leniently parsed (missing texts and flags default). */
 export const metaAgentFsmSchema = z.object({
   agents: z.array(z.object({
     agent_id: z.string().min(1),

@@ -6,8 +6,10 @@
  * "&word;" stays as written. Errors carry 1-based line and column.
  */
 export type XmlElement = { type: "element"; name: string; attributes: Record<string, string>; children: XmlNode[]; line: number };
+/** A child of an element: another element or decoded text. */
 export type XmlNode = XmlElement | { type: "text"; text: string };
 
+/** A malformed or refused document, with its 1-based line and column. */
 export class XmlError extends Error {
   constructor(
     message: string,
