@@ -89,3 +89,17 @@ describe("control endpoints", () => {
     expect((await ask("x")).rule).toBe("x");
   });
 });
+
+describe("request log", () => {
+  it("keeps the last maxLog requests", async () => {
+    const server = await startScriptedServer({ maxLog: 2 });
+    try {
+      for (const content of ["a", "b", "c"]) {
+        await fetch(`${server.url}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", messages: [{ role: "user", content }] }) }).then((r) => r.json());
+      }
+      expect(server.requests().map((r) => [r.seq, r.lastUser])).toEqual([[2, "b"], [3, "c"]]);
+    } finally {
+      await server.close();
+    }
+  });
+});

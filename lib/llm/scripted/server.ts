@@ -24,6 +24,8 @@ export interface ScriptedServerOptions {
   fixtures?: FixtureInput;
   /** Embedding dimension when the request sets no `dimensions`; default 256. */
   embeddingDim?: number;
+  /** Requests kept in the log (oldest dropped first); default 5000. */
+  maxLog?: number;
 }
 
 /** One logged request (GET /_scripted/requests returns these, oldest first). */
@@ -57,7 +59,7 @@ export interface ScriptedServer {
   load(fixtures: FixtureInput, mode?: "replace" | "add"): void;
   /** Back to the initial fixtures; clears sequence positions, fault counters and the request log. */
   reset(): void;
-  /** The request log, oldest first. */
+  /** The request log, oldest first (the last `maxLog` requests). */
   requests(): LoggedRequest[];
   /** Rules in match order. */
   rules(): Rule[];
@@ -103,6 +105,7 @@ class Handler {
   constructor(
     private initial: FixtureSet[],
     private dim: number,
+    private maxLog: number,
   ) {
     this.book.load(initial);
   }
@@ -115,6 +118,7 @@ class Handler {
   record(entry: Omit<LoggedRequest, "seq" | "at">): void {
     this.seq += 1;
     this.log.push({ seq: this.seq, at: new Date().toISOString(), ...entry });
+    if (this.log.length > this.maxLog) this.log.splice(0, this.log.length - this.maxLog);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -221,7 +225,7 @@ class Handler {
  */
 export async function startScriptedServer(opts: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   const initial = opts.fixtures ? toFixtureSets(opts.fixtures) : [];
-  const handler = new Handler(initial, opts.embeddingDim ?? DEFAULT_EMBEDDING_DIM);
+  const handler = new Handler(initial, opts.embeddingDim ?? DEFAULT_EMBEDDING_DIM, opts.maxLog ?? 5000);
   const server = createServer((req, res) => {
     handler.handle(req, res).catch((e: unknown) => {
       log.error("scripted server error", { err: e as Error, url: req.url });
