@@ -144,3 +144,14 @@ describe("driver: commits per step", () => {
     expect(store.run("r1").events.filter((e) => e.event.type === "tokens_used")).toHaveLength(20);
   });
 });
+
+describe("driver: a run cancelled before it started", () => {
+  it("ends cancelled in the first commit without executing anything", async () => {
+    const { ports, model, store } = setup(chain(), () => ({ content: "x" }));
+    await store.requestCancel("r1", "never mind");
+    expect(await runJob(ports, "r1", { owner: "w1" })).toEqual({ kind: "terminal", status: "cancelled", reason: "Cancelled: never mind" });
+    expect(model.calls).toHaveLength(0);
+    expect(store.commits).toBe(1);
+    expect(store.steps("r1")).toMatchObject([{ nodeId: "start", status: "cancelled" }]);
+  });
+});

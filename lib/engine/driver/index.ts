@@ -63,8 +63,8 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
   });
   if (opened.refusal !== undefined) return refuse(session, opened.refusal);
   try {
-    await session.apply(opened.state ? { type: "resume" } : { type: "run_started", inputs: snap.inputs });
-    if (snap.cancelRequested) session.post({ t: "plan", event: { type: "cancel_requested", ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) } });
+    const cancel = snap.cancelRequested ? [{ type: "cancel_requested" as const, ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) }] : [];
+    await session.apply(opened.state ? { type: "resume" } : { type: "run_started", inputs: snap.inputs }, ...cancel);
     armTimers(session, snap, options);
     await session.loop();
   } catch (err) {

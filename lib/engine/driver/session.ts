@@ -75,9 +75,9 @@ export class RunSession implements StepHost {
     }
   }
 
-  /** Plans one event, commits the result, then performs its commands. */
-  async apply(event: PlannerEvent): Promise<void> {
-    await this.applyBatch([{ t: "plan", event }]);
+  /** Plans the events in order, commits all results as one transaction, then performs the commands. */
+  async apply(...events: PlannerEvent[]): Promise<void> {
+    await this.applyBatch(events.map((event) => ({ t: "plan", event })));
   }
 
   private async applyBatch(items: Item[]): Promise<void> {

@@ -1,0 +1,13 @@
+import "server-only";
+
+/**
+ * The run engine (docs/architecture.md "The engine"): a pure planner, a driver that applies its
+ * commands through injected ports, and one executor per node kind. Wire real ports in lib/runs or
+ * workers/ and call `runJob` from the run job; browser code imports only `@/lib/engine/events`.
+ */
+export { runJob, structuralCheck, StepAbort, type DriverOutcome, type RunJobOptions } from "./driver";
+export { plan, parsePlannerState, type PlannerCommand, type PlannerEvent, type PlannerState, type PlanResult } from "./planner";
+export { defaultExecutors, type Executor, type ExecutorRegistry, type StepContext, type StepOutcome } from "./executors";
+export { systemClock } from "./clock";
+export * from "./ports";
+export * from "./events";
