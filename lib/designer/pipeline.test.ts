@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import type { DesignerEvent } from "./events";
+import { article, majority } from "./fixtures/bases";
+import { CORPUS_CONTEXT, baseWorkflow } from "./fixtures/corpus";
+import { badJson, json, mutate } from "./fixtures/helpers";
+import type { DesignerModel, StructuredRequest } from "./model";
+import { design, type DesignerOptions } from "./pipeline";
+import { replayModel, type ScriptedReply } from "./replay";
+
+/** A replay model that also records every request it was sent. */
+function recording(replies: ScriptedReply[]) {
+  const inner = replayModel(replies);
+  const requests: StructuredRequest<unknown>[] = [];
+  const model: DesignerModel = {
+    structured(request) {
+      requests.push(request as StructuredRequest<unknown>);
+      return inner.structured(request);
+    },
+  };
+  return { model, requests };
+}
+
+async function collect(message: string, opts: DesignerOptions, workflow?: Parameters<typeof design>[0]["workflow"]): Promise<DesignerEvent[]> {
+  const events: DesignerEvent[] = [];
+  for await (const e of design({ message, ...(workflow ? { workflow } : {}) }, { context: CORPUS_CONTEXT, ...opts })) events.push(e);
+  return events;
+}
+
+describe("designer pipeline", () => {
+  it("streams stages in order and ends with one done carrying a laid-out workflow", async () => {
+    const events = await collect("article", { model: replayModel([json(article)]) });
+    expect(events.map((e) => (e.type === "stage_started" ? `${e.type}:${e.stage}` : e.type))).toEqual([
+      "stage_started:design",
+      "proposal",
+      "stage_started:validate",
+      "stage_started:optimise",
+      "stage_started:layout",
+      "done",
+    ]);
+    const done = events.at(-1)!;
+    expect(done.type === "done" && done.result.workflow.nodes.every((n) => n.position)).toBe(true);
+    expect(done.type === "done" && done.result.usage.calls).toBe(1);
+  });
+
+  it("feeds the validator's issues back verbatim and counts the repair call", async () => {
+    const { model, requests } = recording([json(mutate.task(majority, "solve_a", "Solve {{nodes.vote.output}}.")), json(majority)]);
+    const events = await collect("vote", { model });
+    const found = events.filter((e) => e.type === "issues_found");
+    expect(found).toHaveLength(1);
+    const issue = found[0]!.type === "issues_found" ? found[0]!.issues[0]! : undefined;
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.messages.at(-1)!.content).toContain(issue!.message);
+    expect(requests[1]!.messages[0]!.content).toBe("vote");
+    expect(issue!.code).toBe("node_ref_not_upstream");
+    const last = events.at(-1)!;
+    expect(last.type === "done" && last.result.usage.calls).toBe(2);
+    expect(events.some((e) => e.type === "repaired" && e.by === "model")).toBe(true);
+  });
+
+  it("ends with the remaining issues, not a graph, when the model never answers JSON", async () => {
+    const events = await collect("never", { model: replayModel([badJson(article)]) });
+    const last = events.at(-1)!;
+    expect(last.type).toBe("failed");
+    if (last.type !== "failed") return;
+    expect(last.reason).toBe("invalid");
+    expect(last.issues[0]!.code).toBe("unparseable_answer");
+    expect(last.usage.calls).toBe(4);
+    expect(events.some((e) => e.type === "done")).toBe(false);
+  });
+
+  it("respects maxRepairs", async () => {
+    const last = (await collect("never", { model: replayModel([badJson(article)]), maxRepairs: 1 })).at(-1)!;
+    expect(last.type === "failed" && last.usage.calls).toBe(2);
+  });
+
+  it("is cancelled by an AbortSignal, before or during a model call", async () => {
+    const before = new AbortController();
+    before.abort();
+    const early = (await collect("x", { model: replayModel([json(article)]), signal: before.signal })).at(-1)!;
+    expect(early).toMatchObject({ type: "failed", reason: "cancelled", usage: { calls: 0 } });
+
+    const during = new AbortController();
+    const slow: DesignerModel = {
+      structured: (req) =>
+        new Promise((_, reject) => req.signal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true })),
+    };
+    const pending = collect("x", { model: slow, signal: during.signal });
+    setTimeout(() => during.abort(), 10);
+    expect((await pending).at(-1)).toMatchObject({ type: "failed", reason: "cancelled" });
+  });
+
+  it("reports a transport failure as model_error instead of throwing", async () => {
+    const broken: DesignerModel = { structured: () => Promise.reject(new Error("connection refused")) };
+    const last = (await collect("x", { model: broken })).at(-1)!;
+    expect(last).toMatchObject({ type: "failed", reason: "model_error", message: "connection refused" });
+  });
+
+  it("sends a failing dry run's trace back to the model and keeps the passing run", async () => {
+    const { model, requests } = recording([json(article), json(majority)]);
+    let runs = 0;
+    const dryRun: DesignerOptions["dryRun"] = async (wf, samples) => {
+      runs += 1;
+      const ok = wf.nodes.some((n) => n.id === "vote");
+      return { ok, trace: ok ? `ran with ${JSON.stringify(samples)}` : "step outline failed: tool timed out" };
+    };
+    const events = await collect("x", { model, dryRun });
+    expect(runs).toBe(2);
+    expect(requests[1]!.messages.at(-1)!.content).toContain("step outline failed: tool timed out");
+    const last = events.at(-1)!;
+    expect(last.type === "done" && last.result.dryRun).toEqual({ ok: true, trace: 'ran with {"problem":"sample problem"}' });
+  });
+
+  it("keeps positions of the existing nodes and uses a pluggable layout for new ones", async () => {
+    const base = baseWorkflow("article");
+    const layout = (doc: { nodes: { id: string }[] }) => new Map(doc.nodes.map((n, i) => [n.id, { x: 1000 + i, y: 0 }]));
+    const events = await collect(
+      "add a checker",
+      {
+        model: replayModel([json({ summary: "add", operations: [{ op: "insert_between", from: "write", to: "end", node: { id: "check", kind: "agent", agent: "writer", task: "Check {{nodes.write.output}}" } }] })]),
+        layout,
+      },
+      base,
+    );
+    const last = events.at(-1)!;
+    if (last.type !== "done") throw new Error(`expected done, got ${JSON.stringify(last)}`);
+    for (const n of base.nodes) expect(last.result.workflow.nodes.find((x) => x.id === n.id)!.position).toEqual(n.position);
+    const added = last.result.workflow.nodes.find((n) => n.id === "check")!;
+    expect(added.position).toBeDefined();
+    expect(base.nodes.some((n) => n.position!.x === added.position!.x && n.position!.y === added.position!.y)).toBe(false);
+  });
+});
