@@ -11,6 +11,14 @@ export class StepLeaseLost extends Error {
   }
 }
 
+/** A skip for a step row that already exists: the planner's view is stale; the commit rolls back. */
+export class StepConflict extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StepConflict";
+  }
+}
+
 /** JSON for a nullable Json column: undefined/null become SQL NULL. */
 const json = (v: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull =>
   v === undefined || v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue);
@@ -28,14 +36,15 @@ export async function applyStepWrites(tx: Tx, runId: string, c: RunCommit): Prom
     await tx.step.upsert({
       where: { runId_nodeId_iteration: { runId, nodeId: s.nodeId, iteration: s.iteration } },
       create: { runId, nodeId: s.nodeId, iteration: s.iteration, ...running },
-      update: { ...running, output: Prisma.DbNull, error: null, branch: null, finishedAt: null, latencyMs: null },
+      update: { ...running, output: Prisma.DbNull, error: null, branch: null, finishedAt: null, latencyMs: null, promptTokens: 0, completionTokens: 0 },
     });
   }
   if (c.stepSkips?.length) {
-    await tx.step.createMany({
-      data: c.stepSkips.map((s) => ({ runId, nodeId: s.nodeId, iteration: s.iteration, status: "skipped" as const, finishedAt: s.at })),
+    const { count } = await tx.step.createMany({
+      data: c.stepSkips.map((s) => ({ runId, nodeId: s.nodeId, iteration: s.iteration, status: "skipped" as const, finishedAt: s.at, leaseOwner: c.owner })),
       skipDuplicates: true,
     });
+    if (count !== c.stepSkips.length) throw new StepConflict("a skipped step already exists");
   }
   for (const r of c.stepResults ?? []) {
     const { count } = await tx.step.updateMany({

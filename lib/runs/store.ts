@@ -5,7 +5,7 @@ import { isTerminalRunStatus, type RunStatus } from "@/lib/engine/events";
 import type { ClaimResult, CommitFailure, CommitResult, RunCommit, RunSnapshot, StorePort } from "@/lib/engine/ports";
 import { type Prisma } from "@/lib/generated/prisma/client";
 import { createLogger } from "@/lib/logger";
-import { applyRunWrite, applyStepWrites, StepLeaseLost } from "./store-writes";
+import { applyRunWrite, applyStepWrites, StepConflict, StepLeaseLost } from "./store-writes";
 
 const log = createLogger({ component: "run-store" });
 
@@ -114,6 +114,7 @@ async function commit(runId: string, c: RunCommit): Promise<CommitResult> {
   } catch (err) {
     if (err instanceof Refused) return reject(runId, c, err.reason, err.detail);
     if (err instanceof StepLeaseLost) return reject(runId, c, "lost_lease", err.message);
+    if (err instanceof StepConflict) return reject(runId, c, "stale", err.message);
     throw err;
   }
 }
