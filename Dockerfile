@@ -18,4 +18,4 @@ ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1
 RUN apt-get update && apt-get install -y --no-install-recommends openssl ca-certificates && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app /app
 EXPOSE 3000
-CMD ["sh", "-c", "npx prisma migrate deploy && npx tsx --conditions=react-server prisma/seed.ts && npx next start -p 3000"]
+CMD ["sh", "-c", "npx prisma migrate deploy && node --import tsx --conditions=react-server prisma/seed.ts && exec node node_modules/next/dist/bin/next start -p 3000"]

@@ -10,6 +10,8 @@ import { ensureDotenv } from "./lib/dotenv.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
+/** Node flags that run TypeScript entry points directly (signals reach the process, unlike via npx). */
+const TSX = ["--import", "tsx", "--conditions=react-server"];
 const say = (msg) => process.stdout.write(`\x1b[36m[weft]\x1b[0m ${msg}\n`);
 const fail = (msg) => {
   process.stderr.write(`\x1b[31m[weft]\x1b[0m ${msg}\n`);
@@ -37,7 +39,7 @@ const stamp = path.join(root, "node_modules", ".package-lock.json");
 const lockChanged = !fs.existsSync(stamp) || fs.statSync(path.join(root, "package-lock.json")).mtimeMs > fs.statSync(stamp).mtimeMs;
 if (lockChanged) run("npm", ["ci", "--no-audit", "--no-fund"]);
 run("npx", ["prisma", "migrate", "deploy"]);
-run("npx", ["tsx", "--conditions=react-server", "prisma/seed.ts"]);
+run(process.execPath, [...TSX, "prisma/seed.ts"]);
 if (process.env.WEFT_SKIP_BUILD !== "1") run("npx", ["next", "build"]);
 
 const children = [];
@@ -78,8 +80,8 @@ process.on("SIGTERM", () => stop(0));
 
 if (!process.env.OPENAI_BASE_URL) {
   say(`No OPENAI_BASE_URL set: starting the scripted demo model on :${process.env.WEFT_SCRIPTED_MODEL_PORT ?? 4010}.`);
-  start("model", "35", "npx", ["tsx", "--conditions=react-server", "lib/llm/scripted/cli.ts"]);
+  start("model", "35", process.execPath, [...TSX, "lib/llm/scripted/cli.ts"]);
 }
-start("worker", "33", "npx", ["tsx", "--conditions=react-server", "workers/main.ts"]);
-start("web", "32", "npx", ["next", "start", "-p", process.env.PORT ?? "3000"]);
+start("worker", "33", process.execPath, [...TSX, "workers/main.ts"]);
+start("web", "32", process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", process.env.PORT ?? "3000"]);
 say("Weft is starting at http://localhost:3000 (Ctrl-C stops web, worker and model server).");

@@ -41,11 +41,13 @@ export function modelLabel(config: Pick<ModelConfig, "model">): string {
 
 /**
  * Config for the local scripted server (`npm run model-server`), port from WEFT_SCRIPTED_MODEL_PORT
- * (default 4010) unless given. Used when no provider is configured.
+ * (default 4010) unless given, or WEFT_SCRIPTED_MODEL_URL when set (docker-compose). Used when no provider
+ * is configured.
  */
 export function scriptedModelConfig(port?: number): ModelConfig {
+  const fixedUrl = port === undefined ? process.env.WEFT_SCRIPTED_MODEL_URL : undefined;
   const p = port ?? envSchema.shape.WEFT_SCRIPTED_MODEL_PORT.parse(process.env.WEFT_SCRIPTED_MODEL_PORT);
-  return { baseURL: `http://127.0.0.1:${p}/v1`, apiKey: "scripted", model: SCRIPTED_MODEL };
+  return { baseURL: fixedUrl || `http://127.0.0.1:${p}/v1`, apiKey: "scripted", model: SCRIPTED_MODEL };
 }
 
 const providerEnv = envSchema.pick({ OPENAI_BASE_URL: true, OPENAI_API_KEY: true, OPENAI_MODEL: true, WEFT_SCRIPTED_MODEL_PORT: true });
