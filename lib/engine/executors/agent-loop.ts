@@ -4,6 +4,9 @@ import type { ChatMessage, ModelToolCall, ModelToolSpec } from "../ports";
 import { StepError, StepLimitError } from "./common";
 import { addUsage, type StepEnv } from "./types";
 
+/** Repairs allowed for invalid tool-call arguments before the step fails (L1). */
+export const MAX_TOOL_REPAIRS = 2;
+
 /** A tool offered to the model in an agent loop, with how to run it. Returns the text fed back. */
 export interface ToolBinding {
   spec: ModelToolSpec;
@@ -35,19 +38,30 @@ export interface AgentLoopResult {
 export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<AgentLoopResult> {
   const messages = [...p.messages];
   const byName = new Map(p.tools.map((t) => [t.spec.name, t]));
+  let repairs = 0;
   for (let turn = 1; turn <= p.maxTurns; turn++) {
     const res = await ctx.model.chat({ model: p.model, messages, ...(p.tools.length ? { tools: p.tools.map((t) => t.spec) } : {}), signal: ctx.signal });
     addUsage(p.usage, res.usage);
     ctx.reportUsage(res.model, res.usage, res.latencyMs);
-    if (res.toolCalls.length === 0) {
+    const invalid = res.invalidToolCalls ?? [];
+    if (res.toolCalls.length === 0 && invalid.length === 0) {
       if (res.finishReason === "length" && res.content.trim() === "") throw new StepError("the model's answer was truncated (finish_reason length)");
       messages.push({ role: "assistant", content: res.content });
       return { content: res.content, messages, turns: turn };
     }
-    messages.push({ role: "assistant", content: res.content, toolCalls: res.toolCalls });
+    const attempted = [...res.toolCalls, ...invalid.map((i) => ({ id: i.id, name: i.name, args: {} }))];
+    messages.push({ role: "assistant", content: res.content, toolCalls: attempted });
     for (const [i, call] of res.toolCalls.entries()) {
       const content = await runToolCall(ctx, byName, call, `${turn}.${i + 1}`, p.label);
       messages.push({ role: "tool", toolCallId: call.id, name: call.name, content });
+    }
+    if (invalid.length > 0 && ++repairs > MAX_TOOL_REPAIRS) {
+      const last = invalid[0]!;
+      throw new StepError(`tool call "${last.name}" still invalid after ${MAX_TOOL_REPAIRS} repairs (${last.reason}: ${last.message})`);
+    }
+    for (const bad of invalid) {
+      ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `${p.label} made an invalid call to ${bad.name} (${bad.reason})`, detail: { error: bad.message } });
+      messages.push({ role: "tool", toolCallId: bad.id, name: bad.name, content: `Error: the call was not run: ${bad.reason}: ${bad.message}. Call the tool again with valid JSON arguments matching its schema.` });
     }
   }
   throw new StepLimitError("maxTurnsPerVisit", `${p.label} used all ${p.maxTurns} turns (maxTurnsPerVisit) without a final answer`);

@@ -51,6 +51,21 @@ describe("agent executor", () => {
     expect(model.calls).toHaveLength(2);
   });
 
+  it("L1: an invalid tool call never runs; its error is fed back and ≤ 2 repairs are allowed", async () => {
+    const bad = { id: "x", name: "search", reason: "invalid_json", message: "Unexpected token" };
+    let n = 0;
+    const tools = search();
+    const repaired = run(wf({ tools: ["search"] }), () => (++n <= 2 ? { invalidToolCalls: [{ ...bad, id: `x${n}` }] } : { content: "done" }), tools);
+    expect(await repaired.outcome).toMatchObject({ status: "succeeded", output: "done" });
+    expect(tools.calls).toHaveLength(0);
+    expect(repaired.model.calls[1]?.messages.at(-1)).toMatchObject({ role: "tool", toolCallId: "x1", content: expect.stringContaining("invalid_json") });
+    expect(repaired.emitted.filter((e) => e.type === "step_progress")).toHaveLength(2);
+    const stubborn = run(wf({ tools: ["search"] }), () => ({ invalidToolCalls: [bad] }), tools);
+    expect(await stubborn.outcome).toMatchObject({ status: "failed", error: 'tool call "search" still invalid after 2 repairs (invalid_json: Unexpected token)' });
+    expect(stubborn.model.calls).toHaveLength(3);
+    expect(tools.calls).toHaveLength(0);
+  });
+
   it("appends loop feedback when the task does not reference it", async () => {
     const { model, outcome } = run(wf(), () => ({ content: "v2" }), undefined, { inputs: { topic: "owls" }, feedback: "too short" } as never);
     await outcome;

@@ -11,6 +11,18 @@ export interface ModelToolCall {
   args: Record<string, unknown>;
 }
 
+/**
+ * A tool call the model attempted whose arguments could not be used (lib/llm: invalid_json,
+ * truncated, empty_args, not_object, unknown_tool, schema_invalid). It never runs; the agent loop
+ * answers it with the error so the model can repair it (≤ 2 repairs, then the step fails, L1).
+ */
+export interface ModelInvalidToolCall {
+  id: string;
+  name: string;
+  reason: string;
+  message: string;
+}
+
 /** Engine-owned chat messages (provider-neutral). */
 export type ChatMessage =
   | { role: "system"; content: string }
@@ -38,7 +50,10 @@ export interface ChatRequest {
 
 export interface ChatResult {
   content: string;
+  /** Valid tool calls only (arguments parsed and, where the tool has a schema, validated). */
   toolCalls: ModelToolCall[];
+  /** Attempted calls that cannot run; absent = none. */
+  invalidToolCalls?: ModelInvalidToolCall[];
   usage: TokenUsage;
   latencyMs: number;
   finishReason: FinishReason;

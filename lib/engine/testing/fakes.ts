@@ -1,7 +1,7 @@
 import type { ToolRef } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
 import type {
-  ChatMessage, ChatRequest, ChatResult, ModelPort, ModelToolCall, StructuredRequest, StructuredResult,
+  ChatMessage, ChatRequest, ChatResult, ModelInvalidToolCall, ModelPort, ModelToolCall, StructuredRequest, StructuredResult,
   ToolCallRequest, ToolCallResult, ToolDescriptor, ToolsPort, EnginePorts, Logger,
 } from "../ports";
 import { systemClock } from "../clock";
@@ -16,6 +16,7 @@ import { MemoryStore } from "./memory-store";
 export interface ScriptedReply {
   content?: string;
   toolCalls?: ModelToolCall[];
+  invalidToolCalls?: ModelInvalidToolCall[];
   /** For structured calls: the parsed value (ok) or, with `invalid`, the raw text of a bad answer. */
   value?: unknown;
   invalid?: string;
@@ -49,7 +50,8 @@ export class ScriptedModel implements ModelPort {
   async chat(req: ChatRequest): Promise<ChatResult> {
     const { reply, model, latencyMs } = await this.answer("chat", req.model?.model ?? null, req.messages, req.tools?.map((t) => t.name) ?? [], req.signal);
     const toolCalls = reply.toolCalls ?? [];
-    return { content: reply.content ?? "", toolCalls, usage: reply.usage ?? { promptTokens: 10, completionTokens: 5 }, latencyMs, finishReason: toolCalls.length ? "tool_calls" : "stop", model };
+    const invalid = reply.invalidToolCalls ?? [];
+    return { content: reply.content ?? "", toolCalls, ...(invalid.length ? { invalidToolCalls: invalid } : {}), usage: reply.usage ?? { promptTokens: 10, completionTokens: 5 }, latencyMs, finishReason: toolCalls.length || invalid.length ? "tool_calls" : "stop", model };
   }
 
   async structured<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
