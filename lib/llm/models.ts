@@ -60,7 +60,10 @@ const providerEnv = envSchema.pick({ OPENAI_BASE_URL: true, OPENAI_API_KEY: true
 export function defaultModelConfig(source: Record<string, string | undefined> = process.env): ModelConfig {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const e = providerEnv.parse(cleaned);
-  if (!e.OPENAI_BASE_URL && !e.OPENAI_API_KEY) return scriptedModelConfig(e.WEFT_SCRIPTED_MODEL_PORT);
+  if (!e.OPENAI_BASE_URL && !e.OPENAI_API_KEY) {
+    const scripted = scriptedModelConfig(e.WEFT_SCRIPTED_MODEL_PORT);
+    return cleaned.WEFT_SCRIPTED_MODEL_URL ? { ...scripted, baseURL: cleaned.WEFT_SCRIPTED_MODEL_URL } : scripted;
+  }
   return { baseURL: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", model: e.OPENAI_MODEL, ...(e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY } : {}) };
 }
 
