@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadFixtureFile } from "@/lib/llm/scripted/fixture";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
 import { applyOperations } from "@/lib/workflow/operations";
 import { workflowSchema } from "@/lib/workflow/schema";
@@ -7,6 +8,8 @@ import type { DesignerEvent, DesignResult } from "./events";
 import { CORPUS_CONTEXT, baseWorkflow, corpus, scriptedFixture, type CorpusEntry } from "./fixtures/corpus";
 import { llmDesignerModel } from "./llm";
 import type { DesignerModel } from "./model";
+import { readFileSync } from "node:fs";
+import { SCRIPTED_FILE, scriptedFileContent } from "./fixtures/export";
 import { design } from "./pipeline";
 import { replayModel } from "./replay";
 import { matchStructure, structureOf } from "./structure";
@@ -66,6 +69,11 @@ function check(entry: CorpusEntry, events: DesignerEvent[]) {
 }
 
 describe("designer corpus", () => {
+  it("the exported scripted-model fixture file is in sync with the corpus (npx tsx lib/designer/fixtures/export.ts)", () => {
+    expect(readFileSync(SCRIPTED_FILE, "utf8")).toBe(scriptedFileContent());
+    expect(loadFixtureFile(SCRIPTED_FILE).fixture.rules).toHaveLength(corpus.length);
+  });
+
   it("an inserted fact-checker is one added node, nothing removed or changed", async () => {
     const entry = corpus.find((e) => e.id === "e01-fact-checker")!;
     const last = (await run(entry, replayModel(entry.transcript))).at(-1)!;
