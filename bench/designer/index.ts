@@ -17,7 +17,7 @@ import { ONE_SHOT_MARKER, oneShot } from "./one-shot";
  * recorded model (the scripted server over real HTTP, answering each corpus request's transcript),
  * tokens counted identically for both arms with gpt-tokenizer (o200k_base, offline ranks): the
  * whole request (system, messages, JSON schema) and the answer text. Deterministic: the full run
- * repeats each arm 3 times interleaved and checks the figures agree.
+ * repeats each arm 5 times interleaved and checks the figures agree.
  */
 
 type Row = { id: string; calls: number; promptTokens: number; completionTokens: number; valid: boolean; match: boolean | null };
@@ -97,7 +97,7 @@ const SMOKE_IDS = ["n01-article", "n06-four-solvers-badjson", "n08-support-dup-b
 /** `npm run bench -- designer [--smoke]`. */
 export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: string; ok: boolean }> {
   const entries = smoke ? corpus.filter((e) => SMOKE_IDS.includes(e.id)) : corpus;
-  const reps = smoke ? 1 : 3;
+  const reps = smoke ? 1 : 5;
   const raw = await runArms(entries, reps);
   const deterministic = (["designer", "oneShot"] as const).every((a) => raw[a].every((r) => JSON.stringify(r) === JSON.stringify(raw[a][0])));
   const designer = summarise(raw.designer[0]!);
