@@ -48,18 +48,10 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext)
     flight.settled = true;
     host.post({ t: "plan", event });
   };
-  const timer = new AbortController();
-  const stopTimer = AbortSignal.any([timer.signal, host.jobSignal]);
-  if (node?.timeoutMs) {
-    const ms = node.timeoutMs;
-    host.ports.clock.sleep(ms, stopTimer).then(
-      () => {
-        settle({ type: "step_timed_out", ...key, timeoutMs: ms });
-        controller.abort(new StepAbort("timed_out"));
-      },
-      () => undefined,
-    );
-  }
+  const stopTimer = node?.timeoutMs ? armTimeout(host, node.timeoutMs, () => {
+    settle({ type: "step_timed_out", ...key, timeoutMs: node.timeoutMs ?? 0 });
+    controller.abort(new StepAbort("timed_out"));
+  }) : undefined;
   const ctx = {
     runId: host.runId, workflow: host.workflow, node, iteration: cmd.iteration, attempt: cmd.attempt, input: cmd.input, data,
     signal: controller.signal, model: host.ports.model, tools: host.ports.tools,
@@ -70,8 +62,23 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext)
   } as StepContext;
   flight.done = execute(host, ctx, node === undefined)
     .then((o) => settle(toEvent(o, key)))
-    .finally(() => timer.abort());
+    .finally(() => stopTimer?.());
   return flight;
+}
+
+/** A plain (non-DOMException) reason: aborting with none would build a DOMException with a stack per step. */
+const TIMER_DONE = Object.freeze({ reason: "step finished" });
+
+/** Starts the per-step timeout; returns the function that disarms it. Ends with the job too. */
+function armTimeout(host: StepHost, ms: number, onTimeout: () => void): () => void {
+  const timer = new AbortController();
+  const onJobEnd = () => timer.abort(TIMER_DONE);
+  host.jobSignal.addEventListener("abort", onJobEnd, { once: true });
+  host.ports.clock.sleep(ms, timer.signal).then(onTimeout, () => undefined);
+  return () => {
+    host.jobSignal.removeEventListener("abort", onJobEnd);
+    timer.abort(TIMER_DONE);
+  };
 }
 
 async function execute(host: StepHost, ctx: StepContext, missing: boolean): Promise<StepOutcome> {

@@ -4,7 +4,7 @@ import { evaluate, startNode } from "./activation";
 import { addTokens, exhaust, finish, settle } from "./budgets";
 import { indexWorkflow } from "./graph-index";
 import { route } from "./loops";
-import { nodeState, plannerStateSchema, type PlannerState } from "./state";
+import { copyState, nodeState, plannerStateSchema, type PlannerState } from "./state";
 import type { Ctx, PlannerEvent, PlannerOptions, PlanResult, StepKey } from "./types";
 
 export type { PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
@@ -18,7 +18,7 @@ export { parsePlannerState, plannerStateSchema, stepInputSchema, type PlannerSta
 export function plan(workflow: Workflow, state: PlannerState | null, event: PlannerEvent, options: PlannerOptions = {}): PlanResult {
   const ctx: Ctx = {
     g: indexWorkflow(workflow),
-    state: state ? structuredClone(state) : plannerStateSchema.parse({}),
+    state: state ? copyState(state) : plannerStateSchema.parse({}),
     commands: [],
     events: [],
     options: { maxAttempts: options.maxAttempts ?? 3 },

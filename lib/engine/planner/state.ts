@@ -75,8 +75,19 @@ export function parsePlannerState(raw: unknown): PlannerState | null {
 export function nodeState(state: PlannerState, nodeId: string): NodeState {
   let found = state.nodes[nodeId];
   if (!found) {
-    found = nodeStateSchema.parse({});
+    found = { phase: "idle", iteration: 0, attempt: 0, inbox: {}, absorb: [] };
     state.nodes[nodeId] = found;
   }
   return found;
+}
+
+/**
+ * Copy-on-plan: a copy deep enough that the planner can mutate it freely (its maps, counters and
+ * inboxes), sharing only values it never mutates (step outputs, inputs, feedback). Much cheaper
+ * than structuredClone on every event, which matters for the per-step overhead (benchmark B1).
+ */
+export function copyState(s: PlannerState): PlannerState {
+  const nodes: Record<string, NodeState> = {};
+  for (const [id, n] of Object.entries(s.nodes)) nodes[id] = { ...n, inbox: { ...n.inbox }, absorb: [...n.absorb] };
+  return { ...s, tokens: { ...s.tokens }, nodes, loops: { ...s.loops }, lastDelivery: { ...s.lastDelivery } };
 }
