@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { handle, jsonBody, requireMutationCaller } from "@/lib/runs/http";
+import { cancelRun } from "@/lib/runs/service";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const cancelSchema = z.object({ reason: z.string().trim().min(1).max(500).optional() });
+
+/** Cancels one of the caller's runs (idempotent); body `{reason?}`. */
+export async function POST(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
+  return handle(async () => {
+    const caller = await requireMutationCaller(request);
+    const { reason } = await jsonBody(request, cancelSchema);
+    return Response.json({ run: await cancelRun(caller.userId, (await context.params).id, reason) });
+  });
+}

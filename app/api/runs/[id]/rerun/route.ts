@@ -1,0 +1,14 @@
+import { rerun } from "@/lib/runs/dashboard";
+import { handle, requireMutationCaller } from "@/lib/runs/http";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Starts a new run of the same version with the same inputs (also "retry": the engine cannot resume from a step). */
+export async function POST(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
+  return handle(async () => {
+    const caller = await requireMutationCaller(request);
+    const started = await rerun(caller.userId, (await context.params).id);
+    return Response.json({ run: { id: started.run.id, status: started.run.status }, dispatched: started.dispatched }, { status: 201 });
+  });
+}

@@ -1,0 +1,16 @@
+import { runListFilterSchema } from "@/lib/db/runs";
+import { requireCaller } from "@/lib/runs/auth-context";
+import { handle } from "@/lib/runs/http";
+import { listRuns } from "@/lib/runs/service";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** The caller's runs, newest first (`?workflowId=&status=&limit=&cursor=`). */
+export async function GET(request: Request): Promise<Response> {
+  return handle(async () => {
+    const caller = await requireCaller(request);
+    const filter = runListFilterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    return Response.json(await listRuns(caller.userId, filter));
+  });
+}

@@ -1,0 +1,68 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { getRunForOwner, type RunDetail } from "@/lib/db/runs";
+import { getSettings, type PriceTable } from "@/lib/db/settings";
+import { notFound } from "@/lib/errors";
+import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
+import { startRun, type StartedRun } from "./service";
+
+/** Tokens of one model within a run (from its tokens_used events). */
+export interface ModelUsage {
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Everything the owner's run page starts from; live changes come from the event stream. */
+export interface RunDashboard {
+  run: RunDetail;
+  doc: Workflow | null;
+  prices: PriceTable;
+}
+
+/** The owner's run with the document of its version and the owner's price table; 404 for anyone else's. */
+export async function getRunDashboard(ownerId: string, runId: string): Promise<RunDashboard> {
+  const run = await getRunForOwner(ownerId, runId);
+  if (!run) throw notFound("Run not found");
+  const [version, settings] = await Promise.all([
+    db().workflowVersion.findUnique({ where: { id: run.workflowVersionId }, select: { document: true } }),
+    getSettings(ownerId),
+  ]);
+  const doc = workflowSchema.safeParse(version?.document);
+  return { run, doc: doc.success ? doc.data : null, prices: settings.prices };
+}
+
+/**
+ * Token usage per model of each run (summed tokens_used events). Callers pass run ids they already
+ * authorised (the owner's list); unknown ids simply return nothing.
+ */
+export async function usageByModel(runIds: readonly string[]): Promise<Map<string, ModelUsage[]>> {
+  const out = new Map<string, ModelUsage[]>();
+  if (runIds.length === 0) return out;
+  const rows = await db().$queryRaw<{ runId: string; model: string; p: bigint; c: bigint }[]>`
+    SELECT "runId", payload->>'model' AS model,
+           SUM((payload->>'promptTokens')::bigint) AS p, SUM((payload->>'completionTokens')::bigint) AS c
+    FROM "RunEvent" WHERE type = 'tokens_used' AND "runId" = ANY(${[...runIds]}::text[])
+    GROUP BY "runId", payload->>'model'`;
+  for (const r of rows) {
+    const list = out.get(r.runId) ?? [];
+    list.push({ model: r.model ?? "unknown", promptTokens: Number(r.p), completionTokens: Number(r.c) });
+    out.set(r.runId, list);
+  }
+  return out;
+}
+
+/**
+ * Re-runs one of the owner's runs: a NEW run of the same workflow version with the same inputs.
+ * Also what "retry from a failed step" does: the engine has no resume-from-step primitive, so a
+ * retry starts over (completed steps run again).
+ */
+export async function rerun(ownerId: string, runId: string): Promise<StartedRun> {
+  const run = await db().run.findFirst({
+    where: { id: runId, ownerId },
+    select: { inputs: true, workflowVersion: { select: { workflowId: true, version: true } } },
+  });
+  if (!run) throw notFound("Run not found");
+  const inputs = (run.inputs ?? {}) as Record<string, unknown>;
+  return startRun(ownerId, run.workflowVersion.workflowId, { inputs, version: run.workflowVersion.version });
+}

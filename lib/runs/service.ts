@@ -1,0 +1,134 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { getRunForOwner, listRunsForOwner, type RunDetail, type RunListFilter, type RunSummary } from "@/lib/db/runs";
+import { getWorkflow, saveWorkflowVersion } from "@/lib/db/workflows";
+import { isTerminalRunStatus } from "@/lib/engine/events";
+import { AppError, notFound } from "@/lib/errors";
+import { appendEvents } from "@/lib/events/store";
+import { publishRunWake } from "@/lib/events/publish";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { createLogger } from "@/lib/logger";
+import { enqueueRun } from "@/lib/queue";
+import { deepEqual } from "@/lib/workflow/equal";
+import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
+import { hasErrors, validate } from "@/lib/workflow/validate";
+import { inputsSchema } from "./inputs";
+import { postgresStore } from "./store";
+
+const log = createLogger({ component: "run-service" });
+
+/** Body of "start a run": inputs keyed by the workflow's input fields, and optionally a saved version number. */
+export const startRunSchema = z.object({
+  inputs: z.record(z.string(), z.unknown()).default({}),
+  version: z.number().int().positive().optional(),
+});
+export type StartRunInput = z.input<typeof startRunSchema>;
+
+/** A started run; `dispatched` is false when Redis was unreachable (the reconciler dispatches it later). */
+export interface StartedRun {
+  run: RunDetail;
+  dispatched: boolean;
+}
+
+/**
+ * Starts a run of the owner's workflow: the given saved `version`, else the current draft (saved as a
+ * new version unless it equals the latest). Refuses an invalid workflow (422 with the issues) and
+ * inputs that do not match the workflow's input fields (400 with the paths). The Run row is committed
+ * (queued) BEFORE the job is enqueued, so a crash in between loses nothing (the reconciler, D6).
+ */
+export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}): Promise<StartedRun> {
+  const body = startRunSchema.parse(input);
+  const { versionId, document } = await runnableVersion(ownerId, workflowId, body.version);
+  const parsedInputs = inputsSchema(document.inputs).safeParse(body.inputs);
+  if (!parsedInputs.success) {
+    throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", z.treeifyError(parsedInputs.error));
+  }
+  const run = await db().run.create({
+    data: { ownerId, workflowVersionId: versionId, status: "queued", inputs: parsedInputs.data as Prisma.InputJsonValue },
+    select: { id: true },
+  });
+  let dispatched = true;
+  try {
+    await enqueueRun(run.id, "start");
+  } catch (err) {
+    dispatched = false;
+    log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: run.id, err });
+  }
+  const detail = await getRunForOwner(ownerId, run.id);
+  if (!detail) throw notFound("Run not found");
+  return { run: detail, dispatched };
+}
+
+async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<{ versionId: string; document: Workflow }> {
+  const wf = await getWorkflow(ownerId, workflowId);
+  if (!wf) throw notFound("Workflow not found");
+  if (version !== undefined) {
+    const row = await db().workflowVersion.findFirst({ where: { workflowId, version }, select: { id: true, document: true } });
+    if (!row) throw notFound(`Version ${version} not found`);
+    return { versionId: row.id, document: checked(row.document) };
+  }
+  const document = checked(wf.draft);
+  const latest = await db().workflowVersion.findFirst({ where: { workflowId }, orderBy: { version: "desc" }, select: { id: true, document: true } });
+  if (latest && deepEqual(workflowSchema.safeParse(latest.document).data, document)) return { versionId: latest.id, document };
+  const saved = await saveWorkflowVersion(ownerId, workflowId, "Saved for a run");
+  if (!saved) throw notFound("Workflow not found");
+  return { versionId: saved.id, document };
+}
+
+/** Parses and validates a document; AppError("invalid_workflow") (422) with every issue otherwise. */
+function checked(raw: unknown): Workflow {
+  const parsed = workflowSchema.safeParse(raw);
+  if (!parsed.success) throw new AppError("invalid_workflow", "The workflow document does not parse.", { issues: parsed.error.issues });
+  const issues = validate(parsed.data);
+  if (hasErrors(issues)) {
+    throw new AppError("invalid_workflow", "The workflow has errors; fix them before running it.", { issues: issues.filter((i) => i.severity === "error") });
+  }
+  return parsed.data;
+}
+
+/** One of the owner's runs with its steps; 404 for anyone else's. */
+export async function getRun(ownerId: string, runId: string): Promise<RunDetail> {
+  const run = await getRunForOwner(ownerId, runId);
+  if (!run) throw notFound("Run not found");
+  return run;
+}
+
+/** The owner's runs, newest first (filters: workflowId, status, limit, cursor). */
+export async function listRuns(ownerId: string, filter: RunListFilter = {}): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
+  return listRunsForOwner(ownerId, filter);
+}
+
+/**
+ * Cancels one of the owner's runs. A queued run no worker holds is cancelled at once (one
+ * transaction with its run_finished event); otherwise the cancel is recorded and the worker holding
+ * the run (it polls for it) finishes it `cancelled`; a job is enqueued in case none holds it.
+ * Idempotent: a finished run is returned unchanged.
+ */
+export async function cancelRun(ownerId: string, runId: string, reason = "Cancelled by the user"): Promise<RunDetail> {
+  const run = await db().run.findFirst({ where: { id: runId, ownerId }, select: { status: true } });
+  if (!run) throw notFound("Run not found");
+  if (isTerminalRunStatus(run.status)) return getRun(ownerId, runId);
+  const lastSeq = await cancelIfUnclaimed(runId, reason);
+  if (lastSeq !== null) {
+    await publishRunWake(runId, lastSeq);
+  } else {
+    await postgresStore().requestCancel(runId, reason);
+    await enqueueRun(runId, "cancel").catch((err: unknown) => log.warn("cancel recorded but not enqueued", { runId, err }));
+  }
+  return getRun(ownerId, runId);
+}
+
+async function cancelIfUnclaimed(runId: string, reason: string): Promise<number | null> {
+  return db().$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "Run" SET status = 'cancelled', reason = ${reason}, "cancelRequested" = true, "finishedAt" = now(), version = version + 1
+      WHERE id = ${runId} AND status = 'queued' AND "leaseOwner" IS NULL RETURNING id`;
+    if (rows.length === 0) return null;
+    const stored = await appendEvents(tx, runId, [
+      { type: "cancel_requested", reason },
+      { type: "run_finished", status: "cancelled", reason },
+    ]);
+    return stored.at(-1)?.seq ?? null;
+  });
+}

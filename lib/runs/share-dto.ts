@@ -1,0 +1,221 @@
+import type { RunEvent, RunEventEnvelope } from "@/lib/engine/events";
+import type { Workflow } from "@/lib/workflow/schema";
+
+/**
+ * The read-only view a share link returns (W2). Every object here is built FIELD BY FIELD from an
+ * allowlist — never by spreading a row or a document — so a column or document field added later
+ * cannot leak. Never included: owner ids, step/link/version/workflow ids, provider ids or keys,
+ * agent instructions, node tasks/prompts/templates, tool args or code, variables. Prompts/outputs
+ * (run inputs/outputs, step outputs, feedback, tool-call arguments, handoff texts) only when the link
+ * was created with includeContent.
+ */
+
+/** One node of the shared graph: enough to draw it, nothing it would run with. */
+export interface SharedNode {
+  id: string;
+  type: Workflow["nodes"][number]["type"];
+  name: string;
+  position: { x: number; y: number } | null;
+  agent: string | null;
+  tool: string | null;
+  branches: { id: string; label: string }[];
+}
+
+export interface SharedEdge {
+  id: string;
+  source: string;
+  sourceHandle: string;
+  target: string;
+  kind: "forward" | "loop";
+  maxIterations: number | null;
+  label: string | null;
+}
+
+export interface SharedGraph {
+  name: string;
+  nodes: SharedNode[];
+  edges: SharedEdge[];
+  agents: { key: string; name: string; model: string | null }[];
+}
+
+export interface SharedStep {
+  nodeId: string;
+  iteration: number;
+  attempt: number;
+  status: string;
+  branch: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number | null;
+  error: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  output?: unknown;
+}
+
+export interface SharedRunInfo {
+  id: string;
+  status: string;
+  reason: string | null;
+  workflowName: string;
+  version: number;
+  promptTokens: number;
+  completionTokens: number;
+  stepCount: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  inputs?: unknown;
+  outputs?: unknown;
+}
+
+/** GET /api/share/[token]: exactly these keys (asserted in the W2 test). */
+export interface SharedRun {
+  run: SharedRunInfo;
+  graph: SharedGraph;
+  steps: SharedStep[];
+  includeContent: boolean;
+  expiresAt: string;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** The drawable part of a workflow document. */
+export function sharedGraph(doc: Workflow): SharedGraph {
+  return {
+    name: doc.name,
+    nodes: doc.nodes.map((n) => ({
+      id: n.id,
+      type: n.type,
+      name: n.name,
+      position: n.position ? { x: n.position.x, y: n.position.y } : null,
+      agent: n.type === "agent" || n.type === "orchestrator" ? n.agent : null,
+      tool: n.type === "tool" ? n.tool.name : null,
+      branches: n.type === "agent" || n.type === "router" ? n.branches.map((b) => ({ id: b.id, label: b.label })) : [],
+    })),
+    edges: doc.edges.map((e) => ({
+      id: e.id,
+      source: e.source,
+      sourceHandle: e.sourceHandle,
+      target: e.target,
+      kind: e.kind,
+      maxIterations: e.maxIterations ?? null,
+      label: e.label ?? null,
+    })),
+    agents: doc.agents.map((a) => ({ key: a.key, name: a.name, model: a.model?.model ?? null })),
+  };
+}
+
+/** Step row fields a step carries in the shared view. */
+export interface StepRowLike {
+  nodeId: string;
+  iteration: number;
+  attempt: number;
+  status: string;
+  branch: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number | null;
+  error: string | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  output: unknown;
+}
+
+/** One shared step; `output` only with content. */
+export function sharedStep(s: StepRowLike, includeContent: boolean): SharedStep {
+  const step: SharedStep = {
+    nodeId: s.nodeId,
+    iteration: s.iteration,
+    attempt: s.attempt,
+    status: s.status,
+    branch: s.branch,
+    promptTokens: s.promptTokens,
+    completionTokens: s.completionTokens,
+    latencyMs: s.latencyMs,
+    error: s.error,
+    startedAt: iso(s.startedAt),
+    finishedAt: iso(s.finishedAt),
+  };
+  if (includeContent) step.output = s.output ?? null;
+  return step;
+}
+
+/** Run fields a run carries in the shared view. */
+export interface RunRowLike {
+  id: string;
+  status: string;
+  reason: string | null;
+  workflowName: string;
+  version: number;
+  promptTokens: number;
+  completionTokens: number;
+  stepCount: number;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  inputs: unknown;
+  outputs: unknown;
+}
+
+/** The shared run; `inputs`/`outputs` only with content. */
+export function sharedRunInfo(r: RunRowLike, includeContent: boolean): SharedRunInfo {
+  const run: SharedRunInfo = {
+    id: r.id,
+    status: r.status,
+    reason: r.reason,
+    workflowName: r.workflowName,
+    version: r.version,
+    promptTokens: r.promptTokens,
+    completionTokens: r.completionTokens,
+    stepCount: r.stepCount,
+    createdAt: r.createdAt.toISOString(),
+    startedAt: iso(r.startedAt),
+    finishedAt: iso(r.finishedAt),
+  };
+  if (includeContent) {
+    run.inputs = r.inputs ?? {};
+    run.outputs = r.outputs ?? null;
+  }
+  return run;
+}
+
+/** A run event as a share viewer sees it (rebuilt field by field; content only when allowed). */
+export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent {
+  const c = includeContent;
+  switch (e.type) {
+    case "run_started":
+      return { type: e.type, inputs: c ? e.inputs : {}, resumed: e.resumed, redispatched: e.redispatched.map((r) => ({ nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt })) };
+    case "step_started":
+      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, kind: e.kind, ...(c && e.feedback !== undefined ? { feedback: e.feedback } : {}) };
+    case "step_progress":
+      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, message: e.message, ...(c && e.detail ? { detail: e.detail } : {}) };
+    case "step_finished":
+      return {
+        type: e.type, nodeId: e.nodeId, iteration: e.iteration, status: e.status, branch: e.branch, error: e.error,
+        promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs, ...(c ? { output: e.output } : {}),
+      };
+    case "branch_taken":
+      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, branch: e.branch, targets: [...e.targets], skipped: [...e.skipped] };
+    case "loop_iteration":
+      return { type: e.type, edgeId: e.edgeId, source: e.source, target: e.target, iteration: e.iteration, maxIterations: e.maxIterations };
+    case "loop_exhausted":
+      return { type: e.type, edgeId: e.edgeId, source: e.source, target: e.target, maxIterations: e.maxIterations, action: e.action, continueWith: e.continueWith };
+    case "handoff":
+      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, worker: e.worker, phase: e.phase, error: e.error, ...(c ? { task: e.task, result: e.result } : {}) };
+    case "tokens_used":
+      return {
+        type: e.type, nodeId: e.nodeId, iteration: e.iteration, model: e.model, promptTokens: e.promptTokens, completionTokens: e.completionTokens,
+        latencyMs: e.latencyMs, runPromptTokens: e.runPromptTokens, runCompletionTokens: e.runCompletionTokens,
+      };
+    case "cancel_requested":
+      return { type: e.type, reason: e.reason };
+    case "run_finished":
+      return { type: e.type, status: e.status, reason: e.reason, limit: e.limit, ...(c ? { outputs: e.outputs } : {}) };
+  }
+}
+
+/** The share stream's transform: the envelope rebuilt with the shared event. */
+export function sharedEnvelope(env: RunEventEnvelope, includeContent: boolean): RunEventEnvelope {
+  return { runId: env.runId, seq: env.seq, at: env.at, event: sharedEvent(env.event, includeContent) };
+}

@@ -1,0 +1,99 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { Worker, type Job } from "bullmq";
+import type { Redis } from "ioredis";
+import { db } from "@/lib/db/client";
+import { runJob, type DriverOutcome } from "@/lib/engine/driver";
+import { createLogger } from "@/lib/logger";
+import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
+import { enginePorts, type PortOverrides } from "./engine-ports";
+import { Reconciler } from "./reconciler";
+
+const log = createLogger({ component: "worker" });
+
+export interface RunWorkerOptions extends PortOverrides {
+  /** Runs driven at once (default 20). */
+  concurrency?: number;
+  /** SIGTERM: how long in-flight steps may finish before being handed back (default 20 s). */
+  graceMs?: number;
+  /** Reconciler period (default 30 s); 0 disables the reconciler. */
+  reconcileIntervalMs?: number;
+}
+
+/** A running worker: its BullMQ worker, reconciler and a graceful close. */
+export interface RunWorker {
+  readonly id: string;
+  readonly worker: Worker<RunJobData, DriverOutcome>;
+  readonly reconciler: Reconciler | undefined;
+  /** Jobs being processed right now. */
+  active(): number;
+  /** Redis connection status ("ready" when healthy). */
+  redisStatus(): string;
+  /** Graceful stop: no new jobs, in-flight steps finish within graceMs or are handed back, connections closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts consuming the runs queue: each job claims its run and drives it with the real ports
+ * (runJob). PostgreSQL is the source of truth, so a SIGKILL at any point loses nothing: the job
+ * is re-delivered by BullMQ's stall check or re-created by the reconciler, and the driver resumes.
+ */
+export function startRunWorker(options: RunWorkerOptions = {}): RunWorker {
+  const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const graceMs = options.graceMs ?? 20_000;
+  const stop = new AbortController();
+  const connection = createWorkerConnection("weft-worker");
+  let active = 0;
+  const worker = new Worker<RunJobData, DriverOutcome>(
+    RUNS_QUEUE,
+    async (job) => {
+      active++;
+      try {
+        return await processRunJob(job, id, stop.signal, graceMs, options);
+      } finally {
+        active--;
+      }
+    },
+    { connection, prefix: queuePrefix(), concurrency: options.concurrency ?? 20, name: id, ...RUNS_WORKER_STALL_SETTINGS },
+  );
+  worker.on("failed", (job, err) => log.error("run job failed", { jobId: job?.id, runId: job?.data.runId, err }));
+  worker.on("error", (err) => log.warn("worker error", { err }));
+  const interval = options.reconcileIntervalMs ?? 30_000;
+  const reconciler = interval > 0 ? new Reconciler(connection as Redis, id, interval) : undefined;
+  reconciler?.start();
+  log.info("worker started", { id, prefix: queuePrefix(), concurrency: options.concurrency ?? 20 });
+  let closing: Promise<void> | undefined;
+  return {
+    id,
+    worker,
+    reconciler,
+    active: () => active,
+    redisStatus: () => connection.status,
+    close: () => (closing ??= shutdown(worker, reconciler, connection, stop, id)),
+  };
+}
+
+async function shutdown(worker: Worker, reconciler: Reconciler | undefined, connection: Redis, stop: AbortController, id: string): Promise<void> {
+  log.info("worker stopping: no new jobs; in-flight runs finish their steps or are handed back", { id });
+  stop.abort();
+  await reconciler?.stop();
+  await worker.close();
+  await connection.quit().catch(() => connection.disconnect());
+  log.info("worker stopped", { id });
+}
+
+async function processRunJob(job: Job<RunJobData>, workerId: string, stop: AbortSignal, graceMs: number, overrides: PortOverrides): Promise<DriverOutcome> {
+  const data = runJobSchema.parse(job.data);
+  const run = await db().run.findUnique({ where: { id: data.runId }, select: { ownerId: true } });
+  if (!run) return { kind: "not_found" };
+  const owner = `${workerId}:${job.id ?? "?"}:${job.attemptsStarted}`;
+  const logger = log.child({ runId: data.runId, jobId: job.id, reason: data.reason });
+  const outcome = await runJob(enginePorts(run.ownerId, logger, overrides), data.runId, {
+    owner,
+    stop,
+    stopGraceMs: Math.max(0, graceMs - 1_000),
+  });
+  logger.info("run job done", { outcome });
+  return outcome;
+}
