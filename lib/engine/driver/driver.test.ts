@@ -155,3 +155,20 @@ describe("driver: a run cancelled before it started", () => {
     expect(store.steps("r1")).toMatchObject([{ nodeId: "start", status: "cancelled" }]);
   });
 });
+
+describe("driver: event publication is a wake-up only", () => {
+  it("a hanging or failing publisher never stalls or fails the run (D5)", async () => {
+    const { ports, store } = setup(chain(), () => ({ content: "x" }));
+    let calls = 0;
+    ports.events = {
+      published: (_id, events) => {
+        calls++;
+        expect(events.every((e) => store.run("r1").events.some((s) => s.seq === e.seq))).toBe(true);
+        if (calls % 2) throw new Error("redis down");
+        return new Promise(() => undefined);
+      },
+    };
+    expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(calls).toBeGreaterThan(2);
+  });
+});

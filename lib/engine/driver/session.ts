@@ -3,7 +3,7 @@ import type { TemplateContext } from "@/lib/workflow/template";
 import type { RunEvent, TerminalRunStatus } from "../events";
 import type { ExecutorRegistry } from "../executors/types";
 import { plan, type PlannerCommand, type PlannerEvent, type PlannerState } from "../planner";
-import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot } from "../ports";
+import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot, StoredEvent } from "../ports";
 import { buildCommit, mergeCommits } from "./commit";
 import { Mailbox } from "./mailbox";
 import { startStep, StepAbort, type Flight, type StepHost } from "./step-runner";
@@ -116,14 +116,19 @@ export class RunSession implements StepHost {
       return false;
     }
     this.version = res.version;
-    if (this.ports.events && res.events.length > 0) {
-      try {
-        await this.ports.events.published(this.runId, res.events);
-      } catch (err) {
-        this.ports.logger.warn("publishing run events failed (viewers replay from the store)", { runId: this.runId, err });
-      }
-    }
+    if (this.ports.events && res.events.length > 0) this.publish(res.events);
     return true;
+  }
+
+  /** Wake-ups for viewers: fire and forget, so a slow or down Redis never stalls the run (D5). */
+  private publish(events: StoredEvent[]): void {
+    const port = this.ports.events;
+    const warn = (err: unknown) => this.ports.logger.warn("publishing run events failed (viewers replay from the store)", { runId: this.runId, err });
+    try {
+      Promise.resolve(port?.published(this.runId, events)).catch(warn);
+    } catch (err) {
+      warn(err);
+    }
   }
 
   private perform(commands: PlannerCommand[]): void {
