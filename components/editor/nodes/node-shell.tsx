@@ -1,7 +1,7 @@
 "use client";
-import { Handle, Position } from "@xyflow/react";
+import { Handle, Position, useUpdateNodeInternals } from "@xyflow/react";
 import clsx from "clsx";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { TARGET_HANDLE, type FlowNodeData, type NodeRunState } from "../flow-mapping";
 
 /** Colour of the node border per run status (the live overlay). */
@@ -38,6 +38,10 @@ type ShellProps = {
  */
 export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, terminal = false, children }: ShellProps) {
   const { node, run, issues, incoming } = data;
+  const updateNodeInternals = useUpdateNodeInternals();
+  const handleKey = data.handles.map((h) => h.id).join("|");
+  // React Flow caches handle positions per node; a renamed or reordered outcome must be re-measured.
+  useEffect(() => updateNodeInternals(node.id), [handleKey, node.id, updateNodeInternals]);
   return (
     <div
       data-testid={`node-${node.id}`}
