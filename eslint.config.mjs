@@ -18,7 +18,7 @@ const zone = (files, patterns, message) => ({
 
 export default tseslint.config(
   { ignores: ["node_modules/**", ".next/**", "lib/generated/**", "next-env.d.ts", "test-results/**",
-    "playwright-report/**", "bench/.tmp/**", "public/**"] },
+    "playwright-report/**", "bench/.tmp/**", "e2e/.tmp/**", "public/**"] },
   ...tseslint.configs.recommended,
   {
     plugins: { "react-hooks": reactHooks },

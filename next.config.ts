@@ -10,6 +10,9 @@ const securityHeaders = [
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // e2e builds into their own directory (NEXT_DIST_DIR, set by playwright.config.ts) so a concurrent
+  // `next build` elsewhere in the shared tree cannot replace the build under test.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // `npm run typecheck` is the type gate; e2e builds set WEFT_SKIP_BUILD_TYPECHECK=1 so a teammate's
   // unfinished file elsewhere in the tree does not block the browser tests (and the build runs faster).
   typescript: { ignoreBuildErrors: process.env.WEFT_SKIP_BUILD_TYPECHECK === "1" },

@@ -16,6 +16,8 @@ export const e2eEnv = {
   WEFT_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
   WEFT_QUEUE_PREFIX: "weft-e2e",
   WEFT_SKIP_BUILD_TYPECHECK: "1",
+  /** The e2e build lives apart from `.next`, so another build in the shared tree cannot swap it mid-run. */
+  NEXT_DIST_DIR: "e2e/.tmp/next",
   NEXT_TELEMETRY_DISABLED: "1",
   LOG_LEVEL: "warn",
 };

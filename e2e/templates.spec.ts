@@ -10,3 +10,20 @@ test("a workflow can start from a pattern template", async ({ page }) => {
   expect(nodes).toBeGreaterThan(2);
   await expect(page.getByRole("link", { name: "Open editor" })).toHaveAttribute("href", /\/edit$/);
 });
+
+test("a workflow can be deleted from its page after confirming", async ({ page }) => {
+  await signUpNewUser(page, "delete");
+  await page.getByRole("button", { name: "New workflow" }).first().click();
+  await page.waitForURL(/\/workflows\/[^/]+$/);
+  const url = page.url();
+  await page.getByRole("button", { name: "Delete" }).click();
+  const dialog = page.getByRole("dialog", { name: /Delete “Untitled workflow”/ });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await page.getByRole("button", { name: "Delete" }).click();
+  await dialog.getByRole("button", { name: "Delete workflow" }).click();
+  await page.waitForURL("**/workflows");
+  await expect(page.getByRole("heading", { name: "No workflows yet" })).toBeVisible();
+  expect((await page.goto(url))?.status()).toBe(404);
+});

@@ -4,15 +4,18 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page-header";
+import { DeleteWorkflowButton } from "./delete-workflow-button";
 import { plural, timeAgo } from "./format";
 
 export interface WorkflowOverviewProps {
   workflow: { id: string; name: string; description: string; nodeCount: number; updatedAt: Date; valid: boolean };
   versions: { id: string; version: number; message: string; createdAt: Date }[];
+  /** Server action deleting the workflow (form field `id`). */
+  deleteAction: (form: FormData) => Promise<void>;
 }
 
 /** A read-only summary of a workflow (placeholder until the editor canvas lands on this route). */
-export function WorkflowOverview({ workflow, versions }: WorkflowOverviewProps) {
+export function WorkflowOverview({ workflow, versions, deleteAction }: WorkflowOverviewProps) {
   return (
     <div>
       <Link href="/workflows" className="mb-4 inline-flex items-center gap-1.5 text-sm text-muted hover:text-foreground">
@@ -21,7 +24,12 @@ export function WorkflowOverview({ workflow, versions }: WorkflowOverviewProps) 
       <PageHeader
         title={workflow.name}
         description={workflow.description || "No description yet."}
-        actions={<Link href={`/workflows/${workflow.id}/edit`} className={buttonClasses("primary")}>Open editor</Link>}
+        actions={
+          <>
+            <DeleteWorkflowButton id={workflow.id} name={workflow.name} action={deleteAction} />
+            <Link href={`/workflows/${workflow.id}/edit`} className={buttonClasses("primary")}>Open editor</Link>
+          </>
+        }
       />
       <div className="grid gap-4 md:grid-cols-3">
         <Card>

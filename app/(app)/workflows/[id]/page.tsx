@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { WorkflowOverview } from "@/components/workflows/workflow-overview";
 import { requireUser } from "@/lib/auth/session";
 import { getWorkflow, listWorkflowVersions } from "@/lib/db/workflows";
+import { deleteWorkflowAction } from "../actions";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -14,5 +15,5 @@ export default async function WorkflowPage({ params }: Props) {
   const user = await requireUser(`/workflows/${id}`);
   const [workflow, versions] = await Promise.all([getWorkflow(user.id, id), listWorkflowVersions(user.id, id)]);
   if (!workflow || !versions) notFound();
-  return <WorkflowOverview workflow={{ ...workflow, valid: workflow.document !== null }} versions={versions} />;
+  return <WorkflowOverview workflow={{ ...workflow, valid: workflow.document !== null }} versions={versions} deleteAction={deleteWorkflowAction} />;
 }
