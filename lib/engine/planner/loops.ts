@@ -60,7 +60,8 @@ export function followLoops(ctx: Ctx, nodeId: string, chosen: string, loops: Edg
 
 /**
  * Re-arms the region between the loop's target and source for a new iteration: their inboxes are
- * cleared, except deliveries from outside the region (which will not come again) are carried over,
+ * cleared, except deliveries from outside the region (which will not come again) are carried over;
+ * loops nested inside the region start counting afresh (maxSteps still bounds the whole run);
  * then the target starts at once with the feedback.
  */
 function reenter(ctx: Ctx, edge: Edge, feedback: unknown): void {
@@ -77,6 +78,9 @@ function reenter(ctx: Ctx, edge: Edge, feedback: unknown): void {
       const last = ctx.state.lastDelivery[e.id];
       if (!region.has(e.source) && last !== undefined) ns.inbox[e.id] = last;
     }
+  }
+  for (const inner of ctx.g.workflow.edges) {
+    if (inner.kind === "loop" && inner.id !== edge.id && region.has(inner.source) && region.has(inner.target)) delete ctx.state.loops[inner.id];
   }
   const target = nodeState(ctx.state, edge.target);
   if (target.phase === "running") return;

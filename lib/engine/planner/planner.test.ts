@@ -122,6 +122,24 @@ describe("R4 loops", () => {
   });
 });
 
+describe("R4 nested loops", () => {
+  it("an inner loop gets a fresh count on each iteration of the outer loop", () => {
+    const wf = buildWorkflow({
+      nodes: [startNode(), agentNode("draft", ["ok", "again"]), agentNode("review", ["pass", "redo"]), endNode()],
+      edges: [
+        fwd("start", "next", "draft"),
+        loop("draft", "again", "draft", 2, "continue"),
+        fwd("draft", "ok", "review"),
+        loop("review", "redo", "draft", 2, "continue"),
+        fwd("review", "pass", "end"),
+      ],
+    });
+    const r = simulate(wf, (s) => (s.nodeId === "draft" ? { branch: "again" } : s.nodeId === "review" ? { branch: "redo" } : ok));
+    expect(countSteps(r.steps)).toEqual({ start: 1, draft: 4, review: 2, end: 1 });
+    expect(r.finish?.status).toBe("succeeded");
+  });
+});
+
 describe("R5 branch choice", () => {
   const wf = buildWorkflow({
     nodes: [startNode(), routerNode("route", ["yes", "no"]), agentNode("y"), agentNode("n"), endNode()],
