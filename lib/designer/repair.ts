@@ -1,4 +1,5 @@
 import { buildGraph, forwardCycles } from "@/lib/workflow/graph";
+import { renameNodeInTemplate } from "@/lib/workflow/template";
 import type { Workflow } from "@/lib/workflow/schema";
 import type { Design, DesignAnswer, DesignEdge, DesignNode } from "./schemas";
 
@@ -123,9 +124,35 @@ export function defaultCapOf(design: Pick<Design, "variables">, fallback = 3): n
   return typeof v === "number" && v >= 1 ? v : fallback;
 }
 
+/** Invalid node ids and agent keys become identifiers; edges, templates and agent references follow. */
+function slugIds(answer: DesignAnswer, fixes: LocalFix[]): DesignAnswer {
+  const nodeIds = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const n of answer.design.nodes) {
+    const id = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(n.id) ? n.id : unique(slug(n.id), taken);
+    taken.add(id);
+    if (id !== n.id) nodeIds.set(n.id, id);
+  }
+  const keys = new Map(answer.profile.agents.filter((a) => slug(a.key) !== a.key).map((a) => [a.key, slug(a.key)]));
+  if (nodeIds.size === 0 && keys.size === 0) return answer;
+  for (const [from, to] of [...nodeIds, ...keys]) fixes.push({ code: "invalid_id", message: `Id "${from}" is not an identifier: renamed to "${to}".` });
+  const node = (id: string) => nodeIds.get(id) ?? id;
+  const key = (k: string | undefined) => (k === undefined ? k : (keys.get(k) ?? k));
+  const text = (t: string | undefined) => (t === undefined ? t : [...nodeIds].reduce((acc, [from, to]) => renameNodeInTemplate(acc, from, to), t));
+  return {
+    profile: { ...answer.profile, agents: answer.profile.agents.map((a) => ({ ...a, key: key(a.key)! })) },
+    design: {
+      ...answer.design,
+      nodes: answer.design.nodes.map((n) => ({ ...n, id: node(n.id), agent: key(n.agent), task: text(n.task), prompt: text(n.prompt), workers: n.workers?.map((w) => key(w)!), ...(n.outputs ? { outputs: Object.fromEntries(Object.entries(n.outputs).map(([k, v]) => [k, text(v)!])) } : {}) })),
+      edges: answer.design.edges.map((e) => ({ ...e, from: node(e.from), to: node(e.to) })),
+    },
+  };
+}
+
 /** All local repairs of a new-workflow answer; returns the repaired answer and what was fixed. */
-export function repairAnswer(answer: DesignAnswer, kinds: readonly string[]): { answer: DesignAnswer; fixes: LocalFix[] } {
+export function repairAnswer(input: DesignAnswer, kinds: readonly string[]): { answer: DesignAnswer; fixes: LocalFix[] } {
   const fixes: LocalFix[] = [];
+  const answer = slugIds(input, fixes);
   const cap = defaultCapOf(answer.design);
   const edges = answer.design.edges.map((e) => ({ ...e }));
   let nodes = answer.design.nodes.map((n) => repairNode(n, kinds, edges, fixes));
