@@ -1,0 +1,151 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
+import { closeApiRedis, closeRunsQueue, createWorkerConnection, enqueueRun, hasLiveRunJob, queuePrefix, runsQueue } from "@/lib/queue";
+import { reconcileOnce } from "@/lib/runs/reconciler";
+import { startRun } from "@/lib/runs/service";
+import { createTestRun, createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import type { WorkflowInput } from "@/lib/workflow/schema";
+import { testQueuePrefix, useTestDatabase } from "@/test/db";
+
+const database = useTestDatabase();
+const prefix = testQueuePrefix();
+let model: ScriptedServer;
+let ownerId = "";
+
+const agentWorkflow: WorkflowInput = {
+  name: "Start → agent → end",
+  inputs: [{ key: "topic", type: "string" }],
+  agents: [{ key: "writer", name: "Writer", instructions: "[[writer]] You write one sentence.", model: { model: "scripted-demo" } }],
+  nodes: [
+    { id: "start", type: "start" },
+    { id: "write", type: "agent", agent: "writer", task: "Write about {{inputs.topic}}" },
+    { id: "end", type: "end", outputs: { text: "{{nodes.write.output}}" } },
+  ],
+  edges: [
+    { id: "e1", source: "start", sourceHandle: "next", target: "write" },
+    { id: "e2", source: "write", sourceHandle: "done", target: "end" },
+  ],
+};
+
+beforeAll(async () => {
+  process.env.WEFT_QUEUE_PREFIX = prefix;
+  model = await startScriptedServer({
+    fixtures: [{ rules: [{ id: "writer", match: { system: "[[writer]]" }, reply: { text: "Owls are quiet hunters." } }] }],
+  });
+  ownerId = (await createTestUser()).id;
+});
+
+afterAll(async () => {
+  await runsQueue().obliterate({ force: true }).catch(() => undefined);
+  await closeRunsQueue();
+  await closeApiRedis();
+  await model?.close();
+});
+
+/** Spawns `workers/main.ts` like `npm run worker` does, against this file's database, prefix and model server. */
+function spawnWorker(): { child: ChildProcess; ready: Promise<number>; exited: Promise<number | null>; logs: string[] } {
+  const root = path.resolve(import.meta.dirname, "..");
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "workers/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: database.current.url,
+      WEFT_QUEUE_PREFIX: prefix,
+      WEFT_SCRIPTED_MODEL_PORT: String(model.port),
+      WEFT_WORKER_HEALTH_PORT: "0",
+      WEFT_WORKER_SHUTDOWN_GRACE_MS: "3000",
+      WEFT_RECONCILE_INTERVAL_MS: "1000",
+      OPENAI_BASE_URL: "",
+      OPENAI_API_KEY: "",
+      LOG_LEVEL: "info",
+      NODE_ENV: "test",
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const logs: string[] = [];
+  const ready = new Promise<number>((resolve, reject) => {
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      for (const line of chunk.split("\n").filter(Boolean)) {
+        logs.push(line);
+        const m = /"msg":"worker ready".*"healthPort":(\d+)/.exec(line);
+        if (m) resolve(Number(m[1]));
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`worker exited early (${code}): ${logs.slice(-5).join("\n")}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, ready, exited, logs };
+}
+
+async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("worker process", () => {
+  it("runs start → agent → end through BullMQ, PostgreSQL and the scripted model, serves /health, and exits 0 on SIGTERM", { timeout: 120_000 }, async () => {
+    const { workflowId } = await createTestWorkflow(ownerId, agentWorkflow);
+    const { run, dispatched } = await startRun(ownerId, workflowId, { inputs: { topic: "owls" } });
+    expect(dispatched).toBe(true);
+    const worker = spawnWorker();
+    const port = await worker.ready;
+    const health = await waitFor(async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      const body = (await res.json()) as Record<string, unknown>;
+      return res.status === 200 ? body : null;
+    }, 20_000);
+    expect(health).toMatchObject({ status: "ok", redis: "ready", db: "ok" });
+
+    const done = await waitFor(async () => {
+      const r = await db().run.findUnique({ where: { id: run.id }, include: { steps: true } });
+      return r && ["succeeded", "failed", "aborted", "budget_exhausted", "cancelled"].includes(r.status) ? r : null;
+    });
+    expect(done.status, done.reason ?? "").toBe("succeeded");
+    expect(done.steps.map((s) => [s.nodeId, s.status]).sort()).toEqual([["end", "succeeded"], ["start", "succeeded"], ["write", "succeeded"]]);
+    expect(done.steps.find((s) => s.nodeId === "write")?.output).toEqual(expect.stringContaining("Owls are quiet hunters."));
+    expect(model.requests().some((r) => r.rule === "writer")).toBe(true);
+    const events = await db().runEvent.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.at(-1)?.type).toBe("run_finished");
+
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+    expect(worker.logs.some((l) => l.includes('"msg":"worker stopped"'))).toBe(true);
+  });
+});
+
+describe("reconciler (D6)", () => {
+  it("re-enqueues live runs whose jobs vanished with this prefix's Redis keys, and leaves finished runs alone", async () => {
+    const live = await createTestRun(ownerId, "running");
+    const queued = await createTestRun(ownerId, "queued");
+    const finished = await createTestRun(ownerId, "succeeded");
+    await enqueueRun(live, "start");
+    expect(await hasLiveRunJob(live)).toBe(true);
+
+    // "FLUSHALL", limited to this file's prefix (other test runs share the Redis)
+    const redis = createWorkerConnection("flush");
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${queuePrefix()}:*`, "COUNT", 500);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== "0");
+    redis.disconnect();
+    expect(await hasLiveRunJob(live)).toBe(false);
+
+    const enqueued = await reconcileOnce(0);
+    expect(enqueued).toEqual(expect.arrayContaining([live, queued]));
+    expect(enqueued).not.toContain(finished);
+    expect(await hasLiveRunJob(live)).toBe(true);
+    expect(await hasLiveRunJob(queued)).toBe(true);
+    expect(await reconcileOnce(0)).toEqual([]);
+  });
+});
