@@ -123,7 +123,7 @@ function armTimers(session: RunSession, snap: RunSnapshot, options: RunJobOption
   poll().catch(ignore);
   const onStop = () => {
     session.stopping = true;
-    session.post({ t: "stop" });
+    session.mailbox.wake();
     clock.sleep(options.stopGraceMs ?? 10_000, stop).then(() => {
       for (const key of [...session.inflight.keys()]) session.abortFlight(key, new StepAbort("handed_back"));
       session.inflight.clear();

@@ -20,6 +20,11 @@ export class Mailbox<T> {
     w?.();
   }
 
+  /** Number of queued items. */
+  get size(): number {
+    return this.items.length;
+  }
+
   /** Removes and returns every queued item. */
   drain(): T[] {
     return this.items.splice(0, this.items.length);

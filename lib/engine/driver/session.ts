@@ -8,7 +8,7 @@ import { buildCommit, mergeCommits } from "./commit";
 import { Mailbox } from "./mailbox";
 import { startStep, StepAbort, type Flight, type StepHost } from "./step-runner";
 
-type Item = { t: "plan"; event: PlannerEvent } | { t: "emit"; event: RunEvent } | { t: "stop" };
+type Item = { t: "plan"; event: PlannerEvent } | { t: "emit"; event: RunEvent };
 
 export interface SessionOptions {
   owner: string;
@@ -67,7 +67,7 @@ export class RunSession implements StepHost {
    * finishing together) are planned one by one but committed as ONE transaction.
    */
   async loop(): Promise<void> {
-    while (!this.lost && !this.finished && !(this.stopping && this.inflight.size === 0)) {
+    while (!this.lost && !this.finished && !(this.stopping && this.inflight.size === 0 && this.mailbox.size === 0)) {
       const first = await this.mailbox.take();
       if (!first) continue;
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -87,7 +87,6 @@ export class RunSession implements StepHost {
     const at = new Date(this.ports.clock.now());
     for (const item of items) {
       if (state && state.status !== "running") break;
-      if (item.t === "stop") continue;
       if (item.t === "emit") {
         commits.push({ owner: this.options.owner, expectedVersion: this.version, events: [item.event] });
         continue;
