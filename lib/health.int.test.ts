@@ -10,7 +10,8 @@ afterAll(async () => {
 
 describe("health", () => {
   it("reports PostgreSQL and Redis as up", async () => {
-    const report = await checkHealth();
+    // A generous deadline: the first query opens the pool, slow on a loaded 2-core machine.
+    const report = await checkHealth(10_000);
     expect(report).toMatchObject({ ok: true, failed: [], postgres: { ok: true }, redis: { ok: true } });
   });
 
