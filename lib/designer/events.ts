@@ -57,7 +57,7 @@ export interface DesignResult {
 export type DesignerEvent =
   | { type: "stage_started"; stage: Stage; attempt: number }
   /** What the model proposed (before validation): a summary, never a graph to show as valid. */
-  | { type: "proposal"; attempt: number; summary: string; profile?: Profile; operations?: EditOperation[]; nodes: number; edges: number }
+  | { type: "proposal"; attempt: number; summary: string; profile?: Profile; operations?: EditOperation[]; nodes?: number; edges?: number }
   | { type: "issues_found"; attempt: number; issues: DesignerIssue[] }
   | { type: "repaired"; attempt: number; by: "local" | "model"; fixes: LocalFix[] }
   | { type: "done"; result: DesignResult }

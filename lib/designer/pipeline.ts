@@ -68,7 +68,7 @@ const build = (ctx: Ctx, answer: Answer): Built =>
   ctx.mode.kind === "design" ? buildFromDesign(answer as DesignAnswer, ctx.env) : buildFromEdits(ctx.mode.base, answer as EditAnswer, ctx.env);
 
 function proposalEvent(attempt: number, answer: Answer): DesignerEvent {
-  if ("operations" in answer) return { type: "proposal", attempt, summary: answer.summary, operations: answer.operations, nodes: 0, edges: 0 };
+  if ("operations" in answer) return { type: "proposal", attempt, summary: answer.summary, operations: answer.operations };
   return { type: "proposal", attempt, summary: answer.profile.summary, profile: answer.profile, nodes: answer.design.nodes.length, edges: answer.design.edges.length };
 }
 
