@@ -31,16 +31,16 @@ export async function handle(fn: () => Promise<Response>): Promise<Response> {
 }
 
 /**
- * The caller of a mutating route (W4): a session caller must come from our own origin (Origin /
- * Sec-Fetch-Site, no text/plain or form bodies); a bearer-token caller carries no ambient
- * credential, so cross-origin checks do not apply to it. Throws 401/403 AppErrors.
+ * The caller of a mutating route (W4): a request without a bearer token (so, a cookie session) must
+ * come from our own origin (Origin / Sec-Fetch-Site, no text/plain or form bodies), checked BEFORE
+ * the session is even looked at; a bearer-token caller carries no ambient credential, so
+ * cross-origin checks do not apply to it. Throws 401/403 AppErrors.
  */
 export async function requireMutationCaller(request: Request): Promise<Caller> {
-  const caller = await requireCaller(request);
-  if (caller.via === "token") return caller;
-  const refused = refuseCrossSite(request);
-  if (refused) throw new AppError("forbidden", "Cross-site request refused.");
-  return caller;
+  if (!request.headers.has("authorization") && refuseCrossSite(request)) {
+    throw new AppError("forbidden", "Cross-site request refused.");
+  }
+  return requireCaller(request);
 }
 
 /** Parses a JSON body with `schema`; an empty body parses as {}. Errors are 400. */

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeApiToken, listApiTokens } from "@/lib/db/api-tokens";
+import { db } from "@/lib/db/client";
+import { closeApiRedis, closeRunsQueue, hasLiveRunJob, runsQueue } from "@/lib/queue";
+import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import type { WorkflowInput } from "@/lib/workflow/schema";
+import { testQueuePrefix, useTestDatabase } from "@/test/db";
+import { POST as START, GET as LIST_FOR_WORKFLOW } from "../workflows/[id]/runs/route";
+import { POST as CANCEL } from "./[id]/cancel/route";
+import { GET as DETAIL } from "./[id]/route";
+import { GET as LIST } from "./route";
+
+useTestDatabase();
+let alice: Awaited<ReturnType<typeof createTestUser>>;
+let bob: Awaited<ReturnType<typeof createTestUser>>;
+
+const withInput: WorkflowInput = {
+  inputs: [{ key: "topic", type: "string" }],
+  nodes: [
+    { id: "start", type: "start" },
+    { id: "end", type: "end" },
+  ],
+  edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "end" }],
+};
+
+beforeAll(async () => {
+  process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();
+  [alice, bob] = [await createTestUser(), await createTestUser()];
+});
+afterAll(async () => {
+  await runsQueue().obliterate({ force: true }).catch(() => undefined);
+  await closeRunsQueue();
+  await closeApiRedis();
+});
+
+const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
+const post = (url: string, body: unknown, headers: Record<string, string>) =>
+  new Request(`http://localhost${url}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+const get = (url: string, headers: Record<string, string>) => new Request(`http://localhost${url}`, { headers });
+
+describe("REST: runs", () => {
+  it("starts a run (201, committed then enqueued), lists it and shows it to its owner only", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, withInput);
+    const res = await START(post(`/api/workflows/${workflowId}/runs`, { inputs: { topic: "owls" } }, alice.auth), ctx(workflowId));
+    expect(res.status).toBe(201);
+    const { run, dispatched } = (await res.json()) as { run: { id: string; status: string; inputs: unknown }; dispatched: boolean };
+    expect(run).toMatchObject({ status: "queued", inputs: { topic: "owls" } });
+    expect(dispatched).toBe(true);
+    expect(await hasLiveRunJob(run.id)).toBe(true);
+
+    const list = (await (await LIST(get("/api/runs", alice.auth))).json()) as { runs: { id: string }[] };
+    expect(list.runs.map((r) => r.id)).toContain(run.id);
+    const perWorkflow = (await (await LIST_FOR_WORKFLOW(get(`/api/workflows/${workflowId}/runs`, alice.auth), ctx(workflowId))).json()) as { runs: { id: string }[] };
+    expect(perWorkflow.runs.map((r) => r.id)).toEqual([run.id]);
+    expect((await DETAIL(get(`/api/runs/${run.id}`, alice.auth), ctx(run.id))).status).toBe(200);
+
+    // W1: Bob sees nothing of Alice's
+    const bobDetail = await DETAIL(get(`/api/runs/${run.id}`, bob.auth), ctx(run.id));
+    expect(bobDetail.status).toBe(404);
+    expect(JSON.stringify(await bobDetail.json())).not.toContain("owls");
+    expect(((await (await LIST(get("/api/runs", bob.auth))).json()) as { runs: unknown[] }).runs).toEqual([]);
+    expect((await START(post(`/api/workflows/${workflowId}/runs`, { inputs: { topic: "x" } }, bob.auth), ctx(workflowId))).status).toBe(404);
+    expect((await CANCEL(post(`/api/runs/${run.id}/cancel`, {}, bob.auth), ctx(run.id))).status).toBe(404);
+  });
+
+  it("refuses bad inputs (400 with paths) and an invalid workflow (422 with issues)", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, withInput);
+    const bad = await START(post(`/api/workflows/${workflowId}/runs`, { inputs: { nope: 1 } }, alice.auth), ctx(workflowId));
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: "bad_request" } });
+
+    const broken = await createTestWorkflow(alice.id, withInput);
+    await db().workflow.update({ where: { id: broken.workflowId }, data: { draft: { nodes: [{ id: "start", type: "start" }], edges: [] } } });
+    const invalid = await START(post(`/api/workflows/${broken.workflowId}/runs`, {}, alice.auth), ctx(broken.workflowId));
+    expect(invalid.status).toBe(422);
+    const body = (await invalid.json()) as { error: { code: string; details: { issues: { code: string }[] } } };
+    expect(body.error.code).toBe("invalid_workflow");
+    expect(body.error.details.issues.length).toBeGreaterThan(0);
+  });
+
+  it("cancels a queued run at once, with its run_finished event; cancelling again is a no-op", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, withInput);
+    const started = (await (await START(post(`/api/workflows/${workflowId}/runs`, { inputs: { topic: "t" } }, alice.auth), ctx(workflowId))).json()) as { run: { id: string } };
+    const id = started.run.id;
+    const res = await CANCEL(post(`/api/runs/${id}/cancel`, { reason: "changed my mind" }, alice.auth), ctx(id));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ run: { status: "cancelled", reason: "changed my mind" } });
+    const again = await CANCEL(post(`/api/runs/${id}/cancel`, {}, alice.auth), ctx(id));
+    expect(await again.json()).toMatchObject({ run: { status: "cancelled", reason: "changed my mind" } });
+    const events = await db().runEvent.findMany({ where: { runId: id }, orderBy: { seq: "asc" } });
+    expect(events.map((e) => [e.seq, e.type])).toEqual([[1, "cancel_requested"], [2, "run_finished"]]);
+  });
+
+  it("W4: a cross-site or text/plain POST without a bearer token is refused; revoked tokens are unauthenticated", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, withInput);
+    const crossSite = new Request(`http://localhost/api/workflows/${workflowId}/runs`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+      body: JSON.stringify({ inputs: { topic: "x" } }),
+    });
+    expect([401, 403]).toContain((await START(crossSite, ctx(workflowId))).status);
+    const viaToken = post(`/api/workflows/${workflowId}/runs`, { inputs: { topic: "x" } }, { ...alice.auth, origin: "https://script.example" });
+    expect((await START(viaToken, ctx(workflowId))).status).toBe(201);
+
+    const carol = await createTestUser();
+    const [token] = await listApiTokens(carol.id);
+    expect(await revokeApiToken(carol.id, token!.id)).toBe(true);
+    expect((await LIST(get("/api/runs", carol.auth))).status).toBe(401);
+  });
+});
