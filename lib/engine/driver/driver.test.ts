@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ModelCallError } from "../ports";
 import { agentNode, buildWorkflow, endNode, fwd, startNode } from "../testing/build";
-import { fakePorts, ScriptedModel, type RecordedCall, type ScriptedReply } from "../testing/fakes";
-import { articleWriter, majorityVote } from "../testing/scenarios";
+import { fakePorts, ScriptedModel, systemOf, type RecordedCall, type ScriptedReply } from "../testing/fakes";
+import { articleWriter, financialAnalyst, majorityVote, refundTriage } from "../testing/scenarios";
 import { runJob } from "./index";
 
 const taskOf = (c: RecordedCall) => c.messages.find((m) => m.role === "user")?.content ?? "";
@@ -170,5 +170,28 @@ describe("driver: event publication is a wake-up only", () => {
     };
     expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
     expect(calls).toBeGreaterThan(2);
+  });
+});
+
+describe("driver: scenarios C and D end to end over fake ports", () => {
+  it("C: every worker is handed work and hands back; handoffs are stored events", async () => {
+    const { ports, store } = setup(financialAnalyst(), (c) => {
+      const sys = systemOf(c.messages);
+      if (!sys.startsWith("Delegate")) return { content: `${sys.split(" ")[0]} done` };
+      if (c.messages.some((m) => m.role === "tool")) return { content: "final report" };
+      return { toolCalls: [{ id: "1", name: "handoff_to_docs", args: { task: "filings" } }, { id: "2", name: "handoff_to_market", args: { task: "market" } }] };
+    }, { question: "Buy?" });
+    expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    const handoffs = store.run("r1").events.flatMap((e) => (e.event.type === "handoff" ? [`${e.event.phase}:${e.event.worker}`] : []));
+    expect(handoffs).toEqual(["handoff:docs", "handback:docs", "handoff:market", "handback:market"]);
+    expect(store.run("r1").outputs).toEqual({ report: "final report" });
+  });
+
+  it("D: a refund request never runs the sales agent and reaches the shared end", async () => {
+    const { ports, model, store } = setup(refundTriage(), (c) => (c.kind === "structured" ? { value: { branch: "refund" } } : { content: "refund issued" }), { request: "money back" });
+    expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(model.calls.some((c) => taskOf(c).startsWith("Sell"))).toBe(false);
+    expect(Object.fromEntries(store.steps("r1").map((s) => [s.nodeId, s.status]))).toEqual({ start: "succeeded", triage: "succeeded", sales: "skipped", refunds: "succeeded", end: "succeeded" });
+    expect(store.run("r1").outputs).toEqual({ reply: "refund issued" });
   });
 });
