@@ -9,6 +9,7 @@ const serverOnly = ["@/lib/db", "@/lib/db/**", "@/lib/engine", "@/lib/engine/**"
 
 /** One no-restricted-imports zone: files matching `files` may not import `patterns`. */
 const APP = ["@/app/**", "**/app/**"];
+const CLIENT = "components/ may import lib/workflow and client-safe helpers only.";
 const PURE = "lib/workflow is pure: it may import zod and lib/workflow only.";
 
 const zone = (files, patterns, message) => ({
@@ -60,7 +61,14 @@ export default tseslint.config(
     "@/lib/generated/**", "@prisma/*", "bullmq", "ioredis", "pg", "next", "next/**", "react", "**/db/**"],
     "lib/engine gets store/queue/model/tools/events as ports; wire real ones in lib/runs or workers."),
   // Components run in the browser: no server-only modules.
-  zone(["components/**"], [...APP, ...serverOnly], "components/ may import lib/workflow and client-safe helpers only."),
+  // Exception: lib/engine/events.ts is isomorphic (zod only), the run event schema the browser parses SSE frames with.
+  {
+    files: ["components/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [
+      { group: [...APP, ...serverOnly.filter((p) => !p.startsWith("@/lib/engine"))], message: CLIENT },
+      { regex: "^@/lib/engine(?!/events$)(/|$)", message: CLIENT },
+    ] }] },
+  },
   // Workers are plain Node: no Next, no React, no components.
   zone(["workers/**"], [...APP, "next", "next/**", "react", "react-dom", "@/components/**", "**/components/**"],
     "workers/ import lib/* only, never next/* or components/*."),

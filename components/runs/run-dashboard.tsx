@@ -1,0 +1,143 @@
+"use client";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { estimateCost, formatCost, formatDuration } from "./cost";
+import { JsonView } from "./json-view";
+import { RawEvents } from "./raw-events";
+import { isFinished, nodeOverlay, orderedSteps, runUsage, stepKey } from "./run-fold";
+import { RunGraph } from "./run-graph";
+import { RunTimeline } from "./run-timeline";
+import { statusTone } from "./status";
+import { StepInspector } from "./step-inspector";
+import type { DashboardProps } from "./types";
+import { useRunEvents, type LiveState } from "./use-run-events";
+
+const LIVE_LABEL: Record<LiveState, string> = {
+  connecting: "connecting…",
+  live: "live",
+  reconnecting: "reconnecting…",
+  ended: "complete",
+  revoked: "link revoked",
+  closed: "disconnected",
+};
+
+function Stat({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+  return (
+    <div className="grid gap-0.5">
+      <span className="text-xs text-muted">{label}</span>
+      <span className="text-sm font-medium tabular-nums" data-testid={testId}>{value}</span>
+    </div>
+  );
+}
+
+/** Ticks every `ms` while `on` (running bars and durations grow). */
+function useNow(on: boolean, ms = 500): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!on) return;
+    const t = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(t);
+  }, [on, ms]);
+  return now;
+}
+
+/**
+ * A run's dashboard (owner and share views): status and totals, the read-only graph with live node
+ * status, the timeline, the step inspector, inputs/outputs and the raw event log, all folded from
+ * the run's SSE stream. `actions` (owner only) sit in the header.
+ */
+export function RunDashboard(props: DashboardProps & { actions?: ReactNode }) {
+  const { run, doc, steps, eventsUrl, shareUrl, prices, mode, actions } = props;
+  const { state, live } = useRunEvents({ url: eventsUrl, run, steps, checkUrl: shareUrl });
+  const [selected, setSelected] = useState<string | null>(null);
+  const running = !isFinished(state.status) && live !== "revoked";
+  const now = useNow(running);
+  const nodeIds = useMemo(() => doc?.nodes.map((n) => n.id) ?? [], [doc]);
+  const names = useMemo(() => new Map(doc?.nodes.map((n) => [n.id, n.name || n.id]) ?? []), [doc]);
+  const nodeName = (id: string) => names.get(id) ?? id;
+  // The fold mutates in place; state.version changes with every applied event.
+  const overlay = useMemo(() => nodeOverlay(state, nodeIds), [state, state.version, nodeIds]); // eslint-disable-line react-hooks/exhaustive-deps
+  const ordered = orderedSteps(state);
+  const cost = estimateCost(prices, runUsage(state));
+  const started = state.startedAt ? Date.parse(state.startedAt) : null;
+  const duration = started === null ? null : (state.finishedAt ? Date.parse(state.finishedAt) : now) - started;
+  const showContent = mode === "owner" || props.includeContent === true;
+  const current = selected ? (state.steps.get(selected) ?? null) : null;
+  const selectNode = (nodeId: string) => {
+    const latest = ordered.filter((s) => s.nodeId === nodeId).at(-1);
+    setSelected(latest?.key ?? stepKey(nodeId, 1));
+  };
+
+  return (
+    <div className="grid gap-6" data-testid="run-dashboard" data-status={state.status} data-live={live}>
+      {live === "revoked" && (
+        <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 p-3 text-sm text-danger" data-testid="share-revoked">
+          This link was revoked or has expired; the run is no longer shared.
+        </p>
+      )}
+      <Card>
+        <CardContent className="flex flex-wrap items-center gap-x-8 gap-y-3 pt-5">
+          <div className="flex items-center gap-2">
+            <Badge tone={statusTone(state.status)} data-testid="run-status">{state.status}</Badge>
+            <span className="text-xs text-muted" data-testid="run-live">{LIVE_LABEL[live]}</span>
+          </div>
+          <Stat label="Workflow" value={`${run.workflowName} · v${run.version}`} />
+          <Stat label="Started" value={state.startedAt ? new Date(state.startedAt).toLocaleString() : "—"} />
+          <Stat label="Duration" value={formatDuration(duration)} testId="run-duration" />
+          <Stat label="Steps" value={ordered.filter((s) => s.startedAt).length} testId="run-steps" />
+          <Stat label="Tokens" value={`${state.promptTokens + state.completionTokens}`} testId="run-tokens" />
+          {prices && <Stat label="Est. cost" value={formatCost(cost)} testId="run-cost" />}
+          {actions && <div className="ml-auto flex flex-wrap gap-2">{actions}</div>}
+          {state.reason && <p className="basis-full text-sm text-muted" data-testid="run-reason">{state.reason}</p>}
+        </CardContent>
+      </Card>
+
+      <div className="grid gap-6 xl:grid-cols-[3fr_2fr]">
+        <div className="grid content-start gap-6">
+          {doc ? (
+            <div onClick={(e) => {
+              const el = (e.target as HTMLElement).closest("[data-testid^='node-']");
+              const id = el?.getAttribute("data-testid")?.slice(5);
+              if (id && names.has(id)) selectNode(id);
+            }}>
+              <RunGraph doc={doc} overlay={overlay} />
+            </div>
+          ) : <p className="text-sm text-muted">The workflow version of this run could not be read.</p>}
+          <Card>
+            <CardHeader><CardTitle>Timeline</CardTitle></CardHeader>
+            <CardContent>
+              <RunTimeline steps={ordered} nodeOrder={nodeIds} nodeName={nodeName} now={now} selected={selected} onSelect={setSelected} />
+              {state.loops.length > 0 && (
+                <ul className="mt-3 grid gap-0.5 text-xs text-muted" data-testid="loop-notes">
+                  {state.loops.map((l, i) => <li key={i}>{l.text}</li>)}
+                </ul>
+              )}
+            </CardContent>
+          </Card>
+        </div>
+        <Card className="content-start">
+          <CardHeader><CardTitle>Step</CardTitle></CardHeader>
+          <CardContent>
+            <StepInspector step={current} nodeName={nodeName} prices={prices} showContent={showContent} />
+          </CardContent>
+        </Card>
+      </div>
+
+      <div className="grid gap-6 md:grid-cols-2">
+        <Card>
+          <CardHeader><CardTitle>Inputs</CardTitle></CardHeader>
+          <CardContent>{showContent ? <JsonView value={state.inputs ?? {}} testId="run-inputs" /> : <p className="text-sm text-muted">Not shared.</p>}</CardContent>
+        </Card>
+        <Card>
+          <CardHeader><CardTitle>Outputs</CardTitle></CardHeader>
+          <CardContent>{showContent ? <JsonView value={state.outputs ?? undefined} testId="run-outputs" /> : <p className="text-sm text-muted">Not shared.</p>}</CardContent>
+        </Card>
+      </div>
+      <details className="rounded-lg border border-border bg-surface p-4">
+        <summary className="cursor-pointer text-sm font-semibold">Raw events ({state.events.length})</summary>
+        <div className="mt-3"><RawEvents events={state.events} /></div>
+      </details>
+    </div>
+  );
+}

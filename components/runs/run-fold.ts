@@ -1,0 +1,193 @@
+import type { NodeRunState } from "@/components/editor/flow-mapping";
+import type { RunEvent, RunEventEnvelope, RunStatus } from "@/lib/engine/events";
+import type { InitialRun, InitialStep } from "./types";
+import type { Usage } from "./cost";
+
+/** One model call inside a step (a tokens_used event). */
+export interface ModelCall extends Usage {
+  at: string;
+  latencyMs: number | null;
+}
+
+/** One step (node × iteration) as the dashboard shows it. */
+export interface StepState {
+  key: string;
+  nodeId: string;
+  iteration: number;
+  attempt: number;
+  kind: string | null;
+  status: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  branch: string | null;
+  targets: string[];
+  skipped: string[];
+  output: unknown;
+  error: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number | null;
+  input: unknown;
+  feedback: unknown;
+  progress: { at: string; message: string; detail?: Record<string, unknown> }[];
+  calls: ModelCall[];
+  handoffs: { at: string; worker: string; phase: string; task?: string; result?: string; error?: string }[];
+}
+
+/** The folded run: mutable, owned by one hook; `version` bumps on every applied event. */
+export interface RunState {
+  version: number;
+  lastSeq: number;
+  status: string;
+  reason: string | null;
+  inputs: unknown;
+  outputs: unknown;
+  startedAt: string | null;
+  finishedAt: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  steps: Map<string, StepState>;
+  loops: { at: string; text: string }[];
+  events: RunEventEnvelope[];
+}
+
+export const stepKey = (nodeId: string, iteration: number): string => `${nodeId}#${iteration}`;
+
+function blankStep(nodeId: string, iteration: number): StepState {
+  return {
+    key: stepKey(nodeId, iteration), nodeId, iteration, attempt: 1, kind: null, status: "pending", startedAt: null, finishedAt: null,
+    branch: null, targets: [], skipped: [], output: undefined, error: null, promptTokens: 0, completionTokens: 0, latencyMs: null,
+    input: undefined, feedback: undefined, progress: [], calls: [], handoffs: [],
+  };
+}
+
+/** The state before the first event, seeded with what the server rendered (Step rows). */
+export function initialRunState(run: InitialRun, steps: readonly InitialStep[]): RunState {
+  const map = new Map<string, StepState>();
+  for (const s of steps) {
+    map.set(stepKey(s.nodeId, s.iteration), {
+      ...blankStep(s.nodeId, s.iteration),
+      attempt: s.attempt, status: s.status, branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens,
+      latencyMs: s.latencyMs, error: s.error, startedAt: s.startedAt, finishedAt: s.finishedAt, input: s.input, output: s.output,
+    });
+  }
+  return {
+    version: 0, lastSeq: 0, status: run.status, reason: run.reason, inputs: run.inputs, outputs: run.outputs, startedAt: run.startedAt,
+    finishedAt: run.finishedAt, promptTokens: run.promptTokens, completionTokens: run.completionTokens, steps: map, loops: [], events: [],
+  };
+}
+
+function step(state: RunState, nodeId: string, iteration: number): StepState {
+  const key = stepKey(nodeId, iteration);
+  let s = state.steps.get(key);
+  if (!s) {
+    s = blankStep(nodeId, iteration);
+    state.steps.set(key, s);
+  }
+  return s;
+}
+
+/**
+ * Applies one envelope; an already-seen seq (replay after a reconnect) is ignored, so the fold is
+ * idempotent over duplicates. Returns whether anything changed.
+ */
+export function applyEnvelope(state: RunState, env: RunEventEnvelope): boolean {
+  if (env.seq <= state.lastSeq) return false;
+  state.lastSeq = env.seq;
+  state.version++;
+  state.events.push(env);
+  reduce(state, env.event, env.at);
+  return true;
+}
+
+function reduce(state: RunState, e: RunEvent, at: string): void {
+  switch (e.type) {
+    case "run_started":
+      state.status = "running";
+      state.startedAt ??= at;
+      if (state.inputs === undefined || Object.keys(e.inputs).length > 0) state.inputs = e.inputs;
+      return;
+    case "step_started": {
+      const s = step(state, e.nodeId, e.iteration);
+      Object.assign(s, { attempt: e.attempt, kind: e.kind, status: "running", startedAt: at, finishedAt: null, error: null });
+      if (e.feedback !== undefined) s.feedback = e.feedback;
+      return;
+    }
+    case "step_progress":
+      step(state, e.nodeId, e.iteration).progress.push({ at, message: e.message, ...(e.detail ? { detail: e.detail } : {}) });
+      return;
+    case "step_finished": {
+      const s = step(state, e.nodeId, e.iteration);
+      Object.assign(s, {
+        status: e.status, finishedAt: at, branch: e.branch ?? s.branch, error: e.error ?? null, promptTokens: e.promptTokens,
+        completionTokens: e.completionTokens, latencyMs: e.latencyMs ?? s.latencyMs,
+      });
+      if (e.output !== undefined) s.output = e.output;
+      return;
+    }
+    case "branch_taken": {
+      const s = step(state, e.nodeId, e.iteration);
+      Object.assign(s, { branch: e.branch, targets: e.targets, skipped: e.skipped });
+      for (const id of e.skipped) if (!state.steps.has(stepKey(id, 1))) Object.assign(step(state, id, 1), { status: "skipped", finishedAt: at });
+      return;
+    }
+    case "loop_iteration":
+      state.loops.push({ at, text: `${e.source} → ${e.target}: iteration ${e.iteration} of ≤ ${e.maxIterations}` });
+      return;
+    case "loop_exhausted":
+      state.loops.push({ at, text: `${e.source} → ${e.target}: cap ${e.maxIterations} reached, ${e.action}${e.continueWith ? ` via ${e.continueWith}` : ""}` });
+      return;
+    case "handoff":
+      step(state, e.nodeId, e.iteration).handoffs.push({ at, worker: e.worker, phase: e.phase, task: e.task, result: e.result, error: e.error });
+      return;
+    case "tokens_used":
+      step(state, e.nodeId, e.iteration).calls.push({ at, model: e.model, promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs ?? null });
+      state.promptTokens = e.runPromptTokens;
+      state.completionTokens = e.runCompletionTokens;
+      return;
+    case "cancel_requested":
+      state.reason = e.reason ?? "Cancel requested";
+      return;
+    case "run_finished":
+      Object.assign(state, { status: e.status, reason: e.reason, finishedAt: at });
+      if (e.outputs !== undefined) state.outputs = e.outputs;
+      return;
+  }
+}
+
+const CANVAS_STATUS: Record<string, NodeRunState["status"]> = {
+  pending: "pending", running: "running", succeeded: "succeeded", failed: "failed", timed_out: "failed", cancelled: "failed", skipped: "skipped",
+};
+
+/** Per node: the status of its latest iteration and that iteration's number (the canvas overlay). */
+export function nodeOverlay(state: RunState, nodeIds: readonly string[]): Map<string, NodeRunState> {
+  const out = new Map<string, NodeRunState>(nodeIds.map((id) => [id, { status: "pending", iteration: 1 }]));
+  for (const s of state.steps.values()) {
+    const prev = out.get(s.nodeId);
+    if (prev && prev.status !== "pending" && prev.iteration > s.iteration) continue;
+    out.set(s.nodeId, { status: CANVAS_STATUS[s.status] ?? "pending", iteration: s.iteration });
+  }
+  return out;
+}
+
+/** Steps in start order (unstarted last), for the timeline and the inspector list. */
+export function orderedSteps(state: RunState): StepState[] {
+  return [...state.steps.values()].sort((a, b) => (a.startedAt ?? "\uffff").localeCompare(b.startedAt ?? "\uffff") || a.iteration - b.iteration);
+}
+
+/** Model usage summed over steps (for the run's estimated cost). */
+export function runUsage(state: RunState): Usage[] {
+  const by = new Map<string, Usage>();
+  for (const s of state.steps.values()) {
+    for (const c of s.calls) {
+      const u = by.get(c.model) ?? { model: c.model, promptTokens: 0, completionTokens: 0 };
+      u.promptTokens += c.promptTokens;
+      u.completionTokens += c.completionTokens;
+      by.set(c.model, u);
+    }
+  }
+  return [...by.values()];
+}
+
+/** True when the run can no longer change. */
+export const isFinished = (status: string): boolean => !["queued", "running"].includes(status as RunStatus);

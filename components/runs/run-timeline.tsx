@@ -1,0 +1,73 @@
+"use client";
+import { cn } from "@/components/ui/cn";
+import { formatDuration } from "./cost";
+import type { StepState } from "./run-fold";
+
+const BAR: Record<string, string> = {
+  running: "bg-sky-500 animate-pulse",
+  succeeded: "bg-emerald-500",
+  failed: "bg-red-500",
+  timed_out: "bg-red-500",
+  cancelled: "bg-zinc-400",
+  skipped: "bg-zinc-300 dark:bg-zinc-600",
+  pending: "bg-zinc-300 dark:bg-zinc-600",
+};
+
+interface Props {
+  steps: readonly StepState[];
+  /** Node order of the lanes (the document's), unknown nodes last. */
+  nodeOrder: readonly string[];
+  nodeName: (id: string) => string;
+  now: number;
+  selected: string | null;
+  onSelect: (key: string) => void;
+}
+
+/**
+ * Gantt of the run: one lane per node, one bar per iteration (loops show as several bars in a
+ * lane), parallel steps overlap in time. Bars of running steps grow until now. Each bar carries its
+ * recorded start/finish (data-started/data-finished) so tests can assert on them.
+ */
+export function RunTimeline({ steps, nodeOrder, nodeName, now, selected, onSelect }: Props) {
+  const timed = steps.filter((s) => s.startedAt);
+  if (timed.length === 0) return <p className="text-sm text-muted" data-testid="timeline-empty">No step has started yet.</p>;
+  const t0 = Math.min(...timed.map((s) => Date.parse(s.startedAt!)));
+  const end = Math.max(...timed.map((s) => (s.finishedAt ? Date.parse(s.finishedAt) : now)), t0 + 1);
+  const span = end - t0;
+  const lanes = [...new Set([...nodeOrder.filter((id) => timed.some((s) => s.nodeId === id)), ...timed.map((s) => s.nodeId)])];
+  return (
+    <div className="grid gap-1" data-testid="run-timeline">
+      {lanes.map((nodeId) => (
+        <div key={nodeId} className="grid grid-cols-[9rem_1fr] items-center gap-2 text-xs">
+          <span className="truncate text-muted" title={nodeId}>{nodeName(nodeId)}</span>
+          <div className="relative h-5 rounded bg-surface-2">
+            {timed.filter((s) => s.nodeId === nodeId).map((s) => {
+              const start = Date.parse(s.startedAt!) - t0;
+              const stop = (s.finishedAt ? Date.parse(s.finishedAt) : now) - t0;
+              return (
+                <button
+                  key={s.key}
+                  type="button"
+                  onClick={() => onSelect(s.key)}
+                  data-testid={`bar-${s.nodeId}-${s.iteration}`}
+                  data-started={s.startedAt ?? ""}
+                  data-finished={s.finishedAt ?? ""}
+                  data-status={s.status}
+                  title={`${nodeName(s.nodeId)} #${s.iteration}: ${s.status}, ${formatDuration(stop - start)}`}
+                  className={cn("absolute top-0.5 h-4 min-w-1 rounded-sm", BAR[s.status] ?? BAR.pending, selected === s.key && "ring-2 ring-ring ring-offset-1")}
+                  style={{ left: `${(start / span) * 100}%`, width: `${Math.max(((stop - start) / span) * 100, 0.5)}%` }}
+                >
+                  {s.iteration > 1 && <span className="px-1 text-[10px] text-white">#{s.iteration}</span>}
+                </button>
+              );
+            })}
+          </div>
+        </div>
+      ))}
+      <div className="grid grid-cols-[9rem_1fr] text-[10px] text-muted">
+        <span />
+        <span className="flex justify-between"><span>0</span><span>{formatDuration(span)}</span></span>
+      </div>
+    </div>
+  );
+}
