@@ -16,8 +16,6 @@ export const e2eEnv = {
   WEFT_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
   WEFT_QUEUE_PREFIX: "weft-e2e",
   WEFT_SKIP_BUILD_TYPECHECK: "1",
-  /** The e2e build lives apart from `.next`, so another build in the shared tree cannot swap it mid-run. */
-  NEXT_DIST_DIR: "e2e/.tmp/next",
   NEXT_TELEMETRY_DISABLED: "1",
   LOG_LEVEL: "warn",
 };
@@ -45,7 +43,9 @@ export default defineConfig({
   webServer: {
     command: `npx tsx e2e/prepare-db.ts && npx next build && npx next start -p ${PORT}`,
     url: `${baseURL}/api/health`,
-    env: e2eEnv,
+    // This run's build lives in its own directory (not `.next`, and not in e2eEnv, which other
+    // configs reuse), so a concurrent `next build` elsewhere cannot swap it out mid-run.
+    env: { ...e2eEnv, NEXT_DIST_DIR: "e2e/.tmp/next" },
     reuseExistingServer: !process.env.CI,
     timeout: 300_000,
     stdout: "pipe",
