@@ -64,7 +64,7 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
   if (opened.refusal !== undefined) return refuse(session, opened.refusal);
   try {
     const cancel = snap.cancelRequested ? [{ type: "cancel_requested" as const, ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) }] : [];
-    await session.apply(opened.state ? { type: "resume" } : { type: "run_started", inputs: snap.inputs }, ...cancel);
+    await session.apply(opened.state ? { type: "resume", inputs: snap.inputs } : { type: "run_started", inputs: snap.inputs }, ...cancel);
     armTimers(session, snap, options);
     await session.loop();
   } catch (err) {

@@ -33,7 +33,7 @@ function apply(ctx: Ctx, event: PlannerEvent): boolean {
     case "run_started":
       return onRunStarted(ctx, event.inputs);
     case "resume":
-      return onResume(ctx);
+      return onResume(ctx, event.inputs ?? {});
     case "step_succeeded":
       return onSucceeded(ctx, event);
     case "step_failed":
@@ -77,12 +77,12 @@ function onRunStarted(ctx: Ctx, inputs: Record<string, unknown>): boolean {
 }
 
 /** R7: steps in flight when the previous worker stopped are re-dispatched (attempt + 1); committed ones are not. */
-function onResume(ctx: Ctx): boolean {
+function onResume(ctx: Ctx, inputs: Record<string, unknown>): boolean {
   if (ctx.state.status !== "running") return false;
   const inFlight = Object.entries(ctx.state.nodes).filter(([, n]) => n.phase === "running");
   ctx.events.push({
     type: "run_started",
-    inputs: {},
+    inputs,
     resumed: true,
     redispatched: inFlight.map(([nodeId, n]) => ({ nodeId, iteration: n.iteration, attempt: n.attempt + 1 })),
   });

@@ -14,7 +14,7 @@ export type PlannerEvent =
   /** First start of a run (no planner state yet). */
   | { type: "run_started"; inputs: Record<string, unknown> }
   /** A worker picked the run up again: steps in flight without a committed result are re-dispatched (R7). */
-  | { type: "resume" }
+  | { type: "resume"; inputs?: Record<string, unknown> }
   | ({ type: "step_succeeded"; output: unknown; branch?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)
   /** `limit` set = the executor hit a budget (e.g. maxTurnsPerVisit): the run ends budget_exhausted. */
   | ({ type: "step_failed"; error: string; limit?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)
