@@ -154,3 +154,25 @@ test("run the article writer from the editor: nodes go running → succeeded, ou
   await expect(editor.node(outline).getByTestId("iteration-badge")).toHaveText(`×${iteration}`);
   await expect(page.getByTestId("run-link")).toHaveAttribute("href", /\/runs\//);
 });
+
+/** README screenshots of the editor (opt-in: WEFT_SCREENSHOTS=1; writes docs/screenshots/editor-*.png). */
+test("screenshots: the editor with the article-writer template, light and dark", async ({ page }) => {
+  test.skip(!process.env.WEFT_SCREENSHOTS, "set WEFT_SCREENSHOTS=1 to refresh docs/screenshots");
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 860 });
+  await signUpNewUser(page, "editor-screens");
+  await page.getByRole("button", { name: /Article writer/ }).first().click();
+  await page.waitForURL(/\/workflows\/[^/]+$/);
+  const editor = new EditorPage(page);
+  await editor.goto(new URL(page.url()).pathname.split("/").pop() ?? "");
+  await editor.layout();
+  await editor.save();
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => localStorage.setItem("theme", t), theme);
+    await page.reload();
+    await expect(page.locator("html")).toHaveClass(new RegExp(theme));
+    await expect(editor.nodes().first()).toBeVisible();
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: `docs/screenshots/editor-${theme}.png` });
+  }
+});

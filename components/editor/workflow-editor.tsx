@@ -114,10 +114,11 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunP
   const shortcuts = useEditorShortcuts({ editor, selection, save, autoLayout, openHelp: () => setHelpOpen(true) });
 
   const importText = useCallback((text: string, fileName: string) => {
-    const r = importWorkflowFile(text, fileName);
+    const r = importWorkflowFile(text);
     if (!r.ok) return void toast.error(r.error);
     editor.replace({ ...r.doc, name: r.doc.name || editor.doc.name });
     toast.success(`Imported ${fileName} (${r.format}); undo to go back.`);
+    if (r.warnings.length) toast.warning(r.warnings.slice(0, 3).join("\n"));
     requestAnimationFrame(() => void flow.fitView({ duration: 300 }));
   }, [editor, flow]);
 
