@@ -33,7 +33,14 @@ const agentWorkflow: WorkflowInput = {
 beforeAll(async () => {
   process.env.WEFT_QUEUE_PREFIX = prefix;
   model = await startScriptedServer({
-    fixtures: [{ rules: [{ id: "writer", match: { system: "[[writer]]" }, reply: { text: "Owls are quiet hunters." } }] }],
+    fixtures: [
+      {
+        rules: [
+          { id: "slow", match: { system: "[[slow]]" }, sequence: [{ text: "late answer", delayMs: 15_000 }, { text: "Second worker answer." }] },
+          { id: "writer", match: { system: "[[writer]]" }, reply: { text: "Owls are quiet hunters." } },
+        ],
+      },
+    ],
   });
   ownerId = (await createTestUser()).id;
 });
@@ -119,6 +126,39 @@ describe("worker process", () => {
     worker.child.kill("SIGTERM");
     expect(await worker.exited).toBe(0);
     expect(worker.logs.some((l) => l.includes('"msg":"worker stopped"'))).toBe(true);
+  });
+});
+
+describe("graceful shutdown (D10)", () => {
+  it("SIGTERM mid-step hands the run back (exit 0) and another worker finishes it", { timeout: 180_000 }, async () => {
+    const slow: WorkflowInput = {
+      ...agentWorkflow,
+      agents: [{ key: "writer", name: "Writer", instructions: "[[slow]] You take your time.", model: { model: "scripted-demo" } }],
+    };
+    const { workflowId } = await createTestWorkflow(ownerId, slow);
+    const { run } = await startRun(ownerId, workflowId, { inputs: { topic: "tortoises" } });
+    const first = spawnWorker();
+    await first.ready;
+    await waitFor(async () => (await db().step.findFirst({ where: { runId: run.id, nodeId: "write", status: "running" } })) ?? null);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    const handedBack = await db().run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(handedBack.status).toBe("running");
+    expect(handedBack.leaseOwner).toBeNull();
+    expect(await hasLiveRunJob(run.id)).toBe(true);
+
+    const second = spawnWorker();
+    await second.ready;
+    const done = await waitFor(async () => {
+      const r = await db().run.findUnique({ where: { id: run.id }, include: { steps: true } });
+      return r && r.status !== "running" && r.status !== "queued" ? r : null;
+    }, 90_000);
+    expect(done.status, done.reason ?? "").toBe("succeeded");
+    const write = done.steps.find((s) => s.nodeId === "write");
+    expect(write?.attempt).toBe(2);
+    expect(write?.output).toEqual(expect.stringContaining("Second worker answer."));
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
   });
 });
 
