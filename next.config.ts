@@ -8,6 +8,13 @@ const securityHeaders = [
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
 ];
 
+/** Share pages: the token must not leak through Referer, search engines or caches (W2). */
+const shareHeaders = [
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "X-Robots-Tag", value: "noindex, nofollow" },
+  { key: "Cache-Control", value: "no-store" },
+];
+
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   // e2e builds into their own directory (NEXT_DIST_DIR, set by playwright.config.ts) so a concurrent
@@ -18,7 +25,11 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: process.env.WEFT_SKIP_BUILD_TYPECHECK === "1" },
   serverExternalPackages: ["@node-rs/argon2", "bullmq", "ioredis", "pg", "@prisma/adapter-pg"],
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    return [
+      { source: "/:path*", headers: securityHeaders },
+      // Share pages (run dashboards behind a token in the URL): no referrer, no indexing, no caching.
+      { source: "/share/:path*", headers: shareHeaders },
+    ];
   },
 };
 

@@ -5,6 +5,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { estimateCost, formatCost, formatDuration } from "./cost";
 import { JsonView } from "./json-view";
 import { RawEvents } from "./raw-events";
+import { RunActions } from "./run-actions";
 import { isFinished, nodeOverlay, orderedSteps, runUsage, stepKey } from "./run-fold";
 import { RunGraph } from "./run-graph";
 import { RunTimeline } from "./run-timeline";
@@ -45,10 +46,10 @@ function useNow(on: boolean, ms = 500): number {
 /**
  * A run's dashboard (owner and share views): status and totals, the read-only graph with live node
  * status, the timeline, the step inspector, inputs/outputs and the raw event log, all folded from
- * the run's SSE stream. `actions` (owner only) sit in the header.
+ * the run's SSE stream. The owner view adds cancel / re-run / retry / share in the header.
  */
-export function RunDashboard(props: DashboardProps & { actions?: ReactNode }) {
-  const { run, doc, steps, eventsUrl, shareUrl, prices, mode, actions } = props;
+export function RunDashboard(props: DashboardProps) {
+  const { run, doc, steps, eventsUrl, shareUrl, prices, mode } = props;
   const { state, live } = useRunEvents({ url: eventsUrl, run, steps, checkUrl: shareUrl });
   const [selected, setSelected] = useState<string | null>(null);
   const running = !isFinished(state.status) && live !== "revoked";
@@ -88,7 +89,7 @@ export function RunDashboard(props: DashboardProps & { actions?: ReactNode }) {
           <Stat label="Steps" value={ordered.filter((s) => s.startedAt).length} testId="run-steps" />
           <Stat label="Tokens" value={`${state.promptTokens + state.completionTokens}`} testId="run-tokens" />
           {prices && <Stat label="Est. cost" value={formatCost(cost)} testId="run-cost" />}
-          {actions && <div className="ml-auto flex flex-wrap gap-2">{actions}</div>}
+          {mode === "owner" && <div className="ml-auto flex flex-wrap gap-2"><RunActions runId={run.id} status={state.status} /></div>}
           {state.reason && <p className="basis-full text-sm text-muted" data-testid="run-reason">{state.reason}</p>}
         </CardContent>
       </Card>

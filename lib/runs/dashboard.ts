@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { getRunForOwner, type RunDetail } from "@/lib/db/runs";
+import { getRunForOwner, listRunsForOwner, type RunDetail, type RunListFilter } from "@/lib/db/runs";
 import { getSettings, type PriceTable } from "@/lib/db/settings";
 import { notFound } from "@/lib/errors";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
@@ -65,4 +65,50 @@ export async function rerun(ownerId: string, runId: string): Promise<StartedRun>
   if (!run) throw notFound("Run not found");
   const inputs = (run.inputs ?? {}) as Record<string, unknown>;
   return startRun(ownerId, run.workflowVersion.workflowId, { inputs, version: run.workflowVersion.version });
+}
+
+/** One row of the /runs page: the summary plus duration and estimated cost (null = no price known). */
+export interface RunRow {
+  id: string;
+  status: string;
+  reason: string | null;
+  workflowId: string;
+  workflowName: string;
+  version: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  durationMs: number | null;
+  stepCount: number;
+  tokens: number;
+  costUsd: number | null;
+}
+
+/** The owner's runs for the /runs page (newest first, filtered), each with its estimated cost. */
+export async function listRunRows(ownerId: string, filter: RunListFilter): Promise<{ runs: RunRow[]; nextCursor: string | null }> {
+  const [{ runs, nextCursor }, settings] = await Promise.all([listRunsForOwner(ownerId, filter), getSettings(ownerId)]);
+  const usage = await usageByModel(runs.map((r) => r.id));
+  const now = Date.now();
+  return {
+    nextCursor,
+    runs: runs.map((r) => ({
+      id: r.id, status: r.status, reason: r.reason, workflowId: r.workflowId, workflowName: r.workflowName, version: r.version,
+      createdAt: r.createdAt.toISOString(), startedAt: r.startedAt?.toISOString() ?? null, finishedAt: r.finishedAt?.toISOString() ?? null,
+      durationMs: r.startedAt ? (r.finishedAt?.getTime() ?? now) - r.startedAt.getTime() : null,
+      stepCount: r.stepCount, tokens: r.promptTokens + r.completionTokens,
+      costUsd: costOf(settings.prices, usage.get(r.id) ?? []),
+    })),
+  };
+}
+
+function costOf(prices: PriceTable, usage: readonly ModelUsage[]): number | null {
+  let total = 0;
+  let priced = false;
+  for (const u of usage) {
+    const p = prices[u.model];
+    if (!p) continue;
+    priced = true;
+    total += (u.promptTokens * p.promptPer1M + u.completionTokens * p.completionPer1M) / 1_000_000;
+  }
+  return priced ? total : null;
 }

@@ -1,0 +1,54 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { SharePanel } from "./share-panel";
+
+async function post(url: string): Promise<{ ok: boolean; body: unknown; status: number }> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  return { ok: res.ok, status: res.status, body: await res.json().catch(() => null) };
+}
+
+/**
+ * Owner actions: cancel (while running), re-run with the same inputs, retry a failed run (a new run
+ * of the same version and inputs: the engine has no resume-from-step primitive), share.
+ */
+export function RunActions({ runId, status }: { runId: string; status: string }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState<string | null>(null);
+  const active = status === "queued" || status === "running";
+  const again = async (label: string) => {
+    setBusy(label);
+    try {
+      const r = await post(`/api/runs/${runId}/rerun`);
+      const id = (r.body as { run?: { id?: string } } | null)?.run?.id;
+      if (!r.ok || !id) return void toast.error(`Could not start a new run (${r.status}).`);
+      router.push(`/runs/${id}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const cancel = async () => {
+    setBusy("cancel");
+    try {
+      const r = await post(`/api/runs/${runId}/cancel`);
+      if (r.ok) toast.success("Cancel requested.");
+      else toast.error(`Could not cancel (${r.status}).`);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <>
+      {active && <Button variant="danger" size="sm" loading={busy === "cancel"} onClick={() => void cancel()} data-testid="run-cancel">Cancel</Button>}
+      {!active && (status === "failed" || status === "budget_exhausted" || status === "cancelled") && (
+        <Button variant="secondary" size="sm" loading={busy === "retry"} onClick={() => void again("retry")} title="Starts a new run with the same inputs (the engine cannot resume from a step)" data-testid="run-retry">
+          Retry
+        </Button>
+      )}
+      <Button variant="outline" size="sm" loading={busy === "rerun"} onClick={() => void again("rerun")} data-testid="run-rerun">Re-run</Button>
+      <SharePanel runId={runId} />
+    </>
+  );
+}

@@ -1,0 +1,94 @@
+"use client";
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Select } from "@/components/ui/input";
+import { formatCost, formatDuration } from "./cost";
+import { statusTone } from "./status";
+
+/** A row as GET /runs/feed returns it (lib/runs/dashboard RunRow). */
+export interface RunRowView {
+  id: string;
+  status: string;
+  reason: string | null;
+  workflowId: string;
+  workflowName: string;
+  version: number;
+  createdAt: string;
+  startedAt: string | null;
+  durationMs: number | null;
+  stepCount: number;
+  tokens: number;
+  costUsd: number | null;
+}
+
+const STATUSES = ["queued", "running", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"];
+const POLL_MS = 2_000;
+
+/**
+ * The user's runs, newest first, filtered by workflow and status. Re-fetches /runs/feed every 2 s
+ * while any shown run is queued or running (and on a filter change).
+ */
+export function RunsTable({ initial, workflows }: { initial: RunRowView[]; workflows: { id: string; name: string }[] }) {
+  const [rows, setRows] = useState(initial);
+  const [workflowId, setWorkflowId] = useState("");
+  const [status, setStatus] = useState("");
+  const [tick, setTick] = useState(0);
+  const active = rows.some((r) => r.status === "queued" || r.status === "running");
+
+  useEffect(() => {
+    const q = new URLSearchParams({ limit: "100", ...(workflowId && { workflowId }), ...(status && { status }) });
+    const ctrl = new AbortController();
+    if (tick > 0 || workflowId || status) {
+      fetch(`/runs/feed?${q}`, { cache: "no-store", signal: ctrl.signal })
+        .then((r) => (r.ok ? (r.json() as Promise<{ runs: RunRowView[] }>) : null))
+        .then((b) => b && setRows(b.runs), () => undefined);
+    }
+    return () => ctrl.abort();
+  }, [workflowId, status, tick]);
+
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setTick((n) => n + 1), POLL_MS);
+    return () => clearInterval(t);
+  }, [active]);
+
+  return (
+    <div className="grid gap-4">
+      <div className="flex flex-wrap gap-3">
+        <Select aria-label="Workflow" value={workflowId} onChange={(e) => setWorkflowId(e.target.value)} className="w-56" data-testid="filter-workflow">
+          <option value="">All workflows</option>
+          {workflows.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+        </Select>
+        <Select aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value)} className="w-44" data-testid="filter-status">
+          <option value="">All statuses</option>
+          {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+        </Select>
+      </div>
+      {rows.length === 0 ? (
+        <p className="text-sm text-muted" data-testid="runs-empty">No runs match.</p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-border bg-surface">
+          <table className="w-full text-sm" data-testid="runs-table">
+            <thead className="border-b border-border text-left text-xs text-muted">
+              <tr>{["Status", "Workflow", "Started", "Duration", "Steps", "Tokens", "Est. cost"].map((h) => <th key={h} className="px-3 py-2 font-medium">{h}</th>)}</tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} className="border-b border-border last:border-0 hover:bg-surface-2" data-testid={`run-row-${r.id}`} data-status={r.status}>
+                  <td className="px-3 py-2"><Link href={`/runs/${r.id}`}><Badge tone={statusTone(r.status)}>{r.status}</Badge></Link></td>
+                  <td className="px-3 py-2"><Link href={`/runs/${r.id}`} className="font-medium hover:underline">{r.workflowName}</Link> <span className="text-xs text-muted">v{r.version}</span></td>
+                  <td className="px-3 py-2 text-muted">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</td>
+                  <td className="px-3 py-2 tabular-nums">{formatDuration(r.durationMs)}</td>
+                  <td className="px-3 py-2 tabular-nums">{r.stepCount}</td>
+                  <td className="px-3 py-2 tabular-nums">{r.tokens}</td>
+                  <td className="px-3 py-2 tabular-nums">{formatCost(r.costUsd)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
