@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import { DemoModelNotice } from "@/components/settings/demo-model-notice";
 import { DesignerModelForm } from "@/components/settings/designer-model-form";
+import { PriceTable } from "@/components/settings/price-table";
 import { ProvidersSection } from "@/components/settings/providers-section";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { listProviders } from "@/lib/db/providers";
 import { getSettings } from "@/lib/db/settings";
+import { savePricesAction } from "./price-actions";
 import { deleteProviderAction, saveDesignerAction, saveProviderAction, testProviderAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -21,6 +23,7 @@ export default async function SettingsPage() {
         {rows.length === 0 && <DemoModelNotice />}
         <ProvidersSection providers={rows} save={saveProviderAction} remove={deleteProviderAction} test={testProviderAction} />
         <DesignerModelForm providers={rows} current={settings} action={saveDesignerAction} />
+        <PriceTable prices={settings.prices} save={savePricesAction} />
       </div>
     </>
   );
