@@ -1,0 +1,112 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { AppError, notFound } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { hashCode } from "@/lib/tools/hash";
+
+/** Config of a code tool version: its sandbox limits and the domains its `http` capability may reach. */
+export const codeToolConfigSchema = z.object({
+  allowedDomains: z.array(z.string().min(1)).default([]),
+  timeoutMs: z.number().int().min(50).max(30_000).default(2000),
+  memoryMb: z.number().int().min(4).max(256).default(32),
+});
+export type CodeToolConfig = z.infer<typeof codeToolConfigSchema>;
+
+/** What a new code tool (or a new version of one) is made of. */
+export const codeToolInputSchema = z.object({
+  name: z.string().trim().regex(/^[a-z][a-z0-9_]{1,63}$/, "lower_snake_case, 2–64 characters"),
+  description: z.string().max(2000).default(""),
+  code: z.string().min(1).max(200_000),
+  /** JSON Schema of the arguments object. */
+  argsSchema: z.record(z.string(), z.unknown()).default({ type: "object" }),
+  config: codeToolConfigSchema.partial().default({}),
+});
+export type CodeToolInput = z.input<typeof codeToolInputSchema>;
+
+/** One stored version; `approved` means the owner approved exactly `codeHash`. */
+export interface ToolVersionRow {
+  id: string;
+  toolId: string;
+  version: number;
+  code: string | null;
+  codeHash: string | null;
+  argsSchema: unknown;
+  config: unknown;
+  approvedAt: Date | null;
+  createdAt: Date;
+}
+
+/** A tool with its versions (newest first). */
+export interface ToolRow {
+  id: string;
+  ownerId: string;
+  name: string;
+  description: string;
+  kind: string;
+  versions: ToolVersionRow[];
+}
+
+const withVersions = { versions: { orderBy: { version: "desc" } } } as const;
+
+/**
+ * Saves code as a tool version for the owner: a new tool (v1), a new version when the code or
+ * schema changed, or the existing version when the hash is the same. New versions are NOT approved.
+ */
+export async function saveCodeTool(ownerId: string, input: CodeToolInput): Promise<ToolVersionRow> {
+  const data = codeToolInputSchema.parse(input);
+  const codeHash = hashCode(data.code);
+  return db().$transaction(async (tx) => {
+    const tool = await tx.tool.upsert({
+      where: { ownerId_name: { ownerId, name: data.name } },
+      create: { ownerId, name: data.name, description: data.description, kind: "code" },
+      update: { description: data.description },
+      include: { versions: { orderBy: { version: "desc" }, take: 1 } },
+    });
+    if (tool.kind !== "code") throw new AppError("conflict", `A ${tool.kind} tool named ${data.name} already exists`);
+    const latest = tool.versions[0];
+    const sameSchema = latest && JSON.stringify(latest.argsSchema) === JSON.stringify(data.argsSchema) && JSON.stringify(latest.config) === JSON.stringify(data.config);
+    if (latest && latest.codeHash === codeHash && sameSchema) return latest;
+    return tx.toolVersion.create({
+      data: {
+        toolId: tool.id,
+        version: (latest?.version ?? 0) + 1,
+        code: data.code,
+        codeHash,
+        argsSchema: data.argsSchema as Prisma.InputJsonValue,
+        config: data.config as Prisma.InputJsonValue,
+      },
+    });
+  });
+}
+
+/**
+ * The owner approves ONE version by the hash they reviewed. Refused when the tool is not theirs,
+ * the hash is not the version's, or the stored code no longer hashes to it (tampered).
+ */
+export async function approveToolVersion(ownerId: string, versionId: string, reviewedHash: string): Promise<ToolVersionRow> {
+  const row = await db().toolVersion.findFirst({ where: { id: versionId, tool: { ownerId } } });
+  if (!row) throw notFound("Tool version not found");
+  if (row.codeHash !== reviewedHash || row.code === null || hashCode(row.code) !== reviewedHash) {
+    throw new AppError("conflict", "The code changed since it was reviewed; review it again");
+  }
+  return db().toolVersion.update({ where: { id: row.id }, data: { approvedAt: new Date() } });
+}
+
+/** The owner's tools with their versions, by name. */
+export async function listTools(ownerId: string): Promise<ToolRow[]> {
+  return db().tool.findMany({ where: { ownerId }, orderBy: { name: "asc" }, include: withVersions });
+}
+
+/** One of the owner's tools by id or name (null when absent or not theirs). */
+export async function findTool(ownerId: string, by: { toolId?: string; name?: string }): Promise<ToolRow | null> {
+  if (by.toolId) return db().tool.findFirst({ where: { id: by.toolId, ownerId }, include: withVersions });
+  if (by.name) return db().tool.findUnique({ where: { ownerId_name: { ownerId, name: by.name } }, include: withVersions });
+  return null;
+}
+
+/** Deletes one of the owner's tools with all versions; false when not theirs. */
+export async function deleteTool(ownerId: string, toolId: string): Promise<boolean> {
+  const { count } = await db().tool.deleteMany({ where: { id: toolId, ownerId } });
+  return count === 1;
+}
