@@ -3,7 +3,9 @@
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 
-const serverOnly = ["@/lib/db", "@/lib/db/**", "@/lib/engine", "@/lib/engine/**", "@/lib/queue", "@/lib/queue/**",
+// lib/engine/events.ts is zod-only (the run event schema the browser parses), so it is the one engine
+// module client code may import.
+const serverOnly = ["@/lib/db", "@/lib/db/**", "@/lib/engine", "@/lib/engine/**", "!@/lib/engine/events", "@/lib/queue", "@/lib/queue/**",
   "@/lib/llm", "@/lib/llm/**", "@/lib/events", "@/lib/events/**", "@/lib/generated/**", "@/lib/runs/**",
   "@prisma/*", "bullmq", "ioredis", "pg"];
 
