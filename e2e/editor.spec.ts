@@ -73,7 +73,6 @@ test("build the article writer by drag and drop, cap the loop, save, reload, bre
   await expect(editor.saveState()).toHaveText("Saved");
 
   // Deleting the writer → end edge breaks the graph; undo repairs it.
-  await editor.tab("issues");
   const lastEdge = await editor.edgeId(writer, "end");
   await editor.selectEdge(lastEdge);
   await page.keyboard.press("Delete");

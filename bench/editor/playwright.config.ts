@@ -10,7 +10,17 @@ import base, { e2eEnv } from "../../playwright.config";
 const PORT = Number(process.env.EDITOR_E2E_PORT ?? 3107);
 const baseURL = `http://localhost:${PORT}`;
 const root = path.resolve(import.meta.dirname, "../..");
-const env = { ...e2eEnv, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/weft_e2e_editor", AUTH_URL: baseURL };
+const MODEL_PORT = PORT + 1000;
+const WORKER_HEALTH_PORT = PORT + 10;
+const env = {
+  ...e2eEnv,
+  DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/weft_e2e_editor",
+  AUTH_URL: baseURL,
+  WEFT_QUEUE_PREFIX: "weft-e2e-editor",
+  WEFT_SCRIPTED_MODEL_PORT: String(MODEL_PORT),
+  WEFT_WORKER_HEALTH_PORT: String(WORKER_HEALTH_PORT),
+};
+const reuse = process.env.EDITOR_E2E_REUSE === "1";
 
 export default defineConfig({
   ...base,
@@ -18,14 +28,33 @@ export default defineConfig({
   testMatch: ["e2e/editor*.spec.ts", "bench/editor/*.bench.ts"],
   outputDir: path.join(root, "test-results/editor"),
   use: { ...base.use, baseURL },
-  webServer: {
-    command: `npx tsx e2e/prepare-db.ts && npx next build && npx next start -p ${PORT}`,
-    cwd: root,
-    url: `${baseURL}/api/health`,
-    env,
-    reuseExistingServer: process.env.EDITOR_E2E_REUSE === "1",
-    timeout: 300_000,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  // The app (fresh database, production build), then the scripted model and a worker for runs.
+  webServer: [
+    {
+      command: `npx tsx e2e/prepare-db.ts && npx next build && npx next start -p ${PORT}`,
+      cwd: root,
+      url: `${baseURL}/api/health`,
+      env,
+      reuseExistingServer: reuse,
+      timeout: 600_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: `npx tsx --conditions=react-server lib/llm/scripted/cli.ts --port ${MODEL_PORT}`,
+      cwd: root,
+      url: `http://127.0.0.1:${MODEL_PORT}/v1/models`,
+      env,
+      reuseExistingServer: reuse,
+      timeout: 60_000,
+    },
+    {
+      command: "npx tsx --conditions=react-server workers/main.ts",
+      cwd: root,
+      url: `http://127.0.0.1:${WORKER_HEALTH_PORT}/health`,
+      env,
+      reuseExistingServer: reuse,
+      timeout: 60_000,
+    },
+  ],
 });

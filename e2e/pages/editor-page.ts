@@ -60,6 +60,7 @@ export class EditorPage {
   }
 
   async selectNode(id: string) {
+    await this.tab("inspect");
     await this.node(id).locator(".truncate").first().click();
     await expect(this.page.getByTestId("node-inspector")).toHaveAttribute("data-node-id", id);
   }
@@ -73,12 +74,14 @@ export class EditorPage {
       if (!m) throw new Error("edge not on screen");
       return { x: p.x * m.a + p.y * m.c + m.e, y: p.x * m.b + p.y * m.d + m.f };
     });
+    await this.tab("inspect");
     await this.page.mouse.click(point.x, point.y);
     await expect(this.page.getByTestId("edge-inspector")).toBeVisible();
   }
 
   /** Deselects everything (click on empty canvas) so the inspector shows workflow settings. */
   async selectWorkflow() {
+    await this.tab("inspect");
     await this.page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
     await expect(this.page.getByTestId("workflow-inspector")).toBeVisible();
   }
