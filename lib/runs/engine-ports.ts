@@ -4,16 +4,17 @@ import type { EnginePorts, ModelPort, ToolsPort } from "@/lib/engine/ports";
 import { redisEventsPort } from "@/lib/events/publish";
 import type { Logger } from "@/lib/logger";
 import { enqueueRun } from "@/lib/queue";
+import { registryToolsPort } from "@/lib/tools/registry";
 import { llmModelPort } from "./model-port";
 import { ownerModelResolver } from "./model-resolver";
 import { postgresStore } from "./store";
-import { ledgerTools, noTools } from "./tools-port";
+import { ledgerTools } from "./tools-port";
 
 /** Overrides for the real ports (tests, or a tool registry once one is wired). */
 export interface PortOverrides {
   /** Model port for a run's owner. Default: lib/llm with the owner's providers. */
   model?: (ownerId: string) => ModelPort;
-  /** Tools before the idempotency ledger is applied. Default: no tools. */
+  /** Tools before the idempotency ledger is applied. Default: the owner's tool registry (lib/tools). */
   tools?: (ownerId: string) => ToolsPort;
 }
 
@@ -26,7 +27,7 @@ export function enginePorts(ownerId: string, logger: Logger, overrides: PortOver
   return {
     store: postgresStore(),
     model: overrides.model?.(ownerId) ?? llmModelPort(ownerModelResolver(ownerId)),
-    tools: ledgerTools(overrides.tools?.(ownerId) ?? noTools),
+    tools: ledgerTools(overrides.tools?.(ownerId) ?? registryToolsPort(ownerId)),
     clock: systemClock,
     logger,
     queue: { enqueueRun: async (runId, reason) => void (await enqueueRun(runId, reason)) },
