@@ -37,6 +37,7 @@ beforeAll(async () => {
       {
         rules: [
           { id: "slow", match: { system: "[[slow]]" }, sequence: [{ text: "late answer", delayMs: 15_000 }, { text: "Second worker answer." }] },
+          { id: "crash", match: { system: "[[crash]]" }, sequence: [{ text: "never delivered", delayMs: 60_000 }, { text: "Recovered answer." }] },
           { id: "writer", match: { system: "[[writer]]" }, reply: { text: "Owls are quiet hunters." } },
         ],
       },
@@ -157,6 +158,41 @@ describe("graceful shutdown (D10)", () => {
     const write = done.steps.find((s) => s.nodeId === "write");
     expect(write?.attempt).toBe(2);
     expect(write?.output).toEqual(expect.stringContaining("Second worker answer."));
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  });
+});
+
+describe("crash recovery (D2)", () => {
+  it("a worker SIGKILLed mid-step: the job is re-delivered (stall check) and the run finishes on another worker", { timeout: 180_000 }, async () => {
+    const crashy: WorkflowInput = {
+      ...agentWorkflow,
+      agents: [{ key: "writer", name: "Writer", instructions: "[[crash]] You are interrupted.", model: { model: "scripted-demo" } }],
+    };
+    const { workflowId } = await createTestWorkflow(ownerId, crashy);
+    const { run } = await startRun(ownerId, workflowId, { inputs: { topic: "crashes" } });
+    const first = spawnWorker();
+    await first.ready;
+    await waitFor(async () => (await db().step.findFirst({ where: { runId: run.id, nodeId: "write", status: "running" } })) ?? null);
+    const second = spawnWorker();
+    await second.ready;
+    first.child.kill("SIGKILL");
+    const killedAt = Date.now();
+    await first.exited;
+    const done = await waitFor(async () => {
+      const r = await db().run.findUnique({ where: { id: run.id }, include: { steps: true } });
+      return r && r.status !== "running" && r.status !== "queued" ? r : null;
+    }, 120_000);
+    const recoveryMs = Date.now() - killedAt;
+    console.info(`D2 time to recovery after SIGKILL: ${recoveryMs} ms`);
+    expect(done.status, done.reason ?? "").toBe("succeeded");
+    const write = done.steps.find((s) => s.nodeId === "write");
+    expect(write?.attempt).toBe(2);
+    expect(write?.output).toEqual(expect.stringContaining("Recovered answer."));
+    const starts = done.steps.filter((s) => s.nodeId === "start");
+    expect(starts).toHaveLength(1);
+    const events = await db().runEvent.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
   });
