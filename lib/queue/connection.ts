@@ -6,8 +6,8 @@ import { createLogger } from "@/lib/logger";
 
 const log = createLogger({ component: "redis" });
 
-/** Upper bound for any Redis call made while serving an HTTP request (D5: error within 2 s, never hang). */
-export const API_REDIS_TIMEOUT_MS = 1_500;
+/** Upper bound for any Redis call made while serving an HTTP request (D5: answer within 2 s, never hang); a healthy Redis answers in ~0.03 ms. */
+export const API_REDIS_TIMEOUT_MS = 1_000;
 
 /** REDIS_URL, read per call so tests can point a file elsewhere (default redis://127.0.0.1:6379). */
 export function redisUrl(): string {

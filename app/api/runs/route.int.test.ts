@@ -1,3 +1,4 @@
+import { createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeApiToken, listApiTokens } from "@/lib/db/api-tokens";
 import { db } from "@/lib/db/client";
@@ -106,5 +107,31 @@ describe("REST: runs", () => {
     const [token] = await listApiTokens(carol.id);
     expect(await revokeApiToken(carol.id, token!.id)).toBe(true);
     expect((await LIST(get("/api/runs", carol.auth))).status).toBe(401);
+  });
+
+  it("D5: with Redis hanging, starting a run answers within 2 s (run committed, dispatched=false for the reconciler)", async () => {
+    const sockets: Socket[] = [];
+    const blackhole = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((r) => blackhole.listen(0, "127.0.0.1", () => r()));
+    const port = (blackhole.address() as { port: number }).port;
+    const saved = process.env.REDIS_URL;
+    process.env.REDIS_URL = `redis://127.0.0.1:${port}`;
+    try {
+      const { workflowId } = await createTestWorkflow(alice.id, withInput);
+      const t0 = Date.now();
+      const res = await START(post(`/api/workflows/${workflowId}/runs`, { inputs: { topic: "t" } }, alice.auth), ctx(workflowId));
+      expect(Date.now() - t0).toBeLessThan(2_000);
+      expect(res.status).toBe(201);
+      const { run, dispatched } = (await res.json()) as { run: { id: string; status: string }; dispatched: boolean };
+      expect(dispatched).toBe(false);
+      expect(run.status).toBe("queued");
+    } finally {
+      if (saved === undefined) delete process.env.REDIS_URL;
+      else process.env.REDIS_URL = saved;
+      await closeRunsQueue();
+      await closeApiRedis();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => blackhole.close(() => r()));
+    }
   });
 });
