@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { db } from "@/lib/db/client";
+import { createWorkerConnection } from "@/lib/queue";
+
+/**
+ * Test helpers shared by test/scenarios and test/fault: spawn a real worker process (like
+ * `npm run worker`), poll the database until a condition holds, wait for a terminal run, and delete
+ * one queue prefix's Redis keys (a FLUSHALL limited to this test file's prefix).
+ */
+export type WorkerProcess = { child: ChildProcess; ready: Promise<number>; exited: Promise<number | null>; logs: string[] };
+
+/** Options for spawnWorker: the database, queue prefix and scripted model port, plus extra env. */
+export type WorkerOptions = { databaseUrl: string; prefix: string; modelPort: number; env?: Record<string, string> };
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** Spawns workers/main.ts against this test's database, prefix and scripted model server. */
+export function spawnWorker(opts: WorkerOptions): WorkerProcess {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "workers/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: opts.databaseUrl,
+      WEFT_QUEUE_PREFIX: opts.prefix,
+      WEFT_SCRIPTED_MODEL_PORT: String(opts.modelPort),
+      WEFT_WORKER_HEALTH_PORT: "0",
+      WEFT_WORKER_SHUTDOWN_GRACE_MS: "3000",
+      WEFT_RECONCILE_INTERVAL_MS: "1000",
+      OPENAI_BASE_URL: "",
+      OPENAI_API_KEY: "",
+      LOG_LEVEL: "info",
+      NODE_ENV: "test",
+      ...opts.env,
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const logs: string[] = [];
+  const ready = new Promise<number>((resolve, reject) => {
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      for (const line of chunk.split("\n").filter(Boolean)) {
+        logs.push(line);
+        const m = /"msg":"worker ready".*"healthPort":(\d+)/.exec(line);
+        if (m) resolve(Number(m[1]));
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`worker exited early (${code}): ${logs.slice(-5).join("\n")}`)));
+  });
+  ready.catch(() => undefined);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, ready, exited, logs };
+}
+
+/** Stops a worker with SIGTERM (SIGKILL after `ms`) and resolves with its exit code. */
+export async function stopWorker(w: WorkerProcess, ms = 10_000): Promise<number | null> {
+  if (w.child.exitCode !== null || w.child.signalCode !== null) return w.child.exitCode;
+  w.child.kill("SIGTERM");
+  const timer = setTimeout(() => w.child.kill("SIGKILL"), ms);
+  const code = await w.exited;
+  clearTimeout(timer);
+  return code;
+}
+
+/** Polls `fn` every 100 ms until it returns a truthy value; throws after `ms`. */
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, ms = 60_000, what = "condition"): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`${what} not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Run statuses after which nothing more happens. */
+export const TERMINAL = ["succeeded", "failed", "aborted", "budget_exhausted", "cancelled"];
+
+/** Waits until the run is terminal; returns it with its steps (ordered by start) and events (by seq). */
+export async function waitTerminal(runId: string, ms = 60_000) {
+  const run = await waitFor(async () => {
+    const r = await db().run.findUnique({ where: { id: runId } });
+    return r && TERMINAL.includes(r.status) ? r : null;
+  }, ms, `run ${runId} terminal`);
+  const steps = await db().step.findMany({ where: { runId }, orderBy: [{ startedAt: "asc" }] });
+  const events = await db().runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } });
+  return { run, steps, events };
+}
+
+/** Deletes every Redis key of one queue prefix (never the whole shared Redis). */
+export async function flushPrefix(prefix: string): Promise<number> {
+  const redis = createWorkerConnection("flush");
+  let cursor = "0";
+  let deleted = 0;
+  try {
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
+      cursor = next;
+      if (keys.length) deleted += await redis.del(...keys);
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+  return deleted;
+}
