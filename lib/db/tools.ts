@@ -110,3 +110,25 @@ export async function deleteTool(ownerId: string, toolId: string): Promise<boole
   const { count } = await db().tool.deleteMany({ where: { id: toolId, ownerId } });
   return count === 1;
 }
+
+/**
+ * Saves an external MCP server's connection config as a Tool of kind "mcp" (the config JSON is the
+ * version's "code", so a changed command/URL is a new version that needs the owner's approval again).
+ */
+export async function saveMcpServer(ownerId: string, name: string, config: Record<string, unknown>): Promise<ToolVersionRow> {
+  const code = JSON.stringify(config);
+  const codeHash = hashCode(code);
+  const server = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, "lower-case letters, digits, - and _").parse(name);
+  return db().$transaction(async (tx) => {
+    const tool = await tx.tool.upsert({
+      where: { ownerId_name: { ownerId, name: server } },
+      create: { ownerId, name: server, description: `MCP server ${server}`, kind: "mcp" },
+      update: {},
+      include: { versions: { orderBy: { version: "desc" }, take: 1 } },
+    });
+    if (tool.kind !== "mcp") throw new AppError("conflict", `A ${tool.kind} tool named ${server} already exists`);
+    const latest = tool.versions[0];
+    if (latest && latest.codeHash === codeHash) return latest;
+    return tx.toolVersion.create({ data: { toolId: tool.id, version: (latest?.version ?? 0) + 1, code, codeHash, config: {} } });
+  });
+}

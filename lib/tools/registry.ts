@@ -6,6 +6,7 @@ import { createLogger } from "@/lib/logger";
 import type { ToolRef } from "@/lib/workflow/schema";
 import { builtinTools, type ToolContext } from "./builtins";
 import { hashCode } from "./hash";
+import { callMcpTool, listMcpTools, mcpServerConfigSchema, type McpServerConfig } from "./mcp/client";
 import { guardedFetch, type NetPolicy } from "./net";
 import { runSandboxed, type Capability } from "./sandbox";
 
@@ -20,7 +21,11 @@ export interface RegistryOptions {
 /** A tool that may run: built-in, or a code tool at ONE approved version whose code still matches its hash. */
 export type ResolvedTool =
   | { kind: "builtin"; descriptor: ToolDescriptor }
-  | { kind: "code"; descriptor: ToolDescriptor; toolId: string; version: ToolVersionRow };
+  | { kind: "code"; descriptor: ToolDescriptor; toolId: string; version: ToolVersionRow }
+  | { kind: "mcp"; descriptor: ToolDescriptor; toolId: string; config: McpServerConfig; remoteName: string };
+
+/** Registry name of an external MCP server's tool: `<server>__<tool>`. */
+export const mcpToolName = (server: string, tool: string): string => `${server}__${tool}`;
 
 /** Why a ref does not resolve (shown to the user / model). */
 export type Unrunnable = { reason: "unknown" | "unapproved" | "changed"; message: string };
@@ -44,8 +49,10 @@ export async function resolveToolOrReason(ownerId: string, ref: ToolRef): Promis
   if (builtin) {
     return { kind: "builtin", descriptor: { name: builtin.name, description: builtin.description, parameters: z.toJSONSchema(builtin.args, { io: "input", unrepresentable: "any" }) as Record<string, unknown>, sideEffect: builtin.sideEffect } };
   }
+  const [server, remote] = ref.name.includes("__") ? ref.name.split(/__(.*)/s) : [];
+  if (server && remote) return resolveMcp(ownerId, ref, server, remote);
   const tool = await findTool(ownerId, { toolId: ref.toolId, name: ref.toolId ? undefined : ref.name });
-  if (!tool) return { reason: "unknown", message: `Tool "${ref.name}" does not exist.` };
+  if (!tool || tool.kind !== "code") return { reason: "unknown", message: `Tool "${ref.name}" does not exist.` };
   const version = runnableVersion(tool, ref);
   if ("reason" in version) return version;
   const config = codeToolConfigSchema.parse(version.config ?? {});
@@ -55,6 +62,17 @@ export async function resolveToolOrReason(ownerId: string, ref: ToolRef): Promis
     version,
     descriptor: { name: tool.name, description: tool.description, parameters: argsObject.parse(version.argsSchema ?? {}), sideEffect: config.allowedDomains.length > 0 },
   };
+}
+
+async function resolveMcp(ownerId: string, ref: ToolRef, server: string, remote: string): Promise<ResolvedTool | Unrunnable> {
+  const tool = await findTool(ownerId, { name: server });
+  if (!tool || tool.kind !== "mcp") return { reason: "unknown", message: `MCP server "${server}" is not connected.` };
+  const version = runnableVersion(tool, { name: server, version: ref.version });
+  if ("reason" in version) return version;
+  const config = mcpServerConfigSchema.parse(JSON.parse(version.code ?? "{}"));
+  const info = (await listMcpTools(config)).find((t) => t.name === remote);
+  if (!info) return { reason: "unknown", message: `MCP server "${server}" has no tool "${remote}".` };
+  return { kind: "mcp", toolId: tool.id, config, remoteName: remote, descriptor: { name: ref.name, description: info.description, parameters: info.inputSchema, sideEffect: true } };
 }
 
 /** Resolves a ref for the owner (null when unknown, unapproved or changed). */
@@ -99,6 +117,7 @@ export async function executeTool(ownerId: string, ref: ToolRef, args: Record<st
   const ctx: ToolContext = { ownerId, signal: options.signal ?? new AbortController().signal, net: options.net ?? {}, searchUrl: options.searchUrl ?? process.env.WEFT_SEARCH_URL };
   try {
     if (resolved.kind === "code") return await runCode(resolved, args, ctx);
+    if (resolved.kind === "mcp") return { ok: true, output: await callMcpTool(resolved.config, resolved.remoteName, args, ctx.net) };
     const builtin = builtinTools.get(resolved.descriptor.name)!;
     const parsed = builtin.args.safeParse(args);
     if (!parsed.success) return { ok: false, error: `invalid arguments: ${z.prettifyError(parsed.error)}` };
