@@ -112,7 +112,7 @@ describe("B: majority vote (parallel + join)", () => {
     const agg = steps.filter((s) => s.nodeId === "aggregate");
     expect(agg).toHaveLength(1);
     expect(agg[0]!.startedAt!.getTime()).toBeGreaterThanOrEqual(Math.max(...solvers.map((s) => s.finishedAt!.getTime())));
-    expect(new Set(model.requests().filter((q) => q.rule.startsWith("b-") && q.rule !== "b-agg").map((q) => q.body.model))).toEqual(new Set(["scripted-a", "scripted-b", "scripted-c"]));
+    expect(new Set(model.requests().filter((q) => q.rule?.startsWith("b-") && q.rule !== "b-agg").map((q) => (q.body as { model?: string }).model))).toEqual(new Set(["scripted-a", "scripted-b", "scripted-c"]));
     const aggPrompt = JSON.stringify(model.requests().find((q) => q.rule === "b-agg")?.body);
     expect(aggPrompt).toContain("ANSWER: 13");
     expect(aggPrompt).toContain("ANSWER: 5");
