@@ -38,6 +38,7 @@ beforeAll(async () => {
         rules: [
           { id: "slow", match: { system: "[[slow]]" }, sequence: [{ text: "late answer", delayMs: 15_000 }, { text: "Second worker answer." }] },
           { id: "crash", match: { system: "[[crash]]" }, sequence: [{ text: "never delivered", delayMs: 60_000 }, { text: "Recovered answer." }] },
+          { id: "zombie", match: { system: "[[zombie]]" }, sequence: [{ text: "Zombie answer.", delayMs: 3_000 }, { text: "Fresh answer." }] },
           { id: "writer", match: { system: "[[writer]]" }, reply: { text: "Owls are quiet hunters." } },
         ],
       },
@@ -195,6 +196,40 @@ describe("crash recovery (D2)", () => {
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
+  });
+});
+
+describe("zombie worker (D4)", () => {
+  it("a worker frozen past its lock loses the run; its late commit is refused and the second worker's result stands", { timeout: 180_000 }, async () => {
+    const zombie: WorkflowInput = {
+      ...agentWorkflow,
+      agents: [{ key: "writer", name: "Writer", instructions: "[[zombie]] You freeze.", model: { model: "scripted-demo" } }],
+    };
+    const { workflowId } = await createTestWorkflow(ownerId, zombie);
+    const { run } = await startRun(ownerId, workflowId, { inputs: { topic: "zombies" } });
+    const a = spawnWorker();
+    await a.ready;
+    await waitFor(async () => model.requests().some((r) => r.rule === "zombie"));
+    a.child.kill("SIGSTOP");
+    const b = spawnWorker();
+    await b.ready;
+    const done = await waitFor(async () => {
+      const r = await db().run.findUnique({ where: { id: run.id }, include: { steps: true } });
+      return r && r.status !== "running" && r.status !== "queued" ? r : null;
+    }, 120_000);
+    a.child.kill("SIGCONT");
+    await waitFor(async () => a.logs.some((l) => l.includes('"msg":"commit refused"')), 30_000);
+    expect(done.status, done.reason ?? "").toBe("succeeded");
+    const write = done.steps.find((s) => s.nodeId === "write");
+    expect(write?.output).toEqual(expect.stringContaining("Fresh answer."));
+    const after = await db().step.findFirstOrThrow({ where: { runId: run.id, nodeId: "write" } });
+    expect(after.output).toEqual(write?.output);
+    const finished = await db().runEvent.count({ where: { runId: run.id, type: "run_finished" } });
+    expect(finished).toBe(1);
+    a.child.kill("SIGTERM");
+    b.child.kill("SIGTERM");
+    expect(await a.exited).toBe(0);
+    expect(await b.exited).toBe(0);
   });
 });
 
