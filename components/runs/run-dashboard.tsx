@@ -94,29 +94,28 @@ export function RunDashboard(props: DashboardProps) {
         </CardContent>
       </Card>
 
-      <div className="grid gap-6 xl:grid-cols-[3fr_2fr]">
-        <div className="grid content-start gap-6">
-          {doc ? (
-            <div onClick={(e) => {
-              const el = (e.target as HTMLElement).closest("[data-testid^='node-']");
-              const id = el?.getAttribute("data-testid")?.slice(5);
-              if (id && names.has(id)) selectNode(id);
-            }}>
-              <RunGraph doc={doc} overlay={overlay} />
-            </div>
-          ) : <p className="text-sm text-muted">The workflow version of this run could not be read.</p>}
-          <Card>
-            <CardHeader><CardTitle>Timeline</CardTitle></CardHeader>
-            <CardContent>
-              <RunTimeline steps={ordered} nodeOrder={nodeIds} nodeName={nodeName} now={now} selected={selected} onSelect={setSelected} />
-              {state.loops.length > 0 && (
-                <ul className="mt-3 grid gap-0.5 text-xs text-muted" data-testid="loop-notes">
-                  {state.loops.map((l, i) => <li key={i}>{l.text}</li>)}
-                </ul>
-              )}
-            </CardContent>
-          </Card>
+      {doc ? (
+        <div onClick={(e) => {
+          const el = (e.target as HTMLElement).closest("[data-testid^='node-']");
+          const id = el?.getAttribute("data-testid")?.slice(5);
+          if (id && names.has(id)) selectNode(id);
+        }}>
+          <RunGraph doc={doc} overlay={overlay} />
         </div>
+      ) : <p className="text-sm text-muted">The workflow version of this run could not be read.</p>}
+
+      <div className="grid gap-6 xl:grid-cols-[3fr_2fr]">
+        <Card className="content-start">
+          <CardHeader><CardTitle>Timeline</CardTitle></CardHeader>
+          <CardContent>
+            <RunTimeline steps={ordered} nodeOrder={nodeIds} nodeName={nodeName} now={now} selected={selected} onSelect={setSelected} />
+            {state.loops.length > 0 && (
+              <ul className="mt-3 grid gap-0.5 text-xs text-muted" data-testid="loop-notes">
+                {state.loops.map((l, i) => <li key={i}>{l.text}</li>)}
+              </ul>
+            )}
+          </CardContent>
+        </Card>
         <Card className="content-start">
           <CardHeader><CardTitle>Step</CardTitle></CardHeader>
           <CardContent>
