@@ -1,0 +1,50 @@
+import path from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { approveToolVersion } from "@/lib/db/tools";
+import { scriptedModelConfig } from "@/lib/llm/models";
+import { startScriptedServer } from "@/lib/llm/scripted/server";
+import { createTestUser } from "@/lib/runs/test-fixtures";
+import { executeTool } from "@/lib/tools/registry";
+import { useTestDatabase } from "@/test/db";
+import { createTool } from "./create";
+import { similarity } from "./similarity";
+
+useTestDatabase();
+
+let server: Awaited<ReturnType<typeof startScriptedServer>>;
+beforeAll(async () => {
+  server = await startScriptedServer({ fixtures: path.resolve(process.cwd(), "lib/tools/fixtures") });
+});
+afterAll(() => server.close());
+
+const config = () => ({ ...scriptedModelConfig(), baseURL: server.url });
+
+test("first attempt fails its test, the fixed second attempt is approved and registered; a similar request reuses it", async () => {
+  const owner = await createTestUser();
+  const first = await createTool({ ownerId: owner.id, request: "I need a tool that converts a temperature from Celsius to Fahrenheit", config: config() });
+  if (first.status !== "ready") throw new Error(`expected ready, got ${JSON.stringify(first)}`);
+  expect(first.rounds).toBe(2);
+  expect(first.results.every((r) => r.passed)).toBe(true);
+  expect(first.version).toMatchObject({ version: 1, approvedAt: null });
+
+  const calls = server.requests().filter((r) => r.rule === "write-tool-celsius");
+  expect(calls).toHaveLength(2);
+  const feedback = JSON.stringify(calls[1]!.body);
+  expect(feedback).toContain("expected: {\\\"fahrenheit\\\":212}");
+  expect(feedback).toContain("actual:   {\\\"fahrenheit\\\":180}");
+
+  // Not runnable until the owner approves this exact hash.
+  expect(await executeTool(owner.id, { name: "celsius_to_fahrenheit" }, { celsius: 10 })).toMatchObject({ ok: false });
+  await approveToolVersion(owner.id, first.version.id, first.version.codeHash!);
+  expect(await executeTool(owner.id, { name: "celsius_to_fahrenheit" }, { celsius: 10 })).toEqual({ ok: true, output: { fahrenheit: 50 } });
+
+  const second = await createTool({ ownerId: owner.id, request: "convert temperatures in Celsius to Fahrenheit", config: config() });
+  expect(second).toMatchObject({ status: "reused", name: "celsius_to_fahrenheit" });
+  expect(server.requests().filter((r) => r.rule === "write-tool-celsius")).toHaveLength(2); // no new generation
+}, 120_000);
+
+test("lexical similarity separates related and unrelated requests", () => {
+  const tool = "celsius to fahrenheit Converts a temperature from Celsius to Fahrenheit";
+  expect(similarity("convert temperatures in Celsius to Fahrenheit", tool)).toBeGreaterThanOrEqual(0.5);
+  expect(similarity("summarise a PDF invoice", tool)).toBeLessThan(0.2);
+});

@@ -1,0 +1,85 @@
+import "server-only";
+import { z } from "zod";
+import { listTools, saveCodeTool, type ToolVersionRow } from "@/lib/db/tools";
+import type { ChatMessage } from "@/lib/llm/messages";
+import type { ModelConfig } from "@/lib/llm/models";
+import { structured } from "@/lib/llm/structured";
+import { builtinTools } from "@/lib/tools/builtins";
+import { runnableVersion } from "@/lib/tools/registry";
+import { similarity } from "./similarity";
+import { describeFailures, runToolTests, type ToolTestResult } from "./tests";
+
+/** What the model writes (fixtures match on the structured name "write_tool"). */
+export const toolDraftSchema = z.object({
+  name: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/),
+  description: z.string().min(1).max(2000),
+  argsSchema: z.record(z.string(), z.unknown()),
+  code: z.string().min(1).max(100_000),
+  tests: z.array(z.object({ input: z.record(z.string(), z.unknown()), expected: z.unknown() })).min(1).max(10),
+});
+export type ToolDraft = z.infer<typeof toolDraftSchema>;
+
+/** Similarity at or above which an existing approved tool is reused instead of writing one (default 0.5). */
+export const REUSE_THRESHOLD = 0.5;
+/** Similarity at or above which a new tool is flagged as a near-duplicate of an existing one. */
+export const DUPLICATE_THRESHOLD = 0.35;
+
+/** How a creation request ended. `ready` = stored as an UNAPPROVED version awaiting the owner's approval. */
+export type CreateToolOutcome =
+  | { status: "reused"; toolId: string; name: string; score: number }
+  | { status: "ready"; draft: ToolDraft; version: ToolVersionRow; results: ToolTestResult[]; rounds: number; nearDuplicates: Array<{ name: string; score: number }> }
+  | { status: "failed"; draft: ToolDraft | null; results: ToolTestResult[]; rounds: number; error: string };
+
+const SYSTEM = `You write small, pure JavaScript tools for an automation platform.
+Return a tool as JSON: name (lower_snake_case), description (one sentence: what it does), argsSchema
+(JSON Schema of the input object), code and tests. The code must define function run(input) returning
+JSON; it runs in a sandbox without network, files, timers or modules. Write 2-5 tests {input, expected}.`;
+
+async function existingTools(ownerId: string) {
+  const rows = await listTools(ownerId);
+  return rows.filter((t) => t.kind === "code" && !("reason" in runnableVersion(t, { name: t.name })));
+}
+
+/** The approved code tool most similar to a request, if any reaches `threshold`. */
+export async function findReusableTool(ownerId: string, request: string, threshold = REUSE_THRESHOLD) {
+  let best: { toolId: string; name: string; score: number } | null = null;
+  for (const t of await existingTools(ownerId)) {
+    const score = similarity(request, `${t.name.replace(/_/g, " ")} ${t.description}`);
+    if (score >= threshold && (!best || score > best.score)) best = { toolId: t.id, name: t.name, score };
+  }
+  return best;
+}
+
+/**
+ * The tool creation loop (Alita-style): reuse a similar approved tool if one exists; otherwise the
+ * model writes spec + code + tests, the tests run in the sandbox, failures go back with the error or
+ * the expected-vs-actual diff, at most `maxRounds` (3). A passing tool is saved UNAPPROVED (the owner
+ * approves its exact hash with approveToolVersion); near-duplicates of existing tools are flagged.
+ */
+export async function createTool(p: { ownerId: string; request: string; config: ModelConfig; maxRounds?: number; signal?: AbortSignal }): Promise<CreateToolOutcome> {
+  const reuse = await findReusableTool(p.ownerId, p.request);
+  if (reuse) return { status: "reused", ...reuse };
+  const messages: ChatMessage[] = [{ role: "system", content: SYSTEM }, { role: "user", content: p.request }];
+  let draft: ToolDraft | null = null;
+  let results: ToolTestResult[] = [];
+  const maxRounds = p.maxRounds ?? 3;
+  for (let round = 1; round <= maxRounds; round++) {
+    try {
+      draft = (await structured({ config: p.config, messages, schema: toolDraftSchema, name: "write_tool", signal: p.signal })).value;
+    } catch (err) {
+      return { status: "failed", draft, results, rounds: round, error: `the model did not return a tool: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (builtinTools.has(draft.name)) draft = { ...draft, name: `${draft.name}_custom` };
+    results = await runToolTests(draft.code, draft.tests);
+    if (results.every((r) => r.passed)) {
+      const version = await saveCodeTool(p.ownerId, { name: draft.name, description: draft.description, code: draft.code, argsSchema: draft.argsSchema });
+      const nearDuplicates = (await existingTools(p.ownerId))
+        .filter((t) => t.id !== version.toolId)
+        .map((t) => ({ name: t.name, score: similarity(`${draft!.name} ${draft!.description}`, `${t.name} ${t.description}`) }))
+        .filter((d) => d.score >= DUPLICATE_THRESHOLD);
+      return { status: "ready", draft, version, results, rounds: round, nearDuplicates };
+    }
+    messages.push({ role: "assistant", content: JSON.stringify(draft) }, { role: "user", content: describeFailures(results) });
+  }
+  return { status: "failed", draft, results, rounds: maxRounds, error: `tests still failing after ${maxRounds} rounds` };
+}
