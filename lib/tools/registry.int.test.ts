@@ -29,6 +29,7 @@ beforeAll(async () => {
       const q = new URL(req.url, "http://x").searchParams.get("q");
       return res.setHeader("content-type", "application/json").end(JSON.stringify({ results: [{ title: `About ${q}`, url: "https://example.org/a", content: "snippet" }, { title: "Second", url: "https://example.org/b", content: "" }] }));
     }
+    if (req.url === "/article") return res.setHeader("content-type", "text/html").end(`<html><head><title>T</title></head><body><article>${"<p>Long readable paragraph about weaving multi-agent workflows together.</p>".repeat(40)}</article></body></html>`);
     res.end(`page ${req.url}`);
   });
   await new Promise<void>((r) => fixture.listen(0, "127.0.0.1", r));
@@ -109,6 +110,9 @@ describe("built-ins", () => {
     expect(await call("web_search", { query: "weft", limit: 1 })).toEqual({ ok: true, output: { results: [{ title: "About weft", url: "https://example.org/a", snippet: "snippet" }] } });
     expect(await call("http_request", { url: `http://fixture.test:${port}/x` })).toMatchObject({ ok: true, output: { status: 200, body: "page /x" } });
     expect(await call("http_request", { url: "http://10.0.0.1/" })).toMatchObject({ ok: false, error: expect.stringMatching(/non-public/) });
+    const md = await call("web_page_markdown", { url: `http://fixture.test:${port}/article`, page: 2, pageSize: 600 });
+    expect(md).toMatchObject({ ok: true, output: { title: "T", page: 2, markdown: expect.stringContaining("weaving multi-agent") } });
+    expect((md as { output: { pages: number } }).output.pages).toBeGreaterThan(2);
     expect(await call("math", { nope: 1 })).toMatchObject({ ok: false, error: expect.stringMatching(/invalid arguments/) });
     expect(await port_.resolve({ name: "no_such_tool" })).toBeNull();
   });

@@ -47,7 +47,7 @@ const childMessage = z.discriminatedUnion("type", [
 
 /** Path of the child runner; WEFT_SANDBOX_CHILD overrides it (e.g. in a bundled deployment). */
 export function childPath(): string {
-  return process.env.WEFT_SANDBOX_CHILD ?? path.resolve(process.cwd(), "lib/tools/sandbox/child.mjs");
+  return process.env.WEFT_SANDBOX_CHILD ?? path.resolve(/* turbopackIgnore: true */ process.cwd(), "lib/tools/sandbox/child.mjs");
 }
 
 function quickjsDirs(): string[] {
@@ -63,7 +63,7 @@ function spawnChild(): ChildProcess {
     "--disable-warning=ExperimentalWarning",
   ];
   // Empty environment: no secrets (X2) can reach the child, whatever the code does.
-  return fork(childPath(), [], { execArgv, env: {} as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "json" });
+  return fork(/* turbopackIgnore: true */ childPath(), [], { execArgv, env: {} as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "json" });
 }
 
 /** Resident set size of a Linux process in MB, or null when unknown (process gone / not Linux). */
