@@ -122,8 +122,16 @@ test("run the article writer from the editor: nodes go running → succeeded, ou
   test.setTimeout(240_000);
   await signUpNewUser(page, "editor-run");
   const id = await new WorkflowsPage(page).createBlank();
+  const modelUrl = process.env.EDITOR_E2E_MODEL_URL;
+  test.skip(!modelUrl, "needs the worker + scripted model: run with -c bench/editor/playwright.config.ts");
   const probe = await page.request.post(`/api/workflows/${id}/runs`, { data: { inputs: {} } });
   test.skip(!(probe.headers()["content-type"] ?? "").includes("json"), "POST /api/workflows/[id]/runs is not available in this build");
+  // The evaluator sends the outline back twice, then approves (a structured choose_branch call, rule R5).
+  const fixture = await page.request.post(`${modelUrl}/_scripted/fixtures`, { data: { mode: "add", rules: [{
+    id: "e2e.editor.evaluator", priority: 100, match: { system: "[[evaluator]]", schema: "choose_branch" }, then: "repeat",
+    sequence: [{ json: { branch: "revise", reason: "needs examples" } }, { json: { branch: "revise", reason: "tighten" } }, { json: { branch: "approved", reason: "good" } }],
+  }] } });
+  expect(fixture.ok()).toBe(true);
 
   const editor = new EditorPage(page);
   await editor.goto(id);
@@ -149,7 +157,7 @@ test("run the article writer from the editor: nodes go running → succeeded, ou
     expect(seen.lastIndexOf("succeeded")).toBeGreaterThan(seen.indexOf("running"));
   }
   const iteration = Number(await editor.node(outline).locator("[data-iteration]").getAttribute("data-iteration"));
-  expect(iteration).toBeGreaterThan(1);
+  expect(iteration).toBe(3);
   await expect(editor.node(outline).getByTestId("iteration-badge")).toHaveText(`×${iteration}`);
   await expect(page.getByTestId("run-link")).toHaveAttribute("href", /\/runs\//);
 });

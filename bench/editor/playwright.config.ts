@@ -21,6 +21,8 @@ const env = {
   WEFT_WORKER_HEALTH_PORT: String(WORKER_HEALTH_PORT),
 };
 const reuse = process.env.EDITOR_E2E_REUSE === "1";
+// Tells the run test where the scripted model's control endpoint is (workers inherit process.env).
+process.env.EDITOR_E2E_MODEL_URL = `http://127.0.0.1:${MODEL_PORT}`;
 
 export default defineConfig({
   ...base,

@@ -7,6 +7,7 @@ import {
   ReactFlow,
   applyEdgeChanges,
   applyNodeChanges,
+  useNodesInitialized,
   useReactFlow,
   type Connection,
   type EdgeChange,
@@ -15,7 +16,7 @@ import {
   type XYPosition,
 } from "@xyflow/react";
 import { useTheme } from "next-themes";
-import { useCallback, useEffect, useState, type DragEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
 import type { Workflow } from "@/lib/workflow/schema";
 import { edgeTypes } from "./edges";
 import {
@@ -68,6 +69,15 @@ export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, on
     setNodes((prev) => reuseNodes(prev, documentToNodes(doc, overlay)));
     setEdges((prev) => reuseEdges(prev, documentToEdges(doc, overlay)));
   }, [doc, overlay]);
+
+  // Fit once every node has been measured (the fitView prop alone can run before that).
+  const initialized = useNodesInitialized();
+  const fitted = useRef(false);
+  useEffect(() => {
+    if (!initialized || fitted.current) return;
+    fitted.current = true;
+    void fitView({ maxZoom: 1 });
+  }, [initialized, fitView]);
 
   useEffect(() => {
     if (!focus) return;

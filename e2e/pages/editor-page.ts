@@ -67,6 +67,7 @@ export class EditorPage {
 
   /** Clicks the middle of an edge's path (edges are thin curves: the bounding box centre can miss). */
   async selectEdge(id: string) {
+    await this.fit();
     const point = await this.edge(id).locator("path.react-flow__edge-path").evaluate((el) => {
       const path = el as SVGPathElement;
       const p = path.getPointAtLength(path.getTotalLength() / 2);
@@ -77,6 +78,13 @@ export class EditorPage {
     await this.tab("inspect");
     await this.page.mouse.click(point.x, point.y);
     await expect(this.page.getByTestId("edge-inspector")).toBeVisible();
+  }
+
+  /** Fits the whole graph into view (the "F" shortcut), so every element can be clicked. */
+  async fit() {
+    await this.page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    await this.page.keyboard.press("f");
+    await this.page.waitForTimeout(450);
   }
 
   /** Deselects everything (click on empty canvas) so the inspector shows workflow settings. */
