@@ -57,6 +57,8 @@ export const envSchema = z.object({
   WEFT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(30_000),
   /** SSE heartbeat (and safety re-read) period of run event streams. */
   WEFT_SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** W6: runs one user may start per minute. */
+  WEFT_RUN_START_LIMIT: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -15,6 +15,7 @@ import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { hasErrors, validate } from "@/lib/workflow/validate";
 import { inputsSchema } from "./inputs";
 import { postgresStore } from "./store";
+import { enforceRunStartLimit } from "@/lib/runs/limits";
 
 const log = createLogger({ component: "run-service" });
 
@@ -36,10 +37,12 @@ export interface StartedRun {
  * new version unless it equals the latest). Refuses an invalid workflow (422 with the issues) and
  * inputs that do not match the workflow's input fields (400 with the paths). The Run row is committed
  * (queued) BEFORE the job is enqueued, so a crash in between loses nothing (the reconciler, D6).
+ * At most WEFT_RUN_START_LIMIT starts per user per minute (429 with Retry-After, W6).
  */
 export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}): Promise<StartedRun> {
   const body = startRunSchema.parse(input);
   const { versionId, document } = await runnableVersion(ownerId, workflowId, body.version);
+  await enforceRunStartLimit(ownerId);
   const parsedInputs = inputsSchema(document.inputs).safeParse(body.inputs);
   if (!parsedInputs.success) {
     throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", z.treeifyError(parsedInputs.error));

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeApiToken, listApiTokens } from "@/lib/db/api-tokens";
 import { db } from "@/lib/db/client";
 import { closeApiRedis, closeRunsQueue, hasLiveRunJob, runsQueue } from "@/lib/queue";
+import { resetEnvCache } from "@/lib/env";
+import { closeRunLimiter } from "@/lib/runs/limits";
 import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
@@ -32,6 +34,7 @@ afterAll(async () => {
   await runsQueue().obliterate({ force: true }).catch(() => undefined);
   await closeRunsQueue();
   await closeApiRedis();
+  await closeRunLimiter();
 });
 
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
@@ -132,6 +135,31 @@ describe("REST: runs", () => {
       await closeApiRedis();
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => blackhole.close(() => r()));
+    }
+  });
+
+  it("W6: starting runs is rate limited per user (429 with Retry-After), other users unaffected", async () => {
+    process.env.WEFT_RUN_START_LIMIT = "3";
+    resetEnvCache();
+    try {
+      const carol = await createTestUser();
+      const { workflowId } = await createTestWorkflow(carol.id, withInput);
+      const start = (who: typeof carol) =>
+        START(post(`/api/workflows/${workflowId}/runs`, { inputs: { topic: "t" } }, who.auth), ctx(workflowId));
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await start(carol)).status);
+      expect(statuses).toEqual([201, 201, 201, 429]);
+      const limited = await start(carol);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+      expect(await db().run.count({ where: { ownerId: carol.id } })).toBe(3);
+      const { workflowId: bobsWorkflow } = await createTestWorkflow(bob.id, withInput);
+      const bobStart = await START(post(`/api/workflows/${bobsWorkflow}/runs`, { inputs: { topic: "t" } }, bob.auth), ctx(bobsWorkflow));
+      expect(bobStart.status).toBe(201);
+    } finally {
+      delete process.env.WEFT_RUN_START_LIMIT;
+      resetEnvCache();
     }
   });
 });
