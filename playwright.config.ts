@@ -7,6 +7,9 @@ import { defineConfig } from "@playwright/test";
  */
 const PORT = 3100;
 const baseURL = `http://localhost:${PORT}`;
+/** The e2e scripted model server (not the demo's 4010) and the e2e worker's health port. */
+export const SCRIPTED_PORT = 4110;
+const WORKER_HEALTH_PORT = 3111;
 
 export const e2eEnv = {
   DATABASE_URL: process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/weft_e2e",
@@ -18,6 +21,7 @@ export const e2eEnv = {
   WEFT_SKIP_BUILD_TYPECHECK: "1",
   NEXT_TELEMETRY_DISABLED: "1",
   LOG_LEVEL: "warn",
+  WEFT_SCRIPTED_MODEL_PORT: String(SCRIPTED_PORT),
 };
 
 export default defineConfig({
@@ -40,7 +44,7 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
-  webServer: {
+  webServer: [{
     command: `npx tsx e2e/prepare-db.ts && npx next build && npx next start -p ${PORT}`,
     url: `${baseURL}/api/health`,
     // This run's build lives in its own directory (not `.next`, and not in e2eEnv, which other
@@ -51,4 +55,19 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
   },
+  // The runtime: the scripted model server on its own port and a run worker (health on its own port).
+  {
+    command: "node --import tsx --conditions=react-server lib/llm/scripted/cli.ts",
+    url: `http://127.0.0.1:${SCRIPTED_PORT}/v1/models`,
+    env: { ...e2eEnv },
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+  {
+    command: "node --import tsx --conditions=react-server workers/main.ts",
+    url: `http://127.0.0.1:${WORKER_HEALTH_PORT}/health`,
+    env: { ...e2eEnv, WEFT_WORKER_HEALTH_PORT: String(WORKER_HEALTH_PORT) },
+    reuseExistingServer: !process.env.CI,
+    timeout: 120_000,
+  }],
 });
