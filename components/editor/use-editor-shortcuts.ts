@@ -31,7 +31,7 @@ export function useEditorShortcuts({ editor, selection, save, autoLayout, openHe
       flow.setEdges((es) => es.map((e) => ({ ...e, selected: true })));
     } },
     { keys: "Shift+L", description: "Auto-layout", match: (e) => e.shiftKey && !e.ctrlKey && !e.metaKey && e.key === "L", run: () => void autoLayout() },
-    { keys: "F", description: "Fit view", match: keys.plain("f"), run: () => void flow.fitView({ duration: 300 }) },
+    { keys: "F", description: "Fit view", match: keys.plain("f"), run: () => void flow.fitView({ duration: 300, maxZoom: 1 }) },
     { keys: "?", description: "This help", match: (e) => e.key === "?", run: openHelp },
   ], [editor, selection, save, autoLayout, openHelp, flow]);
   useShortcuts(shortcuts);

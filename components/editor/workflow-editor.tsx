@@ -91,7 +91,7 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunP
 
   const autoLayout = useCallback(async () => {
     const positions = await layoutDocument(editor.doc, sizes.current);
-    if (apply(ops.moveNodes(positions))) requestAnimationFrame(() => void flow.fitView({ duration: 300 }));
+    if (apply(ops.moveNodes(positions))) requestAnimationFrame(() => void flow.fitView({ duration: 300, maxZoom: 1 }));
   }, [apply, editor.doc, flow]);
 
   const focusIssue = useCallback((issue: ValidationIssue) => {
@@ -119,7 +119,7 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunP
     editor.replace({ ...r.doc, name: r.doc.name || editor.doc.name });
     toast.success(`Imported ${fileName} (${r.format}); undo to go back.`);
     if (r.warnings.length) toast.warning(r.warnings.slice(0, 3).join("\n"));
-    requestAnimationFrame(() => void flow.fitView({ duration: 300 }));
+    requestAnimationFrame(() => void flow.fitView({ duration: 300, maxZoom: 1 }));
   }, [editor, flow]);
 
   return (
