@@ -50,14 +50,17 @@ const exfiltrate: Record<string, string> = {
 
 test("X2: canary secrets in the server environment never appear in sandbox output, logs or egress", async () => {
   const http_ = async (a: unknown) => guardedFetch(a as { url: string }, { testOnlyAllowAddresses: ["127.0.0.1"] });
-  const results = await Promise.all(
-    Object.values({ ...escapePayloads, ...exfiltrate }).map((code) =>
+  const codes = Object.values({ ...escapePayloads, ...exfiltrate });
+  const results: Awaited<ReturnType<typeof runSandboxed>>[] = [];
+  for (let i = 0; i < codes.length; i += 4) {
+    // Four processes at a time: keeps the machine responsive for other test files.
+    results.push(...(await Promise.all(codes.slice(i, i + 4).map((code) =>
       runSandboxed({ code, input: { url: `http://127.0.0.1:${port}/collect` }, timeoutMs: 3000, capabilities: { http: http_, echo: async (a) => a } }),
-    ),
-  );
+    ))));
+  }
   expect(results.length).toBeGreaterThan(30);
   expect(seen.length).toBeGreaterThan(0); // the egress path itself worked
   const everything = JSON.stringify(results) + seen.join("\n") + written.join("");
   expect(everything).not.toContain(CANARY);
   expect(seen.join("\n")).toContain("no-process");
-}, 120_000);
+}, 240_000);

@@ -8,7 +8,7 @@ const CONTAINED = ["error", "timeout", "memory", "stack"];
 beforeAll(() => rmSync(MARKER_FILE, { force: true }));
 afterAll(() => expect(existsSync(MARKER_FILE)).toBe(false));
 
-describe("sandbox basics", () => {
+describe("sandbox basics", { timeout: 60_000 }, () => {
   test("JSON in, JSON out, console.log captured", async () => {
     const r = await runSandboxed({ code: `function run(i){ console.log("sum", i.a + i.b); return { sum: i.a + i.b, list: [1, "x", null] } }`, input: { a: 2, b: 3 } });
     expect(r).toMatchObject({ ok: true, output: { sum: 5, list: [1, "x", null] }, logs: ["sum 5"] });
@@ -44,7 +44,7 @@ describe("sandbox basics", () => {
   });
 });
 
-describe.concurrent("X1 escape payloads end in a contained error", () => {
+describe.concurrent("X1 escape payloads end in a contained error", { timeout: 60_000 }, () => {
   test("there are at least 30 payloads", () => expect(Object.keys(escapePayloads).length).toBeGreaterThanOrEqual(30));
   for (const [name, code] of Object.entries(escapePayloads)) {
     test(name, async () => {
@@ -55,7 +55,7 @@ describe.concurrent("X1 escape payloads end in a contained error", () => {
   }
 });
 
-describe("X3 limits", () => {
+describe("X3 limits", { timeout: 60_000 }, () => {
   test("while(true){} is stopped at its deadline ±10 %", async () => {
     const t0 = Date.now();
     const r = await runSandboxed({ code: `function run(){ while(true){} }`, timeoutMs: 1000 });

@@ -79,7 +79,7 @@ function rssMb(pid: number): number | null {
 /**
  * Runs untrusted JS in a fresh QuickJS (WASM) runtime inside a fresh child process. Limits:
  * QuickJS memory limit + stack limit + deadline interrupt in the child; in the parent a wall-clock
- * kill (deadline + 10 %) and an RSS watchdog (polled every 10 ms) that SIGKILLs the child. The child
+ * kill (backstop at deadline + 10 % + 250 ms) and an RSS watchdog (polled every 10 ms) that SIGKILLs the child. The child
  * has an empty environment and Node's permission model (read-only access to quickjs files, no
  * child processes/workers/writes). Never throws for anything the code does.
  */
@@ -120,7 +120,8 @@ export function runSandboxed(options: SandboxOptions): Promise<SandboxResult> {
       switch (msg.type) {
         case "started":
           startedAt = Date.now();
-          wall = setTimeout(() => fail("timeout", `deadline of ${timeoutMs} ms exceeded`), Math.ceil(timeoutMs * 1.1));
+          // Backstop only: the child's interrupt normally stops the code at the deadline itself.
+          wall = setTimeout(() => fail("timeout", `deadline of ${timeoutMs} ms exceeded`), Math.ceil(timeoutMs * 1.1) + 250);
           return;
         case "cap":
           return void callCapability(child, caps, msg.id, msg.name, msg.args);
