@@ -31,7 +31,7 @@ beforeAll(async () => {
   ownerId = (await createTestUser()).id;
   worker = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port });
   await worker.ready;
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   if (worker) await stopWorker(worker);
