@@ -1,0 +1,152 @@
+/**
+ * B1 (benchmarks.md): engine overhead per step, this engine vs LangGraph.js + PostgresSaver.
+ * Ours: a real worker process (workers/main.ts), BullMQ, PostgreSQL (durable per step), the
+ * scripted model over HTTP at zero delay. LangGraph: same shapes, each node one ChatOpenAI call to
+ * the same scripted server, PostgresSaver on the same PostgreSQL server, durability sync and async.
+ * Per run: ms = run.finishedAt − run.createdAt (ours, from the database: enqueue included) or the
+ * invoke() wall time (LangGraph); ms/step = ms / shape.steps. Commits: pg_stat_database.xact_commit
+ * delta of the bench database, read after the measured processes' connections closed (ours: the
+ * worker is stopped first; the bench's own polling transactions are counted and subtracted).
+ * Statements: counted at the client for LangGraph (countingPool); not observable per statement for
+ * the worker process without pg_stat_statements, so reported as null for ours.
+ */
+import os from "node:os";
+import pg from "pg";
+import { ChatOpenAI } from "@langchain/openai";
+import { createTestDatabase, dropTestDatabase, testQueuePrefix } from "@/test/db";
+import { median, p95, machine, readResult, writeResult } from "../stats";
+import { langGraphArm, type Durability } from "./langgraph-arm";
+import { ourRules, ourWorkflow } from "./ours";
+import { SHAPES, type ShapeName } from "./shapes";
+
+type Row = { p50: number; p95: number; samples: number };
+type Result = { ours: Record<string, Row>; langgraphSync: Record<string, Row>; langgraphAsync: Record<string, Row>; ratioSync: Record<string, number>; ratioAsync: Record<string, number>; [k: string]: unknown };
+const FILE = "engine-b1.json";
+const SHAPE_NAMES = Object.keys(SHAPES) as ShapeName[];
+
+/** Entry point for `npm run bench -- engine [--smoke]`. */
+export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: string; ok: boolean }> {
+  const database = await createTestDatabase();
+  const prefix = testQueuePrefix();
+  const { randomBytes } = await import("node:crypto");
+  process.env.AUTH_SECRET ??= randomBytes(32).toString("base64");
+  process.env.WEFT_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
+  Object.assign(process.env, { DATABASE_URL: database.url, WEFT_QUEUE_PREFIX: prefix, WEFT_RUN_START_LIMIT: "1000000", LOG_LEVEL: "warn" });
+  const { startScriptedServer } = await import("@/lib/llm/scripted/server");
+  const { spawnWorker, stopWorker, waitTerminal } = await import("@/test/helpers/worker");
+  const { db } = await import("@/lib/db/client");
+  const { startRun } = await import("@/lib/runs/service");
+  const { createTestUser, createTestWorkflow } = await import("@/lib/runs/test-fixtures");
+  const { closeApiRedis, closeRunsQueue, runsQueue } = await import("@/lib/queue");
+  const model = await startScriptedServer({ fixtures: [{ rules: ourRules }] });
+  const chat = new ChatOpenAI({ model: "scripted-demo", apiKey: "x", maxRetries: 0, configuration: { baseURL: model.url } });
+  const callModel = async (p: string) => String((await chat.invoke(p)).content);
+  const owner = (await createTestUser()).id;
+  const wf = Object.fromEntries(await Promise.all(SHAPE_NAMES.map(async (s) => [s, (await createTestWorkflow(owner, ourWorkflow(s))).workflowId] as const)));
+  const spawn = (env: Record<string, string> = {}) => spawnWorker({ databaseUrl: database.url, prefix, modelPort: model.port, env });
+  const lg = await langGraphArm(database.url, callModel);
+  const stat = new pg.Client({ connectionString: database.url });
+  await stat.connect();
+  const xact = async () => {
+    await stat.query("SELECT pg_stat_force_next_flush()").catch(() => undefined);
+    const row = (await stat.query("SELECT xact_commit FROM pg_stat_database WHERE datname = $1", [database.name])).rows[0] as { xact_commit: string };
+    return Number(row.xact_commit) - 2; // this client's own two statements
+  };
+  let polls = 0;
+  /** Waits for a run without waitTerminal's extra reads; counts its own (autocommit) queries. */
+  const finished = async (id: string) => {
+    for (;;) {
+      polls++;
+      const r = await db().run.findUniqueOrThrow({ where: { id }, select: { status: true } });
+      if (!["queued", "running"].includes(r.status)) return;
+      await new Promise((res) => setTimeout(res, 200));
+    }
+  };
+
+  const oursOnce = async (shape: ShapeName) => {
+    const { run: r } = await startRun(owner, wf[shape]!, { inputs: {} });
+    const done = await waitTerminal(r.id, 120_000);
+    if (done.run.status !== "succeeded") throw new Error(`${shape}: ${done.run.status} ${done.run.reason}`);
+    return done.run.finishedAt!.getTime() - done.run.createdAt.getTime();
+  };
+  const samples = { ours: {} as Record<string, number[]>, sync: {} as Record<string, number[]>, async: {} as Record<string, number[]> };
+  const push = (arm: keyof typeof samples, s: ShapeName, ms: number) => (samples[arm][s] ??= []).push(ms / SHAPES[s].steps);
+  const worker = spawn();
+  await worker.ready;
+  const reps = smoke ? 1 : 5;
+  const shapes: ShapeName[] = smoke ? ["chain20"] : SHAPE_NAMES;
+  try {
+    for (const s of shapes) { await oursOnce(s); await lg.runOnce(s, "sync"); } // warm-up
+    for (let rep = 0; rep < reps; rep++) {
+      for (const s of shapes) {
+        push("ours", s, await oursOnce(s));
+        for (const d of ["sync", "async"] as Durability[]) push(d, s, (await lg.runOnce(s, d)).ms);
+      }
+    }
+  } finally {
+    await stopWorker(worker);
+  }
+  const rows = (arm: keyof typeof samples) => Object.fromEntries(Object.entries(samples[arm]).map(([s, v]) => [s, { p50: round(median(v)), p95: round(p95(v)), samples: v.length }]));
+  const result: Result = { ours: rows("ours"), langgraphSync: rows("sync"), langgraphAsync: rows("async"), ratioSync: {}, ratioAsync: {} };
+  for (const s of shapes) {
+    result.ratioSync[s] = round(result.ours[s]!.p50 / result.langgraphSync[s]!.p50);
+    result.ratioAsync[s] = round(result.ours[s]!.p50 / result.langgraphAsync[s]!.p50);
+  }
+  if (smoke) {
+    const stored = await readResult<Result>(FILE);
+    const base = stored?.ours.chain20?.p50;
+    await cleanup();
+    const now = result.ours.chain20!.p50;
+    return { summary: `chain20 ours ${now} ms/step (stored ${base ?? "none"}), ratio vs LangGraph sync ${result.ratioSync.chain20}`, ok: base === undefined || now < 2 * base };
+  }
+
+  // commits per step: ours (worker stopped before reading) and LangGraph (statements at the client too)
+  const commits: Record<string, unknown> = {};
+  for (const s of shapes) {
+    const w = spawn();
+    await w.ready;
+    const n = 3;
+    const before = await xact();
+    polls = 0;
+    for (let i = 0; i < n; i++) await finished((await startRun(owner, wf[s]!, { inputs: {} })).run.id);
+    await stopWorker(w);
+    await new Promise((r) => setTimeout(r, 1500));
+    const after = await xact();
+    const pollQueries = polls;
+    const lgBefore = await xact();
+    const st0 = lg.statements();
+    for (let i = 0; i < n; i++) await lg.runOnce(s, "sync");
+    const lgAfter = await xact();
+    commits[s] = { oursCommitsPerStep: round((after - before - pollQueries) / (n * SHAPES[s].steps)), langgraphSyncCommitsPerStep: round((lgAfter - lgBefore) / (n * SHAPES[s].steps)), langgraphSyncStatementsPerStep: round((lg.statements() - st0) / (n * SHAPES[s].steps)), oursStatementsPerStep: null };
+  }
+
+  // throughput: 20 concurrent chain20 runs with 1 and 2 worker processes
+  const throughput: Record<string, unknown> = {};
+  for (const workers of [1, 2]) {
+    const ws = Array.from({ length: workers }, () => spawn());
+    await Promise.all(ws.map((w) => w.ready));
+    const t0 = Date.now();
+    const ids = await Promise.all(Array.from({ length: 20 }, async () => (await startRun(owner, wf.chain20!, { inputs: {} })).run.id));
+    await Promise.all(ids.map((id) => waitTerminal(id, 300_000)));
+    const secs = (Date.now() - t0) / 1000;
+    throughput[`${workers}worker`] = { runs: 20, seconds: round(secs), stepsPerSec: round((20 * SHAPES.chain20.steps) / secs), runsPerSec: round(20 / secs) };
+    for (const w of ws) await stopWorker(w);
+  }
+  const out = { ...result, commits, throughput, method: "see bench/engine/index.ts header", loadAverage: os.loadavg(), machine: await machine(), at: new Date().toISOString() };
+  await writeResult(FILE, out);
+  await cleanup();
+  const line = shapes.map((s) => `${s} ${result.ours[s]!.p50}ms/step vs LG sync ${result.langgraphSync[s]!.p50} (×${result.ratioSync[s]})`).join("; ");
+  return { summary: line, ok: true };
+
+  async function cleanup() {
+    await stat.end();
+    await lg.close();
+    await runsQueue().obliterate({ force: true }).catch(() => undefined);
+    await closeRunsQueue();
+    await closeApiRedis();
+    await db().$disconnect();
+    await model.close();
+    await dropTestDatabase(database.name);
+  }
+}
+const round = (n: number) => Math.round(n * 100) / 100;
