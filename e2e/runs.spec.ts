@@ -8,7 +8,7 @@ import { RunPage } from "./pages/run-page";
 /**
  * Run dashboards and share links against the real runtime: the web app, a run worker and the
  * scripted model server (playwright.config.ts webServer list). The scripted model answers solvers
- * after 3 s and the aggregator after 15 s, so the run is visibly live for a while.
+ * after 3 s and the aggregator after 45 s, so the run is visibly live for a while.
  */
 const MARKER = "e2e-slow-vote";
 const SCRIPTED = `http://127.0.0.1:${SCRIPTED_PORT}`;
@@ -20,7 +20,7 @@ async function slowModel(request: APIRequestContext) {
     data: {
       mode: "add",
       rules: [
-        { id: "e2e-runs-aggregate", priority: 101, match: { anyMessage: "Candidate A:" }, reply: { text: "ANSWER: 42", delayMs: 15_000 } },
+        { id: "e2e-runs-aggregate", priority: 101, match: { anyMessage: "Candidate A:" }, reply: { text: "ANSWER: 42", delayMs: 45_000 } },
         { id: "e2e-runs-solve", priority: 100, match: { anyMessage: MARKER }, reply: { text: "6 × 7 = 42\nANSWER: 42", delayMs: 3_000 } },
       ],
     },
