@@ -35,7 +35,7 @@ const stages = [
   },
   {
     name: "e2e",
-    cmd: ["npx", "playwright", "test"],
+    cmd: ["npx", "playwright", "test", "--reporter=list,json"],
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json" },
     when: () => fs.existsSync("playwright.config.ts"),
     count: () => {
