@@ -9,8 +9,6 @@ const PORT = 3100;
 const baseURL = `http://localhost:${PORT}`;
 /** The e2e scripted model server (not the demo's 4010) and the e2e worker's health port. */
 export const SCRIPTED_PORT = 4110;
-// The editor's run test talks to the scripted model's control endpoint; the webServer list below starts it.
-process.env.EDITOR_E2E_MODEL_URL ??= `http://127.0.0.1:${SCRIPTED_PORT}`;
 const WORKER_HEALTH_PORT = 3111;
 
 export const e2eEnv = {
