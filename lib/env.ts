@@ -59,6 +59,15 @@ export const envSchema = z.object({
   WEFT_SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /** W6: runs one user may start per minute. */
   WEFT_RUN_START_LIMIT: z.coerce.number().int().min(1).default(60),
+  /** Knowledge base embeddings: an OpenAI-compatible /v1 endpoint; default OPENAI_BASE_URL/OPENAI_API_KEY, else the scripted server. */
+  WEFT_EMBEDDING_BASE_URL: url(["http:", "https:"]).optional(),
+  WEFT_EMBEDDING_API_KEY: z.string().min(1).optional(),
+  /** Embedding model; default text-embedding-3-small with a real provider, scripted-embed with the scripted server. */
+  WEFT_EMBEDDING_MODEL: z.string().min(1).optional(),
+  /** Vector size requested from the embeddings endpoint (only models that support choosing it). */
+  WEFT_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).optional(),
+  /** Largest knowledge-base upload, in MB. */
+  WEFT_KB_MAX_UPLOAD_MB: z.coerce.number().min(0.01).max(100).default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
