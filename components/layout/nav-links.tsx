@@ -7,6 +7,7 @@ const LINKS = [
   { href: "/workflows", label: "Workflows" },
   { href: "/runs", label: "Runs" },
   { href: "/agents", label: "Agents" },
+  { href: "/tools", label: "Tools" },
   { href: "/settings", label: "Settings" },
 ] as const;
 
