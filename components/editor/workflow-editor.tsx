@@ -24,6 +24,7 @@ import type { VersionDiff } from "./version-diff";
 import { VersionsPanel } from "./versions-panel";
 import { WorkflowCanvas, type CanvasSelection } from "./workflow-canvas";
 import { importWorkflowFile } from "./import-file";
+import { useDesigner } from "@/components/designer/use-designer";
 
 export type WorkflowEditorProps = {
   workflowId: string;
@@ -111,6 +112,9 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunP
     },
   }), [apply, editor.doc]);
 
+  // The chat designer: a pending proposal replaces the canvas view (read-only) until accepted or rejected.
+  const designer = useDesigner({ workflowId, editor });
+
   const shortcuts = useEditorShortcuts({ editor, selection, save, autoLayout, openHelp: () => setHelpOpen(true) });
 
   const importText = useCallback((text: string, fileName: string) => {
@@ -131,12 +135,14 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunP
       <div className="flex min-h-0 flex-1">
         <Palette savedAgents={savedAgents} onAdd={(item) => addItem(item)} />
         <div className="relative min-w-0 flex-1" data-testid="canvas">
-          <WorkflowCanvas doc={doc} overlay={overlay} sizesRef={sizes} focus={focus}
+          <WorkflowCanvas doc={designer.preview?.doc ?? doc} overlay={designer.preview?.overlay ?? overlay} readOnly={Boolean(designer.preview)} sizesRef={sizes} focus={focus}
             onMoveNodes={(p) => apply(ops.moveNodes(p))}
             onConnect={(c: Connection) => apply(ops.connect(c))}
             onDropItem={addItem}
             onSelectionChange={setSelection} />
+          {designer.toggle}
         </div>
+        {designer.panel}
         <SidePanel tab={tab} onTab={setTab} issueCount={issues.length}
           inspect={<Inspector doc={doc} nodeId={selection.nodes[0]} edgeId={selection.edges[0]} act={act} />}
           issues={<IssuesPanel issues={issues} onFocus={focusIssue} />}
