@@ -1,0 +1,95 @@
+import { z } from "zod";
+import { getWorkflow } from "@/lib/db/workflows";
+import type { DesignerEvent } from "@/lib/designer/events";
+import { design } from "@/lib/designer/pipeline";
+import { AppError, notFound } from "@/lib/errors";
+import { createLogger } from "@/lib/logger";
+import { rateLimiter } from "@/lib/rate-limit";
+import { handle, jsonBody, requireMutationCaller } from "@/lib/runs/http";
+import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
+import { dryRunner } from "./dry-run";
+import { designerModelName, designerOptions } from "./setup";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const log = createLogger({ component: "designer-api" });
+
+/** Designer requests per user per minute (each is one to four model calls). */
+const DESIGNER_RULE = { name: "designer", max: 20, windowMs: 60_000 };
+
+const bodySchema = z.object({
+  /** What the user typed. */
+  message: z.string().trim().min(1, "Describe what you want.").max(4000),
+  /** The workflow being edited (checked to be the caller's). */
+  workflowId: z.string().min(1).max(100).optional(),
+  /** The current graph for an edit (validated as a workflow document); absent = a new design. */
+  workflow: z.unknown().optional(),
+  /** Run the proposal once on the model's sample inputs before showing it. */
+  dryRun: z.boolean().optional(),
+});
+
+const NDJSON_HEADERS = {
+  "Content-Type": "application/x-ndjson; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+} as const;
+
+/**
+ * Runs the chat designer on one request and streams its events as NDJSON (one DesignerEvent per
+ * line; the last is `done` or `failed`). Nothing is saved: the editor shows the proposal as a diff.
+ * Closing the request (the panel's Cancel) aborts the pipeline and its model call.
+ */
+export async function POST(request: Request): Promise<Response> {
+  return handle(async () => {
+    const caller = await requireMutationCaller(request);
+    const decision = await rateLimiter().hit(DESIGNER_RULE, caller.userId);
+    if (!decision.allowed) {
+      throw new AppError("rate_limited", `Too many designer requests: at most ${DESIGNER_RULE.max} per minute. Try again in ${decision.retryAfterSeconds} s.`, undefined, decision.retryAfterSeconds);
+    }
+    const body = await jsonBody(request, bodySchema);
+    let base: Workflow | undefined;
+    if (body.workflow !== undefined) {
+      const parsed = workflowSchema.safeParse(body.workflow);
+      if (!parsed.success) throw new AppError("bad_request", "The current workflow is not a valid workflow document.", z.treeifyError(parsed.error));
+      base = parsed.data;
+    }
+    if (body.workflowId && !(await getWorkflow(caller.userId, body.workflowId))) throw notFound("Workflow not found");
+
+    const { options, config } = await designerOptions(caller.userId);
+    const abort = new AbortController();
+    request.signal.addEventListener("abort", () => abort.abort(), { once: true });
+    const events = design(
+      { message: body.message, ...(base ? { workflow: base } : {}) },
+      { ...options, signal: abort.signal, ...(body.dryRun ? { dryRun: dryRunner(caller.userId) } : {}) },
+    );
+    const started = Date.now();
+    const context = { userId: caller.userId, workflowId: body.workflowId, mode: base ? "edit" : "new", model: designerModelName(config) };
+    log.info("designer request", context);
+
+    const encoder = new TextEncoder();
+    const line = (e: DesignerEvent) => encoder.encode(`${JSON.stringify(e)}\n`);
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const next = await events.next();
+          if (next.done) return controller.close();
+          controller.enqueue(line(next.value));
+          if (next.value.type === "done" || next.value.type === "failed") {
+            const usage = next.value.type === "done" ? next.value.result.usage : next.value.usage;
+            log.info("designer finished", { ...context, outcome: next.value.type === "done" ? "done" : next.value.reason, ms: Date.now() - started, ...usage });
+          }
+        } catch (err) {
+          log.error("designer pipeline crashed", { ...context, err });
+          controller.enqueue(line({ type: "failed", reason: "model_error", message: "The designer failed unexpectedly.", issues: [], usage: { calls: 0, promptTokens: 0, completionTokens: 0 } }));
+          controller.close();
+        }
+      },
+      cancel() {
+        abort.abort();
+        log.info("designer cancelled by the client", context);
+      },
+    });
+    return new Response(stream, { status: 200, headers: NDJSON_HEADERS });
+  });
+}
