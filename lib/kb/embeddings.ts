@@ -1,0 +1,67 @@
+import "server-only";
+import { z } from "zod";
+import { envSchema } from "@/lib/env";
+import { embed } from "@/lib/llm/embed";
+import { defaultModelConfig, SCRIPTED_EMBEDDING_MODEL, type ModelConfig } from "@/lib/llm/models";
+
+/** The endpoint, model and optional vector size chunks and queries are embedded with. */
+export interface EmbeddingSetup {
+  config: ModelConfig;
+  dimensions?: number;
+}
+
+/** Default embedding model of real providers. */
+export const DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
+
+const embeddingEnv = envSchema.pick({
+  WEFT_EMBEDDING_BASE_URL: true, WEFT_EMBEDDING_API_KEY: true, WEFT_EMBEDDING_MODEL: true, WEFT_EMBEDDING_DIMENSIONS: true,
+  OPENAI_BASE_URL: true, OPENAI_API_KEY: true,
+});
+
+/**
+ * Where embeddings come from (read from the environment at each call, like lib/llm's default model):
+ * 1. WEFT_EMBEDDING_BASE_URL (+ WEFT_EMBEDDING_API_KEY);
+ * 2. OPENAI_BASE_URL / OPENAI_API_KEY (the app's default provider);
+ * 3. the scripted model server (offline demo and tests).
+ * The model is WEFT_EMBEDDING_MODEL, else text-embedding-3-small (real) or scripted-embed (scripted).
+ */
+export function embeddingSetup(source: Record<string, string | undefined> = process.env): EmbeddingSetup {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const e = embeddingEnv.parse(cleaned);
+  const dimensions = e.WEFT_EMBEDDING_DIMENSIONS;
+  const withDims = (config: ModelConfig): EmbeddingSetup => (dimensions ? { config, dimensions } : { config });
+  if (e.WEFT_EMBEDDING_BASE_URL) {
+    return withDims({ baseURL: e.WEFT_EMBEDDING_BASE_URL, model: e.WEFT_EMBEDDING_MODEL ?? DEFAULT_EMBEDDING_MODEL, ...(e.WEFT_EMBEDDING_API_KEY ? { apiKey: e.WEFT_EMBEDDING_API_KEY } : {}) });
+  }
+  if (e.OPENAI_BASE_URL || e.OPENAI_API_KEY) {
+    const base = defaultModelConfig(source);
+    return withDims({ baseURL: base.baseURL, model: e.WEFT_EMBEDDING_MODEL ?? DEFAULT_EMBEDDING_MODEL, ...(base.apiKey ? { apiKey: base.apiKey } : {}) });
+  }
+  const scripted = defaultModelConfig(source); // the scripted server (WEFT_SCRIPTED_MODEL_URL / _PORT)
+  return withDims({ ...scripted, model: e.WEFT_EMBEDDING_MODEL ?? SCRIPTED_EMBEDDING_MODEL });
+}
+
+/** Texts per embeddings request. */
+export const EMBED_BATCH = 64;
+
+const vectorSchema = z.array(z.number().finite()).min(1);
+
+/** L2-normalises a vector (so cosine similarity is a dot product); a zero vector stays zero. */
+export function normalise(v: number[]): number[] {
+  const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+  return n > 0 ? v.map((x) => x / n) : v;
+}
+
+/** Embeds texts in batches; returns L2-normalised vectors, all of one size. Throws ProviderError / Error. */
+export async function embedTexts(texts: string[], setup: EmbeddingSetup = embeddingSetup(), signal?: AbortSignal): Promise<{ vectors: number[][]; dimensions: number; model: string }> {
+  const vectors: number[][] = [];
+  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+    const batch = texts.slice(i, i + EMBED_BATCH);
+    const { vectors: got } = await embed({ config: setup.config, texts: batch, dimensions: setup.dimensions, signal });
+    if (got.length !== batch.length) throw new Error(`the embeddings endpoint returned ${got.length} vectors for ${batch.length} texts`);
+    for (const v of got) vectors.push(normalise(vectorSchema.parse(v)));
+  }
+  const dimensions = vectors[0]?.length ?? setup.dimensions ?? 0;
+  if (vectors.some((v) => v.length !== dimensions)) throw new Error("the embeddings endpoint returned vectors of different sizes");
+  return { vectors, dimensions, model: setup.config.model };
+}

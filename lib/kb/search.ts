@@ -1,0 +1,104 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { notFound } from "@/lib/errors";
+import { embeddingSetup, embedTexts, type EmbeddingSetup } from "./embeddings";
+
+/** A search hit: the chunk with where it came from and how it ranked. */
+export interface KbHit {
+  chunkId: string;
+  documentId: string;
+  documentName: string;
+  collectionId: string;
+  collectionName: string;
+  ordinal: number;
+  text: string;
+  startOffset: number;
+  endOffset: number;
+  page: number | null;
+  heading: string | null;
+  /** Reciprocal-rank-fusion score of the two rankings below (higher is better). */
+  score: number;
+  /** Cosine similarity to the query (null: not among the vector candidates). */
+  similarity: number | null;
+  /** ts_rank_cd of the full-text match (null: no full-text match). */
+  textRank: number | null;
+}
+
+export const searchInputSchema = z.object({
+  query: z.string().trim().min(1, "Enter a question or keywords").max(2000),
+  /** Collection ids or names; empty = all of the owner's collections. */
+  collections: z.array(z.string().min(1)).max(50).default([]),
+  k: z.number().int().min(1).max(50).default(5),
+  mode: z.enum(["hybrid", "vector", "text"]).default("hybrid"),
+});
+export type SearchInput = z.input<typeof searchInputSchema>;
+
+/** Candidates taken from each ranking before fusion. */
+const CANDIDATES = 50;
+/** The usual RRF constant: damps the weight of the very first ranks. */
+const RRF_K = 60;
+
+type Row = Omit<KbHit, "score" | "similarity" | "textRank"> & { score: number; similarity: number | null; textRank: number | null };
+
+/**
+ * Hybrid search over the owner's collections: the query is embedded with the configured model and
+ * compared by cosine (dot product of L2-normalised real[] vectors, computed in SQL) with every chunk of
+ * the collections embedded with that same model; in parallel, PostgreSQL full-text search
+ * (websearch_to_tsquery over a GIN-indexed tsvector) ranks exact-word matches. The two top-50 lists
+ * are fused by reciprocal rank. Collections embedded with another model are searched by text only.
+ */
+export async function searchKnowledge(ownerId: string, input: SearchInput, setup: EmbeddingSetup = embeddingSetup()): Promise<KbHit[]> {
+  const q = searchInputSchema.parse(input);
+  const colls = await db().kbCollection.findMany({
+    where: { ownerId, ...(q.collections.length ? { OR: [{ id: { in: q.collections } }, { name: { in: q.collections } }] } : {}) },
+    select: { id: true, name: true, embeddingModel: true, dimensions: true },
+  });
+  if (q.collections.length) {
+    const known = new Set(colls.flatMap((c) => [c.id, c.name]));
+    const missing = q.collections.filter((c) => !known.has(c));
+    if (missing.length) throw notFound(`No collection named ${missing.map((m) => `"${m}"`).join(", ")}`);
+  }
+  if (!colls.length) return [];
+  const allIds = colls.map((c) => c.id);
+  let vector: number[] = [];
+  let vecIds: string[] = [];
+  if (q.mode !== "text") {
+    const embedded = colls.filter((c) => c.embeddingModel === setup.config.model && (setup.dimensions === undefined || c.dimensions === setup.dimensions));
+    if (embedded.length) {
+      const { vectors, dimensions } = await embedTexts([q.query], setup);
+      vector = vectors[0]!;
+      vecIds = embedded.filter((c) => c.dimensions === dimensions).map((c) => c.id);
+    }
+  }
+  const textIds = q.mode === "vector" ? [] : allIds;
+  const rows = await db().$queryRaw<Row[]>`
+    WITH q AS (SELECT ${vector}::real[] AS v, websearch_to_tsquery('english', ${q.query}) AS t),
+    vec AS (
+      SELECT c.id, s.sim, row_number() OVER (ORDER BY s.sim DESC, c.id) AS r
+      FROM "KbChunk" c CROSS JOIN q
+      CROSS JOIN LATERAL (SELECT sum(a * b)::float8 AS sim FROM unnest(c.embedding, q.v) AS u(a, b)) s
+      WHERE c."collectionId" = ANY(${vecIds}::text[]) AND cardinality(q.v) > 0
+      ORDER BY s.sim DESC, c.id LIMIT ${CANDIDATES}
+    ),
+    txt AS (
+      SELECT c.id, ts_rank_cd(c.tsv, q.t)::float8 AS rank, row_number() OVER (ORDER BY ts_rank_cd(c.tsv, q.t) DESC, c.id) AS r
+      FROM "KbChunk" c CROSS JOIN q
+      WHERE c."collectionId" = ANY(${textIds}::text[]) AND c.tsv @@ q.t
+      ORDER BY rank DESC, c.id LIMIT ${CANDIDATES}
+    ),
+    ids AS (SELECT id FROM vec UNION SELECT id FROM txt)
+    SELECT ch.id AS "chunkId", ch."documentId", d.name AS "documentName", ch."collectionId", k.name AS "collectionName",
+           ch.ordinal, ch.text, ch."startOffset", ch."endOffset", ch.page, ch.heading,
+           (coalesce(1.0 / (${RRF_K} + vec.r), 0) + coalesce(1.0 / (${RRF_K} + txt.r), 0))::float8 AS score,
+           vec.sim AS similarity, txt.rank AS "textRank"
+    FROM ids
+    JOIN "KbChunk" ch ON ch.id = ids.id
+    JOIN "KbDocument" d ON d.id = ch."documentId"
+    JOIN "KbCollection" k ON k.id = ch."collectionId"
+    LEFT JOIN vec ON vec.id = ids.id
+    LEFT JOIN txt ON txt.id = ids.id
+    ORDER BY score DESC, similarity DESC NULLS LAST, ch.id
+    LIMIT ${q.k}`;
+  return rows.map((r) => ({ ...r, score: Number(r.score), similarity: r.similarity === null ? null : Number(r.similarity), textRank: r.textRank === null ? null : Number(r.textRank) }));
+}
