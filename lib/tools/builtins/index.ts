@@ -1,4 +1,5 @@
 import { httpRequest, mathEval, runJavascript } from "./basic";
+import { kbAnswer, kbQuery, kbSave } from "./kb";
 import { webPageMarkdown } from "./markdown";
 import { webSearch } from "./search";
 import { regexExtract, textJoin, textSplit, wordCount } from "./text";
@@ -8,5 +9,5 @@ export type { BuiltinTool, ToolContext } from "./types";
 
 /** Built-in tools by name; these names are reserved (user tools cannot take them). */
 export const builtinTools: ReadonlyMap<string, BuiltinTool> = new Map(
-  [httpRequest, runJavascript, mathEval, webSearch, webPageMarkdown, wordCount, regexExtract, textSplit, textJoin].map((t) => [t.name, t]),
+  [httpRequest, runJavascript, mathEval, webSearch, webPageMarkdown, wordCount, regexExtract, textSplit, textJoin, kbSave, kbQuery, kbAnswer].map((t) => [t.name, t]),
 );
