@@ -2,13 +2,19 @@ import "server-only";
 import type { Redis } from "ioredis";
 import { createLogger } from "@/lib/logger";
 import { createWorkerConnection, runEventsChannel } from "@/lib/queue";
+import { decodeWake, type WakeMessage } from "./wake";
 
 const log = createLogger({ component: "event-hub" });
 
-/** Called with the wake-up hint (last stored seq, or null after a reconnect: "re-read everything"). */
-export type WakeListener = (hintSeq: number | null) => void;
+/**
+ * Called with each wake-up (decoded once per message, shared by every listener of the run): the
+ * last stored seq and, when the publisher carried them, the committed envelopes; `{ last: null }`
+ * after a reconnect ("re-read everything").
+ */
+export type WakeListener = (wake: WakeMessage) => void;
 
 interface Channel {
+  runId: string;
   listeners: Set<WakeListener>;
   /** Resolves once Redis acknowledged the SUBSCRIBE (so no wake-up after it can be missed). */
   ready: Promise<void>;
@@ -31,11 +37,11 @@ export class RunEventHub {
     let channel = this.channels.get(name);
     if (!channel) {
       const conn = this.connection();
-      channel = { listeners: new Set(), ready: conn.subscribe(name).then(() => undefined) };
+      channel = { runId, listeners: new Set(), ready: conn.subscribe(name).then(() => undefined) };
       this.channels.set(name, channel);
     }
     // a fresh wrapper per call, so one function subscribed twice counts (and leaves) twice
-    const entry: WakeListener = (hint) => listener(hint);
+    const entry: WakeListener = (wake) => listener(wake);
     channel.listeners.add(entry);
     let done = false;
     const unsubscribe = () => {
@@ -79,9 +85,11 @@ export class RunEventHub {
   private connection(): Redis {
     if (this.conn) return this.conn;
     const conn = createWorkerConnection("weft-event-hub");
-    conn.on("message", (channel: string, message: string) => {
-      const hint = Number.parseInt(message, 10);
-      for (const listener of this.channels.get(channel)?.listeners ?? []) listener(Number.isFinite(hint) ? hint : null);
+    conn.on("message", (name: string, message: string) => {
+      const channel = this.channels.get(name);
+      if (!channel || channel.listeners.size === 0) return;
+      const wake = decodeWake(channel.runId, message);
+      for (const listener of channel.listeners) listener(wake);
     });
     conn.on("ready", () => {
       if (this.everReady) this.wakeAll();
@@ -93,7 +101,7 @@ export class RunEventHub {
 
   private wakeAll(): void {
     log.info("redis subscriber reconnected; waking every viewer", { channels: this.channels.size });
-    for (const channel of this.channels.values()) for (const listener of channel.listeners) listener(null);
+    for (const channel of this.channels.values()) for (const listener of channel.listeners) listener({ last: null });
   }
 }
 

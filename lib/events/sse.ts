@@ -3,6 +3,7 @@ import { isTerminalRunStatus, runStatusSchema, type RunEventEnvelope } from "@/l
 import { createLogger } from "@/lib/logger";
 import { runEventHub } from "./hub";
 import { readEvents, runProgress } from "./store";
+import type { WakeMessage } from "./wake";
 
 const log = createLogger({ component: "sse" });
 
@@ -44,15 +45,25 @@ const counters = { open: 0, timers: 0 };
 export const sseStats = (): { open: number; timers: number } => ({ ...counters });
 
 const encoder = new TextEncoder();
-const frame = (envelope: RunEventEnvelope): Uint8Array =>
-  encoder.encode(`id: ${envelope.seq}\ndata: ${JSON.stringify(envelope)}\n\n`);
+/** Encoded frames of untransformed envelopes, shared by every viewer of a wake-up (one JSON.stringify per event). */
+const frames = new WeakMap<RunEventEnvelope, Uint8Array>();
+const frame = (envelope: RunEventEnvelope, shared: boolean): Uint8Array => {
+  const cached = shared ? frames.get(envelope) : undefined;
+  if (cached) return cached;
+  const bytes = encoder.encode(`id: ${envelope.seq}\ndata: ${JSON.stringify(envelope)}\n\n`);
+  if (shared) frames.set(envelope, bytes);
+  return bytes;
+};
 
 /**
  * A run's live event stream: subscribe to wake-ups FIRST, then replay from PostgreSQL after
- * `afterSeq`, then on every wake-up (and every heartbeat, as a safety net) read again after the last
- * sent seq. Events are only ever sent from PostgreSQL, in seq order, so a reconnecting client that
- * passes its last id gets no gap and no duplicate (S1). Ends with `event: end` once the run is
- * terminal and every event was sent; closes on abort with all timers and subscriptions released.
+ * `afterSeq`, then tail. A wake-up that carries the committed envelopes (lib/events/wake.ts) is sent
+ * straight from the message when its first seq is exactly the next one this viewer needs; on a seq
+ * gap, a hint-only wake-up or a reconnect, the stream reads PostgreSQL after the last sent seq
+ * (and every heartbeat, as a safety net). Frames leave in strict seq order, each seq once, so a
+ * reconnecting client that passes its last id gets no gap and no duplicate (S1). Ends with
+ * `event: end` once the run is terminal and every event was sent (confirmed from PostgreSQL);
+ * closes on abort with all timers and subscriptions released.
  */
 export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8Array> {
   const { runId, request } = options;
@@ -62,6 +73,8 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
   let closed = false;
   let pumping = false;
   let again = false;
+  /** Envelopes pushed by wake-ups and not sent yet (waiting for the seqs before them), by seq. */
+  const pending = new Map<number, RunEventEnvelope>();
   const timers: NodeJS.Timeout[] = [];
   let unsubscribe: (() => void) | undefined;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -75,6 +88,7 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
       clearInterval(t);
       counters.timers--;
     }
+    pending.clear();
     unsubscribe?.();
     request.signal.removeEventListener("abort", close);
     try {
@@ -88,16 +102,20 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
     if (!closed) controller.enqueue(chunk);
   };
 
+  /** Sends one envelope (the next seq) through the share transform; true when it ends the run. */
+  const emit = (envelope: RunEventEnvelope): boolean => {
+    const shown = options.transform ? options.transform(envelope) : envelope;
+    if (shown) send(frame(shown, shown === envelope));
+    lastSeq = envelope.seq;
+    return envelope.event.type === "run_finished";
+  };
+
   const drain = async (): Promise<void> => {
     while (!closed) {
       const progress = await runProgress(runId);
       const batch = await readEvents(runId, lastSeq, pageSize);
       if (closed) return;
-      for (const envelope of batch) {
-        const shown = options.transform ? options.transform(envelope) : envelope;
-        if (shown) send(frame(shown));
-        lastSeq = envelope.seq;
-      }
+      for (const envelope of batch) emit(envelope);
       if (batch.length === pageSize) continue;
       const status = progress ? runStatusSchema.parse(progress.status) : null;
       if (!progress || !status || (isTerminalRunStatus(status) && lastSeq >= progress.lastSeq)) {
@@ -106,6 +124,23 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
       }
       return;
     }
+  };
+
+  /**
+   * Sends the pushed envelopes that continue the sequence. Returns true when PostgreSQL must be
+   * read: a gap before a pushed seq (a wake-up lost or overtaken) or the run's last event sent
+   * (the end is confirmed from the store).
+   */
+  const flushPending = (): boolean => {
+    let finished = false;
+    for (;;) {
+      const next = pending.get(lastSeq + 1);
+      if (!next || closed) break;
+      pending.delete(next.seq);
+      finished = emit(next) || finished;
+    }
+    for (const seq of pending.keys()) if (seq <= lastSeq) pending.delete(seq);
+    return finished || pending.size > 0;
   };
 
   const pump = async (): Promise<void> => {
@@ -118,12 +153,28 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
       do {
         again = false;
         await drain();
+        if (!closed && flushPending()) again = true;
       } while (again && !closed);
     } catch (err) {
       log.warn("event stream read failed; retrying on the next wake-up", { runId, err });
     } finally {
       pumping = false;
     }
+  };
+
+  const onWake = (wake: WakeMessage): void => {
+    if (closed) return;
+    const events = wake.events;
+    if (!events) {
+      if (wake.last === null || wake.last > lastSeq) void pump();
+      return;
+    }
+    for (const e of events) if (e.seq > lastSeq) pending.set(e.seq, e);
+    // a viewer far behind (or a flood of wake-ups during a slow read) reads the store instead
+    if (pending.size > pageSize) pending.clear();
+    // a read in flight sends what it finds, then flushes `pending` (and reads again on a gap)
+    if (pumping) return;
+    if (flushPending() || (wake.last !== null && wake.last > lastSeq)) void pump();
   };
 
   const every = (ms: number, fn: () => void): void => {
@@ -134,7 +185,7 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
 
   const start = async (): Promise<void> => {
     try {
-      const off = await runEventHub().subscribe(runId, () => void pump());
+      const off = await runEventHub().subscribe(runId, onWake);
       if (closed) return off();
       unsubscribe = off;
     } catch (err) {
