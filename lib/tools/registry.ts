@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { codeToolConfigSchema, findTool, type ToolRow, type ToolVersionRow } from "@/lib/db/tools";
 import type { ToolCallResult, ToolDescriptor, ToolsPort } from "@/lib/engine/ports";
+import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
 import type { ToolRef } from "@/lib/workflow/schema";
 import { builtinTools, type ToolContext } from "./builtins";
@@ -114,7 +115,7 @@ const httpArgs = z.object({
 export async function executeTool(ownerId: string, ref: ToolRef, args: Record<string, unknown>, options: RegistryOptions & { signal?: AbortSignal } = {}): Promise<ToolCallResult> {
   const resolved = await resolveToolOrReason(ownerId, ref);
   if ("reason" in resolved) return { ok: false, error: resolved.message };
-  const ctx: ToolContext = { ownerId, signal: options.signal ?? new AbortController().signal, net: options.net ?? {}, searchUrl: options.searchUrl ?? process.env.WEFT_SEARCH_URL };
+  const ctx: ToolContext = { ownerId, signal: options.signal ?? new AbortController().signal, net: options.net ?? {}, searchUrl: options.searchUrl ?? env().WEFT_SEARCH_URL };
   try {
     if (resolved.kind === "code") return await runCode(resolved, args, ctx);
     if (resolved.kind === "mcp") return { ok: true, output: await callMcpTool(resolved.config, resolved.remoteName, args, ctx.net) };

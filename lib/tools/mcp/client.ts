@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { z } from "zod";
+import { env } from "@/lib/env";
 import { checkTarget, type NetPolicy } from "@/lib/tools/net";
 
 /** How to reach an external MCP server (stored as the code of a Tool row of kind "mcp", approved by hash). */
@@ -23,7 +24,7 @@ export interface McpToolInfo {
  * Whether stdio servers may be started (they run a command on the Weft host): only when
  * WEFT_MCP_ALLOW_STDIO=1 (self-hosted, trusted users) or under tests. Default: off.
  */
-export const stdioAllowed = (): boolean => process.env.WEFT_MCP_ALLOW_STDIO === "1" || process.env.NODE_ENV === "test";
+export const stdioAllowed = (): boolean => env().WEFT_MCP_ALLOW_STDIO || env().NODE_ENV === "test";
 
 /** Connects, runs `fn`, always closes (a stdio server process ends with it). Times out after `timeoutMs`. */
 export async function withMcpClient<T>(config: McpServerConfig, fn: (client: Client) => Promise<T>, net: NetPolicy = {}, timeoutMs = 30_000): Promise<T> {

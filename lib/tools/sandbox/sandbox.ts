@@ -3,6 +3,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
 
 const log = createLogger({ component: "sandbox" });
@@ -47,7 +48,7 @@ const childMessage = z.discriminatedUnion("type", [
 
 /** Path of the child runner; WEFT_SANDBOX_CHILD overrides it (e.g. in a bundled deployment). */
 export function childPath(): string {
-  return process.env.WEFT_SANDBOX_CHILD ?? path.resolve(/* turbopackIgnore: true */ process.cwd(), "lib/tools/sandbox/child.mjs");
+  return env().WEFT_SANDBOX_CHILD ?? path.resolve(/* turbopackIgnore: true */ process.cwd(), "lib/tools/sandbox/child.mjs");
 }
 
 function quickjsDirs(): string[] {
