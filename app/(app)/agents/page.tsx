@@ -1,21 +1,29 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { buttonClasses } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
-import { BotIcon } from "@/components/ui/icons";
+import { AgentLibrary } from "@/components/agents/agent-library";
+import type { AgentRow, ToolOption } from "@/components/agents/types";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
+import { listAgents } from "@/lib/db/agents";
+import { listProviders } from "@/lib/db/providers";
+import { listRunnableTools } from "@/lib/tools/catalog";
+import { deleteAgentAction, duplicateAgentAction, saveAgentAction } from "./actions";
 
 export const metadata: Metadata = { title: "Agents" };
 
+/** The agent library: saved agents (instructions, default model, tools) reused from the editor's palette and the designer. */
 export default async function AgentsPage() {
-  await requireUser("/agents");
+  const user = await requireUser("/agents");
+  const [agents, providers, tools] = await Promise.all([listAgents(user.id), listProviders(user.id), listRunnableTools(user.id)]);
+  const rows: AgentRow[] = agents.map((a) => ({
+    id: a.id, name: a.name, description: a.description, instructions: a.instructions,
+    model: a.model, tools: a.tools.map((t) => ({ name: t.name })), updatedAt: a.updatedAt.toISOString(),
+  }));
+  const toolOptions: ToolOption[] = tools.map((t) => ({ name: t.descriptor.name, description: t.descriptor.description, kind: t.kind }));
   return (
     <>
-      <PageHeader title="Agents" description="Reusable agents: instructions, model and tools." />
-      <EmptyState icon={<BotIcon width={20} height={20} />} title="No saved agents" description="Agents you save from a workflow appear here for reuse.">
-        <Link href="/workflows" className={buttonClasses("outline")}>Go to workflows</Link>
-      </EmptyState>
+      <PageHeader title="Agents" description="Reusable agents: instructions, default model and tools. Drag them from the editor's palette into any workflow." />
+      <AgentLibrary agents={rows} providers={providers.map(({ id, name, defaultModel }) => ({ id, name, defaultModel }))} tools={toolOptions}
+        save={saveAgentAction} duplicate={duplicateAgentAction} remove={deleteAgentAction} />
     </>
   );
 }
