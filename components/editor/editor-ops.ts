@@ -34,7 +34,7 @@ export function freshId(doc: Workflow, base: string, taken: ReadonlySet<string> 
 }
 
 /** Adds a node of `kind` at `position` (registry defaults); an agent/orchestrator gets its own inline agent spec. */
-export function addNode(kind: NodeKind, position: XYPosition, saved?: { id: string; name: string }): Edit {
+export function addNode(kind: NodeKind, position: XYPosition, saved?: { id: string; name: string; spec?: Partial<Pick<AgentSpec, "description" | "instructions" | "model" | "tools">> }): Edit {
   return edit((doc) => {
     const spec = nodeKindRegistry[kind];
     if (spec.singleton && doc.nodes.some((n) => n.type === kind)) return `A workflow has exactly one ${spec.label.toLowerCase()} node.`;
@@ -43,7 +43,7 @@ export function addNode(kind: NodeKind, position: XYPosition, saved?: { id: stri
     const node: WorkflowNode = { ...defaultNode(kind, id), name, position: { x: Math.round(position.x), y: Math.round(position.y) } };
     if (node.type !== "agent" && node.type !== "orchestrator") return [{ type: "addNode", node }];
     const key = doc.agents.some((a) => a.key === id) ? freshId(doc, id, new Set(), true) : id;
-    const agent: AgentSpec = { key, name, description: "", instructions: "", tools: [], ...(saved ? { savedAgentId: saved.id } : {}) };
+    const agent: AgentSpec = { key, name, description: "", instructions: "", tools: [], ...(saved ? { ...saved.spec, savedAgentId: saved.id } : {}) };
     return [{ type: "addAgent", agent }, { type: "addNode", node: { ...node, agent: key } }];
   });
 }

@@ -1,7 +1,7 @@
 "use client";
 import type { DragEvent } from "react";
 import type { NodeKind } from "@/lib/workflow/schema";
-import { PALETTE_MIME, type PaletteItem } from "./palette-item";
+import { PALETTE_MIME, type PaletteItem, type SavedAgentSpec } from "./palette-item";
 
 /** What the palette offers, in order, with a one-line hint each. */
 const KINDS: { kind: NodeKind; label: string; hint: string }[] = [
@@ -14,8 +14,8 @@ const KINDS: { kind: NodeKind; label: string; hint: string }[] = [
   { kind: "abort", label: "Abort", hint: "Ends the run as aborted" },
 ];
 
-/** A saved agent from the user's library, offered as an agent node. */
-export type SavedAgentItem = { id: string; name: string };
+/** A saved agent from the user's library, offered as an agent node (its fields seed the node's agent spec). */
+export type SavedAgentItem = { id: string; name: string; spec?: SavedAgentSpec };
 
 function startDrag(event: DragEvent, item: PaletteItem) {
   event.dataTransfer.setData(PALETTE_MIME, JSON.stringify(item));
@@ -41,9 +41,11 @@ export function Palette({ savedAgents = [], onAdd }: { savedAgents?: SavedAgentI
         <>
           <h2 className="px-1 pb-1 pt-3 text-xs font-semibold uppercase tracking-wide text-muted">Saved agents</h2>
           {savedAgents.map((a) => {
-            const item: PaletteItem = { type: "saved-agent", agentId: a.id, name: a.name };
+            const item: PaletteItem = { type: "saved-agent", agentId: a.id, name: a.name, ...(a.spec ? { spec: a.spec } : {}) };
             return (
-              <button key={a.id} type="button" draggable onDragStart={(e) => startDrag(e, item)} onDoubleClick={() => onAdd(item)}
+              <button key={a.id} type="button" draggable data-testid="palette-saved-agent" data-agent-id={a.id}
+                title={`${a.spec?.description || a.name} — drag onto the canvas`}
+                onDragStart={(e) => startDrag(e, item)} onDoubleClick={() => onAdd(item)}
                 className="cursor-grab truncate rounded-md border border-border bg-surface-2 px-2 py-1.5 text-left text-sm hover:border-primary">
                 {a.name}
               </button>

@@ -86,7 +86,7 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunP
 
   const addItem = useCallback((item: PaletteItem, position?: XYPosition) => {
     const at = position ?? flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
-    const edit = item.type === "kind" ? ops.addNode(item.kind, at) : ops.addNode("agent", at, { id: item.agentId, name: item.name });
+    const edit = item.type === "kind" ? ops.addNode(item.kind, at) : ops.addNode("agent", at, { id: item.agentId, name: item.name, spec: item.spec });
     apply(edit);
   }, [apply, flow]);
 
