@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { EmptyState } from "@/components/ui/empty-state";
-import { WorkflowIcon } from "@/components/ui/icons";
+import { PlusIcon, WorkflowIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page-header";
 import { WorkflowList } from "@/components/workflows/workflow-list";
-import { NewWorkflowButton, TemplatePicker } from "@/components/workflows/template-picker";
+import Link from "next/link";
+import { buttonClasses } from "@/components/ui/button";
+import { TemplatePicker } from "@/components/workflows/template-picker";
 import { requireUser } from "@/lib/auth/session";
 import { listWorkflows } from "@/lib/db/workflows";
 import { createWorkflowAction } from "./actions";
@@ -20,7 +22,7 @@ export default async function WorkflowsPage() {
       <PageHeader
         title="Workflows"
         description="Multi-agent systems you design, version and run."
-        actions={<NewWorkflowButton action={createWorkflowAction} />}
+        actions={<Link href="/workflows/new" className={buttonClasses("primary", "md")} data-testid="new-workflow"><PlusIcon /> New workflow</Link>}
       />
       {workflows.length ? (
         <>
@@ -34,7 +36,7 @@ export default async function WorkflowsPage() {
         <EmptyState
           icon={<WorkflowIcon width={20} height={20} />}
           title="No workflows yet"
-          description="Start from a pattern template or a blank canvas. You can describe the system in plain language in the editor."
+          description="Describe the system you want in plain language (New workflow), or start from a pattern template or a blank canvas."
         >
           <TemplatePicker templates={templates} action={createWorkflowAction} />
         </EmptyState>

@@ -1,0 +1,30 @@
+import { Textarea } from "@/components/ui/input";
+import { SubmitButton } from "@/components/ui/submit-button";
+
+const EXAMPLES = [
+  "Write a research article on a topic: research it, outline it, have a critic check the outline and send it back until good, then write it",
+  "Triage customer messages: purchases go to sales, refund requests to the refund agent",
+  "Solve a math problem with three solvers on three different models and take the majority answer",
+];
+
+/**
+ * "Describe the system you want": one box; submitting creates a draft and opens the editor, where the
+ * designer's proposal waits on the canvas to be accepted.
+ */
+export function DescribeForm({ action, error }: { action: (form: FormData) => Promise<void>; error?: string }) {
+  return (
+    <form action={action} className="grid gap-3 rounded-lg border border-border bg-surface p-4 shadow-xs" aria-label="Describe the system you want">
+      <label htmlFor="describe-message" className="text-sm font-semibold">Describe the system you want</label>
+      <Textarea id="describe-message" name="message" rows={4} required maxLength={4000} data-testid="describe-input"
+        placeholder="What goes in, what should come out, which agents do what, and when work goes back for another pass…" />
+      {error && <p className="text-xs text-danger" role="alert">{error}</p>}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-xs text-muted">
+          e.g. {EXAMPLES.map((e, i) => <span key={i}>{i > 0 && " · "}“{e}”</span>)}
+        </p>
+        <SubmitButton data-testid="describe-submit">Design it</SubmitButton>
+      </div>
+      <p className="text-xs text-muted">The proposal opens in the editor as a diff: nothing is saved until you accept it.</p>
+    </form>
+  );
+}
