@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signUpNewUser } from "./pages/auth-pages";
+import { WorkflowsPage } from "./pages/workflows-page";
 
 test("a workflow can start from a pattern template", async ({ page }) => {
   await signUpNewUser(page, "template");
@@ -13,8 +14,7 @@ test("a workflow can start from a pattern template", async ({ page }) => {
 
 test("a workflow can be deleted from its page after confirming", async ({ page }) => {
   await signUpNewUser(page, "delete");
-  await page.getByRole("button", { name: "New workflow" }).first().click();
-  await page.waitForURL(/\/workflows\/[^/]+$/);
+  await new WorkflowsPage(page).createBlank();
   const url = page.url();
   await page.getByRole("button", { name: "Delete" }).click();
   const dialog = page.getByRole("dialog", { name: /Delete “Untitled workflow”/ });

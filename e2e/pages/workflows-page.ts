@@ -13,10 +13,13 @@ export class WorkflowsPage {
   emptyState = () => this.page.getByRole("heading", { name: "No workflows yet" });
   rows = () => this.page.getByRole("table").getByRole("row");
 
-  /** Clicks "New workflow" and returns the new workflow's id from the URL. */
+  /** "New workflow" → /workflows/new → "Blank workflow"; returns the new workflow's id from the URL. */
   async createBlank(): Promise<string> {
-    await this.page.getByRole("button", { name: "New workflow" }).first().click();
-    await this.page.waitForURL(/\/workflows\/[^/]+$/);
+    if (!new URL(this.page.url()).pathname.endsWith("/workflows")) await this.goto();
+    await this.page.getByRole("link", { name: "New workflow" }).first().click();
+    await this.page.waitForURL("**/workflows/new");
+    await this.page.getByTestId("template-blank").click();
+    await this.page.waitForURL(/\/workflows\/(?!new$)[^/]+$/);
     const id = new URL(this.page.url()).pathname.split("/").pop();
     if (!id) throw new Error("no workflow id in URL");
     return id;
