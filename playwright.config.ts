@@ -51,7 +51,8 @@ export default defineConfig({
     // configs reuse), so a concurrent `next build` elsewhere cannot swap it out mid-run.
     env: { ...e2eEnv, NEXT_DIST_DIR: "e2e/.tmp/next" },
     reuseExistingServer: !process.env.CI,
-    timeout: 300_000,
+    // A production build takes several minutes on a loaded 2-core machine.
+    timeout: 900_000,
     stdout: "pipe",
     stderr: "pipe",
   },
