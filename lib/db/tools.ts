@@ -21,8 +21,25 @@ export const codeToolInputSchema = z.object({
   /** JSON Schema of the arguments object. */
   argsSchema: z.record(z.string(), z.unknown()).default({ type: "object" }),
   config: codeToolConfigSchema.partial().default({}),
+  /** The test cases (and their last results) the tool was accepted with; kept for review, not hashed. */
+  tests: z.array(z.object({ input: z.record(z.string(), z.unknown()), expected: z.unknown(), passed: z.boolean().optional(), actual: z.unknown().optional(), error: z.string().optional() })).max(20).optional(),
 });
 export type CodeToolInput = z.input<typeof codeToolInputSchema>;
+
+/** A recorded test case of a code tool version, with its result when it was created. */
+export type RecordedToolTest = NonNullable<z.infer<typeof codeToolInputSchema>["tests"]>[number];
+
+/** The test cases recorded with a version (stored beside its sandbox config); [] when none. */
+export function recordedTests(version: Pick<ToolVersionRow, "config">): RecordedToolTest[] {
+  const tests = (version.config as { tests?: unknown } | null)?.tests;
+  const parsed = codeToolInputSchema.shape.tests.safeParse(tests);
+  return parsed.success ? (parsed.data ?? []) : [];
+}
+
+const withoutTests = (config: unknown): string => {
+  const { tests: _tests, ...rest } = (config ?? {}) as Record<string, unknown>;
+  return JSON.stringify(rest);
+};
 
 /** One stored version; `approved` means the owner approved exactly `codeHash`. */
 export interface ToolVersionRow {
@@ -65,8 +82,9 @@ export async function saveCodeTool(ownerId: string, input: CodeToolInput): Promi
     });
     if (tool.kind !== "code") throw new AppError("conflict", `A ${tool.kind} tool named ${data.name} already exists`);
     const latest = tool.versions[0];
-    const sameSchema = latest && JSON.stringify(latest.argsSchema) === JSON.stringify(data.argsSchema) && JSON.stringify(latest.config) === JSON.stringify(data.config);
+    const sameSchema = latest && JSON.stringify(latest.argsSchema) === JSON.stringify(data.argsSchema) && withoutTests(latest.config) === JSON.stringify(data.config);
     if (latest && latest.codeHash === codeHash && sameSchema) return latest;
+    const config = data.tests ? { ...data.config, tests: data.tests } : data.config;
     return tx.toolVersion.create({
       data: {
         toolId: tool.id,
@@ -74,7 +92,7 @@ export async function saveCodeTool(ownerId: string, input: CodeToolInput): Promi
         code: data.code,
         codeHash,
         argsSchema: data.argsSchema as Prisma.InputJsonValue,
-        config: data.config as Prisma.InputJsonValue,
+        config: config as Prisma.InputJsonValue,
       },
     });
   });
@@ -91,6 +109,15 @@ export async function approveToolVersion(ownerId: string, versionId: string, rev
     throw new AppError("conflict", "The code changed since it was reviewed; review it again");
   }
   return db().toolVersion.update({ where: { id: row.id }, data: { approvedAt: new Date() } });
+}
+
+/**
+ * The owner withdraws approval of ONE version: it stops running at once (an agent that named the tool
+ * falls back to an older approved version, if any, else the tool is unapproved). False when not theirs.
+ */
+export async function revokeToolVersion(ownerId: string, versionId: string): Promise<boolean> {
+  const { count } = await db().toolVersion.updateMany({ where: { id: versionId, tool: { ownerId } }, data: { approvedAt: null } });
+  return count === 1;
 }
 
 /** The owner's tools with their versions, by name. */

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { approveToolVersion, listTools, saveCodeTool } from "@/lib/db/tools";
 import { createTestUser } from "@/lib/runs/test-fixtures";
@@ -10,6 +10,8 @@ import type { Resolver } from "./net";
 import { executeTool, registryToolsPort, resolveTool } from "./registry";
 
 useTestDatabase();
+// Each test starts sandbox child processes; on a loaded 2-core machine that takes seconds each.
+vi.setConfig({ testTimeout: 180_000 });
 
 const ADD = `function run(i){ return { sum: i.a + i.b } }`;
 const schema = { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] };
@@ -82,7 +84,7 @@ describe("code tools with the http capability", () => {
   test("only the allowlisted domains, through the guard", async () => {
     const owner = await createTestUser();
     const code = `async function run(i, caps){ const r = await caps.http({ url: i.url }); return { status: r.status, body: r.body } }`;
-    const v = await saveCodeTool(owner.id, { name: "fetcher", code, config: { allowedDomains: ["fixture.test"] } });
+    const v = await saveCodeTool(owner.id, { name: "fetcher", code, config: { allowedDomains: ["fixture.test"], timeoutMs: 15_000 } });
     await approveToolVersion(owner.id, v.id, v.codeHash!);
     const opts = { net: net() };
     expect(await executeTool(owner.id, { name: "fetcher" }, { url: `http://fixture.test:${port}/hi` }, opts)).toEqual({ ok: true, output: { status: 200, body: "page /hi" } });

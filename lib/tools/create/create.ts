@@ -30,6 +30,12 @@ export type CreateToolOutcome =
   | { status: "ready"; draft: ToolDraft; version: ToolVersionRow; results: ToolTestResult[]; rounds: number; nearDuplicates: Array<{ name: string; score: number }> }
   | { status: "failed"; draft: ToolDraft | null; results: ToolTestResult[]; rounds: number; error: string };
 
+/** Progress of a creation request, in order (what the "Create tool" dialog streams). */
+export type CreateToolProgress =
+  | { type: "round"; round: number; maxRounds: number }
+  | { type: "draft"; round: number; draft: ToolDraft }
+  | { type: "tests"; round: number; results: ToolTestResult[] };
+
 const SYSTEM = `You write small, pure JavaScript tools for an automation platform.
 Return a tool as JSON: name (lower_snake_case), description (one sentence: what it does), argsSchema
 (JSON Schema of the input object), code and tests. The code must define function run(input) returning
@@ -56,7 +62,8 @@ export async function findReusableTool(ownerId: string, request: string, thresho
  * the expected-vs-actual diff, at most `maxRounds` (3). A passing tool is saved UNAPPROVED (the owner
  * approves its exact hash with approveToolVersion); near-duplicates of existing tools are flagged.
  */
-export async function createTool(p: { ownerId: string; request: string; config: ModelConfig; maxRounds?: number; signal?: AbortSignal }): Promise<CreateToolOutcome> {
+export async function createTool(p: { ownerId: string; request: string; config: ModelConfig; maxRounds?: number; signal?: AbortSignal; onProgress?: (e: CreateToolProgress) => void }): Promise<CreateToolOutcome> {
+  const progress = (e: CreateToolProgress) => p.onProgress?.(e);
   const reuse = await findReusableTool(p.ownerId, p.request);
   if (reuse) return { status: "reused", ...reuse };
   const messages: ChatMessage[] = [{ role: "system", content: SYSTEM }, { role: "user", content: p.request }];
@@ -64,15 +71,18 @@ export async function createTool(p: { ownerId: string; request: string; config: 
   let results: ToolTestResult[] = [];
   const maxRounds = p.maxRounds ?? 3;
   for (let round = 1; round <= maxRounds; round++) {
+    progress({ type: "round", round, maxRounds });
     try {
       draft = (await structured({ config: p.config, messages, schema: toolDraftSchema, name: "write_tool", signal: p.signal })).value;
     } catch (err) {
       return { status: "failed", draft, results, rounds: round, error: `the model did not return a tool: ${err instanceof Error ? err.message : String(err)}` };
     }
     if (builtinTools.has(draft.name)) draft = { ...draft, name: `${draft.name}_custom` };
+    progress({ type: "draft", round, draft });
     results = await runToolTests(draft.code, draft.tests);
+    progress({ type: "tests", round, results });
     if (results.every((r) => r.passed)) {
-      const version = await saveCodeTool(p.ownerId, { name: draft.name, description: draft.description, code: draft.code, argsSchema: draft.argsSchema });
+      const version = await saveCodeTool(p.ownerId, { name: draft.name, description: draft.description, code: draft.code, argsSchema: draft.argsSchema, tests: results });
       const nearDuplicates = (await existingTools(p.ownerId))
         .filter((t) => t.id !== version.toolId)
         .map((t) => ({ name: t.name, score: similarity(`${draft!.name} ${draft!.description}`, `${t.name} ${t.description}`) }))
