@@ -64,7 +64,7 @@ function markdownTitle(text: string): string | null {
   return m ? m[1]!.trim() : null;
 }
 
-/** Each data row becomes `Row N: header: value; header: value` so a chunk of rows reads on its own. */
+/** Each data row becomes `Row N: header: value; header: value` (empty cells left out) so a chunk of rows reads on its own. */
 function csvToText(source: string, name: string): Converted {
   let rows: string[][];
   try {
@@ -74,7 +74,7 @@ function csvToText(source: string, name: string): Converted {
   }
   if (rows.length === 0) return { text: "", title: null, pages: null, csvHeader: null };
   const header = rows[0]!.map((h, i) => h || `column ${i + 1}`);
-  const lines = rows.slice(1).map((row, i) => `Row ${i + 1}: ${row.map((v, j) => `${header[j] ?? `column ${j + 1}`}: ${v}`).join("; ")}`);
+  const lines = rows.slice(1).map((row, i) => `Row ${i + 1}: ${row.flatMap((v, j) => (v ? [`${header[j] ?? `column ${j + 1}`}: ${v}`] : [])).join("; ")}`);
   const text = rows.length === 1 ? `Columns: ${header.join("; ")}` : lines.join("\n");
   return { text, title: null, pages: null, csvHeader: header };
 }
