@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/runs", label: "Runs" },
   { href: "/agents", label: "Agents" },
   { href: "/tools", label: "Tools" },
+  { href: "/knowledge", label: "Knowledge" },
   { href: "/settings", label: "Settings" },
 ] as const;
 
