@@ -52,7 +52,8 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
   const nextId = useRef(0);
 
   const fit = useCallback(() => {
-    requestAnimationFrame(() => requestAnimationFrame(() => void flow.fitView({ duration: 300, maxZoom: 1, padding: 0.15 })));
+    // After React Flow has measured the new nodes (fitView ignores unmeasured ones).
+    setTimeout(() => void flow.fitView({ duration: 300, maxZoom: 1, padding: 0.15 }), 150);
   }, [flow]);
 
   const push = useCallback((entry: NewEntry) => {
