@@ -34,4 +34,4 @@ test("an agent step calls an external MCP server's tool through the registry (an
   const outcome = await runJob(ports, "r1", { owner: "w1" });
   expect(outcome).toMatchObject({ kind: "terminal", status: "succeeded" });
   expect(ports.store.run("r1").outputs).toEqual({ answer: "The sum is 42" });
-}, 60_000);
+}, 180_000);

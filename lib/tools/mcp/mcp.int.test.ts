@@ -26,7 +26,7 @@ describe("MCP client: an external stdio server process joins the registry", () =
     expect(await executeTool(owner.id, { name: "fixture__add" }, { a: 2, b: 40 })).toEqual({ ok: true, output: "42" });
     expect(await executeTool(owner.id, { name: "fixture__shout" }, { text: "weft" })).toEqual({ ok: true, output: "WEFT" });
     expect(await executeTool(owner.id, { name: "fixture__nope" }, {})).toMatchObject({ ok: false, error: expect.stringMatching(/no tool/) });
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("Weft's MCP endpoint over HTTP (SDK client)", () => {
@@ -67,5 +67,5 @@ describe("Weft's MCP endpoint over HTTP (SDK client)", () => {
 
     const anon = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
     expect(anon.status).toBe(401);
-  }, 60_000);
+  }, 180_000);
 });
