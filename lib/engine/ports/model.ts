@@ -54,6 +54,8 @@ export interface ChatResult {
   toolCalls: ModelToolCall[];
   /** Attempted calls that cannot run; absent = none. */
   invalidToolCalls?: ModelInvalidToolCall[];
+  /** The model declined to answer (OpenAI `message.refusal`); the agent step fails with it. Absent = none. */
+  refusal?: string;
   usage: TokenUsage;
   latencyMs: number;
   finishReason: FinishReason;
