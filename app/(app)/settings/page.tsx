@@ -3,18 +3,22 @@ import { DemoModelNotice } from "@/components/settings/demo-model-notice";
 import { DesignerModelForm } from "@/components/settings/designer-model-form";
 import { PriceTable } from "@/components/settings/price-table";
 import { ProvidersSection } from "@/components/settings/providers-section";
+import { McpServersSection } from "@/components/tools/mcp-servers-section";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { listProviders } from "@/lib/db/providers";
 import { getSettings } from "@/lib/db/settings";
 import { savePricesAction } from "./price-actions";
+import { stdioAllowed } from "@/lib/tools/mcp/client";
+import { deleteToolAction, saveMcpServerAction } from "../tools/actions";
+import { loadToolViews } from "../tools/data";
 import { deleteProviderAction, saveDesignerAction, saveProviderAction, testProviderAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const user = await requireUser("/settings");
-  const [providers, settings] = await Promise.all([listProviders(user.id), getSettings(user.id)]);
+  const [providers, settings, tools] = await Promise.all([listProviders(user.id), getSettings(user.id), loadToolViews(user.id, { listMcpTools: false })]);
   const rows = providers.map(({ id, name, baseUrl, defaultModel, apiKeyLast4 }) => ({ id, name, baseUrl, defaultModel, apiKeyLast4 }));
   return (
     <>
@@ -24,6 +28,7 @@ export default async function SettingsPage() {
         <ProvidersSection providers={rows} save={saveProviderAction} remove={deleteProviderAction} test={testProviderAction} />
         <DesignerModelForm providers={rows} current={settings} action={saveDesignerAction} />
         <PriceTable prices={settings.prices} save={savePricesAction} />
+        <McpServersSection servers={tools.filter((t) => t.kind === "mcp")} actions={{ save: saveMcpServerAction, remove: deleteToolAction }} stdioEnabled={stdioAllowed()} />
       </div>
     </>
   );
