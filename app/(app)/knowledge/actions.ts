@@ -1,0 +1,81 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { ActionResult, SearchHitView, SearchResult } from "@/components/knowledge/types";
+import { requireUser } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
+import { searchKnowledge } from "@/lib/kb/search";
+import { collectionInputSchema, createCollection, deleteCollection, deleteDocument } from "@/lib/kb/store";
+import { createLogger } from "@/lib/logger";
+
+const log = createLogger({ component: "knowledge-actions" });
+const idSchema = z.string().min(1).max(100);
+
+const failure = (err: unknown, what: string): ActionResult => {
+  if (err instanceof AppError) return { status: "error", message: err.message };
+  log.error(`${what} failed`, { error: err instanceof Error ? err.message : String(err) });
+  return { status: "error", message: `${what} failed. Try again.` };
+};
+
+/** Creates a collection from the form (name, description) and opens it. */
+export async function createCollectionAction(_prev: ActionResult, form: FormData): Promise<ActionResult> {
+  const user = await requireUser();
+  const parsed = collectionInputSchema.safeParse({ name: form.get("name") ?? "", description: form.get("description") ?? "" });
+  if (!parsed.success) {
+    const fields = z.flattenError(parsed.error).fieldErrors;
+    return { status: "error", message: "Check the highlighted fields.", fieldErrors: { name: fields.name?.[0], description: fields.description?.[0] } };
+  }
+  let id: string;
+  try {
+    id = (await createCollection(user.id, parsed.data)).id;
+  } catch (err) {
+    return failure(err, "Creating the collection");
+  }
+  revalidatePath("/knowledge");
+  redirect(`/knowledge/${id}`);
+}
+
+/** Deletes one of the user's collections with all its documents, then returns to the list. */
+export async function deleteCollectionAction(form: FormData): Promise<void> {
+  const user = await requireUser();
+  const id = idSchema.safeParse(form.get("id"));
+  if (id.success) await deleteCollection(user.id, id.data);
+  revalidatePath("/knowledge");
+  redirect("/knowledge");
+}
+
+/** Deletes one document (and its chunks) of the user's. */
+export async function deleteDocumentAction(id: string): Promise<ActionResult> {
+  const user = await requireUser();
+  const parsed = idSchema.safeParse(id);
+  const removed = parsed.success && (await deleteDocument(user.id, parsed.data));
+  if (!removed) return { status: "error", message: "This document no longer exists." };
+  revalidatePath("/knowledge", "layout");
+  return { status: "ok", message: "Document deleted." };
+}
+
+const searchSchema = z.object({
+  collectionId: idSchema,
+  query: z.string().trim().min(1, "Type a question or keywords").max(2000),
+  mode: z.enum(["hybrid", "vector", "text"]).default("hybrid"),
+});
+
+/** Tries a search in one collection: the top 5 chunks with their source and scores. */
+export async function searchAction(input: { collectionId: string; query: string; mode?: string }): Promise<SearchResult> {
+  const user = await requireUser();
+  const parsed = searchSchema.safeParse(input);
+  if (!parsed.success) return { status: "error", message: z.flattenError(parsed.error).fieldErrors.query?.[0] ?? "Invalid search." };
+  try {
+    const t0 = performance.now();
+    const hits = await searchKnowledge(user.id, { query: parsed.data.query, collections: [parsed.data.collectionId], k: 5, mode: parsed.data.mode });
+    const view: SearchHitView[] = hits.map((h) => ({
+      chunkId: h.chunkId, documentName: h.documentName, ordinal: h.ordinal, text: h.text, page: h.page, heading: h.heading,
+      score: h.score, similarity: h.similarity, textRank: h.textRank,
+    }));
+    return { status: "ok", hits: view, ms: Math.round(performance.now() - t0) };
+  } catch (err) {
+    const f = failure(err, "The search");
+    return { status: "error", message: f.status === "error" ? f.message : "The search failed." };
+  }
+}

@@ -1,0 +1,37 @@
+import type { Metadata } from "next";
+import { CollectionList } from "@/components/knowledge/collection-list";
+import { CreateCollectionForm } from "@/components/knowledge/create-collection-form";
+import type { CollectionRow } from "@/components/knowledge/types";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireUser } from "@/lib/auth/session";
+import { listCollections } from "@/lib/kb/store";
+import { createCollectionAction } from "./actions";
+
+export const metadata: Metadata = { title: "Knowledge" };
+
+/** Knowledge base: named collections of documents agents search with kb_query / kb_answer. */
+export default async function KnowledgePage() {
+  const user = await requireUser("/knowledge");
+  const collections = await listCollections(user.id);
+  const rows: CollectionRow[] = collections.map((c) => ({
+    id: c.id, name: c.name, description: c.description, documentCount: c.documentCount, chunkCount: c.chunkCount,
+    embeddingModel: c.embeddingModel, dimensions: c.dimensions, updatedAt: c.updatedAt.toISOString(),
+  }));
+  return (
+    <>
+      <PageHeader
+        title="Knowledge"
+        description="Upload documents into collections; agents search them with the kb_query and kb_answer tools and cite the chunks they used."
+      />
+      <div className="grid gap-6">
+        <CreateCollectionForm action={createCollectionAction} />
+        {rows.length ? (
+          <CollectionList collections={rows} />
+        ) : (
+          <EmptyState title="No collections yet" description="Create a collection, then upload text, Markdown, PDF, Word (DOCX), HTML or CSV files into it." />
+        )}
+      </div>
+    </>
+  );
+}
