@@ -1,4 +1,4 @@
-import ELK from "elkjs/lib/elk.bundled.js";
+import type ELKType from "elkjs/lib/elk.bundled.js";
 import type { XYPosition } from "@xyflow/react";
 import type { Workflow } from "@/lib/workflow/schema";
 
@@ -11,14 +11,22 @@ import type { Workflow } from "@/lib/workflow/schema";
 /** Size assumed for a node not yet measured by the canvas (default canvas node: 224 × 130). */
 export const DEFAULT_NODE_SIZE = { width: 224, height: 130 };
 
-let elk: InstanceType<typeof ELK> | undefined;
+let elk: Promise<InstanceType<typeof ELKType>> | undefined;
+
+/** elkjs is 1.6 MB of compiled code: loaded on the first layout, never with the editor page (B3 load time). */
+function loadElk(): Promise<InstanceType<typeof ELKType>> {
+  elk ??= import("elkjs/lib/elk.bundled.js").then(({ default: ELK }) => new ELK(), (e: unknown) => {
+    elk = undefined; // a failed chunk load is retried on the next layout
+    throw e;
+  });
+  return elk;
+}
 
 /** Computes a position per node id; `sizes` are the canvas' measured sizes where known. */
 export async function layoutDocument(
   doc: Workflow,
   sizes: ReadonlyMap<string, { width: number; height: number }> = new Map(),
 ): Promise<Map<string, XYPosition>> {
-  elk ??= new ELK();
   const ids = new Set(doc.nodes.map((n) => n.id));
   const graph = {
     id: "root",
@@ -35,7 +43,7 @@ export async function layoutDocument(
       .filter((e) => e.kind === "forward" && ids.has(e.source) && ids.has(e.target) && e.source !== e.target)
       .map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
   };
-  const result = await elk.layout(graph);
+  const result = await (await loadElk()).layout(graph);
   const positions = new Map<string, XYPosition>();
   for (const child of result.children ?? []) positions.set(child.id, { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) });
   return positions;

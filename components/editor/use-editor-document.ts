@@ -1,9 +1,10 @@
 "use client";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
-import { validate, type ValidationIssue } from "@/lib/workflow/validate";
+import type { ValidationIssue } from "@/lib/workflow/validate";
 import type { Workflow } from "@/lib/workflow/schema";
 import { commit, createHistory, redo, undo, type History } from "./history";
+import { editorIssues } from "./validation";
 
 /** The result of an edit: the next document, or why the model refuses it (shown as a toast). */
 export type EditResult = { ok: true; doc: Workflow } | { ok: false; error: string };
@@ -53,7 +54,8 @@ export function useEditorDocument(initial: Workflow): EditorDocument {
   const replace = useCallback((doc: Workflow) => set(commit(ref.current, doc)), [set]);
   const doUndo = useCallback(() => set(undo(ref.current)), [set]);
   const doRedo = useCallback(() => set(redo(ref.current)), [set]);
-  const issues = useMemo(() => validate(history.present), [history.present]);
+  // A drag changes only positions: the previous document's issues are reused (see validation.ts).
+  const issues = useMemo(() => editorIssues(history.present, [history.past.at(-1), history.future[0]]), [history]);
 
   return {
     doc: history.present,
