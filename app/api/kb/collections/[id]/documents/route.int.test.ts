@@ -36,7 +36,7 @@ const upload = (auth: Record<string, string>, name: string | null, body: BodyIni
 
 describe("POST /api/kb/collections/:id/documents", () => {
   it("stores a PDF (201), answers 200 duplicate for the same bytes, and lists it", async () => {
-    const pdf = buildPdf([["Upload through the API works."]]);
+    const pdf = new Uint8Array(buildPdf([["Upload through the API works."]]));
     const first = await upload(alice.auth, "api doc é.pdf", pdf);
     expect(first.status).toBe(201);
     const body = await first.json();
