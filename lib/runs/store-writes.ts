@@ -47,8 +47,13 @@ export async function applyStepWrites(tx: Tx, runId: string, c: RunCommit): Prom
     if (count !== c.stepSkips.length) throw new StepConflict("a skipped step already exists");
   }
   for (const r of c.stepResults ?? []) {
+    // A cancellation may close a row another (dead) worker started: the run holder ends a run whose
+    // step crashed its workers (D3 crash loop) while that row still names the crashed owner. The run
+    // guard of the same transaction proves the committer holds the run; every other result must
+    // hit a row of this owner.
+    const owner = r.status === "cancelled" ? {} : { leaseOwner: c.owner };
     const { count } = await tx.step.updateMany({
-      where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, status: "running", leaseOwner: c.owner },
+      where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, status: "running", ...owner },
       data: {
         status: r.status,
         output: json(r.output),
