@@ -69,10 +69,12 @@ export async function POST(request: Request): Promise<Response> {
 
     const encoder = new TextEncoder();
     const line = (e: DesignerEvent) => encoder.encode(`${JSON.stringify(e)}\n`);
+    let closed = false;
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
           const next = await events.next();
+          if (closed) return; // cancelled while the step ran: nobody reads any more
           if (next.done) return controller.close();
           controller.enqueue(line(next.value));
           if (next.value.type === "done" || next.value.type === "failed") {
@@ -80,12 +82,14 @@ export async function POST(request: Request): Promise<Response> {
             log.info("designer finished", { ...context, outcome: next.value.type === "done" ? "done" : next.value.reason, ms: Date.now() - started, ...usage });
           }
         } catch (err) {
+          if (closed) return;
           log.error("designer pipeline crashed", { ...context, err });
           controller.enqueue(line({ type: "failed", reason: "model_error", message: "The designer failed unexpectedly.", issues: [], usage: { calls: 0, promptTokens: 0, completionTokens: 0 } }));
           controller.close();
         }
       },
       cancel() {
+        closed = true;
         abort.abort();
         log.info("designer cancelled by the client", context);
       },

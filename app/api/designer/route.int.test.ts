@@ -1,0 +1,114 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProvider } from "@/lib/db/providers";
+import { updateSettings } from "@/lib/db/settings";
+import type { DesignerEvent } from "@/lib/designer/events";
+import { DEFAULT_FIXTURE_DIR, loadFixtureDir } from "@/lib/llm/scripted/fixture";
+import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
+import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import type { Workflow } from "@/lib/workflow/schema";
+import { testQueuePrefix, useTestDatabase } from "@/test/db";
+import { POST } from "./route";
+
+/**
+ * POST /api/designer against PostgreSQL, Redis (rate limiter) and the scripted model server, which
+ * the user's designer setting points at (a provider chosen in Settings): the corpus transcripts of
+ * the e2e requests, streamed as NDJSON; an edit of the result; a dry run through the engine driver.
+ */
+useTestDatabase();
+
+const ARTICLE = "Write a research article on a topic: research it, outline it, have a critic check the outline and send it back until good, then write it";
+let server: ScriptedServer;
+let alice: Awaited<ReturnType<typeof createTestUser>>;
+let bob: Awaited<ReturnType<typeof createTestUser>>;
+
+beforeAll(async () => {
+  process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();
+  server = await startScriptedServer({ fixtures: [...loadFixtureDir(DEFAULT_FIXTURE_DIR), ...loadFixtureDir(path.join(import.meta.dirname, "../../../lib/designer/fixtures/scripted"))] });
+  [alice, bob] = [await createTestUser(), await createTestUser()];
+  const provider = await createProvider(alice.id, { name: "Scripted", baseUrl: server.url, defaultModel: "scripted-demo" });
+  await updateSettings(alice.id, { designerProviderId: provider.id });
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+const post = (body: unknown, headers: Record<string, string>, signal?: AbortSignal) =>
+  new Request("http://localhost/api/designer", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body), signal });
+
+async function events(res: Response): Promise<DesignerEvent[]> {
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toContain("application/x-ndjson");
+  return (await res.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l) as DesignerEvent);
+}
+
+const doneOf = (list: DesignerEvent[]) => {
+  const last = list.at(-1);
+  if (last?.type !== "done") throw new Error(`expected done, got ${JSON.stringify(last)}`);
+  return last.result;
+};
+
+describe("POST /api/designer", () => {
+  it("streams a new design from the user's designer model (Settings) and an edit of it", async () => {
+    const before = server.requests().length;
+    const list = await events(await POST(post({ message: ARTICLE }, alice.auth)));
+    expect(list.map((e) => e.type)).toEqual(["stage_started", "proposal", "stage_started", "stage_started", "stage_started", "done"]);
+    const result = doneOf(list);
+    expect(result.diff.added).toEqual(expect.arrayContaining(["research", "outline", "review", "write"]));
+    expect(result.toCreate).toEqual([]); // web_search is a built-in of the registry
+    const calls = server.requests().slice(before);
+    expect(calls.map((r) => r.rule)).toEqual(["designer.n01-article"]);
+
+    const edit = doneOf(await events(await POST(post({ message: "add a fact-checker between the writer and the end", workflow: result.workflow }, alice.auth))));
+    expect(edit.diff).toEqual({ added: ["fact_check"], removed: [], changed: [] });
+    for (const n of result.workflow.nodes) expect(edit.workflow.nodes.find((m) => m.id === n.id)?.position).toEqual(n.position);
+  });
+
+  it("a dry run runs the proposal once through the engine on the model's sample inputs", async () => {
+    const list = await events(await POST(post({ message: ARTICLE, dryRun: true }, alice.auth)));
+    expect(list.some((e) => e.type === "stage_started" && e.stage === "dry_run")).toBe(true);
+    const result = doneOf(list);
+    expect(result.dryRun?.ok).toBe(true);
+    expect(result.dryRun?.trace).toMatch(/^run succeeded/);
+    expect(result.dryRun?.trace).toContain("review#1 succeeded → approved");
+  }, 120_000);
+
+  it("refuses anonymous callers, invalid bodies and someone else's workflow", async () => {
+    expect((await POST(post({ message: ARTICLE }, { authorization: "Bearer weft_not_a_token" }))).status).toBe(401);
+    expect((await POST(post({ message: "" }, alice.auth))).status).toBe(400);
+    expect((await POST(post({ message: "x", workflow: { nodes: 3 } as unknown as Workflow }, alice.auth))).status).toBe(400);
+    const { workflowId } = await createTestWorkflow(bob.id);
+    expect((await POST(post({ message: "x", workflowId }, alice.auth))).status).toBe(404);
+  });
+
+  it("closing the response stream aborts the design's model call in flight", async () => {
+    // A provider that answers after 5 s and notes requests whose client went away before that.
+    const abandoned: string[] = [];
+    let received = 0;
+    const slow = createServer((req, res) => {
+      received += 1;
+      let answered = false;
+      res.on("close", () => { if (!answered) abandoned.push(req.url ?? ""); });
+      setTimeout(() => { answered = true; res.writeHead(503).end(); }, 5_000).unref();
+    });
+    await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
+    try {
+      const carol = await createTestUser();
+      const { port } = slow.address() as AddressInfo;
+      const provider = await createProvider(carol.id, { name: "Slow", baseUrl: `http://127.0.0.1:${port}/v1`, defaultModel: "slow-model" });
+      await updateSettings(carol.id, { designerProviderId: provider.id });
+      const res = await POST(post({ message: "anything" }, carol.auth));
+      const reader = res.body!.getReader();
+      const first = JSON.parse(new TextDecoder().decode((await reader.read()).value)) as DesignerEvent;
+      expect(first).toMatchObject({ type: "stage_started", stage: "design" });
+      await expect.poll(() => received, { timeout: 5_000 }).toBe(1); // the design call is in flight
+      await reader.cancel();
+      await expect.poll(() => abandoned.length, { timeout: 3_000 }).toBe(1);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((r) => slow.close(r));
+    }
+  }, 30_000);
+});
