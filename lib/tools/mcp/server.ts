@@ -5,20 +5,31 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { verifyApiToken } from "@/lib/db/api-tokens";
 import { listRunnableTools } from "@/lib/tools/catalog";
 import { executeTool } from "@/lib/tools/registry";
+import { callWorkflowTool, isWorkflowToolName, listWorkflowTools } from "./workflows";
 
 /**
  * Weft as an MCP server for ONE owner: lists the tools they can run (built-ins and approved code
- * tools; MCP-imported tools are not re-exported) and calls them through the registry (X5 applies).
+ * tools; MCP-imported tools are not re-exported) and calls them through the registry (X5 applies),
+ * plus their saved workflows as `run_workflow_<name>` tools (a call runs the saved version and
+ * answers its outputs).
  */
 export function createWeftMcpServer(ownerId: string): Server {
   const server = new Server({ name: "weft", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = await listRunnableTools(ownerId, { includeMcp: false });
+    const [tools, workflows] = await Promise.all([listRunnableTools(ownerId, { includeMcp: false }), listWorkflowTools(ownerId)]);
     return {
-      tools: tools.map((t) => ({ name: t.descriptor.name, description: t.descriptor.description, inputSchema: { type: "object" as const, ...t.descriptor.parameters } })),
+      tools: [
+        ...tools.map((t) => ({ name: t.descriptor.name, description: t.descriptor.description, inputSchema: { type: "object" as const, ...t.descriptor.parameters } })),
+        ...workflows.map((w) => ({ name: w.name, description: w.description, inputSchema: w.inputSchema })),
+      ],
     };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    if (isWorkflowToolName(request.params.name)) {
+      const run = await callWorkflowTool(ownerId, request.params.name, request.params.arguments ?? {}, { signal: extra.signal });
+      if (run && !run.ok) return { isError: true, content: [{ type: "text" as const, text: run.error }] };
+      if (run) return { content: [{ type: "text" as const, text: JSON.stringify(run.outputs) }] };
+    }
     const result = await executeTool(ownerId, { name: request.params.name }, request.params.arguments ?? {}, { signal: extra.signal });
     if (!result.ok) return { isError: true, content: [{ type: "text" as const, text: result.error }] };
     const text = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
