@@ -1,22 +1,41 @@
 /**
- * B2 live status latency: this product's path (event log in PostgreSQL + Redis wake-up → SSE →
- * browser) vs a Flowise-style pub/sub relay (Redis PUBLISH → SUBSCRIBE → SSE) vs 1 s polling.
- * The writer stamps each event with its wall clock (`t`); headless /usr/bin/chromium records
- * onmessage and the next animation frame. Loads: events/s × concurrent runs, plus a connection
- * drop mid-run (every SSE connection destroyed once) counting lost and duplicated events per arm.
+ * B2 live status latency: this product's path (event log in PostgreSQL + Redis wake-up carrying the
+ * committed events → SSE → browser) vs a Flowise-style pub/sub relay (Redis PUBLISH → SUBSCRIBE →
+ * SSE) vs 1 s polling. A writer process (bench/live/producer.ts, like the worker in production)
+ * stamps each event when created and when handed over (committed; for the relay, handed to PUBLISH);
+ * headless /usr/bin/chromium records onmessage and the next animation frame. Delays are measured
+ * from the hand-over (the goal's "commit → onmessage"); `createdP95` adds the commit itself.
+ * Loads: events/s × concurrent runs, plus a connection drop mid-run (every SSE connection destroyed
+ * once) counting lost and duplicated events per arm. Arms interleave (A B C, B C A, …) over `reps`.
  * Full run → bench/results/live-b2.json; smoke (seconds) fails only on a ≥ 2× regression of p95.
  */
+import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { machine, p95, median, readResult, writeResult } from "../stats";
 import { ensureTemplate, urlFor, withAdmin } from "../../test/pg-admin";
+import type { Arm, ProduceOrder, ProducerReply, Stamp } from "./protocol";
+import type { HarnessServer } from "./server";
 
-type Arm = "product" | "relay" | "poll";
 const ARMS: Arm[] = ["product", "relay", "poll"];
 
 interface Case { name: string; rate: number; runs: number; seconds: number; drop: boolean }
-interface ArmResult { arm: Arm; sent: number; received: number; lost: number; duplicated: number; msgP50: number; msgP95: number; paintP95: number }
-interface CaseResult { case: Case; arms: ArmResult[] }
+interface ArmResult {
+  arm: Arm; reps: number; sent: number; received: number; lost: number; duplicated: number;
+  /** hand-over (commit / PUBLISH) → onmessage, and → next animation frame (ms). */
+  msgP50: number; msgP95: number; paintP50: number; paintP95: number;
+  /** creation (before the commit) → onmessage (ms): what the commit adds. */
+  createdP95: number;
+  /** Where the time goes: hand-over → frame written by the server, and written → onmessage (p95, ms). */
+  serverP95: number;
+  browserP95: number;
+  /** p95 of each repetition (msg), for the pair-by-pair ratio. */
+  repMsgP95: number[];
+}
+/** `load1`: the machine's 1-minute load average before and after the case (this host is shared; read figures with it). */
+interface CaseResult { case: Case; arms: ArmResult[]; ratioP95VsRelay: number; ratioP95VsPoll: number; load1: [number, number] }
 
 const FULL: Case[] = [
   { name: "1/s × 1 run", rate: 1, runs: 1, seconds: 5, drop: false },
@@ -27,6 +46,8 @@ const FULL: Case[] = [
   { name: "50/s × 20 runs, dropped mid-run", rate: 50, runs: 20, seconds: 6, drop: true },
 ];
 const SMOKE: Case[] = [{ name: "50/s × 20 runs", rate: 50, runs: 20, seconds: 2, drop: false }];
+/** Interleaved repetitions per case in a full run (B2_REPS overrides; the smoke does one). */
+const FULL_REPS = Number(process.env.B2_REPS ?? 5);
 
 async function setupDatabase(): Promise<{ name: string; drop: () => Promise<void> }> {
   const template = await ensureTemplate();
@@ -36,71 +57,137 @@ async function setupDatabase(): Promise<{ name: string; drop: () => Promise<void
   return { name, drop: () => withAdmin((a) => a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined) };
 }
 
-const stamp = () => performance.timeOrigin + performance.now();
-
-/** Writes `rate` events/s to each run for `seconds` the way each arm's producer would; returns events sent per run. */
-async function produce(arm: Arm, runIds: string[], c: Case, prefix: string, onHalf: () => void): Promise<number> {
-  const { db } = await import("@/lib/db/client");
-  const { appendEvents } = await import("@/lib/events/store");
-  const { publishRunWake } = await import("@/lib/events/publish");
-  const { apiRedis } = await import("@/lib/queue");
-  const { relayChannel } = await import("./server");
-  const total = Math.max(1, Math.round(c.rate * c.seconds));
-  const interval = 1000 / c.rate;
-  const t0 = stamp();
-  const one = async (runId: string, i: number) => {
-    const detail = { t: stamp() };
-    if (arm === "relay") return void (await apiRedis().publish(relayChannel(prefix, runId), JSON.stringify({ seq: i + 1, t: detail.t })));
-    const stored = await db().$transaction((tx) => appendEvents(tx, runId, [{ type: "step_progress", nodeId: "n", iteration: 1, message: "tick", detail }]));
-    if (arm === "product") await publishRunWake(runId, stored.at(-1)!.seq);
-  };
-  for (let i = 0; i < total; i++) {
-    const due = t0 + i * interval - stamp();
-    if (due > 0) await new Promise((r) => setTimeout(r, due));
-    if (i === Math.floor(total / 2)) onHalf();
-    await Promise.all(runIds.map((id) => one(id, i)));
+/** The writer process: one order at a time; `onHalf` fires half way through (the drop case). */
+class Producer {
+  private waiting: ((m: ProducerReply) => void) | undefined;
+  onHalf: () => void = () => undefined;
+  private constructor(private readonly child: ChildProcess) {
+    child.on("message", (m: ProducerReply) => (m.type === "half" ? this.onHalf() : this.waiting?.(m)));
   }
-  return total;
+
+  static async start(): Promise<Producer> {
+    const child = fork(path.join(import.meta.dirname, "producer.ts"), [], {
+      execArgv: ["--import", "tsx", "--conditions=react-server"],
+      env: process.env,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    const producer = new Producer(child);
+    const first = await producer.next();
+    if (first.type !== "ready") throw new Error(`producer did not start: ${JSON.stringify(first)}`);
+    return producer;
+  }
+
+  private next(): Promise<ProducerReply> {
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`producer exited (${code})`));
+      this.child.once("exit", onExit);
+      this.waiting = (m) => {
+        this.child.off("exit", onExit);
+        this.waiting = undefined;
+        resolve(m);
+      };
+    });
+  }
+
+  async produce(order: Omit<ProduceOrder, "type">): Promise<{ total: number; stamps: Stamp[] }> {
+    const reply = this.next();
+    this.child.send({ type: "produce", ...order });
+    const m = await reply;
+    if (m.type !== "done") throw new Error(`producer failed: ${JSON.stringify(m)}`);
+    return m;
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise((r) => this.child.once("exit", r));
+    this.child.send({ type: "exit" });
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+    this.child.kill();
+  }
 }
 
-type Sample = { msg: number; paint: number };
+type Sample = [string, number, number, number]; // runId, seq, onmessage, painted (epoch ms)
+interface Raw { expected: Stamp[]; samples: Sample[]; writes: Map<string, number> }
 
 /**
- * One arm of one case. Each run is watched by its own browser context (a viewer per run, as in the
- * product: one stream per page), so Chromium's 6-connections-per-host limit never starves a stream.
+ * One arm of one case: one page watches every run of the case, each stream on its own harness port
+ * (so Chromium's 6-connections-per-host limit never starves a stream). Waits after the last event
+ * until every event arrived, or a quiet period (poll: one more tick; dropped: EventSource's 2 s
+ * retry) passed.
  */
-async function runArm(browser: Browser, base: string, arm: Arm, c: Case, prefix: string, ownerId: string, drop: () => number): Promise<ArmResult> {
+async function runArm(browser: Browser, server: HarnessServer, arm: Arm, c: Case, prefix: string, ownerId: string, producer: Producer): Promise<Raw> {
+  const bases = server.bases;
   const { createTestRun } = await import("@/lib/runs/test-fixtures");
   const runIds = await Promise.all(Array.from({ length: c.runs }, () => createTestRun(ownerId, "running")));
-  const contexts = await Promise.all(runIds.map(() => browser.newContext()));
+  const context = await browser.newContext();
   try {
-    const pages = await Promise.all(contexts.map((ctx) => ctx.newPage()));
-    await Promise.all(pages.map(async (page, i) => {
-      await page.goto(`${base}/page`);
-      await page.evaluate(([a, b, id]) => (window as unknown as { watch: (a: string, b: string, i: string[]) => void }).watch(a, b, [id]), [arm, base, runIds[i]!] as const);
-    }));
-    await pages[0]!.waitForTimeout(arm === "poll" ? 1_200 : 300);
-    const sent = await produce(arm, runIds, c, prefix, () => c.drop && drop());
-    await pages[0]!.waitForTimeout(arm === "poll" ? 2_500 : c.drop ? 3_000 : 800);
-    const all = await Promise.all(pages.map((page) => page.evaluate(() => {
-      const w = window as unknown as { samples: Sample[]; seen: string[]; stop: () => void };
+    const page = await context.newPage();
+    await page.goto(`${bases[0]}/page`, { timeout: 120_000 });
+    const target = server.ready() + (arm === "poll" ? 0 : c.runs);
+    await page.evaluate(([a, b, ids]) => (window as unknown as { watch: (a: string, b: string[], i: string[]) => void }).watch(a, b, ids), [arm, bases, runIds] as const);
+    // every viewer connected (a relay subscription not yet acknowledged would lose events unfairly)
+    for (const end = Date.now() + 60_000; server.ready() < target && Date.now() < end;) await page.waitForTimeout(50);
+    await page.waitForTimeout(arm === "poll" ? 1_200 : 300);
+    producer.onHalf = () => void (c.drop && server.dropAll());
+    server.takeWrites();
+    const { stamps } = await producer.produce({ arm, runIds, rate: c.rate, seconds: c.seconds, prefix });
+    const count = () => page.evaluate(() => (window as unknown as { samples: unknown[] }).samples.length);
+    const quiet = arm === "poll" ? 2_500 : c.drop ? 4_000 : 1_500;
+    for (let last = -1, since = Date.now(); ;) {
+      const n = await count();
+      if (n >= stamps.length) break;
+      if (n !== last) [last, since] = [n, Date.now()];
+      else if (Date.now() - since > quiet) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const samples = await page.evaluate(() => {
+      const w = window as unknown as { samples: Sample[]; stop: () => void };
       w.stop();
-      return { samples: w.samples, seen: w.seen };
-    })));
-    const samples = all.flatMap((a) => a.samples);
-    const seen = all.flatMap((a) => a.seen);
-    const unique = new Set(seen).size;
-    const expected = sent * c.runs;
-    return {
-      arm, sent: expected, received: seen.length, lost: expected - unique, duplicated: seen.length - unique,
-      msgP50: median(samples.map((s) => s.msg)), msgP95: p95(samples.map((s) => s.msg)), paintP95: p95(samples.map((s) => s.paint)),
-    };
+      return w.samples;
+    });
+    return { expected: stamps, samples, writes: server.takeWrites() };
   } finally {
-    await Promise.all(contexts.map((ctx) => ctx.close()));
+    await context.close();
   }
 }
 
-/** `npm run bench -- live [--smoke]`. */
+function summarise(arm: Arm, raws: Raw[]): ArmResult {
+  const msg: number[] = [], paint: number[] = [], created: number[] = [], repMsgP95: number[] = [], atServer: number[] = [], toBrowser: number[] = [];
+  let sent = 0, received = 0, lost = 0, duplicated = 0;
+  for (const raw of raws) {
+    const byKey = new Map(raw.expected.map((s) => [`${s[0]}:${s[1]}`, s]));
+    const seen = new Set<string>();
+    const repMsg: number[] = [];
+    for (const [runId, seq, got, painted] of raw.samples) {
+      const key = `${runId}:${seq}`;
+      const stamp = byKey.get(key);
+      if (seen.has(key)) duplicated++;
+      seen.add(key);
+      if (!stamp) continue;
+      repMsg.push(got - stamp[3]);
+      const written = raw.writes.get(key);
+      if (written !== undefined) atServer.push(written - stamp[3]);
+      if (written !== undefined) toBrowser.push(got - written);
+      paint.push(painted - stamp[3]);
+      created.push(got - stamp[2]);
+    }
+    msg.push(...repMsg);
+    repMsgP95.push(p95(repMsg));
+    sent += raw.expected.length;
+    received += raw.samples.length;
+    lost += [...byKey.keys()].filter((k) => !seen.has(k)).length;
+  }
+  return {
+    arm, reps: raws.length, sent, received, lost, duplicated,
+    msgP50: median(msg), msgP95: p95(msg), paintP50: median(paint), paintP95: p95(paint), createdP95: p95(created), serverP95: p95(atServer), browserP95: p95(toBrowser), repMsgP95,
+  };
+}
+
+/** Median over repetitions of ours/peer p95 (pair by pair, benchmarks.md). */
+function ratio(ours: ArmResult, peer: ArmResult): number {
+  return median(ours.repMsgP95.map((v, i) => v / peer.repMsgP95[i]!));
+}
+
+/** `npm run bench -- live [--smoke]` (B2_REPS=n sets the full run's repetitions, default 5). */
 export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: string; ok: boolean }> {
   const database = await setupDatabase();
   const prefix = `b2-${randomBytes(4).toString("hex")}`;
@@ -113,17 +200,28 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const { startHarnessServer } = await import("./server");
   const { createTestUser } = await import("@/lib/runs/test-fixtures");
   const server = await startHarnessServer(prefix, env().REDIS_URL);
+  const producer = await Producer.start();
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
   const results: CaseResult[] = [];
+  const reps = smoke ? 1 : FULL_REPS;
   try {
     const owner = await createTestUser();
     for (const c of smoke ? SMOKE : FULL) {
-      const arms: ArmResult[] = [];
-      for (const arm of ARMS) arms.push(await runArm(browser, server.url, arm, c, prefix, owner.id, () => server.dropAll()));
-      results.push({ case: c, arms });
+      const raws = new Map<Arm, Raw[]>(ARMS.map((a) => [a, []]));
+      const loadBefore = os.loadavg()[0]!;
+      for (let rep = 0; rep < reps; rep++) {
+        for (let k = 0; k < ARMS.length; k++) {
+          const arm = ARMS[(rep + k) % ARMS.length]!;
+          raws.get(arm)!.push(await runArm(browser, server, arm, c, prefix, owner.id, producer));
+        }
+      }
+      const arms = ARMS.map((a) => summarise(a, raws.get(a)!));
+      const [ours, relay, poll] = arms as [ArmResult, ArmResult, ArmResult];
+      results.push({ case: c, arms, ratioP95VsRelay: ratio(ours, relay), ratioP95VsPoll: ratio(ours, poll), load1: [loadBefore, os.loadavg()[0]!] });
     }
   } finally {
     await browser.close();
+    await producer.close();
     await server.close();
     const { closeRunEventHub } = await import("@/lib/events/hub");
     const { closeApiRedis } = await import("@/lib/queue");
@@ -133,19 +231,20 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     await db().$disconnect();
     await database.drop();
   }
-  return report(results, smoke);
+  return report(results, smoke, reps);
 }
 
-async function report(results: CaseResult[], smoke: boolean): Promise<{ summary: string; ok: boolean }> {
-  const line = (r: CaseResult) => `${r.case.name}: ${r.arms.map((a) => `${a.arm} p95 ${a.msgP95.toFixed(1)}/${a.paintP95.toFixed(1)} ms lost ${a.lost} dup ${a.duplicated}`).join("; ")}`;
+async function report(results: CaseResult[], smoke: boolean, reps: number): Promise<{ summary: string; ok: boolean }> {
+  const line = (r: CaseResult) =>
+    `${r.case.name}: ${r.arms.map((a) => `${a.arm} p95 ${a.msgP95.toFixed(1)}/${a.paintP95.toFixed(1)} ms (server ${a.serverP95.toFixed(1)}, browser ${a.browserP95.toFixed(1)}) lost ${a.lost} dup ${a.duplicated}`).join("; ")}; ours/relay ${r.ratioP95VsRelay.toFixed(2)} (load ${r.load1.map((l) => l.toFixed(0)).join("→")})`;
   const stored = await readResult<{ results: CaseResult[] }>("live-b2.json");
   if (smoke) {
     const ref = stored?.results.find((r) => r.case.name === results[0]!.case.name)?.arms.find((a) => a.arm === "product");
     const mine = results[0]!.arms.find((a) => a.arm === "product")!;
-    const ok = !ref || (mine.msgP95 < Math.max(2 * ref.msgP95, 10) && mine.lost === 0 && mine.duplicated === 0);
+    const ok = mine.lost === 0 && mine.duplicated === 0 && (!ref || mine.msgP95 < Math.max(2 * ref.msgP95, 10));
     return { summary: line(results[0]!), ok };
   }
-  await writeResult("live-b2.json", { bench: "B2 live status latency", machine: await machine(), at: new Date().toISOString(), results });
+  await writeResult("live-b2.json", { bench: "B2 live status latency", machine: await machine(), at: new Date().toISOString(), reps, results });
   const target = results.find((r) => r.case.name === "50/s × 20 runs")?.arms.find((a) => a.arm === "product");
   const ok = results.every((r) => r.arms.find((a) => a.arm === "product")!.lost === 0);
   return { summary: `${results.map(line).join(" | ")} (goal at 50/s × 20: p95 < 10 ms msg, < 30 ms paint; product ${target?.msgP95.toFixed(1)}/${target?.paintP95.toFixed(1)})`, ok };

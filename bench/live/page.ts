@@ -1,41 +1,41 @@
 /**
- * The browser side of B2: `window.watch(arm, base, runIds)` opens one EventSource per run (or polls
- * every second), and records for each event the delay from the writer's stamp (`t`, epoch ms, same
- * host clock) to onmessage and to the next animation frame, plus every (run, seq) received so lost
- * and duplicated events can be counted. Inline so the harness needs no bundler.
+ * The browser side of B2: `window.watch(arm, bases, runIds)` opens one EventSource per run, run i on
+ * origin bases[i % bases.length] (or polls every second) and records, for each event, its run and seq, the wall-clock time (epoch ms, same
+ * host clock as the writer) at `EventSource.onmessage` and at the next animation frame. The harness
+ * turns these into delays from the writer's stamps and counts lost and duplicated events. Inline so
+ * the harness needs no bundler.
  */
 export const PAGE_HTML = `<!doctype html><html><body><div id="out">0</div><script>
 const now = () => performance.timeOrigin + performance.now();
-window.samples = []; window.seen = [];
-window.watch = (arm, base, runIds) => {
-  const on = (runId, payload) => {
+window.samples = [];
+window.watch = (arm, bases, runIds) => {
+  const on = (runId, seq) => {
     const got = now();
-    const seq = payload.seq, t = payload.t;
-    window.seen.push(runId + ':' + seq);
     requestAnimationFrame(() => {
       document.getElementById('out').textContent = String(seq);
-      window.samples.push({ arm, runId, seq, msg: got - t, paint: now() - t });
+      window.samples.push([runId, seq, got, now()]);
     });
   };
-  for (const runId of runIds) {
+  runIds.forEach((runId, i) => {
+    const base = bases[i % bases.length];
     if (arm === 'poll') {
-      let after = 0;
+      let after = 0, busy = false;
       const tick = async () => {
-        const events = await (await fetch(base + '/poll/' + runId + '?after=' + after)).json();
-        for (const e of events) { after = e.seq; on(runId, { seq: e.seq, t: e.event.detail.t }); }
+        if (busy) return; // a slow answer must not overlap the next tick (same 'after': duplicates)
+        busy = true;
+        try {
+          const events = await (await fetch(base + '/poll/' + runId + '?after=' + after)).json();
+          for (const e of events) { after = e.seq; on(runId, e.seq); }
+        } finally { busy = false; }
       };
       window['poll_' + runId] = setInterval(tick, 1000);
-      continue;
+      return;
     }
     const es = new EventSource(base + '/' + arm + '/' + runId);
-    es.onmessage = (m) => {
-      const d = JSON.parse(m.data);
-      if (arm === 'product') on(runId, { seq: d.seq, t: d.event.detail.t });
-      else on(runId, d);
-    };
+    es.onmessage = (m) => on(runId, JSON.parse(m.data).seq);
     es.addEventListener('end', () => es.close());
     (window.sources = window.sources || []).push(es);
-  }
+  });
 };
 window.stop = () => { for (const es of window.sources || []) es.close(); for (const k of Object.keys(window)) if (k.startsWith('poll_')) clearInterval(window[k]); };
 </script></body></html>`;

@@ -1,6 +1,8 @@
 /**
  * B2 harness server (plain node:http on a free loopback port): the three arms' endpoints and the
- * browser page that records arrival times.
+ * browser page that records arrival times. It listens on `ports` loopback ports: one page watches
+ * every run, each stream on its own port, so Chromium's 6-connections-per-host limit never starves
+ * a stream and one renderer (not twenty) shares the 2 cores with the servers.
  * - /product/:runId — this product's path: lib/events' runEventStream (PostgreSQL replay + Redis wake-ups).
  * - /relay/:runId — a Flowise-style relay: Redis SUBSCRIBE, each PUBLISHed payload written as an SSE frame
  *   (no ids, no replay: what is published while a viewer is disconnected is lost).
@@ -11,30 +13,49 @@ import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import { readEvents } from "@/lib/events/store";
 import { runEventStream } from "@/lib/events/sse";
+import { relayChannel } from "./channels";
 import { PAGE_HTML } from "./page";
 
-export const relayChannel = (prefix: string, runId: string): string => `${prefix}:bench-relay:${runId}`;
-
 export interface HarnessServer {
+  /** The page's origin. */
   url: string;
+  /** One origin per port (all the same handler); stream i uses bases[i % bases.length]. */
+  bases: string[];
   /** Destroys every open SSE connection (the "connection dropped mid-run" case). */
   dropAll(): number;
+  /** Streams ready to deliver: product streams opened, relay subscriptions acknowledged by Redis. */
+  ready(): number;
+  /** When each event's frame was written to its socket ("runId:seq" → epoch ms); clears the record. */
+  takeWrites(): Map<string, number>;
   close(): Promise<void>;
 }
 
 /** Starts the harness server; `prefix` namespaces the relay channels. */
-export async function startHarnessServer(prefix: string, redisUrl: string): Promise<HarnessServer> {
+export async function startHarnessServer(prefix: string, redisUrl: string, ports = 20): Promise<HarnessServer> {
   const open = new Set<http.ServerResponse>();
+  let ready = 0;
+  let writes = new Map<string, number>();
+  const wrote = (runId: string, seqs: Iterable<number>) => {
+    const at = performance.timeOrigin + performance.now();
+    for (const seq of seqs) if (!writes.has(`${runId}:${seq}`)) writes.set(`${runId}:${seq}`, at);
+  };
+  const decoder = new TextDecoder();
   const subscribers = new Set<Redis>();
-  const server = http.createServer((req, res) => {
+  const cors = { "access-control-allow-origin": "*" };
+  const handler: http.RequestListener = (req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     const [, arm, runId] = url.pathname.split("/");
     if (url.pathname === "/page") return void res.writeHead(200, { "content-type": "text/html" }).end(PAGE_HTML);
     if (arm === "product" && runId) return product(req, res, runId);
     if (arm === "relay" && runId) return relay(res, runId);
-    if (arm === "poll" && runId) return void readEvents(runId, Number(url.searchParams.get("after") ?? 0)).then((e) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(e)));
+    if (arm === "poll" && runId) {
+      return void readEvents(runId, Number(url.searchParams.get("after") ?? 0)).then((e) => {
+        res.writeHead(200, { "content-type": "application/json", ...cors }).end(JSON.stringify(e));
+        wrote(runId, e.map((x) => x.seq));
+      });
+    }
     res.writeHead(404).end();
-  });
+  };
 
   const track = (res: http.ServerResponse) => {
     open.add(res);
@@ -45,13 +66,15 @@ export async function startHarnessServer(prefix: string, redisUrl: string): Prom
     const abort = new AbortController();
     const request = new Request("http://x/", { signal: abort.signal });
     const after = Number(req.headers["last-event-id"] ?? 0) || 0;
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "access-control-allow-origin": "*" });
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", ...cors });
     track(res);
     res.on("close", () => abort.abort());
+    ready++;
     const reader = runEventStream({ runId, afterSeq: after, request, heartbeatMs: 15_000 }).getReader();
     const pump = (): void => void reader.read().then(({ done, value }) => {
       if (done) return void res.end();
       res.write(value);
+      wrote(runId, Array.from(decoder.decode(value).matchAll(/^id: (\d+)$/gm), (m) => Number(m[1])));
       pump();
     }, () => res.end());
     pump();
@@ -60,21 +83,35 @@ export async function startHarnessServer(prefix: string, redisUrl: string): Prom
   function relay(res: http.ServerResponse, runId: string) {
     const sub = new Redis(redisUrl, { lazyConnect: false });
     subscribers.add(sub);
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform" });
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", ...cors });
     res.write("retry: 2000\n\n");
     track(res);
-    sub.on("message", (_ch, msg: string) => res.write(`data: ${msg}\n\n`));
-    void sub.subscribe(relayChannel(prefix, runId));
+    sub.on("message", (_ch, msg: string) => {
+      res.write(`data: ${msg}\n\n`);
+      wrote(runId, [(JSON.parse(msg) as { seq: number }).seq]);
+    });
+    void sub.subscribe(relayChannel(prefix, runId)).then(() => ready++);
     res.on("close", () => {
       subscribers.delete(sub);
       sub.disconnect();
     });
   }
 
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
+  const servers = await Promise.all(Array.from({ length: Math.max(1, ports) }, async () => {
+    const server = http.createServer(handler);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    return server;
+  }));
+  const bases = servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: bases[0]!,
+    bases,
+    ready: () => ready,
+    takeWrites() {
+      const taken = writes;
+      writes = new Map();
+      return taken;
+    },
     dropAll() {
       const n = open.size;
       for (const res of open) res.destroy();
@@ -83,8 +120,10 @@ export async function startHarnessServer(prefix: string, redisUrl: string): Prom
     async close() {
       for (const res of open) res.destroy();
       for (const s of subscribers) s.disconnect();
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      await Promise.all(servers.map((server) => {
+        server.closeAllConnections();
+        return new Promise<void>((r) => server.close(() => r()));
+      }));
     },
   };
 }
