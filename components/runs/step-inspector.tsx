@@ -4,6 +4,7 @@ import { Badge } from "@/components/ui/badge";
 import { estimateCost, formatCost, formatDuration } from "./cost";
 import { JsonView } from "./json-view";
 import type { StepState } from "./run-fold";
+import { stepDetail, type RecordedMessage } from "./step-detail";
 import { statusTone } from "./status";
 import type { Prices } from "./types";
 
@@ -16,16 +17,32 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+function Messages({ messages }: { messages: RecordedMessage[] }) {
+  return (
+    <ol className="grid gap-2" data-testid="step-prompt">
+      {messages.map((m, i) => (
+        <li key={i} className="grid gap-1">
+          <span className="text-xs font-medium uppercase tracking-wide text-muted">{m.role}{m.name ? ` · ${m.name}` : ""}</span>
+          <JsonView value={m.content} />
+          {m.toolCalls?.map((c) => <JsonView key={c.id} value={{ call: c.name, args: c.args }} />)}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 /**
  * Everything the engine records about one step: status, attempt (retries = attempt − 1), timing,
- * input (the edges that delivered data) and loop feedback, progress (agent turns, tool calls with
- * their arguments, format retries), model calls with tokens and latency, handoffs, the branch taken
- * and where it led, output and error. The engine records no rendered prompt or message list.
+ * input (the edges that delivered data) and loop feedback, the rendered prompt (messages), tool calls
+ * with arguments and results, invalid-call repairs, progress, model calls with tokens and latency,
+ * handoffs, the branch taken, why and where it led, output and error. Content (prompt, arguments,
+ * results, reasons, output) only when `showContent` (a share link without content has none).
  */
 export function StepInspector({ step, nodeName, prices, showContent }: { step: StepState | null; nodeName: (id: string) => string; prices?: Prices; showContent: boolean }) {
   if (!step) return <p className="text-sm text-muted">Select a node or a timeline bar to inspect its step.</p>;
   const duration = step.startedAt && step.finishedAt ? Date.parse(step.finishedAt) - Date.parse(step.startedAt) : null;
   const cost = estimateCost(prices, step.calls);
+  const detail = stepDetail(step);
   return (
     <dl className="grid gap-3" data-testid="step-inspector" data-step={step.key}>
       <div className="flex flex-wrap items-center gap-2">
@@ -44,6 +61,7 @@ export function StepInspector({ step, nodeName, prices, showContent }: { step: S
         <Row label="Branch taken">
           <span data-testid="step-branch"><code>{step.branch}</code>{step.targets.length > 0 && <> → {step.targets.map(nodeName).join(", ")}</>}</span>
           {step.skipped.length > 0 && <span className="text-muted"> (skipped: {step.skipped.map(nodeName).join(", ")})</span>}
+          {showContent && detail.branchReason && <span className="mt-1 block text-xs text-muted" data-testid="step-branch-reason">Why: {detail.branchReason}</span>}
         </Row>
       )}
       {step.error && <Row label="Error"><span className="text-danger" data-testid="step-error">{step.error}</span></Row>}
@@ -56,13 +74,27 @@ export function StepInspector({ step, nodeName, prices, showContent }: { step: S
           </ul>
         </Row>
       )}
+      {showContent && detail.prompt && <Row label="Rendered prompt (messages sent first)"><Messages messages={detail.prompt} /></Row>}
+      {showContent && detail.toolCalls.length > 0 && (
+        <Row label="Tool calls">
+          <ul className="grid gap-2 text-xs" data-testid="step-tool-calls">
+            {detail.toolCalls.map((c, i) => (
+              <li key={i} className="grid gap-1">
+                <span><code>{c.tool}</code> <span className="text-muted">{new Date(c.at).toLocaleTimeString()}</span></span>
+                <JsonView value={c.args} />
+                {c.result !== undefined ? <JsonView value={c.result} /> : <span className="text-muted">no result recorded</span>}
+              </li>
+            ))}
+          </ul>
+        </Row>
+      )}
       {step.progress.length > 0 && (
-        <Row label="Activity (turns, tool calls, retries)">
+        <Row label={`Activity (turns, tool calls, retries${detail.repairs.length ? `, ${detail.repairs.length} tool-call repair${detail.repairs.length > 1 ? "s" : ""}` : ""})`}>
           <ul className="grid gap-1 text-xs" data-testid="step-progress">
             {step.progress.map((p, i) => (
               <li key={i}>
                 <span className="text-muted">{new Date(p.at).toLocaleTimeString()}</span> {p.message}
-                {p.detail && <JsonView value={p.detail} />}
+                {p.detail && !("messages" in p.detail) && !("result" in p.detail) && <JsonView value={p.detail} />}
               </li>
             ))}
           </ul>

@@ -8,36 +8,25 @@ import {
   type StructuredRequest,
   type StructuredResult,
 } from "@/lib/engine/ports";
-import { chat, structured, StructuredOutputError, type ChatMessage, type ChatResult as LlmChatResult } from "@/lib/llm/invoke";
+import { chat, structured, StructuredOutputError, type ChatResult as LlmChatResult } from "@/lib/llm/invoke";
 import { ProviderError } from "@/lib/llm/retry";
 import type { ModelResolver } from "./model-resolver";
-
-/** Format repairs when a model answers with only invalid tool calls (L1: ≤ 2, then a typed step error). */
-export const TOOL_CALL_REPAIRS = 2;
 
 /**
  * The engine's ModelPort over lib/llm: resolves each call's ModelRef with `resolve`, leaves
  * transport retries (429/5xx/timeouts, retry-after) to lib/llm, maps its failures to
- * ModelCallError. Structured calls make ONE answer (maxRepairs 0): format retries are the executor's (R5).
+ * ModelCallError. One chat request = one model answer: invalid tool calls and refusals are handed
+ * to the engine (`invalidToolCalls`, `refusal`), whose agent loop repairs them visibly (step_progress,
+ * ≤ 2 repairs) or fails the step with a typed error (L1). Structured calls make ONE answer
+ * (maxRepairs 0): format retries are the executor's (R5).
  */
 export function llmModelPort(resolve: ModelResolver): ModelPort {
   return {
     async chat(request: ChatRequest): Promise<ChatResult> {
       const config = await resolve(request.model);
       const tools = request.tools?.map((t) => ({ name: t.name, description: t.description, schema: t.parameters }));
-      const messages: ChatMessage[] = [...request.messages];
-      let usage = { promptTokens: 0, completionTokens: 0 };
-      for (let round = 0; ; round++) {
-        const res = await call(() => chat({ config, messages, ...(tools?.length ? { tools } : {}), signal: request.signal }));
-        usage = { promptTokens: usage.promptTokens + res.usage.promptTokens, completionTokens: usage.completionTokens + res.usage.completionTokens };
-        if (res.toolCalls.length > 0 || res.invalidToolCalls.length === 0) return chatResult(res, usage);
-        const problems = res.invalidToolCalls.map((e) => `${e.toolName || "(no name)"}: ${e.reason} — ${e.message}`).join("; ");
-        if (round >= TOOL_CALL_REPAIRS) {
-          throw new ModelCallError("permanent", `The model's tool calls stayed invalid after ${TOOL_CALL_REPAIRS} repairs: ${problems}`);
-        }
-        messages.push({ role: "assistant", content: res.content });
-        messages.push({ role: "user", content: `Your tool call was invalid (${problems}). Call the tool again with a JSON object matching its parameters.` });
-      }
+      const res = await call(() => chat({ config, messages: [...request.messages], ...(tools?.length ? { tools } : {}), signal: request.signal }));
+      return chatResult(res);
     },
 
     async structured<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
@@ -57,11 +46,14 @@ export function llmModelPort(resolve: ModelResolver): ModelPort {
 
 const tokens = (u: { promptTokens: number; completionTokens: number }) => ({ promptTokens: u.promptTokens, completionTokens: u.completionTokens });
 
-function chatResult(res: LlmChatResult, usage: { promptTokens: number; completionTokens: number }): ChatResult {
+function chatResult(res: LlmChatResult): ChatResult {
+  const invalid = res.invalidToolCalls.map((e, i) => ({ id: e.toolCallId || `invalid_call_${i + 1}`, name: e.toolName, reason: e.reason, message: e.message }));
   return {
     content: res.content,
     toolCalls: res.toolCalls.map((t) => ({ id: t.id, name: t.name, args: t.args })),
-    usage,
+    ...(invalid.length ? { invalidToolCalls: invalid } : {}),
+    ...(res.refusal ? { refusal: res.refusal } : {}),
+    usage: tokens(res.usage),
     latencyMs: res.latencyMs,
     finishReason: finishReason(res.finishReason),
     model: res.model,

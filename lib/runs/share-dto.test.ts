@@ -8,6 +8,9 @@ const events: RunEvent[] = [
   { type: "run_started", inputs: { q: SECRET }, resumed: false, redispatched: [] },
   { type: "step_started", nodeId: "a", iteration: 2, attempt: 1, kind: "agent", feedback: SECRET },
   { type: "step_progress", nodeId: "a", iteration: 2, message: "called search", detail: { args: { q: SECRET } } },
+  { type: "step_progress", nodeId: "a", iteration: 2, message: "prompt rendered (2 messages)", detail: { messages: [{ role: "system", content: SECRET }, { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "search", args: { q: SECRET } }] }, { role: "tool", name: "search", toolCallId: "c1", content: SECRET }] } },
+  { type: "step_progress", nodeId: "a", iteration: 2, message: "search returned 14 characters", detail: { tool: "search", callId: "c1", result: SECRET } },
+  { type: "step_progress", nodeId: "a", iteration: 2, message: 'chose branch "done"', detail: { branch: "done", reason: SECRET } },
   { type: "step_finished", nodeId: "a", iteration: 2, status: "succeeded", output: SECRET, promptTokens: 1, completionTokens: 2 },
   { type: "handoff", nodeId: "o", iteration: 1, worker: "w", phase: "handoff", task: SECRET, result: SECRET },
   { type: "run_finished", status: "succeeded", reason: "done", outputs: { answer: SECRET } },
@@ -20,6 +23,18 @@ describe("shared events", () => {
       expect(sharedEvent(e, false).type).toBe(e.type);
     }
     expect(JSON.parse(JSON.stringify(events.map((e) => sharedEvent(e, true))))).toEqual(JSON.parse(JSON.stringify(events)));
+  });
+});
+
+describe("shared step detail", () => {
+  it("keeps only allow-listed detail keys and message fields", () => {
+    const e: RunEvent = {
+      type: "step_progress", nodeId: "a", iteration: 1, message: "m",
+      detail: { args: { q: 1 }, internal: "LEAK", messages: [{ role: "user", content: "hi", extra: "LEAK", toolCalls: [{ id: "c", name: "t", args: {}, secret: "LEAK" }] }] },
+    };
+    const shared = sharedEvent(e, true);
+    expect(JSON.stringify(shared)).not.toContain("LEAK");
+    expect(shared).toEqual({ type: "step_progress", nodeId: "a", iteration: 1, message: "m", detail: { args: { q: 1 }, messages: [{ role: "user", content: "hi", toolCalls: [{ id: "c", name: "t", args: {} }] }] } });
   });
 });
 

@@ -6,8 +6,8 @@ import type { Workflow } from "@/lib/workflow/schema";
  * allowlist — never by spreading a row or a document — so a column or document field added later
  * cannot leak. Never included: owner ids, step/link/version/workflow ids, provider ids or keys,
  * agent instructions, node tasks/prompts/templates, tool args or code, variables. Prompts/outputs
- * (run inputs/outputs, step outputs, feedback, tool-call arguments, handoff texts) only when the link
- * was created with includeContent.
+ * (run inputs/outputs, step outputs, feedback, rendered prompts/messages, tool-call arguments and
+ * results, branch reasons, handoff texts) only when the link was created with includeContent.
  */
 
 /** One node of the shared graph: enough to draw it, nothing it would run with. */
@@ -189,7 +189,7 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent {
     case "step_started":
       return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, kind: e.kind, ...(c && e.feedback !== undefined ? { feedback: e.feedback } : {}) };
     case "step_progress":
-      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, message: e.message, ...(c && e.detail ? { detail: e.detail } : {}) };
+      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, message: e.message, ...(c && e.detail ? { detail: sharedDetail(e.detail) } : {}) };
     case "step_finished":
       return {
         type: e.type, nodeId: e.nodeId, iteration: e.iteration, status: e.status, branch: e.branch, error: e.error,
@@ -213,6 +213,34 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent {
     case "run_finished":
       return { type: e.type, status: e.status, reason: e.reason, limit: e.limit, ...(c ? { outputs: e.outputs } : {}) };
   }
+}
+
+/** Keys of a step_progress detail a share link with content may show (what the executors record). */
+const DETAIL_KEYS = ["args", "result", "error", "tool", "callId", "reason", "repair", "branch"] as const;
+
+/**
+ * A step_progress detail rebuilt from DETAIL_KEYS (plus `messages`, each rebuilt field by field),
+ * so a key added to the detail later is not shared until it is listed here.
+ */
+export function sharedDetail(detail: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of DETAIL_KEYS) if (detail[key] !== undefined) out[key] = detail[key];
+  if (Array.isArray(detail.messages)) out.messages = detail.messages.map(sharedMessage);
+  return out;
+}
+
+function sharedMessage(raw: unknown): Record<string, unknown> {
+  const m = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = { role: String(m.role ?? ""), content: typeof m.content === "string" ? m.content : "" };
+  if (typeof m.name === "string") out.name = m.name;
+  if (typeof m.toolCallId === "string") out.toolCallId = m.toolCallId;
+  if (Array.isArray(m.toolCalls)) {
+    out.toolCalls = m.toolCalls.map((c: unknown) => {
+      const call = (c && typeof c === "object" ? c : {}) as Record<string, unknown>;
+      return { id: String(call.id ?? ""), name: String(call.name ?? ""), args: call.args ?? {} };
+    });
+  }
+  return out;
 }
 
 /** The share stream's transform: the envelope rebuilt with the shared event. */

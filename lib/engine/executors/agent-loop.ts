@@ -1,11 +1,26 @@
 import type { ModelRef, ToolRef } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
 import type { ChatMessage, ModelToolCall, ModelToolSpec } from "../ports";
-import { StepError, StepLimitError } from "./common";
+import { ModelRefusalError, StepError, StepLimitError } from "./common";
 import { addUsage, type StepEnv } from "./types";
 
 /** Repairs allowed for invalid tool-call arguments before the step fails (L1). */
 export const MAX_TOOL_REPAIRS = 2;
+
+/** Longest text kept per message / tool result in a step's recorded detail (the model still gets all of it). */
+export const DETAIL_TEXT_MAX = 8_000;
+
+const clip = (text: string): string =>
+  text.length <= DETAIL_TEXT_MAX ? text : `${text.slice(0, DETAIL_TEXT_MAX)}… [${text.length - DETAIL_TEXT_MAX} more characters]`;
+
+/** The messages as the step inspector shows them: role, text (clipped), tool calls and ids. */
+export function recordedMessages(messages: readonly ChatMessage[]): Record<string, unknown>[] {
+  return messages.map((m) => {
+    if (m.role === "tool") return { role: m.role, name: m.name, toolCallId: m.toolCallId, content: clip(m.content) };
+    if (m.role === "assistant" && m.toolCalls?.length) return { role: m.role, content: clip(m.content), toolCalls: m.toolCalls.map((c) => ({ id: c.id, name: c.name, args: c.args })) };
+    return { role: m.role, content: clip(m.content) };
+  });
+}
 
 /** A tool offered to the model in an agent loop, with how to run it. Returns the text fed back. */
 export interface ToolBinding {
@@ -34,15 +49,24 @@ export interface AgentLoopResult {
  * The tool-calling loop of one visit: chat, run the requested tools, feed their results back, until
  * the model answers without tool calls or `maxTurns` model calls were made (→ StepLimitError
  * maxTurnsPerVisit, R6). Every call's usage is reported at once (shared token budget).
+ * Recorded as step_progress (the step inspector's detail; content only in `detail`, which a share
+ * link without content drops): the rendered prompt, each tool call with its arguments and result,
+ * each invalid call and its repair request (L1). A refusal fails the step (ModelRefusalError).
  */
 export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<AgentLoopResult> {
   const messages = [...p.messages];
   const byName = new Map(p.tools.map((t) => [t.spec.name, t]));
+  const say = (message: string, detail?: Record<string, unknown>) =>
+    ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message, ...(detail ? { detail } : {}) });
+  say(`${p.label}: prompt rendered (${messages.length} messages${p.tools.length ? `, tools: ${p.tools.map((t) => t.spec.name).join(", ")}` : ""})`, {
+    messages: recordedMessages(messages),
+  });
   let repairs = 0;
   for (let turn = 1; turn <= p.maxTurns; turn++) {
     const res = await ctx.model.chat({ model: p.model, messages, ...(p.tools.length ? { tools: p.tools.map((t) => t.spec) } : {}), signal: ctx.signal });
     addUsage(p.usage, res.usage);
     ctx.reportUsage(res.model, res.usage, res.latencyMs);
+    if (res.refusal) throw new ModelRefusalError(res.refusal);
     const invalid = res.invalidToolCalls ?? [];
     if (res.toolCalls.length === 0 && invalid.length === 0) {
       if (res.finishReason === "length" && res.content.trim() === "") throw new StepError("the model's answer was truncated (finish_reason length)");
@@ -54,13 +78,16 @@ export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<Ag
     for (const [i, call] of res.toolCalls.entries()) {
       const content = await runToolCall(ctx, byName, call, `${turn}.${i + 1}`, p.label);
       messages.push({ role: "tool", toolCallId: call.id, name: call.name, content });
+      if (byName.has(call.name)) say(`${call.name} returned ${content.length} characters`, { tool: call.name, callId: call.id, result: clip(content) });
     }
     if (invalid.length > 0 && ++repairs > MAX_TOOL_REPAIRS) {
       const last = invalid[0]!;
       throw new StepError(`tool call "${last.name}" still invalid after ${MAX_TOOL_REPAIRS} repairs (${last.reason}: ${last.message})`);
     }
     for (const bad of invalid) {
-      ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `${p.label} made an invalid call to ${bad.name} (${bad.reason})`, detail: { error: bad.message } });
+      say(`${p.label} made an invalid call to ${bad.name || "(no name)"} (${bad.reason}); repaired invalid tool call: asked the model to call it again (repair ${repairs} of ${MAX_TOOL_REPAIRS})`, {
+        tool: bad.name, reason: bad.reason, error: bad.message, repair: repairs,
+      });
       messages.push({ role: "tool", toolCallId: bad.id, name: bad.name, content: `Error: the call was not run: ${bad.reason}: ${bad.message}. Call the tool again with valid JSON arguments matching its schema.` });
     }
   }
@@ -73,7 +100,7 @@ async function runToolCall(ctx: StepEnv, tools: Map<string, ToolBinding>, call: 
     ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `${label} asked for unknown tool "${call.name}"` });
     return `Error: there is no tool named "${call.name}". Available: ${[...tools.keys()].join(", ") || "none"}.`;
   }
-  ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `${label} called ${call.name}`, detail: { args: call.args } });
+  ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `${label} called ${call.name}`, detail: { tool: call.name, callId: call.id, args: call.args } });
   return tool.invoke(call.args, callKey);
 }
 

@@ -35,7 +35,23 @@ describe("agent executor", () => {
     expect(model.calls[1]?.messages.at(-1)).toEqual({ role: "tool", toolCallId: "c1", name: "search", content: "found owls" });
     expect(tools.calls[0]?.idempotencyKey).toBeUndefined();
     expect(usages).toHaveLength(2);
-    expect(emitted.map((e) => e.type === "step_progress" && e.message)).toEqual(["Writer called search"]);
+    const progress = emitted.flatMap((e) => (e.type === "step_progress" ? [e] : []));
+    expect(progress.map((e) => e.message)).toEqual(["Writer: prompt rendered (2 messages, tools: search)", "Writer called search", "search returned 10 characters"]);
+    // the step's recorded detail: rendered messages, tool arguments, tool result
+    expect(progress[0]?.detail).toEqual({ messages: [{ role: "system", content: "You write." }, { role: "user", content: "Write about owls" }] });
+    expect(progress[1]?.detail).toEqual({ tool: "search", callId: "c1", args: { q: "owls" } });
+    expect(progress[2]?.detail).toEqual({ tool: "search", callId: "c1", result: "found owls" });
+  });
+
+  it("L1: a refusal fails the step with a typed error instead of an empty answer", async () => {
+    const refusing: ModelPort = {
+      chat: async () => ({ content: "", refusal: "I can't help with that.", toolCalls: [], usage: { promptTokens: 3, completionTokens: 1 }, latencyMs: 1, finishReason: "stop", model: "m" }),
+      structured: async () => { throw new Error("not reached"); },
+    };
+    const { ctx } = stepContext<"agent">(wf(), "w", { data: { inputs: { topic: "t" } } });
+    const o = await agentExecutor({ ...ctx, model: refusing });
+    expect(o).toMatchObject({ status: "failed", error: "the model refused to answer: I can't help with that.", usage: { promptTokens: 3, completionTokens: 1 } });
+    expect(o).not.toHaveProperty("output");
   });
 
   it("side-effecting tool calls carry an idempotency key from run, node, iteration and call", async () => {
@@ -59,7 +75,8 @@ describe("agent executor", () => {
     expect(await repaired.outcome).toMatchObject({ status: "succeeded", output: "done" });
     expect(tools.calls).toHaveLength(0);
     expect(repaired.model.calls[1]?.messages.at(-1)).toMatchObject({ role: "tool", toolCallId: "x1", content: expect.stringContaining("invalid_json") });
-    expect(repaired.emitted.filter((e) => e.type === "step_progress")).toHaveLength(2);
+    const repairs = repaired.emitted.flatMap((e) => (e.type === "step_progress" && /repaired invalid tool call/.test(e.message) ? [e] : []));
+    expect(repairs.map((e) => e.detail)).toEqual([1, 2].map((repair) => ({ tool: "search", reason: "invalid_json", error: "Unexpected token", repair })));
     const stubborn = run(wf({ tools: ["search"] }), () => ({ invalidToolCalls: [bad] }), tools);
     expect(await stubborn.outcome).toMatchObject({ status: "failed", error: 'tool call "search" still invalid after 2 repairs (invalid_json: Unexpected token)' });
     expect(stubborn.model.calls).toHaveLength(3);
@@ -81,7 +98,9 @@ describe("R5 branch choice is structured", () => {
     const { model, outcome, emitted } = run(two, (c) => (c.kind === "chat" ? { content: "looks fine" } : ++n < 3 ? { invalid: "I think revise" } : { value: { branch: "revise" } }));
     expect(await outcome).toMatchObject({ status: "succeeded", branch: "revise", output: "looks fine" });
     expect(model.calls.filter((c) => c.kind === "structured")).toHaveLength(3);
-    expect(emitted.filter((e) => e.type === "step_progress")).toHaveLength(2);
+    const progress = emitted.flatMap((e) => (e.type === "step_progress" ? [e.message] : []));
+    expect(progress.filter((m) => m.startsWith("invalid branch choice"))).toHaveLength(2);
+    expect(progress.at(-1)).toBe('chose branch "revise"');
     const last = model.calls.at(-1)?.messages.at(-1)?.content ?? "";
     expect(last).toContain("exactly one of: approved, revise");
   });

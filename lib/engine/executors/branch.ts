@@ -43,7 +43,8 @@ export async function chooseBranch(
     const checked = res.ok ? schema.safeParse(res.value) : undefined;
     if (checked?.success) return { branch: checked.data.branch, ...(checked.data.reason ? { reason: checked.data.reason } : {}) };
     lastError = res.ok ? `"${String((res.value as { branch?: unknown })?.branch)}" is not one of ${ids.join(", ")}` : res.error;
-    ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `invalid branch choice (${attempt + 1}/${BRANCH_FORMAT_RETRIES + 1}): ${lastError}` });
+    // the model's answer goes in `detail` (content: a share link without content drops it)
+    ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `invalid branch choice (${attempt + 1}/${BRANCH_FORMAT_RETRIES + 1})`, detail: { error: lastError } });
     convo.push(
       { role: "assistant", content: res.ok ? JSON.stringify(res.value) : res.raw },
       { role: "user", content: `That answer is invalid: ${lastError}. Answer again with "branch" set to exactly one of: ${ids.join(", ")}.` },

@@ -23,6 +23,17 @@ export class StepError extends Error {
   }
 }
 
+/**
+ * The model declined to answer (an OpenAI refusal): the step fails with a reason that says so,
+ * instead of taking the empty answer as the agent's output (L1).
+ */
+export class ModelRefusalError extends StepError {
+  constructor(readonly refusal: string) {
+    super(`the model refused to answer: ${refusal.length > 500 ? `${refusal.slice(0, 500)}…` : refusal}`);
+    this.name = "ModelRefusalError";
+  }
+}
+
 /** The agent spec a node refers to, or a StepError naming the missing key. */
 export function agentSpec(workflow: Workflow, key: string): AgentSpec {
   const spec = workflow.agents.find((a) => a.key === key);
