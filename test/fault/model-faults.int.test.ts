@@ -96,10 +96,12 @@ describe("L1 failure matrix (+ D7 transient/permanent)", () => {
       noInvalidToolRun(events);
       expect(progress(events).some((p) => p.message.includes("called word_count")), m).toBe(true);
     }
-    // Known gap (reported): lib/runs' ModelPort repairs invalid tool-call arguments itself, so these
-    // repairs are not step events yet; the test records which are visible and checks the repair happened.
-    const visible = Object.fromEntries(["malformed", "truncated", "empty"].map((m) => [m, progress(by[m]!.events).some((p) => /invalid call/.test(p.message))]));
-    console.info(`L1 invalid-args repairs visible as step events: ${JSON.stringify(visible)}`);
+    // every invalid call is repaired by the agent loop and shows in the step's events (L1 visibility)
+    for (const m of ["malformed", "truncated", "empty", "unknown"]) {
+      const repairs = progress(by[m]!.events).filter((p) => /repaired invalid tool call/.test(p.message));
+      expect(repairs, m).toHaveLength(1);
+      expect(repairs[0]!.detail, m).toMatchObject({ repair: 1, reason: expect.any(String), error: expect.any(String) });
+    }
     for (const m of ["malformed", "truncated", "empty"]) expect(requestsOf(m).length, m).toBeGreaterThanOrEqual(3);
     expect(progress(by.unknown!.events).some((p) => /called no_such_tool/.test(p.message))).toBe(false);
 
@@ -119,10 +121,16 @@ describe("L1 failure matrix (+ D7 transient/permanent)", () => {
     expect(requestsOf("always-bad").length).toBeLessThanOrEqual(3);
     noInvalidToolRun(bad.events);
 
-    // Known gap (reported): a refusal is currently taken as the agent's (empty) answer, not a typed step error.
+    expect(progress(bad.events).filter((p) => /repaired invalid tool call/.test(p.message))).toHaveLength(2);
+
+    // a refusal ends the step with a typed error, not an empty answer
     const refusal = by.refusal!;
-    console.info(`L1 refusal → run ${refusal.run.status}; step outputs ${JSON.stringify(refusal.steps.map((s) => s.output))}`);
-    expect(refusal.run.status).not.toBe("running");
+    expect(refusal.run.status).toBe("failed");
+    const refused = refusal.steps.find((s) => s.nodeId === "n0");
+    expect(refused?.status).toBe("failed");
+    expect(refused?.error).toBe("the model refused to answer: I can't help with that.");
+    expect(refused?.output ?? null).toBeNull();
+    expect(refusal.run.reason ?? "").toMatch(/refused/);
   });
 });
 
