@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { SCRIPTED_PORT } from "../playwright.config";
 import { signUpNewUser } from "./pages/auth-pages";
@@ -12,8 +10,6 @@ import { RunPage } from "./pages/run-page";
  */
 const MARKER = "e2e-slow-vote";
 const SCRIPTED = `http://127.0.0.1:${SCRIPTED_PORT}`;
-const SHOTS = process.env.WEFT_SCREENSHOTS === "1";
-const OUT = path.join(process.cwd(), "docs", "screenshots");
 
 async function slowModel(request: APIRequestContext) {
   const res = await request.post(`${SCRIPTED}/_scripted/fixtures`, {
@@ -39,18 +35,6 @@ async function startMajorityVote(page: Page): Promise<string> {
   }, [workflowId, MARKER] as const);
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   return started.body.run!.id!;
-}
-
-async function shoot(page: Page, name: string, theme?: "light" | "dark") {
-  if (!SHOTS) return;
-  fs.mkdirSync(OUT, { recursive: true });
-  if (theme) {
-    await page.evaluate((t) => localStorage.setItem("theme", t), theme);
-    await page.reload();
-    await expect(page.locator("html")).toHaveClass(new RegExp(theme));
-    await expect(page.getByTestId("run-graph").locator(".react-flow__node").first()).toBeVisible();
-  }
-  await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
 }
 
 test("majority vote: live dashboard, parallel solvers then aggregator; share link live, revoked within 5 s; other users get 404", async ({ page, browser, request }) => {
@@ -85,8 +69,6 @@ test("majority vote: live dashboard, parallel solvers then aggregator; share lin
   await expect(viewer.getByTestId("run-inputs")).toHaveCount(0);
   await expect(viewer.getByTestId("share-open")).toHaveCount(0);
 
-  await shoot(page, "run-light", "light");
-  await shoot(viewer, "share");
 
   // Revoke while the aggregator still runs: the open share page stops within 5 s.
   await page.getByTestId("share-open").click();
@@ -104,7 +86,6 @@ test("majority vote: live dashboard, parallel solvers then aggregator; share lin
   const starts = [a!, b!, c!].map((t) => t.started);
   expect(Math.max(...starts) - Math.min(...starts), "solvers start together").toBeLessThan(1_000);
   expect(agg!.started, "aggregator after every solver").toBeGreaterThanOrEqual(Math.max(a!.finished, b!.finished, c!.finished));
-  await shoot(page, "run-dark", "dark");
 
   // The list shows the run.
   await page.goto("/runs");

@@ -3,13 +3,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
-import { e2eEnv } from "../playwright.config";
+import { e2eEnv, SCRIPTED_PORT } from "../playwright.config";
 import { signUpNewUser } from "./pages/auth-pages";
+import { RunPage } from "./pages/run-page";
 import { SettingsPage } from "./pages/settings-page";
 
 /**
- * README screenshots of the workflows list and settings, light and dark, into docs/screenshots/.
- * Opt-in (it writes into the repository): WEFT_SCREENSHOTS=1 npx playwright test e2e/screenshots.spec.ts
+ * README screenshots into docs/screenshots/: the workflows list and settings (light and dark), a
+ * finished run's dashboard with a step open in the inspector (run-light, run-dark) and the same run
+ * through a share link with content (share). The run is real: web app, worker and the scripted model
+ * of playwright.config.ts. Opt-in (it writes into the repository):
+ * WEFT_SCREENSHOTS=1 npx playwright test e2e/screenshots.spec.ts
  */
 test.skip(!process.env.WEFT_SCREENSHOTS, "set WEFT_SCREENSHOTS=1 to refresh docs/screenshots");
 
@@ -45,12 +49,13 @@ async function seedWorkflows(email: string): Promise<void> {
   }
 }
 
-async function shoot(page: Page, name: string) {
+async function shoot(page: Page, name: string, opts: { fullPage?: boolean; ready?: () => Promise<void> } = {}) {
   for (const theme of ["light", "dark"] as const) {
     await page.evaluate((t) => localStorage.setItem("theme", t), theme);
     await page.reload();
     await expect(page.locator("html")).toHaveClass(new RegExp(theme));
-    await page.screenshot({ path: path.join(OUT, `${name}-${theme}.png`) });
+    await opts.ready?.();
+    await page.screenshot({ path: path.join(OUT, `${name}-${theme}.png`), fullPage: opts.fullPage ?? false });
   }
 }
 
@@ -68,4 +73,48 @@ test("screenshots: workflows list and settings, light and dark", async ({ page }
   await settings.addProvider({ name: "OpenAI", baseUrl: "https://api.openai.com/v1", defaultModel: "gpt-4o-mini", apiKey: "sk-demo-not-a-real-key-9f2c" });
   await settings.addProvider({ name: "Ollama (local)", baseUrl: "http://localhost:11434/v1", defaultModel: "llama3.1:8b", apiKey: "ollama-local-7b1e" });
   await shoot(page, "settings");
+});
+
+const MARKER = "screens-vote";
+
+test("screenshots: a finished run with a step inspected (light, dark) and its share page", async ({ page, browser, request }) => {
+  test.setTimeout(240_000);
+  fs.mkdirSync(OUT, { recursive: true });
+  // quick, distinct answers so the dashboard shows a realistic finished majority vote
+  const rules = [
+    { id: "screens-aggregate", priority: 111, match: { anyMessage: "Candidate A:" }, reply: { text: "All three candidates agree.\nANSWER: 42", delayMs: 400 } },
+    { id: "screens-solve", priority: 110, match: { anyMessage: MARKER }, reply: { text: "6 × 7: six sevens are 42.\nANSWER: 42", delayMs: 700 } },
+  ];
+  expect((await request.post(`http://127.0.0.1:${SCRIPTED_PORT}/_scripted/fixtures`, { data: { mode: "add", rules } })).ok()).toBe(true);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpNewUser(page, "screens-run");
+  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Majority vote/ }).click();
+  await page.waitForURL(/\/workflows\/[^/]+$/);
+  const workflowId = new URL(page.url()).pathname.split("/").pop()!;
+  const started = await page.evaluate(async ([id, marker]) => {
+    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { problem: `${marker}: what is 6 × 7?` } }) });
+    return (await res.json()) as { run: { id: string } };
+  }, [workflowId, MARKER] as const);
+  const run = new RunPage(page);
+  await run.goto(started.run.id);
+  await expect(run.status()).toHaveText("succeeded", { timeout: 90_000 });
+  const inspect = async () => {
+    await expect(run.status()).toHaveText("succeeded", { timeout: 30_000 });
+    await run.bar("solve_a").click();
+    await expect(page.getByTestId("step-prompt")).toBeVisible();
+  };
+  await shoot(page, "run", { fullPage: true, ready: inspect });
+
+  await inspect();
+  const shareUrl = await run.createShareLink({ includeContent: true });
+  await page.keyboard.press("Escape");
+  const anon = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const viewer = await anon.newPage();
+  await viewer.goto(shareUrl);
+  const shared = new RunPage(viewer);
+  await expect(shared.status()).toHaveText("succeeded", { timeout: 30_000 });
+  await shared.bar("solve_a").click();
+  await expect(viewer.getByTestId("step-prompt")).toBeVisible();
+  await viewer.screenshot({ path: path.join(OUT, "share.png"), fullPage: true });
+  await anon.close();
 });
