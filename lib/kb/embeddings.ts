@@ -52,6 +52,9 @@ export function normalise(v: number[]): number[] {
   return n > 0 ? v.map((x) => x / n) : v;
 }
 
+/** Binary quantisation: one bit per dimension, 1 where the component is positive (a varbit literal). */
+export const signBits = (v: number[]): string => v.map((x) => (x > 0 ? "1" : "0")).join("");
+
 /** Embeds texts in batches; returns L2-normalised vectors, all of one size. Throws ProviderError / Error. */
 export async function embedTexts(texts: string[], setup: EmbeddingSetup = embeddingSetup(), signal?: AbortSignal): Promise<{ vectors: number[][]; dimensions: number; model: string }> {
   const vectors: number[][] = [];

@@ -53,6 +53,7 @@ describe("upload and convert", () => {
         expect(text.slice(c.startOffset, c.endOffset)).toBe(c.text);
         expect(c.embedding).toHaveLength(256);
         expect(Math.abs(Math.hypot(...c.embedding) - 1)).toBeLessThan(1e-3);
+        expect(c.embeddingBits).toBe(c.embedding.map((x) => (x > 0 ? "1" : "0")).join(""));
       }
     }
     const pdf = docs.find((d) => d.format === "pdf")!;

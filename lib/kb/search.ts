@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
-import { embeddingSetup, embedTexts, type EmbeddingSetup } from "./embeddings";
+import { embeddingSetup, embedTexts, signBits, type EmbeddingSetup } from "./embeddings";
 
 /** A search hit: the chunk with where it came from and how it ranked. */
 export interface KbHit {
@@ -36,15 +36,21 @@ export type SearchInput = z.input<typeof searchInputSchema>;
 
 /** Candidates taken from each ranking before fusion. */
 const CANDIDATES = 50;
+/**
+ * Chunks re-scored by exact cosine after the Hamming-distance prefilter on sign bits. A collection
+ * with at most this many chunks (of the query's model) is searched exactly; above it, approximately.
+ */
+export const RERANK = 1000;
 /** The usual RRF constant: damps the weight of the very first ranks. */
 const RRF_K = 60;
 
 type Row = Omit<KbHit, "score" | "similarity" | "textRank"> & { score: number; similarity: number | null; textRank: number | null };
 
 /**
- * Hybrid search over the owner's collections: the query is embedded with the configured model and
- * compared by cosine (dot product of L2-normalised real[] vectors, computed in SQL) with every chunk of
- * the collections embedded with that same model; in parallel, PostgreSQL full-text search
+ * Hybrid search over the owner's collections: the query is embedded with the configured model; the
+ * chunks of collections embedded with that same model are prefiltered by Hamming distance between sign
+ * bits (varbit XOR + bit_count, ~10× cheaper than a float dot product in SQL), and the nearest RERANK are
+ * scored by exact cosine (dot product of L2-normalised real[] vectors). In parallel, PostgreSQL full-text search
  * (websearch_to_tsquery over a GIN-indexed tsvector) ranks exact-word matches. The two top-50 lists
  * are fused by reciprocal rank. Collections embedded with another model are searched by text only.
  */
@@ -73,13 +79,18 @@ export async function searchKnowledge(ownerId: string, input: SearchInput, setup
   }
   const textIds = q.mode === "vector" ? [] : allIds;
   const rows = await db().$queryRaw<Row[]>`
-    WITH q AS (SELECT ${vector}::real[] AS v, websearch_to_tsquery('english', ${q.query}) AS t),
-    vec AS (
-      SELECT c.id, s.sim, row_number() OVER (ORDER BY s.sim DESC, c.id) AS r
+    WITH q AS (SELECT ${vector}::real[] AS v, ${signBits(vector)}::varbit AS b, websearch_to_tsquery('english', ${q.query}) AS t),
+    pre AS (
+      SELECT c.id, c.embedding
       FROM "KbChunk" c CROSS JOIN q
-      CROSS JOIN LATERAL (SELECT sum(a * b)::float8 AS sim FROM unnest(c.embedding, q.v) AS u(a, b)) s
-      WHERE c."collectionId" = ANY(${vecIds}::text[]) AND cardinality(q.v) > 0
-      ORDER BY s.sim DESC, c.id LIMIT ${CANDIDATES}
+      WHERE c."collectionId" = ANY(${vecIds}::text[]) AND cardinality(q.v) > 0 AND length(c."embeddingBits") = length(q.b)
+      ORDER BY bit_count(c."embeddingBits" # q.b), c.id LIMIT ${RERANK}
+    ),
+    vec AS (
+      SELECT pre.id, s.sim, row_number() OVER (ORDER BY s.sim DESC, pre.id) AS r
+      FROM pre CROSS JOIN q
+      CROSS JOIN LATERAL (SELECT sum(a * b)::float8 AS sim FROM unnest(pre.embedding, q.v) AS u(a, b)) s
+      ORDER BY s.sim DESC, pre.id LIMIT ${CANDIDATES}
     ),
     txt AS (
       SELECT c.id, ts_rank_cd(c.tsv, q.t)::float8 AS rank, row_number() OVER (ORDER BY ts_rank_cd(c.tsv, q.t) DESC, c.id) AS r

@@ -8,7 +8,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { createLogger } from "@/lib/logger";
 import { chunkText, type Chunk } from "./chunk";
 import { convertToText } from "./convert";
-import { embeddingSetup, embedTexts, type EmbeddingSetup } from "./embeddings";
+import { embeddingSetup, embedTexts, signBits, type EmbeddingSetup } from "./embeddings";
 import { formatOf, KB_EXTENSIONS, KB_MIME, kbRejected, type KbFormat } from "./formats";
 
 const log = createLogger({ component: "kb" });
@@ -231,11 +231,12 @@ const vectorLiteral = (v: number[]) => `{${v.map((x) => (Number.isFinite(x) ? x 
 async function insertChunks(tx: Prisma.TransactionClient, documentId: string, collectionId: string, chunks: Chunk[], vectors: number[][]): Promise<void> {
   const ids = chunks.map(() => randomUUID());
   await tx.$executeRaw`
-    INSERT INTO "KbChunk" (id, "documentId", "collectionId", ordinal, text, "startOffset", "endOffset", page, heading, tokens, embedding, tsv)
-    SELECT u.id, ${documentId}, ${collectionId}, u.ordinal, u.text, u.s, u.e, u.page, u.heading, u.tokens, u.emb::real[],
+    INSERT INTO "KbChunk" (id, "documentId", "collectionId", ordinal, text, "startOffset", "endOffset", page, heading, tokens, embedding, "embeddingBits", tsv)
+    SELECT u.id, ${documentId}, ${collectionId}, u.ordinal, u.text, u.s, u.e, u.page, u.heading, u.tokens, u.emb::real[], u.bits::varbit,
            setweight(to_tsvector('english', coalesce(u.heading, '')), 'A') || to_tsvector('english', u.text)
     FROM unnest(${ids}::text[], ${chunks.map((c) => c.ordinal)}::int[], ${chunks.map((c) => c.text)}::text[],
                 ${chunks.map((c) => c.start)}::int[], ${chunks.map((c) => c.end)}::int[], ${chunks.map((c) => c.page)}::int[],
-                ${chunks.map((c) => c.heading)}::text[], ${chunks.map((c) => countTokens(c.text))}::int[], ${vectors.map(vectorLiteral)}::text[])
-      AS u(id, ordinal, text, s, e, page, heading, tokens, emb)`;
+                ${chunks.map((c) => c.heading)}::text[], ${chunks.map((c) => countTokens(c.text))}::int[], ${vectors.map(vectorLiteral)}::text[],
+                ${vectors.map(signBits)}::text[])
+      AS u(id, ordinal, text, s, e, page, heading, tokens, emb, bits)`;
 }
