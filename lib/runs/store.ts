@@ -1,10 +1,10 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { appendEvents, type Tx } from "@/lib/events/store";
-import { isTerminalRunStatus, type RunStatus } from "@/lib/engine/events";
-import type { ClaimResult, CommitFailure, CommitResult, RunCommit, RunSnapshot, StorePort } from "@/lib/engine/ports";
-import { type Prisma } from "@/lib/generated/prisma/client";
+import type { RunStatus } from "@/lib/engine/events";
+import type { ClaimResult, CommitFailure, CommitResult, RunCommit, StorePort } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
+import { sqlClaim, sqlCommit } from "./store-sql";
 import { applyRunWrite, applyStepWrites, StepConflict, StepLeaseLost } from "./store-writes";
 
 const log = createLogger({ component: "run-store" });
@@ -39,62 +39,44 @@ export function postgresStore(): StorePort {
   return { claimRun, commit, releaseRun, requestCancel, isCancelRequested };
 }
 
+/** See sqlClaim: the lease + version bump, then a fresh read of the run, its steps and its document. */
 async function claimRun(runId: string, owner: string): Promise<ClaimResult> {
-  const rows = await db().$queryRaw<{ version: number }[]>`
-    UPDATE "Run" SET "leaseOwner" = ${owner}, "leaseExpiresAt" = NULL, version = version + 1
-    WHERE id = ${runId} AND status IN ('queued', 'running') RETURNING version`;
-  const claimed = rows[0];
-  if (!claimed) {
-    const run = await db().run.findUnique({ where: { id: runId }, select: { status: true } });
-    return { ok: false, reason: run ? "terminal" : "not_found" };
-  }
-  counters.claims++;
-  const run = await db().run.findUnique({
-    where: { id: runId },
-    include: { steps: true, workflowVersion: { select: { document: true } } },
-  });
-  if (!run) return { ok: false, reason: "not_found" };
-  return { ok: true, run: snapshotOf(run, claimed.version) };
+  const res = await sqlClaim(runId, owner);
+  if (res.ok) counters.claims++;
+  return res;
 }
 
-type RunRow = Prisma.RunGetPayload<{ include: { steps: true; workflowVersion: { select: { document: true } } } }>;
-
-function snapshotOf(run: RunRow, version: number): RunSnapshot {
-  const live = !isTerminalRunStatus(run.status);
-  return {
-    runId: run.id,
-    workflow: run.workflowVersion.document,
-    inputs: (run.inputs ?? {}) as Record<string, unknown>,
-    status: run.status,
-    plannerState: run.state,
-    version,
-    leaseOwner: run.leaseOwner,
-    cancelRequested: run.cancelRequested,
-    cancelReason: run.cancelRequested && live ? run.reason : null,
-    createdAt: run.createdAt,
-    startedAt: run.startedAt,
-    promptTokens: run.promptTokens,
-    completionTokens: run.completionTokens,
-    steps: run.steps.map((s) => ({
-      nodeId: s.nodeId,
-      iteration: s.iteration,
-      attempt: s.attempt,
-      status: s.status,
-      input: s.input,
-      output: s.output,
-      branch: s.branch,
-      promptTokens: s.promptTokens,
-      completionTokens: s.completionTokens,
-      latencyMs: s.latencyMs,
-      error: s.error,
-      leaseOwner: s.leaseOwner,
-      startedAt: s.startedAt,
-      finishedAt: s.finishedAt,
-    })),
-  };
-}
-
+/**
+ * One commit: normally a single statement (store-sql.ts); a commit that writes one step row in a
+ * way one statement cannot (rare) takes the general path, an interactive transaction with the same guards.
+ */
 async function commit(runId: string, c: RunCommit): Promise<CommitResult> {
+  const fast = await sqlCommit(runId, c);
+  if (fast.kind === "ok") {
+    counters.commits++;
+    return { ok: true, version: fast.version, events: fast.events };
+  }
+  if (fast.kind === "refused") {
+    const why = await diagnose(runId, c);
+    return reject(runId, c, why.reason, why.detail);
+  }
+  return transactionalCommit(runId, c);
+}
+
+/** Why a single-statement commit changed nothing (read after the fact, for the answer and the log). */
+async function diagnose(runId: string, c: RunCommit): Promise<Refused> {
+  const run = await db().run.findUnique({ where: { id: runId }, select: { status: true, version: true, leaseOwner: true } });
+  const guard = runRefusal(run, c);
+  if (guard) return guard;
+  for (const r of c.stepResults ?? []) {
+    const startedHere = c.stepStarts?.some((s) => s.nodeId === r.nodeId && s.iteration === r.iteration);
+    const hit = startedHere ? 1 : await db().step.count({ where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, status: "running", leaseOwner: c.owner } });
+    if (hit !== 1) return new Refused("lost_lease", new StepLeaseLost(r.nodeId, r.iteration, r.attempt).message);
+  }
+  return new Refused("stale", "a skipped step already exists");
+}
+
+async function transactionalCommit(runId: string, c: RunCommit): Promise<CommitResult> {
   try {
     const result = await db().$transaction(async (tx) => {
       const bumped = await tx.$queryRaw<{ version: number }[]>`
@@ -127,10 +109,16 @@ function reject(runId: string, c: RunCommit, reason: CommitFailure, detail?: str
 
 async function refusal(tx: Tx, runId: string, c: RunCommit): Promise<Refused> {
   const run = await tx.run.findUnique({ where: { id: runId }, select: { status: true, version: true, leaseOwner: true } });
+  return runRefusal(run, c) ?? new Refused("stale", `version is ${run?.version}, commit expected ${c.expectedVersion}`);
+}
+
+/** The run-level guard's verdict: null when the run is live, ours and at the expected version. */
+function runRefusal(run: { status: RunStatus; version: number; leaseOwner: string | null } | null, c: RunCommit): Refused | null {
   if (!run) return new Refused("not_found");
   if (!LIVE.includes(run.status)) return new Refused("terminal", `run is ${run.status}`);
   if (run.leaseOwner !== c.owner) return new Refused("lost_lease", `held by ${run.leaseOwner ?? "nobody"}`);
-  return new Refused("stale", `version is ${run.version}, commit expected ${c.expectedVersion}`);
+  if (run.version !== c.expectedVersion) return new Refused("stale", `version is ${run.version}, commit expected ${c.expectedVersion}`);
+  return null;
 }
 
 async function releaseRun(runId: string, owner: string, version: number): Promise<void> {

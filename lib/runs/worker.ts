@@ -3,12 +3,12 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { db } from "@/lib/db/client";
 import { runJob, type DriverOutcome } from "@/lib/engine/driver";
 import { createLogger } from "@/lib/logger";
 import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
 import { enginePorts, type PortOverrides } from "./engine-ports";
 import { Reconciler } from "./reconciler";
+import { closeRunStorePool, runOwner } from "./store-sql";
 
 const log = createLogger({ component: "worker" });
 
@@ -80,16 +80,17 @@ async function shutdown(worker: Worker, reconciler: Reconciler | undefined, conn
   await reconciler?.stop();
   await worker.close();
   await connection.quit().catch(() => connection.disconnect());
+  await closeRunStorePool().catch((err: unknown) => log.warn("closing the run-store pool failed", { err }));
   log.info("worker stopped", { id });
 }
 
 async function processRunJob(job: Job<RunJobData>, workerId: string, stop: AbortSignal, graceMs: number, overrides: PortOverrides): Promise<DriverOutcome> {
   const data = runJobSchema.parse(job.data);
-  const run = await db().run.findUnique({ where: { id: data.runId }, select: { ownerId: true } });
-  if (!run) return { kind: "not_found" };
+  const ownerId = await runOwner(data.runId);
+  if (!ownerId) return { kind: "not_found" };
   const owner = `${workerId}:${job.id ?? "?"}:${job.attemptsStarted}`;
   const logger = log.child({ runId: data.runId, jobId: job.id, reason: data.reason });
-  const outcome = await runJob(enginePorts(run.ownerId, logger, overrides), data.runId, {
+  const outcome = await runJob(enginePorts(ownerId, logger, overrides), data.runId, {
     owner,
     stop,
     stopGraceMs: Math.max(0, graceMs - 1_000),

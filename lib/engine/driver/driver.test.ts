@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { defaultExecutors } from "../executors";
 import { ModelCallError } from "../ports";
 import { agentNode, buildWorkflow, endNode, fwd, startNode } from "../testing/build";
 import { fakePorts, ScriptedModel, systemOf, type RecordedCall, type ScriptedReply } from "../testing/fakes";
@@ -140,8 +141,35 @@ describe("driver: commits per step", () => {
     });
     const { ports, store } = setup(wf, () => ({ content: "ok" }));
     expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
-    expect(store.commits).toBeLessThanOrEqual(23);
+    // one commit per agent step, plus the first (run start; the instant start step and n0's start ride along)
+    expect(store.commits).toBe(21);
     expect(store.run("r1").events.filter((e) => e.event.type === "tokens_used")).toHaveLength(20);
+  });
+
+  it("instant steps (start, end) are started and finished in the commit that starts them, in event order", async () => {
+    const { ports, store } = setup(chain(), () => ({ content: "x" }));
+    const seen: string[][] = [];
+    store.beforeCommit = (_id, c) => seen.push((c.events ?? []).map((e) => ("nodeId" in e ? `${e.type}:${e.nodeId}` : e.type)));
+    expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(seen[0]).toEqual(["run_started", "step_started:start", "step_finished:start", "step_started:a"]);
+    expect(seen.at(-1)?.slice(-4)).toEqual(["step_finished:b", "step_started:end", "step_finished:end", "run_finished"]);
+    expect(store.steps("r1").every((s) => s.status === "succeeded" && s.finishedAt !== null)).toBe(true);
+    // the end step renders from the state of its own batch (b's output, planned just before it)
+    expect(store.run("r1").outputs).toEqual({ r: "x" });
+  });
+
+  it("a custom executor for an instant kind runs as an ordinary step (its own commit)", async () => {
+    const { ports, store } = setup(chain(), () => ({ content: "x" }));
+    let n = 0;
+    store.beforeCommit = () => void n++;
+    const executors = { ...defaultExecutors, start: async () => ({ status: "succeeded" as const, output: {}, branch: "next", usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0 }) };
+    expect(await runJob(ports, "r1", { owner: "w1", executors })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    const instant = n;
+    n = 0;
+    const again = setup(chain(), () => ({ content: "x" }));
+    again.store.beforeCommit = () => void n++;
+    expect(await runJob(again.ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(instant).toBe(n + 1);
   });
 });
 

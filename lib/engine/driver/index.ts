@@ -131,7 +131,12 @@ function armTimers(session: RunSession, snap: RunSnapshot, options: RunJobOption
     }, ignore);
   };
   if (options.stop?.aborted) onStop();
-  else options.stop?.addEventListener("abort", onStop, { once: true });
+  else if (options.stop) {
+    // The stop signal outlives this job (it is the worker's): drop the listener when the job ends.
+    const workerStop = options.stop;
+    workerStop.addEventListener("abort", onStop, { once: true });
+    stop.addEventListener("abort", () => workerStop.removeEventListener("abort", onStop), { once: true });
+  }
 }
 
 async function conclude(session: RunSession, options: RunJobOptions): Promise<DriverOutcome> {

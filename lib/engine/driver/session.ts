@@ -1,14 +1,19 @@
 import type { Workflow } from "@/lib/workflow/schema";
 import type { TemplateContext } from "@/lib/workflow/template";
 import type { RunEvent, TerminalRunStatus } from "../events";
+import { defaultExecutors } from "../executors";
 import type { ExecutorRegistry } from "../executors/types";
 import { plan, type PlannerCommand, type PlannerEvent, type PlannerState } from "../planner";
 import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot, StoredEvent } from "../ports";
 import { buildCommit, mergeCommits } from "./commit";
 import { Mailbox } from "./mailbox";
-import { startStep, StepAbort, type Flight, type StepHost } from "./step-runner";
+import { runInstantStep, startStep, StepAbort, type Flight, type StepHost } from "./step-runner";
 
 type Item = { t: "plan"; event: PlannerEvent } | { t: "emit"; event: RunEvent };
+type StartCommand = Extract<PlannerCommand, { type: "start_step" }>;
+
+/** Node kinds whose default executor does no I/O: their steps run inside the batch that starts them. */
+const INSTANT_KINDS = new Set<string>(["start", "end", "abort"]);
 
 export interface SessionOptions {
   owner: string;
@@ -80,12 +85,19 @@ export class RunSession implements StepHost {
     await this.applyBatch(events.map((event) => ({ t: "plan", event })));
   }
 
+  /**
+   * Instant steps (start/end/abort with their default executors) are executed while the batch is
+   * planned: their results join the end of the batch, so a step's start and result are committed
+   * together, before any step depending on it starts, and a run saves two commits.
+   */
   private async applyBatch(items: Item[]): Promise<void> {
     let state = this.state;
     const commits: RunCommit[] = [];
     const commands: PlannerCommand[] = [];
     const at = new Date(this.ports.clock.now());
-    for (const item of items) {
+    const queue = [...items];
+    for (let i = 0; i < queue.length; i++) {
+      const item = queue[i]!;
       if (state && state.status !== "running") break;
       if (item.t === "emit") {
         commits.push({ owner: this.options.owner, expectedVersion: this.version, events: [item.event] });
@@ -94,8 +106,11 @@ export class RunSession implements StepHost {
       const r = plan(this.workflow, state, item.event, { maxAttempts: this.options.maxAttempts });
       if (r.ignored) continue;
       commits.push(buildCommit(this.options.owner, this.version, item.event, r, at));
-      commands.push(...r.commands);
       state = r.state;
+      for (const c of r.commands) {
+        if (c.type === "start_step" && this.isInstant(c)) queue.push({ t: "plan", event: await runInstantStep(this, c, this.templateData(state, c.input.feedback)) });
+        else commands.push(c);
+      }
     }
     if (commits.length === 0 || !(await this.commit(mergeCommits(commits)))) return;
     this.state = state;
@@ -134,13 +149,18 @@ export class RunSession implements StepHost {
     for (const c of commands) {
       if (c.type === "start_step" && !this.stopping && this.stillRunning(c)) {
         const key = flightKey(c);
-        const flight = startStep(this, c, this.templateData(c.input.feedback));
+        const flight = startStep(this, c, this.templateData(this.state, c.input.feedback));
         this.inflight.set(key, flight);
         void flight.done.finally(() => this.forget(key, flight));
       } else if (c.type === "cancel_steps") {
         for (const s of c.steps) this.abortFlight(flightKey(s), new StepAbort("cancelled"));
       }
     }
+  }
+
+  private isInstant(c: StartCommand): boolean {
+    const kind = c.kind as keyof ExecutorRegistry;
+    return !this.stopping && INSTANT_KINDS.has(kind) && this.executors[kind] === defaultExecutors[kind];
   }
 
   /** A start planned earlier in a batch may have been cancelled by a later item of the same batch. */
@@ -169,9 +189,9 @@ export class RunSession implements StepHost {
   }
 
   /** Template data for a step starting now: a snapshot, so parallel steps never share mutable state. */
-  private templateData(feedback: unknown): TemplateContext {
+  private templateData(state: PlannerState | null, feedback: unknown): TemplateContext {
     const nodes: Record<string, { output?: unknown }> = {};
-    for (const [id, n] of Object.entries(this.state?.nodes ?? {})) if (n.output !== undefined) nodes[id] = { output: structuredClone(n.output) };
+    for (const [id, n] of Object.entries(state?.nodes ?? {})) if (n.output !== undefined) nodes[id] = { output: structuredClone(n.output) };
     const vars = Object.fromEntries(this.workflow.variables.map((v) => [v.key, v.value]));
     return { inputs: structuredClone(this.snapshot.inputs), vars, nodes, ...(feedback !== undefined ? { feedback } : {}) };
   }

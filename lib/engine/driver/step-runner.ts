@@ -52,18 +52,34 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext)
     settle({ type: "step_timed_out", ...key, timeoutMs: node.timeoutMs ?? 0 });
     controller.abort(new StepAbort("timed_out"));
   }) : undefined;
-  const ctx = {
-    runId: host.runId, workflow: host.workflow, node, iteration: cmd.iteration, attempt: cmd.attempt, input: cmd.input, data,
-    signal: controller.signal, model: host.ports.model, tools: host.ports.tools,
-    logger: host.ports.logger.child({ runId: host.runId, nodeId: cmd.nodeId, iteration: cmd.iteration }),
-    emit: (event) => !flight.settled && host.post({ t: "emit", event }),
-    reportUsage: (model, usage, latencyMs) =>
-      !flight.settled && host.post({ t: "plan", event: { type: "tokens_used", nodeId: cmd.nodeId, iteration: cmd.iteration, model, usage, latencyMs } }),
-  } as StepContext;
+  const ctx = stepContext(host, cmd, data, controller.signal, () => !flight.settled);
   flight.done = execute(host, ctx, node === undefined)
     .then((o) => settle(toEvent(o, key)))
     .finally(() => stopTimer?.());
   return flight;
+}
+
+/**
+ * Runs an instant step (a node kind whose executor does no I/O: start, end, abort) right away and
+ * answers its result event, so the driver commits the step's start and result in one transaction
+ * (both before anything depending on it runs). No timeout or abort applies: it cannot block.
+ */
+export async function runInstantStep(host: StepHost, cmd: StartStep, data: TemplateContext): Promise<PlannerEvent> {
+  const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);
+  const ctx = stepContext(host, cmd, data, new AbortController().signal, () => true);
+  return toEvent(await execute(host, ctx, node === undefined), { nodeId: cmd.nodeId, iteration: cmd.iteration, attempt: cmd.attempt });
+}
+
+function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, signal: AbortSignal, live: () => boolean): StepContext {
+  const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);
+  return {
+    runId: host.runId, workflow: host.workflow, node, iteration: cmd.iteration, attempt: cmd.attempt, input: cmd.input, data,
+    signal, model: host.ports.model, tools: host.ports.tools,
+    logger: host.ports.logger.child({ runId: host.runId, nodeId: cmd.nodeId, iteration: cmd.iteration }),
+    emit: (event) => live() && host.post({ t: "emit", event }),
+    reportUsage: (model, usage, latencyMs) =>
+      live() && host.post({ t: "plan", event: { type: "tokens_used", nodeId: cmd.nodeId, iteration: cmd.iteration, model, usage, latencyMs } }),
+  } as StepContext;
 }
 
 /** A plain (non-DOMException) reason: aborting with none would build a DOMException with a stack per step. */

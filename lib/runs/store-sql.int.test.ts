@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import type { RunCommit, StepResultWrite } from "@/lib/engine/ports";
+import { useTestDatabase } from "@/test/db";
+import { postgresStore, storeStats } from "./store";
+import { closeRunStorePool } from "./store-sql";
+import { createTestRun, createTestUser } from "./test-fixtures";
+
+/** The single-statement commit (store-sql.ts): same answers and rows as the transactional path. */
+useTestDatabase();
+let ownerId = "";
+beforeAll(async () => {
+  ownerId = (await createTestUser()).id;
+});
+afterAll(async () => {
+  await closeRunStorePool();
+});
+
+const store = postgresStore();
+const at = (ms = 0) => new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678) + ms);
+const result = (nodeId: string, attempt = 1, extra: Partial<StepResultWrite> = {}): StepResultWrite => ({
+  nodeId, iteration: 1, attempt, status: "succeeded", output: { text: nodeId }, branch: "done", promptTokens: 2, completionTokens: 3, latencyMs: 7, error: null, at: at(10), ...extra,
+});
+const start = (nodeId: string, attempt = 1) => ({ nodeId, iteration: 1, attempt, kind: "agent", input: { via: ["x"] }, at: at() });
+
+async function claimed(owner = "w") {
+  const runId = await createTestRun(ownerId, "queued");
+  const c = await store.claimRun(runId, owner);
+  if (!c.ok) throw new Error("claim failed");
+  return { runId, version: c.run.version };
+}
+
+const runStarted = (inputs: Record<string, unknown> = {}) => ({ type: "run_started" as const, inputs, resumed: false, redispatched: [] });
+const rows = async (runId: string) => db().step.findMany({ where: { runId }, orderBy: { nodeId: "asc" } });
+const seqs = async (runId: string) => (await db().runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } })).map((e) => `${e.seq}:${e.type}`);
+
+describe("single-statement commit", () => {
+  it("writes starts, results, run changes and events in one go; timestamps are stored as given (UTC)", async () => {
+    const { runId, version } = await claimed();
+    const first = await store.commit(runId, {
+      owner: "w", expectedVersion: version, stepStarts: [start("a")],
+      run: { status: "running", startedAt: at(), plannerState: { v: 1, n: 1 }, addSteps: 1 },
+      events: [runStarted(), { type: "step_started", nodeId: "a", iteration: 1, attempt: 1, kind: "agent" }],
+    });
+    expect(first).toMatchObject({ ok: true, version: version + 1, events: [{ seq: 1 }, { seq: 2 }] });
+    const second = await store.commit(runId, {
+      owner: "w", expectedVersion: version + 1, stepResults: [result("a")],
+      run: { plannerState: { v: 1, n: 2 }, addTokens: { promptTokens: 2, completionTokens: 3 } },
+      events: [{ type: "step_finished", nodeId: "a", iteration: 1, status: "succeeded", promptTokens: 2, completionTokens: 3, output: { text: "a" } }],
+    });
+    expect(second).toMatchObject({ ok: true, version: version + 2, events: [{ seq: 3 }] });
+    expect(await rows(runId)).toMatchObject([{ nodeId: "a", status: "succeeded", attempt: 1, output: { text: "a" }, branch: "done", latencyMs: 7, input: { via: ["x"] }, leaseOwner: "w", startedAt: at(), finishedAt: at(10) }]);
+    const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run).toMatchObject({ status: "running", startedAt: at(), state: { v: 1, n: 2 }, promptTokens: 2, completionTokens: 3, stepCount: 1, nextSeq: 4, version: version + 2 });
+    const stored = await db().runEvent.findFirstOrThrow({ where: { runId, seq: 3 } });
+    expect(stored.payload).toEqual({ nodeId: "a", iteration: 1, status: "succeeded", promptTokens: 2, completionTokens: 3, output: { text: "a" } });
+    expect(Math.abs(stored.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
+  });
+
+  it("an instant step's start and result in one commit leave one finished row", async () => {
+    const { runId, version } = await claimed();
+    const res = await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("s"), start("n")], stepResults: [result("s")] });
+    expect(res.ok).toBe(true);
+    expect(await rows(runId)).toMatchObject([{ nodeId: "n", status: "running", output: null }, { nodeId: "s", status: "succeeded", output: { text: "s" }, finishedAt: at(10), promptTokens: 2 }]);
+  });
+
+  it("a result and the same row's restart (next attempt) in one commit leave the restarted row", async () => {
+    const { runId, version } = await claimed();
+    expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a")] })).ok).toBe(true);
+    const res = await store.commit(runId, { owner: "w", expectedVersion: version + 1, stepResults: [result("a", 1, { status: "failed", output: null, error: "boom" })], stepStarts: [start("a", 2)] });
+    expect(res.ok).toBe(true);
+    expect(await rows(runId)).toMatchObject([{ nodeId: "a", attempt: 2, status: "running", output: null, error: null, finishedAt: null, promptTokens: 0 }]);
+  });
+
+  it("refuses a result whose row is not running under this owner and attempt, and writes nothing", async () => {
+    const { runId, version } = await claimed();
+    expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a")], events: [runStarted()] })).ok).toBe(true);
+    const before = storeStats().rejectedCommits;
+    const bad: RunCommit = {
+      owner: "w", expectedVersion: version + 1, stepResults: [result("a", 2)], stepStarts: [start("b")],
+      run: { status: "failed", reason: "x" }, events: [{ type: "run_finished", status: "failed", reason: "x" }],
+    };
+    expect(await store.commit(runId, bad)).toMatchObject({ ok: false, reason: "lost_lease", detail: expect.stringContaining("step a#1 attempt 2") });
+    expect(storeStats().rejectedCommits).toBe(before + 1);
+    expect(await rows(runId)).toMatchObject([{ nodeId: "a", status: "running" }]);
+    expect(await seqs(runId)).toEqual(["1:run_started"]);
+    expect(await db().run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "queued", version: version + 1, nextSeq: 2 });
+  });
+
+  it("refuses a skip of an existing row as stale, and a stale version, writing nothing", async () => {
+    const { runId, version } = await claimed();
+    expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a")] })).ok).toBe(true);
+    const skip = await store.commit(runId, { owner: "w", expectedVersion: version + 1, stepSkips: [{ nodeId: "a", iteration: 1, kind: "agent", at: at() }], events: [runStarted()] });
+    expect(skip).toMatchObject({ ok: false, reason: "stale" });
+    expect(await store.commit(runId, { owner: "w", expectedVersion: version, events: [runStarted()] })).toMatchObject({ ok: false, reason: "stale", detail: expect.stringContaining("version is") });
+    expect(await store.commit(runId, { owner: "other", expectedVersion: version + 1 })).toMatchObject({ ok: false, reason: "lost_lease" });
+    expect(await seqs(runId)).toEqual([]);
+    const skipped = await store.commit(runId, { owner: "w", expectedVersion: version + 1, stepSkips: [{ nodeId: "b", iteration: 1, kind: "agent", at: at() }] });
+    expect(skipped.ok).toBe(true);
+    expect(await rows(runId)).toMatchObject([{ nodeId: "a", status: "running" }, { nodeId: "b", status: "skipped", leaseOwner: "w", finishedAt: at() }]);
+  });
+
+  it("a commit one statement cannot express (a row started twice) takes the transactional path with the same result", async () => {
+    const { runId, version } = await claimed();
+    const res = await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a"), start("a", 2)], events: [runStarted()] });
+    expect(res).toMatchObject({ ok: true, version: version + 1, events: [{ seq: 1 }] });
+    expect(await rows(runId)).toMatchObject([{ nodeId: "a", attempt: 2, status: "running" }]);
+  });
+
+  it("concurrent commits of one run: exactly one wins each version, seqs stay contiguous", async () => {
+    const { runId, version } = await claimed();
+    let v = version;
+    for (let round = 0; round < 5; round++) {
+      const answers = await Promise.all(
+        [0, 1, 2].map((i) => store.commit(runId, { owner: "w", expectedVersion: v, events: [runStarted({ round, i }), runStarted()] })),
+      );
+      expect(answers.filter((a) => a.ok)).toHaveLength(1);
+      v += 1;
+    }
+    expect((await seqs(runId)).map((s) => Number(s.split(":")[0]))).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+  });
+});
