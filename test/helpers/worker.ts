@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { expect } from "vitest";
 import { db } from "@/lib/db/client";
 import { createWorkerConnection } from "@/lib/queue";
+import type { WorkflowInput } from "@/lib/workflow/schema";
 
 /**
  * Test helpers shared by test/scenarios and test/fault: spawn a real worker process (like
@@ -37,8 +39,11 @@ export function spawnWorker(opts: WorkerOptions): WorkerProcess {
   });
   const logs: string[] = [];
   const ready = new Promise<number>((resolve, reject) => {
+    let partial = ""; // a chunk may end mid-line: keep the rest for the next one
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      for (const line of chunk.split("\n").filter(Boolean)) {
+      const lines = (partial + chunk).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines.filter(Boolean)) {
         logs.push(line);
         const m = /"msg":"worker ready".*"healthPort":(\d+)/.exec(line);
         if (m) resolve(Number(m[1]));
@@ -102,3 +107,34 @@ export async function flushPrefix(prefix: string): Promise<number> {
   }
   return deleted;
 }
+
+/** Model calls the scripted server logged for one rule id. */
+export const modelCalls = (model: { requests(): { rule: string | null }[] }, rule: string): number =>
+  model.requests().filter((r) => r.rule === rule).length;
+
+/** Asserts a run's events carry seq 1, 2, 3, … with no gap and no duplicate. */
+export function expectContiguousSeq(events: { seq: number }[]): void {
+  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+}
+
+/**
+ * start → n1 → … → end, one agent per marker: agent i's instructions contain `[[markers[i]]]`, so a
+ * scripted rule `{ match: { system: "[[marker]]" } }` answers exactly that step.
+ */
+export function chainWorkflow(name: string, markers: string[]): WorkflowInput {
+  const ids = markers.map((_, i) => `n${i + 1}`);
+  return {
+    name,
+    agents: markers.map((m, i) => ({ key: `a${i + 1}`, name: `A${i + 1}`, instructions: `[[${m}]] Agent ${i + 1}.`, model: { model: "scripted-demo" } })),
+    nodes: [{ id: "start", type: "start" }, ...ids.map((id, i) => ({ id, type: "agent" as const, agent: `a${i + 1}`, task: `Step ${i + 1}` })), { id: "end", type: "end" }],
+    edges: ["start", ...ids].map((source, i, all) => ({ id: `e${i}`, source, sourceHandle: i === 0 ? "next" : "done", target: all[i + 1] ?? "end" })),
+  };
+}
+
+/** The worker of `workers` whose process holds `leaseOwner` (`host:pid:uuid:job:attempt`). */
+export function workerOf(workers: WorkerProcess[], leaseOwner: string | null | undefined): WorkerProcess | undefined {
+  return leaseOwner ? workers.find((w) => w.child.pid !== undefined && leaseOwner.includes(`:${w.child.pid}:`)) : undefined;
+}
+
+/** True while the process has not exited. */
+export const alive = (w: WorkerProcess): boolean => w.child.exitCode === null && w.child.signalCode === null;

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
+import { closeApiRedis, closeRunsQueue, hasLiveRunJob, runsQueue } from "@/lib/queue";
+import { startRun } from "@/lib/runs/service";
+import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { testQueuePrefix, useTestDatabase } from "@/test/db";
+import { alive, chainWorkflow, expectContiguousSeq, modelCalls, spawnWorker, stopWorker, TERMINAL, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+
+/**
+ * D3 (reliability-security.md): a step that keeps killing its worker ends `failed` with the reason
+ * after the attempt cap (the driver's maxAttempts, 3), the run shows it, and nothing retries it again.
+ *
+ * Every time the step is running on a worker and its model call is in flight, that worker is
+ * SIGKILLed — as if the step itself crashed the process. Recovery per crash is BullMQ's stall
+ * detection with the worker's settings (lib/queue/settings.ts: lock 10 s + stalled check every
+ * 5 s, so ≈ 15 s; they are not configurable by env). To keep worker start-up (5 s quiet, 30 s on a
+ * loaded machine) out of that path, the file starts three workers and spawns a replacement after
+ * each kill without waiting for it: a live worker is always there to pick the stalled run up.
+ * Expected wall time ≈ 3 × 15 s plus the start of the first workers.
+ */
+const database = useTestDatabase();
+const prefix = testQueuePrefix();
+let model: ScriptedServer;
+let ownerId = "";
+const workers: WorkerProcess[] = [];
+const start = () => {
+  const w = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port });
+  workers.push(w);
+  return w;
+};
+
+beforeAll(async () => {
+  process.env.WEFT_QUEUE_PREFIX = prefix;
+  // the model never answers within the test: every attempt is still in its model call when killed
+  model = await startScriptedServer({ fixtures: [{ rules: [{ id: "d3", match: { system: "[[d3]]" }, reply: { text: "never delivered", delayMs: 600_000 } }] }] });
+  ownerId = (await createTestUser()).id;
+  await Promise.all([start().ready, start().ready, start().ready]);
+}, 480_000);
+
+afterAll(async () => {
+  await Promise.all(workers.map((w) => stopWorker(w, 20_000)));
+  await runsQueue().obliterate({ force: true }).catch(() => undefined);
+  await closeRunsQueue();
+  await closeApiRedis();
+  await model?.close();
+}, 120_000);
+
+describe("D3: crash loop", () => {
+  it("a step that kills its worker every time ends failed after the attempt cap, with the reason; no endless retry", { timeout: 300_000 }, async () => {
+    const { workflowId } = await createTestWorkflow(ownerId, chainWorkflow("D3", ["d3"]));
+    const runId = (await startRun(ownerId, workflowId, { inputs: {} })).run.id;
+    const t0 = Date.now();
+    const killedAttempts: number[] = [];
+    const deadline = Date.now() + 150_000;
+    for (;;) {
+      const r = await db().run.findUniqueOrThrow({ where: { id: runId } });
+      if (TERMINAL.includes(r.status)) break;
+      if (Date.now() > deadline) {
+        const tail = workers.flatMap((w) => w.logs.filter((l) => l.includes(runId) || /"level":"(warn|error)"/.test(l)).slice(-12).map((l) => `[${w.child.pid}] ${l.slice(0, 600)}`));
+        expect.fail(`run still ${r.status} at the deadline after crashes ${killedAttempts.join(", ")}; worker logs:\n${tail.join("\n")}`);
+      }
+      expect(killedAttempts.length, "more crashes than the cap allows").toBeLessThanOrEqual(3);
+      const step = await db().step.findFirst({ where: { runId, nodeId: "n1", status: "running" } });
+      const victim = step && !killedAttempts.includes(step.attempt) ? workerOf(workers.filter(alive), step.leaseOwner) : undefined;
+      // the attempt's model call has reached the server: the step is mid-flight
+      if (victim && step && modelCalls(model, "d3") >= step.attempt) {
+        victim.child.kill("SIGKILL");
+        killedAttempts.push(step.attempt);
+        console.info(`D3: attempt ${step.attempt} crashed its worker at +${Date.now() - t0} ms`);
+        start();
+      }
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const { run, steps, events } = await waitTerminal(runId);
+    console.info(`D3: run ${run.status} after ${killedAttempts.length} crashes, ${Date.now() - t0} ms`);
+    expect(run.status).toBe("failed");
+    expect(run.reason ?? "").toMatch(/"n1"/);
+    expect(run.reason ?? "").toMatch(/interrupted 3 times; giving up after 3 attempts/);
+    expect(killedAttempts).toEqual([1, 2, 3]);
+    expect(modelCalls(model, "d3")).toBe(3);
+    const n1 = steps.filter((s) => s.nodeId === "n1");
+    expect(n1).toHaveLength(1);
+    expect(n1[0]?.attempt).toBe(3);
+    expect(n1[0]?.status).not.toBe("running");
+    expect(n1[0]?.status).not.toBe("succeeded");
+    expect(steps.some((s) => s.nodeId === "end")).toBe(false);
+    const finished = events.filter((e) => e.type === "run_finished");
+    expect(finished).toHaveLength(1);
+    expect(JSON.stringify(finished[0]?.payload)).toContain("giving up");
+    expectContiguousSeq(events);
+    // no endless retry: the run's job is gone from the queue, and the reconciler skips terminal runs
+    await waitFor(async () => !(await hasLiveRunJob(runId)), 60_000, "the run's job leaves the queue");
+    expect(modelCalls(model, "d3")).toBe(3);
+    expect((await db().run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("failed");
+  });
+});
