@@ -20,6 +20,7 @@ async function main() {
   for (const k of ["OPENAI_BASE_URL", "OPENAI_API_KEY", "WEFT_SCRIPTED_MODEL_URL", "WEFT_EMBEDDING_BASE_URL", "WEFT_EMBEDDING_MODEL"]) delete process.env[k];
   const { db, disconnectDb } = await import("@/lib/db/client");
   const { searchKnowledge } = await import("./search");
+  const { embedTexts } = await import("./embeddings");
   try {
     const user = await db().user.create({ data: { email: `bench-${randomBytes(4).toString("hex")}@test.local` } });
     const coll = await db().kbCollection.create({ data: { ownerId: user.id, name: "bench", embeddingModel: "scripted-embed", dimensions: dims } });
@@ -50,7 +51,20 @@ async function main() {
         return runs.slice(2).sort((a, b) => a - b)[3]!;
       };
       const [h, v, t] = [await timed("hybrid"), await timed("vector"), await timed("text")];
-      console.log(`${String(n).padStart(7)} chunks: hybrid ${h.toFixed(0)} ms, vector ${v.toFixed(0)} ms, text ${t.toFixed(0)} ms (load ${(loadMs / 1000).toFixed(1)} s)`);
+      // Recall@5 of the sign-bit prefilter: the vector search's top 5 vs an exact scan of every chunk.
+      let found = 0;
+      const queries = 5;
+      for (let i = 0; i < queries; i++) {
+        const query = `recall probe ${i} w${i * 31}`;
+        const got = await searchKnowledge(user.id, { query, collections: ["bench"], k: 5, mode: "vector" });
+        const { vectors } = await embedTexts([query]);
+        const exact = await db().$queryRawUnsafe<{ id: string }[]>(
+          `SELECT c.id FROM "KbChunk" c CROSS JOIN LATERAL (SELECT sum(a * b) AS s FROM unnest(c.embedding, $1::real[]) u(a, b)) x WHERE c."collectionId" = $2 ORDER BY x.s DESC LIMIT 5`,
+          vectors[0], coll.id);
+        const ids = new Set(got.map((g) => g.chunkId));
+        found += exact.filter((e) => ids.has(e.id)).length;
+      }
+      console.log(`${String(n).padStart(7)} chunks: hybrid ${h.toFixed(0)} ms, vector ${v.toFixed(0)} ms, text ${t.toFixed(0)} ms, vector recall@5 ${(found / (queries * 5)).toFixed(2)} (load ${(loadMs / 1000).toFixed(1)} s)`);
     }
   } finally {
     await model.close();

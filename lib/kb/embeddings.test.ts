@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { embeddingSetup, normalise } from "./embeddings";
+import { embeddingSetup, normalise, queryPlanes, signBits } from "./embeddings";
 
 describe("embeddingSetup", () => {
   it("defaults to the scripted server's embeddings", () => {
@@ -20,5 +20,20 @@ describe("normalise", () => {
   it("scales to unit length and leaves zero vectors alone", () => {
     expect(normalise([3, 4])).toEqual([0.6, 0.8]);
     expect(normalise([0, 0])).toEqual([0, 0]);
+  });
+});
+
+describe("queryPlanes", () => {
+  it("plane popcounts give the 4-bit-quantised query's dot product with a chunk's sign bits", () => {
+    const q = [0.9, -0.3, 0.05, -0.9, 0.45, 0, 0.2, -0.6];
+    const { pos, neg } = queryPlanes(q);
+    const count = (a: string, b: string) => [...a].filter((c, i) => c === "1" && b[i] === "1").length;
+    for (const d of [[1, 1, 1, 1, 1, 1, 1, 1], [1, -1, 0.2, -1, 1, 0, -1, 1], [-1, 1, -1, 1, -1, 1, 1, -1]]) {
+      const bits = signBits(d);
+      const viaPlanes = pos.reduce((s, p, l) => s + 2 ** l * (count(bits, p) - count(bits, neg[l]!)), 0);
+      const quantised = q.map((x) => Math.sign(x) * Math.round((Math.abs(x) / 0.9) * 15));
+      const direct = quantised.reduce((s, x, i) => s + (bits[i] === "1" ? x : 0), 0);
+      expect(viaPlanes).toBe(direct);
+    }
   });
 });

@@ -55,6 +55,24 @@ export function normalise(v: number[]): number[] {
 /** Binary quantisation: one bit per dimension, 1 where the component is positive (a varbit literal). */
 export const signBits = (v: number[]): string => v.map((x) => (x > 0 ? "1" : "0")).join("");
 
+/** Bit planes of the query for the asymmetric 1-bit prefilter (see queryPlanes). */
+export const QUERY_LEVELS = 4;
+
+/**
+ * Quantises a query vector to 4-bit magnitudes split into bit planes: plane l of the positive
+ * (negative) components has bit i set when q_i > 0 (q_i < 0) and bit l of round(|q_i| / max|q| * 15)
+ * is set. Then Σ_i q_i·b_i over a chunk's sign bits b ≈ Σ_l 2^l (popcount(b & pos_l) − popcount(b & neg_l)),
+ * which ranks chunks like the dot product with their sign vectors — computed with native varbit ops.
+ */
+export function queryPlanes(q: number[]): { pos: string[]; neg: string[] } {
+  const max = Math.max(...q.map(Math.abs)) || 1;
+  const top = 2 ** QUERY_LEVELS - 1;
+  const ints = q.map((x) => Math.round((Math.abs(x) / max) * top));
+  const plane = (l: number, positive: boolean) => q.map((x, i) => ((positive ? x > 0 : x < 0) && (ints[i]! >> l) & 1 ? "1" : "0")).join("");
+  const levels = Array.from({ length: QUERY_LEVELS }, (_, l) => l);
+  return { pos: levels.map((l) => plane(l, true)), neg: levels.map((l) => plane(l, false)) };
+}
+
 /** Embeds texts in batches; returns L2-normalised vectors, all of one size. Throws ProviderError / Error. */
 export async function embedTexts(texts: string[], setup: EmbeddingSetup = embeddingSetup(), signal?: AbortSignal): Promise<{ vectors: number[][]; dimensions: number; model: string }> {
   const vectors: number[][] = [];

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
-import { embeddingSetup, embedTexts, signBits, type EmbeddingSetup } from "./embeddings";
+import { embeddingSetup, embedTexts, queryPlanes, type EmbeddingSetup } from "./embeddings";
 
 /** A search hit: the chunk with where it came from and how it ranked. */
 export interface KbHit {
@@ -37,7 +37,7 @@ export type SearchInput = z.input<typeof searchInputSchema>;
 /** Candidates taken from each ranking before fusion. */
 const CANDIDATES = 50;
 /**
- * Chunks re-scored by exact cosine after the Hamming-distance prefilter on sign bits. A collection
+ * Chunks re-scored by exact cosine after the sign-bit prefilter. A collection
  * with at most this many chunks (of the query's model) is searched exactly; above it, approximately.
  */
 export const RERANK = 1000;
@@ -48,9 +48,10 @@ type Row = Omit<KbHit, "score" | "similarity" | "textRank"> & { score: number; s
 
 /**
  * Hybrid search over the owner's collections: the query is embedded with the configured model; the
- * chunks of collections embedded with that same model are prefiltered by Hamming distance between sign
- * bits (varbit XOR + bit_count, ~10× cheaper than a float dot product in SQL), and the nearest RERANK are
- * scored by exact cosine (dot product of L2-normalised real[] vectors). In parallel, PostgreSQL full-text search
+ * chunks of collections embedded with that same model are prefiltered by an asymmetric 1-bit score (the
+ * 4-bit-quantised query against each chunk's sign bits, with varbit AND + bit_count — several times
+ * cheaper than a float dot product in SQL), and the best RERANK are scored by exact cosine (dot product
+ * of L2-normalised real[] vectors). In parallel, PostgreSQL full-text search
  * (websearch_to_tsquery over a GIN-indexed tsvector) ranks exact-word matches. The two top-50 lists
  * are fused by reciprocal rank. Collections embedded with another model are searched by text only.
  */
@@ -78,13 +79,18 @@ export async function searchKnowledge(ownerId: string, input: SearchInput, setup
     }
   }
   const textIds = q.mode === "vector" ? [] : allIds;
+  const planes = vector.length ? queryPlanes(vector) : { pos: ["", "", "", ""], neg: ["", "", "", ""] };
   const rows = await db().$queryRaw<Row[]>`
-    WITH q AS (SELECT ${vector}::real[] AS v, ${signBits(vector)}::varbit AS b, websearch_to_tsquery('english', ${q.query}) AS t),
+    WITH q AS (SELECT ${vector}::real[] AS v, ${planes.pos}::varbit[] AS p, ${planes.neg}::varbit[] AS n, websearch_to_tsquery('english', ${q.query}) AS t),
     pre AS (
       SELECT c.id, c.embedding
       FROM "KbChunk" c CROSS JOIN q
-      WHERE c."collectionId" = ANY(${vecIds}::text[]) AND cardinality(q.v) > 0 AND length(c."embeddingBits") = length(q.b)
-      ORDER BY bit_count(c."embeddingBits" # q.b), c.id LIMIT ${RERANK}
+      WHERE c."collectionId" = ANY(${vecIds}::text[]) AND cardinality(q.v) > 0 AND length(c."embeddingBits") = cardinality(q.v)
+      ORDER BY (bit_count(c."embeddingBits" & q.p[1]) - bit_count(c."embeddingBits" & q.n[1]))
+             + 2 * (bit_count(c."embeddingBits" & q.p[2]) - bit_count(c."embeddingBits" & q.n[2]))
+             + 4 * (bit_count(c."embeddingBits" & q.p[3]) - bit_count(c."embeddingBits" & q.n[3]))
+             + 8 * (bit_count(c."embeddingBits" & q.p[4]) - bit_count(c."embeddingBits" & q.n[4])) DESC, c.id
+      LIMIT ${RERANK}
     ),
     vec AS (
       SELECT pre.id, s.sim, row_number() OVER (ORDER BY s.sim DESC, pre.id) AS r
