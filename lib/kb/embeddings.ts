@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { envSchema } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 import { embed } from "@/lib/llm/embed";
 import { defaultModelConfig, SCRIPTED_EMBEDDING_MODEL, type ModelConfig } from "@/lib/llm/models";
 
@@ -73,12 +74,18 @@ export function queryPlanes(q: number[]): { pos: string[]; neg: string[] } {
   return { pos: levels.map((l) => plane(l, true)), neg: levels.map((l) => plane(l, false)) };
 }
 
-/** Embeds texts in batches; returns L2-normalised vectors, all of one size. Throws ProviderError / Error. */
+/** Embeds texts in batches; returns L2-normalised vectors, all of one size. Endpoint failures are AppError("unavailable") (503). */
 export async function embedTexts(texts: string[], setup: EmbeddingSetup = embeddingSetup(), signal?: AbortSignal): Promise<{ vectors: number[][]; dimensions: number; model: string }> {
   const vectors: number[][] = [];
   for (let i = 0; i < texts.length; i += EMBED_BATCH) {
     const batch = texts.slice(i, i + EMBED_BATCH);
-    const { vectors: got } = await embed({ config: setup.config, texts: batch, dimensions: setup.dimensions, signal });
+    let got: number[][];
+    try {
+      got = (await embed({ config: setup.config, texts: batch, dimensions: setup.dimensions, signal })).vectors;
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new AppError("unavailable", `The embeddings endpoint failed (${setup.config.model} at ${setup.config.baseURL}): ${why.slice(0, 300)}. Nothing was stored; try again later or check WEFT_EMBEDDING_* / the provider.`);
+    }
     if (got.length !== batch.length) throw new Error(`the embeddings endpoint returned ${got.length} vectors for ${batch.length} texts`);
     for (const v of got) vectors.push(normalise(vectorSchema.parse(v)));
   }

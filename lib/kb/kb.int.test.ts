@@ -150,6 +150,23 @@ describe("search", () => {
   });
 });
 
+test("an unreachable embeddings endpoint is a clear 503 and stores nothing", async () => {
+  const coll = await createCollection(owner, { name: "offline" });
+  const before = [await docCount(), await chunkCount()];
+  process.env.WEFT_EMBEDDING_BASE_URL = "http://127.0.0.1:9/v1";
+  process.env.WEFT_EMBEDDING_MODEL = "scripted-embed";
+  try {
+    await expect(ingestDocument(owner, coll.id, { name: "a.md", bytes: Buffer.from("# A\n\ntext") }))
+      .rejects.toMatchObject({ code: "unavailable", message: expect.stringMatching(/embeddings endpoint failed.*Nothing was stored/) });
+  } finally {
+    delete process.env.WEFT_EMBEDDING_BASE_URL;
+    delete process.env.WEFT_EMBEDDING_MODEL;
+  }
+  expect([await docCount(), await chunkCount()]).toEqual(before);
+  expect((await findCollection(owner, coll.id))?.embeddingModel).toBeNull();
+  await deleteCollection(owner, coll.id);
+});
+
 describe("tools", () => {
   test("kb_save then kb_query finds the saved text with its source", async () => {
     const saved = await executeTool(owner, { name: "kb_save" }, { collection: "notes", title: "Meeting 14 May", text: "The team agreed to migrate the billing service to Kotlin in Q3." });
