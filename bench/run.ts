@@ -9,6 +9,8 @@ import path from "node:path";
 export interface BenchModule {
   /** Full run writes bench/results/<file>.json and returns a one-line summary. */
   run(opts: { smoke: boolean }): Promise<{ summary: string; ok: boolean }>;
+  /** false: its smoke is too slow for `npm test` (≥ 60 s) and runs only when named: `npm run bench -- <name> --smoke`. */
+  smokeInSuite?: boolean;
 }
 
 const dir = import.meta.dirname;
@@ -33,6 +35,10 @@ for (const name of selected) {
     continue;
   }
   const mod = (await import(path.join(dir, name, "index.ts"))) as BenchModule;
+  if (smoke && !names.length && mod.smokeInSuite === false) {
+    process.stdout.write(`skip bench ${name} (smoke): not in the suite's smoke list; run \`npm run bench -- ${name} --smoke\`\n`);
+    continue;
+  }
   const t0 = Date.now();
   try {
     const { summary, ok } = await mod.run({ smoke });

@@ -36,9 +36,10 @@ export default defineConfig({
       command: `npx tsx e2e/prepare-db.ts && npx next build && npx next start -p ${PORT}`,
       cwd: root,
       url: `${baseURL}/api/health`,
-      env,
+      // Its own build directory, so neither `.next` (dev, `npm run up`) nor the shared e2e build is touched.
+      env: { ...env, NEXT_DIST_DIR: "bench/.tmp/next" },
       reuseExistingServer: reuse,
-      timeout: 600_000,
+      timeout: 1_800_000,
       stdout: "pipe",
       stderr: "pipe",
     },
