@@ -33,7 +33,7 @@ process.env.WEFT_SCRIPTED_MODEL_PORT = String(model.port);
 const owner = (await createTestUser()).id;
 const wf = (await createTestWorkflow(owner, ourWorkflow(shape))).workflowId;
 const { spawnWorker, stopWorker } = await import("@/test/helpers/worker");
-const spawned = process.env.B1_SPAWN ? spawnWorker({ databaseUrl: database.url, prefix: process.env.WEFT_QUEUE_PREFIX!, modelPort: model.port, env: { LOG_LEVEL: process.env.B1_SPAWN } }) : undefined;
+const spawned = process.env.B1_SPAWN ? spawnWorker({ databaseUrl: database.url, prefix: process.env.WEFT_QUEUE_PREFIX!, modelPort: model.port, env: { LOG_LEVEL: "info" } }) : undefined;
 if (spawned) await spawned.ready;
 const worker = spawned ? undefined : startRunWorker({ concurrency: 20, reconcileIntervalMs: 0 });
 const stat = new pg.Client({ connectionString: database.url });

@@ -93,6 +93,17 @@ export function runStorePool(): pg.Pool {
   return g.__weftRunStorePool.pool;
 }
 
+let statements = 0;
+
+/** Statements this process sent on the hot-path pool (B1 reports them per step). */
+export const sqlStatementCount = (): number => statements;
+
+/** One statement on the hot-path pool, counted. */
+function query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
+  statements++;
+  return runStorePool().query<R>(config);
+}
+
 /** Closes the hot-path pool (worker shutdown, end of a test file). */
 export async function closeRunStorePool(): Promise<void> {
   const current = g.__weftRunStorePool;
@@ -188,7 +199,7 @@ export async function sqlCommit(runId: string, c: RunCommit): Promise<SqlCommitR
     };
   });
   const skips = (c.stepSkips ?? []).map((s) => ({ id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, at: iso(s.at) }));
-  const res = await runStorePool().query<{ version: number; nextSeq: number }>({
+  const res = await query<{ version: number; nextSeq: number }>({
     name: "weft_run_commit_v2",
     text: COMMIT_SQL,
     values: [
@@ -222,18 +233,17 @@ FROM "Run" r JOIN "WorkflowVersion" w ON w.id = r."workflowVersionId" WHERE r.id
  * claim, and no older holder can commit after it (its version is stale).
  */
 export async function sqlClaim(runId: string, owner: string): Promise<ClaimResult> {
-  const pool = runStorePool();
-  const claimed = await pool.query<{ version: number }>({
+  const claimed = await query<{ version: number }>({
     name: "weft_run_claim_v1",
     text: `UPDATE "Run" SET "leaseOwner" = $2, "leaseExpiresAt" = NULL, version = version + 1 WHERE id = $1 AND status IN ('queued', 'running') RETURNING version`,
     values: [runId, owner],
   });
   const version = claimed.rows[0]?.version;
   if (version === undefined) {
-    const run = await pool.query<{ status: RunStatus }>({ name: "weft_run_status_v1", text: `SELECT status FROM "Run" WHERE id = $1`, values: [runId] });
+    const run = await query<{ status: RunStatus }>({ name: "weft_run_status_v1", text: `SELECT status FROM "Run" WHERE id = $1`, values: [runId] });
     return { ok: false, reason: run.rows[0] ? "terminal" : "not_found" };
   }
-  const read = await pool.query<{ snap: { run: RunJson; document: unknown; steps: StepJson[] } }>({ name: "weft_run_snapshot_v1", text: SNAPSHOT_SQL, values: [runId] });
+  const read = await query<{ snap: { run: RunJson; document: unknown; steps: StepJson[] } }>({ name: "weft_run_snapshot_v1", text: SNAPSHOT_SQL, values: [runId] });
   const snap = read.rows[0]?.snap;
   if (!snap) return { ok: false, reason: "not_found" };
   const r = snap.run;
@@ -255,6 +265,6 @@ export async function sqlClaim(runId: string, owner: string): Promise<ClaimResul
 
 /** The run's owner (the worker builds the owner's ports before claiming), or null when it is gone. */
 export async function runOwner(runId: string): Promise<string | null> {
-  const res = await runStorePool().query<{ ownerId: string }>({ name: "weft_run_owner_v1", text: `SELECT "ownerId" FROM "Run" WHERE id = $1`, values: [runId] });
+  const res = await query<{ ownerId: string }>({ name: "weft_run_owner_v1", text: `SELECT "ownerId" FROM "Run" WHERE id = $1`, values: [runId] });
   return res.rows[0]?.ownerId ?? null;
 }

@@ -4,15 +4,19 @@ import { appendEvents, type Tx } from "@/lib/events/store";
 import type { RunStatus } from "@/lib/engine/events";
 import type { ClaimResult, CommitFailure, CommitResult, RunCommit, StorePort } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
-import { sqlClaim, sqlCommit } from "./store-sql";
+import { sqlClaim, sqlCommit, sqlStatementCount } from "./store-sql";
 import { applyRunWrite, applyStepWrites, StepConflict, StepLeaseLost } from "./store-writes";
 
 const log = createLogger({ component: "run-store" });
 
-const counters = { commits: 0, rejectedCommits: 0, claims: 0 };
+const counters = { commits: 0, rejectedCommits: 0, claims: 0, transactionalCommits: 0, cancelPolls: 0 };
 
-/** Commit counters of this process; `rejectedCommits` counts refused stale/zombie commits (D4). */
-export const storeStats = (): { commits: number; rejectedCommits: number; claims: number } => ({ ...counters });
+/**
+ * Counters of this process: `rejectedCommits` counts refused stale/zombie commits (D4);
+ * `transactionalCommits` those that took the general path; `sqlStatements` the single statements
+ * sent on the hot-path pool (commits, claims, owner look-ups); `cancelPolls` the cancel checks.
+ */
+export const storeStats = () => ({ ...counters, sqlStatements: sqlStatementCount() });
 
 /** Waiting for a pooled connection under load must not fail a commit; a stuck one must not hold locks forever. */
 const COMMIT_TX = { maxWait: 15_000, timeout: 30_000 } as const;
@@ -77,6 +81,7 @@ async function diagnose(runId: string, c: RunCommit): Promise<Refused> {
 }
 
 async function transactionalCommit(runId: string, c: RunCommit): Promise<CommitResult> {
+  counters.transactionalCommits++;
   try {
     const result = await db().$transaction(async (tx) => {
       const bumped = await tx.$queryRaw<{ version: number }[]>`
@@ -135,6 +140,7 @@ async function requestCancel(runId: string, reason?: string): Promise<void> {
 }
 
 async function isCancelRequested(runId: string): Promise<{ requested: boolean; reason: string | null }> {
+  counters.cancelPolls++;
   const run = await db().run.findUnique({ where: { id: runId }, select: { cancelRequested: true, reason: true, status: true } });
   if (!run) return { requested: false, reason: null };
   return { requested: run.cancelRequested, reason: run.cancelRequested && LIVE.includes(run.status) ? run.reason : null };

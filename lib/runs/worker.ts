@@ -8,6 +8,7 @@ import { createLogger } from "@/lib/logger";
 import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
 import { enginePorts, type PortOverrides } from "./engine-ports";
 import { Reconciler } from "./reconciler";
+import { storeStats } from "./store";
 import { closeRunStorePool, runOwner } from "./store-sql";
 
 const log = createLogger({ component: "worker" });
@@ -81,7 +82,7 @@ async function shutdown(worker: Worker, reconciler: Reconciler | undefined, conn
   await worker.close();
   await connection.quit().catch(() => connection.disconnect());
   await closeRunStorePool().catch((err: unknown) => log.warn("closing the run-store pool failed", { err }));
-  log.info("worker stopped", { id });
+  log.info("worker stopped", { id, store: storeStats() });
 }
 
 async function processRunJob(job: Job<RunJobData>, workerId: string, stop: AbortSignal, graceMs: number, overrides: PortOverrides): Promise<DriverOutcome> {

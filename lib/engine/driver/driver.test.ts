@@ -173,6 +173,41 @@ describe("driver: commits per step", () => {
   });
 });
 
+describe("driver: progress events share the next commit (emitLingerMs)", () => {
+  const progressing = (delayMs: number) => ({
+    ...defaultExecutors,
+    agent: async (ctx: Parameters<typeof defaultExecutors.agent>[0]) => {
+      ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: "working" });
+      await new Promise((r) => setTimeout(r, delayMs));
+      return { status: "succeeded" as const, output: ctx.node.id, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: delayMs };
+    },
+  });
+  const kinds = (store: ReturnType<typeof setup>["store"]) => {
+    const seen: string[][] = [];
+    store.beforeCommit = (_id, c) => seen.push((c.events ?? []).map((e) => e.type));
+    return seen;
+  };
+
+  it("a quick step's progress is committed with its result", async () => {
+    const { ports, store } = setup(chain(), () => ({ content: "x" }));
+    const seen = kinds(store);
+    expect(await runJob(ports, "r1", { owner: "w1", executors: progressing(5) })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(seen).toHaveLength(3);
+    expect(seen[1]).toEqual(["step_progress", "step_finished", "step_started"]);
+  });
+
+  it("a slow step's progress is committed after the linger, before the step ends; 0 commits it at once", async () => {
+    for (const linger of [30, 0]) {
+      const { ports, store } = setup(chain(), () => ({ content: "x" }));
+      const seen = kinds(store);
+      expect(await runJob(ports, "r1", { owner: "w1", executors: progressing(800), emitLingerMs: linger })).toMatchObject({ kind: "terminal", status: "succeeded" });
+      expect(seen).toHaveLength(5);
+      expect(seen[1]).toEqual(["step_progress"]);
+      expect(seen[2]).toEqual(["step_finished", "step_started"]);
+    }
+  });
+});
+
 describe("driver: a run cancelled before it started", () => {
   it("ends cancelled in the first commit without executing anything", async () => {
     const { ports, model, store } = setup(chain(), () => ({ content: "x" }));

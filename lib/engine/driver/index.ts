@@ -28,6 +28,12 @@ export interface RunJobOptions {
   /** After the run ended, how long to wait for aborted steps to return before the job returns. Default 5 000 ms. */
   settleMs?: number;
   /**
+   * While steps run, how long visible-only events (step_progress, handoff) may wait for a state change
+   * to share its commit (they are published ≤ this much later; a step's progress and result then cost
+   * one commit, not two). 0 commits them at once. Default 50 ms.
+   */
+  emitLingerMs?: number;
+  /**
    * Refuses to start an invalid workflow: returns a reason or null. Checked only on a run's first
    * start (a resumed run keeps going). Default: lib/workflow validate() without registry context.
    */
@@ -60,6 +66,7 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
     owner: options.owner,
     executors,
     maxAttempts: options.maxAttempts ?? 3,
+    ...(options.emitLingerMs !== undefined ? { emitLingerMs: options.emitLingerMs } : {}),
   });
   if (opened.refusal !== undefined) return refuse(session, opened.refusal);
   try {

@@ -20,6 +20,16 @@ export class Mailbox<T> {
     w?.();
   }
 
+  /** Whether any queued item matches. */
+  some(pred: (item: T) => boolean): boolean {
+    return this.items.some(pred);
+  }
+
+  /** Resolves at the next push or wake (items stay queued). Only for the one taker, between takes. */
+  changed(): Promise<void> {
+    return new Promise<void>((resolve) => (this.waiter = resolve));
+  }
+
   /** Number of queued items. */
   get size(): number {
     return this.items.length;

@@ -19,7 +19,13 @@ export interface SessionOptions {
   owner: string;
   executors: ExecutorRegistry;
   maxAttempts: number;
+  /** See RunJobOptions.emitLingerMs (default 50). */
+  emitLingerMs?: number;
 }
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** A plain abort reason (no DOMException with a stack per linger). */
+const LINGER_DONE = Object.freeze({ reason: "linger over" });
 
 /**
  * One worker's hold on one run: the serialised reducer. Every input (step results, usage, timers,
@@ -75,9 +81,31 @@ export class RunSession implements StepHost {
     while (!this.lost && !this.finished && !(this.stopping && this.inflight.size === 0 && this.mailbox.size === 0)) {
       const first = await this.mailbox.take();
       if (!first) continue;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await tick();
+      if (first.t === "emit") await this.linger();
       await this.applyBatch([first, ...this.mailbox.drain()]);
     }
+  }
+
+  /**
+   * Only visible events (step_progress, handoff) are queued while steps run: wait up to
+   * `emitLingerMs` for a state change (a usage report, a result, a cancel) to commit them with,
+   * so a step's progress and its result usually share one commit instead of two back to back.
+   */
+  private async linger(): Promise<void> {
+    const ms = this.options.emitLingerMs ?? 50;
+    const deadline = this.ports.clock.now() + ms;
+    const planned = () => this.mailbox.some((i) => i.t === "plan");
+    let waited = false;
+    while (ms > 0 && this.inflight.size > 0 && !this.stopping && !planned()) {
+      const left = deadline - this.ports.clock.now();
+      if (left <= 0) break;
+      waited = true;
+      const timer = new AbortController();
+      await Promise.race([this.mailbox.changed(), this.ports.clock.sleep(left, timer.signal).catch(() => undefined)]);
+      timer.abort(LINGER_DONE);
+    }
+    if (waited) await tick();
   }
 
   /** Plans the events in order, commits all results as one transaction, then performs the commands. */

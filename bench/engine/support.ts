@@ -1,0 +1,62 @@
+/** B1 helpers: the wake-up recorder that timestamps our runs' commits, worker store stats, versions. */
+import fs from "node:fs";
+import path from "node:path";
+import { createWorkerConnection, runEventsChannel } from "@/lib/queue";
+
+/**
+ * Records when this process receives each run's wake-ups (`<prefix>:run-events:<runId>`, carrying
+ * the last seq of a commit, published by the worker after the commit; format in lib/events/wake.ts). `at(runId, seq)` answers the
+ * receipt time (performance.now()) of the wake-up carrying `seq`, waiting up to 5 s for it.
+ */
+export async function wakeRecorder(prefix: string) {
+  const redis = createWorkerConnection("b1-wakes");
+  const seen = new Map<string, number>();
+  const pattern = runEventsChannel("*", prefix);
+  const head = pattern.slice(0, -1);
+  redis.on("pmessage", (_p: string, channel: string, message: string) => {
+    const t = performance.now();
+    // lib/events/wake.ts: `{"last":N,…}` or a bare N
+    const last = message.startsWith("{") ? (JSON.parse(message) as { last: number }).last : Number(message);
+    seen.set(`${channel.slice(head.length)}#${last}`, t);
+  });
+  await redis.psubscribe(pattern);
+  return {
+    async at(runId: string, seq: number): Promise<number> {
+      const key = `${runId}#${seq}`;
+      for (let i = 0; i < 500 && !seen.has(key); i++) await new Promise((r) => setTimeout(r, 10));
+      const t = seen.get(key);
+      if (t === undefined) throw new Error(`no wake-up for ${key} (have ${[...seen.keys()].filter((k) => k.startsWith(runId)).join(" ") || "none for this run"})`);
+      return t;
+    },
+    close: async () => void (await redis.quit().catch(() => redis.disconnect())),
+  };
+}
+
+type StoreStats = { sqlStatements: number; cancelPolls: number; transactionalCommits: number; commits: number };
+
+/** The run store's counters a worker logs when it stops ("worker stopped", LOG_LEVEL info). */
+export function workerStoreStats(logs: string[]): StoreStats | null {
+  for (const line of [...logs].reverse()) {
+    if (!line.includes('"worker stopped"')) continue;
+    try {
+      return (JSON.parse(line) as { store?: StoreStats }).store ?? null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/** Installed versions of the packages both arms run on. */
+export function versions(): Record<string, string> {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const v = (name: string) => {
+    try {
+      return (JSON.parse(fs.readFileSync(path.join(root, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+    } catch {
+      return "?";
+    }
+  };
+  const names = ["@langchain/langgraph", "@langchain/langgraph-checkpoint-postgres", "@langchain/openai", "bullmq", "pg", "@prisma/client", "ioredis"];
+  return { node: process.version, ...Object.fromEntries(names.map((n) => [n, v(n)])) };
+}
