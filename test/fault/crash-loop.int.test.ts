@@ -90,7 +90,7 @@ describe("D3: crash loop", () => {
     expect(JSON.stringify(finished[0]?.payload)).toContain("giving up");
     expectContiguousSeq(events);
     // no endless retry: the run's job is gone from the queue, and the reconciler skips terminal runs
-    await waitFor(async () => !(await hasLiveRunJob(runId)), 60_000, "the run's job leaves the queue");
+    await waitFor(async () => !(await hasLiveRunJob(runId).catch(() => true)), 120_000, "the run's job leaves the queue"); // a Redis timeout on a loaded machine: ask again
     expect(modelCalls(model, "d3")).toBe(3);
     expect((await db().run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("failed");
   });

@@ -10,7 +10,14 @@ import type { WorkflowInput } from "@/lib/workflow/schema";
  * `npm run worker`), poll the database until a condition holds, wait for a terminal run, and delete
  * one queue prefix's Redis keys (a FLUSHALL limited to this test file's prefix).
  */
-export type WorkerProcess = { child: ChildProcess; ready: Promise<number>; exited: Promise<number | null>; logs: string[] };
+export type WorkerProcess = {
+  child: ChildProcess;
+  ready: Promise<number>;
+  exited: Promise<number | null>;
+  logs: string[];
+  /** When "worker ready" was logged (undefined while starting). */
+  readyAt?: number;
+};
 
 /** Options for spawnWorker: the database, queue prefix and scripted model port, plus extra env. */
 export type WorkerOptions = { databaseUrl: string; prefix: string; modelPort: number; env?: Record<string, string> };
@@ -53,7 +60,9 @@ export function spawnWorker(opts: WorkerOptions): WorkerProcess {
   });
   ready.catch(() => undefined);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, ready, exited, logs };
+  const w: WorkerProcess = { child, ready, exited, logs };
+  ready.then(() => (w.readyAt = Date.now()), () => undefined);
+  return w;
 }
 
 /** Stops a worker with SIGTERM (SIGKILL after `ms`) and resolves with its exit code. */
