@@ -90,7 +90,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const reps = smoke ? 3 : 5;
   const shapes: ShapeName[] = smoke ? ["chain20"] : SHAPE_NAMES;
   try {
-    for (const s of shapes) for (let w = 0; w < 1; w++) { await oursOnce(s); await lg.runOnce(s, "sync"); await lg.runOnce(s, "async"); } // warm-up
+    for (const s of shapes) { await oursOnce(s); await lg.runOnce(s, "sync"); await lg.runOnce(s, "async"); } // warm-up
     for (let rep = 0; rep < reps; rep++) {
       for (const s of shapes) {
         push("ours", s, await oursOnce(s));
