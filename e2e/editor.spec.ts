@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { SCRIPTED_PORT } from "../playwright.config";
 import { signUpNewUser } from "./pages/auth-pages";
 import { EditorPage } from "./pages/editor-page";
 import { WorkflowsPage } from "./pages/workflows-page";
@@ -114,31 +115,89 @@ test("a connection the model forbids is refused with the reason", async ({ page 
 });
 
 /**
- * Needs the runtime (run API, worker, scripted model) in the e2e environment. Kept separate from the
- * editing test so the editor's own checks never depend on it; skipped, with the reason, when the
- * run API is not deployed in this build.
+ * Runs against the runtime the config starts (web app, run worker, scripted model server).
+ *
+ * The scripted answers are keyed to this attempt only: every agent's instructions carry a fresh
+ * marker and the rules match on it, so no other spec's requests can reach them (nor advance their
+ * sequence), and a retry starts from fresh rules. Agents answer after a delay so each is visibly
+ * running: with instant answers a step's step_started and step_finished reach the page together
+ * (replayed when the stream connects late, or in one batch) and React paints only the last state —
+ * the "went pending → succeeded" failure. Still opt-in: a dev-server run (09:5x) reached "run
+ * succeeded" but saw the first agent only as pending → succeeded (stream connected after it ended);
+ * the 5 s first answer below is meant for that and is not yet verified in the full suite.
+ * On a failure the scripted log and the run's steps are attached.
  */
-test("run the article writer from the editor: nodes go running → succeeded, outline shows its iterations", async ({ page }) => {
-  test.setTimeout(240_000);
+test("run the article writer from the editor: nodes go running → succeeded, outline shows its iterations", async ({ page }, testInfo) => {
+  test.setTimeout(300_000);
+  test.skip(!process.env.EDITOR_E2E_MODEL_URL && !process.env.EDITOR_E2E_RUN, "opt-in until verified inside the full suite: EDITOR_E2E_RUN=1 (or -c bench/editor/playwright.config.ts)");
+  const modelUrl = process.env.EDITOR_E2E_MODEL_URL ?? `http://127.0.0.1:${SCRIPTED_PORT}`;
+  const marker = `e2e-editor-run-${testInfo.retry}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const state: RunDiagnostics = { modelUrl, afterSeq: await lastScriptedSeq(page, modelUrl) };
+  diagnostics = state;
+  page.on("response", (res) => {
+    if (res.request().method() === "POST" && /\/api\/workflows\/[^/]+\/runs$/.test(new URL(res.url()).pathname)) {
+      res.json().then((b: { run?: { id?: string } }) => { state.runId = b.run?.id; }, () => {});
+    }
+  });
+  await runArticleWriter(page, modelUrl, marker);
+});
+
+interface RunDiagnostics { modelUrl: string; afterSeq: number; runId?: string }
+let diagnostics: RunDiagnostics | undefined;
+
+test.afterEach(async ({ page }, testInfo) => {
+  const d = diagnostics;
+  diagnostics = undefined;
+  if (d && testInfo.status !== testInfo.expectedStatus) await attachDiagnostics(page, testInfo, d.modelUrl, d.afterSeq, d.runId);
+});
+
+async function lastScriptedSeq(page: Page, modelUrl: string): Promise<number> {
+  const res = await page.request.get(`${modelUrl}/_scripted/requests`);
+  const { requests } = (await res.json()) as { requests: { seq: number }[] };
+  return requests.at(-1)?.seq ?? 0;
+}
+
+async function attachDiagnostics(page: Page, testInfo: TestInfo, modelUrl: string, afterSeq: number, runId: string | undefined) {
+  const log = await page.request.get(`${modelUrl}/_scripted/requests`).then((r) => r.json(), () => ({ requests: [] })) as { requests: { seq: number; body?: unknown }[] };
+  const calls = log.requests.filter((r) => r.seq > afterSeq).map(({ body, ...r }) => ({ ...r, body: JSON.stringify(body).slice(0, 600) }));
+  await testInfo.attach("scripted-requests.json", { body: JSON.stringify(calls, null, 2), contentType: "application/json" });
+  if (runId) {
+    const run = await page.request.get(`/api/runs/${runId}`).then((r) => r.text(), (e: Error) => e.message);
+    await testInfo.attach("run.json", { body: run, contentType: "application/json" });
+  }
+}
+
+async function runArticleWriter(page: Page, modelUrl: string, id: string) {
+  const marker = `[[${id}]]`;
   await signUpNewUser(page, "editor-run");
-  const id = await new WorkflowsPage(page).createBlank();
-  const modelUrl = process.env.EDITOR_E2E_MODEL_URL;
-  test.skip(!modelUrl, "needs the worker + scripted model: run with -c bench/editor/playwright.config.ts");
-  const probe = await page.request.post(`/api/workflows/${id}/runs`, { data: { inputs: {} } });
-  test.skip(!(probe.headers()["content-type"] ?? "").includes("json"), "POST /api/workflows/[id]/runs is not available in this build");
-  // The evaluator sends the outline back twice, then approves (a structured choose_branch call, rule R5).
-  const fixture = await page.request.post(`${modelUrl}/_scripted/fixtures`, { data: { mode: "add", rules: [{
-    id: "e2e.editor.evaluator", priority: 100, match: { system: "[[evaluator]]", schema: "choose_branch" }, then: "repeat",
-    sequence: [{ json: { branch: "revise", reason: "needs examples" } }, { json: { branch: "revise", reason: "tighten" } }, { json: { branch: "approved", reason: "good" } }],
-  }] } });
-  expect(fixture.ok()).toBe(true);
+  const workflowId = await new WorkflowsPage(page).createBlank();
+  // This attempt's rules: the evaluator sends the outline back twice, then approves (a structured
+  // choose_branch call, rule R5); every other answer of these agents is a short text after 1.5 s.
+  const fixture = await page.request.post(`${modelUrl}/_scripted/fixtures`, { data: { mode: "add", rules: [
+    { id: `${id}.evaluator`, priority: 101, match: { system: ["[[evaluator]]", marker], schema: "choose_branch" }, then: "repeat",
+      sequence: [{ json: { branch: "revise", reason: "needs examples" } }, { json: { branch: "revise", reason: "tighten" } }, { json: { branch: "approved", reason: "good" } }] },
+    // The first agent answers after 5 s: the page's event stream may connect after the run started, and
+    // events from before it connects are replayed together (painted once, as their last state).
+    { id: `${id}.first`, priority: 100, match: { system: [marker, "Research the topic"], hasTools: false, responseFormat: "text" },
+      reply: { text: "Research notes: three sources and their main points.", delayMs: 5_000 } },
+    { id: `${id}.agents`, priority: 99, match: { system: marker, hasTools: false, responseFormat: "text" },
+      reply: { text: "Notes on the topic: three points and a summary.", delayMs: 1_500 } },
+  ] } });
+  expect(fixture.ok(), await fixture.text()).toBe(true);
 
   const editor = new EditorPage(page);
-  await editor.goto(id);
-  const { outline, evaluator, writer } = await buildArticleWriter(page, editor);
-  await editor.selectNode(evaluator);
-  await editor.setField("agent-instructions", "[[evaluator]] Judge the outline: approve it or send it back for revision.");
-  await editor.selectNode(writer);
+  await editor.goto(workflowId);
+  const { researcher, outline, evaluator, writer } = await buildArticleWriter(page, editor);
+  const instructions: [string, string][] = [
+    [researcher, `${marker} Research the topic.`],
+    [outline, `${marker} Outline an article from the research.`],
+    [evaluator, `[[evaluator]] ${marker} Judge the outline: approve it or send it back for revision.`],
+    [writer, `${marker} Write the article from the outline.`],
+  ];
+  for (const [nodeId, text] of instructions) {
+    await editor.selectNode(nodeId);
+    await editor.setField("agent-instructions", text);
+  }
   await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
   await editor.save();
 
@@ -146,14 +205,14 @@ test("run the article writer from the editor: nodes go running → succeeded, ou
   await page.getByTestId("run-input-topic").fill("Durable workflow engines");
   await editor.recordStatuses();
   await page.getByTestId("run-start").click();
-  await expect(page.getByTestId("run-status")).toBeVisible();
-  await expect(editor.node(outline).locator("[data-status]")).toHaveAttribute("data-status", /running|succeeded/, { timeout: 30_000 });
-  await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
+  await expect(page.getByTestId("run-status")).toBeVisible({ timeout: 60_000 });
+  await expect(editor.node(outline).locator("[data-status]")).toHaveAttribute("data-status", /running|succeeded/, { timeout: 60_000 });
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "succeeded", { timeout: 150_000 });
   const history = await editor.statusHistory();
-  for (const nodeId of ["start", outline, evaluator, writer, "end"]) {
+  for (const nodeId of ["start", researcher, outline, evaluator, writer, "end"]) {
     await expect(editor.node(nodeId).locator("[data-status]")).toHaveAttribute("data-status", "succeeded");
     const seen = history[nodeId] ?? [];
-    // start/end finish within one event batch, so only agents are long enough to be seen running.
+    // start/end do no work (no model call), so only agents are running long enough to be painted.
     if (nodeId === "start" || nodeId === "end") continue;
     expect(seen.indexOf("running"), `${nodeId} went ${seen.join(" → ")}`).toBeGreaterThanOrEqual(0);
     expect(seen.lastIndexOf("succeeded")).toBeGreaterThan(seen.indexOf("running"));
@@ -162,7 +221,7 @@ test("run the article writer from the editor: nodes go running → succeeded, ou
   expect(iteration).toBe(3);
   await expect(editor.node(outline).getByTestId("iteration-badge")).toHaveText(`×${iteration}`);
   await expect(page.getByTestId("run-link")).toHaveAttribute("href", /\/runs\//);
-});
+}
 
 /** README screenshots of the editor (opt-in: WEFT_SCREENSHOTS=1; writes docs/screenshots/editor-*.png). */
 test("screenshots: the editor with the article-writer template, light and dark", async ({ page }) => {
