@@ -214,6 +214,31 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
   const samples: LoadSample[] = [];
   const sizes: SizeResult[] = [];
+  // The full run's JSON is rewritten after every size, so a run cut short still leaves what it measured.
+  const save = async (complete: boolean) => {
+    if (smoke) return;
+    const { version } = (await import("@xyflow/react/package.json", { with: { type: "json" } })).default as { version: string };
+    await writeResult(RESULT_FILE, {
+      bench: "B3 editor vs plain React Flow",
+      goal: "frame p95 ≤ 1.25× the peer at 500 nodes; renders per drag move proportional to the nodes moved; 2,000 nodes load and pan",
+      method: {
+        ready: "ms from navigation start until the canvas shows its nodes, none hidden (unmeasured), and node count + viewport transform hold for 10 frames",
+        frames: "requestAnimationFrame intervals while panning (plan.panSteps steps) and dragging (plan.drags drags × plan.dragSteps moves), one real mouse move per frame",
+        latency: "pointermove timeStamp → end of the next frame's work (rAF then a message-channel task)",
+        renders: "React commits via the DevTools global hook: components that performed work, per pointermove during plan.countDrags extra drags",
+        plan,
+        ours: "components/editor/workflow-editor.tsx (palette, canvas, inspector, live validation, history) bundled with esbuild, app Tailwind CSS, instant stub server actions",
+        peer: "@xyflow/react <ReactFlow> with default nodes, useNodesState/useEdgesState, fitView, same ids/positions/edges",
+      },
+      versions: { xyflow: version, chromium: browserVersion },
+      machine: await machine(),
+      at: new Date().toISOString(),
+      sizes,
+      samples,
+      complete,
+    });
+  };
+  const browserVersion = browser.version();
   try {
     for (const n of plan.sizes) {
       const warm = plan.warmup && !("warmupOnlyFirstSize" in plan && plan.warmupOnlyFirstSize && n !== plan.sizes[0]);
@@ -230,6 +255,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
       const ours = samples.filter((s) => s.n === n && s.arm === "ours");
       const peer = samples.filter((s) => s.n === n && s.arm === "peer");
       sizes.push({ n, ours: summarise(ours), peer: summarise(peer), ratio: ratios(ours, peer) });
+      await save(n === plan.sizes.at(-1));
     }
   } finally {
     await browser.close();
@@ -244,26 +270,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     const ok = !ref || mine.ratio.frameP95 < 2 * ref.ratio.frameP95;
     return { summary: `ours/peer ${line(mine)}${ref ? ` (stored ×${ref.ratio.frameP95})` : ""}`, ok };
   }
-  const { version } = (await import("@xyflow/react/package.json", { with: { type: "json" } })).default as { version: string };
-  const browserVersion = browser.version();
-  await writeResult(RESULT_FILE, {
-    bench: "B3 editor vs plain React Flow",
-    goal: "frame p95 ≤ 1.25× the peer at 500 nodes; renders per drag move proportional to the nodes moved; 2,000 nodes load and pan",
-    method: {
-      ready: "ms from navigation start until the canvas shows its nodes, none hidden (unmeasured), and node count + viewport transform hold for 10 frames",
-      frames: "requestAnimationFrame intervals while panning (20 steps) and dragging (20 drags × 8 moves), one real mouse move per frame",
-      latency: "pointermove timeStamp → end of the next frame's work (rAF then a message-channel task)",
-      renders: "React commits via the DevTools global hook: components that performed work, per pointermove during 3 extra drags",
-      plan,
-      ours: "components/editor/workflow-editor.tsx (palette, canvas, inspector, live validation, history) bundled with esbuild, app Tailwind CSS, instant stub server actions",
-      peer: "@xyflow/react <ReactFlow> with default nodes, useNodesState/useEdgesState, fitView, same ids/positions/edges",
-    },
-    versions: { xyflow: version, chromium: browserVersion },
-    machine: await machine(),
-    at: new Date().toISOString(),
-    sizes,
-    samples,
-  });
+  await save(true);
   const at500 = sizes.find((s) => s.n === 500);
   return { summary: `ours/peer ${sizes.map(line).join(" | ")}${at500 ? `; goal at 500: ≤ 1.25×, got ×${at500.ratio.frameP95}` : ""}`, ok: true };
 }
