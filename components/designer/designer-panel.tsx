@@ -49,7 +49,10 @@ type Props = {
 export function DesignerPanel(p: Props) {
   const [text, setText] = useState("");
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: "end" }), [p.entries.length, p.pending]);
+  // Braces matter: Chromium's scrollIntoView now returns a Promise, and an effect must return nothing or a cleanup.
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: "end" });
+  }, [p.entries.length, p.pending]);
   const submit = () => {
     if (!text.trim() || p.running) return;
     p.onSend(text);
