@@ -57,7 +57,9 @@ test("create an agent in the library, drag it into a workflow, run it", async ({
   const before = new Set(await editor.nodes().evaluateAll((els) => els.map((e) => e.getAttribute("data-id") ?? "")));
   const saved = page.getByTestId("palette-saved-agent").filter({ hasText: "Word counter" });
   await expect(saved).toHaveCount(1);
-  await saved.dragTo(editor.canvas(), { targetPosition: { x: 420, y: 420 } });
+  // Below start and end (a blank workflow puts them side by side mid-canvas), so no handle is covered.
+  const box = (await editor.canvas().boundingBox())!;
+  await saved.dragTo(editor.canvas(), { targetPosition: { x: box.width / 2 - 100, y: box.height - 220 } });
   await expect(editor.nodes()).toHaveCount(before.size + 1);
   const agent = (await editor.nodes().evaluateAll((els) => els.map((e) => e.getAttribute("data-id") ?? ""))).find((n) => !before.has(n))!;
   await expect(editor.node(agent)).toContainText("Word counter");
