@@ -22,6 +22,11 @@ export type OutcomeHandle = { id: string; label: string };
 export type NodeRunState = {
   status: "pending" | "running" | "succeeded" | "failed" | "skipped";
   iteration: number;
+  /**
+   * Every status the node went through, in event order (the editor's live overlay records it from the
+   * replayed event stream, so a start and finish that reach the page together are both kept).
+   */
+  history?: readonly NodeRunState["status"][];
 };
 
 /** What a canvas node component receives. `node` is the document's node object, by reference. */
@@ -180,6 +185,7 @@ function sameData(a: FlowNodeData, b: FlowNodeData): boolean {
     sameList(a.issues, b.issues) &&
     a.run?.status === b.run?.status &&
     a.run?.iteration === b.run?.iteration &&
+    a.run?.history === b.run?.history &&
     a.diff === b.diff &&
     a.handles.length === b.handles.length &&
     a.handles.every((h, i) => h.id === b.handles[i]?.id && h.label === b.handles[i]?.label)

@@ -48,6 +48,7 @@ export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, 
       data-kind={node.type}
       data-status={run?.status}
       data-iteration={run?.iteration}
+      data-history={run?.history?.join(" ")}
       className={clsx(
         "relative w-56 rounded-lg border bg-white text-xs shadow-sm dark:bg-zinc-900 dark:text-zinc-100",
         terminal ? "rounded-full border-2 border-zinc-800 dark:border-zinc-200" : "border-zinc-300 dark:border-zinc-700",

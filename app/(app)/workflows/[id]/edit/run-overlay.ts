@@ -2,8 +2,10 @@ import type { NodeRunState } from "@/components/editor/flow-mapping";
 import type { RunEvent, RunStatus } from "@/lib/engine/events";
 
 /**
- * Folds a run's event stream into what the editor overlays on the canvas: a status and iteration
- * per node, tokens so far, the run's status. Pure, so replaying the same events gives the same view.
+ * Folds a run's event stream into what the editor overlays on the canvas: a status, iteration and
+ * status history per node, tokens so far, the run's status. Pure, so replaying the same events gives
+ * the same view. The history keeps states the canvas may never paint (a step's start and finish can
+ * arrive in one batch, or be replayed together when the stream connects after the step ran).
  */
 export type RunView = {
   status: RunStatus;
@@ -27,10 +29,21 @@ const FINISHED: Record<Extract<RunEvent, { type: "step_finished" }>["status"], N
   skipped: "skipped",
 };
 
-function setNode(view: RunView, id: string, patch: Partial<NodeRunState>): RunView {
+const NO_HISTORY: readonly NodeRunState["status"][] = [];
+
+function setNode(view: RunView, id: string, patch: Omit<Partial<NodeRunState>, "history">): RunView {
   const nodes = new Map(view.nodes);
   const prev = nodes.get(id) ?? { status: "pending" as const, iteration: 1 };
-  nodes.set(id, { ...prev, ...patch, iteration: Math.max(prev.iteration, patch.iteration ?? prev.iteration) });
+  const history = prev.history ?? NO_HISTORY;
+  // A status change is recorded once (a retried attempt's second step_started is still "running").
+  const status = patch.status;
+  const changed = status !== undefined && status !== history.at(-1);
+  nodes.set(id, {
+    ...prev,
+    ...patch,
+    iteration: Math.max(prev.iteration, patch.iteration ?? prev.iteration),
+    history: changed ? [...history, status] : history,
+  });
   return { ...view, nodes };
 }
 
