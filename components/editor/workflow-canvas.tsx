@@ -16,7 +16,7 @@ import {
   type XYPosition,
 } from "@xyflow/react";
 import { useTheme } from "next-themes";
-import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
 import type { Workflow } from "@/lib/workflow/schema";
 import { edgeTypes } from "./edges";
 import {
@@ -35,6 +35,21 @@ import { PALETTE_MIME, type PaletteItem, parsePaletteItem } from "./palette-item
 export const VISIBLE_ONLY_THRESHOLD = 150;
 
 export type CanvasSelection = { nodes: string[]; edges: string[] };
+
+const noSubscription = () => () => {};
+
+/**
+ * React Flow's colorMode from the app theme (next-themes; "system" resolves to the OS preference).
+ * The server cannot know the theme, so the server render and hydration use "light" and the real mode
+ * follows once hydrated: reading resolvedTheme during hydration gave the client "dark" where the
+ * server HTML said "light", and React keeps the server's attributes on such a mismatch — the canvas
+ * stayed `.react-flow.light` on a dark page.
+ */
+function useCanvasColorMode(): "light" | "dark" {
+  const { resolvedTheme } = useTheme();
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  return hydrated && resolvedTheme === "dark" ? "dark" : "light";
+}
 
 export type WorkflowCanvasProps = {
   doc: Workflow;
@@ -60,7 +75,7 @@ const LOCAL_EDGE_CHANGES = new Set<EdgeChange["type"]>(["select", "replace"]);
  * re-renders only the moved nodes); everything else arrives as a new document from the editor.
  */
 export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, onConnect, onDropItem, onSelectionChange, sizesRef, focus }: WorkflowCanvasProps) {
-  const { resolvedTheme } = useTheme();
+  const colorMode = useCanvasColorMode();
   const { screenToFlowPosition, fitView } = useReactFlow();
   const [nodes, setNodes] = useState<FlowNode[]>(() => documentToNodes(doc, overlay));
   const [edges, setEdges] = useState<FlowEdge[]>(() => documentToEdges(doc, overlay));
@@ -141,7 +156,7 @@ export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, on
       multiSelectionKeyCode={["Meta", "Control", "Shift"]}
       selectionKeyCode="Shift"
       onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD}
-      colorMode={resolvedTheme === "dark" ? "dark" : "light"}
+      colorMode={colorMode}
       fitView
       fitViewOptions={{ maxZoom: 1 }}
       minZoom={0.05}
