@@ -1,57 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
-import { startRun } from "@/lib/runs/service";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
-import type { Workflow, WorkflowInput } from "@/lib/workflow/schema";
+import { describe, expect, test } from "vitest";
+import type { WorkflowInput } from "@/lib/workflow/schema";
 import { instantiateTemplate } from "@/lib/workflow/templates";
-import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { spawnWorker, stopWorker, waitTerminal, type WorkerProcess } from "@/test/helpers/worker";
+import { useWorkerRuntime } from "@/test/helpers/runtime";
 import { kbAnswerRule, seedFinancialKnowledge, seedKnowledgeBase } from "./testing";
 
 /**
  * The knowledge base inside real workflow runs: a real worker process (BullMQ, PostgreSQL), the scripted
  * model server over HTTP for chat AND embeddings; files uploaded here are searched by the worker's tools.
  */
-const database = useTestDatabase();
-const prefix = testQueuePrefix();
-let model: ScriptedServer;
-let worker: WorkerProcess;
-let ownerId = "";
-const envBefore = { port: process.env.WEFT_SCRIPTED_MODEL_PORT, url: process.env.WEFT_SCRIPTED_MODEL_URL };
-
-beforeAll(async () => {
-  process.env.WEFT_QUEUE_PREFIX = prefix;
-  model = await startScriptedServer({ fixtures: [{ rules: [] }] });
-  // This process embeds the uploads; the worker embeds the queries: both use the same scripted server.
-  process.env.WEFT_SCRIPTED_MODEL_PORT = String(model.port);
-  delete process.env.WEFT_SCRIPTED_MODEL_URL;
-  ownerId = (await createTestUser()).id;
-  worker = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port, env: { WEFT_SCRIPTED_MODEL_URL: "", WEFT_EMBEDDING_BASE_URL: "", WEFT_EMBEDDING_MODEL: "" } });
-  await worker.ready;
-}, 180_000);
-
-afterAll(async () => {
-  if (worker) await stopWorker(worker);
-  await runsQueue().obliterate({ force: true }).catch(() => undefined);
-  await closeRunsQueue();
-  await closeApiRedis();
-  await model?.close();
-  process.env.WEFT_SCRIPTED_MODEL_PORT = envBefore.port;
-  if (envBefore.url) process.env.WEFT_SCRIPTED_MODEL_URL = envBefore.url;
-});
-
-async function run(doc: WorkflowInput | Workflow, inputs: Record<string, unknown>) {
-  const { workflowId } = await createTestWorkflow(ownerId, doc as WorkflowInput);
-  const { run: r } = await startRun(ownerId, workflowId, { inputs });
-  return waitTerminal(r.id, 90_000);
-}
+// This process embeds the uploads; the worker embeds the queries: both use the same scripted server.
+const rt = useWorkerRuntime({ modelInProcess: true });
 
 describe("knowledge base in a workflow run", () => {
   test("an agent step answers with the source chunk via kb_answer", { timeout: 150_000 }, async () => {
-    const { documents } = await seedKnowledgeBase(ownerId, "company");
+    const { documents } = await seedKnowledgeBase(rt.ownerId, "company");
     const pdf = documents.find((d) => d.name === "annual-report.pdf")!;
-    model.load([{ rules: [
+    rt.model.load([{ rules: [
       { id: "lib-call", match: { system: "[[librarian]]", tools: ["kb_answer"], lastRole: "user" },
         reply: { toolCalls: [{ name: "kb_answer", args: { question: "How much did revenue grow?", collection: "company", k: 3 } }] } },
       kbAnswerRule("lib-kb", "How much did revenue grow?", "Revenue grew 12 percent to 48 million euros [S1]."),
@@ -72,7 +36,7 @@ describe("knowledge base in a workflow run", () => {
         { id: "e2", source: "ask", sourceHandle: "done", target: "end" },
       ],
     };
-    const { run: r, steps } = await run(doc, { question: "How much did revenue grow last year?" });
+    const { run: r, steps } = await rt.run(doc, { question: "How much did revenue grow last year?" }, 90_000);
     expect(r.status, r.reason ?? "").toBe("succeeded");
     expect(steps.find((s) => s.nodeId === "ask")?.status).toBe("succeeded");
     const answer = String((r.outputs as { answer?: unknown }).answer);
@@ -83,15 +47,15 @@ describe("knowledge base in a workflow run", () => {
     expect(answer).toContain(cited.id); // the cited source chunk, by id
     expect(answer).toContain("annual-report.pdf");
     // the model saw the retrieved chunk (in the worker), and the agent got the tool's answer back
-    const kbPrompt = JSON.stringify(model.requests().find((q) => q.rule === "lib-kb")?.body);
+    const kbPrompt = JSON.stringify(rt.model.requests().find((q) => q.rule === "lib-kb")?.body);
     expect(kbPrompt).toContain(cited.id);
-    expect(model.requests().filter((q) => q.rule === "lib-final")).toHaveLength(1);
+    expect(rt.model.requests().filter((q) => q.rule === "lib-final")).toHaveLength(1);
   });
 
   test("scenario C: the document-manager worker reads the filings through kb_query and hands back the source", { timeout: 150_000 }, async () => {
-    const { documents } = await seedFinancialKnowledge(ownerId);
+    const { documents } = await seedFinancialKnowledge(rt.ownerId);
     const tenK = documents.find((d) => d.name === "acme-10k.pdf")!;
-    model.load([{ rules: [
+    rt.model.load([{ rules: [
       { id: "c-lead", match: { system: "Plan the analysis", tools: ["handoff_to_document_manager"] }, sequence: [
         { toolCalls: [{ name: "handoff_to_document_manager", args: { task: "What does the 10-K say about revenue?" } }] },
         { toolCalls: [{ name: "handoff_to_market_research", args: { task: "Find competitor news" } }] },
@@ -104,7 +68,7 @@ describe("knowledge base in a workflow run", () => {
     ] }], "add");
     const doc = instantiateTemplate("financial-analyst")!;
     doc.agents = doc.agents.map((a) => ({ ...a, model: { model: "scripted-demo" }, ...(a.key === "document_manager" ? { tools: [{ name: "kb_query" }] } : {}) }));
-    const { run: r, events } = await run(doc, { request: "Analyse ACME" });
+    const { run: r, events } = await rt.run(doc, { request: "Analyse ACME" }, 90_000);
     expect(r.status, r.reason ?? "").toBe("succeeded");
     const handoffs = events.filter((e) => e.type === "handoff").map((e) => e.payload as { worker: string; phase: string; result?: unknown });
     const back = handoffs.find((h) => h.worker === "document_manager" && h.phase === "handback");

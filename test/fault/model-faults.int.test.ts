@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { ruleSchema } from "@/lib/llm/scripted/fixture";
-import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
-import { startRun } from "@/lib/runs/service";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
-import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { spawnWorker, stopWorker, waitTerminal, type WorkerProcess } from "@/test/helpers/worker";
+import { useWorkerRuntime } from "@/test/helpers/runtime";
 
 /**
  * Model-facing robustness through real runs (reliability-security.md D7, D8, L1, L2, L3): the
  * scripted server injects each failure; one real worker process runs every case concurrently.
  */
-const database = useTestDatabase();
-const prefix = testQueuePrefix();
-let model: ScriptedServer;
-let worker: WorkerProcess;
-let ownerId = "";
 
 const call = { toolCalls: [{ name: "word_count", args: { text: "three little words" } }] };
 const final = { text: "The text has three words." };
@@ -27,36 +17,22 @@ const toolRule = (id: string, fault: NonNullable<Rule["fault"]>, times?: number)
   id, match: { system: `[[${id}]]` }, fault, ...(times ? { times } : {}), sequence: [call, final],
 });
 
-beforeAll(async () => {
-  process.env.WEFT_QUEUE_PREFIX = prefix;
-  model = await startScriptedServer({ fixtures: [{ rules: [
-    toolRule("malformed", { kind: "malformed_args" }, 1),
-    toolRule("truncated", { kind: "truncated_args" }, 1),
-    toolRule("empty", { kind: "empty_args" }, 1),
-    toolRule("unknown", { kind: "unknown_tool" }, 1),
-    toolRule("always-bad", { kind: "malformed_args" }),
-    toolRule("r429", { kind: "http", status: 429, retryAfter: 1 }, 2),
-    toolRule("r500", { kind: "http", status: 500 }, 1),
-    toolRule("r503", { kind: "http", status: 503 }, 1),
-    toolRule("reset", { kind: "reset" }, 1),
-    toolRule("r401", { kind: "http", status: 401 }),
-    { id: "refusal", match: { system: "[[refusal]]" }, reply: { refusal: "I can't help with that." } },
-    { id: "stall", match: { system: "[[stall]]" }, fault: { kind: "stall" } },
-    { id: "same-call", match: { system: "[[same-call]]" }, reply: call },
-    { id: "long", match: { system: "[[long]]" }, reply: { text: "word ".repeat(200) } },
-  ] }] });
-  ownerId = (await createTestUser()).id;
-  worker = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port });
-  await worker.ready;
-}, 180_000);
-
-afterAll(async () => {
-  if (worker) await stopWorker(worker);
-  await runsQueue().obliterate({ force: true }).catch(() => undefined);
-  await closeRunsQueue();
-  await closeApiRedis();
-  await model?.close();
-});
+const rt = useWorkerRuntime({ fixtures: [{ rules: [
+  toolRule("malformed", { kind: "malformed_args" }, 1),
+  toolRule("truncated", { kind: "truncated_args" }, 1),
+  toolRule("empty", { kind: "empty_args" }, 1),
+  toolRule("unknown", { kind: "unknown_tool" }, 1),
+  toolRule("always-bad", { kind: "malformed_args" }),
+  toolRule("r429", { kind: "http", status: 429, retryAfter: 1 }, 2),
+  toolRule("r500", { kind: "http", status: 500 }, 1),
+  toolRule("r503", { kind: "http", status: 503 }, 1),
+  toolRule("reset", { kind: "reset" }, 1),
+  toolRule("r401", { kind: "http", status: 401 }),
+  { id: "refusal", match: { system: "[[refusal]]" }, reply: { refusal: "I can't help with that." } },
+  { id: "stall", match: { system: "[[stall]]" }, fault: { kind: "stall" } },
+  { id: "same-call", match: { system: "[[same-call]]" }, reply: call },
+  { id: "long", match: { system: "[[long]]" }, reply: { text: "word ".repeat(200) } },
+] }] });
 
 type Agent = { marker: string; tools?: boolean; node?: Record<string, unknown> };
 /** start → one agent per entry (parallel when several) → end. */
@@ -72,12 +48,8 @@ function flow(agents: Agent[], limits: Record<string, unknown> = {}): WorkflowIn
     ]),
   };
 }
-async function runOf(doc: WorkflowInput, ms = 60_000) {
-  const { workflowId } = await createTestWorkflow(ownerId, doc);
-  const { run } = await startRun(ownerId, workflowId, { inputs: {} });
-  return waitTerminal(run.id, ms);
-}
-const requestsOf = (rule: string) => model.requests().filter((q) => q.rule === rule);
+const runOf = (doc: WorkflowInput, ms?: number) => rt.run(doc, {}, ms);
+const requestsOf = (rule: string) => rt.model.requests().filter((q) => q.rule === rule);
 type Ev = { type: string; payload: unknown };
 const progress = (events: Ev[]) => events.filter((e) => e.type === "step_progress").map((e) => e.payload as { message: string; detail?: { args?: unknown } });
 /** Every tool invocation the engine made had valid word_count arguments. */

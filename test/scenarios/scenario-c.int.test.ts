@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { approveToolVersion } from "@/lib/db/tools";
-import { resetEnvCache } from "@/lib/env";
 import { seedFinancialKnowledge } from "@/lib/kb/testing";
 import { scriptedModelConfig } from "@/lib/llm/models";
-import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
-import { startRun } from "@/lib/runs/service";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
 import { createTool } from "@/lib/tools/create";
-import type { Workflow, WorkflowInput } from "@/lib/workflow/schema";
+import type { Workflow } from "@/lib/workflow/schema";
 import { instantiateTemplate } from "@/lib/workflow/templates";
-import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { spawnWorker, stopWorker, waitTerminal, type WorkerProcess } from "@/test/helpers/worker";
+import { useWorkerRuntime } from "@/test/helpers/runtime";
 
 /**
  * Scenario C in full (workflow-semantics.md §5, issue "Agents and tools"): the financial analyst
@@ -20,10 +14,8 @@ import { spawnWorker, stopWorker, waitTerminal, type WorkerProcess } from "@/tes
  * system wrote for itself (creation loop: a failing first attempt, a fixed second one, approved by
  * the owner). Real worker process, BullMQ, PostgreSQL and the scripted model server over HTTP.
  */
-const database = useTestDatabase();
-const prefix = testQueuePrefix();
-let model: ScriptedServer;
-let worker: WorkerProcess;
+// This process seeds the knowledge base and creates the tool: its model calls go to the same scripted server as the worker's.
+const rt = useWorkerRuntime({ modelInProcess: true });
 
 const draft = (code: string) => ({
   name: "percent_change",
@@ -33,47 +25,26 @@ const draft = (code: string) => ({
   code,
 });
 
-beforeAll(async () => {
-  process.env.WEFT_QUEUE_PREFIX = prefix;
-  model = await startScriptedServer({ fixtures: [{ rules: [] }] });
-  // This process seeds the knowledge base: its embeddings go to the same scripted server as the worker's.
-  process.env.WEFT_SCRIPTED_MODEL_PORT = String(model.port);
-  delete process.env.OPENAI_BASE_URL;
-  delete process.env.OPENAI_API_KEY;
-  resetEnvCache();
-  worker = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port });
-  await worker.ready;
-}, 180_000);
-
-afterAll(async () => {
-  if (worker) await stopWorker(worker);
-  await runsQueue().obliterate({ force: true }).catch(() => undefined);
-  await closeRunsQueue();
-  await closeApiRedis();
-  await model?.close();
-});
-
 describe("C: financial analyst with a knowledge-base worker and a created tool", () => {
   it("documents come from the knowledge base, market numbers from the created tool; each worker hands back", { timeout: 240_000 }, async () => {
-    const owner = await createTestUser();
-    await seedFinancialKnowledge(owner.id, "filings");
+    await seedFinancialKnowledge(rt.ownerId, "filings");
 
     // 1. The market researcher needs a tool that does not exist: the creation loop writes it.
-    model.load([{ rules: [{ id: "c-write-tool", match: { schema: "write_tool" }, sequence: [
+    rt.model.load([{ rules: [{ id: "c-write-tool", match: { schema: "write_tool" }, sequence: [
       { json: draft("function run(i) { return { percent: (i.to - i.from) / i.from } }") },
       { json: draft("function run(i) { return { percent: Math.round((i.to - i.from) / i.from * 10000) / 100 } }") },
     ] }] }], "add");
-    const created = await createTool({ ownerId: owner.id, request: "a tool computing the percentage change between an old and a new value", config: { ...scriptedModelConfig(model.port), model: "scripted-demo" } });
+    const created = await createTool({ ownerId: rt.ownerId, request: "a tool computing the percentage change between an old and a new value", config: { ...scriptedModelConfig(rt.model.port), model: "scripted-demo" } });
     if (created.status !== "ready") throw new Error(`tool not created: ${JSON.stringify(created)}`);
     expect(created.rounds).toBe(2);
-    await approveToolVersion(owner.id, created.version.id, created.version.codeHash!);
+    await approveToolVersion(rt.ownerId, created.version.id, created.version.codeHash!);
 
     // 2. The template, with the workers' tools: kb_query for documents, the created tool for market data.
     const doc = instantiateTemplate("financial-analyst") as Workflow;
     doc.agents = doc.agents.map((a) =>
       a.key === "document_manager" ? { ...a, tools: [{ name: "kb_query" }] } : a.key === "market_research" ? { ...a, tools: [{ name: "percent_change" }] } : a);
 
-    model.load([{ rules: [
+    rt.model.load([{ rules: [
       { id: "c-lead", match: { system: "Plan the analysis", tools: ["handoff_to_document_manager"] }, sequence: [
         { toolCalls: [{ name: "handoff_to_document_manager", args: { task: "What did the 10-K say about net revenue?" } }] },
         { toolCalls: [{ name: "handoff_to_market_research", args: { task: "Revenue went from 3.75 to 4.2 billion: what is the growth?" } }] },
@@ -87,9 +58,7 @@ describe("C: financial analyst with a knowledge-base worker and a created tool",
       { id: "c-mkt-answer", match: { system: "Research market data", lastRole: "tool" }, reply: { text: "Market growth: {{lastTool}}" } },
     ] }], "add");
 
-    const { workflowId } = await createTestWorkflow(owner.id, doc as WorkflowInput);
-    const { run: started } = await startRun(owner.id, workflowId, { inputs: { request: "Analyse ACME's revenue" } });
-    const { run, events } = await waitTerminal(started.id, 120_000);
+    const { run, events } = await rt.run(doc, { request: "Analyse ACME's revenue" }, 120_000);
     expect(run.status, run.reason ?? "").toBe("succeeded");
 
     const handoffs = events.filter((e) => e.type === "handoff").map((e) => e.payload as { worker: string; phase: string; result?: string });
@@ -103,7 +72,7 @@ describe("C: financial analyst with a knowledge-base worker and a created tool",
     expect(back("document_manager")).toContain("acme-10k.pdf");
     // The market researcher's answer is the created tool's output (12 % growth), run in the sandbox.
     expect(back("market_research")).toMatch(/percent\\?"?:\s*12\b/);
-    expect(model.requests().filter((r) => r.rule === "c-mkt-answer")).toHaveLength(1);
+    expect(rt.model.requests().filter((r) => r.rule === "c-mkt-answer")).toHaveLength(1);
     expect(JSON.stringify(run.outputs)).toContain("Analysis");
   });
 });

@@ -1,51 +1,21 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
-import { startRun } from "@/lib/runs/service";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { describe, expect, it } from "vitest";
 import { importAutoAgentXml } from "@/lib/workflow/importers/autoagent-xml";
 import { importMetaAgentFsm } from "@/lib/workflow/importers/metaagent-fsm";
-import type { Workflow, WorkflowInput } from "@/lib/workflow/schema";
+import type { Workflow } from "@/lib/workflow/schema";
 import { instantiateTemplate } from "@/lib/workflow/templates";
 import { hasErrors, validate } from "@/lib/workflow/validate";
-import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { spawnWorker, stopWorker, waitTerminal, type WorkerProcess } from "@/test/helpers/worker";
+import { useWorkerRuntime } from "@/test/helpers/runtime";
 
 /**
  * Acceptance scenarios A–E (workflow-semantics.md §5) and the seed formats (§4), end to end:
  * real worker process, BullMQ, PostgreSQL and the scripted model server over HTTP.
  */
-const database = useTestDatabase();
-const prefix = testQueuePrefix();
-let model: ScriptedServer;
-let worker: WorkerProcess;
-let ownerId = "";
+const rt = useWorkerRuntime();
 
 const choose = (branch: string) => ({ json: { branch } });
 
-beforeAll(async () => {
-  process.env.WEFT_QUEUE_PREFIX = prefix;
-  model = await startScriptedServer({ fixtures: [{ rules: [] }] });
-  ownerId = (await createTestUser()).id;
-  worker = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port });
-  await worker.ready;
-}, 180_000);
-
-afterAll(async () => {
-  if (worker) await stopWorker(worker);
-  await runsQueue().obliterate({ force: true }).catch(() => undefined);
-  await closeRunsQueue();
-  await closeApiRedis();
-  await model?.close();
-});
-
-async function run(doc: WorkflowInput | Workflow, inputs: Record<string, unknown>, ms = 60_000) {
-  const { workflowId } = await createTestWorkflow(ownerId, doc as WorkflowInput);
-  const { run: r } = await startRun(ownerId, workflowId, { inputs });
-  return waitTerminal(r.id, ms);
-}
 const count = (steps: { nodeId: string; status: string }[], nodeId: string) => steps.filter((s) => s.nodeId === nodeId && s.status === "succeeded").length;
 const template = (id: string): Workflow => {
   const t = instantiateTemplate(id);
@@ -55,18 +25,18 @@ const template = (id: string): Workflow => {
 
 describe("A: article writer (evaluator-optimizer)", () => {
   it("k=2 rejections → 3 outline steps, 3 evaluations, writer once", { timeout: 90_000 }, async () => {
-    model.load([{ rules: [{ id: "a-k2", match: { schema: "choose_branch", anyMessage: "topic-k2" }, sequence: [choose("revise"), choose("revise"), choose("approved")] }] }], "add");
-    const { run: r, steps } = await run(template("article-writer"), { topic: "topic-k2" });
+    rt.model.load([{ rules: [{ id: "a-k2", match: { schema: "choose_branch", anyMessage: "topic-k2" }, sequence: [choose("revise"), choose("revise"), choose("approved")] }] }], "add");
+    const { run: r, steps } = await rt.run(template("article-writer"), { topic: "topic-k2" });
     expect(r.status, r.reason ?? "").toBe("succeeded");
     expect(count(steps, "outline")).toBe(3);
     expect(count(steps, "evaluate")).toBe(3);
     expect(count(steps, "write")).toBe(1);
-    expect(model.requests().filter((q) => q.rule === "a-k2")).toHaveLength(3);
+    expect(rt.model.requests().filter((q) => q.rule === "a-k2")).toHaveLength(3);
   });
 
   it("always rejecting stops at the cap (3 outline steps) with loop_exhausted", { timeout: 90_000 }, async () => {
-    model.load([{ rules: [{ id: "a-never", match: { schema: "choose_branch", anyMessage: "topic-never" }, reply: choose("revise") }] }], "add");
-    const { run: r, steps, events } = await run(template("article-writer"), { topic: "topic-never" });
+    rt.model.load([{ rules: [{ id: "a-never", match: { schema: "choose_branch", anyMessage: "topic-never" }, reply: choose("revise") }] }], "add");
+    const { run: r, steps, events } = await rt.run(template("article-writer"), { topic: "topic-never" });
     expect(count(steps, "outline")).toBe(3);
     const exhausted = events.filter((e) => e.type === "loop_exhausted");
     expect(exhausted).toHaveLength(1);
@@ -79,7 +49,7 @@ describe("A: article writer (evaluator-optimizer)", () => {
   it("onExhausted abort ends budget_exhausted with the loop named", { timeout: 90_000 }, async () => {
     const doc = template("article-writer");
     doc.edges = doc.edges.map((e) => (e.kind === "loop" ? { ...e, onExhausted: "abort", continueWith: undefined } : e));
-    const { run: r, steps, events } = await run(doc, { topic: "topic-never" });
+    const { run: r, steps, events } = await rt.run(doc, { topic: "topic-never" });
     expect(r.status).toBe("budget_exhausted");
     expect(r.reason ?? "").toMatch(/evaluate-revise-outline.*exhausted/);
     expect(JSON.stringify(events.find((e) => e.type === "run_finished")?.payload)).toContain("loop:evaluate-revise-outline");
@@ -96,13 +66,13 @@ const majority = (): Workflow => {
 
 describe("B: majority vote (parallel + join)", () => {
   it("three solvers on three models overlap; the aggregator runs once after all three and answers 13", { timeout: 90_000 }, async () => {
-    model.load([{ rules: [
+    rt.model.load([{ rules: [
       { id: "b-a", match: { model: "scripted-a" }, reply: { text: "x = 13. ANSWER: 13", delayMs: 1500 } },
       { id: "b-b", match: { model: "scripted-b" }, reply: { text: "so 13. ANSWER: 13", delayMs: 1500 } },
       { id: "b-c", match: { model: "scripted-c" }, reply: { text: "hence 5. ANSWER: 5", delayMs: 1500 } },
       { id: "b-agg", match: { system: "Compare the candidate answers", anyMessage: "ANSWER: 5" }, reply: { text: "13" } },
     ] }], "add");
-    const { run: r, steps } = await run(majority(), { problem: "What is 6 + 7?" });
+    const { run: r, steps } = await rt.run(majority(), { problem: "What is 6 + 7?" });
     expect(r.status, r.reason ?? "").toBe("succeeded");
     const solvers = steps.filter((s) => s.nodeId.startsWith("solve_"));
     expect(solvers).toHaveLength(3);
@@ -112,19 +82,19 @@ describe("B: majority vote (parallel + join)", () => {
     const agg = steps.filter((s) => s.nodeId === "aggregate");
     expect(agg).toHaveLength(1);
     expect(agg[0]!.startedAt!.getTime()).toBeGreaterThanOrEqual(Math.max(...solvers.map((s) => s.finishedAt!.getTime())));
-    expect(new Set(model.requests().filter((q) => q.rule?.startsWith("b-") && q.rule !== "b-agg").map((q) => (q.body as { model?: string }).model))).toEqual(new Set(["scripted-a", "scripted-b", "scripted-c"]));
-    const aggPrompt = JSON.stringify(model.requests().find((q) => q.rule === "b-agg")?.body);
+    expect(new Set(rt.model.requests().filter((q) => q.rule?.startsWith("b-") && q.rule !== "b-agg").map((q) => (q.body as { model?: string }).model))).toEqual(new Set(["scripted-a", "scripted-b", "scripted-c"]));
+    const aggPrompt = JSON.stringify(rt.model.requests().find((q) => q.rule === "b-agg")?.body);
     expect(aggPrompt).toContain("ANSWER: 13");
     expect(aggPrompt).toContain("ANSWER: 5");
     expect(JSON.stringify(r.outputs)).toContain("13");
   });
 
   it("a solver failing with a permanent 400 fails the join quickly with a clear error", { timeout: 60_000 }, async () => {
-    model.load([{ rules: [
+    rt.model.load([{ rules: [
       { id: "b-fail", priority: 10, match: { model: "scripted-b", anyMessage: "FAILING" }, fault: { kind: "http", status: 400, message: "bad request for solver b" } },
     ] }], "add");
     const t0 = Date.now();
-    const { run: r, steps } = await run(majority(), { problem: "FAILING problem" }, 30_000);
+    const { run: r, steps } = await rt.run(majority(), { problem: "FAILING problem" }, 30_000);
     expect(Date.now() - t0).toBeLessThan(15_000);
     expect(r.status).toBe("failed");
     expect(r.reason ?? "").toMatch(/solve_b/);
@@ -135,7 +105,7 @@ describe("B: majority vote (parallel + join)", () => {
 
 describe("C: financial analyst (orchestrator-workers)", () => {
   it("each worker is handed work at least once and hands back", { timeout: 90_000 }, async () => {
-    model.load([{ rules: [
+    rt.model.load([{ rules: [
       { id: "c-lead", match: { system: "Plan the analysis", tools: ["handoff_to_document_manager"] }, sequence: [
         { toolCalls: [{ name: "handoff_to_document_manager", args: { task: "Summarise the 10-K" } }] },
         { toolCalls: [{ name: "handoff_to_market_research", args: { task: "Find competitor news" } }] },
@@ -144,7 +114,7 @@ describe("C: financial analyst (orchestrator-workers)", () => {
       { id: "c-doc", match: { system: "Find, read and summarise" }, reply: { text: "10-K summary: revenue +12%." } },
       { id: "c-mkt", match: { system: "Research market data" }, reply: { text: "Competitors lost share." } },
     ] }], "add");
-    const { run: r, events } = await run(template("financial-analyst"), { request: "Analyse ACME" });
+    const { run: r, events } = await rt.run(template("financial-analyst"), { request: "Analyse ACME" });
     expect(r.status, r.reason ?? "").toBe("succeeded");
     const handoffs = events.filter((e) => e.type === "handoff").map((e) => e.payload as { worker: string; phase: string });
     for (const w of ["document_manager", "market_research"]) {
@@ -157,20 +127,20 @@ describe("C: financial analyst (orchestrator-workers)", () => {
 
 describe("D: refund triage (routing)", () => {
   it("a refund request never runs the sales agent (skipped); both paths reach the same end", { timeout: 90_000 }, async () => {
-    model.load([{ rules: [
+    rt.model.load([{ rules: [
       { id: "d-refund", match: { schema: "choose_branch", anyMessage: "order 42" }, reply: choose("refund") },
       { id: "d-buy", match: { schema: "choose_branch", anyMessage: "buy a kettle" }, reply: choose("purchase") },
       { id: "d-sales", match: { system: "Help customers choose and buy" }, reply: { text: "SALES reply" } },
       { id: "d-refunds", match: { system: "Handle refund requests" }, reply: { text: "REFUND reply" } },
     ] }], "add");
-    const refund = await run(template("refund-triage"), { message: "I want my money back for order 42" });
+    const refund = await rt.run(template("refund-triage"), { message: "I want my money back for order 42" });
     expect(refund.run.status, refund.run.reason ?? "").toBe("succeeded");
     const status = (s: typeof refund.steps, id: string) => s.filter((x) => x.nodeId === id).map((x) => x.status);
     expect(status(refund.steps, "sales")).toEqual(["skipped"]);
     expect(status(refund.steps, "refund")).toEqual(["succeeded"]);
     expect(status(refund.steps, "end")).toEqual(["succeeded"]);
-    expect(model.requests().filter((q) => q.rule === "d-sales")).toHaveLength(0);
-    const buy = await run(template("refund-triage"), { message: "I want to buy a kettle" });
+    expect(rt.model.requests().filter((q) => q.rule === "d-sales")).toHaveLength(0);
+    const buy = await rt.run(template("refund-triage"), { message: "I want to buy a kettle" });
     expect(buy.run.status, buy.run.reason ?? "").toBe("succeeded");
     expect(status(buy.steps, "refund")).toEqual(["skipped"]);
     expect(status(buy.steps, "end")).toEqual(["succeeded"]);
@@ -181,9 +151,9 @@ describe("D: refund triage (routing)", () => {
 
 describe("E: ML pipeline FSM (traceback)", () => {
   it("a data problem traces back to preprocess; the run stays within maxSteps", { timeout: 90_000 }, async () => {
-    model.load([{ rules: [{ id: "e-eval", match: { schema: "choose_branch", system: "Evaluate a trained model" }, sequence: [choose("data_problem"), choose("ok")] }] }], "add");
+    rt.model.load([{ rules: [{ id: "e-eval", match: { schema: "choose_branch", system: "Evaluate a trained model" }, sequence: [choose("data_problem"), choose("ok")] }] }], "add");
     const doc = template("ml-pipeline");
-    const { run: r, steps, events } = await run(doc, { dataset: "s3://bucket/churn.csv" });
+    const { run: r, steps, events } = await rt.run(doc, { dataset: "s3://bucket/churn.csv" });
     expect(r.status, r.reason ?? "").toBe("succeeded");
     expect(count(steps, "preprocess")).toBe(2);
     expect(count(steps, "train")).toBe(2);
@@ -211,7 +181,7 @@ function loopingEvaluator(doc: Workflow, id: string, times: number): { evaluator
     const picks = n.id === loop.source ? [...Array.from({ length: times }, () => choose(loop.sourceHandle)), choose(forward)] : [choose(forward)];
     return [{ id: `${id}-${n.id}`, priority: 5, match: { schema: "choose_branch", system }, sequence: picks }];
   });
-  model.load([{ rules }], "add");
+  rt.model.load([{ rules }], "add");
   return { evaluator: loop.source, target: loop.target };
 }
 
@@ -228,7 +198,7 @@ describe("seed formats", () => {
       expect(hasErrors(validate(doc)), JSON.stringify(validate(doc))).toBe(false);
       const { evaluator, target } = loopingEvaluator(doc, `seed-${file}`, 2);
       const inputs = Object.fromEntries(doc.inputs.map((i) => [i.key, "owls"]));
-      const { run: r, steps } = await run(doc, inputs);
+      const { run: r, steps } = await rt.run(doc, inputs);
       expect(r.status, r.reason ?? "").toBe("succeeded");
       expect(count(steps, target)).toBe(3);
       expect(count(steps, evaluator)).toBe(3);

@@ -4,12 +4,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createWorkflow } from "@/lib/db/workflows";
-import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
 import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
-import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { spawnWorker, stopWorker, type WorkerProcess } from "@/test/helpers/worker";
+import { useWorkerRuntime } from "@/test/helpers/runtime";
 import { handleMcpRequest } from "./server";
 
 /**
@@ -17,10 +14,7 @@ import { handleMcpRequest } from "./server";
  * run_workflow_<name> with the workflow's inputs as its schema and calls it; the run goes through a
  * real worker process, BullMQ, PostgreSQL and the scripted model, and the call answers its outputs.
  */
-const database = useTestDatabase();
-const prefix = testQueuePrefix();
-let model: ScriptedServer;
-let worker: WorkerProcess;
+useWorkerRuntime({ fixtures: [{ rules: [{ id: "mcp-wf", match: { anyMessage: "mcp-served workflow" }, reply: { text: "SUMMARY: served over MCP" } }] }] });
 let server: http.Server;
 let url = "";
 
@@ -41,9 +35,6 @@ const summariser: WorkflowInput = {
 };
 
 beforeAll(async () => {
-  process.env.WEFT_QUEUE_PREFIX = prefix;
-  model = await startScriptedServer({ fixtures: [{ rules: [{ id: "mcp-wf", match: { anyMessage: "mcp-served workflow" }, reply: { text: "SUMMARY: served over MCP" } }] }] });
-  worker = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port });
   server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -55,16 +46,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/mcp`;
-  await worker.ready;
-}, 180_000);
+});
 
 afterAll(async () => {
   await new Promise<void>((r) => server?.close(() => r()));
-  if (worker) await stopWorker(worker);
-  await runsQueue().obliterate({ force: true }).catch(() => undefined);
-  await closeRunsQueue();
-  await closeApiRedis();
-  await model?.close();
 });
 
 test("an MCP client lists the owner's saved workflows as tools and runs one to its outputs; drafts are not served", async () => {
