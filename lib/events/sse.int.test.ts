@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
 import type { RunEvent } from "@/lib/engine/events";
 import { closeApiRedis } from "@/lib/queue";
 import { createTestRun, createTestUser } from "@/lib/runs/test-fixtures";
@@ -7,7 +6,8 @@ import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { closeRunEventHub } from "./hub";
 import { publishRunEvents } from "./publish";
 import { runEventStream } from "./sse";
-import { appendEvents, readEvents } from "./store";
+import { readEvents } from "./store";
+import { appendTestEvents, progressEvent as progress } from "./test-append";
 import { SseParser, type SseFrame } from "./test-sse";
 
 useTestDatabase();
@@ -24,14 +24,8 @@ afterAll(async () => {
   await closeApiRedis();
 });
 
-const TX = { maxWait: 30_000, timeout: 30_000 };
-const progress = (i: number): RunEvent => ({ type: "step_progress", nodeId: "a", iteration: 1, message: `m${i}` });
-const commit = (runId: string, events: RunEvent[], finish = false) =>
-  db().$transaction(async (tx) => {
-    const s = await appendEvents(tx, runId, events);
-    if (finish) await tx.run.update({ where: { id: runId }, data: { status: "succeeded", reason: "done" } });
-    return s;
-  }, TX);
+/** Commits without waking anyone: the tests publish (or not) themselves. */
+const commit = (runId: string, events: RunEvent[], finish = false) => appendTestEvents(runId, events, { finish, wake: "none" });
 
 /** A stream whose only safety-net read is a minute away: anything sent sooner came from a wake-up. */
 function open(runId: string) {

@@ -4,8 +4,8 @@ import type { RunEvent } from "@/lib/engine/events";
 import { closeApiRedis } from "@/lib/queue";
 import { createTestRun, createTestUser } from "@/lib/runs/test-fixtures";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { publishRunWake } from "./publish";
-import { appendEvents, readEvents } from "./store";
+import { readEvents } from "./store";
+import { appendTestEvents, progressEvent as progress } from "./test-append";
 
 useTestDatabase();
 const prefix = testQueuePrefix();
@@ -20,18 +20,7 @@ afterAll(async () => {
   await closeApiRedis();
 });
 
-const TX = { maxWait: 30_000, timeout: 30_000 };
-const progress = (i: number): RunEvent => ({ type: "step_progress", nodeId: "a", iteration: 1, message: `m${i}` });
-
-async function append(runId: string, events: RunEvent[], finish = false): Promise<void> {
-  const stored = await db().$transaction(async (tx) => {
-    const s = await appendEvents(tx, runId, events);
-    if (finish) await tx.run.update({ where: { id: runId }, data: { status: "succeeded", reason: "done" } });
-    return s;
-  }, TX);
-  const last = stored.at(-1);
-  if (last) await publishRunWake(runId, last.seq);
-}
+const append = (runId: string, events: RunEvent[]) => appendTestEvents(runId, events);
 
 
 describe("appendEvents", () => {

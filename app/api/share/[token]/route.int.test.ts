@@ -4,11 +4,9 @@ import { GET as listLinksGET, POST as createLinkPOST } from "@/app/api/runs/[id]
 import { DELETE as revokeDELETE } from "@/app/api/runs/[id]/share/[linkId]/route";
 import { db } from "@/lib/db/client";
 import { hashShareToken } from "@/lib/db/share-links";
-import type { RunEvent } from "@/lib/engine/events";
 import { resetEnvCache } from "@/lib/env";
 import { closeRunEventHub } from "@/lib/events/hub";
-import { publishRunWake } from "@/lib/events/publish";
-import { appendEvents } from "@/lib/events/store";
+import { appendTestEvents } from "@/lib/events/test-append";
 import { SseParser } from "@/lib/events/test-sse";
 import { closeApiRedis } from "@/lib/queue";
 import { createTestRun, createTestUser } from "@/lib/runs/test-fixtures";
@@ -41,12 +39,6 @@ const ip = (fixed?: string) => ({ "x-forwarded-for": fixed ?? `10.9.${Math.floor
 const tokenCtx = (token: string) => ({ params: Promise.resolve({ token }) });
 const runCtx = (id: string) => ({ params: Promise.resolve({ id }) });
 
-async function append(runId: string, events: RunEvent[]): Promise<void> {
-  const stored = await db().$transaction((tx) => appendEvents(tx, runId, events));
-  const last = stored.at(-1);
-  if (last) await publishRunWake(runId, last.seq);
-}
-
 async function createLink(runId: string, body: object, user = alice): Promise<Response> {
   return createLinkPOST(
     new Request(`http://localhost/api/runs/${runId}/share`, { method: "POST", headers: { ...user.auth, "content-type": "application/json" }, body: JSON.stringify(body) }),
@@ -58,7 +50,7 @@ async function sharedRun(withContent: boolean): Promise<{ runId: string; token: 
   const runId = await createTestRun(alice.id);
   await db().run.update({ where: { id: runId }, data: { inputs: { question: "SECRET-INPUT" }, outputs: { answer: "SECRET-OUTPUT" } } });
   await db().step.create({ data: { runId, nodeId: "start", status: "succeeded", output: { text: "SECRET-STEP" }, leaseOwner: "worker-x", input: { via: [] } } });
-  await append(runId, [
+  await appendTestEvents(runId, [
     { type: "run_started", inputs: { question: "SECRET-INPUT" }, resumed: false, redispatched: [] },
     { type: "step_progress", nodeId: "start", iteration: 1, message: "called lookup", detail: { args: { q: "SECRET-ARGS" } } },
     { type: "step_finished", nodeId: "start", iteration: 1, status: "succeeded", output: { text: "SECRET-STEP" }, promptTokens: 3, completionTokens: 4 },

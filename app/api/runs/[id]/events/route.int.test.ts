@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
 import type { RunEvent } from "@/lib/engine/events";
-import type { StoredEvent } from "@/lib/engine/ports";
 import { resetEnvCache } from "@/lib/env";
 import { closeApiRedis, createWorkerConnection } from "@/lib/queue";
 import { createTestRun, createTestUser } from "@/lib/runs/test-fixtures";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { GET } from "./route";
 import { closeRunEventHub, runEventHub } from "@/lib/events/hub";
-import { publishRunEvents, publishRunWake } from "@/lib/events/publish";
 import { sseStats } from "@/lib/events/sse";
-import { appendEvents, readEvents } from "@/lib/events/store";
+import { readEvents } from "@/lib/events/store";
+import { appendTestEvents, progressEvent as progress, type TestWake } from "@/lib/events/test-append";
 import { SseParser, type SseFrame } from "@/lib/events/test-sse";
 
 useTestDatabase();
@@ -29,21 +27,8 @@ afterAll(async () => {
   await closeApiRedis();
 });
 
-const TX = { maxWait: 30_000, timeout: 30_000 };
-const progress = (i: number): RunEvent => ({ type: "step_progress", nodeId: "a", iteration: 1, message: `m${i}` });
-
 /** Commits `events`, then wakes viewers the way the worker does (envelopes in the wake-up), or with a bare hint. */
-async function append(runId: string, events: RunEvent[], finish = false, wake: "events" | "hint" = "events"): Promise<StoredEvent[]> {
-  const stored = await db().$transaction(async (tx) => {
-    const s = await appendEvents(tx, runId, events);
-    if (finish) await tx.run.update({ where: { id: runId }, data: { status: "succeeded", reason: "done" } });
-    return s;
-  }, TX);
-  const last = stored.at(-1);
-  if (last && wake === "events") await publishRunEvents(runId, stored);
-  else if (last) await publishRunWake(runId, last.seq);
-  return stored;
-}
+const append = (runId: string, events: RunEvent[], finish = false, wake: TestWake = "events") => appendTestEvents(runId, events, { finish, wake });
 
 function request(runId: string, lastEventId: number | null, signal?: AbortSignal, auth = user.auth): [Request, { params: Promise<{ id: string }> }] {
   const headers: Record<string, string> = { ...auth };
