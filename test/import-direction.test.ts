@@ -20,6 +20,7 @@ describe("import direction", () => {
     ["lib/db/x.ts", 'import { Button } from "@/components/ui/button";\nButton();\n'],
     ["components/editor/x.tsx", 'import { db } from "@/lib/db/client";\ndb();\n'],
     ["components/runs/x.tsx", 'import { runJob } from "@/lib/engine/driver";\nrunJob;\n'],
+    ["components/runs/x.tsx", 'import { rerun } from "@/lib/runs/dashboard";\nrerun;\n'],
     ["workers/x.ts", 'import { redirect } from "next/navigation";\nredirect("/");\n'],
     ["workers/x.ts", 'import { Button } from "@/components/ui/button";\nButton();\n'],
     ["lib/x.ts", 'import page from "@/app/page";\npage();\n'],
@@ -32,6 +33,7 @@ describe("import direction", () => {
     ["lib/engine/x.ts", 'import { outcomesOf } from "@/lib/workflow/schema";\noutcomesOf;\n'],
     ["components/editor/x.tsx", 'import { outcomesOf } from "@/lib/workflow/schema";\noutcomesOf;\n'],
     ["components/runs/x.tsx", 'import { runEventSchema } from "@/lib/engine/events";\nrunEventSchema;\n'],
+    ["components/runs/x.tsx", 'import { stepView } from "@/lib/runs/dto";\nstepView;\n'],
     ["workers/x.ts", 'import { db } from "@/lib/db/client";\ndb();\n'],
   ])("allows the permitted import in %s", async (file, code) => {
     expect(await restricted(file, code)).toEqual([]);

@@ -1,6 +1,6 @@
 import type { NodeRunState } from "@/components/editor/flow-mapping";
 import type { RunEvent, RunEventEnvelope, RunStatus } from "@/lib/engine/events";
-import type { InitialRun, InitialStep } from "./types";
+import type { RunInfoView, StepView } from "@/lib/runs/dto";
 import type { Usage } from "./cost";
 
 /** One model call inside a step (a tokens_used event). */
@@ -62,7 +62,7 @@ function blankStep(nodeId: string, iteration: number): StepState {
 }
 
 /** The state before the first event, seeded with what the server rendered (Step rows). */
-export function initialRunState(run: InitialRun, steps: readonly InitialStep[]): RunState {
+export function initialRunState(run: RunInfoView, steps: readonly StepView[]): RunState {
   const map = new Map<string, StepState>();
   for (const s of steps) {
     map.set(stepKey(s.nodeId, s.iteration), {

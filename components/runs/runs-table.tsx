@@ -3,24 +3,9 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Select } from "@/components/ui/input";
+import type { RunRow } from "@/lib/runs/dto";
 import { formatCost, formatDuration } from "./cost";
 import { statusTone } from "./status";
-
-/** A row as GET /runs/feed returns it (lib/runs/dashboard RunRow). */
-export interface RunRowView {
-  id: string;
-  status: string;
-  reason: string | null;
-  workflowId: string;
-  workflowName: string;
-  version: number;
-  createdAt: string;
-  startedAt: string | null;
-  durationMs: number | null;
-  stepCount: number;
-  tokens: number;
-  costUsd: number | null;
-}
 
 const STATUSES = ["queued", "running", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"];
 const POLL_MS = 2_000;
@@ -29,7 +14,7 @@ const POLL_MS = 2_000;
  * The user's runs, newest first, filtered by workflow and status. Re-fetches /runs/feed every 2 s
  * while any shown run is queued or running (and on a filter change).
  */
-export function RunsTable({ initial, workflows }: { initial: RunRowView[]; workflows: { id: string; name: string }[] }) {
+export function RunsTable({ initial, workflows }: { initial: RunRow[]; workflows: { id: string; name: string }[] }) {
   const [rows, setRows] = useState(initial);
   const [workflowId, setWorkflowId] = useState("");
   const [status, setStatus] = useState("");
@@ -41,7 +26,7 @@ export function RunsTable({ initial, workflows }: { initial: RunRowView[]; workf
     const ctrl = new AbortController();
     if (tick > 0 || workflowId || status) {
       fetch(`/runs/feed?${q}`, { cache: "no-store", signal: ctrl.signal })
-        .then((r) => (r.ok ? (r.json() as Promise<{ runs: RunRowView[] }>) : null))
+        .then((r) => (r.ok ? (r.json() as Promise<{ runs: RunRow[] }>) : null))
         .then((b) => b && setRows(b.runs), () => undefined);
     }
     return () => ctrl.abort();

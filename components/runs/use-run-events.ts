@@ -1,16 +1,16 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import { runEventEnvelopeSchema } from "@/lib/engine/events";
+import type { RunInfoView, StepView } from "@/lib/runs/dto";
 import { applyEnvelope, initialRunState, type RunState } from "./run-fold";
-import type { InitialRun, InitialStep } from "./types";
 
 /** Connection state of the live stream. `revoked` = share link revoked or expired (share view only). */
 export type LiveState = "connecting" | "live" | "reconnecting" | "ended" | "revoked" | "closed";
 
 interface Options {
   url: string;
-  run: InitialRun;
-  steps: readonly InitialStep[];
+  run: RunInfoView;
+  steps: readonly StepView[];
   /** Share view: on a dropped stream, GET this; a 404 means the link was revoked or expired. */
   checkUrl?: string;
 }

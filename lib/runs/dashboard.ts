@@ -4,6 +4,7 @@ import { getRunForOwner, listRunsForOwner, type RunDetail, type RunListFilter } 
 import { getSettings, type PriceTable } from "@/lib/db/settings";
 import { notFound } from "@/lib/errors";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
+import type { RunRow } from "./dto";
 import { startRun, type StartedRun } from "./service";
 
 /** Tokens of one model within a run (from its tokens_used events). */
@@ -65,23 +66,6 @@ export async function rerun(ownerId: string, runId: string): Promise<StartedRun>
   if (!run) throw notFound("Run not found");
   const inputs = (run.inputs ?? {}) as Record<string, unknown>;
   return startRun(ownerId, run.workflowVersion.workflowId, { inputs, version: run.workflowVersion.version });
-}
-
-/** One row of the /runs page: the summary plus duration and estimated cost (null = no price known). */
-export interface RunRow {
-  id: string;
-  status: string;
-  reason: string | null;
-  workflowId: string;
-  workflowName: string;
-  version: number;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  durationMs: number | null;
-  stepCount: number;
-  tokens: number;
-  costUsd: number | null;
 }
 
 /** The owner's runs for the /runs page (newest first, filtered), each with its estimated cost. */

@@ -1,5 +1,6 @@
 import type { RunEvent, RunEventEnvelope } from "@/lib/engine/events";
 import type { Workflow } from "@/lib/workflow/schema";
+import { runInfoView, stepView, type RunInfoView, type RunRowLike, type StepRowLike, type StepView } from "./dto";
 
 /**
  * The read-only view a share link returns (W2). Every object here is built FIELD BY FIELD from an
@@ -38,36 +39,11 @@ export interface SharedGraph {
   agents: { key: string; name: string; model: string | null }[];
 }
 
-export interface SharedStep {
-  nodeId: string;
-  iteration: number;
-  attempt: number;
-  status: string;
-  branch: string | null;
-  promptTokens: number;
-  completionTokens: number;
-  latencyMs: number | null;
-  error: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  output?: unknown;
-}
+/** A shared step: never its input; `output` only with content. */
+export type SharedStep = Omit<StepView, "input">;
 
-export interface SharedRunInfo {
-  id: string;
-  status: string;
-  reason: string | null;
-  workflowName: string;
-  version: number;
-  promptTokens: number;
-  completionTokens: number;
-  stepCount: number;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  inputs?: unknown;
-  outputs?: unknown;
-}
+/** The shared run header, with its step count. */
+export type SharedRunInfo = RunInfoView & { stepCount: number };
 
 /** GET /api/share/[token]: exactly these keys (asserted in the W2 test). */
 export interface SharedRun {
@@ -77,8 +53,6 @@ export interface SharedRun {
   includeContent: boolean;
   expiresAt: string;
 }
-
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /** The drawable part of a workflow document. */
 export function sharedGraph(doc: Workflow): SharedGraph {
@@ -106,73 +80,16 @@ export function sharedGraph(doc: Workflow): SharedGraph {
   };
 }
 
-/** Step row fields a step carries in the shared view. */
-export interface StepRowLike {
-  nodeId: string;
-  iteration: number;
-  attempt: number;
-  status: string;
-  branch: string | null;
-  promptTokens: number;
-  completionTokens: number;
-  latencyMs: number | null;
-  error: string | null;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  output: unknown;
-}
-
 /** One shared step; `output` only with content. */
-export function sharedStep(s: StepRowLike, includeContent: boolean): SharedStep {
-  const step: SharedStep = {
-    nodeId: s.nodeId,
-    iteration: s.iteration,
-    attempt: s.attempt,
-    status: s.status,
-    branch: s.branch,
-    promptTokens: s.promptTokens,
-    completionTokens: s.completionTokens,
-    latencyMs: s.latencyMs,
-    error: s.error,
-    startedAt: iso(s.startedAt),
-    finishedAt: iso(s.finishedAt),
-  };
+export function sharedStep(s: StepRowLike & { output: unknown }, includeContent: boolean): SharedStep {
+  const step: SharedStep = stepView(s);
   if (includeContent) step.output = s.output ?? null;
   return step;
 }
 
-/** Run fields a run carries in the shared view. */
-export interface RunRowLike {
-  id: string;
-  status: string;
-  reason: string | null;
-  workflowName: string;
-  version: number;
-  promptTokens: number;
-  completionTokens: number;
-  stepCount: number;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  inputs: unknown;
-  outputs: unknown;
-}
-
 /** The shared run; `inputs`/`outputs` only with content. */
-export function sharedRunInfo(r: RunRowLike, includeContent: boolean): SharedRunInfo {
-  const run: SharedRunInfo = {
-    id: r.id,
-    status: r.status,
-    reason: r.reason,
-    workflowName: r.workflowName,
-    version: r.version,
-    promptTokens: r.promptTokens,
-    completionTokens: r.completionTokens,
-    stepCount: r.stepCount,
-    createdAt: r.createdAt.toISOString(),
-    startedAt: iso(r.startedAt),
-    finishedAt: iso(r.finishedAt),
-  };
+export function sharedRunInfo(r: RunRowLike & { stepCount: number; inputs: unknown; outputs: unknown }, includeContent: boolean): SharedRunInfo {
+  const run: SharedRunInfo = { ...runInfoView(r), stepCount: r.stepCount };
   if (includeContent) {
     run.inputs = r.inputs ?? {};
     run.outputs = r.outputs ?? null;
