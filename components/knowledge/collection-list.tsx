@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import type { CollectionRow } from "./types";
+import type { CollectionRow } from "@/lib/kb/types";
 
 /** The user's collections with document and chunk counts; each opens its page. */
 export function CollectionList({ collections }: { collections: CollectionRow[] }) {

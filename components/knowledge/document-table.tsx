@@ -6,7 +6,8 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { TrashIcon } from "@/components/ui/icons";
-import type { ActionResult, DocumentRow } from "./types";
+import type { DocumentRow } from "@/lib/kb/types";
+import type { ActionResult } from "./types";
 import { formatBytes } from "./upload";
 
 /** The collection's documents: name, format, size, pages, chunks, added; delete with confirmation. */

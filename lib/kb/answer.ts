@@ -3,7 +3,8 @@ import { z } from "zod";
 import { chat } from "@/lib/llm/invoke";
 import type { ModelConfig } from "@/lib/llm/models";
 import type { EmbeddingSetup } from "./embeddings";
-import { searchKnowledge, type KbHit } from "./search";
+import { searchKnowledge } from "./search";
+import type { KbHit } from "./types";
 
 /** Marker in the system prompt (scripted fixtures match it: `match.system: "[[kb-answer]]"`). */
 export const KB_ANSWER_MARKER = "[[kb-answer]]";

@@ -3,27 +3,7 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { embeddingSetup, embedTexts, queryPlanes, type EmbeddingSetup } from "./embeddings";
-
-/** A search hit: the chunk with where it came from and how it ranked. */
-export interface KbHit {
-  chunkId: string;
-  documentId: string;
-  documentName: string;
-  collectionId: string;
-  collectionName: string;
-  ordinal: number;
-  text: string;
-  startOffset: number;
-  endOffset: number;
-  page: number | null;
-  heading: string | null;
-  /** Reciprocal-rank-fusion score of the two rankings below (higher is better). */
-  score: number;
-  /** Cosine similarity to the query (null: not among the vector candidates). */
-  similarity: number | null;
-  /** ts_rank_cd of the full-text match (null: no full-text match). */
-  textRank: number | null;
-}
+import type { KbHit } from "./types";
 
 export const searchInputSchema = z.object({
   query: z.string().trim().min(1, "Enter a question or keywords").max(2000),

@@ -10,6 +10,7 @@ import { chunkText, type Chunk } from "./chunk";
 import { convertToText } from "./convert";
 import { embeddingSetup, embedTexts, signBits, type EmbeddingSetup } from "./embeddings";
 import { formatOf, KB_EXTENSIONS, KB_MIME, kbRejected, type KbFormat } from "./formats";
+import type { CollectionView, DocumentView } from "./types";
 
 const log = createLogger({ component: "kb" });
 
@@ -19,31 +20,6 @@ export const collectionInputSchema = z.object({
   description: z.string().trim().max(1000).default(""),
 });
 export type CollectionInput = z.input<typeof collectionInputSchema>;
-
-export interface CollectionView {
-  id: string;
-  name: string;
-  description: string;
-  embeddingModel: string | null;
-  dimensions: number | null;
-  documentCount: number;
-  chunkCount: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface DocumentView {
-  id: string;
-  collectionId: string;
-  name: string;
-  title: string | null;
-  format: string;
-  sizeBytes: number;
-  pageCount: number | null;
-  chunkCount: number;
-  textChars: number;
-  createdAt: Date;
-}
 
 /** Limits of one upload; maxBytes defaults to WEFT_KB_MAX_UPLOAD_MB. */
 export const maxUploadBytes = (): number => Math.round(Number(process.env.WEFT_KB_MAX_UPLOAD_MB || 10) * 1024 * 1024);
@@ -56,7 +32,7 @@ function conflictOnDuplicate(err: unknown): never {
   throw err;
 }
 
-type CollectionRow = { id: string; name: string; description: string; embeddingModel: string | null; dimensions: number | null; createdAt: Date; updatedAt: Date };
+type CollectionRow = Omit<CollectionView, "documentCount" | "chunkCount">;
 
 async function withCounts(rows: CollectionRow[]): Promise<CollectionView[]> {
   if (!rows.length) return [];

@@ -1,7 +1,8 @@
 import "server-only";
 import { buildDocx, buildPdf } from "./fixtures";
 import type { KbFormat } from "./formats";
-import { createCollection, ensureCollection, ingestDocument, type CollectionView, type DocumentView } from "./store";
+import { createCollection, ensureCollection, ingestDocument } from "./store";
+import type { CollectionView, DocumentView } from "./types";
 
 /**
  * Test helpers over the REAL knowledge base (PostgreSQL + the scripted embeddings server): a sample

@@ -2,7 +2,8 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import type { ActionResult, SearchHitView, SearchResult } from "@/components/knowledge/types";
+import type { ActionResult, SearchResult } from "@/components/knowledge/types";
+import type { SearchHitView } from "@/lib/kb/types";
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { searchKnowledge } from "@/lib/kb/search";

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { CollectionList } from "@/components/knowledge/collection-list";
 import { CreateCollectionForm } from "@/components/knowledge/create-collection-form";
-import type { CollectionRow } from "@/components/knowledge/types";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { listCollections } from "@/lib/kb/store";
+import type { CollectionRow } from "@/lib/kb/types";
 import { createCollectionAction } from "./actions";
 
 export const metadata: Metadata = { title: "Knowledge" };

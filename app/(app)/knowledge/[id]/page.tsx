@@ -4,13 +4,13 @@ import { notFound } from "next/navigation";
 import { DeleteCollectionButton } from "@/components/knowledge/delete-collection-button";
 import { DocumentTable } from "@/components/knowledge/document-table";
 import { SearchPanel } from "@/components/knowledge/search-panel";
-import type { DocumentRow } from "@/components/knowledge/types";
 import { UploadPanel } from "@/components/knowledge/upload-panel";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { KB_EXTENSIONS } from "@/lib/kb/formats";
 import { findCollection, listDocuments, maxUploadBytes } from "@/lib/kb/store";
+import type { DocumentRow } from "@/lib/kb/types";
 import { deleteCollectionAction, deleteDocumentAction, searchAction } from "../actions";
 
 export const metadata: Metadata = { title: "Collection" };
