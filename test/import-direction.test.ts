@@ -34,6 +34,7 @@ describe("import direction", () => {
     ["components/editor/x.tsx", 'import { outcomesOf } from "@/lib/workflow/schema";\noutcomesOf;\n'],
     ["components/runs/x.tsx", 'import { runEventSchema } from "@/lib/engine/events";\nrunEventSchema;\n'],
     ["components/runs/x.tsx", 'import { stepView } from "@/lib/runs/dto";\nstepView;\n'],
+    ["components/runs/x.tsx", 'import { estimateCost } from "@/lib/runs/cost";\nestimateCost;\n'],
     ["workers/x.ts", 'import { db } from "@/lib/db/client";\ndb();\n'],
   ])("allows the permitted import in %s", async (file, code) => {
     expect(await restricted(file, code)).toEqual([]);

@@ -1,28 +1,4 @@
-import type { Prices } from "./types";
-
-/** Tokens of one model. */
-export interface Usage {
-  model: string;
-  promptTokens: number;
-  completionTokens: number;
-}
-
-/**
- * Estimated USD cost of usage under a price table; null when no model used has a price (so the UI
- * shows "—" rather than a misleading $0). Models without a price count as 0 once any model has one.
- */
-export function estimateCost(prices: Prices | undefined, usage: readonly Usage[]): number | null {
-  if (!prices) return null;
-  let total = 0;
-  let priced = false;
-  for (const u of usage) {
-    const p = prices[u.model];
-    if (!p) continue;
-    priced = true;
-    total += (u.promptTokens * p.promptPer1M + u.completionTokens * p.completionPer1M) / 1_000_000;
-  }
-  return priced ? total : null;
-}
+/** How the run pages show costs and durations (the estimate itself is lib/runs/cost). */
 
 /** "$0.0123" style, "—" for null. */
 export function formatCost(usd: number | null): string {

@@ -2,7 +2,8 @@
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { estimateCost, formatCost, formatDuration } from "./cost";
+import { estimateCost } from "@/lib/runs/cost";
+import { formatCost, formatDuration } from "./cost";
 import { JsonView } from "./json-view";
 import { RawEvents } from "./raw-events";
 import { RunActions } from "./run-actions";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent, RunEventEnvelope } from "@/lib/engine/events";
-import { estimateCost } from "./cost";
+import { estimateCost } from "@/lib/runs/cost";
 import { applyEnvelope, initialRunState, nodeOverlay, orderedSteps, runUsage } from "./run-fold";
 
 const run = { id: "r1", status: "queued", reason: null, workflowName: "W", version: 1, promptTokens: 0, completionTokens: 0, createdAt: "2026-01-01T00:00:00.000Z", startedAt: null, finishedAt: null };

@@ -1,10 +1,10 @@
 import type { NodeRunState } from "@/components/editor/flow-mapping";
 import type { RunEvent, RunEventEnvelope, RunStatus } from "@/lib/engine/events";
+import type { ModelUsage } from "@/lib/runs/cost";
 import type { RunInfoView, StepView } from "@/lib/runs/dto";
-import type { Usage } from "./cost";
 
 /** One model call inside a step (a tokens_used event). */
-export interface ModelCall extends Usage {
+export interface ModelCall extends ModelUsage {
   at: string;
   latencyMs: number | null;
 }
@@ -176,8 +176,8 @@ export function orderedSteps(state: RunState): StepState[] {
 }
 
 /** Model usage summed over steps (for the run's estimated cost). */
-export function runUsage(state: RunState): Usage[] {
-  const by = new Map<string, Usage>();
+export function runUsage(state: RunState): ModelUsage[] {
+  const by = new Map<string, ModelUsage>();
   for (const s of state.steps.values()) {
     for (const c of s.calls) {
       const u = by.get(c.model) ?? { model: c.model, promptTokens: 0, completionTokens: 0 };

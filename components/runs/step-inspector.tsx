@@ -1,12 +1,12 @@
 "use client";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
-import { estimateCost, formatCost, formatDuration } from "./cost";
+import { estimateCost, type Prices } from "@/lib/runs/cost";
+import { formatCost, formatDuration } from "./cost";
 import { JsonView } from "./json-view";
 import type { StepState } from "./run-fold";
 import { stepDetail, type RecordedMessage } from "./step-detail";
 import { statusTone } from "./status";
-import type { Prices } from "./types";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (

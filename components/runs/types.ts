@@ -1,8 +1,6 @@
+import type { Prices } from "@/lib/runs/cost";
 import type { RunInfoView, StepView } from "@/lib/runs/dto";
 import type { Workflow } from "@/lib/workflow/schema";
-
-/** USD per one million tokens, per model name (same shape as the settings' price table). */
-export type Prices = Record<string, { promptPer1M: number; completionPer1M: number }>;
 
 /** Everything one dashboard (owner or share) needs to render. */
 export interface DashboardProps {

@@ -4,15 +4,9 @@ import { getRunForOwner, listRunsForOwner, type RunDetail, type RunListFilter } 
 import { getSettings, type PriceTable } from "@/lib/db/settings";
 import { notFound } from "@/lib/errors";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
+import { estimateCost, type ModelUsage } from "./cost";
 import type { RunRow } from "./dto";
 import { startRun, type StartedRun } from "./service";
-
-/** Tokens of one model within a run (from its tokens_used events). */
-export interface ModelUsage {
-  model: string;
-  promptTokens: number;
-  completionTokens: number;
-}
 
 /** Everything the owner's run page starts from; live changes come from the event stream. */
 export interface RunDashboard {
@@ -80,19 +74,7 @@ export async function listRunRows(ownerId: string, filter: RunListFilter): Promi
       createdAt: r.createdAt.toISOString(), startedAt: r.startedAt?.toISOString() ?? null, finishedAt: r.finishedAt?.toISOString() ?? null,
       durationMs: r.startedAt ? (r.finishedAt?.getTime() ?? now) - r.startedAt.getTime() : null,
       stepCount: r.stepCount, tokens: r.promptTokens + r.completionTokens,
-      costUsd: costOf(settings.prices, usage.get(r.id) ?? []),
+      costUsd: estimateCost(settings.prices, usage.get(r.id) ?? []),
     })),
   };
-}
-
-function costOf(prices: PriceTable, usage: readonly ModelUsage[]): number | null {
-  let total = 0;
-  let priced = false;
-  for (const u of usage) {
-    const p = prices[u.model];
-    if (!p) continue;
-    priced = true;
-    total += (u.promptTokens * p.promptPer1M + u.completionTokens * p.completionPer1M) / 1_000_000;
-  }
-  return priced ? total : null;
 }
