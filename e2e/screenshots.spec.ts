@@ -5,12 +5,13 @@ import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { e2eEnv, SCRIPTED_PORT } from "../playwright.config";
 import { signUpNewUser } from "./pages/auth-pages";
+import { EditorPage } from "./pages/editor-page";
 import { RunPage } from "./pages/run-page";
 import { SettingsPage } from "./pages/settings-page";
 
 /**
- * README screenshots into docs/screenshots/: the workflows list and settings (light and dark), a
- * finished run's dashboard with a step open in the inspector (run-light, run-dark) and the same run
+ * README screenshots into docs/screenshots/: the workflows list and settings (light and dark), the
+ * editor with the article-writer template (editor-light, editor-dark), a finished run's dashboard with a step open in the inspector (run-light, run-dark) and the same run
  * through a share link with content (share). The run is real: web app, worker and the scripted model
  * of playwright.config.ts. Opt-in (it writes into the repository):
  * WEFT_SCREENSHOTS=1 npx playwright test e2e/screenshots.spec.ts
@@ -73,6 +74,29 @@ test("screenshots: workflows list and settings, light and dark", async ({ page }
   await settings.addProvider({ name: "OpenAI", baseUrl: "https://api.openai.com/v1", defaultModel: "gpt-4o-mini", apiKey: "sk-demo-not-a-real-key-9f2c" });
   await settings.addProvider({ name: "Ollama (local)", baseUrl: "http://localhost:11434/v1", defaultModel: "llama3.1:8b", apiKey: "ollama-local-7b1e" });
   await shoot(page, "settings");
+});
+
+test("screenshots: the editor with the article-writer template, light and dark", async ({ page }) => {
+  test.setTimeout(120_000);
+  fs.mkdirSync(OUT, { recursive: true });
+  await page.setViewportSize({ width: 1440, height: 860 });
+  await signUpNewUser(page, "editor-screens");
+  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+  await page.waitForURL(/\/workflows\/[^/]+$/);
+  const editor = new EditorPage(page);
+  await editor.goto(new URL(page.url()).pathname.split("/").pop()!);
+  await editor.layout();
+  await editor.save();
+  await shoot(page, "editor", {
+    ready: async () => {
+      await expect(editor.nodes().first()).toBeVisible();
+      // the canvas takes the page's theme (React Flow's own class), not only the app's tokens
+      const theme = await page.locator("html").getAttribute("class");
+      await expect(page.locator(".react-flow")).toHaveClass(/\bdark\b/.test(theme ?? "") ? /\bdark\b/ : /\blight\b/);
+      await editor.fit();
+      await page.mouse.move(0, 0);
+    },
+  });
 });
 
 const MARKER = "screens-vote";

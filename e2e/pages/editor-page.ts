@@ -124,28 +124,6 @@ export class EditorPage {
     return { nodes, edges: [...edges, ...labels.sort()] };
   }
 
-  /** Starts recording every run status each node shows (statuses can change faster than polling sees). */
-  async recordStatuses() {
-    await this.page.evaluate(() => {
-      const log: Record<string, string[]> = {};
-      (window as unknown as { __statusLog: typeof log }).__statusLog = log;
-      const note = (el: Element) => {
-        const id = el.closest(".react-flow__node")?.getAttribute("data-id");
-        const status = el.getAttribute("data-status");
-        if (!id || !status) return;
-        const list = (log[id] ??= []);
-        if (list.at(-1) !== status) list.push(status);
-      };
-      new MutationObserver((records) => records.forEach((r) => r.target instanceof Element && note(r.target)))
-        .observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-status"] });
-    });
-  }
-
-  /** The statuses each node went through since recordStatuses(). */
-  async statusHistory(): Promise<Record<string, string[]>> {
-    return this.page.evaluate(() => (window as unknown as { __statusLog: Record<string, string[]> }).__statusLog);
-  }
-
   private async box(loc: Locator) {
     await expect(loc).toBeVisible();
     const b = await loc.boundingBox();
