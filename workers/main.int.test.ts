@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
@@ -9,6 +7,7 @@ import { startRun } from "@/lib/runs/service";
 import { createTestRun, createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
+import { spawnWorker, waitFor } from "@/test/helpers/worker";
 
 const database = useTestDatabase();
 const prefix = testQueuePrefix();
@@ -54,57 +53,15 @@ afterAll(async () => {
   await model?.close();
 });
 
-/** Spawns `workers/main.ts` like `npm run worker` does, against this file's database, prefix and model server. */
-function spawnWorker(): { child: ChildProcess; ready: Promise<number>; exited: Promise<number | null>; logs: string[] } {
-  const root = path.resolve(import.meta.dirname, "..");
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "workers/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: database.current.url,
-      WEFT_QUEUE_PREFIX: prefix,
-      WEFT_SCRIPTED_MODEL_PORT: String(model.port),
-      WEFT_WORKER_HEALTH_PORT: "0",
-      WEFT_WORKER_SHUTDOWN_GRACE_MS: "3000",
-      WEFT_RECONCILE_INTERVAL_MS: "1000",
-      OPENAI_BASE_URL: "",
-      OPENAI_API_KEY: "",
-      LOG_LEVEL: "info",
-      NODE_ENV: "test",
-    },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  const logs: string[] = [];
-  const ready = new Promise<number>((resolve, reject) => {
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      for (const line of chunk.split("\n").filter(Boolean)) {
-        logs.push(line);
-        const m = /"msg":"worker ready".*"healthPort":(\d+)/.exec(line);
-        if (m) resolve(Number(m[1]));
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`worker exited early (${code}): ${logs.slice(-5).join("\n")}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, ready, exited, logs };
-}
-
-async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** A worker process (like `npm run worker`) against this file's database, prefix and model server. */
+const start = () => spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port });
 
 describe("worker process", () => {
   it("runs start → agent → end through BullMQ, PostgreSQL and the scripted model, serves /health, and exits 0 on SIGTERM", { timeout: 120_000 }, async () => {
     const { workflowId } = await createTestWorkflow(ownerId, agentWorkflow);
     const { run, dispatched } = await startRun(ownerId, workflowId, { inputs: { topic: "owls" } });
     expect(dispatched).toBe(true);
-    const worker = spawnWorker();
+    const worker = start();
     const port = await worker.ready;
     const health = await waitFor(async () => {
       const res = await fetch(`http://127.0.0.1:${port}/health`);
@@ -139,7 +96,7 @@ describe("graceful shutdown (D10)", () => {
     };
     const { workflowId } = await createTestWorkflow(ownerId, slow);
     const { run } = await startRun(ownerId, workflowId, { inputs: { topic: "tortoises" } });
-    const first = spawnWorker();
+    const first = start();
     await first.ready;
     await waitFor(async () => (await db().step.findFirst({ where: { runId: run.id, nodeId: "write", status: "running" } })) ?? null);
     first.child.kill("SIGTERM");
@@ -149,7 +106,7 @@ describe("graceful shutdown (D10)", () => {
     expect(handedBack.leaseOwner).toBeNull();
     expect(await hasLiveRunJob(run.id)).toBe(true);
 
-    const second = spawnWorker();
+    const second = start();
     await second.ready;
     const done = await waitFor(async () => {
       const r = await db().run.findUnique({ where: { id: run.id }, include: { steps: true } });
@@ -172,10 +129,10 @@ describe("crash recovery (D2)", () => {
     };
     const { workflowId } = await createTestWorkflow(ownerId, crashy);
     const { run } = await startRun(ownerId, workflowId, { inputs: { topic: "crashes" } });
-    const first = spawnWorker();
+    const first = start();
     await first.ready;
     await waitFor(async () => (await db().step.findFirst({ where: { runId: run.id, nodeId: "write", status: "running" } })) ?? null);
-    const second = spawnWorker();
+    const second = start();
     await second.ready;
     first.child.kill("SIGKILL");
     const killedAt = Date.now();
@@ -207,11 +164,11 @@ describe("zombie worker (D4)", () => {
     };
     const { workflowId } = await createTestWorkflow(ownerId, zombie);
     const { run } = await startRun(ownerId, workflowId, { inputs: { topic: "zombies" } });
-    const a = spawnWorker();
+    const a = start();
     await a.ready;
     await waitFor(async () => model.requests().some((r) => r.rule === "zombie"));
     a.child.kill("SIGSTOP");
-    const b = spawnWorker();
+    const b = start();
     await b.ready;
     const done = await waitFor(async () => {
       const r = await db().run.findUnique({ where: { id: run.id }, include: { steps: true } });
