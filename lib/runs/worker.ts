@@ -6,7 +6,9 @@ import type { Redis } from "ioredis";
 import { runJob, type DriverOutcome } from "@/lib/engine/driver";
 import { createLogger } from "@/lib/logger";
 import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
+import type { LivenessPort } from "@/lib/engine/ports";
 import { enginePorts, type PortOverrides } from "./engine-ports";
+import { leaseOwner, redisLiveness, WorkerHeartbeat } from "./liveness";
 import { Reconciler } from "./reconciler";
 import { storeStats } from "./store";
 import { closeRunStorePool, runOwner } from "./store-sql";
@@ -27,6 +29,8 @@ export interface RunWorker {
   readonly id: string;
   readonly worker: Worker<RunJobData, DriverOutcome>;
   readonly reconciler: Reconciler | undefined;
+  /** This worker's heartbeat (the crash-loop rule tells crashes from takeovers by it). */
+  readonly heartbeat: WorkerHeartbeat;
   /** Jobs being processed right now. */
   active(): number;
   /** Redis connection status ("ready" when healthy). */
@@ -45,13 +49,16 @@ export function startRunWorker(options: RunWorkerOptions = {}): RunWorker {
   const graceMs = options.graceMs ?? 20_000;
   const stop = new AbortController();
   const connection = createWorkerConnection("weft-worker");
+  const heartbeat = new WorkerHeartbeat(connection as Redis, id);
+  heartbeat.start();
+  const liveness = redisLiveness(connection as Redis, id);
   let active = 0;
   const worker = new Worker<RunJobData, DriverOutcome>(
     RUNS_QUEUE,
     async (job) => {
       active++;
       try {
-        return await processRunJob(job, id, stop.signal, graceMs, options);
+        return await processRunJob(job, id, stop.signal, graceMs, liveness, options);
       } finally {
         active--;
       }
@@ -60,6 +67,8 @@ export function startRunWorker(options: RunWorkerOptions = {}): RunWorker {
   );
   worker.on("failed", (job, err) => log.error("run job failed", { jobId: job?.id, runId: job?.data.runId, err }));
   worker.on("error", (err) => log.warn("worker error", { err }));
+  // BullMQ moved a job whose lock expired back to wait: its worker died, or is alive but starved or frozen (a takeover)
+  worker.on("stalled", (jobId) => log.warn("stalled run job re-queued", { jobId }));
   const interval = options.reconcileIntervalMs ?? 30_000;
   const reconciler = interval > 0 ? new Reconciler(connection as Redis, id, interval) : undefined;
   reconciler?.start();
@@ -69,29 +78,31 @@ export function startRunWorker(options: RunWorkerOptions = {}): RunWorker {
     id,
     worker,
     reconciler,
+    heartbeat,
     active: () => active,
     redisStatus: () => connection.status,
-    close: () => (closing ??= shutdown(worker, reconciler, connection, stop, id)),
+    close: () => (closing ??= shutdown(worker, reconciler, heartbeat, connection, stop, id)),
   };
 }
 
-async function shutdown(worker: Worker, reconciler: Reconciler | undefined, connection: Redis, stop: AbortController, id: string): Promise<void> {
+async function shutdown(worker: Worker, reconciler: Reconciler | undefined, heartbeat: WorkerHeartbeat, connection: Redis, stop: AbortController, id: string): Promise<void> {
   log.info("worker stopping: no new jobs; in-flight runs finish their steps or are handed back", { id });
   stop.abort();
   await reconciler?.stop();
   await worker.close();
+  await heartbeat.stop();
   await connection.quit().catch(() => connection.disconnect());
   await closeRunStorePool().catch((err: unknown) => log.warn("closing the run-store pool failed", { err }));
   log.info("worker stopped", { id, store: storeStats() });
 }
 
-async function processRunJob(job: Job<RunJobData>, workerId: string, stop: AbortSignal, graceMs: number, overrides: PortOverrides): Promise<DriverOutcome> {
+async function processRunJob(job: Job<RunJobData>, workerId: string, stop: AbortSignal, graceMs: number, liveness: LivenessPort, overrides: PortOverrides): Promise<DriverOutcome> {
   const data = runJobSchema.parse(job.data);
   const ownerId = await runOwner(data.runId);
   if (!ownerId) return { kind: "not_found" };
-  const owner = `${workerId}:${job.id ?? "?"}:${job.attemptsStarted}`;
+  const owner = leaseOwner(workerId, job.id ?? "?", job.attemptsStarted);
   const logger = log.child({ runId: data.runId, jobId: job.id, reason: data.reason });
-  const outcome = await runJob(enginePorts(ownerId, logger, overrides), data.runId, {
+  const outcome = await runJob({ ...enginePorts(ownerId, logger, overrides), liveness }, data.runId, {
     owner,
     stop,
     stopGraceMs: Math.max(0, graceMs - 1_000),

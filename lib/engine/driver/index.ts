@@ -8,6 +8,7 @@ import { parsePlannerState, type PlannerState } from "../planner";
 import type { CommitFailure, EnginePorts, RunSnapshot } from "../ports";
 import { RunSession } from "./session";
 import { StepAbort } from "./step-runner";
+import { resumeEvent } from "./takeover";
 
 export { StepAbort } from "./step-runner";
 
@@ -71,7 +72,8 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
   if (opened.refusal !== undefined) return refuse(session, opened.refusal);
   try {
     const cancel = snap.cancelRequested ? [{ type: "cancel_requested" as const, ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) }] : [];
-    await session.apply(opened.state ? { type: "resume", inputs: snap.inputs } : { type: "run_started", inputs: snap.inputs }, ...cancel);
+    const judged = { maxAttempts: options.maxAttempts ?? 3, stop: options.stop };
+    await session.apply(opened.state ? await resumeEvent(ports, snap, opened.state, judged) : { type: "run_started", inputs: snap.inputs }, ...cancel);
     armTimers(session, snap, options);
     await session.loop();
   } catch (err) {

@@ -3,12 +3,14 @@ import type { TokenUsage } from "../events";
 import { evaluate, startNode } from "./activation";
 import { addTokens, exhaust, finish, settle } from "./budgets";
 import { indexWorkflow } from "./graph-index";
+import { crashLoopReason, recordInterruption } from "./interruptions";
 import { route } from "./loops";
 import { copyState, nodeState, plannerStateSchema, type PlannerState } from "./state";
 import type { Ctx, PlannerEvent, PlannerOptions, PlanResult, StepKey } from "./types";
 
 export type { PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
-export { parsePlannerState, plannerStateSchema, stepInputSchema, type PlannerState, type StepInput } from "./state";
+export { parsePlannerState, plannerStateSchema, stepInputSchema, type Interruption, type PlannerState, type StepInput } from "./state";
+export { earlierInterruptions, interruptionCap } from "./interruptions";
 
 /**
  * The planner: PURE `(workflow, state, event) → {state, commands, events}` implementing R1–R9.
@@ -33,7 +35,7 @@ function apply(ctx: Ctx, event: PlannerEvent): boolean {
     case "run_started":
       return onRunStarted(ctx, event.inputs);
     case "resume":
-      return onResume(ctx, event.inputs ?? {});
+      return onResume(ctx, event);
     case "step_succeeded":
       return onSucceeded(ctx, event);
     case "step_failed":
@@ -76,8 +78,12 @@ function onRunStarted(ctx: Ctx, inputs: Record<string, unknown>): boolean {
   return true;
 }
 
-/** R7: steps in flight when the previous worker stopped are re-dispatched (attempt + 1); committed ones are not. */
-function onResume(ctx: Ctx, inputs: Record<string, unknown>): boolean {
+/**
+ * R7: steps in flight when the previous worker stopped are re-dispatched (attempt + 1); committed ones
+ * are not. D3: a step interrupted too often ends the run `failed` instead (see interruptions.ts).
+ */
+function onResume(ctx: Ctx, event: Extract<PlannerEvent, { type: "resume" }>): boolean {
+  const inputs = event.inputs ?? {};
   if (ctx.state.status !== "running") return false;
   const inFlight = Object.entries(ctx.state.nodes).filter(([, n]) => n.phase === "running");
   ctx.events.push({
@@ -86,11 +92,13 @@ function onResume(ctx: Ctx, inputs: Record<string, unknown>): boolean {
     resumed: true,
     redispatched: inFlight.map(([nodeId, n]) => ({ nodeId, iteration: n.iteration, attempt: n.attempt + 1 })),
   });
-  const crashLoop = inFlight.find(([, n]) => n.attempt >= ctx.options.maxAttempts);
-  if (crashLoop) {
-    const [nodeId, n] = crashLoop;
-    finish(ctx, "failed", `Step "${nodeId}" (iteration ${n.iteration}) was interrupted ${n.attempt} times; giving up after ${ctx.options.maxAttempts} attempts`);
-    return true;
+  for (const [nodeId, n] of inFlight) n.interruptions = recordInterruption(n, event.interruptions?.[nodeId]);
+  for (const [nodeId, n] of inFlight) {
+    const reason = crashLoopReason(nodeId, n, ctx.options.maxAttempts);
+    if (reason) {
+      finish(ctx, "failed", reason);
+      return true;
+    }
   }
   for (const [nodeId, n] of inFlight) {
     const kind = ctx.g.node(nodeId)?.type ?? "unknown";

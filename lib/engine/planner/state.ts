@@ -25,6 +25,23 @@ export const stepInputSchema = z.object({
 });
 export type StepInput = z.infer<typeof stepInputSchema>;
 
+/**
+ * One interrupted attempt of a step (R7: its worker stopped before committing a result) and what the
+ * driver knew of that worker. Only `crashed` ones count toward the crash-loop cap (D3): a worker that
+ * was still alive after the takeover (it lost its queue lock while starved or frozen, or it handed the
+ * step back on shutdown) did not die of the step. `pending` = not known yet (re-judged at the next resume).
+ */
+export const interruptionSchema = z.object({
+  iteration: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  /** Lease owner of the interrupted attempt; null when unknown. */
+  owner: z.string().nullable().default(null),
+  /** The owner's last heartbeat seen at the takeover (ms since the epoch), or the takeover time when none was seen. */
+  since: z.number().default(0),
+  verdict: z.enum(["crashed", "alive", "pending"]).default("crashed"),
+});
+export type Interruption = z.infer<typeof interruptionSchema>;
+
 export const nodeStateSchema = z.object({
   phase: nodePhaseSchema.default("idle"),
   /** Last iteration used by a step or skip of this node (0 = never activated). */
@@ -42,6 +59,8 @@ export const nodeStateSchema = z.object({
   branch: z.string().optional(),
   /** Set when this node's outgoing loop was exhausted and the run continued along another branch. */
   loopExhausted: z.boolean().optional(),
+  /** Interruptions of the current iteration's attempts (see interruptionSchema); absent when none. */
+  interruptions: z.array(interruptionSchema).optional(),
 });
 export type NodeState = z.infer<typeof nodeStateSchema>;
 

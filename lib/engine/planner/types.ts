@@ -1,6 +1,6 @@
 import type { RunEvent, TerminalRunStatus, TokenUsage } from "../events";
 import type { GraphIndex } from "./graph-index";
-import type { PlannerState, StepInput } from "./state";
+import type { Interruption, PlannerState, StepInput } from "./state";
 
 /** Identifies one attempt of one step; results for any other attempt are ignored as stale. */
 export interface StepKey {
@@ -13,8 +13,12 @@ export interface StepKey {
 export type PlannerEvent =
   /** First start of a run (no planner state yet). */
   | { type: "run_started"; inputs: Record<string, unknown> }
-  /** A worker picked the run up again: steps in flight without a committed result are re-dispatched (R7). */
-  | { type: "resume"; inputs?: Record<string, unknown> }
+  /**
+   * A worker picked the run up again: steps in flight without a committed result are re-dispatched (R7).
+   * `interruptions`: per in-flight node, its interruptions judged by the driver (the latest one
+   * included); a node without an entry counts its latest interruption as a crash.
+   */
+  | { type: "resume"; inputs?: Record<string, unknown>; interruptions?: Record<string, Interruption[]> }
   | ({ type: "step_succeeded"; output: unknown; branch?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)
   /** `limit` set = the executor hit a budget (e.g. maxTurnsPerVisit): the run ends budget_exhausted. */
   | ({ type: "step_failed"; error: string; limit?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)

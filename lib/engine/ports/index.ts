@@ -9,3 +9,4 @@ export * from "./store";
 export * from "./model";
 export * from "./tools";
 export * from "./runtime";
+export * from "./liveness";

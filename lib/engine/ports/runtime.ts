@@ -1,4 +1,5 @@
 import type { Logger } from "@/lib/logger";
+import type { LivenessPort } from "./liveness";
 import type { ModelPort } from "./model";
 import type { StoredEvent, StorePort } from "./store";
 import type { ToolsPort } from "./tools";
@@ -30,7 +31,7 @@ export interface ClockPort {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** All ports a run job needs. `queue`/`events` are optional (tests may omit them). */
+/** All ports a run job needs. `queue`/`events`/`liveness` are optional (tests may omit them). */
 export interface EnginePorts {
   store: StorePort;
   model: ModelPort;
@@ -39,4 +40,6 @@ export interface EnginePorts {
   logger: Logger;
   queue?: QueuePort;
   events?: EventsPort;
+  /** Worker liveness for the crash-loop rule; without it every interruption counts as a crash. */
+  liveness?: LivenessPort;
 }

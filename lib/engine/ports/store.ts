@@ -66,7 +66,11 @@ export interface StepStartWrite {
   at: Date;
 }
 
-/** A step's result. Applies only if the row is `running` with leaseOwner = commit.owner and the given attempt. */
+/**
+ * A step's result. Applies only if the row is `running` with leaseOwner = commit.owner and the given
+ * attempt; a `cancelled` result may close another holder's row (the run holder ending a run whose step
+ * crashed its workers, D3).
+ */
 export interface StepResultWrite {
   nodeId: string;
   iteration: number;

@@ -2,7 +2,7 @@ import type { ToolRef } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
 import type {
   ChatMessage, ChatRequest, ChatResult, ModelInvalidToolCall, ModelPort, ModelToolCall, StructuredRequest, StructuredResult,
-  ToolCallRequest, ToolCallResult, ToolDescriptor, ToolsPort, EnginePorts, Logger,
+  ToolCallRequest, ToolCallResult, ToolDescriptor, ToolsPort, EnginePorts, LivenessPort, Logger, WorkerSighting,
 } from "../ports";
 import { systemClock } from "../clock";
 import { MemoryStore } from "./memory-store";
@@ -113,11 +113,38 @@ export class FakeTools implements ToolsPort {
   }
 }
 
+/**
+ * Worker liveness by lease owner, set by the test: `alive` owners beat on every look (a fresh
+ * heartbeat each time), `stopped` ones shut down gracefully, any other owner is silent (dead once
+ * `deadAfterMs` has passed since its interruption was seen).
+ */
+export class FakeLiveness implements LivenessPort {
+  readonly alive = new Set<string>();
+  readonly stopped = new Set<string>();
+  looks = 0;
+  private beat = Date.now();
+
+  constructor(
+    readonly deadAfterMs = 40,
+    readonly pollMs = 10,
+  ) {}
+
+  async sight(owners: (string | null)[]): Promise<WorkerSighting[]> {
+    this.looks += 1;
+    return owners.map((o) => {
+      if (o !== null && this.stopped.has(o)) return { beat: this.beat, stopped: true };
+      if (o === null || !this.alive.has(o)) return { beat: null };
+      this.beat = Math.max(this.beat + 1, Date.now());
+      return { beat: this.beat };
+    });
+  }
+}
+
 /** A logger that drops everything (tests assert on events, not logs). */
 export const silentLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child: () => silentLogger };
 
-/** Ports over a MemoryStore, a ScriptedModel and FakeTools, with the real clock. */
-export function fakePorts(parts: { store?: MemoryStore; model: ScriptedModel; tools?: FakeTools }): EnginePorts & { store: MemoryStore; enqueued: string[]; published: number[] } {
+/** Ports over a MemoryStore, a ScriptedModel and FakeTools (and optionally worker liveness), with the real clock. */
+export function fakePorts(parts: { store?: MemoryStore; model: ScriptedModel; tools?: FakeTools; liveness?: LivenessPort }): EnginePorts & { store: MemoryStore; enqueued: string[]; published: number[] } {
   const enqueued: string[] = [];
   const published: number[] = [];
   return {
@@ -128,6 +155,7 @@ export function fakePorts(parts: { store?: MemoryStore; model: ScriptedModel; to
     logger: silentLogger,
     queue: { enqueueRun: async (runId) => void enqueued.push(runId) },
     events: { published: (_runId, events) => void published.push(...events.map((e) => e.seq)) },
+    ...(parts.liveness ? { liveness: parts.liveness } : {}),
     enqueued,
     published,
   };

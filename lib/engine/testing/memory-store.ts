@@ -4,7 +4,8 @@ import type { ClaimResult, CommitResult, RunCommit, RunSnapshot, StepRecord, Sto
 /**
  * An in-memory StorePort with the same guarantees the PostgreSQL store must give: claims bump the
  * version, commits are all-or-nothing behind the version + lease + not-terminal check, step results
- * only land on a `running` row held by the committer at that attempt, events get contiguous seqs.
+ * only land on a `running` row at that attempt held by the committer (a `cancelled` result may close
+ * another holder's row, as in the SQL store), events get contiguous seqs.
  * Also the reference for the PostgreSQL implementation's semantics (and a test double).
  */
 interface MemRun {
@@ -97,7 +98,10 @@ export class MemoryStore implements StorePort {
     }
     for (const s of c.stepResults ?? []) {
       const row = steps.get(stepKey(s.nodeId, s.iteration));
-      if (!row || row.status !== "running" || row.leaseOwner !== c.owner || row.attempt !== s.attempt) {
+      // A cancellation may close a row a dead worker started (the crash-loop terminal commit, D3):
+      // the run guard above proves the committer holds the run. Any other result needs its own row.
+      const ours = row?.leaseOwner === c.owner || s.status === "cancelled";
+      if (!row || row.status !== "running" || !ours || row.attempt !== s.attempt) {
         return refuse("lost_lease", `step ${s.nodeId}#${s.iteration} not running under this lease`);
       }
       Object.assign(row, { status: s.status, output: s.output, branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error, finishedAt: s.at });
