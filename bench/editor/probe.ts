@@ -58,7 +58,9 @@ export const PROBE_SCRIPT = String.raw`(() => {
   }, { capture: true, passive: true });
 
   const COMPONENT_TAGS = new Set([0, 1, 11, 14, 15]);
-  const nameOf = (f) => { const t = f.type; return (t && (t.displayName || t.name || (t.type && (t.type.displayName || t.type.name)) || (t.render && t.render.name))) || 'anonymous'; };
+  const ownName = (f) => { const t = f.type; return (t && typeof t !== 'string' && (t.displayName || t.name || (t.type && (t.type.displayName || t.type.name)) || (t.render && t.render.name))) || ''; };
+  // An unnamed component is reported as "anonymous in <nearest named ancestor>".
+  const nameOf = (f) => { const own = ownName(f); if (own) return own; for (let p = f.return; p; p = p.return) { const n = COMPONENT_TAGS.has(p.tag) && ownName(p); if (n) return 'anonymous in ' + n; } return 'anonymous'; };
   const walk = (root) => {
     const stack = [root];
     while (stack.length) {

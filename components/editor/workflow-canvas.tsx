@@ -29,6 +29,7 @@ import {
   type FlowOverlay,
 } from "./flow-mapping";
 import { nodeTypes } from "./nodes";
+import { DetailLevelProvider } from "./nodes/detail-level";
 import { PALETTE_MIME, type PaletteItem, parsePaletteItem } from "./palette-item";
 
 /** Above this many nodes the canvas renders only what is in the viewport (benchmark B3: 2,000 nodes). */
@@ -80,7 +81,12 @@ export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, on
   const [nodes, setNodes] = useState<FlowNode[]>(() => documentToNodes(doc, overlay));
   const [edges, setEdges] = useState<FlowEdge[]>(() => documentToEdges(doc, overlay));
 
+  // A new document or overlay: rebuild the view, keeping unchanged objects (not on mount: the state
+  // above was built from these very props, and a second pass would hand React Flow all nodes again).
+  const built = useRef({ doc, overlay });
   useEffect(() => {
+    if (built.current.doc === doc && built.current.overlay === overlay) return;
+    built.current = { doc, overlay };
     setNodes((prev) => reuseNodes(prev, documentToNodes(doc, overlay)));
     setEdges((prev) => reuseEdges(prev, documentToEdges(doc, overlay)));
   }, [doc, overlay]);
@@ -138,33 +144,35 @@ export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, on
   }, [onSelectionChange]);
 
   return (
-    <ReactFlow<FlowNode, FlowEdge>
-      nodes={nodes}
-      edges={edges}
-      nodeTypes={nodeTypes}
-      edgeTypes={edgeTypes}
-      onNodesChange={onNodesChange}
-      onEdgesChange={onEdgesChange}
-      onNodeDragStop={onNodeDragStop}
-      onConnect={onConnect}
-      onDragOver={onDragOver}
-      onDrop={onDrop}
-      onSelectionChange={handleSelection}
-      nodesDraggable={!readOnly}
-      nodesConnectable={!readOnly}
-      deleteKeyCode={null}
-      multiSelectionKeyCode={["Meta", "Control", "Shift"]}
-      selectionKeyCode="Shift"
-      onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD}
-      colorMode={colorMode}
-      fitView
-      fitViewOptions={{ maxZoom: 1 }}
-      minZoom={0.05}
-      proOptions={{ hideAttribution: true }}
-    >
-      <Background gap={16} />
-      <MiniMap pannable zoomable nodeStrokeWidth={3} />
-      <Controls />
-    </ReactFlow>
+    <DetailLevelProvider>
+      <ReactFlow<FlowNode, FlowEdge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onNodeDragStop={onNodeDragStop}
+        onConnect={onConnect}
+        onDragOver={onDragOver}
+        onDrop={onDrop}
+        onSelectionChange={handleSelection}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        deleteKeyCode={null}
+        multiSelectionKeyCode={["Meta", "Control", "Shift"]}
+        selectionKeyCode="Shift"
+        onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD}
+        colorMode={colorMode}
+        fitView
+        fitViewOptions={{ maxZoom: 1 }}
+        minZoom={0.05}
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background gap={16} />
+        <MiniMap pannable zoomable nodeStrokeWidth={3} />
+        <Controls />
+      </ReactFlow>
+    </DetailLevelProvider>
   );
 }

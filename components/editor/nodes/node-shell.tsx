@@ -1,8 +1,9 @@
 "use client";
 import { Handle, Position, useUpdateNodeInternals } from "@xyflow/react";
 import clsx from "clsx";
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { TARGET_HANDLE, type FlowNodeData, type NodeRunState } from "../flow-mapping";
+import { useCompactNodes } from "./detail-level";
 
 /** Colour of the node border per run status (the live overlay). */
 const RUN_RING: Record<NodeRunState["status"], string> = {
@@ -34,14 +35,23 @@ type ShellProps = {
 
 /**
  * Common frame of every canvas node: header (kind + name), body, one labelled output handle per
- * outcome, validation badge and run overlay. Kind components fill the body.
+ * outcome, validation badge and run overlay. Kind components fill the body. Zoomed out (see
+ * detail-level.tsx) the body lines, handle labels and the shadow are left out.
  */
 export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, terminal = false, children }: ShellProps) {
   const { node, run, issues, incoming } = data;
+  const compact = useCompactNodes();
   const updateNodeInternals = useUpdateNodeInternals();
   const handleKey = data.handles.map((h) => h.id).join("|");
   // React Flow caches handle positions per node; a renamed or reordered outcome must be re-measured.
-  useEffect(() => updateNodeInternals(node.id), [handleKey, node.id, updateNodeInternals]);
+  // Not on mount: React Flow measures a new node itself, and one call per mounted node (each a forced
+  // layout plus a store update every node's selectors see) made loading quadratic (B3: 500 nodes).
+  const measuredKey = useRef(handleKey);
+  useEffect(() => {
+    if (measuredKey.current === handleKey) return;
+    measuredKey.current = handleKey;
+    updateNodeInternals(node.id);
+  }, [handleKey, node.id, updateNodeInternals]);
   return (
     <div
       data-testid={`node-${node.id}`}
@@ -81,13 +91,13 @@ export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, 
       </div>
       <div className="px-3 py-2">
         <div className="truncate text-sm font-medium" title={node.name || node.id}>{node.name || node.id}</div>
-        {children}
+        {!compact && children}
       </div>
       {!terminal && data.handles.length > 0 && (
         <div className="border-t border-zinc-200 py-1 dark:border-zinc-700">
           {data.handles.map((h) => (
             <div key={h.id} className="relative flex h-6 items-center justify-end pr-4 text-[11px] text-zinc-600 dark:text-zinc-300">
-              {h.label}
+              {!compact && h.label}
               <Handle type="source" position={Position.Right} id={h.id} className="!h-3 !w-3 !bg-sky-600" />
             </div>
           ))}

@@ -1,0 +1,162 @@
+/**
+ * B3 profiling aid (not part of the benchmark run): loads one arm at one size in /usr/bin/chromium
+ * with the CDP CPU profiler on, then pans a few steps, and prints where the main thread went —
+ * Chromium's own totals (script, style, layout) and the top functions by self time.
+ *
+ *   npx tsx --conditions=react-server bench/editor/profile.ts ours 500 [--phase=load|pan|drag|count] [--skip-build]
+ * `count` prints React component renders during three drags (by component name) instead of a profile.
+ * `--trace` also records a Chromium trace of the phase and prints the renderer main thread's CPU time
+ * (thread time, so less sensitive to a busy machine than wall time) per trace event kind.
+ */
+import { chromium, type CDPSession, type Page } from "@playwright/test";
+import { buildPages, OUT_DIR } from "./build";
+import { PROBE_SCRIPT } from "./probe";
+import { startPageServer, type Arm } from "./server";
+
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
+type Profile = { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[]; startTime: number; endTime: number };
+
+/** Self time (ms) per function name + file, from the sampled profile. */
+function topSelf(profile: Profile, limit = 25): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  for (let i = 0; i < samples.length; i++) {
+    const n = byId.get(samples[i]!);
+    if (!n) continue;
+    const f = n.callFrame;
+    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
+  }
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  return [`total sampled ${total.toFixed(0)} ms`, ...[...self].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([k, v]) => `${v.toFixed(1).padStart(8)} ms  ${k}`)];
+}
+
+/** Inclusive time (ms) per function of our bundle (ours.js and its chunks other than the shared vendor one), top `limit`. */
+function topInclusive(profile: Profile, filter: (url: string) => boolean, limit = 25): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const incl = new Map<string, number>();
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  for (let i = 0; i < samples.length; i++) {
+    const seen = new Set<string>();
+    for (let id: number | undefined = samples[i]; id !== undefined; id = parent.get(id)) {
+      const f = byId.get(id)!.callFrame;
+      if (!filter(f.url)) continue;
+      const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      incl.set(key, (incl.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
+    }
+  }
+  return [...incl].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([k, v]) => `${v.toFixed(1).padStart(8)} ms  ${k}`);
+}
+
+async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics: m } = (await cdp.send("Performance.getMetrics")) as { metrics: { name: string; value: number }[] };
+  const pick = ["ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "TaskDuration", "Nodes", "LayoutCount", "RecalcStyleCount"];
+  return Object.fromEntries(m.filter((x) => pick.includes(x.name)).map((x) => [x.name, x.name.endsWith("Duration") ? Math.round(x.value * 1000) : x.value]));
+}
+
+const diff = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(b).map((k) => [k, b[k]! - (a[k] ?? 0)]));
+
+async function pan(page: Page, steps: number) {
+  const box = (await page.locator(".react-flow__pane").boundingBox())!;
+  const x = box.x + box.width / 2, y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= steps; i++) {
+    await page.mouse.move(x - 12 * i, y - 8 * i);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+  }
+  await page.mouse.up();
+}
+
+/** Drags the (3 + k)-th movable node 8 px × steps, one move per frame. */
+async function drag(page: Page, k: number, steps: number) {
+  const box = (await page.locator(".react-flow__node:not([data-id=start]):not([data-id=end])").nth(3 + k).boundingBox())!;
+  const x = box.x + box.width / 2, y = box.y + Math.min(8, box.height / 2);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= steps; i++) {
+    await page.mouse.move(x + 5 * i, y + 3 * i);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+  }
+  await page.mouse.up();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+}
+
+type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } };
+
+/** CPU ms of the renderer main thread per top-level kind (RunTask total, then Layout, style, paint, script...). */
+function traceSummary(buffer: Buffer): string {
+  const events = (JSON.parse(buffer.toString("utf8")) as { traceEvents: TraceEvent[] }).traceEvents;
+  const main = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  if (!main) return "no renderer main thread in the trace";
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X");
+  const kinds = ["RunTask", "FunctionCall", "EvaluateScript", "UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize", "Commit", "HitTest", "MajorGC", "MinorGC"];
+  const sum = (name: string) => mine.filter((e) => e.name === name).reduce((a, e) => a + (e.tdur ?? e.dur ?? 0), 0) / 1000;
+  return "main-thread CPU ms: " + kinds.map((k) => `${k} ${sum(k).toFixed(0)}`).join(", ");
+}
+
+async function main() {
+  const [arm = "ours", nArg = "500"] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+  const phase = process.argv.find((a) => a.startsWith("--phase="))?.slice(8) ?? "load";
+  const dir = process.argv.includes("--skip-build") ? OUT_DIR : await buildPages();
+  const server = await startPageServer(dir);
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    await context.addInitScript({ content: PROBE_SCRIPT });
+    const page = await context.newPage();
+    page.on("pageerror", (e) => console.error("page error:", e.message));
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Performance.enable");
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
+    const trace = process.argv.includes("--trace");
+    const categories = ["devtools.timeline", "disabled-by-default-devtools.timeline", "__metadata"];
+    if (trace && phase === "load") await browser.startTracing(page, { categories });
+    if (phase === "load") await cdp.send("Profiler.start");
+    const m0 = await metrics(cdp);
+    await page.goto(`${server.url}/${arm as Arm}?n=${Number(nArg)}`, { waitUntil: "commit" });
+    await page.waitForFunction(() => (window as unknown as { __b3: { ready: unknown } }).__b3.ready, undefined, { timeout: 600_000, polling: 100 });
+    const ready = await page.evaluate(() => {
+      const s = (window as unknown as { __b3: { ready: { at: number; nodes: number }; longtasks: { start: number; duration: number }[] } }).__b3;
+      const lt = s.longtasks.filter((l) => l.start <= s.ready.at);
+      return { at: Math.round(s.ready.at), nodes: s.ready.nodes, longtaskMs: Math.round(lt.reduce((a, l) => a + l.duration, 0)) };
+    });
+    console.log(`${arm} ${nArg}: ready`, ready, "main thread during load", diff(m0, await metrics(cdp)));
+    if (trace && phase === "load") console.log(traceSummary(await browser.stopTracing()));
+    if (phase === "count") {
+      type Probe = { __b3: { count: (on: boolean) => { commits: number; renders: Record<string, number> } } };
+      await page.evaluate(() => (window as unknown as Probe).__b3.count(true));
+      for (let k = 0; k < 3; k++) await drag(page, k, 8);
+      const c = await page.evaluate(() => (window as unknown as Probe).__b3.count(false));
+      console.log(`commits ${c.commits}; renders during 3 drags × 8 moves:`, Object.entries(c.renders).sort((a, b) => b[1] - a[1]));
+      await context.close();
+      return;
+    }
+    if (phase !== "load") {
+      if (trace) await browser.startTracing(page, { categories });
+      await cdp.send("Profiler.start");
+      const m1 = await metrics(cdp);
+      if (phase === "pan") await pan(page, 20);
+      else for (let k = 0; k < 3; k++) await drag(page, k, 8);
+      console.log(`${phase}: main thread`, diff(m1, await metrics(cdp)));
+      if (trace) console.log(traceSummary(await browser.stopTracing()));
+    }
+    const { profile } = (await cdp.send("Profiler.stop")) as { profile: Profile };
+    console.log(topSelf(profile).join("\n"));
+    if (process.argv.includes("--inclusive")) console.log("inclusive, by function:\n" + topInclusive(profile, (u) => u.includes("/ours.js") || u.includes("/peer.js") || u.includes("chunk-"), 400).join("\n"));
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+void main();
