@@ -20,8 +20,9 @@ import "server-only";
  * Why `maxStalledCount` 10 (BullMQ default 1): BullMQ's counter is per *job*, but a run's job is
  * long-lived (a whole run of many steps), so a worker crash during step 3 and another during step 8
  * are unrelated. The attempt cap that D3 asks for ("a step that keeps killing its worker ends
- * failed") is enforced per *step* in PostgreSQL (Step.attempt, see RUN_STEP_MAX_CRASHES in
- * lib/runs); it must trip before BullMQ gives up, so the run ends `failed` with a precise reason
+ * failed") is enforced per *step* by the engine (3 crashes, judged by worker heartbeats so that a
+ * live worker that merely lost this lock is not counted: lib/runs/README.md, "Crash or takeover");
+ * it must trip before BullMQ gives up, so the run ends `failed` with a precise reason
  * instead of a job silently failed in Redis. If BullMQ does fail the job anyway, the reconciler
  * re-enqueues the still non-terminal run from PostgreSQL (D6), so nothing is lost either way.
  */

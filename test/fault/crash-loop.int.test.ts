@@ -17,7 +17,9 @@ import { alive, chainWorkflow, expectContiguousSeq, modelCalls, spawnWorker, sto
  * 5 s, so ≈ 15 s; they are not configurable by env). To keep worker start-up (5 s quiet, 30 s on a
  * loaded machine) out of that path, the file starts three workers and spawns a replacement after
  * each kill without waiting for it: a live worker is always there to pick the stalled run up.
- * Expected wall time ≈ 3 × 15 s plus the start of the first workers.
+ * Only crashes count (lib/runs/liveness.ts): at the third takeover the crash would decide the run, so
+ * the taker waits until the killed worker has been silent for 30 s (DEAD_AFTER_MS) before failing it.
+ * Expected wall time ≈ 3 × 15 s + ≈ 20 s for that verdict, plus the start of the first workers.
  */
 const database = useTestDatabase();
 const prefix = testQueuePrefix();
@@ -88,6 +90,10 @@ describe("D3: crash loop", () => {
     const finished = events.filter((e) => e.type === "run_finished");
     expect(finished).toHaveLength(1);
     expect(JSON.stringify(finished[0]?.payload)).toContain("giving up");
+    // each interruption was judged a crash: its worker never beat again
+    const state = run.state as { nodes: Record<string, { interruptions?: { verdict: string; owner: string | null }[] }> };
+    expect(state.nodes.n1?.interruptions?.map((i) => i.verdict)).toEqual(["crashed", "crashed", "crashed"]);
+    expect(state.nodes.n1?.interruptions?.every((i) => !alive(workerOf(workers, i.owner)!))).toBe(true);
     expectContiguousSeq(events);
     // no endless retry: the run's job is gone from the queue, and the reconciler skips terminal runs
     await waitFor(async () => !(await hasLiveRunJob(runId).catch(() => true)), 120_000, "the run's job leaves the queue"); // a Redis timeout on a loaded machine: ask again

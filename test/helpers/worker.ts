@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
 import { db } from "@/lib/db/client";
@@ -147,3 +148,8 @@ export function workerOf(workers: WorkerProcess[], leaseOwner: string | null | u
 
 /** True while the process has not exited. */
 export const alive = (w: WorkerProcess): boolean => w.child.exitCode === null && w.child.signalCode === null;
+
+/** Writes every worker's log lines (prefixed with its pid) to `file`, for reading after a failed or slow run. */
+export function saveWorkerLogs(workers: WorkerProcess[], file: string): void {
+  writeFileSync(file, workers.flatMap((w) => w.logs.map((l) => `[${w.child.pid}] ${l}`)).join("\n") + "\n");
+}
