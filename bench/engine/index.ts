@@ -20,7 +20,7 @@ import pg from "pg";
 import { ChatOpenAI } from "@langchain/openai";
 import { createTestDatabase, dropTestDatabase, testQueuePrefix } from "@/test/db";
 import { median, p95, machine, readResult, writeResult } from "../stats";
-import { langGraphArm, type Durability } from "./langgraph-arm";
+import { langGraphArm, perCallSignal, type Durability } from "./langgraph-arm";
 import { ourRules, ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
 import { versions, wakeRecorder, workerStoreStats } from "./support";
@@ -46,7 +46,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const { closeApiRedis, closeRunsQueue, runsQueue } = await import("@/lib/queue");
   const model = await startScriptedServer({ fixtures: [{ rules: ourRules }] });
   const chat = new ChatOpenAI({ model: "scripted-demo", apiKey: "x", maxRetries: 0, configuration: { baseURL: model.url } });
-  const callModel = async (p: string) => String((await chat.invoke(p)).content);
+  const callModel = async (p: string, runSignal?: AbortSignal) => String((await chat.invoke(p, perCallSignal(runSignal))).content);
   const owner = (await createTestUser()).id;
   const wf = Object.fromEntries(await Promise.all(SHAPE_NAMES.map(async (s) => [s, (await createTestWorkflow(owner, ourWorkflow(s))).workflowId] as const)));
   // the production reconciler period (30 s), so its scans do not count as the engine's statements

@@ -35,10 +35,22 @@ export function countingPool(connectionString: string): { pool: pg.Pool; stateme
   return { pool, statements: () => n };
 }
 
+/** A node's model call: the prompt and the graph run's abort signal (LangGraph passes one to every node). */
+export type CallModel = (prompt: string, runSignal?: AbortSignal) => Promise<string>;
+
+/**
+ * The signal to hand ChatOpenAI for one call: a per-call child of the run's signal. openai 6.x adds
+ * an abort listener to the caller's signal per request and never removes it, so passing the run's
+ * signal itself (what LangChain does by default inside a graph) leaks one listener per node call.
+ */
+export const perCallSignal = (runSignal?: AbortSignal): { signal?: AbortSignal } => (runSignal ? { signal: AbortSignal.any([runSignal]) } : {});
+
+type NodeConfig = { signal?: AbortSignal } | undefined;
+
 /** Builds the LangGraph graph of a shape; every node awaits `callModel` once (the instant fake model). */
-export function buildGraph(shape: ShapeName, callModel: (prompt: string) => Promise<string>) {
-  const step = (name: string) => async (s: S) => {
-    await callModel(`${name} ${s.count}`);
+export function buildGraph(shape: ShapeName, callModel: CallModel) {
+  const step = (name: string) => async (s: S, config?: NodeConfig) => {
+    await callModel(`${name} ${s.count}`, config?.signal);
     return { count: 1 };
   };
   switch (shape) {
@@ -72,8 +84,8 @@ export function buildGraph(shape: ShapeName, callModel: (prompt: string) => Prom
         addConditionalEdges(a: string, f: (s: S) => string, m: Record<string, string>): void;
       };
       b.addNode("generate", step("generate"));
-      b.addNode("evaluate", async (s: S) => {
-        await callModel(`evaluate ${s.iteration}`);
+      b.addNode("evaluate", async (s: S, config?: NodeConfig) => {
+        await callModel(`evaluate ${s.iteration}`, config?.signal);
         return { count: 1, iteration: s.iteration + 1 };
       });
       b.addEdge(START, "generate");
@@ -88,7 +100,7 @@ export function buildGraph(shape: ShapeName, callModel: (prompt: string) => Prom
 }
 
 /** A ready-to-run LangGraph arm on one database; `close()` ends its pool. */
-export async function langGraphArm(connectionString: string, callModel: (p: string) => Promise<string>) {
+export async function langGraphArm(connectionString: string, callModel: CallModel) {
   const { pool, statements } = countingPool(connectionString);
   const saver = new PostgresSaver(pool);
   await saver.setup();

@@ -1,7 +1,8 @@
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chat, ToolCallError, type ChatMessage, type ToolSpec } from "./invoke";
-import { defaultModelConfig, modelLabel, scriptedModelConfig, type ModelConfig } from "./models";
+import { chatModelFor, defaultModelConfig, modelLabel, scriptedModelConfig, type ModelConfig } from "./models";
 import { ProviderError } from "./retry";
 import { startScriptedServer, type ScriptedServer } from "./scripted/server";
 
@@ -46,6 +47,23 @@ describe("chat", () => {
     expect(r.usage.promptTokens).toBeGreaterThan(0);
     expect(r.latencyMs).toBeGreaterThanOrEqual(0);
     expect(r.id).toMatch(/^chatcmpl-/);
+  });
+
+  it("leaves no abort listener on a long-lived caller signal (the SDK never removes the one it adds)", async () => {
+    const run = new AbortController();
+    for (let i = 0; i < 15; i++) await chat({ config, messages: user("hello"), signal: run.signal });
+    expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+    await chat({ config, messages: user("long"), signal: run.signal, onDelta: () => undefined });
+    expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+  });
+
+  it("reuses one client per config; another key, model or URL gets its own", () => {
+    const a = chatModelFor(config);
+    expect(chatModelFor({ ...config })).toBe(a);
+    expect(chatModelFor({ ...config, apiKey: "sk-other" })).not.toBe(a);
+    expect(chatModelFor({ ...config, model: "scripted-other" })).not.toBe(a);
+    expect(chatModelFor({ ...config, baseURL: `${server.url}/` })).not.toBe(a);
+    expect(chatModelFor(config, { includeRawResponse: true })).not.toBe(a);
   });
 
   it("parses tool calls and runs a tool round trip with simple message types", async () => {

@@ -2,7 +2,7 @@ import "server-only";
 import type { AIMessage, AIMessageChunk, BaseMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import { contentToText, toLangChain, type ChatMessage, type ToolCall } from "./messages";
-import { createChatModel, DEFAULT_TIMEOUT_MS, type ModelConfig } from "./models";
+import { chatModelFor, DEFAULT_TIMEOUT_MS, type ModelConfig } from "./models";
 import { ProviderError, withRetry, type RetryOptions } from "./retry";
 
 export type { ChatMessage, ToolCall } from "./messages";
@@ -178,7 +178,7 @@ function toResult({ msg, refusal }: Answer, p: ChatParams, latencyMs: number, at
   };
 }
 
-type Model = ReturnType<typeof createChatModel>;
+type Model = ReturnType<typeof chatModelFor>;
 type CallOptions = ReturnType<typeof callOptions> & { signal: AbortSignal };
 
 async function invoked(model: Model, messages: BaseMessage[], options: CallOptions): Promise<Answer> {
@@ -210,7 +210,7 @@ async function streamed(model: Model, messages: BaseMessage[], options: CallOpti
  * failure; bad tool calls never throw — they come back typed in `invalidToolCalls`.
  */
 export async function chat(p: ChatParams): Promise<ChatResult> {
-  const model = createChatModel(p.config, { includeRawResponse: true });
+  const model = chatModelFor(p.config, { includeRawResponse: true });
   const messages = toLangChain(p.messages);
   const options = callOptions(p);
   const timeoutMs = p.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;

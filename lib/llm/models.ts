@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { z } from "zod";
 import { envSchema } from "@/lib/env";
@@ -90,6 +91,30 @@ export function createChatModel(config: ModelConfig, opts: ChatModelOptions = {}
     ...(opts.includeRawResponse ? { __includeRawResponse: true } : {}),
     configuration: { baseURL: c.baseURL },
   });
+}
+
+/** How many distinct model configs keep a client (least recently used ones are dropped first). */
+export const CHAT_MODEL_CACHE_MAX = 64;
+const chatModels = new Map<string, ChatOpenAI>();
+
+/**
+ * The ChatOpenAI client for a config, built once and reused (a client holds no per-call state; each
+ * call passes its own signal and options). Keyed by everything createChatModel reads, the API key
+ * only as a hash; at most CHAT_MODEL_CACHE_MAX clients are kept. A changed key or URL is a new entry.
+ */
+export function chatModelFor(config: ModelConfig, opts: ChatModelOptions = {}): ChatOpenAI {
+  const keyHash = config.apiKey ? createHash("sha256").update(config.apiKey).digest("base64url") : "";
+  const key = JSON.stringify([config.baseURL, config.model, keyHash, config.temperature ?? null, config.timeoutMs ?? null, Boolean(opts.includeRawResponse)]);
+  const hit = chatModels.get(key);
+  if (hit) {
+    chatModels.delete(key);
+    chatModels.set(key, hit);
+    return hit;
+  }
+  const model = createChatModel(config, opts);
+  chatModels.set(key, model);
+  if (chatModels.size > CHAT_MODEL_CACHE_MAX) chatModels.delete(chatModels.keys().next().value!);
+  return model;
 }
 
 /** Default embedding model of the scripted server (any name works there; vectors are 256-dimensional). */

@@ -30,7 +30,7 @@ const LINGER_DONE = Object.freeze({ reason: "linger over" });
 /**
  * One worker's hold on one run: the serialised reducer. Every input (step results, usage, timers,
  * cancel, stop) goes through the mailbox; each is planned, committed atomically with its events,
- * published, and only then acted upon (steps started, in-flight steps aborted).
+ * and only then acted upon (steps started, in-flight steps aborted) and published (wake-ups).
  */
 export class RunSession implements StepHost {
   readonly runId: string;
@@ -140,34 +140,41 @@ export class RunSession implements StepHost {
         else commands.push(c);
       }
     }
-    if (commits.length === 0 || !(await this.commit(mergeCommits(commits)))) return;
+    if (commits.length === 0) return;
+    const stored = await this.commit(mergeCommits(commits));
+    if (!stored) return;
     this.state = state;
+    // the next steps start first, the wake-up follows: publishing never delays a step
     this.perform(commands);
+    this.publish(stored);
   }
 
   /** Commits events (and optional run changes) outside the planner, e.g. step_progress or a refused start. */
   async commitRaw(parts: Pick<RunCommit, "events" | "run">): Promise<boolean> {
-    return this.commit({ owner: this.options.owner, expectedVersion: this.version, ...parts });
+    const stored = await this.commit({ owner: this.options.owner, expectedVersion: this.version, ...parts });
+    if (stored) this.publish(stored);
+    return stored !== null;
   }
 
-  private async commit(commit: RunCommit): Promise<boolean> {
+  /** One store commit; answers the stored events (to publish), or null when refused (the lease is lost). */
+  private async commit(commit: RunCommit): Promise<StoredEvent[] | null> {
     const res = await this.ports.store.commit(this.runId, commit);
     if (!res.ok) {
       this.lost = res.reason;
       this.ports.logger.warn("run commit refused; another worker owns the run", { runId: this.runId, reason: res.reason, detail: res.detail });
-      return false;
+      return null;
     }
     this.version = res.version;
-    if (this.ports.events && res.events.length > 0) this.publish(res.events);
-    return true;
+    return res.events;
   }
 
   /** Wake-ups for viewers: fire and forget, so a slow or down Redis never stalls the run (D5). */
   private publish(events: StoredEvent[]): void {
     const port = this.ports.events;
+    if (!port || events.length === 0) return;
     const warn = (err: unknown) => this.ports.logger.warn("publishing run events failed (viewers replay from the store)", { runId: this.runId, err });
     try {
-      Promise.resolve(port?.published(this.runId, events)).catch(warn);
+      Promise.resolve(port.published(this.runId, events)).catch(warn);
     } catch (err) {
       warn(err);
     }
