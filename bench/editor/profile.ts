@@ -5,7 +5,7 @@
  *
  *   npx tsx --conditions=react-server bench/editor/profile.ts ours 500 [--phase=load|pan|drag|count] [--skip-build]
  * `count` prints React component renders during three drags (by component name) instead of a profile.
- * `--trace` also records a Chromium trace of the phase and prints the renderer main thread's CPU time
+ * `--shot=file.png` saves a screenshot once the page is ready. `--trace` also records a Chromium trace of the phase and prints the renderer main thread's CPU time
  * (thread time, so less sensitive to a busy machine than wall time) per trace event kind.
  */
 import { chromium, type CDPSession, type Page } from "@playwright/test";
@@ -131,6 +131,8 @@ async function main() {
     });
     console.log(`${arm} ${nArg}: ready`, ready, "main thread during load", diff(m0, await metrics(cdp)));
     if (trace && phase === "load") console.log(traceSummary(await browser.stopTracing()));
+    const shot = process.argv.find((a) => a.startsWith("--shot="))?.slice(7);
+    if (shot) await page.screenshot({ path: shot });
     if (phase === "count") {
       type Probe = { __b3: { count: (on: boolean) => { commits: number; renders: Record<string, number> } } };
       await page.evaluate(() => (window as unknown as Probe).__b3.count(true));

@@ -3,7 +3,6 @@ import "@xyflow/react/dist/style.css";
 import {
   Background,
   Controls,
-  MiniMap,
   ReactFlow,
   applyEdgeChanges,
   applyNodeChanges,
@@ -29,6 +28,7 @@ import {
   type FlowOverlay,
 } from "./flow-mapping";
 import { nodeTypes } from "./nodes";
+import { CanvasMinimap } from "./minimap/canvas-minimap";
 import { DetailLevelProvider } from "./nodes/detail-level";
 import { PALETTE_MIME, type PaletteItem, parsePaletteItem } from "./palette-item";
 
@@ -170,7 +170,7 @@ export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, on
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={16} />
-        <MiniMap pannable zoomable nodeStrokeWidth={3} />
+        <CanvasMinimap colorMode={colorMode} />
         <Controls />
       </ReactFlow>
     </DetailLevelProvider>
