@@ -1,5 +1,5 @@
 "use client";
-import type { DragEvent } from "react";
+import { memo, type DragEvent } from "react";
 import type { NodeKind } from "@/lib/workflow/schema";
 import { PALETTE_MIME, type PaletteItem, type SavedAgentSpec } from "./palette-item";
 
@@ -22,8 +22,10 @@ function startDrag(event: DragEvent, item: PaletteItem) {
   event.dataTransfer.effectAllowed = "copy";
 }
 
-/** Drag node kinds (and saved agents) onto the canvas; a click adds one at the centre instead. */
-export function Palette({ savedAgents = [], onAdd }: { savedAgents?: SavedAgentItem[]; onAdd: (item: PaletteItem) => void }) {
+const NO_AGENTS: SavedAgentItem[] = [];
+
+/** Drag node kinds (and saved agents) onto the canvas; a click adds one at the centre instead. Memoised (static for an editor). */
+export const Palette = memo(function Palette({ savedAgents = NO_AGENTS, onAdd }: { savedAgents?: SavedAgentItem[]; onAdd: (item: PaletteItem) => void }) {
   return (
     <aside aria-label="Node palette" className="flex w-44 shrink-0 flex-col gap-1 overflow-y-auto border-r border-border bg-surface p-2">
       <h2 className="px-1 pb-1 text-xs font-semibold uppercase tracking-wide text-muted">Nodes</h2>
@@ -55,4 +57,4 @@ export function Palette({ savedAgents = [], onAdd }: { savedAgents?: SavedAgentI
       )}
     </aside>
   );
-}
+});

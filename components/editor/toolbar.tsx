@@ -1,5 +1,5 @@
 "use client";
-import { useRef } from "react";
+import { memo, useRef } from "react";
 import { Button } from "@/components/ui/button";
 
 type Props = {
@@ -20,8 +20,8 @@ type Props = {
   onHelp: () => void;
 };
 
-/** The editor's top bar: name, save state, history, layout, import/export, help. */
-export function Toolbar(p: Props) {
+/** The editor's top bar: name, save state, history, layout, import/export, help. Memoised: it changes with the document, not the selection. */
+export const Toolbar = memo(function Toolbar(p: Props) {
   const file = useRef<HTMLInputElement>(null);
   return (
     <div className="flex flex-wrap items-center gap-2 border-b border-border bg-surface px-3 py-2" role="toolbar" aria-label="Editor">
@@ -48,4 +48,4 @@ export function Toolbar(p: Props) {
       </span>
     </div>
   );
-}
+});

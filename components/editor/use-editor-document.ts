@@ -57,7 +57,8 @@ export function useEditorDocument(initial: Workflow): EditorDocument {
   // A drag changes only positions: the previous document's issues are reused (see validation.ts).
   const issues = useMemo(() => editorIssues(history.present, [history.past.at(-1), history.future[0]]), [history]);
 
-  return {
+  // One object per state, so callers' memoised callbacks depending on it change only with the document.
+  return useMemo(() => ({
     doc: history.present,
     issues,
     dirty: history.present !== saved,
@@ -68,5 +69,5 @@ export function useEditorDocument(initial: Workflow): EditorDocument {
     undo: doUndo,
     redo: doRedo,
     markSaved: setSaved,
-  };
+  }), [history, issues, saved, apply, replace, doUndo, doRedo]);
 }

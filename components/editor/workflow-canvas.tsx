@@ -15,7 +15,7 @@ import {
   type XYPosition,
 } from "@xyflow/react";
 import { useTheme } from "next-themes";
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
+import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
 import type { Workflow } from "@/lib/workflow/schema";
 import { edgeTypes } from "./edges";
 import {
@@ -74,8 +74,9 @@ const LOCAL_EDGE_CHANGES = new Set<EdgeChange["type"]>(["select", "replace"]);
 /**
  * The React Flow canvas: a view of the document. Drags and selection live in local state (so a drag
  * re-renders only the moved nodes); everything else arrives as a new document from the editor.
+ * Memoised: the editor re-renders for selection and panel state the canvas does not show.
  */
-export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, onConnect, onDropItem, onSelectionChange, sizesRef, focus }: WorkflowCanvasProps) {
+export const WorkflowCanvas = memo(function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, onConnect, onDropItem, onSelectionChange, sizesRef, focus }: WorkflowCanvasProps) {
   const colorMode = useCanvasColorMode();
   const { screenToFlowPosition, fitView } = useReactFlow();
   const [nodes, setNodes] = useState<FlowNode[]>(() => documentToNodes(doc, overlay));
@@ -175,4 +176,4 @@ export function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, on
       </ReactFlow>
     </DetailLevelProvider>
   );
-}
+});

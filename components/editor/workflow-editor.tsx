@@ -95,6 +95,16 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunP
     if (apply(ops.moveNodes(positions))) requestAnimationFrame(() => void flow.fitView({ duration: 300, maxZoom: 1 }));
   }, [apply, editor.doc, flow]);
 
+  // Stable callbacks, so a selection change (or any editor state the canvas, toolbar and palette do
+  // not show) re-renders none of them (B3: renders per drag move).
+  const moveNodes = useCallback((p: Map<string, XYPosition>) => void apply(ops.moveNodes(p)), [apply]);
+  const connect = useCallback((c: Connection) => void apply(ops.connect(c)), [apply]);
+  const onSave = useCallback(() => void save(), [save]);
+  const onSaveVersion = useCallback(() => void saveVersion(), [saveVersion]);
+  const onLayout = useCallback(() => void autoLayout(), [autoLayout]);
+  const onExport = useCallback(() => downloadJson(editor.doc), [editor.doc]);
+  const openHelp = useCallback(() => setHelpOpen(true), []);
+
   const focusIssue = useCallback((issue: ValidationIssue) => {
     const id = issue.edgeId ?? issue.nodeId;
     if (id) setFocus({ id, kind: issue.edgeId ? "edge" : "node", nonce: Date.now() });
@@ -115,7 +125,7 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunP
   // The chat designer: a pending proposal replaces the canvas view (read-only) until accepted or rejected.
   const designer = useDesigner({ workflowId, editor });
 
-  const shortcuts = useEditorShortcuts({ editor, selection, save, autoLayout, openHelp: () => setHelpOpen(true) });
+  const shortcuts = useEditorShortcuts({ editor, selection, save, autoLayout, openHelp });
 
   const importText = useCallback((text: string, fileName: string) => {
     const r = importWorkflowFile(text);
@@ -129,15 +139,15 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunP
   return (
     <div className="flex h-full min-h-0 flex-col" data-testid="workflow-editor">
       <Toolbar name={doc.name} dirty={editor.dirty} saving={saving} canUndo={editor.canUndo} canRedo={editor.canRedo}
-        errorCount={blockers.length} onSave={() => void save()} onSaveVersion={() => void saveVersion()} onUndo={editor.undo}
-        onRedo={editor.redo} onLayout={() => void autoLayout()} onExport={() => downloadJson(doc)} onImport={importText}
-        onHelp={() => setHelpOpen(true)} />
+        errorCount={blockers.length} onSave={onSave} onSaveVersion={onSaveVersion} onUndo={editor.undo}
+        onRedo={editor.redo} onLayout={onLayout} onExport={onExport} onImport={importText}
+        onHelp={openHelp} />
       <div className="flex min-h-0 flex-1">
-        <Palette savedAgents={savedAgents} onAdd={(item) => addItem(item)} />
+        <Palette savedAgents={savedAgents} onAdd={addItem} />
         <div className="relative min-w-0 flex-1" data-testid="canvas">
           <WorkflowCanvas doc={designer.preview?.doc ?? doc} overlay={designer.preview?.overlay ?? overlay} readOnly={Boolean(designer.preview)} sizesRef={sizes} focus={focus}
-            onMoveNodes={(p) => apply(ops.moveNodes(p))}
-            onConnect={(c: Connection) => apply(ops.connect(c))}
+            onMoveNodes={moveNodes}
+            onConnect={connect}
             onDropItem={addItem}
             onSelectionChange={setSelection} />
           {designer.toggle}

@@ -2,7 +2,7 @@
 import { memo } from "react";
 import type { NodeProps } from "@xyflow/react";
 import type { FlowNode } from "../flow-mapping";
-import { NodeLine, NodeShell } from "./node-shell";
+import { NodeLine, NodeShell, sameNodeView } from "./node-shell";
 
 /** Terminal node that aborts the run with a templated reason. */
 export const AbortNode = memo(function AbortNode({ data, selected }: NodeProps<FlowNode>) {
@@ -12,4 +12,4 @@ export const AbortNode = memo(function AbortNode({ data, selected }: NodeProps<F
       <NodeLine label="reason">{reason}</NodeLine>
     </NodeShell>
   );
-});
+}, sameNodeView);

@@ -3,7 +3,7 @@ import { memo } from "react";
 import type { NodeProps } from "@xyflow/react";
 import type { FlowNode } from "../flow-mapping";
 import { modelLabel } from "../model-label";
-import { NodeLine, NodeShell } from "./node-shell";
+import { NodeLine, NodeShell, sameNodeView } from "./node-shell";
 
 /** An agent at a glance: its agent, model ("Scripted demo model" for the scripted server) and tools. */
 export const AgentNode = memo(function AgentNode({ data, selected }: NodeProps<FlowNode>) {
@@ -16,4 +16,4 @@ export const AgentNode = memo(function AgentNode({ data, selected }: NodeProps<F
       {agent && agent.tools.length > 0 && <NodeLine label="tools">{agent.tools.map((t) => t.name).join(", ")}</NodeLine>}
     </NodeShell>
   );
-});
+}, sameNodeView);

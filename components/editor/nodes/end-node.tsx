@@ -2,7 +2,7 @@
 import { memo } from "react";
 import type { NodeProps } from "@xyflow/react";
 import type { FlowNode } from "../flow-mapping";
-import { NodeLine, NodeShell } from "./node-shell";
+import { NodeLine, NodeShell, sameNodeView } from "./node-shell";
 
 /** Terminal node that writes the run's outputs; no output handles. */
 export const EndNode = memo(function EndNode({ data, selected }: NodeProps<FlowNode>) {
@@ -12,4 +12,4 @@ export const EndNode = memo(function EndNode({ data, selected }: NodeProps<FlowN
       <NodeLine label="outputs">{outputs.length ? outputs.join(", ") : "none"}</NodeLine>
     </NodeShell>
   );
-});
+}, sameNodeView);

@@ -1,9 +1,15 @@
 "use client";
-import { Handle, Position, useUpdateNodeInternals } from "@xyflow/react";
+import { Handle, Position, useUpdateNodeInternals, type NodeProps } from "@xyflow/react";
 import clsx from "clsx";
 import { useEffect, useRef, type ReactNode } from "react";
-import { TARGET_HANDLE, type FlowNodeData, type NodeRunState } from "../flow-mapping";
+import { TARGET_HANDLE, type FlowNode, type FlowNodeData, type NodeRunState } from "../flow-mapping";
 import { useCompactNodes } from "./detail-level";
+
+/**
+ * memo() comparator of the kind components: they draw only `data` and `selected`, so a drag (new
+ * positionAbsoluteX/Y, dragging, z-index on every pointer move) re-renders none of them.
+ */
+export const sameNodeView = (a: NodeProps<FlowNode>, b: NodeProps<FlowNode>): boolean => a.data === b.data && a.selected === b.selected;
 
 /** Colour of the node border per run status (the live overlay). */
 const RUN_RING: Record<NodeRunState["status"], string> = {

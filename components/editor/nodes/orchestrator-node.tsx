@@ -3,7 +3,7 @@ import { memo } from "react";
 import type { NodeProps } from "@xyflow/react";
 import type { FlowNode } from "../flow-mapping";
 import { modelLabel } from "../model-label";
-import { NodeLine, NodeShell } from "./node-shell";
+import { NodeLine, NodeShell, sameNodeView } from "./node-shell";
 
 /** An orchestrator: its own agent and model plus the worker agents it can hand work to. */
 export const OrchestratorNode = memo(function OrchestratorNode({ data, selected }: NodeProps<FlowNode>) {
@@ -15,4 +15,4 @@ export const OrchestratorNode = memo(function OrchestratorNode({ data, selected 
       <NodeLine label="workers">{workers.length ? workers.join(", ") : "none"}</NodeLine>
     </NodeShell>
   );
-});
+}, sameNodeView);

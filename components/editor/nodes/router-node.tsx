@@ -3,7 +3,7 @@ import { memo } from "react";
 import type { NodeProps } from "@xyflow/react";
 import type { FlowNode } from "../flow-mapping";
 import { modelLabel } from "../model-label";
-import { NodeLine, NodeShell } from "./node-shell";
+import { NodeLine, NodeShell, sameNodeView } from "./node-shell";
 
 /** A router: LLM-judged or expression mode; one output handle per branch. */
 export const RouterNode = memo(function RouterNode({ data, selected }: NodeProps<FlowNode>) {
@@ -15,4 +15,4 @@ export const RouterNode = memo(function RouterNode({ data, selected }: NodeProps
       {node.mode === "llm" && <NodeLine label="model">{modelLabel(node.model, data.defaultModel)}</NodeLine>}
     </NodeShell>
   );
-});
+}, sameNodeView);

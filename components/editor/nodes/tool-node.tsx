@@ -2,7 +2,7 @@
 import { memo } from "react";
 import type { NodeProps } from "@xyflow/react";
 import type { FlowNode } from "../flow-mapping";
-import { NodeLine, NodeShell } from "./node-shell";
+import { NodeLine, NodeShell, sameNodeView } from "./node-shell";
 
 /** A tool call without an LLM: which tool, its argument names, and whether it has side effects. */
 export const ToolNode = memo(function ToolNode({ data, selected }: NodeProps<FlowNode>) {
@@ -14,4 +14,4 @@ export const ToolNode = memo(function ToolNode({ data, selected }: NodeProps<Flo
       <NodeLine label="args">{Object.keys(node.args).join(", ") || "none"}</NodeLine>
     </NodeShell>
   );
-});
+}, sameNodeView);
