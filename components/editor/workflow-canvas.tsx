@@ -18,6 +18,7 @@ import { useTheme } from "next-themes";
 import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
 import type { Workflow } from "@/lib/workflow/schema";
 import { edgeTypes } from "./edges";
+import { SelectEdgeProvider } from "./edges/select-edge";
 import {
   documentToEdges,
   documentToNodes,
@@ -70,6 +71,11 @@ export type WorkflowCanvasProps = {
 /** Only these change kinds stay local to the canvas; removals go through edit operations instead. */
 const LOCAL_NODE_CHANGES = new Set<NodeChange["type"]>(["position", "dimensions", "select", "replace"]);
 const LOCAL_EDGE_CHANGES = new Set<EdgeChange["type"]>(["select", "replace"]);
+
+// Props React Flow compares by reference (its StoreUpdater writes a changed one into the store): constants.
+const MULTI_SELECT_KEYS = ["Meta", "Control", "Shift"];
+const FIT_VIEW = { maxZoom: 1 };
+const PRO_OPTIONS = { hideAttribution: true };
 
 /**
  * The React Flow canvas: a view of the document. Drags and selection live in local state (so a drag
@@ -140,40 +146,48 @@ export const WorkflowCanvas = memo(function WorkflowCanvas({ doc, overlay, readO
     onDropItem(item, screenToFlowPosition({ x: event.clientX, y: event.clientY }));
   }, [onDropItem, screenToFlowPosition]);
 
+  // An edge label's click: that edge alone is selected (see edges/select-edge.tsx).
+  const selectEdge = useCallback((id: string) => {
+    setNodes((ns) => ns.map((n) => (n.selected ? { ...n, selected: false } : n)));
+    setEdges((es) => es.map((e) => (Boolean(e.selected) === (e.id === id) ? e : { ...e, selected: e.id === id })));
+  }, []);
+
   const handleSelection = useCallback(({ nodes: ns, edges: es }: OnSelectionChangeParams) => {
     onSelectionChange?.({ nodes: ns.map((n) => n.id), edges: es.map((e) => e.id) });
   }, [onSelectionChange]);
 
   return (
     <DetailLevelProvider>
-      <ReactFlow<FlowNode, FlowEdge>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onNodeDragStop={onNodeDragStop}
-        onConnect={onConnect}
-        onDragOver={onDragOver}
-        onDrop={onDrop}
-        onSelectionChange={handleSelection}
-        nodesDraggable={!readOnly}
-        nodesConnectable={!readOnly}
-        deleteKeyCode={null}
-        multiSelectionKeyCode={["Meta", "Control", "Shift"]}
-        selectionKeyCode="Shift"
-        onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD}
-        colorMode={colorMode}
-        fitView
-        fitViewOptions={{ maxZoom: 1 }}
-        minZoom={0.05}
-        proOptions={{ hideAttribution: true }}
-      >
-        <Background gap={16} />
-        <CanvasMinimap colorMode={colorMode} />
-        <Controls />
-      </ReactFlow>
+      <SelectEdgeProvider value={selectEdge}>
+        <ReactFlow<FlowNode, FlowEdge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onNodeDragStop={onNodeDragStop}
+          onConnect={onConnect}
+          onDragOver={onDragOver}
+          onDrop={onDrop}
+          onSelectionChange={handleSelection}
+          nodesDraggable={!readOnly}
+          nodesConnectable={!readOnly}
+          deleteKeyCode={null}
+          multiSelectionKeyCode={MULTI_SELECT_KEYS}
+          selectionKeyCode="Shift"
+          onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD}
+          colorMode={colorMode}
+          fitView
+          fitViewOptions={FIT_VIEW}
+          minZoom={0.05}
+          proOptions={PRO_OPTIONS}
+        >
+          <Background gap={16} />
+          <CanvasMinimap colorMode={colorMode} />
+          <Controls />
+        </ReactFlow>
+      </SelectEdgeProvider>
     </DetailLevelProvider>
   );
 });

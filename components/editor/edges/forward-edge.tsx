@@ -2,7 +2,7 @@
 import { memo } from "react";
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from "@xyflow/react";
 import type { FlowEdge } from "../flow-mapping";
-import { useSelectEdge } from "./loop-edge";
+import { useSelectEdge } from "./select-edge";
 
 /** Forward (data + control) edge: a bezier, red with its issues in a tooltip when invalid. */
 export const ForwardEdge = memo(function ForwardEdge(props: EdgeProps<FlowEdge>) {

@@ -1,8 +1,9 @@
 "use client";
 import { memo } from "react";
-import { BaseEdge, EdgeLabelRenderer, useReactFlow, type EdgeProps } from "@xyflow/react";
+import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import clsx from "clsx";
 import type { FlowEdge } from "../flow-mapping";
+import { useSelectEdge } from "./select-edge";
 
 /** How far below the lower endpoint the loop swings back (so it never hides the forward path). */
 const DROP = 90;
@@ -33,12 +34,3 @@ export const LoopEdge = memo(function LoopEdge({ id, sourceX, sourceY, targetX, 
     </>
   );
 });
-
-/** Clicking an edge label selects that edge alone (labels sit above the edge's own hit area). */
-export function useSelectEdge(id: string): () => void {
-  const { setEdges, setNodes } = useReactFlow();
-  return () => {
-    setNodes((ns) => ns.map((n) => (n.selected ? { ...n, selected: false } : n)));
-    setEdges((es) => es.map((e) => (Boolean(e.selected) === (e.id === id) ? e : { ...e, selected: e.id === id })));
-  };
-}
