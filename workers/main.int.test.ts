@@ -66,9 +66,10 @@ describe("worker process", () => {
     const health = await waitFor(async () => {
       const res = await fetch(`http://127.0.0.1:${port}/health`);
       const body = (await res.json()) as Record<string, unknown>;
-      return res.status === 200 ? body : null;
+      return res.status === 200 && body.heartbeatAgeMs !== null ? body : null; // it beats (liveness for the crash-loop rule)
     }, 20_000);
     expect(health).toMatchObject({ status: "ok", redis: "ready", db: "ok" });
+    expect(health.heartbeatAgeMs).toBeLessThan(30_000);
 
     const done = await waitFor(async () => {
       const r = await db().run.findUnique({ where: { id: run.id }, include: { steps: true } });

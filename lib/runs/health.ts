@@ -12,6 +12,8 @@ export interface WorkerHealth {
   db: "ok" | "error";
   activeJobs: number;
   reconcilerLeader: boolean;
+  /** Age of this worker's last heartbeat write (lib/runs/liveness.ts), ms; null before the first. */
+  heartbeatAgeMs: number | null;
 }
 
 async function dbStatus(): Promise<"ok" | "error"> {
@@ -36,6 +38,7 @@ export async function workerHealth(worker: RunWorker): Promise<WorkerHealth> {
     db: database,
     activeJobs: worker.active(),
     reconcilerLeader: worker.reconciler?.leader ?? false,
+    heartbeatAgeMs: worker.heartbeat.lastBeatAt === undefined ? null : Date.now() - worker.heartbeat.lastBeatAt,
   };
 }
 
