@@ -152,12 +152,13 @@ describe("D1 chaos", () => {
     console.info(`D1: all ${runIds.length} runs (${waves} wave(s) of ${RUNS}) terminal ${Date.now() - t0} ms after start`);
     const sink = existsSync(path.join(sinkDir, "effects.log")) ? readFileSync(path.join(sinkDir, "effects.log"), "utf8").split("\n").filter(Boolean) : [];
     const requests = model.requests();
-    const tally = { redispatched: 0, unknownEffects: 0, takeovers: 0, crashes: 0, crashLoops: 0 };
+    const tally = { redispatched: 0, unknownEffects: 0, takeovers: 0, crashes: 0, pending: 0, crashLoops: 0 };
     for (const [i, { run, steps, events }] of done.entries()) {
       const token = tokens[i]!;
       const interruptions = interruptionsOf(run.state);
       tally.takeovers += interruptions.filter((x) => x.verdict === "alive").length;
       tally.crashes += interruptions.filter((x) => x.verdict === "crashed").length;
+      tally.pending += interruptions.filter((x) => x.verdict === "pending").length;
       // exactly one committed result per step: one row each, at most one step_finished each, and all of them when the run succeeded
       const rows = steps.map((s) => s.nodeId);
       expect(new Set(rows).size, token).toBe(rows.length);
@@ -190,7 +191,7 @@ describe("D1 chaos", () => {
       else if (effect) tally.unknownEffects++;
       expect(await db().toolEffect.count({ where: { runId: run.id } })).toBe(effect ? 1 : 0);
     }
-    console.info(`D1: ${kills.length} SIGKILLs, ${tally.redispatched} step attempts re-dispatched (${tally.crashes} judged crashes, ${tally.takeovers} takeovers from live workers not counted), ${tally.crashLoops} genuine crash loops, ${sink.length} effects for ${runIds.length} keys, ${tally.unknownEffects} effects of unknown outcome not repeated`);
+    console.info(`D1: ${kills.length} SIGKILLs, ${tally.redispatched} step attempts re-dispatched (interruptions judged: ${tally.crashes} crashes, ${tally.takeovers} takeovers from live workers not counted, ${tally.pending} still pending when the step finished — a verdict is awaited only when it decides a crash loop), ${tally.crashLoops} genuine crash loops, ${sink.length} effects for ${runIds.length} keys, ${tally.unknownEffects} effects of unknown outcome not repeated`);
     const logs = workers.flatMap((w) => w.logs);
     const lockLost = logs.filter((l) => l.includes("could not renew lock")).length;
     const stalled = logs.filter((l) => l.includes("stalled run job re-queued")).length;
