@@ -4,7 +4,7 @@ import { workflowSchema } from "@/lib/workflow/schema";
 /** A shared graph (allow-listed nodes/edges, see lib/runs/share-dto) as a drawable workflow document. */
 export interface GraphLike {
   name: string;
-  nodes: { id: string; type: string; name: string; position: { x: number; y: number } | null; agent: string | null; tool: string | null; branches: { id: string; label: string }[] }[];
+  nodes: { id: string; type: string; name: string; position: { x: number; y: number } | null; agent: string | null; tool: string | null; branches: { id: string; label: string }[]; outputs: string[] }[];
   edges: { id: string; source: string; sourceHandle: string; target: string; kind: "forward" | "loop"; maxIterations: number | null; label: string | null }[];
   agents: { key: string; name: string; model: string | null }[];
 }
@@ -26,6 +26,8 @@ export function graphToWorkflow(g: GraphLike): Workflow | null {
       ...(n.agent !== null ? { agent: n.agent } : {}),
       ...(n.tool !== null ? { tool: { name: n.tool } } : {}),
       ...(n.type === "agent" || n.type === "router" ? { branches: n.branches.map((b) => ({ id: b.id, label: b.label })) } : {}),
+      // output names only: the templates stay out of the shared graph
+      ...(n.type === "end" ? { outputs: Object.fromEntries(n.outputs.map((k) => [k, ""])) } : {}),
     })),
     edges: g.edges.map((e) => ({
       id: e.id, source: e.source, sourceHandle: e.sourceHandle, target: e.target, kind: e.kind,

@@ -48,4 +48,11 @@ describe("shared graph", () => {
     expect(g.nodes.map((n) => n.id)).toEqual(doc.nodes.map((n) => n.id));
     expect(Object.keys(g.agents[0]!).sort()).toEqual(["key", "model", "name"]);
   });
+
+  it("names an end node's outputs without their templates", () => {
+    const g = sharedGraph(instantiateTemplate("majority-vote")!);
+    expect(g.nodes.find((n) => n.type === "end")?.outputs).toEqual(["answer"]);
+    expect(g.nodes.filter((n) => n.type !== "end").every((n) => n.outputs.length === 0)).toBe(true);
+    expect(JSON.stringify(g)).not.toContain("{{nodes.aggregate.output}}");
+  });
 });

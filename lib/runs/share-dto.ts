@@ -20,6 +20,8 @@ export interface SharedNode {
   agent: string | null;
   tool: string | null;
   branches: { id: string; label: string }[];
+  /** An end node's output names (never their templates); [] for other kinds. */
+  outputs: string[];
 }
 
 export interface SharedEdge {
@@ -66,6 +68,7 @@ export function sharedGraph(doc: Workflow): SharedGraph {
       agent: n.type === "agent" || n.type === "orchestrator" ? n.agent : null,
       tool: n.type === "tool" ? n.tool.name : null,
       branches: n.type === "agent" || n.type === "router" ? n.branches.map((b) => ({ id: b.id, label: b.label })) : [],
+      outputs: n.type === "end" ? Object.keys(n.outputs) : [],
     })),
     edges: doc.edges.map((e) => ({
       id: e.id,
