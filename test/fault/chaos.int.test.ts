@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { approveToolVersion, saveMcpServer } from "@/lib/db/tools";
 import { db } from "@/lib/db/client";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
@@ -60,9 +60,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(workers.map((w) => stopWorker(w, 20_000)));
-  const logFile = path.join(tmpdir(), `weft-d1-workers-${Date.now()}.log`);
-  saveWorkerLogs(workers, logFile);
-  console.info(`D1: worker logs in ${logFile}`);
   await runsQueue().obliterate({ force: true }).catch(() => undefined);
   await closeRunsQueue();
   await closeApiRedis();
@@ -141,6 +138,11 @@ const interruptionsOf = (state: unknown) => Object.entries((state as Interruptio
 
 describe("D1 chaos", () => {
   it(`${RUNS} concurrent runs × ${STEPS} steps survive ${KILLS} SIGKILLs of workers at random points`, { timeout: 900_000 }, async () => {
+    onTestFailed(() => {
+      const logFile = path.join(tmpdir(), `weft-d1-workers-${Date.now()}.log`);
+      saveWorkerLogs(workers, logFile);
+      console.info(`D1 failed: every worker's log is in ${logFile}`);
+    });
     const { workflowId } = await createTestWorkflow(ownerId, chain);
     const { tokens, runIds, kills, waves, t0 } = await chaos(workflowId);
     console.info(`D1 kills:\n  ${kills.map((k) => k.line).join("\n  ")}`);
