@@ -8,7 +8,7 @@ import { registryToolsPort } from "@/lib/tools/registry";
 import { llmModelPort } from "./model-port";
 import { ownerModelResolver } from "./model-resolver";
 import { postgresStore } from "./store";
-import { ledgerTools } from "./tools-port";
+import { ledgerTools, retryingTools } from "./tools-port";
 
 /** Overrides for the real ports (tests, or a tool registry once one is wired). */
 export interface PortOverrides {
@@ -27,7 +27,7 @@ export function enginePorts(ownerId: string, logger: Logger, overrides: PortOver
   return {
     store: postgresStore(),
     model: overrides.model?.(ownerId) ?? llmModelPort(ownerModelResolver(ownerId)),
-    tools: ledgerTools(overrides.tools?.(ownerId) ?? registryToolsPort(ownerId)),
+    tools: ledgerTools(overrides.tools?.(ownerId) ?? retryingTools(registryToolsPort(ownerId))),
     clock: systemClock,
     logger,
     queue: { enqueueRun: async (runId, reason) => void (await enqueueRun(runId, reason)) },

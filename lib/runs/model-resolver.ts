@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { getProviderSecret } from "@/lib/db/providers";
+import { retryTransientDb } from "@/lib/db/transient";
 import { ModelCallError } from "@/lib/engine/ports";
 import { defaultModelConfig, isScriptedModel, scriptedModelConfig, SCRIPTED_MODEL, type ModelConfig } from "@/lib/llm/models";
 import type { ModelRef } from "@/lib/workflow/schema";
@@ -27,7 +28,8 @@ export function ownerModelResolver(ownerId: string): ModelResolver {
     const key = JSON.stringify(ref);
     let hit = cache.get(key);
     if (!hit) {
-      hit = resolve(ownerId, ref);
+      // reads only: a transient database failure is retried instead of failing the step
+      hit = retryTransientDb(() => resolve(ownerId, ref));
       cache.set(key, hit);
       hit.catch(() => cache.delete(key));
     }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import type { ToolCallRequest, ToolCallResult, ToolsPort } from "@/lib/engine/ports";
 import { type Prisma } from "@/lib/generated/prisma/client";
+import { retryTransientDb } from "@/lib/db/transient";
 import { createLogger } from "@/lib/logger";
 
 const log = createLogger({ component: "tool-ledger" });
@@ -37,8 +38,10 @@ export function ledgerTools(inner: ToolsPort, waitMs = LEDGER_WAIT_MS): ToolsPor
     async call(request: ToolCallRequest): Promise<ToolCallResult> {
       const key = request.idempotencyKey;
       if (!key) return inner.call(request);
-      const claimed = await db().$executeRaw`
-        INSERT INTO "ToolEffect" (key, "runId", "createdAt") VALUES (${key}, ${request.runId}, now()) ON CONFLICT (key) DO NOTHING`;
+      // every ledger statement is safe to repeat (the claim is guarded by the key), so a transient
+      // database failure is retried instead of failing the step
+      const claimed = await retryTransientDb(() => db().$executeRaw`
+        INSERT INTO "ToolEffect" (key, "runId", "createdAt") VALUES (${key}, ${request.runId}, now()) ON CONFLICT (key) DO NOTHING`, onRetry(key));
       if (claimed === 1) return execute(inner, request, key);
       return replay(key, request.signal, waitMs);
     },
@@ -53,14 +56,14 @@ async function execute(inner: ToolsPort, request: ToolCallRequest, key: string):
   } catch (err) {
     result = { ok: false, error: err instanceof Error ? err.message : String(err) };
   }
-  await db().toolEffect.update({ where: { key }, data: { result: result as unknown as Prisma.InputJsonValue } });
+  await retryTransientDb(() => db().toolEffect.update({ where: { key }, data: { result: result as unknown as Prisma.InputJsonValue } }), onRetry(key));
   return result;
 }
 
 async function replay(key: string, signal: AbortSignal, waitMs: number): Promise<ToolCallResult> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const row = await db().toolEffect.findUnique({ where: { key }, select: { result: true } });
+    const row = await retryTransientDb(() => db().toolEffect.findUnique({ where: { key }, select: { result: true } }), onRetry(key));
     const parsed = row?.result == null ? null : recorded.safeParse(row.result);
     if (parsed?.success) {
       counters.replayed++;
@@ -74,6 +77,24 @@ async function replay(key: string, signal: AbortSignal, waitMs: number): Promise
   return {
     ok: false,
     error: `The side effect for ${key} was started by an earlier attempt that did not record its outcome; it is not repeated (at most once).`,
+  };
+}
+
+const onRetry = (key: string) => ({
+  onRetry: (err: unknown, attempt: number) => log.warn("tool ledger: database unavailable, retrying", { key, attempt, err }),
+});
+
+/**
+ * Wraps the registry so that a transient database failure while resolving a tool (the registry
+ * reads the owner's tools and MCP servers) is retried rather than failing the step. The registry
+ * reports a tool's own failures as results, never by throwing, so what throws here happened before
+ * the tool ran and is safe to repeat.
+ */
+export function retryingTools(inner: ToolsPort): ToolsPort {
+  const opts = (what: string) => ({ onRetry: (err: unknown, attempt: number) => log.warn(`tool ${what}: database unavailable, retrying`, { attempt, err }) });
+  return {
+    resolve: (ref) => retryTransientDb(() => inner.resolve(ref), opts("resolve")),
+    call: (request) => retryTransientDb(() => inner.call(request), { ...opts("call"), signal: request.signal }),
   };
 }
 
