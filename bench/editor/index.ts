@@ -25,7 +25,10 @@ interface Plan { sizes: number[]; reps: number; warmup: boolean; panSteps: numbe
 const FULL: Plan = { sizes: [100, 500, 2000], reps: 5, warmup: true, panSteps: 20, drags: 20, dragSteps: 8, countDrags: 3 };
 const SMOKE: Plan = { sizes: [100], reps: 1, warmup: false, panSteps: 20, drags: 5, dragSteps: 8, countDrags: 2 };
 
-/** A full run on a busy machine can be shortened (B3_SIZES=100,500 B3_REPS=5 B3_DRAGS=10 B3_WARMUP=first); the plan used is stored with the results. */
+/**
+ * A full run on a busy machine can be shortened (B3_SIZES=100,500 B3_REPS=5 B3_DRAGS=10 B3_WARMUP=first|none);
+ * the plan used is stored with the results. B3_VERBOSE=1 prints how long each phase of each page load took.
+ */
 function planFromEnv(base: Plan): Plan & { warmupOnlyFirstSize?: boolean } {
   const num = (v: string | undefined) => (v && Number.isFinite(Number(v)) ? Number(v) : undefined);
   return {
@@ -34,6 +37,7 @@ function planFromEnv(base: Plan): Plan & { warmupOnlyFirstSize?: boolean } {
     reps: num(process.env.B3_REPS) ?? base.reps,
     drags: num(process.env.B3_DRAGS) ?? base.drags,
     ...(process.env.B3_WARMUP === "first" ? { warmupOnlyFirstSize: true } : {}),
+    ...(process.env.B3_WARMUP === "none" ? { warmup: false } : {}),
   };
 }
 
@@ -48,22 +52,23 @@ interface LoadSample {
 
 const nextFrame = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
 
-/** A point on the empty canvas (the pane itself, not a node, edge, minimap or control) near the middle. */
+/**
+ * A point on the empty canvas (the pane itself, not a node, edge, minimap or control) near the middle:
+ * grid points in order of distance from the centre, the first that hits the pane. (Testing every grid
+ * point took minutes at 2,000 nodes, where each elementFromPoint hit-tests thousands of elements.)
+ */
 async function emptyPanePoint(page: Page): Promise<{ x: number; y: number }> {
   return page.evaluate(() => {
     const pane = document.querySelector(".react-flow__pane")!.getBoundingClientRect();
     const cx = pane.left + pane.width / 2, cy = pane.top + pane.height / 2;
-    let best: { x: number; y: number; d: number } | undefined;
+    const points: { x: number; y: number; d: number }[] = [];
     for (let y = pane.top + 40; y < pane.bottom - 160; y += 7) {
-      for (let x = pane.left + 40; x < pane.right - 240; x += 7) {
-        const el = document.elementFromPoint(x, y);
-        if (!el?.classList.contains("react-flow__pane")) continue;
-        const d = Math.hypot(x - cx, y - cy);
-        if (!best || d < best.d) best = { x, y, d };
-      }
+      for (let x = pane.left + 40; x < pane.right - 240; x += 7) points.push({ x, y, d: Math.hypot(x - cx, y - cy) });
     }
-    if (!best) throw new Error("no empty spot on the canvas");
-    return { x: best.x, y: best.y };
+    points.sort((a, b) => a.d - b.d);
+    const hit = points.find((p) => document.elementFromPoint(p.x, p.y)?.classList.contains("react-flow__pane"));
+    if (!hit) throw new Error("no empty spot on the canvas");
+    return { x: hit.x, y: hit.y };
   });
 }
 
@@ -120,7 +125,15 @@ async function measureLoad(browser: Browser, base: string, arm: Arm, n: number, 
     const stop = () => page.evaluate(() => (window as unknown as Probe).__b3.stop());
 
     // Pan: press on empty canvas and move in small steps (one frame each).
+    const wall: Record<string, number> = {};
+    let t = Date.now();
+    const lap = (name: string) => {
+      wall[name] = Date.now() - t;
+      t = Date.now();
+      if (process.env.B3_VERBOSE) process.stdout.write(`    ${arm} ${n}: ${name} took ${wall[name]} ms\n`);
+    };
     const at = await emptyPanePoint(page);
+    lap("findPane");
     await start("pan");
     await page.mouse.move(at.x, at.y);
     await page.mouse.down();
@@ -132,16 +145,19 @@ async function measureLoad(browser: Browser, base: string, arm: Arm, n: number, 
     const pan = await stop();
     const nodesAfterPan = await page.locator(".react-flow__node").count();
 
+    lap("pan");
     await start("drag");
     for (let k = 0; k < plan.drags; k++) await drag(page, k, plan.dragSteps);
     const dragPhase = await stop();
 
     // Render counts: React's commit hook on, a few more drags.
+    lap("drag");
     await page.evaluate(() => (window as unknown as Probe).__b3.count(true));
     await start("count");
     for (let k = 0; k < plan.countDrags; k++) await drag(page, plan.drags + k, plan.dragSteps);
     const countPhase = await stop();
     const counted = await page.evaluate(() => (window as unknown as Probe).__b3.count(false));
+    lap("count");
     if (errors.length) throw new Error(`${arm} ${n}: page errors: ${errors.join("; ")}`);
     return {
       arm, n, rep, readyMs: ready.at, renderedNodes: ready.nodes, renderedEdges: ready.edges, nodesAfterPan,

@@ -1,7 +1,6 @@
 "use client";
 import "@xyflow/react/dist/style.css";
 import {
-  Background,
   Controls,
   ReactFlow,
   applyEdgeChanges,
@@ -30,7 +29,7 @@ import {
 } from "./flow-mapping";
 import { nodeTypes } from "./nodes";
 import { CanvasMinimap } from "./minimap/canvas-minimap";
-import { DetailLevelProvider } from "./nodes/detail-level";
+import { DetailBackground, DetailLevelProvider } from "./nodes/detail-level";
 import { PALETTE_MIME, type PaletteItem, parsePaletteItem } from "./palette-item";
 
 /** Above this many nodes the canvas renders only what is in the viewport (benchmark B3: 2,000 nodes). */
@@ -183,7 +182,7 @@ export const WorkflowCanvas = memo(function WorkflowCanvas({ doc, overlay, readO
           minZoom={0.05}
           proOptions={PRO_OPTIONS}
         >
-          <Background gap={16} />
+          <DetailBackground />
           <CanvasMinimap colorMode={colorMode} />
           <Controls />
         </ReactFlow>

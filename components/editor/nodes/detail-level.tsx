@@ -1,5 +1,5 @@
 "use client";
-import { useStore, type ReactFlowState } from "@xyflow/react";
+import { Background, useStore, type ReactFlowState } from "@xyflow/react";
 import { createContext, useContext, type ReactNode } from "react";
 
 /**
@@ -24,3 +24,12 @@ export function DetailLevelProvider({ children }: { children: ReactNode }) {
 
 /** True while the canvas is zoomed out below {@link DETAIL_ZOOM}. */
 export const useCompactNodes = (): boolean => useContext(CompactContext);
+
+/**
+ * The canvas' dot grid, left out while zoomed out: its pattern moves with every pan step, so it
+ * repainted the whole canvas each frame (the nodes' layer only moves), and below DETAIL_ZOOM its dots
+ * would be under 8 px apart anyway.
+ */
+export function DetailBackground() {
+  return useCompactNodes() ? null : <Background gap={16} />;
+}

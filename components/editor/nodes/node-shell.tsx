@@ -42,7 +42,7 @@ type ShellProps = {
 /**
  * Common frame of every canvas node: header (kind + name), body, one labelled output handle per
  * outcome, validation badge and run overlay. Kind components fill the body. Zoomed out (see
- * detail-level.tsx) the body lines, handle labels and the shadow are left out.
+ * detail-level.tsx) it draws only a flat box: kind colour, badges, name and the handles.
  */
 export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, terminal = false, children }: ShellProps) {
   const { node, run, issues, incoming } = data;
@@ -58,52 +58,76 @@ export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, 
     measuredKey.current = handleKey;
     updateNodeInternals(node.id);
   }, [handleKey, node.id, updateNodeInternals]);
-  return (
-    <div
-      data-testid={`node-${node.id}`}
-      data-kind={node.type}
-      data-status={run?.status}
-      data-iteration={run?.iteration}
-      data-history={run?.history?.join(" ")}
-      className={clsx(
-        "relative w-56 rounded-lg border bg-white text-xs shadow-sm dark:bg-zinc-900 dark:text-zinc-100",
-        terminal ? "rounded-full border-2 border-zinc-800 dark:border-zinc-200" : "border-zinc-300 dark:border-zinc-700",
-        selected && "outline outline-2 outline-offset-2 outline-sky-500",
-        issues.length > 0 && !run && "border-red-400",
-        run && RUN_RING[run.status],
-        data.diff && DIFF_RING[data.diff],
-      )}
-      data-diff={data.diff}
-    >
-      {hasInput && <Handle type="target" position={Position.Left} id={TARGET_HANDLE} className="!h-3 !w-3 !bg-zinc-500" />}
-      <div className={clsx("flex items-center justify-between gap-2 px-3 py-1.5", terminal ? "rounded-t-full" : "rounded-t-lg", accent)}>
-        <span className="font-semibold uppercase tracking-wide">{kindLabel}</span>
-        <span className="flex items-center gap-1">
-          {incoming > 1 && (
-            <span data-testid="join-badge" title={`Join (${node.join}): waits for ${node.join === "all" ? incoming : 1} of ${incoming} inputs`}
-              className="rounded bg-white/70 px-1 text-[10px] text-zinc-800">
-              {node.join === "all" ? `waits ${incoming}/${incoming}` : `any of ${incoming}`}
-            </span>
-          )}
-          {run && run.iteration > 1 && (
-            <span data-testid="iteration-badge" className="rounded bg-amber-300 px-1 text-[10px] font-bold text-zinc-900">×{run.iteration}</span>
-          )}
-          {issues.length > 0 && (
-            <span data-testid="issue-badge" title={issues.join("\n")} className="rounded-full bg-red-500 px-1.5 text-[10px] font-bold text-white">
-              {issues.length}
-            </span>
-          )}
+  const frame = clsx(
+    "w-56 rounded-lg border bg-white text-xs dark:bg-zinc-900 dark:text-zinc-100",
+    terminal ? "rounded-full border-2 border-zinc-800 dark:border-zinc-200" : "border-zinc-300 dark:border-zinc-700",
+    selected && "outline outline-2 outline-offset-2 outline-sky-500",
+    issues.length > 0 && !run && "border-red-400",
+    run && RUN_RING[run.status],
+    data.diff && DIFF_RING[data.diff],
+  );
+  const attrs = {
+    "data-testid": `node-${node.id}`,
+    "data-kind": node.type,
+    "data-status": run?.status,
+    "data-iteration": run?.iteration,
+    "data-history": run?.history?.join(" "),
+    "data-diff": data.diff,
+  };
+  const input = hasInput && <Handle type="target" position={Position.Left} id={TARGET_HANDLE} className="!h-3 !w-3 !bg-zinc-500" />;
+  const header = clsx("flex items-center gap-2 px-3", terminal ? "rounded-t-full" : "rounded-t-lg", accent);
+  const name = <div className="truncate text-sm font-medium" title={node.name || node.id}>{node.name || node.id}</div>;
+  const badges = (
+    <>
+      {incoming > 1 && (
+        <span data-testid="join-badge" title={`Join (${node.join}): waits for ${node.join === "all" ? incoming : 1} of ${incoming} inputs`}
+          className="rounded bg-white/70 px-1 text-[10px] text-zinc-800">
+          {node.join === "all" ? `waits ${incoming}/${incoming}` : `any of ${incoming}`}
         </span>
+      )}
+      {run && run.iteration > 1 && (
+        <span data-testid="iteration-badge" className="rounded bg-amber-300 px-1 text-[10px] font-bold text-zinc-900">×{run.iteration}</span>
+      )}
+      {issues.length > 0 && (
+        <span data-testid="issue-badge" title={issues.join("\n")} className="rounded-full bg-red-500 px-1.5 text-[10px] font-bold text-white">
+          {issues.length}
+        </span>
+      )}
+    </>
+  );
+
+  // Zoomed out: a flat box (colour strip with the badges, name, handles spread down the right edge).
+  // No positioned rows and no shadow: every positioned element is one more layer for the browser to
+  // hit-test and composite on each pointer move and pan step (B3: 2,000 nodes).
+  if (compact) {
+    return (
+      <div {...attrs} data-compact="" className={frame}>
+        {input}
+        <div className={clsx(header, "h-6 justify-end")}>{badges}</div>
+        <div className="px-3 py-2">{name}</div>
+        {!terminal && data.handles.map((h, i) => (
+          <Handle key={h.id} type="source" position={Position.Right} id={h.id} className="!h-3 !w-3 !bg-sky-600"
+            style={{ top: `${((i + 1) / (data.handles.length + 1)) * 100}%` }} />
+        ))}
+      </div>
+    );
+  }
+  return (
+    <div {...attrs} className={clsx(frame, "relative shadow-sm")}>
+      {input}
+      <div className={clsx(header, "justify-between py-1.5")}>
+        <span className="font-semibold uppercase tracking-wide">{kindLabel}</span>
+        <span className="flex items-center gap-1">{badges}</span>
       </div>
       <div className="px-3 py-2">
-        <div className="truncate text-sm font-medium" title={node.name || node.id}>{node.name || node.id}</div>
-        {!compact && children}
+        {name}
+        {children}
       </div>
       {!terminal && data.handles.length > 0 && (
         <div className="border-t border-zinc-200 py-1 dark:border-zinc-700">
           {data.handles.map((h) => (
             <div key={h.id} className="relative flex h-6 items-center justify-end pr-4 text-[11px] text-zinc-600 dark:text-zinc-300">
-              {!compact && h.label}
+              {h.label}
               <Handle type="source" position={Position.Right} id={h.id} className="!h-3 !w-3 !bg-sky-600" />
             </div>
           ))}
