@@ -2,7 +2,7 @@ import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chat, ToolCallError, type ChatMessage, type ToolSpec } from "./invoke";
-import { chatModelFor, defaultModelConfig, modelLabel, scriptedModelConfig, type ModelConfig } from "./models";
+import { CHAT_MODEL_CACHE_MAX, chatModelFor, defaultModelConfig, modelLabel, scriptedModelConfig, type ModelConfig } from "./models";
 import { ProviderError } from "./retry";
 import { startScriptedServer, type ScriptedServer } from "./scripted/server";
 
@@ -64,6 +64,16 @@ describe("chat", () => {
     expect(chatModelFor({ ...config, model: "scripted-other" })).not.toBe(a);
     expect(chatModelFor({ ...config, baseURL: `${server.url}/` })).not.toBe(a);
     expect(chatModelFor(config, { includeRawResponse: true })).not.toBe(a);
+  });
+
+  it("keeps at most CHAT_MODEL_CACHE_MAX clients: an evicted config gets a fresh client, then keeps it", () => {
+    const first = { ...config, model: "scripted-evict-0" };
+    const a = chatModelFor(first);
+    for (let i = 1; i <= CHAT_MODEL_CACHE_MAX; i++) chatModelFor({ ...config, model: `scripted-evict-${i}` });
+    const b = chatModelFor(first);
+    expect(b).not.toBe(a);
+    expect(chatModelFor(first)).toBe(b);
+    expect(chatModelFor({ ...first })).toBe(b);
   });
 
   it("parses tool calls and runs a tool round trip with simple message types", async () => {

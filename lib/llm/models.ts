@@ -96,24 +96,28 @@ export function createChatModel(config: ModelConfig, opts: ChatModelOptions = {}
 /** How many distinct model configs keep a client (least recently used ones are dropped first). */
 export const CHAT_MODEL_CACHE_MAX = 64;
 const chatModels = new Map<string, ChatOpenAI>();
+// Fast path by config object (no hashing); an entry counts only while its key still maps to the same client.
+const plainByConfig = new WeakMap<ModelConfig, { key: string; model: ChatOpenAI }>();
+const rawByConfig = new WeakMap<ModelConfig, { key: string; model: ChatOpenAI }>();
 
 /**
  * The ChatOpenAI client for a config, built once and reused (a client holds no per-call state; each
  * call passes its own signal and options). Keyed by everything createChatModel reads, the API key
  * only as a hash; at most CHAT_MODEL_CACHE_MAX clients are kept. A changed key or URL is a new entry.
+ * Configs are values: build a new object to change one (a config object is also looked up by identity).
  */
 export function chatModelFor(config: ModelConfig, opts: ChatModelOptions = {}): ChatOpenAI {
+  // a run job resolves each ModelRef once, so the same config object comes back for every call
+  const byObject = (opts.includeRawResponse ? rawByConfig : plainByConfig).get(config);
+  if (byObject && chatModels.get(byObject.key) === byObject.model) return byObject.model;
   const keyHash = config.apiKey ? createHash("sha256").update(config.apiKey).digest("base64url") : "";
   const key = JSON.stringify([config.baseURL, config.model, keyHash, config.temperature ?? null, config.timeoutMs ?? null, Boolean(opts.includeRawResponse)]);
-  const hit = chatModels.get(key);
-  if (hit) {
-    chatModels.delete(key);
-    chatModels.set(key, hit);
-    return hit;
-  }
-  const model = createChatModel(config, opts);
+  let model = chatModels.get(key);
+  if (model) chatModels.delete(key); // re-inserted below: most recently used last
+  else model = createChatModel(config, opts);
   chatModels.set(key, model);
   if (chatModels.size > CHAT_MODEL_CACHE_MAX) chatModels.delete(chatModels.keys().next().value!);
+  (opts.includeRawResponse ? rawByConfig : plainByConfig).set(config, { key, model });
   return model;
 }
 

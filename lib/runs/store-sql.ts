@@ -268,3 +268,18 @@ export async function runOwner(runId: string): Promise<string | null> {
   const res = await query<{ ownerId: string }>({ name: "weft_run_owner_v1", text: `SELECT "ownerId" FROM "Run" WHERE id = $1`, values: [runId] });
   return res.rows[0]?.ownerId ?? null;
 }
+
+/**
+ * The driver's cancel poll (every cancelPollMs per running job) on the hot-path pool: a prepared
+ * statement instead of a Prisma query. Not counted in sqlStatementCount (the store counts polls itself).
+ */
+export async function sqlCancelRequested(runId: string): Promise<{ requested: boolean; reason: string | null }> {
+  const res = await runStorePool().query<{ cancelRequested: boolean; reason: string | null; status: RunStatus }>({
+    name: "weft_run_cancel_poll_v1",
+    text: `SELECT "cancelRequested", reason, status FROM "Run" WHERE id = $1`,
+    values: [runId],
+  });
+  const run = res.rows[0];
+  if (!run) return { requested: false, reason: null };
+  return { requested: run.cancelRequested, reason: run.cancelRequested && !isTerminalRunStatus(run.status) ? run.reason : null };
+}

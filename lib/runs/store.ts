@@ -4,7 +4,7 @@ import { appendEvents, type Tx } from "@/lib/events/store";
 import type { RunStatus } from "@/lib/engine/events";
 import type { ClaimResult, CommitFailure, CommitResult, RunCommit, StorePort } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
-import { sqlClaim, sqlCommit, sqlStatementCount } from "./store-sql";
+import { sqlCancelRequested, sqlClaim, sqlCommit, sqlStatementCount } from "./store-sql";
 import { applyRunWrite, applyStepWrites, StepConflict, StepLeaseLost } from "./store-writes";
 
 const log = createLogger({ component: "run-store" });
@@ -141,7 +141,5 @@ async function requestCancel(runId: string, reason?: string): Promise<void> {
 
 async function isCancelRequested(runId: string): Promise<{ requested: boolean; reason: string | null }> {
   counters.cancelPolls++;
-  const run = await db().run.findUnique({ where: { id: runId }, select: { cancelRequested: true, reason: true, status: true } });
-  if (!run) return { requested: false, reason: null };
-  return { requested: run.cancelRequested, reason: run.cancelRequested && LIVE.includes(run.status) ? run.reason : null };
+  return sqlCancelRequested(runId);
 }
