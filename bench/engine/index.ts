@@ -10,6 +10,10 @@
  *    Run.createdAt figure (excludes the final commit);
  *  - LangGraph: the invoke() call (its last checkpoint included).
  * ms/step = ms / shape.steps in both arms (our start/end nodes are extra steps we do not count).
+ * The LangGraph arm's node calls get a per-call child of the graph run's signal (langgraph-arm.ts
+ * perCallSignal): openai 6.x adds an abort listener to the caller's signal per request and never
+ * removes it, so the run's own signal leaked one listener per node (MaxListenersExceededWarning).
+ * Where our time goes per phase: bench/engine/phases.ts; timelines: bench/engine/profile.ts.
  * Commits: pg_stat_database.xact_commit delta of the bench database (every statement outside an
  * explicit transaction counts as one), read after the measured processes' connections closed; our
  * worker is stopped first and this process's own polling queries are subtracted. Statements: counted
