@@ -7,6 +7,7 @@ import {
   applyNodeChanges,
   useNodesInitialized,
   useReactFlow,
+  useStore,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -29,10 +30,14 @@ import {
 } from "./flow-mapping";
 import { nodeTypes } from "./nodes";
 import { CanvasMinimap } from "./minimap/canvas-minimap";
-import { DetailBackground, DetailLevelProvider } from "./nodes/detail-level";
+import { DetailBackground, DetailLevelProvider, isZoomedOut } from "./nodes/detail-level";
 import { PALETTE_MIME, type PaletteItem, parsePaletteItem } from "./palette-item";
 
-/** Above this many nodes the canvas renders only what is in the viewport (benchmark B3: 2,000 nodes). */
+/**
+ * Above this many nodes, and while zoomed in, the canvas renders only what is in the viewport
+ * (benchmark B3: 2,000 nodes). Zoomed out (below DETAIL_ZOOM) nodes are flat boxes and mostly all in
+ * view, and culling there only made every pan step re-compute the visible set and mount/unmount nodes.
+ */
 export const VISIBLE_ONLY_THRESHOLD = 150;
 
 export type CanvasSelection = { nodes: string[]; edges: string[] };
@@ -84,6 +89,7 @@ const PRO_OPTIONS = { hideAttribution: true };
 export const WorkflowCanvas = memo(function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, onConnect, onDropItem, onSelectionChange, sizesRef, focus }: WorkflowCanvasProps) {
   const colorMode = useCanvasColorMode();
   const { screenToFlowPosition, fitView } = useReactFlow();
+  const zoomedOut = useStore(isZoomedOut);
   const [nodes, setNodes] = useState<FlowNode[]>(() => documentToNodes(doc, overlay));
   const [edges, setEdges] = useState<FlowEdge[]>(() => documentToEdges(doc, overlay));
 
@@ -175,7 +181,7 @@ export const WorkflowCanvas = memo(function WorkflowCanvas({ doc, overlay, readO
           deleteKeyCode={null}
           multiSelectionKeyCode={MULTI_SELECT_KEYS}
           selectionKeyCode="Shift"
-          onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD}
+          onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD && !zoomedOut}
           colorMode={colorMode}
           fitView
           fitViewOptions={FIT_VIEW}

@@ -97,12 +97,12 @@ const sameView = (a: ReturnType<typeof viewOf>, b: ReturnType<typeof viewOf>) =>
   a.transform === b.transform && a.width === b.width && a.height === b.height;
 
 /** The canvas' visible area on the minimap: the only part that changes while panning. */
-function VisibleArea({ frame }: { frame: MinimapFrame }) {
+const VisibleArea = memo(function VisibleArea({ frame }: { frame: MinimapFrame }) {
   const { transform, width, height } = useStore(viewOf, sameView);
   // Clipped to the minimap so all four sides show even when everything is visible.
   const r = clipRect(toMinimap(frame, visibleFlowRect(transform, width, height)), BOX);
   return (
-    <div aria-hidden className="pointer-events-none absolute left-0 top-0 rounded-sm border-2 border-sky-500/70 bg-sky-500/5"
+    <div aria-hidden className="pointer-events-none absolute left-0 top-0 rounded-sm border-2 will-change-transform border-sky-500/70 bg-sky-500/5"
       style={{ width: r.width, height: r.height, transform: `translate(${r.x}px, ${r.y}px)` }} />
   );
-}
+});

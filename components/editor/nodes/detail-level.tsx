@@ -1,6 +1,6 @@
 "use client";
 import { Background, useStore, type ReactFlowState } from "@xyflow/react";
-import { createContext, useContext, type ReactNode } from "react";
+import { createContext, memo, useContext, type ReactNode } from "react";
 
 /**
  * Zoom below which canvas nodes draw only their frame, header (kind, badges) and name, with unlabelled
@@ -11,14 +11,15 @@ export const DETAIL_ZOOM = 0.5;
 
 const CompactContext = createContext(false);
 
-const isCompact = (s: ReactFlowState) => s.transform[2] < DETAIL_ZOOM;
+/** Store selector: zoomed out below {@link DETAIL_ZOOM} (a boolean, so subscribers re-render only on crossing). */
+export const isZoomedOut = (s: ReactFlowState) => s.transform[2] < DETAIL_ZOOM;
 
 /**
  * One store subscription for the whole canvas (a boolean, so it changes only when the zoom crosses
  * {@link DETAIL_ZOOM}); nodes read it from context, so panning and zooming re-render no node until then.
  */
 export function DetailLevelProvider({ children }: { children: ReactNode }) {
-  const compact = useStore(isCompact);
+  const compact = useStore(isZoomedOut);
   return <CompactContext.Provider value={compact}>{children}</CompactContext.Provider>;
 }
 
@@ -30,6 +31,6 @@ export const useCompactNodes = (): boolean => useContext(CompactContext);
  * repainted the whole canvas each frame (the nodes' layer only moves), and below DETAIL_ZOOM its dots
  * would be under 8 px apart anyway.
  */
-export function DetailBackground() {
+export const DetailBackground = memo(function DetailBackground() {
   return useCompactNodes() ? null : <Background gap={16} />;
-}
+});
