@@ -104,7 +104,7 @@ export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, 
       <div {...attrs} data-compact="" className={frame}>
         {input}
         <div className={clsx(header, "h-6 justify-end")}>{badges}</div>
-        <div className="px-3 py-2">{name}</div>
+        <div className="truncate px-3 py-2 text-sm font-medium" title={node.name || node.id}>{node.name || node.id}</div>
         {!terminal && data.handles.map((h, i) => (
           <Handle key={h.id} type="source" position={Position.Right} id={h.id} className="!h-3 !w-3 !bg-sky-600"
             style={{ top: `${((i + 1) / (data.handles.length + 1)) * 100}%` }} />
