@@ -17,7 +17,7 @@ import { chromium, type Browser } from "@playwright/test";
 import { machine, p95, median, readResult, writeResult } from "../stats";
 import { ensureTemplate, urlFor, withAdmin } from "../../test/pg-admin";
 import type { Arm, ProduceOrder, ProducerReply, Stamp } from "./protocol";
-import type { HarnessServer } from "./server";
+import type { HarnessServer, Records } from "./server";
 
 const ARMS: Arm[] = ["product", "relay", "poll"];
 
@@ -28,11 +28,24 @@ interface ArmResult {
   msgP50: number; msgP95: number; paintP50: number; paintP95: number;
   /** creation (before the commit) → onmessage (ms): what the commit adds. */
   createdP95: number;
-  /** Where the time goes: hand-over → frame written by the server, and written → onmessage (p95, ms). */
+  /**
+   * Where the time goes (p95, ms): hand-over → PUBLISH acknowledged in the writer (`publishedP95`;
+   * NaN for poll), → the server's hub delivered the decoded wake-up (`hubP95`, product only), →
+   * frame written to the socket (`serverP95`), and written → onmessage (`browserP95`).
+   */
+  publishedP95: number;
+  hubP95: number;
   serverP95: number;
   browserP95: number;
   /** p95 of each repetition (msg), for the pair-by-pair ratio. */
   repMsgP95: number[];
+  /**
+   * CPU ms per 1,000 events while the writer produced (mean over repetitions): the writer process,
+   * and the harness process (SSE server, hub, Playwright client; excludes PostgreSQL, Redis, Chromium).
+   */
+  cpuPer1k: { writer: number; server: number };
+  /** Share of the machine's CPU time (all cores, every process, other users' too) busy while the writer produced (mean over repetitions). */
+  machineBusy: number;
 }
 /** `load1`: the machine's 1-minute load average before and after the case (this host is shared; read figures with it). */
 interface CaseResult { case: Case; arms: ArmResult[]; ratioP95VsRelay: number; ratioP95VsPoll: number; load1: [number, number] }
@@ -46,8 +59,24 @@ const FULL: Case[] = [
   { name: "50/s × 20 runs, dropped mid-run", rate: 50, runs: 20, seconds: 6, drop: true },
 ];
 const SMOKE: Case[] = [{ name: "50/s × 20 runs", rate: 50, runs: 20, seconds: 2, drop: false }];
+/**
+ * One browser for every arm. Headless Chromium must not throttle the page's timers or animation
+ * frames (the paint stamp is taken in requestAnimationFrame): Playwright passes these three by
+ * default today; they are spelled out so the measurement does not depend on its defaults.
+ */
+const CHROMIUM_ARGS = [
+  "--no-sandbox", "--disable-gpu",
+  "--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
+];
 /** Interleaved repetitions per case in a full run (B2_REPS overrides; the smoke does one). */
 const FULL_REPS = Number(process.env.B2_REPS ?? 5);
+/** B2_CASE=<name> runs only that case of the full run, for investigation: nothing is written to bench/results. */
+const ONLY = process.env.B2_CASE;
+const fullCases = (): Case[] => {
+  const cases = FULL.filter((c) => !ONLY || c.name === ONLY);
+  if (!cases.length) throw new Error(`B2_CASE: no case named ${JSON.stringify(ONLY)} (${FULL.map((c) => c.name).join(", ")})`);
+  return cases;
+};
 
 async function setupDatabase(): Promise<{ name: string; drop: () => Promise<void> }> {
   const template = await ensureTemplate();
@@ -89,7 +118,7 @@ class Producer {
     });
   }
 
-  async produce(order: Omit<ProduceOrder, "type">): Promise<{ total: number; stamps: Stamp[] }> {
+  async produce(order: Omit<ProduceOrder, "type">): Promise<{ total: number; stamps: Stamp[]; cpuMs: number }> {
     const reply = this.next();
     this.child.send({ type: "produce", ...order });
     const m = await reply;
@@ -106,7 +135,18 @@ class Producer {
 }
 
 type Sample = [string, number, number, number]; // runId, seq, onmessage, painted (epoch ms)
-interface Raw { expected: Stamp[]; samples: Sample[]; writes: Map<string, number> }
+/** `cpu`: CPU ms spent while the writer produced, by the writer process and by this (server + Playwright) process. */
+interface Raw extends Records { expected: Stamp[]; samples: Sample[]; cpu: { writer: number; server: number; busy: number } }
+
+/** Idle and total CPU ms of the whole machine so far (all cores). */
+const machineTimes = (): { idle: number; total: number } => {
+  let idle = 0, total = 0;
+  for (const c of os.cpus()) {
+    idle += c.times.idle;
+    total += c.times.user + c.times.nice + c.times.sys + c.times.idle + c.times.irq;
+  }
+  return { idle, total };
+};
 
 /**
  * One arm of one case: one page watches every run of the case, each stream on its own harness port
@@ -128,8 +168,14 @@ async function runArm(browser: Browser, server: HarnessServer, arm: Arm, c: Case
     for (const end = Date.now() + 60_000; server.ready() < target && Date.now() < end;) await page.waitForTimeout(50);
     await page.waitForTimeout(arm === "poll" ? 1_200 : 300);
     producer.onHalf = () => void (c.drop && server.dropAll());
-    server.takeWrites();
-    const { stamps } = await producer.produce({ arm, runIds, rate: c.rate, seconds: c.seconds, prefix });
+    server.takeRecords();
+    const serverCpu = process.cpuUsage();
+    const machineBefore = machineTimes();
+    const { stamps, cpuMs } = await producer.produce({ arm, runIds, rate: c.rate, seconds: c.seconds, prefix });
+    const used = process.cpuUsage(serverCpu);
+    const machineAfter = machineTimes();
+    const busy = 1 - (machineAfter.idle - machineBefore.idle) / Math.max(1, machineAfter.total - machineBefore.total);
+    const cpu = { writer: cpuMs, server: (used.user + used.system) / 1000, busy };
     const count = () => page.evaluate(() => (window as unknown as { samples: unknown[] }).samples.length);
     const quiet = arm === "poll" ? 2_500 : c.drop ? 4_000 : 1_500;
     for (let last = -1, since = Date.now(); ;) {
@@ -144,7 +190,7 @@ async function runArm(browser: Browser, server: HarnessServer, arm: Arm, c: Case
       w.stop();
       return w.samples;
     });
-    return { expected: stamps, samples, writes: server.takeWrites() };
+    return { expected: stamps, samples, cpu, ...server.takeRecords(true) };
   } finally {
     await context.close();
   }
@@ -152,7 +198,8 @@ async function runArm(browser: Browser, server: HarnessServer, arm: Arm, c: Case
 
 function summarise(arm: Arm, raws: Raw[]): ArmResult {
   const msg: number[] = [], paint: number[] = [], created: number[] = [], repMsgP95: number[] = [], atServer: number[] = [], toBrowser: number[] = [];
-  let sent = 0, received = 0, lost = 0, duplicated = 0;
+  const published: number[] = [], atHub: number[] = [];
+  let sent = 0, received = 0, lost = 0, duplicated = 0, writerCpu = 0, serverCpu = 0, busy = 0;
   for (const raw of raws) {
     const byKey = new Map(raw.expected.map((s) => [`${s[0]}:${s[1]}`, s]));
     const seen = new Set<string>();
@@ -167,18 +214,26 @@ function summarise(arm: Arm, raws: Raw[]): ArmResult {
       const written = raw.writes.get(key);
       if (written !== undefined) atServer.push(written - stamp[3]);
       if (written !== undefined) toBrowser.push(got - written);
+      const hub = raw.hub.get(key);
+      if (hub !== undefined) atHub.push(hub - stamp[3]);
+      if (stamp[4] !== null) published.push(stamp[4] - stamp[3]);
       paint.push(painted - stamp[3]);
       created.push(got - stamp[2]);
     }
     msg.push(...repMsg);
     repMsgP95.push(p95(repMsg));
     sent += raw.expected.length;
+    writerCpu += raw.cpu.writer;
+    serverCpu += raw.cpu.server;
+    busy += raw.cpu.busy / raws.length;
     received += raw.samples.length;
     lost += [...byKey.keys()].filter((k) => !seen.has(k)).length;
   }
   return {
     arm, reps: raws.length, sent, received, lost, duplicated,
-    msgP50: median(msg), msgP95: p95(msg), paintP50: median(paint), paintP95: p95(paint), createdP95: p95(created), serverP95: p95(atServer), browserP95: p95(toBrowser), repMsgP95,
+    msgP50: median(msg), msgP95: p95(msg), paintP50: median(paint), paintP95: p95(paint), createdP95: p95(created), publishedP95: p95(published), hubP95: p95(atHub), serverP95: p95(atServer), browserP95: p95(toBrowser), repMsgP95,
+    cpuPer1k: { writer: (writerCpu / Math.max(1, sent)) * 1000, server: (serverCpu / Math.max(1, sent)) * 1000 },
+    machineBusy: busy,
   };
 }
 
@@ -201,12 +256,12 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const { createTestUser } = await import("@/lib/runs/test-fixtures");
   const server = await startHarnessServer(prefix, env().REDIS_URL);
   const producer = await Producer.start();
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   const results: CaseResult[] = [];
   const reps = smoke ? 1 : FULL_REPS;
   try {
     const owner = await createTestUser();
-    for (const c of smoke ? SMOKE : FULL) {
+    for (const c of smoke ? SMOKE : fullCases()) {
       const raws = new Map<Arm, Raw[]>(ARMS.map((a) => [a, []]));
       const loadBefore = os.loadavg()[0]!;
       for (let rep = 0; rep < reps; rep++) {
@@ -236,7 +291,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
 
 async function report(results: CaseResult[], smoke: boolean, reps: number): Promise<{ summary: string; ok: boolean }> {
   const line = (r: CaseResult) =>
-    `${r.case.name}: ${r.arms.map((a) => `${a.arm} p95 ${a.msgP95.toFixed(1)}/${a.paintP95.toFixed(1)} ms (server ${a.serverP95.toFixed(1)}, browser ${a.browserP95.toFixed(1)}) lost ${a.lost} dup ${a.duplicated}`).join("; ")}; ours/relay ${r.ratioP95VsRelay.toFixed(2)} (load ${r.load1.map((l) => l.toFixed(0)).join("→")})`;
+    `${r.case.name}: ${r.arms.map((a) => `${a.arm} p95 ${a.msgP95.toFixed(1)}/${a.paintP95.toFixed(1)} ms (published ${a.publishedP95.toFixed(1)}, hub ${a.hubP95.toFixed(1)}, server ${a.serverP95.toFixed(1)}, browser ${a.browserP95.toFixed(1)}; cpu/1k writer ${a.cpuPer1k.writer.toFixed(0)} server ${a.cpuPer1k.server.toFixed(0)} ms, machine ${(a.machineBusy * 100).toFixed(0)}% busy) lost ${a.lost} dup ${a.duplicated}`).join("; ")}; ours/relay ${r.ratioP95VsRelay.toFixed(2)} (load ${r.load1.map((l) => l.toFixed(0)).join("→")})`;
   const stored = await readResult<{ results: CaseResult[] }>("live-b2.json");
   if (smoke) {
     const ref = stored?.results.find((r) => r.case.name === results[0]!.case.name)?.arms.find((a) => a.arm === "product");
@@ -248,7 +303,7 @@ async function report(results: CaseResult[], smoke: boolean, reps: number): Prom
     const ok = mine.lost === 0 && mine.duplicated === 0 && !slower;
     return { summary: line(results[0]!), ok };
   }
-  await writeResult("live-b2.json", { bench: "B2 live status latency", machine: await machine(), at: new Date().toISOString(), reps, results });
+  if (!ONLY) await writeResult("live-b2.json", { bench: "B2 live status latency", machine: await machine(), at: new Date().toISOString(), reps, results });
   const target = results.find((r) => r.case.name === "50/s × 20 runs")?.arms.find((a) => a.arm === "product");
   const ok = results.every((r) => r.arms.find((a) => a.arm === "product")!.lost === 0);
   return { summary: `${results.map(line).join(" | ")} (goal at 50/s × 20: p95 < 10 ms msg, < 30 ms paint; product ${target?.msgP95.toFixed(1)}/${target?.paintP95.toFixed(1)})`, ok };

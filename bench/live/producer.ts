@@ -4,36 +4,59 @@
  * `produce` order per arm; this writes `rate` events/s to each run for `seconds` the way that arm's
  * producer would and answers with, per event, when it was created and when it was handed over
  * (committed for the product and poll arms, handed to PUBLISH for the relay).
+ *
+ * The product and poll arms write the way the worker does (lib/runs/store.ts → store-sql.ts): each
+ * run is claimed once (`sqlClaim`: lease + version), then every event is one `sqlCommit` (a single
+ * statement on the run store's own pg pool, guarded by version and lease); the product arm then
+ * publishes the committed envelopes (`publishRunEvents`, what the driver's EventsPort does).
  */
 import { apiRedis, closeApiRedis } from "@/lib/queue";
-import { db } from "@/lib/db/client";
-import { appendEvents } from "@/lib/events/store";
+import { closeRunStorePool, runStorePool, sqlClaim, sqlCommit } from "@/lib/runs/store-sql";
 import { publishRunEvents } from "@/lib/events/publish";
+import type { RunEvent } from "@/lib/engine/events";
 import { relayChannel } from "./channels";
 import type { ProduceOrder, ProducerReply, Stamp } from "./protocol";
 
-/** Generous waits: on a loaded 2-core machine a pool slot can take seconds (the delay is measured, not fatal). */
-const TX = { maxWait: 30_000, timeout: 30_000 };
+const OWNER = `b2-producer-${process.pid}`;
 const stamp = () => performance.timeOrigin + performance.now();
 const reply = (m: ProducerReply) => process.send!(m);
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
+};
 
-async function one(order: ProduceOrder, runId: string, i: number): Promise<Stamp> {
+/** The version each claimed run is at (the next commit's expectedVersion). */
+type Versions = Map<string, number>;
+
+async function claimAll(runIds: readonly string[]): Promise<Versions> {
+  const versions: Versions = new Map();
+  await Promise.all(runIds.map(async (runId) => {
+    const claim = await sqlClaim(runId, OWNER);
+    if (!claim.ok) throw new Error(`claim of run ${runId} refused: ${claim.reason}`);
+    versions.set(runId, claim.run.version);
+  }));
+  return versions;
+}
+
+async function one(order: ProduceOrder, versions: Versions, runId: string, i: number): Promise<Stamp> {
   const created = stamp();
   if (order.arm === "relay") {
     const handed = stamp();
     await apiRedis().publish(relayChannel(order.prefix, runId), JSON.stringify({ seq: i + 1, t: created }));
-    return [runId, i + 1, created, handed];
+    return [runId, i + 1, created, handed, stamp()];
   }
-  const stored = await db().$transaction(
-    (tx) => appendEvents(tx, runId, [{ type: "step_progress", nodeId: "n", iteration: 1, message: "tick", detail: { t: created } }]),
-    TX,
-  );
+  const event: RunEvent = { type: "step_progress", nodeId: "n", iteration: 1, message: "tick", detail: { t: created } };
+  const res = await sqlCommit(runId, { owner: OWNER, expectedVersion: versions.get(runId)!, events: [event] });
   const committed = stamp();
-  if (order.arm === "product") await publishRunEvents(runId, stored);
-  return [runId, stored[0]!.seq, created, committed];
+  if (res.kind !== "ok") throw new Error(`commit to run ${runId} ${res.kind}`);
+  versions.set(runId, res.version);
+  if (order.arm === "product") await publishRunEvents(runId, res.events);
+  return [runId, res.events[0]!.seq, created, committed, order.arm === "product" ? stamp() : null];
 }
 
 async function produce(order: ProduceOrder): Promise<void> {
+  const cpu = process.cpuUsage();
+  const versions = order.arm === "relay" ? new Map<string, number>() : await claimAll(order.runIds);
   const total = Math.max(1, Math.round(order.rate * order.seconds));
   const interval = 1000 / order.rate;
   const stamps: Stamp[] = [];
@@ -42,20 +65,20 @@ async function produce(order: ProduceOrder): Promise<void> {
     const due = t0 + i * interval - stamp();
     if (due > 0) await new Promise((r) => setTimeout(r, due));
     if (i === Math.floor(total / 2)) reply({ type: "half" });
-    stamps.push(...(await Promise.all(order.runIds.map((id) => one(order, id, i)))));
+    stamps.push(...(await Promise.all(order.runIds.map((id) => one(order, versions, id, i)))));
   }
-  reply({ type: "done", total, stamps });
+  reply({ type: "done", total, stamps, cpuMs: cpuMs(cpu) });
 }
 
 process.on("message", (m: ProduceOrder | { type: "exit" }) => {
   if (m.type === "exit") {
-    void Promise.all([closeApiRedis(), db().$disconnect()]).finally(() => process.exit(0));
+    void Promise.all([closeApiRedis(), closeRunStorePool()]).finally(() => process.exit(0));
     return;
   }
   produce(m).catch((err: unknown) => reply({ type: "error", message: String((err as Error).stack ?? err) }));
 });
 
 // warm up both clients so the first measured event pays no connection set-up
-await db().$queryRaw`SELECT 1`;
+await runStorePool().query("SELECT 1");
 await apiRedis().ping();
 reply({ type: "ready" });

@@ -10,11 +10,15 @@ export interface ProduceOrder {
   prefix: string;
 }
 
-/** [runId, seq, created (epoch ms), handed over: committed, or given to PUBLISH (epoch ms)]. */
-export type Stamp = [string, number, number, number];
+/**
+ * [runId, seq, created, handed over (committed, or given to PUBLISH), PUBLISH acknowledged by Redis
+ * (null for the poll arm, which publishes nothing)] — epoch ms, same host clock as the page.
+ */
+export type Stamp = [string, number, number, number, number | null];
 
 export type ProducerReply =
   | { type: "ready" }
   | { type: "half" }
-  | { type: "done"; total: number; stamps: Stamp[] }
+  /** `cpuMs`: CPU time (user + system) the writer process spent on this order. */
+  | { type: "done"; total: number; stamps: Stamp[]; cpuMs: number }
   | { type: "error"; message: string };

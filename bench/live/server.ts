@@ -11,6 +11,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
+import { runEventHub } from "@/lib/events/hub";
 import { readEvents } from "@/lib/events/store";
 import { runEventStream } from "@/lib/events/sse";
 import { relayChannel } from "./channels";
@@ -25,19 +26,32 @@ export interface HarnessServer {
   dropAll(): number;
   /** Streams ready to deliver: product streams opened, relay subscriptions acknowledged by Redis. */
   ready(): number;
-  /** When each event's frame was written to its socket ("runId:seq" → epoch ms); clears the record. */
-  takeWrites(): Map<string, number>;
+  /**
+   * Per event ("runId:seq" → epoch ms): when its frame was written to its socket (`writes`) and, for
+   * the product arm, when the process's hub handed its decoded wake-up to listeners (`hub`). Clears
+   * both; `release` also drops the hub trace listeners (at the end of an arm).
+   */
+  takeRecords(release?: boolean): Records;
   close(): Promise<void>;
 }
+
+export interface Records { writes: Map<string, number>; hub: Map<string, number> }
 
 /** Starts the harness server; `prefix` namespaces the relay channels. */
 export async function startHarnessServer(prefix: string, redisUrl: string, ports = 20): Promise<HarnessServer> {
   const open = new Set<http.ServerResponse>();
   let ready = 0;
-  let writes = new Map<string, number>();
-  const wrote = (runId: string, seqs: Iterable<number>) => {
+  let records: Records = { writes: new Map(), hub: new Map() };
+  const mark = (into: "writes" | "hub", runId: string, seqs: Iterable<number>) => {
     const at = performance.timeOrigin + performance.now();
-    for (const seq of seqs) if (!writes.has(`${runId}:${seq}`)) writes.set(`${runId}:${seq}`, at);
+    const map = records[into];
+    for (const seq of seqs) if (!map.has(`${runId}:${seq}`)) map.set(`${runId}:${seq}`, at);
+  };
+  const wrote = (runId: string, seqs: Iterable<number>) => mark("writes", runId, seqs);
+  /** One extra hub listener per product run, recording when the hub delivered each carried event (after decodeWake). */
+  const traces = new Map<string, Promise<() => void>>();
+  const trace = (runId: string) => {
+    if (!traces.has(runId)) traces.set(runId, runEventHub().subscribe(runId, (w) => mark("hub", runId, (w.events ?? []).map((e) => e.seq))));
   };
   const decoder = new TextDecoder();
   const subscribers = new Set<Redis>();
@@ -68,6 +82,7 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
     const after = Number(req.headers["last-event-id"] ?? 0) || 0;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", ...cors });
     track(res);
+    trace(runId);
     res.on("close", () => abort.abort());
     ready++;
     const reader = runEventStream({ runId, afterSeq: after, request, heartbeatMs: 15_000 }).getReader();
@@ -107,9 +122,13 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
     url: bases[0]!,
     bases,
     ready: () => ready,
-    takeWrites() {
-      const taken = writes;
-      writes = new Map();
+    takeRecords(release = false) {
+      const taken = records;
+      records = { writes: new Map(), hub: new Map() };
+      if (release) {
+        for (const off of traces.values()) void off.then((f) => f(), () => undefined);
+        traces.clear();
+      }
       return taken;
     },
     dropAll() {
@@ -119,6 +138,7 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
     },
     async close() {
       for (const res of open) res.destroy();
+      for (const off of traces.values()) void off.then((f) => f(), () => undefined);
       for (const s of subscribers) s.disconnect();
       await Promise.all(servers.map((server) => {
         server.closeAllConnections();
