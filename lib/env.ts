@@ -14,6 +14,7 @@ const HOW: Record<string, string> = {
   WEFT_WORKER_SHUTDOWN_GRACE_MS: "set WEFT_WORKER_SHUTDOWN_GRACE_MS to how long SIGTERM waits for in-flight steps, in ms (default 20000)",
   WEFT_RECONCILE_INTERVAL_MS: "set WEFT_RECONCILE_INTERVAL_MS to how often the reconciler re-dispatches orphaned runs, in ms (default 30000)",
   WEFT_SSE_HEARTBEAT_MS: "set WEFT_SSE_HEARTBEAT_MS to the SSE heartbeat period in ms, 100-60000 (default 15000)",
+  WEFT_DB_POOL_MAX: "set WEFT_DB_POOL_MAX to the connections per PostgreSQL pool, 1-100 (default 10; a process has two pools)",
   WEFT_SEARCH_URL: "set WEFT_SEARCH_URL to a SearXNG-compatible base URL, e.g. http://127.0.0.1:8888 (unset = web_search is not configured)",
   WEFT_MCP_ALLOW_STDIO: "set WEFT_MCP_ALLOW_STDIO=1 to let users connect stdio MCP servers (runs commands on this host), or 0 (default)",
   WEFT_SANDBOX_CHILD: "set WEFT_SANDBOX_CHILD to the absolute path of lib/tools/sandbox/child.mjs when the app does not run from the repo root",
@@ -62,6 +63,8 @@ export const envSchema = z.object({
   WEFT_SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /** W6: runs one user may start per minute. */
   WEFT_RUN_START_LIMIT: z.coerce.number().int().min(1).default(60),
+  /** Connections per PostgreSQL pool (a process has two: Prisma and the run store's hot path). */
+  WEFT_DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /** SearXNG-compatible base URL for the web_search tool; unset = "not configured". */
   WEFT_SEARCH_URL: url(["http:", "https:"]).optional(),
   /** Allow stdio MCP servers (they run a command on the Weft host): self-hosted, trusted users only. */

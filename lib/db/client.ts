@@ -14,10 +14,19 @@ const g = globalThis as unknown as { __weftDb?: { url: string; client: PrismaCli
 export function db(): PrismaClient {
   const url = process.env.DATABASE_URL ?? env().DATABASE_URL;
   if (!g.__weftDb || g.__weftDb.url !== url) {
-    const adapter = new PrismaPg({ connectionString: url, max: 10 });
+    const adapter = new PrismaPg({ connectionString: url, max: dbPoolMax() });
     g.__weftDb = { url, client: new PrismaClient({ adapter }) };
   }
   return g.__weftDb.client;
+}
+
+/**
+ * Connections per pool: WEFT_DB_POOL_MAX (validated by lib/env at start-up), default 10. Read here
+ * without the whole env so scripts that only set DATABASE_URL keep working.
+ */
+export function dbPoolMax(): number {
+  const n = Number(process.env.WEFT_DB_POOL_MAX);
+  return Number.isInteger(n) && n >= 1 && n <= 100 ? n : 10;
 }
 
 /** Closes the pool (worker shutdown, end of a test file). */

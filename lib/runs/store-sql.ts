@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { isTerminalRunStatus, runEventSchema, type RunEvent, type RunStatus, type StepStatus } from "@/lib/engine/events";
 import type { ClaimResult, RunCommit, StepRecord, StoredEvent } from "@/lib/engine/ports";
+import { dbPoolMax } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
 
@@ -79,13 +80,13 @@ export type SqlCommitResult = { kind: "ok"; version: number; events: StoredEvent
 
 const g = globalThis as unknown as { __weftRunStorePool?: { url: string; pool: pg.Pool } };
 
-/** The hot-path pool (max 10, idle connections closed after 10 s, never keeps a process alive). Follows DATABASE_URL like lib/db. */
+/** The hot-path pool (WEFT_DB_POOL_MAX connections, default 10; idle connections closed after 10 s, never keeps a process alive). Follows DATABASE_URL like lib/db. */
 export function runStorePool(): pg.Pool {
   const url = process.env.DATABASE_URL ?? env().DATABASE_URL;
   if (!g.__weftRunStorePool || g.__weftRunStorePool.url !== url) {
     const old = g.__weftRunStorePool?.pool;
     if (old) void old.end().catch(() => undefined);
-    const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
+    const pool = new pg.Pool({ connectionString: url, max: dbPoolMax(), idleTimeoutMillis: 10_000, allowExitOnIdle: true });
     // 57P01: the database is being dropped or shut down (end of a test file, server restart): expected.
     pool.on("error", (err) => ((err as { code?: string }).code === "57P01" ? log.debug : log.warn)("idle run-store connection failed", { err }));
     g.__weftRunStorePool = { url, pool };

@@ -37,6 +37,8 @@ export function spawnWorker(opts: WorkerOptions): WorkerProcess {
       WEFT_WORKER_HEALTH_PORT: "0",
       WEFT_WORKER_SHUTDOWN_GRACE_MS: "3000",
       WEFT_RECONCILE_INTERVAL_MS: "1000",
+      // several workers per test file, two files at a time: keep well inside PostgreSQL's 100 connections
+      WEFT_DB_POOL_MAX: "4",
       OPENAI_BASE_URL: "",
       OPENAI_API_KEY: "",
       LOG_LEVEL: "info",
