@@ -3,16 +3,26 @@ import { Background, useStore, type ReactFlowState } from "@xyflow/react";
 import { createContext, memo, useContext, type ReactNode } from "react";
 
 /**
- * Zoom below which canvas nodes draw only their frame, header (kind, badges) and name, with unlabelled
- * handles: their body text would be under 6 px there anyway. A large graph at fit zoom (benchmark B3:
- * 500 nodes fit at ~0.15) then costs a fraction of the DOM, style and paint work.
+ * Zoom below which the nodes of a large graph draw only their frame, header (kind, badges) and name,
+ * with unlabelled handles: their body text would be under 6 px there anyway. A large graph at fit zoom
+ * (benchmark B3: 500 nodes fit at ~0.15) then costs a fraction of the DOM, style and paint work.
  */
 export const DETAIL_ZOOM = 0.5;
 
+/**
+ * Graphs with fewer nodes keep full detail at every zoom: they cost little to draw, and a typical
+ * workflow of 5–15 nodes often fits a narrow canvas just below DETAIL_ZOOM, where the agent, model and
+ * branch labels are what the user is looking at.
+ */
+export const COMPACT_MIN_NODES = 60;
+
 const CompactContext = createContext(false);
 
-/** Store selector: zoomed out below {@link DETAIL_ZOOM} (a boolean, so subscribers re-render only on crossing). */
-export const isZoomedOut = (s: ReactFlowState) => s.transform[2] < DETAIL_ZOOM;
+/**
+ * Store selector: a large graph ({@link COMPACT_MIN_NODES}+ nodes) zoomed out below {@link DETAIL_ZOOM}
+ * (a boolean, so subscribers re-render only on crossing).
+ */
+export const isZoomedOut = (s: ReactFlowState) => s.transform[2] < DETAIL_ZOOM && s.nodeLookup.size >= COMPACT_MIN_NODES;
 
 /**
  * One store subscription for the whole canvas (a boolean, so it changes only when the zoom crosses
@@ -23,7 +33,7 @@ export function DetailLevelProvider({ children }: { children: ReactNode }) {
   return <CompactContext.Provider value={compact}>{children}</CompactContext.Provider>;
 }
 
-/** True while the canvas is zoomed out below {@link DETAIL_ZOOM}. */
+/** True while a large graph is zoomed out below {@link DETAIL_ZOOM} (see {@link isZoomedOut}). */
 export const useCompactNodes = (): boolean => useContext(CompactContext);
 
 /**
