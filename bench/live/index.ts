@@ -7,7 +7,8 @@
  * from the hand-over (the goal's "commit → onmessage"); `createdP95` adds the commit itself.
  * Loads: events/s × concurrent runs, plus a connection drop mid-run (every SSE connection destroyed
  * once) counting lost and duplicated events per arm. Arms interleave (A B C, B C A, …) over `reps`.
- * Full run → bench/results/live-b2.json; smoke (seconds) fails only on a ≥ 2× regression of p95.
+ * Full run → bench/results/live-b2.json; smoke (a warm-up, then 3 interleaved 2 s repetitions) fails only on a
+ * ≥ 2× regression of p95 in its best repetition, against the stored run and against the relay alike.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -60,6 +61,12 @@ const FULL: Case[] = [
 ];
 const SMOKE: Case[] = [{ name: "50/s × 20 runs", rate: 50, runs: 20, seconds: 2, drop: false }];
 /**
+ * Run once per arm before anything is measured, results discarded: the first seconds of each path pay
+ * for cold code (JIT, Prisma's engine, first connections, Chromium's first frames); the smoke's only
+ * case measured them as its p95 (41 ms against 6.9 ms warm in one CI run).
+ */
+const WARMUP: Case = { name: "warm-up", rate: 50, runs: 20, seconds: 1, drop: false };
+/**
  * One browser for every arm. Headless Chromium must not throttle the page's timers or animation
  * frames (the paint stamp is taken in requestAnimationFrame): Playwright passes these three by
  * default today; they are spelled out so the measurement does not depend on its defaults.
@@ -68,7 +75,12 @@ const CHROMIUM_ARGS = [
   "--no-sandbox", "--disable-gpu",
   "--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
 ];
-/** Interleaved repetitions per case in a full run (B2_REPS overrides; the smoke does one). */
+/**
+ * Interleaved repetitions in the smoke: its regression check uses each arm's best repetition, since a
+ * real regression slows every repetition while one burst of load on this shared host slows one.
+ */
+const SMOKE_REPS = 3;
+/** Interleaved repetitions per case in a full run (B2_REPS overrides). */
 const FULL_REPS = Number(process.env.B2_REPS ?? 5);
 /** B2_CASE=<name> runs only that case of the full run, for investigation: nothing is written to bench/results. */
 const ONLY = process.env.B2_CASE;
@@ -258,9 +270,10 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const producer = await Producer.start();
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   const results: CaseResult[] = [];
-  const reps = smoke ? 1 : FULL_REPS;
+  const reps = smoke ? SMOKE_REPS : FULL_REPS;
   try {
     const owner = await createTestUser();
+    for (const arm of ARMS) await runArm(browser, server, arm, WARMUP, prefix, owner.id, producer);
     for (const c of smoke ? SMOKE : fullCases()) {
       const raws = new Map<Arm, Raw[]>(ARMS.map((a) => [a, []]));
       const loadBefore = os.loadavg()[0]!;
@@ -297,9 +310,10 @@ async function report(results: CaseResult[], smoke: boolean, reps: number): Prom
     const ref = stored?.results.find((r) => r.case.name === results[0]!.case.name)?.arms.find((a) => a.arm === "product");
     const mine = results[0]!.arms.find((a) => a.arm === "product")!;
     const relay = results[0]!.arms.find((a) => a.arm === "relay")!;
-    // a regression is ours when p95 doubled against the stored run AND against this run's relay
+    // a regression is ours when p95 (best repetition) doubled against the stored run AND against this run's relay
     // (the relay shares the machine's momentary load, so a busy shared host alone does not fail it)
-    const slower = !!ref && mine.msgP95 >= Math.max(2 * ref.msgP95, 10) && mine.msgP95 >= 2 * relay.msgP95;
+    const best = (a: ArmResult) => Math.min(...a.repMsgP95);
+    const slower = !!ref && best(mine) >= Math.max(2 * ref.msgP95, 10) && best(mine) >= 2 * best(relay);
     const ok = mine.lost === 0 && mine.duplicated === 0 && !slower;
     return { summary: line(results[0]!), ok };
   }
