@@ -2,16 +2,14 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { afterAll, describe, expect, it, onTestFailed } from "vitest";
 import { approveToolVersion, saveMcpServer } from "@/lib/db/tools";
 import { db } from "@/lib/db/client";
-import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
 import { startRun } from "@/lib/runs/service";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
-import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { alive, expectContiguousSeq, saveWorkerLogs, spawnWorker, stopWorker, TERMINAL, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+import { alive, expectContiguousSeq, saveWorkerLogs, TERMINAL, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
  * D1 chaos (reliability-security.md), reduced to fit CI: 20 concurrent runs × 11 steps (start, 8
@@ -31,41 +29,26 @@ import { alive, expectContiguousSeq, saveWorkerLogs, spawnWorker, stopWorker, TE
  * Recovery of a killed worker's runs is BullMQ's stall detection (lock 10 s + check every 5 s,
  * lib/queue/settings.ts), so the test takes ≈ 1–2 min on a quiet 2-core machine.
  */
-const database = useTestDatabase();
-const prefix = testQueuePrefix();
-let model: ScriptedServer;
-let ownerId = "";
-let sinkDir = "";
 const RUNS = 20;
 const KILLS = 5;
 const BEFORE = 4; // agents before the tool step
 const AFTER = 4; // agents after it
-const workers: WorkerProcess[] = [];
-const start = () => {
-  const w = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port });
-  workers.push(w);
-  return w;
-};
-
-beforeAll(async () => {
-  process.env.WEFT_QUEUE_PREFIX = prefix;
-  model = await startScriptedServer({ fixtures: [{ rules: [{ id: "step", match: { system: "[[d1]]" }, reply: { text: "done {{lastUser}}", delayMs: 700 } }] }] });
-  ownerId = (await createTestUser()).id;
-  sinkDir = mkdtempSync(path.join(tmpdir(), "weft-d1-"));
-  const fixture = path.resolve(import.meta.dirname, "fixtures/effect-sink-mcp.mjs");
-  const v = await saveMcpServer(ownerId, "sink", { transport: "stdio", command: process.execPath, args: [fixture, path.join(sinkDir, "effects.log")] });
-  await approveToolVersion(ownerId, v.id, v.codeHash!);
-  await Promise.all(Array.from({ length: 5 }, () => start().ready));
-}, 480_000);
-
-afterAll(async () => {
-  await Promise.all(workers.map((w) => stopWorker(w, 20_000)));
-  await runsQueue().obliterate({ force: true }).catch(() => undefined);
-  await closeRunsQueue();
-  await closeApiRedis();
-  await model?.close();
+let sinkDir = "";
+const pool = useWorkerPool({
+  fixtures: [{ rules: [{ id: "step", match: { system: "[[d1]]" }, reply: { text: "done {{lastUser}}", delayMs: 700 } }] }],
+  size: 5,
+  // the side-effect sink: an MCP server (stdio) the owner registered and approved
+  setup: async ({ ownerId }) => {
+    sinkDir = mkdtempSync(path.join(tmpdir(), "weft-d1-"));
+    const fixture = path.resolve(import.meta.dirname, "fixtures/effect-sink-mcp.mjs");
+    const v = await saveMcpServer(ownerId, "sink", { transport: "stdio", command: process.execPath, args: [fixture, path.join(sinkDir, "effects.log")] });
+    await approveToolVersion(ownerId, v.id, v.codeHash!);
+  },
+});
+const { workers, start } = pool;
+afterAll(() => {
   if (sinkDir) rmSync(sinkDir, { recursive: true, force: true });
-}, 120_000);
+});
 
 const agentIds = [...Array.from({ length: BEFORE }, (_, i) => `n${i + 1}`), ...Array.from({ length: AFTER }, (_, i) => `n${BEFORE + i + 1}`)];
 const agent = (id: string) => ({ id, type: "agent" as const, agent: "a", task: `{{inputs.token}} ${id}` });
@@ -99,7 +82,7 @@ async function chaos(workflowId: string): Promise<Chaos> {
   const c: Chaos = { tokens: [], runIds: [], kills: [], waves: 0, t0: Date.now() };
   const wave = async () => {
     const batch = Array.from({ length: RUNS }, () => `tok${randomBytes(6).toString("hex")}`);
-    const ids = await Promise.all(batch.map(async (token) => (await startRun(ownerId, workflowId, { inputs: { token } })).run.id));
+    const ids = await Promise.all(batch.map(async (token) => (await startRun(pool.ownerId, workflowId, { inputs: { token } })).run.id));
     c.tokens.push(...batch);
     c.runIds.push(...ids);
     c.waves++;
@@ -143,7 +126,7 @@ describe("D1 chaos", () => {
       saveWorkerLogs(workers, logFile);
       console.info(`D1 failed: every worker's log is in ${logFile}`);
     });
-    const { workflowId } = await createTestWorkflow(ownerId, chain);
+    const { workflowId } = await createTestWorkflow(pool.ownerId, chain);
     const { tokens, runIds, kills, waves, t0 } = await chaos(workflowId);
     console.info(`D1 kills:\n  ${kills.map((k) => k.line).join("\n  ")}`);
     const victims = kills.map((k) => k.victim);
@@ -153,7 +136,7 @@ describe("D1 chaos", () => {
     const done = await Promise.all(runIds.map((id) => waitTerminal(id)));
     console.info(`D1: all ${runIds.length} runs (${waves} wave(s) of ${RUNS}) terminal ${Date.now() - t0} ms after start`);
     const sink = existsSync(path.join(sinkDir, "effects.log")) ? readFileSync(path.join(sinkDir, "effects.log"), "utf8").split("\n").filter(Boolean) : [];
-    const requests = model.requests();
+    const requests = pool.model.requests();
     const tally = { redispatched: 0, unknownEffects: 0, takeovers: 0, crashes: 0, pending: 0, crashLoops: 0 };
     for (const [i, { run, steps, events }] of done.entries()) {
       const token = tokens[i]!;

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { closeApiRedis, closeRunsQueue, hasLiveRunJob, runsQueue } from "@/lib/queue";
+import { hasLiveRunJob } from "@/lib/queue";
 import { startRun } from "@/lib/runs/service";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
-import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { alive, chainWorkflow, expectContiguousSeq, modelCalls, spawnWorker, stopWorker, TERMINAL, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+import { createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { alive, chainWorkflow, expectContiguousSeq, modelCalls, TERMINAL, waitFor, waitTerminal, workerOf } from "@/test/helpers/worker";
+import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
  * D3 (reliability-security.md): a step that keeps killing its worker ends `failed` with the reason
@@ -21,37 +20,14 @@ import { alive, chainWorkflow, expectContiguousSeq, modelCalls, spawnWorker, sto
  * the taker waits until the killed worker has been silent for 30 s (DEAD_AFTER_MS) before failing it.
  * Expected wall time ≈ 3 × 15 s + ≈ 20 s for that verdict, plus the start of the first workers.
  */
-const database = useTestDatabase();
-const prefix = testQueuePrefix();
-let model: ScriptedServer;
-let ownerId = "";
-const workers: WorkerProcess[] = [];
-const start = () => {
-  const w = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port });
-  workers.push(w);
-  return w;
-};
-
-beforeAll(async () => {
-  process.env.WEFT_QUEUE_PREFIX = prefix;
-  // the model never answers within the test: every attempt is still in its model call when killed
-  model = await startScriptedServer({ fixtures: [{ rules: [{ id: "d3", match: { system: "[[d3]]" }, reply: { text: "never delivered", delayMs: 600_000 } }] }] });
-  ownerId = (await createTestUser()).id;
-  await Promise.all([start().ready, start().ready, start().ready]);
-}, 480_000);
-
-afterAll(async () => {
-  await Promise.all(workers.map((w) => stopWorker(w, 20_000)));
-  await runsQueue().obliterate({ force: true }).catch(() => undefined);
-  await closeRunsQueue();
-  await closeApiRedis();
-  await model?.close();
-}, 120_000);
+// the model never answers within the test: every attempt is still in its model call when killed
+const pool = useWorkerPool({ fixtures: [{ rules: [{ id: "d3", match: { system: "[[d3]]" }, reply: { text: "never delivered", delayMs: 600_000 } }] }], size: 3 });
+const { workers, start } = pool;
 
 describe("D3: crash loop", () => {
   it("a step that kills its worker every time ends failed after the attempt cap, with the reason; no endless retry", { timeout: 300_000 }, async () => {
-    const { workflowId } = await createTestWorkflow(ownerId, chainWorkflow("D3", ["d3"]));
-    const runId = (await startRun(ownerId, workflowId, { inputs: {} })).run.id;
+    const { workflowId } = await createTestWorkflow(pool.ownerId, chainWorkflow("D3", ["d3"]));
+    const runId = (await startRun(pool.ownerId, workflowId, { inputs: {} })).run.id;
     const t0 = Date.now();
     const killedAttempts: number[] = [];
     const deadline = Date.now() + 150_000;
@@ -66,7 +42,7 @@ describe("D3: crash loop", () => {
       const step = await db().step.findFirst({ where: { runId, nodeId: "n1", status: "running" } });
       const victim = step && !killedAttempts.includes(step.attempt) ? workerOf(workers.filter(alive), step.leaseOwner) : undefined;
       // the attempt's model call has reached the server: the step is mid-flight
-      if (victim && step && modelCalls(model, "d3") >= step.attempt) {
+      if (victim && step && modelCalls(pool.model, "d3") >= step.attempt) {
         victim.child.kill("SIGKILL");
         killedAttempts.push(step.attempt);
         console.info(`D3: attempt ${step.attempt} crashed its worker at +${Date.now() - t0} ms`);
@@ -80,7 +56,7 @@ describe("D3: crash loop", () => {
     expect(run.reason ?? "").toMatch(/"n1"/);
     expect(run.reason ?? "").toMatch(/interrupted 3 times; giving up after 3 attempts/);
     expect(killedAttempts).toEqual([1, 2, 3]);
-    expect(modelCalls(model, "d3")).toBe(3);
+    expect(modelCalls(pool.model, "d3")).toBe(3);
     const n1 = steps.filter((s) => s.nodeId === "n1");
     expect(n1).toHaveLength(1);
     expect(n1[0]?.attempt).toBe(3);
@@ -97,7 +73,7 @@ describe("D3: crash loop", () => {
     expectContiguousSeq(events);
     // no endless retry: the run's job is gone from the queue, and the reconciler skips terminal runs
     await waitFor(async () => !(await hasLiveRunJob(runId).catch(() => true)), 120_000, "the run's job leaves the queue"); // a Redis timeout on a loaded machine: ask again
-    expect(modelCalls(model, "d3")).toBe(3);
+    expect(modelCalls(pool.model, "d3")).toBe(3);
     expect((await db().run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("failed");
   });
 });

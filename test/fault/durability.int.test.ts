@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
 import { startRun } from "@/lib/runs/service";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
-import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { alive, chainWorkflow, expectContiguousSeq, flushPrefix, modelCalls, spawnWorker, stopWorker, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+import { alive, chainWorkflow, expectContiguousSeq, flushPrefix, modelCalls, stopWorker, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
  * Durable execution with real worker processes (reliability-security.md D2, D4, D6, D9, D10):
@@ -23,26 +21,10 @@ import { alive, chainWorkflow, expectContiguousSeq, flushPrefix, modelCalls, spa
  * and get 5 s of shutdown grace (WEFT_WORKER_SHUTDOWN_GRACE_MS). Every wait polls a condition with
  * a generous deadline (the CI machine has 2 loaded cores); nothing sleeps for a fixed time.
  */
-const database = useTestDatabase();
-const prefix = testQueuePrefix();
-let model: ScriptedServer;
-let ownerId = "";
-/** Every worker this file started (dead ones included). */
-const workers: WorkerProcess[] = [];
-
-const start = () => {
-  const w = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port, env: { WEFT_WORKER_SHUTDOWN_GRACE_MS: "5000" } });
-  workers.push(w);
-  return w;
-};
-const live = () => workers.filter(alive);
-
 /** One rule per marker so every model call is attributable to its step (request log `rule`). */
 const ok = (id: string, text = `${id} ok`, delayMs = 0) => ({ id, match: { system: `[[${id}]]` }, reply: { text, ...(delayMs ? { delayMs } : {}) } });
 
-beforeAll(async () => {
-  process.env.WEFT_QUEUE_PREFIX = prefix;
-  model = await startScriptedServer({
+const pool = useWorkerPool({
     fixtures: [{ rules: [
       ok("d2-1"), ok("d2-3"),
       // the first call hangs until its worker is killed; the re-dispatched attempt gets the answer
@@ -54,21 +36,10 @@ beforeAll(async () => {
       ok("d9-slow", "slow branch", 60_000), ok("d9-join"),
       ok("d10-1", "D10 a", 1_500), ok("d10-2", "D10 b", 1_500), ok("d10-3", "D10 c", 1_500),
     ] }],
-  });
-  ownerId = (await createTestUser()).id;
-  await Promise.all([start().ready, start().ready]);
-}, 480_000);
-
-afterAll(async () => {
-  await Promise.all(workers.map(async (w) => {
-    w.child.kill("SIGCONT");
-    await stopWorker(w, 20_000);
-  }));
-  await runsQueue().obliterate({ force: true }).catch(() => undefined);
-  await closeRunsQueue();
-  await closeApiRedis();
-  await model?.close();
-}, 120_000);
+  size: 2,
+  workerEnv: { WEFT_WORKER_SHUTDOWN_GRACE_MS: "5000" },
+});
+const { workers, start, live, prefix } = pool;
 
 /** The pool worker holding the step `nodeId` of `runId` while it runs. */
 async function holderOf(runId: string, nodeId: string): Promise<WorkerProcess> {
@@ -79,10 +50,10 @@ async function holderOf(runId: string, nodeId: string): Promise<WorkerProcess> {
 }
 
 async function launch(doc: WorkflowInput): Promise<string> {
-  const { workflowId } = await createTestWorkflow(ownerId, doc);
-  return (await startRun(ownerId, workflowId, { inputs: {} })).run.id;
+  const { workflowId } = await createTestWorkflow(pool.ownerId, doc);
+  return (await startRun(pool.ownerId, workflowId, { inputs: {} })).run.id;
 }
-const calls = (rule: string) => modelCalls(model, rule);
+const calls = (rule: string) => modelCalls(pool.model, rule);
 const eventsOf = (runId: string) => db().runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } });
 
 describe.sequential("durable execution with real worker processes", () => {

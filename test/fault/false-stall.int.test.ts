@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
 import { startRun } from "@/lib/runs/service";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
-import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { alive, chainWorkflow, expectContiguousSeq, modelCalls, spawnWorker, stopWorker, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+import { createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { alive, chainWorkflow, expectContiguousSeq, modelCalls, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
  * False stalls are takeovers, not crashes (D1's failure mode, D3's counting rule): a worker that is
@@ -16,48 +14,22 @@ import { alive, chainWorkflow, expectContiguousSeq, modelCalls, spawnWorker, sto
  * check (lib/runs/liveness.ts) the third takeover failed the run with "interrupted 3 times".
  * Each takeover waits for BullMQ's stall recovery (lock 10 s + check every 5 s), so ≈ 3 × 15 s.
  */
-const database = useTestDatabase();
-const prefix = testQueuePrefix();
-let model: ScriptedServer;
-let ownerId = "";
-const workers: WorkerProcess[] = [];
-const start = () => {
-  const w = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: model.port });
-  workers.push(w);
-  return w;
-};
-
-beforeAll(async () => {
-  process.env.WEFT_QUEUE_PREFIX = prefix;
-  // the frozen attempts' answers arrive while their worker is frozen (it wakes to a refused commit); the fourth answers at once
-  const late = { text: "FROZEN worker answer", delayMs: 45_000 };
-  model = await startScriptedServer({ fixtures: [{ rules: [{ id: "fs", match: { system: "[[fs]]" }, sequence: [late, late, late, { text: "fourth attempt answer" }] }] }] });
-  ownerId = (await createTestUser()).id;
-  await Promise.all([start().ready, start().ready]);
-}, 480_000);
-
-afterAll(async () => {
-  await Promise.all(workers.map(async (w) => {
-    w.child.kill("SIGCONT");
-    await stopWorker(w, 20_000);
-  }));
-  await runsQueue().obliterate({ force: true }).catch(() => undefined);
-  await closeRunsQueue();
-  await closeApiRedis();
-  await model?.close();
-}, 120_000);
+// the frozen attempts' answers arrive while their worker is frozen (it wakes to a refused commit); the fourth answers at once
+const late = { text: "FROZEN worker answer", delayMs: 45_000 };
+const pool = useWorkerPool({ fixtures: [{ rules: [{ id: "fs", match: { system: "[[fs]]" }, sequence: [late, late, late, { text: "fourth attempt answer" }] }] }], size: 2 });
+const { workers } = pool;
 
 describe("false stalls", () => {
   it("a step whose live worker is frozen past its lock three times is taken over each time, not failed as a crash loop", { timeout: 360_000 }, async () => {
-    const { workflowId } = await createTestWorkflow(ownerId, chainWorkflow("false stalls", ["fs"]));
-    const runId = (await startRun(ownerId, workflowId, { inputs: {} })).run.id;
+    const { workflowId } = await createTestWorkflow(pool.ownerId, chainWorkflow("false stalls", ["fs"]));
+    const runId = (await startRun(pool.ownerId, workflowId, { inputs: {} })).run.id;
     const t0 = Date.now();
     const frozen: WorkerProcess[] = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
       // freeze only once this attempt's model call has reached the server: the step is mid-flight
       const step = await waitFor(async () => {
         const s = await db().step.findFirst({ where: { runId, nodeId: "n1", status: "running", attempt } });
-        return s && modelCalls(model, "fs") >= attempt ? s : null;
+        return s && modelCalls(pool.model, "fs") >= attempt ? s : null;
       }, 120_000, `attempt ${attempt} in its model call`);
       const holder = workerOf(workers.filter(alive), step.leaseOwner)!;
       expect(holder, `attempt ${attempt} held by a live worker of this file`).toBeDefined();
@@ -77,7 +49,7 @@ describe("false stalls", () => {
     expect(n1).toHaveLength(1);
     expect(n1[0]).toMatchObject({ status: "succeeded", attempt: 4 });
     expect(JSON.stringify(n1[0]?.output)).toContain("fourth attempt answer");
-    expect(modelCalls(model, "fs")).toBe(4);
+    expect(modelCalls(pool.model, "fs")).toBe(4);
     expect(events.filter((e) => e.type === "step_finished" && (e.payload as { nodeId?: string }).nodeId === "n1")).toHaveLength(1);
     expect(events.filter((e) => e.type === "run_finished")).toHaveLength(1);
     expect(JSON.stringify(events.map((e) => e.payload))).not.toContain("FROZEN worker answer");
