@@ -2,7 +2,7 @@ import "server-only";
 import type { Redis } from "ioredis";
 import type { LivenessPort, WorkerSighting } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
-import { queuePrefix } from "@/lib/queue";
+import { queuePrefix, withRedisDeadline } from "@/lib/queue";
 
 const log = createLogger({ component: "liveness" });
 
@@ -70,16 +70,6 @@ function parse(value: string | null): WorkerSighting {
   return Number.isFinite(beat) ? { beat, ...(stopped ? { stopped } : {}) } : { beat: null };
 }
 
-async function withTimeout<T>(p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`liveness read timed out after ${READ_TIMEOUT_MS} ms`)), READ_TIMEOUT_MS)));
-  try {
-    return await Promise.race([p, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** The engine's LivenessPort on the heartbeat records, as seen by worker `selfId`. */
 export function redisLiveness(redis: Redis, selfId: string): LivenessPort {
   return {
@@ -88,7 +78,7 @@ export function redisLiveness(redis: Redis, selfId: string): LivenessPort {
     async sight(owners) {
       const ids = owners.map((o) => (o === null ? null : workerIdOf(o)));
       const others = [...new Set(ids.filter((id): id is string => id !== null && id !== selfId))];
-      const values = others.length ? await withTimeout(redis.mget(others.map(key))) : [];
+      const values = others.length ? await withRedisDeadline("worker liveness", redis.mget(others.map(key)), READ_TIMEOUT_MS) : [];
       const byId = new Map(others.map((id, k) => [id, parse(values[k] ?? null)]));
       return ids.map((id) => (id === null ? { beat: null } : id === selfId ? { beat: Date.now(), self: true } : byId.get(id)!));
     },
