@@ -141,11 +141,19 @@ export class RunSession implements StepHost {
       }
     }
     if (commits.length === 0) return;
-    const stored = await this.commit(mergeCommits(commits));
+    // The batch's steps start while its commit is in flight (see `startSteps`), once the statement
+    // has been handed to the store's connection (one tick): the commit round trip hides behind them.
+    let failed = false;
+    const pending = this.commit(mergeCommits(commits));
+    const durable = pending.then((s) => s !== null, () => false);
+    void durable.then((ok) => (failed = !ok));
+    await tick();
+    if (!failed) this.startSteps(commands, state, durable);
+    const stored = await pending;
     if (!stored) return;
     this.state = state;
-    // the next steps start first, the wake-up follows: publishing never delays a step
     this.perform(commands);
+    // the next steps started first, the wake-up follows: publishing never delays a step
     this.publish(stored);
   }
 
@@ -180,14 +188,28 @@ export class RunSession implements StepHost {
     }
   }
 
-  private perform(commands: PlannerCommand[]): void {
+  /**
+   * Starts the batch's steps while the commit holding their starts is in flight. Each step gets
+   * `durable` (does the commit stand?) and sees its ports through a gate (step-runner `gated`): a
+   * model request may go out at once, but its answer reaches the executor only after the start is
+   * committed, and a tool runs only after it. So nothing a step does or decides precedes its durable
+   * start (R7); what a failed commit costs is a discarded model answer (the steps are aborted, their
+   * results dropped, and the next owner starts them again).
+   */
+  private startSteps(commands: PlannerCommand[], state: PlannerState | null, durable: Promise<boolean>): void {
     for (const c of commands) {
-      if (c.type === "start_step" && !this.stopping && this.stillRunning(c)) {
+      if (c.type === "start_step" && !this.stopping && this.stillRunning(c, state)) {
         const key = flightKey(c);
-        const flight = startStep(this, c, this.templateData(this.state, c.input.feedback));
+        const flight = startStep(this, c, this.templateData(state, c.input.feedback), durable);
         this.inflight.set(key, flight);
         void flight.done.finally(() => this.forget(key, flight));
-      } else if (c.type === "cancel_steps") {
+      }
+    }
+  }
+
+  private perform(commands: PlannerCommand[]): void {
+    for (const c of commands) {
+      if (c.type === "cancel_steps") {
         for (const s of c.steps) this.abortFlight(flightKey(s), new StepAbort("cancelled"));
       }
     }
@@ -199,9 +221,9 @@ export class RunSession implements StepHost {
   }
 
   /** A start planned earlier in a batch may have been cancelled by a later item of the same batch. */
-  private stillRunning(c: { nodeId: string; iteration: number; attempt: number }): boolean {
-    const n = this.state?.nodes[c.nodeId];
-    return this.state?.status === "running" && n?.phase === "running" && n.iteration === c.iteration && n.attempt === c.attempt;
+  private stillRunning(c: { nodeId: string; iteration: number; attempt: number }, state: PlannerState | null): boolean {
+    const n = state?.nodes[c.nodeId];
+    return state?.status === "running" && n?.phase === "running" && n.iteration === c.iteration && n.attempt === c.attempt;
   }
 
   private forget(key: string, f: Flight): void {
