@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { getRunForOwner, listRunsForOwner, type RunDetail, type RunListFilter, type RunSummary } from "@/lib/db/runs";
-import { getWorkflow, saveWorkflowVersion } from "@/lib/db/workflows";
+import { saveWorkflowVersion } from "@/lib/db/workflows";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import { AppError, notFound } from "@/lib/errors";
 import { appendEvents } from "@/lib/events/store";
@@ -41,42 +41,66 @@ export interface StartedRun {
  */
 export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}): Promise<StartedRun> {
   const body = startRunSchema.parse(input);
-  const { versionId, document } = await runnableVersion(ownerId, workflowId, body.version);
+  const target = await runnableVersion(ownerId, workflowId, body.version);
   await enforceRunStartLimit(ownerId);
-  const parsedInputs = inputsSchema(document.inputs).safeParse(body.inputs);
+  const parsedInputs = inputsSchema(target.document.inputs).safeParse(body.inputs);
   if (!parsedInputs.success) {
     throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", z.treeifyError(parsedInputs.error));
   }
-  const run = await db().run.create({
-    data: { ownerId, workflowVersionId: versionId, status: "queued", inputs: parsedInputs.data as Prisma.InputJsonValue },
-    select: { id: true },
+  const row = await db().run.create({
+    data: { ownerId, workflowVersionId: target.versionId, status: "queued", inputs: parsedInputs.data as Prisma.InputJsonValue },
+    select: { id: true, status: true, reason: true, promptTokens: true, completionTokens: true, stepCount: true, createdAt: true, startedAt: true, finishedAt: true, inputs: true, outputs: true, cancelRequested: true, nextSeq: true },
   });
   let dispatched = true;
   try {
-    await enqueueRun(run.id, "start");
+    await enqueueRun(row.id, "start");
   } catch (err) {
     dispatched = false;
-    log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: run.id, err });
+    log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err });
   }
-  const detail = await getRunForOwner(ownerId, run.id);
-  if (!detail) throw notFound("Run not found");
-  return { run: detail, dispatched };
+  // the run as committed (queued, no steps yet): no second read on the start path
+  const { nextSeq, ...fields } = row;
+  const run: RunDetail = { ...fields, workflowId, workflowName: target.workflowName, workflowVersionId: target.versionId, version: target.version, lastSeq: nextSeq - 1, steps: [] };
+  return { run, dispatched };
 }
 
-async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<{ versionId: string; document: Workflow }> {
-  const wf = await getWorkflow(ownerId, workflowId);
+/** What a run starts from: a saved version of the owner's workflow and its checked document. */
+interface RunTarget {
+  versionId: string;
+  version: number;
+  workflowName: string;
+  document: Workflow;
+}
+
+/**
+ * The version to run: `version` if given, else the draft — the latest version when it holds the
+ * same document, else a new version saved from it. One read brings the workflow's name, draft and
+ * latest (or requested) version; the draft is parsed and validated once.
+ */
+async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<RunTarget> {
+  const wf = await db().workflow.findFirst({
+    where: { id: workflowId, ownerId },
+    select: {
+      name: true,
+      draft: version === undefined,
+      versions: { ...(version !== undefined ? { where: { version } } : {}), orderBy: { version: "desc" }, take: 1, select: { id: true, version: true, document: true } },
+    },
+  });
   if (!wf) throw notFound("Workflow not found");
+  const latest = wf.versions[0];
   if (version !== undefined) {
-    const row = await db().workflowVersion.findFirst({ where: { workflowId, version }, select: { id: true, document: true } });
-    if (!row) throw notFound(`Version ${version} not found`);
-    return { versionId: row.id, document: checked(row.document) };
+    if (!latest) throw notFound(`Version ${version} not found`);
+    return { versionId: latest.id, version: latest.version, workflowName: wf.name, document: checked(latest.document) };
   }
   const document = checked(wf.draft);
-  const latest = await db().workflowVersion.findFirst({ where: { workflowId }, orderBy: { version: "desc" }, select: { id: true, document: true } });
-  if (latest && deepEqual(workflowSchema.safeParse(latest.document).data, document)) return { versionId: latest.id, document };
+  // a stored version is a parsed document: compare as stored first, re-parse only if that differs
+  // (a schema default added since it was saved must not make an unchanged draft a new version)
+  if (latest && (deepEqual(latest.document, document) || deepEqual(workflowSchema.safeParse(latest.document).data, document))) {
+    return { versionId: latest.id, version: latest.version, workflowName: wf.name, document };
+  }
   const saved = await saveWorkflowVersion(ownerId, workflowId, "Saved for a run");
   if (!saved) throw notFound("Workflow not found");
-  return { versionId: saved.id, document };
+  return { versionId: saved.id, version: saved.version, workflowName: wf.name, document };
 }
 
 /** Parses and validates a document; AppError("invalid_workflow") (422) with every issue otherwise. */

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { createWorkflow, updateWorkflow } from "@/lib/db/workflows";
+import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
+import { closeRunLimiter } from "@/lib/runs/limits";
+import { createTestUser } from "@/lib/runs/test-fixtures";
+import { workflowSchema, type WorkflowInput } from "@/lib/workflow/schema";
+import { testQueuePrefix, useTestDatabase } from "@/test/db";
+import { getRun, startRun } from "./service";
+
+/** startRun: which version a run gets, and the run it answers (no worker runs here). */
+useTestDatabase();
+let owner: string;
+const doc: WorkflowInput = {
+  name: "Greeter",
+  inputs: [{ key: "topic", type: "string" }],
+  nodes: [{ id: "start", type: "start" }, { id: "end", type: "end" }],
+  edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "end" }],
+};
+const versions = async (workflowId: string) => (await db().workflowVersion.findMany({ where: { workflowId }, orderBy: { version: "asc" } })).map((v) => v.version);
+
+beforeAll(async () => {
+  process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();
+  owner = (await createTestUser()).id;
+});
+afterAll(async () => {
+  await runsQueue().obliterate({ force: true }).catch(() => undefined);
+  await closeRunsQueue();
+  await closeApiRedis();
+  await closeRunLimiter();
+});
+
+describe("startRun", () => {
+  it("saves the draft as version 1 on the first run, reuses it while the draft is unchanged, saves version 2 after an edit", async () => {
+    const wf = await createWorkflow(owner, doc);
+    const first = await startRun(owner, wf.id, { inputs: { topic: "owls" } });
+    expect(first.dispatched).toBe(true);
+    expect(first.run).toMatchObject({ status: "queued", version: 1, workflowId: wf.id, workflowName: "Greeter", inputs: { topic: "owls" }, steps: [], lastSeq: 0, stepCount: 0 });
+    const again = await startRun(owner, wf.id, { inputs: { topic: "bats" } });
+    expect(again.run.workflowVersionId).toBe(first.run.workflowVersionId);
+    expect(await versions(wf.id)).toEqual([1]);
+    await updateWorkflow(owner, wf.id, { draft: { ...doc, description: "edited" } });
+    const edited = await startRun(owner, wf.id, { inputs: { topic: "owls" } });
+    expect(edited.run.version).toBe(2);
+    expect(await versions(wf.id)).toEqual([1, 2]);
+  });
+
+  it("answers the run exactly as a later read of it shows it (before any worker touched it)", async () => {
+    const wf = await createWorkflow(owner, doc);
+    const { run } = await startRun(owner, wf.id, { inputs: { topic: "owls" } });
+    expect(await getRun(owner, run.id)).toEqual(run);
+  });
+
+  it("a stored version that predates a schema default still counts as the unchanged draft", async () => {
+    const wf = await createWorkflow(owner, doc);
+    const parsed = workflowSchema.parse(doc) as Record<string, unknown>;
+    const { limits, ...older } = parsed; // as saved before `limits` had defaults
+    expect(limits).toBeDefined();
+    await db().workflowVersion.create({ data: { workflowId: wf.id, version: 1, document: older as object } });
+    await db().workflow.update({ where: { id: wf.id }, data: { draft: older as object } });
+    const { run } = await startRun(owner, wf.id, { inputs: { topic: "owls" } });
+    expect(run.version).toBe(1);
+    expect(await versions(wf.id)).toEqual([1]);
+  });
+
+  it("runs an explicit saved version; an unknown version, another user's workflow and bad inputs are refused with nothing written", async () => {
+    const wf = await createWorkflow(owner, doc);
+    await startRun(owner, wf.id, { inputs: { topic: "a" } });
+    await updateWorkflow(owner, wf.id, { draft: { ...doc, description: "v2" } });
+    await startRun(owner, wf.id, { inputs: { topic: "b" } });
+    const v1 = await startRun(owner, wf.id, { inputs: { topic: "c" }, version: 1 });
+    expect(v1.run.version).toBe(1);
+    const before = await db().run.count({ where: { ownerId: owner } });
+    await expect(startRun(owner, wf.id, { inputs: {}, version: 9 })).rejects.toMatchObject({ code: "not_found", message: "Version 9 not found" });
+    const stranger = (await createTestUser()).id;
+    await expect(startRun(stranger, wf.id, { inputs: { topic: "x" } })).rejects.toMatchObject({ code: "not_found" });
+    await expect(startRun(owner, wf.id, { inputs: { topic: 42 } })).rejects.toMatchObject({ code: "bad_request" });
+    expect(await db().run.count({ where: { ownerId: owner } })).toBe(before);
+  });
+});
