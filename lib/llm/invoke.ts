@@ -87,11 +87,18 @@ export interface ChatParams {
 
 const isZod = (s: ToolSpec["schema"]): s is z.ZodType => s instanceof z.ZodType;
 
-/** JSON schema of a tool's parameters. */
+/** Converted schemas, per zod schema object (a tool's or a branch choice's schema is reused call after call). */
+const converted = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/** JSON schema of a tool's parameters (treat as read-only: a zod schema's conversion is cached). */
 export function jsonSchemaOf(schema: ToolSpec["schema"]): Record<string, unknown> {
   if (!isZod(schema)) return schema;
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  return rest;
+  let out = converted.get(schema);
+  if (!out) {
+    const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    converted.set(schema, (out = rest));
+  }
+  return out;
 }
 
 function callOptions(p: ChatParams) {

@@ -24,6 +24,8 @@ export interface SessionOptions {
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Resolves once the callbacks already queued with process.nextTick have run. */
+const afterNextTicks = () => new Promise<void>((resolve) => process.nextTick(resolve));
 /** A plain abort reason (no DOMException with a stack per linger). */
 const LINGER_DONE = Object.freeze({ reason: "linger over" });
 
@@ -141,14 +143,15 @@ export class RunSession implements StepHost {
       }
     }
     if (commits.length === 0) return;
-    // The batch's steps start while its commit is in flight (see `startSteps`), once the statement
-    // has been handed to the store's connection (one tick): the commit round trip hides behind them.
-    let failed = false;
+    // The batch's steps start while its commit is in flight (see `startSteps`), as soon as the
+    // statement is on the store's connection: on an idle pooled connection, node-postgres writes
+    // the query from a process.nextTick callback queued by the call, so it is out once ours runs
+    // (on a connection still being opened it follows a little later). A commit that already failed
+    // (a store throwing at once) wins the race and nothing starts.
     const pending = this.commit(mergeCommits(commits));
     const durable = pending.then((s) => s !== null, () => false);
-    void durable.then((ok) => (failed = !ok));
-    await tick();
-    if (!failed) this.startSteps(commands, state, durable);
+    const first = await Promise.race([durable.then((ok) => (ok ? "sent" : "failed")), afterNextTicks().then(() => "sent" as const)]);
+    if (first === "sent") this.startSteps(commands, state, durable);
     const stored = await pending;
     if (!stored) return;
     this.state = state;

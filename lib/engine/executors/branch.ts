@@ -8,9 +8,19 @@ import { addUsage, type StepEnv } from "./types";
 /** Format retries after the first structured answer (R5). */
 export const BRANCH_FORMAT_RETRIES = 2;
 
+const makeChoiceSchema = (ids: [string, ...string[]]) => z.object({ branch: z.enum(ids), reason: z.string().optional() });
+/** Schemas by branch ids (a router asks with the same schema at every visit; bounded, oldest dropped). */
+const choiceSchemas = new Map<string, ReturnType<typeof makeChoiceSchema>>();
+
 /** The structured answer of a branch choice: one declared id (+ an optional reason). */
 export function branchChoiceSchema(ids: [string, ...string[]]) {
-  return z.object({ branch: z.enum(ids), reason: z.string().optional() });
+  const key = JSON.stringify(ids);
+  let schema = choiceSchemas.get(key);
+  if (!schema) {
+    if (choiceSchemas.size >= 256) choiceSchemas.delete(choiceSchemas.keys().next().value!);
+    choiceSchemas.set(key, (schema = makeChoiceSchema(ids)));
+  }
+  return schema;
 }
 
 /** The instruction listing the branches and their conditions. */
