@@ -24,7 +24,7 @@ import pg from "pg";
 import { ChatOpenAI } from "@langchain/openai";
 import { createTestDatabase, dropTestDatabase, testQueuePrefix } from "@/test/db";
 import { median, p95, machine, readResult, writeResult } from "../stats";
-import { langGraphArm, perCallSignal, type Durability } from "./langgraph-arm";
+import { langGraphArm, modelCalls, type Durability } from "./langgraph-arm";
 import { ourRules, ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
 import { versions, wakeRecorder, workerStoreStats } from "./support";
@@ -50,12 +50,11 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const { closeApiRedis, closeRunsQueue, runsQueue } = await import("@/lib/queue");
   const model = await startScriptedServer({ fixtures: [{ rules: ourRules }] });
   const chat = new ChatOpenAI({ model: "scripted-demo", apiKey: "x", maxRetries: 0, configuration: { baseURL: model.url } });
-  const callModel = async (p: string, runSignal?: AbortSignal) => String((await chat.invoke(p, perCallSignal(runSignal))).content);
   const owner = (await createTestUser()).id;
   const wf = Object.fromEntries(await Promise.all(SHAPE_NAMES.map(async (s) => [s, (await createTestWorkflow(owner, ourWorkflow(s))).workflowId] as const)));
   // the production reconciler period (30 s), so its scans do not count as the engine's statements
   const spawn = () => spawnWorker({ databaseUrl: database.url, prefix, modelPort: model.port, env: { WEFT_RECONCILE_INTERVAL_MS: "30000" } });
-  const lg = await langGraphArm(database.url, callModel);
+  const lg = await langGraphArm(database.url, modelCalls(chat));
   const wakes = await wakeRecorder(prefix);
   const stat = new pg.Client({ connectionString: database.url });
   await stat.connect();
@@ -91,10 +90,12 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const push = (arm: keyof typeof samples, s: ShapeName, ms: number) => (samples[arm][s] ??= []).push(ms / SHAPES[s].steps);
   const worker = spawn();
   await worker.ready;
-  const reps = smoke ? 3 : 5;
+  // steady state: both arms' code warmed by a few runs of every shape before anything is measured
+  const reps = smoke ? 3 : Number(process.env.B1_REPS ?? 15);
+  const warmups = smoke ? 1 : Number(process.env.B1_WARMUPS ?? 5);
   const shapes: ShapeName[] = smoke ? ["chain20"] : SHAPE_NAMES;
   try {
-    for (const s of shapes) { await oursOnce(s); await lg.runOnce(s, "sync"); await lg.runOnce(s, "async"); } // warm-up
+    for (let i = 0; i < warmups; i++) for (const s of shapes) { await oursOnce(s); await lg.runOnce(s, "sync"); await lg.runOnce(s, "async"); } // warm-up
     for (let rep = 0; rep < reps; rep++) {
       for (const s of shapes) {
         push("ours", s, await oursOnce(s));
@@ -159,7 +160,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     for (const w of ws) await stopWorker(w);
   }
   const pgVersion = String((await stat.query("SHOW server_version")).rows[0]?.server_version);
-  const out = { ...result, commits, throughput, method: "see bench/engine/index.ts header", reps, loadAverage: os.loadavg(), machine: await machine(), versions: { ...versions(), postgres: pgVersion }, at: new Date().toISOString() };
+  const out = { ...result, commits, throughput, method: "see bench/engine/index.ts header", reps, warmups, loadAverage: os.loadavg(), machine: await machine(), versions: { ...versions(), postgres: pgVersion }, at: new Date().toISOString() };
   await writeResult(FILE, out);
   await cleanup();
   const line = shapes.map((s) => `${s} ${result.ours[s]!.p50}ms/step vs LG sync ${result.langgraphSync[s]!.p50} (×${result.ratioSync[s]})`).join("; ");

@@ -5,7 +5,9 @@
  */
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import type { ChatOpenAI } from "@langchain/openai";
 import pg from "pg";
+import { z } from "zod";
 import { LOOP_ITERATIONS, type ShapeName } from "./shapes";
 
 export type Durability = "sync" | "async";
@@ -13,6 +15,7 @@ export type Durability = "sync" | "async";
 const State = Annotation.Root({
   count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
   iteration: Annotation<number>({ reducer: (_a, b) => b, default: () => 0 }),
+  verdict: Annotation<string>({ reducer: (_a, b) => b, default: () => "" }),
 });
 type S = typeof State.State;
 
@@ -37,6 +40,13 @@ export function countingPool(connectionString: string): { pool: pg.Pool; stateme
 
 /** A node's model call: the prompt and the graph run's abort signal (LangGraph passes one to every node). */
 export type CallModel = (prompt: string, runSignal?: AbortSignal) => Promise<string>;
+/** The evaluator's call: a structured branch choice among `branches`, like our LLM-judged router's. */
+export type ChooseBranch = (prompt: string, branches: string[], runSignal?: AbortSignal) => Promise<string>;
+/** Both calls a graph's nodes make. */
+export interface ModelCalls {
+  call: CallModel;
+  choose: ChooseBranch;
+}
 
 /**
  * The signal to hand ChatOpenAI for one call: a per-call child of the run's signal. openai 6.x adds
@@ -47,8 +57,38 @@ export const perCallSignal = (runSignal?: AbortSignal): { signal?: AbortSignal }
 
 type NodeConfig = { signal?: AbortSignal } | undefined;
 
-/** Builds the LangGraph graph of a shape; every node awaits `callModel` once (the instant fake model). */
-export function buildGraph(shape: ShapeName, callModel: CallModel) {
+/**
+ * The two calls over one ChatOpenAI client. `choose` asks the way lib/llm `structured` does for our
+ * router (method "tool"): one forced `choose_branch` tool call whose arguments are validated by zod.
+ */
+export function modelCalls(chat: ChatOpenAI): ModelCalls {
+  const choices = new Map<string, { schema: z.ZodType<{ branch: string }>; tool: Record<string, unknown> }>();
+  const choice = (branches: string[]) => {
+    const key = branches.join("\u0000");
+    let c = choices.get(key);
+    if (!c) {
+      const schema = z.object({ branch: z.enum(branches as [string, ...string[]]), reason: z.string().optional() });
+      const { $schema: _drop, ...parameters } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+      choices.set(key, (c = { schema, tool: { type: "function", function: { name: "choose_branch", description: "Choose the outcome", parameters } } }));
+    }
+    return c;
+  };
+  return {
+    call: async (prompt, runSignal) => String((await chat.invoke(prompt, perCallSignal(runSignal))).content),
+    choose: async (prompt, branches, runSignal) => {
+      const { schema, tool } = choice(branches);
+      const res = await chat.invoke(prompt, { ...perCallSignal(runSignal), tools: [tool], tool_choice: { type: "function", function: { name: "choose_branch" } } });
+      return schema.parse(res.tool_calls?.[0]?.args).branch;
+    },
+  };
+}
+
+/**
+ * Builds the LangGraph graph of a shape; every node awaits one model call (the instant fake model):
+ * a plain one, or for the loop's evaluator the same structured branch choice our router makes,
+ * routed on its answer (capped at LOOP_ITERATIONS, like our loop edge).
+ */
+export function buildGraph(shape: ShapeName, { call: callModel, choose }: ModelCalls) {
   const step = (name: string) => async (s: S, config?: NodeConfig) => {
     await callModel(`${name} ${s.count}`, config?.signal);
     return { count: 1 };
@@ -85,12 +125,12 @@ export function buildGraph(shape: ShapeName, callModel: CallModel) {
       };
       b.addNode("generate", step("generate"));
       b.addNode("evaluate", async (s: S, config?: NodeConfig) => {
-        await callModel(`evaluate ${s.iteration}`, config?.signal);
-        return { count: 1, iteration: s.iteration + 1 };
+        const verdict = await choose(`[[b1-eval]] Judge ${s.iteration}`, ["approved", "revise"], config?.signal);
+        return { count: 1, iteration: s.iteration + 1, verdict };
       });
       b.addEdge(START, "generate");
       b.addEdge("generate", "evaluate");
-      b.addConditionalEdges("evaluate", (s) => (s.iteration >= LOOP_ITERATIONS ? "approved" : "revise"), {
+      b.addConditionalEdges("evaluate", (s) => (s.verdict === "approved" || s.iteration >= LOOP_ITERATIONS ? "approved" : "revise"), {
         approved: END,
         revise: "generate",
       });
@@ -100,7 +140,7 @@ export function buildGraph(shape: ShapeName, callModel: CallModel) {
 }
 
 /** A ready-to-run LangGraph arm on one database; `close()` ends its pool. */
-export async function langGraphArm(connectionString: string, callModel: CallModel) {
+export async function langGraphArm(connectionString: string, calls: ModelCalls) {
   const { pool, statements } = countingPool(connectionString);
   const saver = new PostgresSaver(pool);
   await saver.setup();
@@ -112,12 +152,12 @@ export async function langGraphArm(connectionString: string, callModel: CallMode
     async runOnce(shape: ShapeName, durability: Durability): Promise<{ ms: number; steps: number }> {
       let graph = compiled.get(shape);
       if (!graph) {
-        graph = buildGraph(shape, callModel).compile({ checkpointer: saver });
+        graph = buildGraph(shape, calls).compile({ checkpointer: saver });
         compiled.set(shape, graph);
       }
       const t0 = performance.now();
       const out = (await graph.invoke(
-        { count: 0, iteration: 0 },
+        { count: 0, iteration: 0, verdict: "" },
         { configurable: { thread_id: `b1-${process.pid}-${++thread}` }, durability, recursionLimit: 100 },
       )) as S;
       return { ms: performance.now() - t0, steps: out.count };

@@ -11,7 +11,7 @@ import pg from "pg";
 import { createTestDatabase, dropTestDatabase, testQueuePrefix } from "@/test/db";
 import { ChatOpenAI } from "@langchain/openai";
 import { median } from "../stats";
-import { langGraphArm, perCallSignal } from "./langgraph-arm";
+import { langGraphArm, modelCalls } from "./langgraph-arm";
 import { ourRules, ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
 
@@ -67,7 +67,7 @@ const x1 = await xact();
 process.stdout.write(`${shape}: ours ms/step ${perStep.map((v) => v.toFixed(2)).join(" ")}; xact/run ≈ ${((x1 - x0) / n).toFixed(1)} (incl. polling)\n`);
 if (process.env.B1_LANGGRAPH) {
   const chat = new ChatOpenAI({ model: "scripted-demo", apiKey: "x", maxRetries: 0, configuration: { baseURL: model.url } });
-  const lg = await langGraphArm(database.url, async (p: string, runSignal?: AbortSignal) => String((await chat.invoke(p, perCallSignal(runSignal))).content));
+  const lg = await langGraphArm(database.url, modelCalls(chat));
   const ours: number[] = [];
   const theirs: number[] = [];
   await lg.runOnce(shape, "sync");
