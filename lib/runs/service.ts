@@ -7,13 +7,13 @@ import { isTerminalRunStatus } from "@/lib/engine/events";
 import { AppError, notFound } from "@/lib/errors";
 import { appendEvents } from "@/lib/events/store";
 import { publishRunWake } from "@/lib/events/publish";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { createLogger } from "@/lib/logger";
 import { enqueueRun } from "@/lib/queue";
 import { deepEqual } from "@/lib/workflow/equal";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { hasErrors, validate } from "@/lib/workflow/validate";
 import { inputsSchema } from "./inputs";
+import { insertQueuedRun, readRunTarget } from "./start-sql";
 import { postgresStore } from "./store";
 import { enforceRunStartLimit } from "@/lib/runs/limits";
 
@@ -47,10 +47,7 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   if (!parsedInputs.success) {
     throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", z.treeifyError(parsedInputs.error));
   }
-  const row = await db().run.create({
-    data: { ownerId, workflowVersionId: target.versionId, status: "queued", inputs: parsedInputs.data as Prisma.InputJsonValue },
-    select: { id: true, status: true, reason: true, promptTokens: true, completionTokens: true, stepCount: true, createdAt: true, startedAt: true, finishedAt: true, inputs: true, outputs: true, cancelRequested: true, nextSeq: true },
-  });
+  const row = await insertQueuedRun(ownerId, target.versionId, parsedInputs.data);
   let dispatched = true;
   try {
     await enqueueRun(row.id, "start");
@@ -58,9 +55,12 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
     dispatched = false;
     log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err });
   }
-  // the run as committed (queued, no steps yet): no second read on the start path
-  const { nextSeq, ...fields } = row;
-  const run: RunDetail = { ...fields, workflowId, workflowName: target.workflowName, workflowVersionId: target.versionId, version: target.version, lastSeq: nextSeq - 1, steps: [] };
+  // the run as inserted (queued, no steps yet): no second read on the start path
+  const run: RunDetail = {
+    id: row.id, status: "queued", reason: null, workflowId, workflowName: target.workflowName, workflowVersionId: target.versionId, version: target.version,
+    promptTokens: 0, completionTokens: 0, stepCount: 0, createdAt: row.createdAt, startedAt: null, finishedAt: null,
+    inputs: parsedInputs.data, outputs: null, cancelRequested: false, lastSeq: 0, steps: [],
+  };
   return { run, dispatched };
 }
 
@@ -74,20 +74,13 @@ interface RunTarget {
 
 /**
  * The version to run: `version` if given, else the draft — the latest version when it holds the
- * same document, else a new version saved from it. One read brings the workflow's name, draft and
- * latest (or requested) version; the draft is parsed and validated once.
+ * same document, else a new version saved from it. One statement (start-sql.ts) brings the workflow's
+ * name, draft and latest (or requested) version; the draft is parsed and validated once.
  */
 async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<RunTarget> {
-  const wf = await db().workflow.findFirst({
-    where: { id: workflowId, ownerId },
-    select: {
-      name: true,
-      draft: version === undefined,
-      versions: { ...(version !== undefined ? { where: { version } } : {}), orderBy: { version: "desc" }, take: 1, select: { id: true, version: true, document: true } },
-    },
-  });
+  const wf = await readRunTarget(ownerId, workflowId, version);
   if (!wf) throw notFound("Workflow not found");
-  const latest = wf.versions[0];
+  const latest = wf.versionId !== null && wf.version !== null ? { id: wf.versionId, version: wf.version, document: wf.document } : undefined;
   if (version !== undefined) {
     if (!latest) throw notFound(`Version ${version} not found`);
     return { versionId: latest.id, version: latest.version, workflowName: wf.name, document: checked(latest.document) };
