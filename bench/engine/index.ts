@@ -3,6 +3,8 @@
  * Ours: a real worker process (workers/main.ts), BullMQ, PostgreSQL (durable per step), the
  * scripted model over HTTP at zero delay. LangGraph: same shapes, each node one ChatOpenAI call to
  * the same scripted server, PostgresSaver on the same PostgreSQL server, durability sync and async.
+ * The scripted server runs in a process of its own (support.ts modelServerProcess), so both arms
+ * make the same cross-process HTTP call per node.
  * Time per run, both arms measured as wall time in this process:
  *  - ours: from just before startRun() (validation, Run insert, enqueue included) until this process
  *    receives the Redis wake-up the worker publishes AFTER the commit holding run_finished (the
@@ -27,7 +29,7 @@ import { median, p95, machine, readResult, writeResult } from "../stats";
 import { langGraphArm, modelCalls, type Durability } from "./langgraph-arm";
 import { ourRules, ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
-import { versions, wakeRecorder, workerStoreStats } from "./support";
+import { modelServerProcess, versions, wakeRecorder, workerStoreStats } from "./support";
 
 type Row = { p50: number; p95: number; samples: number };
 type Result = { ours: Record<string, Row>; langgraphSync: Record<string, Row>; langgraphAsync: Record<string, Row>; ratioSync: Record<string, number>; ratioAsync: Record<string, number>; [k: string]: unknown };
@@ -42,13 +44,12 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   process.env.AUTH_SECRET ??= randomBytes(32).toString("base64");
   process.env.WEFT_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
   Object.assign(process.env, { DATABASE_URL: database.url, WEFT_QUEUE_PREFIX: prefix, WEFT_RUN_START_LIMIT: "1000000", LOG_LEVEL: "warn" });
-  const { startScriptedServer } = await import("@/lib/llm/scripted/server");
   const { spawnWorker, stopWorker, waitTerminal } = await import("@/test/helpers/worker");
   const { db } = await import("@/lib/db/client");
   const { startRun } = await import("@/lib/runs/service");
   const { createTestUser, createTestWorkflow } = await import("@/lib/runs/test-fixtures");
   const { closeApiRedis, closeRunsQueue, runsQueue } = await import("@/lib/queue");
-  const model = await startScriptedServer({ fixtures: [{ rules: ourRules }] });
+  const model = await modelServerProcess(ourRules);
   const chat = new ChatOpenAI({ model: "scripted-demo", apiKey: "x", maxRetries: 0, configuration: { baseURL: model.url } });
   const owner = (await createTestUser()).id;
   const wf = Object.fromEntries(await Promise.all(SHAPE_NAMES.map(async (s) => [s, (await createTestWorkflow(owner, ourWorkflow(s))).workflowId] as const)));

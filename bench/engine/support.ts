@@ -1,5 +1,8 @@
-/** B1 helpers: the wake-up recorder that timestamps our runs' commits, worker store stats, versions. */
+/** B1 helpers: the wake-up recorder that timestamps our runs' commits, worker store stats, versions, the model server process. */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { createWorkerConnection, runEventsChannel } from "@/lib/queue";
 
@@ -59,4 +62,48 @@ export function versions(): Record<string, string> {
   };
   const names = ["@langchain/langgraph", "@langchain/langgraph-checkpoint-postgres", "@langchain/openai", "bullmq", "pg", "@prisma/client", "ioredis"];
   return { node: process.version, ...Object.fromEntries(names.map((n) => [n, v(n)])) };
+}
+
+/**
+ * The scripted model server in a process of its own (`lib/llm/scripted/cli.ts`, as `npm run
+ * model-server` runs it), serving `rules`: both arms then reach it over the same cross-process
+ * HTTP hop, and neither shares its event loop with the server (an in-process server made the
+ * LangGraph arm's calls cheaper than the worker's).
+ */
+export async function modelServerProcess(rules: unknown[]): Promise<{ url: string; port: number; close: () => Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "weft-b1-model-"));
+  fs.writeFileSync(path.join(dir, "b1.json"), JSON.stringify({ rules }));
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    }).on("error", reject);
+  });
+  const root = path.resolve(import.meta.dirname, "../..");
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/llm/scripted/cli.ts", "--port", String(port), "--fixtures", dir], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: "info" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let err = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      err += chunk;
+      if (err.includes("scripted model server listening")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`model server exited (${code}): ${err.slice(-500)}`)));
+  });
+  child.stderr?.removeAllListeners("data").resume();
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    close: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
