@@ -24,8 +24,6 @@ export interface SessionOptions {
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-/** Resolves once the callbacks already queued with process.nextTick have run. */
-const afterNextTicks = () => new Promise<void>((resolve) => process.nextTick(resolve));
 /** A plain abort reason (no DOMException with a stack per linger). */
 const LINGER_DONE = Object.freeze({ reason: "linger over" });
 
@@ -143,20 +141,11 @@ export class RunSession implements StepHost {
       }
     }
     if (commits.length === 0) return;
-    // The batch's steps start while its commit is in flight (see `startSteps`), as soon as the
-    // statement is on the store's connection: on an idle pooled connection, node-postgres writes
-    // the query from a process.nextTick callback queued by the call, so it is out once ours runs
-    // (on a connection still being opened it follows a little later). A commit that already failed
-    // (a store throwing at once) wins the race and nothing starts.
-    const pending = this.commit(mergeCommits(commits));
-    const durable = pending.then((s) => s !== null, () => false);
-    const first = await Promise.race([durable.then((ok) => (ok ? "sent" : "failed")), afterNextTicks().then(() => "sent" as const)]);
-    if (first === "sent") this.startSteps(commands, state, durable);
-    const stored = await pending;
+    const stored = await this.commit(mergeCommits(commits));
     if (!stored) return;
     this.state = state;
+    // the next steps start first, the wake-up follows: publishing never delays a step
     this.perform(commands);
-    // the next steps started first, the wake-up follows: publishing never delays a step
     this.publish(stored);
   }
 
@@ -191,28 +180,14 @@ export class RunSession implements StepHost {
     }
   }
 
-  /**
-   * Starts the batch's steps while the commit holding their starts is in flight. Each step gets
-   * `durable` (does the commit stand?) and sees its ports through a gate (step-runner `gated`): a
-   * model request may go out at once, but its answer reaches the executor only after the start is
-   * committed, and a tool runs only after it. So nothing a step does or decides precedes its durable
-   * start (R7); what a failed commit costs is a discarded model answer (the steps are aborted, their
-   * results dropped, and the next owner starts them again).
-   */
-  private startSteps(commands: PlannerCommand[], state: PlannerState | null, durable: Promise<boolean>): void {
-    for (const c of commands) {
-      if (c.type === "start_step" && !this.stopping && this.stillRunning(c, state)) {
-        const key = flightKey(c);
-        const flight = startStep(this, c, this.templateData(state, c.input.feedback), durable);
-        this.inflight.set(key, flight);
-        void flight.done.finally(() => this.forget(key, flight));
-      }
-    }
-  }
-
   private perform(commands: PlannerCommand[]): void {
     for (const c of commands) {
-      if (c.type === "cancel_steps") {
+      if (c.type === "start_step" && !this.stopping && this.stillRunning(c)) {
+        const key = flightKey(c);
+        const flight = startStep(this, c, this.templateData(this.state, c.input.feedback));
+        this.inflight.set(key, flight);
+        void flight.done.finally(() => this.forget(key, flight));
+      } else if (c.type === "cancel_steps") {
         for (const s of c.steps) this.abortFlight(flightKey(s), new StepAbort("cancelled"));
       }
     }
@@ -224,9 +199,9 @@ export class RunSession implements StepHost {
   }
 
   /** A start planned earlier in a batch may have been cancelled by a later item of the same batch. */
-  private stillRunning(c: { nodeId: string; iteration: number; attempt: number }, state: PlannerState | null): boolean {
-    const n = state?.nodes[c.nodeId];
-    return state?.status === "running" && n?.phase === "running" && n.iteration === c.iteration && n.attempt === c.attempt;
+  private stillRunning(c: { nodeId: string; iteration: number; attempt: number }): boolean {
+    const n = this.state?.nodes[c.nodeId];
+    return this.state?.status === "running" && n?.phase === "running" && n.iteration === c.iteration && n.attempt === c.attempt;
   }
 
   private forget(key: string, f: Flight): void {

@@ -38,7 +38,7 @@ type StartStep = Extract<PlannerCommand, { type: "start_step" }>;
  * branches), arms the per-step timeout, and posts exactly one of succeeded / failed / timed_out
  * to the session's mailbox — unless the step was aborted first, in which case its result is dropped.
  */
-export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext, durable?: Promise<boolean>): Flight {
+export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext): Flight {
   const controller = new AbortController();
   const flight: Flight = { controller, settled: false, done: Promise.resolve() };
   const key = { nodeId: cmd.nodeId, iteration: cmd.iteration, attempt: cmd.attempt };
@@ -52,7 +52,7 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext,
     settle({ type: "step_timed_out", ...key, timeoutMs: node.timeoutMs ?? 0 });
     controller.abort(new StepAbort("timed_out"));
   }) : undefined;
-  const ctx = stepContext(host, cmd, data, controller.signal, () => !flight.settled, durable);
+  const ctx = stepContext(host, cmd, data, controller.signal, () => !flight.settled);
   flight.done = execute(host, ctx, node === undefined)
     .then((o) => settle(toEvent(o, key)))
     .finally(() => stopTimer?.());
@@ -70,41 +70,16 @@ export async function runInstantStep(host: StepHost, cmd: StartStep, data: Templ
   return toEvent(await execute(host, ctx, node === undefined), { nodeId: cmd.nodeId, iteration: cmd.iteration, attempt: cmd.attempt });
 }
 
-function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, signal: AbortSignal, live: () => boolean, durable?: Promise<boolean>): StepContext {
+function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, signal: AbortSignal, live: () => boolean): StepContext {
   const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);
-  const { model, tools } = durable ? gated(host.ports, durable) : host.ports;
   return {
     runId: host.runId, workflow: host.workflow, node, iteration: cmd.iteration, attempt: cmd.attempt, input: cmd.input, data,
-    signal, model, tools,
+    signal, model: host.ports.model, tools: host.ports.tools,
     logger: host.ports.logger.child({ runId: host.runId, nodeId: cmd.nodeId, iteration: cmd.iteration }),
     emit: (event) => live() && host.post({ t: "emit", event }),
     reportUsage: (model, usage, latencyMs) =>
       live() && host.post({ t: "plan", event: { type: "tokens_used", nodeId: cmd.nodeId, iteration: cmd.iteration, model, usage, latencyMs } }),
   } as StepContext;
-}
-
-/**
- * The ports of a step started while its start is still being committed: a model request may go out
- * at once, but its answer (or error) is handed to the executor only once the start is durable, and a
- * tool call waits for it; when the commit fails the step never sees an answer (its result is dropped).
- */
-function gated(ports: EnginePorts, durable: Promise<boolean>): Pick<EnginePorts, "model" | "tools"> {
-  const after = async <T>(call: Promise<T>): Promise<T> => {
-    const settled = await call.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
-    if (!(await durable)) throw new StepAbort("lost_lease");
-    if (!settled.ok) throw settled.error;
-    return settled.value;
-  };
-  return {
-    model: { chat: (r) => after(ports.model.chat(r)), structured: (r) => after(ports.model.structured(r)) },
-    tools: {
-      resolve: (ref) => ports.tools.resolve(ref),
-      call: async (r) => {
-        if (!(await durable)) throw new StepAbort("lost_lease");
-        return ports.tools.call(r);
-      },
-    },
-  };
 }
 
 /** A plain (non-DOMException) reason: aborting with none would build a DOMException with a stack per step. */
