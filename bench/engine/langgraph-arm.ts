@@ -7,7 +7,8 @@ import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type { ChatOpenAI } from "@langchain/openai";
 import pg from "pg";
-import { z } from "zod";
+import { branchChoiceSchema } from "@/lib/engine/executors/branch";
+import { jsonSchemaOf } from "@/lib/llm/invoke";
 import { LOOP_ITERATIONS, type ShapeName } from "./shapes";
 
 export type Durability = "sync" | "async";
@@ -62,21 +63,12 @@ type NodeConfig = { signal?: AbortSignal } | undefined;
  * router (method "tool"): one forced `choose_branch` tool call whose arguments are validated by zod.
  */
 export function modelCalls(chat: ChatOpenAI): ModelCalls {
-  const choices = new Map<string, { schema: z.ZodType<{ branch: string }>; tool: Record<string, unknown> }>();
-  const choice = (branches: string[]) => {
-    const key = branches.join("\u0000");
-    let c = choices.get(key);
-    if (!c) {
-      const schema = z.object({ branch: z.enum(branches as [string, ...string[]]), reason: z.string().optional() });
-      const { $schema: _drop, ...parameters } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-      choices.set(key, (c = { schema, tool: { type: "function", function: { name: "choose_branch", description: "Choose the outcome", parameters } } }));
-    }
-    return c;
-  };
   return {
     call: async (prompt, runSignal) => String((await chat.invoke(prompt, perCallSignal(runSignal))).content),
     choose: async (prompt, branches, runSignal) => {
-      const { schema, tool } = choice(branches);
+      // the very schema our router asks with, and lib/llm's conversion of it (both built once)
+      const schema = branchChoiceSchema(branches as [string, ...string[]]);
+      const tool = { type: "function", function: { name: "choose_branch", description: "Choose the outcome", parameters: jsonSchemaOf(schema) } };
       const res = await chat.invoke(prompt, { ...perCallSignal(runSignal), tools: [tool], tool_choice: { type: "function", function: { name: "choose_branch" } } });
       return schema.parse(res.tool_calls?.[0]?.args).branch;
     },
