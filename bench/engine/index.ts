@@ -1,10 +1,14 @@
 /**
  * B1 (benchmarks.md): engine overhead per step, this engine vs LangGraph.js + PostgresSaver.
- * Ours: a real worker process (workers/main.ts), BullMQ, PostgreSQL (durable per step), the
- * scripted model over HTTP at zero delay. LangGraph: same shapes, each node one ChatOpenAI call to
- * the same scripted server, PostgresSaver on the same PostgreSQL server, durability sync and async.
- * The scripted server runs in a process of its own (support.ts modelServerProcess), so both arms
- * make the same cross-process HTTP call per node.
+ * "Same trivial node functions in both arms": every node answers at once, in process
+ * (trivial-node.ts). Ours: a real worker process (bench/engine/worker.ts = workers/process.ts with
+ * the trivial functions as its model port), BullMQ, PostgreSQL (durable per step), Redis wake-ups;
+ * each step still runs its agent or router executor. LangGraph: same shapes, each node one call of
+ * the same functions, PostgresSaver on the same PostgreSQL server, durability sync and async.
+ * A second table (`withModelCall`) repeats the timings with one real model request per node in
+ * both arms instead: ChatOpenAI over HTTP to the scripted server, which runs in a process of its
+ * own (support.ts modelServerProcess), our worker being workers/main.ts itself. That request is
+ * the same in both arms and is not engine overhead, but it shows what a step costs end to end.
  * Time per run, both arms measured as wall time in this process:
  *  - ours: from just before startRun() (validation, Run insert, enqueue included) until this process
  *    receives the Redis wake-up the worker publishes AFTER the commit holding run_finished (the
@@ -16,19 +20,22 @@
  * perCallSignal): openai 6.x adds an abort listener to the caller's signal per request and never
  * removes it, so the run's own signal leaked one listener per node (MaxListenersExceededWarning).
  * Where our time goes per phase: bench/engine/phases.ts; timelines: bench/engine/profile.ts.
- * Commits: pg_stat_database.xact_commit delta of the bench database (every statement outside an
- * explicit transaction counts as one), read after the measured processes' connections closed; our
- * worker is stopped first and this process's own polling queries are subtracted. Statements: counted
- * at the client for LangGraph (countingPool) and by the worker's run store (reported at shutdown).
+ * Commits (trivial nodes): pg_stat_database.xact_commit delta of the bench database (every
+ * statement outside an explicit transaction counts as one), read after the measured processes'
+ * connections closed; our worker is stopped first and this process's own polling queries are
+ * subtracted. Statements: counted at the client for LangGraph (countingPool) and by the worker's
+ * run store (reported at shutdown). Throughput: trivial nodes, 1 and 2 worker processes.
  */
 import os from "node:os";
 import pg from "pg";
 import { ChatOpenAI } from "@langchain/openai";
 import { createTestDatabase, dropTestDatabase, testQueuePrefix } from "@/test/db";
 import { median, p95, machine, readResult, writeResult } from "../stats";
-import { langGraphArm, modelCalls, type Durability } from "./langgraph-arm";
+import type { WorkerProcess } from "@/test/helpers/worker";
+import { langGraphArm, modelCalls, type Durability, type LangGraphArm } from "./langgraph-arm";
 import { ourRules, ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
+import { trivialCalls } from "./trivial-node";
 import { modelServerProcess, versions, wakeRecorder, workerStoreStats } from "./support";
 
 type Row = { p50: number; p95: number; samples: number };
@@ -49,13 +56,12 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const { startRun } = await import("@/lib/runs/service");
   const { createTestUser, createTestWorkflow } = await import("@/lib/runs/test-fixtures");
   const { closeApiRedis, closeRunsQueue, runsQueue } = await import("@/lib/queue");
-  const model = await modelServerProcess(ourRules);
-  const chat = new ChatOpenAI({ model: "scripted-demo", apiKey: "x", maxRetries: 0, configuration: { baseURL: model.url } });
   const owner = (await createTestUser()).id;
   const wf = Object.fromEntries(await Promise.all(SHAPE_NAMES.map(async (s) => [s, (await createTestWorkflow(owner, ourWorkflow(s))).workflowId] as const)));
   // the production reconciler period (30 s), so its scans do not count as the engine's statements
-  const spawn = () => spawnWorker({ databaseUrl: database.url, prefix, modelPort: model.port, env: { WEFT_RECONCILE_INTERVAL_MS: "30000" } });
-  const lg = await langGraphArm(database.url, modelCalls(chat));
+  const quietReconciler = { WEFT_RECONCILE_INTERVAL_MS: "30000" };
+  const spawnTrivial = () => spawnWorker({ databaseUrl: database.url, prefix, entry: "bench/engine/worker.ts", env: quietReconciler });
+  const trivialLg = await langGraphArm(database.url, trivialCalls());
   const wakes = await wakeRecorder(prefix);
   const stat = new pg.Client({ connectionString: database.url });
   await stat.connect();
@@ -87,32 +93,39 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     const t1 = await wakes.at(r.id, row.seq);
     return t1 - t0;
   };
-  const samples = { ours: {} as Record<string, number[]>, oursDb: {} as Record<string, number[]>, sync: {} as Record<string, number[]>, async: {} as Record<string, number[]> };
-  const push = (arm: keyof typeof samples, s: ShapeName, ms: number) => (samples[arm][s] ??= []).push(ms / SHAPES[s].steps);
-  const worker = spawn();
-  await worker.ready;
   // steady state: both arms' code warmed by a few runs of every shape before anything is measured
   const reps = smoke ? 3 : Number(process.env.B1_REPS ?? 15);
   const warmups = smoke ? 1 : Number(process.env.B1_WARMUPS ?? 5);
   const shapes: ShapeName[] = smoke ? ["chain20"] : SHAPE_NAMES;
-  try {
-    for (let i = 0; i < warmups; i++) for (const s of shapes) { await oursOnce(s); await lg.runOnce(s, "sync"); await lg.runOnce(s, "async"); } // warm-up
-    for (let rep = 0; rep < reps; rep++) {
-      for (const s of shapes) {
-        push("ours", s, await oursOnce(s));
-        push("oursDb", s, dbMs);
-        for (const d of (smoke ? ["sync"] : ["sync", "async"]) as Durability[]) push(d, s, (await lg.runOnce(s, d)).ms);
+  const durabilities: Durability[] = smoke ? ["sync"] : ["sync", "async"];
+
+  /** Interleaved repetitions of both arms on every shape, with `worker` running our runs and `lg` the peer's. */
+  const measure = async (worker: WorkerProcess, lg: LangGraphArm): Promise<Result> => {
+    const samples = { ours: {} as Record<string, number[]>, oursDb: {} as Record<string, number[]>, sync: {} as Record<string, number[]>, async: {} as Record<string, number[]> };
+    const push = (arm: keyof typeof samples, s: ShapeName, ms: number) => (samples[arm][s] ??= []).push(ms / SHAPES[s].steps);
+    await worker.ready;
+    try {
+      for (let i = 0; i < warmups; i++) for (const s of shapes) { await oursOnce(s); for (const d of durabilities) await lg.runOnce(s, d); }
+      for (let rep = 0; rep < reps; rep++) {
+        for (const s of shapes) {
+          push("ours", s, await oursOnce(s));
+          push("oursDb", s, dbMs);
+          for (const d of durabilities) push(d, s, (await lg.runOnce(s, d)).ms);
+        }
       }
+    } finally {
+      await stopWorker(worker);
     }
-  } finally {
-    await stopWorker(worker);
-  }
-  const rows = (arm: keyof typeof samples) => Object.fromEntries(Object.entries(samples[arm]).map(([s, v]) => [s, { p50: round(median(v)), p95: round(p95(v)), samples: v.length }]));
-  const result: Result = { ours: rows("ours"), oursDbClock: rows("oursDb"), langgraphSync: rows("sync"), langgraphAsync: rows("async"), ratioSync: {}, ratioAsync: {} };
-  for (const s of shapes) {
-    result.ratioSync[s] = round(result.ours[s]!.p50 / result.langgraphSync[s]!.p50);
-    if (result.langgraphAsync[s]) result.ratioAsync[s] = round(result.ours[s]!.p50 / result.langgraphAsync[s]!.p50);
-  }
+    const rows = (arm: keyof typeof samples) => Object.fromEntries(Object.entries(samples[arm]).map(([s, v]) => [s, { p50: round(median(v)), p95: round(p95(v)), samples: v.length }]));
+    const result: Result = { ours: rows("ours"), oursDbClock: rows("oursDb"), langgraphSync: rows("sync"), langgraphAsync: rows("async"), ratioSync: {}, ratioAsync: {} };
+    for (const s of shapes) {
+      result.ratioSync[s] = round(result.ours[s]!.p50 / result.langgraphSync[s]!.p50);
+      if (result.langgraphAsync[s]) result.ratioAsync[s] = round(result.ours[s]!.p50 / result.langgraphAsync[s]!.p50);
+    }
+    return result;
+  };
+
+  const result = await measure(spawnTrivial(), trivialLg);
   if (smoke) {
     await cleanup();
     // The machine's speed varies with load; the ratio to the peer measured in the same minute does much less.
@@ -121,10 +134,18 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     return { summary: `chain20 ours ${result.ours.chain20!.p50} ms/step vs LangGraph sync ${result.langgraphSync.chain20!.p50}: ratio ${now} (stored ${base ?? "none"})`, ok: base === undefined || now < 2 * base };
   }
 
+  // the same, with one model request over HTTP per node in both arms
+  const model = await modelServerProcess(ourRules);
+  const chat = new ChatOpenAI({ model: "scripted-demo", apiKey: "x", maxRetries: 0, configuration: { baseURL: model.url } });
+  const httpLg = await langGraphArm(database.url, modelCalls(chat));
+  const withModelCall = await measure(spawnWorker({ databaseUrl: database.url, prefix, modelPort: model.port, env: quietReconciler }), httpLg);
+  await httpLg.close();
+  await model.close();
+
   // commits and statements per step: ours (worker stopped before reading) and LangGraph sync
   const commits: Record<string, unknown> = {};
   for (const s of shapes) {
-    const w = spawn();
+    const w = spawnTrivial();
     await w.ready;
     const n = 3;
     const before = await xact();
@@ -135,8 +156,8 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     const after = await xact();
     const store = workerStoreStats(w.logs);
     const lgBefore = await xact();
-    const st0 = lg.statements();
-    for (let i = 0; i < n; i++) await lg.runOnce(s, "sync");
+    const st0 = trivialLg.statements();
+    for (let i = 0; i < n; i++) await trivialLg.runOnce(s, "sync");
     const lgAfter = await xact();
     const steps = n * SHAPES[s].steps;
     commits[s] = {
@@ -144,14 +165,14 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
       oursStatementsPerStep: store ? round((store.sqlStatements + store.cancelPolls) / steps) : null,
       oursTransactionalCommits: store?.transactionalCommits ?? null,
       langgraphSyncCommitsPerStep: round((lgAfter - lgBefore) / steps),
-      langgraphSyncStatementsPerStep: round((lg.statements() - st0) / steps),
+      langgraphSyncStatementsPerStep: round((trivialLg.statements() - st0) / steps),
     };
   }
 
   // throughput: 20 concurrent chain20 runs with 1 and 2 worker processes
   const throughput: Record<string, unknown> = {};
   for (const workers of [1, 2]) {
-    const ws = Array.from({ length: workers }, () => spawn());
+    const ws = Array.from({ length: workers }, () => spawnTrivial());
     await Promise.all(ws.map((w) => w.ready));
     const t0 = Date.now();
     const ids = await Promise.all(Array.from({ length: 20 }, async () => (await startRun(owner, wf.chain20!, { inputs: {} })).run.id));
@@ -161,21 +182,20 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     for (const w of ws) await stopWorker(w);
   }
   const pgVersion = String((await stat.query("SHOW server_version")).rows[0]?.server_version);
-  const out = { ...result, commits, throughput, method: "see bench/engine/index.ts header", reps, warmups, loadAverage: os.loadavg(), machine: await machine(), versions: { ...versions(), postgres: pgVersion }, at: new Date().toISOString() };
+  const out = { nodes: "trivial (trivial-node.ts)", ...result, withModelCall, commits, throughput, method: "see bench/engine/index.ts header", reps, warmups, loadAverage: os.loadavg(), machine: await machine(), versions: { ...versions(), postgres: pgVersion }, at: new Date().toISOString() };
   await writeResult(FILE, out);
   await cleanup();
-  const line = shapes.map((s) => `${s} ${result.ours[s]!.p50}ms/step vs LG sync ${result.langgraphSync[s]!.p50} (×${result.ratioSync[s]})`).join("; ");
-  return { summary: line, ok: true };
+  const line = (r: Result) => shapes.map((s) => `${s} ${r.ours[s]!.p50}ms/step vs LG sync ${r.langgraphSync[s]!.p50} (×${r.ratioSync[s]})`).join("; ");
+  return { summary: `trivial nodes: ${line(result)}\nwith a model request per node: ${line(withModelCall)}`, ok: true };
 
   async function cleanup() {
     await wakes.close();
     await stat.end();
-    await lg.close();
+    await trivialLg.close();
     await runsQueue().obliterate({ force: true }).catch(() => undefined);
     await closeRunsQueue();
     await closeApiRedis();
     await db().$disconnect();
-    await model.close();
     await dropTestDatabase(database.name);
   }
 }

@@ -131,7 +131,10 @@ export function buildGraph(shape: ShapeName, { call: callModel, choose }: ModelC
   }
 }
 
-/** A ready-to-run LangGraph arm on one database; `close()` ends its pool. */
+/** A LangGraph arm: runOnce(shape, durability), statements(), close(). */
+export type LangGraphArm = Awaited<ReturnType<typeof langGraphArm>>;
+
+/** A ready-to-run LangGraph arm on one database, its nodes making `calls`; `close()` ends its pool. */
 export async function langGraphArm(connectionString: string, calls: ModelCalls) {
   const { pool, statements } = countingPool(connectionString);
   const saver = new PostgresSaver(pool);

@@ -8,8 +8,9 @@
  * server), `publish` (wake-up, fire and forget), and the gaps on the critical path of a chain
  * between a commit's return and the next model call (`commit→chat`: perform, template data,
  * executor prelude) and between a model answer and the next commit (`chat→commit`: mailbox, plan,
- * building the statement). Usage (prints a CPU profile of the measured runs with PROF=file):
- *   [PROF=/tmp/b1.cpuprofile] tsx --conditions=react-server bench/engine/phases.ts [shape=chain20] [n=20]
+ * building the statement). The model is B1's trivial node functions (trivial-node.ts); B1_MODEL=http
+ * makes it the scripted server over HTTP. Usage (prints a CPU profile of the measured runs with PROF=file):
+ *   [PROF=/tmp/b1.cpuprofile] [B1_MODEL=http] tsx --conditions=react-server bench/engine/phases.ts [shape=chain20] [n=20]
  */
 import fs from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -17,6 +18,7 @@ import { createTestDatabase, dropTestDatabase, testQueuePrefix } from "@/test/db
 import { median } from "../stats";
 import { ourRules, ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
+import { trivialModelPort } from "./trivial-node";
 
 const shape = (process.argv[2] ?? "chain20") as ShapeName;
 const n = Number(process.argv[3] ?? 20);
@@ -39,6 +41,7 @@ process.env.WEFT_SCRIPTED_MODEL_PORT = String(model.port);
 const owner = (await createTestUser()).id;
 const wf = (await createTestWorkflow(owner, ourWorkflow(shape))).workflowId;
 
+const trivial = trivialModelPort();
 const samples: Record<string, number[]> = {};
 const add = (k: string, ms: number) => (samples[k] ??= []).push(ms);
 let last: { kind: string; at: number } | undefined;
@@ -61,7 +64,8 @@ async function once(): Promise<void> {
   const { run } = await startRun(owner, wf, { inputs: {} });
   add("startRun", performance.now() - t0);
   const ports = enginePorts(owner, createLogger({ component: "b1-phases" }));
-  const { store, model: m, events } = ports;
+  const { store, events } = ports;
+  const m = process.env.B1_MODEL === "http" ? ports.model : trivial;
   ports.store = { ...store, commit: (id, c) => timed("commit", () => store.commit(id, c)), claimRun: (id, o) => timed("claim", () => store.claimRun(id, o)) };
   ports.model = { chat: (r) => timed("chat", () => m.chat(r)), structured: (r) => timed("structured", () => m.structured(r)) };
   ports.events = { published: (id, e) => timed("publish", async () => events?.published(id, e)) };

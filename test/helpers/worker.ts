@@ -20,20 +20,23 @@ export type WorkerProcess = {
   readyAt?: number;
 };
 
-/** Options for spawnWorker: the database, queue prefix and scripted model port, plus extra env. */
-export type WorkerOptions = { databaseUrl: string; prefix: string; modelPort: number; env?: Record<string, string> };
+/**
+ * Options for spawnWorker: the database, queue prefix and scripted model port, plus extra env;
+ * `entry` is the script to run (default workers/main.ts; B1 runs bench/engine/worker.ts).
+ */
+export type WorkerOptions = { databaseUrl: string; prefix: string; modelPort?: number; env?: Record<string, string>; entry?: string };
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** Spawns workers/main.ts against this test's database, prefix and scripted model server. */
+/** Spawns a worker process (workers/main.ts unless `entry` says otherwise) against this test's database, prefix and scripted model server. */
 export function spawnWorker(opts: WorkerOptions): WorkerProcess {
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "workers/main.ts"], {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", opts.entry ?? "workers/main.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,
       DATABASE_URL: opts.databaseUrl,
       WEFT_QUEUE_PREFIX: opts.prefix,
-      WEFT_SCRIPTED_MODEL_PORT: String(opts.modelPort),
+      ...(opts.modelPort === undefined ? {} : { WEFT_SCRIPTED_MODEL_PORT: String(opts.modelPort) }),
       WEFT_WORKER_HEALTH_PORT: "0",
       WEFT_WORKER_SHUTDOWN_GRACE_MS: "3000",
       WEFT_RECONCILE_INTERVAL_MS: "1000",
