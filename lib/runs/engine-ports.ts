@@ -19,18 +19,33 @@ export interface PortOverrides {
 }
 
 /**
- * The real engine ports for one run job of `ownerId`: PostgreSQL store, lib/llm models resolved
- * per owner (keys decrypted here, in the worker), tools behind the at-most-once ledger, the system
- * clock, BullMQ for resumes and Redis pub/sub wake-ups for live viewers.
+ * The real engine ports for one run job: PostgreSQL store, lib/llm models resolved per owner (keys
+ * decrypted here, in the worker), tools behind the at-most-once ledger, the system clock, BullMQ for
+ * resumes and Redis pub/sub wake-ups for live viewers. `owner` is the run's owner, or null for the
+ * owner the claim reads from the Run row (the worker: no look-up of its own before the claim). The
+ * owner-scoped ports (model, tools) are built at their first call, which comes after the claim.
  */
-export function enginePorts(ownerId: string, logger: Logger, overrides: PortOverrides = {}): EnginePorts {
+export function enginePorts(owner: string | null, logger: Logger, overrides: PortOverrides = {}): EnginePorts {
+  let ownerId = owner;
+  const whose = (): string => {
+    if (ownerId === null) throw new Error("a model or tool was called before the run was claimed");
+    return ownerId;
+  };
+  const model = once(() => overrides.model?.(whose()) ?? llmModelPort(ownerModelResolver(whose())));
+  const tools = once(() => ledgerTools(overrides.tools?.(whose()) ?? retryingTools(registryToolsPort(whose()))));
   return {
-    store: postgresStore(),
-    model: overrides.model?.(ownerId) ?? llmModelPort(ownerModelResolver(ownerId)),
-    tools: ledgerTools(overrides.tools?.(ownerId) ?? retryingTools(registryToolsPort(ownerId))),
+    store: postgresStore(owner === null ? { onClaim: (id) => (ownerId = id) } : {}),
+    model: { chat: async (request) => model().chat(request), structured: async (request) => model().structured(request) },
+    tools: { resolve: async (ref) => tools().resolve(ref), call: async (request) => tools().call(request) },
     clock: systemClock,
     logger,
     queue: { enqueueRun: async (runId, reason) => void (await enqueueRun(runId, reason)) },
     events: redisEventsPort,
   };
+}
+
+/** `make` called once, at the first call of the answer. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }

@@ -218,7 +218,7 @@ export async function sqlCommit(runId: string, c: RunCommit): Promise<SqlCommitR
 const utc = (v: string | null): Date | null => (v === null ? null : new Date(v.endsWith("Z") ? v : `${v}Z`));
 
 type RunJson = {
-  id: string; status: RunStatus; inputs: Record<string, unknown> | null; state: unknown; leaseOwner: string | null; cancelRequested: boolean;
+  id: string; ownerId: string; status: RunStatus; inputs: Record<string, unknown> | null; state: unknown; leaseOwner: string | null; cancelRequested: boolean;
   reason: string | null; createdAt: string; startedAt: string | null; promptTokens: number; completionTokens: number;
 };
 type StepJson = Omit<StepRecord, "startedAt" | "finishedAt" | "status"> & { status: StepStatus; startedAt: string | null; finishedAt: string | null };
@@ -228,12 +228,16 @@ SELECT json_build_object('run', row_to_json(r), 'document', w.document,
   'steps', COALESCE((SELECT json_agg(s) FROM "Step" s WHERE s."runId" = r.id), '[]'::json)) AS snap
 FROM "Run" r JOIN "WorkflowVersion" w ON w.id = r."workflowVersionId" WHERE r.id = $1`;
 
+/** A claim's answer, plus (when it succeeded) the user who owns the run. */
+export type SqlClaimResult = Exclude<ClaimResult, { ok: true }> | (Extract<ClaimResult, { ok: true }> & { ownerId: string });
+
 /**
  * Claims a live run for `owner` (lease := owner, version + 1) and reads its snapshot: two round
  * trips. The read is a separate statement on purpose: it then sees every commit that preceded the
- * claim, and no older holder can commit after it (its version is stale).
+ * claim, and no older holder can commit after it (its version is stale). It also answers the run's
+ * owner, so the worker needs no look-up of its own before the claim.
  */
-export async function sqlClaim(runId: string, owner: string): Promise<ClaimResult> {
+export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimResult> {
   const claimed = await query<{ version: number }>({
     name: "weft_run_claim_v1",
     text: `UPDATE "Run" SET "leaseOwner" = $2, "leaseExpiresAt" = NULL, version = version + 1 WHERE id = $1 AND status IN ('queued', 'running') RETURNING version`,
@@ -251,6 +255,7 @@ export async function sqlClaim(runId: string, owner: string): Promise<ClaimResul
   const live = !isTerminalRunStatus(r.status);
   return {
     ok: true,
+    ownerId: r.ownerId,
     run: {
       runId: r.id, workflow: snap.document, inputs: r.inputs ?? {}, status: r.status, plannerState: r.state, version, leaseOwner: r.leaseOwner,
       cancelRequested: r.cancelRequested, cancelReason: r.cancelRequested && live ? r.reason : null, createdAt: utc(r.createdAt)!,
@@ -262,12 +267,6 @@ export async function sqlClaim(runId: string, owner: string): Promise<ClaimResul
       })),
     },
   };
-}
-
-/** The run's owner (the worker builds the owner's ports before claiming), or null when it is gone. */
-export async function runOwner(runId: string): Promise<string | null> {
-  const res = await query<{ ownerId: string }>({ name: "weft_run_owner_v1", text: `SELECT "ownerId" FROM "Run" WHERE id = $1`, values: [runId] });
-  return res.rows[0]?.ownerId ?? null;
 }
 
 /**

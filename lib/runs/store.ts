@@ -39,15 +39,22 @@ class Refused extends Error {
  * step results are further guarded by (status running, leaseOwner, attempt). A stale worker
  * (D4 zombie, or a worker whose job was re-delivered) therefore cannot commit anything.
  */
-export function postgresStore(): StorePort {
-  return { claimRun, commit, releaseRun, requestCancel, isCancelRequested };
+export function postgresStore(options: StoreOptions = {}): StorePort {
+  return { claimRun: (runId, owner) => claimRun(runId, owner, options.onClaim), commit, releaseRun, requestCancel, isCancelRequested };
+}
+
+export interface StoreOptions {
+  /** Told the run's owner (user id) by every successful claim, before the claim answers. */
+  onClaim?: (ownerId: string) => void;
 }
 
 /** See sqlClaim: the lease + version bump, then a fresh read of the run, its steps and its document. */
-async function claimRun(runId: string, owner: string): Promise<ClaimResult> {
+async function claimRun(runId: string, owner: string, onClaim?: (ownerId: string) => void): Promise<ClaimResult> {
   const res = await sqlClaim(runId, owner);
-  if (res.ok) counters.claims++;
-  return res;
+  if (!res.ok) return res;
+  counters.claims++;
+  onClaim?.(res.ownerId);
+  return { ok: true, run: res.run };
 }
 
 /**

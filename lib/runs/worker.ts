@@ -11,7 +11,7 @@ import { enginePorts, type PortOverrides } from "./engine-ports";
 import { leaseOwner, redisLiveness, WorkerHeartbeat } from "./liveness";
 import { Reconciler } from "./reconciler";
 import { storeStats } from "./store";
-import { closeRunStorePool, runOwner } from "./store-sql";
+import { closeRunStorePool } from "./store-sql";
 
 const log = createLogger({ component: "worker" });
 
@@ -98,11 +98,9 @@ async function shutdown(worker: Worker, reconciler: Reconciler | undefined, hear
 
 async function processRunJob(job: Job<RunJobData>, workerId: string, stop: AbortSignal, graceMs: number, liveness: LivenessPort, overrides: PortOverrides): Promise<DriverOutcome> {
   const data = runJobSchema.parse(job.data);
-  const ownerId = await runOwner(data.runId);
-  if (!ownerId) return { kind: "not_found" };
   const owner = leaseOwner(workerId, job.id ?? "?", job.attemptsStarted);
   const logger = log.child({ runId: data.runId, jobId: job.id, reason: data.reason });
-  const outcome = await runJob({ ...enginePorts(ownerId, logger, overrides), liveness }, data.runId, {
+  const outcome = await runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, {
     owner,
     stop,
     stopGraceMs: Math.max(0, graceMs - 1_000),
