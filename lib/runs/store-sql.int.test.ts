@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import type { RunCommit, StepResultWrite } from "@/lib/engine/ports";
 import { useTestDatabase } from "@/test/db";
 import { postgresStore, storeStats } from "./store";
-import { closeRunStorePool } from "./store-sql";
+import { claimRereadCount, closeRunStorePool } from "./store-sql";
 import { createTestRun, createTestUser } from "./test-fixtures";
 
 /** The single-statement commit (store-sql.ts): same answers and rows as the transactional path. */
@@ -118,5 +120,46 @@ describe("single-statement commit", () => {
       v += 1;
     }
     expect((await seqs(runId)).map((s) => Number(s.split(":")[0]))).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+  });
+});
+
+describe("claim", () => {
+  it("one statement normally: the snapshot names the new holder and carries the run's cancel request", async () => {
+    const { runId, version } = await claimed("old");
+    await store.requestCancel(runId, "stop it");
+    const rereads = claimRereadCount();
+    const c = await store.claimRun(runId, "new");
+    if (!c.ok) throw new Error("claim failed");
+    expect(c.run).toMatchObject({ version: version + 1, leaseOwner: "new", cancelRequested: true, cancelReason: "stop it", status: "queued" });
+    expect(claimRereadCount()).toBe(rereads);
+  });
+
+  it("a claim that waited for a commit landing meanwhile reads the snapshot again and sees what that commit wrote", async () => {
+    const { runId, version } = await claimed("old");
+    // the old holder's commit, held open so that the claim below starts, then waits for the Run row lock
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query(`UPDATE "Run" SET version = version + 1, status = 'running' WHERE id = $1`, [runId]);
+      await other.query(`INSERT INTO "Step" (id, "runId", "nodeId", iteration, attempt, status, "startedAt", "leaseOwner") VALUES ($1, $2, 'a', 1, 1, 'running', now(), 'old')`, [randomUUID(), runId]);
+      const rereads = claimRereadCount();
+      const claim = store.claimRun(runId, "new");
+      for (let i = 0; ; i++) {
+        const waiting = await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        if ((waiting.rows[0] as { n: number }).n > 0) break;
+        if (i > 200) throw new Error("the claim never waited for the row lock");
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await other.query("COMMIT");
+      const c = await claim;
+      if (!c.ok) throw new Error("claim failed");
+      expect(c.run.version).toBe(version + 2);
+      expect(c.run.status).toBe("running");
+      expect(c.run.steps.map((s) => s.nodeId)).toEqual(["a"]);
+      expect(claimRereadCount()).toBe(rereads + 1);
+    } finally {
+      await other.end();
+    }
   });
 });

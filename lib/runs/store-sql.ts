@@ -95,9 +95,12 @@ export function runStorePool(): pg.Pool {
 }
 
 let statements = 0;
+let claimRereads = 0;
 
 /** Statements this process sent on the hot-path pool (B1 reports them per step). */
 export const sqlStatementCount = (): number => statements;
+/** Claims whose snapshot had to be read again because a commit landed while the claim waited (see sqlClaim). */
+export const claimRereadCount = (): number => claimRereads;
 
 /** One statement on the hot-path pool, counted. */
 function query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
@@ -218,7 +221,7 @@ export async function sqlCommit(runId: string, c: RunCommit): Promise<SqlCommitR
 const utc = (v: string | null): Date | null => (v === null ? null : new Date(v.endsWith("Z") ? v : `${v}Z`));
 
 type RunJson = {
-  id: string; ownerId: string; status: RunStatus; inputs: Record<string, unknown> | null; state: unknown; leaseOwner: string | null; cancelRequested: boolean;
+  id: string; ownerId: string; version: number; status: RunStatus; inputs: Record<string, unknown> | null; state: unknown; leaseOwner: string | null; cancelRequested: boolean;
   reason: string | null; createdAt: string; startedAt: string | null; promptTokens: number; completionTokens: number;
 };
 type StepJson = Omit<StepRecord, "startedAt" | "finishedAt" | "status"> & { status: StepStatus; startedAt: string | null; finishedAt: string | null };
@@ -228,30 +231,51 @@ SELECT json_build_object('run', row_to_json(r), 'document', w.document,
   'steps', COALESCE((SELECT json_agg(s) FROM "Step" s WHERE s."runId" = r.id), '[]'::json)) AS snap
 FROM "Run" r JOIN "WorkflowVersion" w ON w.id = r."workflowVersionId" WHERE r.id = $1`;
 
+/**
+ * The claim (lease := owner, version + 1) and, in the same statement, the snapshot as of the
+ * statement's start. The fields a cancel request changes without a version bump come from the
+ * claimed row itself (RETURNING sees the latest row).
+ */
+const CLAIM_SQL = `
+WITH c AS (
+  UPDATE "Run" SET "leaseOwner" = $2, "leaseExpiresAt" = NULL, version = version + 1 WHERE id = $1 AND status IN ('queued', 'running')
+  RETURNING version, status, "cancelRequested", reason
+)
+SELECT c.version, c.status, c."cancelRequested", c.reason, (${SNAPSHOT_SQL.trim()}) AS snap FROM c`;
+
+type Snap = { run: RunJson; document: unknown; steps: StepJson[] };
+
 /** A claim's answer, plus (when it succeeded) the user who owns the run. */
 export type SqlClaimResult = Exclude<ClaimResult, { ok: true }> | (Extract<ClaimResult, { ok: true }> & { ownerId: string });
 
 /**
- * Claims a live run for `owner` (lease := owner, version + 1) and reads its snapshot: two round
- * trips. The read is a separate statement on purpose: it then sees every commit that preceded the
- * claim, and no older holder can commit after it (its version is stale). It also answers the run's
- * owner, so the worker needs no look-up of its own before the claim.
+ * Claims a live run for `owner` (lease := owner, version + 1) and reads its snapshot, normally in
+ * one round trip. The snapshot must include every commit that preceded the claim (after it no older
+ * holder can commit: its version is stale). The statement reads as of its start, while its UPDATE
+ * sees the latest Run row, so a commit that landed in between (the UPDATE waited for its row lock)
+ * shows as a version gap: the snapshot's Run version is not the claimed one minus 1. Only then is
+ * the snapshot read again, by a statement of its own. The claim also answers the run's owner, so
+ * the worker needs no look-up of its own.
  */
 export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimResult> {
-  const claimed = await query<{ version: number }>({
-    name: "weft_run_claim_v1",
-    text: `UPDATE "Run" SET "leaseOwner" = $2, "leaseExpiresAt" = NULL, version = version + 1 WHERE id = $1 AND status IN ('queued', 'running') RETURNING version`,
+  const claimed = await query<{ version: number; status: RunStatus; cancelRequested: boolean; reason: string | null; snap: Snap | null }>({
+    name: "weft_run_claim_v2",
+    text: CLAIM_SQL,
     values: [runId, owner],
   });
-  const version = claimed.rows[0]?.version;
-  if (version === undefined) {
+  const row = claimed.rows[0];
+  if (!row) {
     const run = await query<{ status: RunStatus }>({ name: "weft_run_status_v1", text: `SELECT status FROM "Run" WHERE id = $1`, values: [runId] });
     return { ok: false, reason: run.rows[0] ? "terminal" : "not_found" };
   }
-  const read = await query<{ snap: { run: RunJson; document: unknown; steps: StepJson[] } }>({ name: "weft_run_snapshot_v1", text: SNAPSHOT_SQL, values: [runId] });
-  const snap = read.rows[0]?.snap;
+  const version = row.version;
+  let snap = row.snap;
+  if (!snap || snap.run.version !== version - 1) {
+    claimRereads++;
+    snap = (await query<{ snap: Snap }>({ name: "weft_run_snapshot_v1", text: SNAPSHOT_SQL, values: [runId] })).rows[0]?.snap ?? null;
+  }
   if (!snap) return { ok: false, reason: "not_found" };
-  const r = snap.run;
+  const r = { ...snap.run, status: row.status, cancelRequested: row.cancelRequested, reason: row.reason, leaseOwner: owner };
   const live = !isTerminalRunStatus(r.status);
   return {
     ok: true,
