@@ -22,9 +22,11 @@
  * Where our time goes per phase: bench/engine/phases.ts; timelines: bench/engine/profile.ts.
  * Commits (trivial nodes): pg_stat_database.xact_commit delta of the bench database (every
  * statement outside an explicit transaction counts as one), read after the measured processes'
- * connections closed; our worker is stopped first and this process's own polling queries are
- * subtracted. Statements: counted at the client for LangGraph (countingPool) and by the worker's
- * run store (reported at shutdown). Throughput: trivial nodes, 1 and 2 worker processes.
+ * connections closed (PostgreSQL counts a backend's commits when it flushes its statistics): our
+ * worker is stopped and this process's run-store pool ended, the LangGraph runs use a pool of their
+ * own that is ended; this process's own polling queries are subtracted. Statements: counted at the
+ * client for LangGraph (countingPool, the saver's setup excluded) and by the worker's run store
+ * (reported at shutdown) plus startRun's two per run. Throughput: trivial nodes, 1 and 2 worker processes.
  */
 import os from "node:os";
 import pg from "pg";
@@ -142,30 +144,44 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   await httpLg.close();
   await model.close();
 
-  // commits and statements per step: ours (worker stopped before reading) and LangGraph sync
+  // commits and statements per step. PostgreSQL counts a backend's commits when it flushes its
+  // statistics (on exit, or after a second idle), so every measured connection is closed before
+  // reading: our worker is stopped and this process's run-store pool (startRun) ended; the
+  // LangGraph runs get a pool of their own, ended too.
+  const { closeRunStorePool } = await import("@/lib/runs/store-sql");
+  const settle = async () => {
+    await closeRunStorePool();
+    await new Promise((r) => setTimeout(r, 1500));
+  };
   const commits: Record<string, unknown> = {};
   for (const s of shapes) {
     const w = spawnTrivial();
     await w.ready;
     const n = 3;
+    await settle();
     const before = await xact();
     polls = 0;
     for (let i = 0; i < n; i++) await finished((await startRun(owner, wf[s]!, { inputs: {} })).run.id);
     await stopWorker(w);
-    await new Promise((r) => setTimeout(r, 1500));
+    await settle();
     const after = await xact();
     const store = workerStoreStats(w.logs);
+    const counted = await langGraphArm(database.url, trivialCalls());
+    await settle();
     const lgBefore = await xact();
-    const st0 = trivialLg.statements();
-    for (let i = 0; i < n; i++) await trivialLg.runOnce(s, "sync");
+    for (let i = 0; i < n; i++) await counted.runOnce(s, "sync");
+    const lgStatements = counted.statements();
+    await counted.close();
+    await settle();
     const lgAfter = await xact();
     const steps = n * SHAPES[s].steps;
     commits[s] = {
       oursCommitsPerStep: round((after - before - polls) / steps),
-      oursStatementsPerStep: store ? round((store.sqlStatements + store.cancelPolls) / steps) : null,
+      // the worker's statements (claims, commits, cancel polls) + startRun's two (target read, Run insert)
+      oursStatementsPerStep: store ? round((store.sqlStatements + store.cancelPolls + 2 * n) / steps) : null,
       oursTransactionalCommits: store?.transactionalCommits ?? null,
       langgraphSyncCommitsPerStep: round((lgAfter - lgBefore) / steps),
-      langgraphSyncStatementsPerStep: round((trivialLg.statements() - st0) / steps),
+      langgraphSyncStatementsPerStep: round(lgStatements / steps),
     };
   }
 

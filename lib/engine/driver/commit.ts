@@ -1,10 +1,12 @@
 import type { TokenUsage } from "../events";
 import type { RunCommit, RunWrite, StepResultWrite } from "../ports";
 import type { PlannerEvent, PlanResult } from "../planner";
+import { storedState } from "./stored-state";
 
 /**
  * Turns one planner answer into one atomic store commit: the step rows it starts, skips and
- * finishes, the run row (planner state, counters, terminal status) and the events, together (R7, R8).
+ * finishes, the run row (planner state as stored, see stored-state.ts; counters, terminal status)
+ * and the events, together (R7, R8).
  */
 export function buildCommit(owner: string, expectedVersion: number, event: PlannerEvent, r: PlanResult, at: Date): RunCommit {
   const stepStarts = r.commands.flatMap((c) =>
@@ -28,7 +30,7 @@ export function buildCommit(owner: string, expectedVersion: number, event: Plann
     stepSkips,
     stepResults,
     run: {
-      plannerState: r.state,
+      plannerState: storedState(r.state),
       ...(fresh > 0 ? { addSteps: fresh } : {}),
       ...(event.type === "tokens_used" ? { addTokens: event.usage } : {}),
       ...(event.type === "run_started" ? { status: "running" as const, startedAt: at } : {}),

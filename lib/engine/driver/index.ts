@@ -8,6 +8,7 @@ import { parsePlannerState, type PlannerState } from "../planner";
 import type { CommitFailure, EnginePorts, RunSnapshot } from "../ports";
 import { RunSession } from "./session";
 import { StepAbort } from "./step-runner";
+import { withStepData } from "./stored-state";
 import { resumeEvent } from "./takeover";
 
 export { StepAbort } from "./step-runner";
@@ -88,7 +89,8 @@ function open(snap: RunSnapshot, options: RunJobOptions): { workflow?: Workflow;
   if (!parsed.success) return { state: null, refusal: `Invalid workflow document: ${parsed.error.issues[0]?.message ?? "unparseable"}` };
   let state: PlannerState | null;
   try {
-    state = parsePlannerState(snap.plannerState);
+    const stored = parsePlannerState(snap.plannerState);
+    state = stored && withStepData(stored, snap.steps);
   } catch {
     return { workflow: parsed.data, state: null, refusal: "Stored run state is corrupt" };
   }
