@@ -4,7 +4,7 @@ import { appendEvents, type Tx } from "@/lib/events/store";
 import type { RunStatus } from "@/lib/engine/events";
 import type { ClaimResult, CommitFailure, CommitResult, RunCommit, StorePort } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
-import { sqlCancelRequested, sqlClaim, sqlCommit, sqlStatementCount } from "./store-sql";
+import { claimRereadCount, sqlCancelRequested, sqlClaim, sqlCommit, sqlStatementCount } from "./store-sql";
 import { applyRunWrite, applyStepWrites, StepConflict, StepLeaseLost } from "./store-writes";
 
 const log = createLogger({ component: "run-store" });
@@ -14,9 +14,10 @@ const counters = { commits: 0, rejectedCommits: 0, claims: 0, transactionalCommi
 /**
  * Counters of this process: `rejectedCommits` counts refused stale/zombie commits (D4);
  * `transactionalCommits` those that took the general path; `sqlStatements` the single statements
- * sent on the hot-path pool (commits, claims, owner look-ups); `cancelPolls` the cancel checks.
+ * sent on the hot-path pool (commits, claims); `cancelPolls` the cancel checks; `claimRereads` the
+ * claims that read their snapshot again because a commit landed while they waited (store-sql.ts).
  */
-export const storeStats = () => ({ ...counters, sqlStatements: sqlStatementCount() });
+export const storeStats = () => ({ ...counters, sqlStatements: sqlStatementCount(), claimRereads: claimRereadCount() });
 
 /** Waiting for a pooled connection under load must not fail a commit; a stuck one must not hold locks forever. */
 const COMMIT_TX = { maxWait: 15_000, timeout: 30_000 } as const;
