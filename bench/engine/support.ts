@@ -107,3 +107,32 @@ export async function modelServerProcess(rules: unknown[]): Promise<{ url: strin
     },
   };
 }
+
+/**
+ * latency-proxy.ts in a process of its own, delaying every answer of each `host:port` target by
+ * `delayMs`; answers the local port standing in for each target.
+ */
+export async function latencyProxyProcess(delayMs: number, targets: string[]): Promise<{ ports: Record<string, number>; close: () => Promise<void> }> {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/engine/latency-proxy.ts", String(delayMs), ...targets], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stderr?.setEncoding("utf8").on("data", (c: string) => (err += c));
+  const ports = await new Promise<Record<string, number>>((resolve, reject) => {
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      const m = /latency proxy (\{.*\})/.exec(out);
+      if (m) resolve(JSON.parse(m[1]!) as Record<string, number>);
+    });
+    child.once("exit", (code) => reject(new Error(`latency proxy exited (${code}): ${err.slice(-500)}`)));
+  });
+  return {
+    ports,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
