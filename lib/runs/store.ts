@@ -49,7 +49,7 @@ export interface StoreOptions {
   onClaim?: (ownerId: string) => void;
 }
 
-/** See sqlClaim: the lease + version bump, then a fresh read of the run, its steps and its document. */
+/** See sqlClaim: the lease + version bump and the snapshot of the run, its steps and its document (normally one statement). */
 async function claimRun(runId: string, owner: string, onClaim?: (ownerId: string) => void): Promise<ClaimResult> {
   const res = await sqlClaim(runId, owner);
   if (!res.ok) return res;
