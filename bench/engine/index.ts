@@ -9,7 +9,7 @@
  * both arms instead: ChatOpenAI over HTTP to the scripted server, which runs in a process of its
  * own (support.ts modelServerProcess), our worker being workers/main.ts itself. That request is
  * the same in both arms and is not engine overhead, but it shows what a step costs end to end.
- * A third table (`remoteServices`, trivial nodes) puts PostgreSQL and Redis "on the network" for
+ * A third table (`remoteServices`, trivial nodes; remote.ts) puts PostgreSQL and Redis "on the network" for
  * both arms: a latency proxy in its own process (latency-proxy.ts) holds each of their answers
  * B1_REMOTE_DELAY_MS (default 1; the round trip it really adds is measured and reported), as with
  * a managed database in the same region. The goal is judged on the first table (loopback).
@@ -42,7 +42,7 @@ import { langGraphArm, modelCalls, type Durability, type LangGraphArm } from "./
 import { ourRules, ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
 import { trivialCalls } from "./trivial-node";
-import { latencyProxyProcess, modelServerProcess, versions, wakeRecorder, workerStoreStats } from "./support";
+import { modelServerProcess, versions, wakeRecorder, workerStoreStats } from "./support";
 
 type Row = { p50: number; p95: number; samples: number };
 type Result = { ours: Record<string, Row>; langgraphSync: Record<string, Row>; langgraphAsync: Record<string, Row>; ratioSync: Record<string, number>; ratioAsync: Record<string, number>; [k: string]: unknown };
@@ -62,6 +62,8 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const { startRun } = await import("@/lib/runs/service");
   const { createTestUser, createTestWorkflow } = await import("@/lib/runs/test-fixtures");
   const { closeApiRedis, closeRunsQueue, runsQueue } = await import("@/lib/queue");
+  const { closeRunStorePool } = await import("@/lib/runs/store-sql");
+  const { withRemoteServices } = await import("./remote");
   const owner = (await createTestUser()).id;
   const wf = Object.fromEntries(await Promise.all(SHAPE_NAMES.map(async (s) => [s, (await createTestWorkflow(owner, ourWorkflow(s))).workflowId] as const)));
   // the production reconciler period (30 s), so its scans do not count as the engine's statements
@@ -148,31 +150,14 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   await httpLg.close();
   await model.close();
 
-  // the same (trivial nodes) with PostgreSQL and Redis "on the network": every answer they send
-  // goes through a proxy that holds it REMOTE_DELAY_MS, in both arms (the wake-up recorder, which
-  // only times our end, stays direct)
-  const remote = await remoteServices(database.url, async (dbUrl, redis) => {
-    const { closeRunStorePool } = await import("@/lib/runs/store-sql");
-    const { closeRunLimiter } = await import("@/lib/runs/limits");
-    const { resetEnvCache } = await import("@/lib/env");
-    const reconnect = async (env: { DATABASE_URL: string; REDIS_URL: string }) => {
-      await closeRunStorePool();
-      await closeRunsQueue();
-      await closeApiRedis();
-      await closeRunLimiter();
-      Object.assign(process.env, env);
-      resetEnvCache(); // the rate limiter reads REDIS_URL through env()
-    };
-    const direct = { DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL ?? "" };
-    await reconnect({ DATABASE_URL: dbUrl, REDIS_URL: redis });
+  // the same (trivial nodes) with PostgreSQL and Redis "on the network" for both arms (remote.ts;
+  // the wake-up recorder, which only times our end, stays direct)
+  const remote = await withRemoteServices(database.url, REMOTE_DELAY_MS, async (dbUrl, redis) => {
     const lg = await langGraphArm(dbUrl, trivialCalls());
     try {
       return await measure(spawnWorker({ databaseUrl: dbUrl, prefix, entry: "bench/engine/worker.ts", env: { ...quietReconciler, REDIS_URL: redis } }), lg);
     } finally {
       await lg.close();
-      await reconnect(direct);
-      if (!direct.REDIS_URL) delete process.env.REDIS_URL;
-      resetEnvCache();
     }
   });
 
@@ -180,7 +165,6 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   // statistics (on exit, or after a second idle), so every measured connection is closed before
   // reading: our worker is stopped and this process's run-store pool (startRun) ended; the
   // LangGraph runs get a pool of their own, ended too.
-  const { closeRunStorePool } = await import("@/lib/runs/store-sql");
   const settle = async () => {
     await closeRunStorePool();
     await new Promise((r) => setTimeout(r, 1500));
@@ -252,38 +236,5 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
 }
 const round = (n: number) => Math.round(n * 100) / 100;
 
-/** How long the proxy holds each answer (ms); the added round trip is measured and reported. */
+/** How long the latency proxy holds each answer (ms); the round trip it really adds is measured. */
 const REMOTE_DELAY_MS = Number(process.env.B1_REMOTE_DELAY_MS ?? 1);
-
-/**
- * Runs `measure` with PostgreSQL and Redis behind latency proxies (latency-proxy.ts): it gets the
- * proxied database and Redis URLs. Adds the round trip the proxy really added (SELECT 1, median of
- * 100, through it minus direct) to the result.
- */
-async function remoteServices(databaseUrl: string, measure: (dbUrl: string, redisUrl: string) => Promise<Result>): Promise<Result & { addedRoundTripMs: number; proxyDelayMs: number }> {
-  const db = new URL(databaseUrl);
-  const redis = new URL(process.env.REDIS_URL || "redis://127.0.0.1:6379");
-  const dbTarget = `${db.hostname}:${db.port || 5432}`;
-  const redisTarget = `${redis.hostname}:${redis.port || 6379}`;
-  const proxy = await latencyProxyProcess(REMOTE_DELAY_MS, [dbTarget, redisTarget]);
-  const via = (u: URL, port: number) => Object.assign(new URL(u.toString()), { hostname: "127.0.0.1", port: String(port) }).toString();
-  const dbUrl = via(db, proxy.ports[dbTarget]!);
-  try {
-    const rtt = async (url: string) => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      const ms: number[] = [];
-      for (let i = 0; i < 100; i++) {
-        const t0 = performance.now();
-        await c.query("SELECT 1");
-        ms.push(performance.now() - t0);
-      }
-      await c.end();
-      return median(ms);
-    };
-    const added = (await rtt(dbUrl)) - (await rtt(databaseUrl));
-    return { ...(await measure(dbUrl, via(redis, proxy.ports[redisTarget]!))), addedRoundTripMs: round(added), proxyDelayMs: REMOTE_DELAY_MS };
-  } finally {
-    await proxy.close();
-  }
-}

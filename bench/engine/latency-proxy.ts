@@ -4,7 +4,7 @@
  * network" instead of on loopback. Used by B1's remote-services table (bench/engine/index.ts), in a
  * process of its own so that neither arm's event loop pays for the forwarding.
  * CLI: tsx bench/engine/latency-proxy.ts <delayMs> <host:port> [<host:port> …] — prints one line
- * `latency proxy {"<host:port>": <local port>, …}` once every listener is up.
+ * `latency proxy {"<host:port>": <local port>, …}` to stderr once every listener is up.
  */
 import net from "node:net";
 
@@ -48,5 +48,5 @@ if (process.argv[1]?.endsWith("latency-proxy.ts")) {
     const server = await latencyProxy({ host: host!, port: Number(port) }, Number(delay));
     ports[t] = (server.address() as net.AddressInfo).port;
   }
-  process.stdout.write(`latency proxy ${JSON.stringify(ports)}\n`);
+  process.stderr.write(`latency proxy ${JSON.stringify(ports)}\n`);
 }

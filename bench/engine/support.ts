@@ -65,6 +65,34 @@ export function versions(): Record<string, string> {
 }
 
 /**
+ * `node --import tsx <args>` in a process of its own, from the repository root; resolves once its
+ * stderr matches `ready` (with the match). `close()` stops it (SIGTERM) and waits for it to exit.
+ */
+async function tsxProcess(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<{ match: RegExpExecArray; close: () => Promise<void> }> {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", ...args], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      err += chunk;
+      const m = ready.exec(err);
+      if (m) resolve(m);
+    });
+    child.once("exit", (code) => reject(new Error(`${args[0]} exited (${code}): ${err.slice(-500)}`)));
+  });
+  child.stderr?.removeAllListeners("data").resume();
+  return {
+    match,
+    close: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/**
  * The scripted model server in a process of its own (`lib/llm/scripted/cli.ts`, as `npm run
  * model-server` runs it), serving `rules`: both arms then reach it over the same cross-process
  * HTTP hop, and neither shares its event loop with the server (an in-process server made the
@@ -79,30 +107,12 @@ export async function modelServerProcess(rules: unknown[]): Promise<{ url: strin
       probe.close(() => resolve(free));
     }).on("error", reject);
   });
-  const root = path.resolve(import.meta.dirname, "../..");
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/llm/scripted/cli.ts", "--port", String(port), "--fixtures", dir], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: "info" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let err = "";
-  await new Promise<void>((resolve, reject) => {
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      err += chunk;
-      if (err.includes("scripted model server listening")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`model server exited (${code}): ${err.slice(-500)}`)));
-  });
-  child.stderr?.removeAllListeners("data").resume();
+  const server = await tsxProcess(["lib/llm/scripted/cli.ts", "--port", String(port), "--fixtures", dir], /scripted model server listening/, { ...process.env, LOG_LEVEL: "info" });
   return {
     url: `http://127.0.0.1:${port}/v1`,
     port,
     close: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGTERM");
-        await exited;
-      }
+      await server.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -113,26 +123,6 @@ export async function modelServerProcess(rules: unknown[]): Promise<{ url: strin
  * `delayMs`; answers the local port standing in for each target.
  */
 export async function latencyProxyProcess(delayMs: number, targets: string[]): Promise<{ ports: Record<string, number>; close: () => Promise<void> }> {
-  const root = path.resolve(import.meta.dirname, "../..");
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/engine/latency-proxy.ts", String(delayMs), ...targets], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stderr?.setEncoding("utf8").on("data", (c: string) => (err += c));
-  const ports = await new Promise<Record<string, number>>((resolve, reject) => {
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-      const m = /latency proxy (\{.*\})/.exec(out);
-      if (m) resolve(JSON.parse(m[1]!) as Record<string, number>);
-    });
-    child.once("exit", (code) => reject(new Error(`latency proxy exited (${code}): ${err.slice(-500)}`)));
-  });
-  return {
-    ports,
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
+  const proxy = await tsxProcess(["bench/engine/latency-proxy.ts", String(delayMs), ...targets], /latency proxy (\{.*\})\n/);
+  return { ports: JSON.parse(proxy.match[1]!) as Record<string, number>, close: proxy.close };
 }

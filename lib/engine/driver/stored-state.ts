@@ -5,8 +5,8 @@ import type { StepRecord } from "../ports";
  * Run.state as committed: the planner state without the nodes' outputs and step inputs. The Step
  * rows of the same commits hold both (Step.output of a node's last successful step, Step.input of
  * its current one), so writing them again into Run.state made every commit rewrite every output so
- * far: a run's state grew with its outputs and each step paid for all earlier ones (B1 measured
- * 0.27 ms per commit with 20 tiny outputs, 0.64 ms with 600-character ones). `withStepData` puts
+ * far: a run's state grew with its outputs and each step paid for all earlier ones (a commit of a
+ * 22-node run with 600-character outputs: 1.54 ms with them, 0.90 ms without). `withStepData` puts
  * them back when a run is claimed.
  */
 export function storedState(state: PlannerState): PlannerState {
