@@ -6,7 +6,9 @@ import { closeRunLimiter } from "@/lib/runs/limits";
 import { createTestUser } from "@/lib/runs/test-fixtures";
 import { workflowSchema, type WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
+import { checkedVersionCount } from "@/lib/workflow/checked-versions";
 import { getRun, startRun } from "./service";
+import { readRunTarget } from "./start-sql";
 
 /** startRun: which version a run gets, and the run it answers (no worker runs here). */
 useTestDatabase();
@@ -76,5 +78,35 @@ describe("startRun", () => {
     await expect(startRun(stranger, wf.id, { inputs: { topic: "x" } })).rejects.toMatchObject({ code: "not_found" });
     await expect(startRun(owner, wf.id, { inputs: { topic: 42 } })).rejects.toMatchObject({ code: "bad_request" });
     expect(await db().run.count({ where: { ownerId: owner } })).toBe(before);
+  });
+
+  it("reads the draft only when it differs from the latest version, whose check is kept per version", async () => {
+    const wf = await createWorkflow(owner, doc);
+    expect(await readRunTarget(owner, wf.id)).toMatchObject({ draftIsVersion: false, versionId: null, draft: { name: "Greeter" } });
+    const first = await startRun(owner, wf.id, { inputs: { topic: "a" } });
+    const kept = checkedVersionCount();
+    expect(await readRunTarget(owner, wf.id)).toMatchObject({ draftIsVersion: true, draft: null, versionId: first.run.workflowVersionId });
+    await startRun(owner, wf.id, { inputs: { topic: "b" } });
+    await startRun(owner, wf.id, { inputs: { topic: "c" }, version: 1 });
+    expect(checkedVersionCount()).toBe(kept + 1); // version 1, checked by its first re-run and kept
+    await updateWorkflow(owner, wf.id, { draft: { ...doc, description: "edited" } });
+    expect(await readRunTarget(owner, wf.id)).toMatchObject({ draftIsVersion: false, draft: { description: "edited" } });
+    expect(await readRunTarget(owner, wf.id, 1)).toMatchObject({ draftIsVersion: false, draft: null, version: 1 });
+  });
+
+  it("a saved version with errors is refused on every start with its issues, and nothing is written", async () => {
+    const wf = await createWorkflow(owner, doc);
+    const broken = { ...workflowSchema.parse(doc), edges: [] }; // the end node is unreachable
+    await db().workflowVersion.create({ data: { workflowId: wf.id, version: 1, document: broken as object } });
+    await db().workflow.update({ where: { id: wf.id }, data: { draft: broken as object } });
+    const before = await db().run.count({ where: { ownerId: owner } });
+    for (let i = 0; i < 2; i++) {
+      await expect(startRun(owner, wf.id, { inputs: { topic: "x" } })).rejects.toMatchObject({
+        code: "invalid_workflow",
+        details: { issues: expect.arrayContaining([expect.objectContaining({ code: "unreachable_node", nodeId: "end" })]) },
+      });
+    }
+    expect(await db().run.count({ where: { ownerId: owner } })).toBe(before);
+    expect(await versions(wf.id)).toEqual([1]);
   });
 });

@@ -9,9 +9,10 @@ import { appendEvents } from "@/lib/events/store";
 import { publishRunWake } from "@/lib/events/publish";
 import { createLogger } from "@/lib/logger";
 import { enqueueRun } from "@/lib/queue";
+import { checkDocument, checkVersion, type CheckedDocument } from "@/lib/workflow/checked-versions";
 import { deepEqual } from "@/lib/workflow/equal";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
-import { hasErrors, validate } from "@/lib/workflow/validate";
+import { hasErrors } from "@/lib/workflow/validate";
 import { inputsSchema } from "./inputs";
 import { insertQueuedRun, readRunTarget } from "./start-sql";
 import { postgresStore } from "./store";
@@ -79,7 +80,9 @@ interface RunTarget {
 /**
  * The version to run: `version` if given, else the draft — the latest version when it holds the
  * same document, else a new version saved from it. One statement (start-sql.ts) brings the workflow's
- * name, draft and latest (or requested) version; the draft is parsed and validated once.
+ * name and latest (or requested) version, and tells whether the draft is that version's document;
+ * a version's parse and validation are kept per version (lib/workflow checkVersion), so starting a
+ * saved workflow again checks nothing twice. Only a draft that differs is parsed and validated here.
  */
 async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<RunTarget> {
   const wf = await readRunTarget(ownerId, workflowId, version);
@@ -87,9 +90,11 @@ async function runnableVersion(ownerId: string, workflowId: string, version?: nu
   const latest = wf.versionId !== null && wf.version !== null ? { id: wf.versionId, version: wf.version, document: wf.document } : undefined;
   if (version !== undefined) {
     if (!latest) throw notFound(`Version ${version} not found`);
-    return { versionId: latest.id, version: latest.version, workflowName: wf.name, document: checked(latest.document) };
+    return { versionId: latest.id, version: latest.version, workflowName: wf.name, document: thrown(checkVersion(latest.id, latest.document)) };
   }
-  const document = checked(wf.draft);
+  // the common case, running what was saved: the version's check is kept per version (no parse, no validation)
+  if (latest && wf.draftIsVersion) return { versionId: latest.id, version: latest.version, workflowName: wf.name, document: thrown(checkVersion(latest.id, latest.document)) };
+  const document = thrown(checkDocument(wf.draft));
   // a stored version is a parsed document: compare as stored first, re-parse only if that differs
   // (a schema default added since it was saved must not make an unchanged draft a new version)
   if (latest && (deepEqual(latest.document, document) || deepEqual(workflowSchema.safeParse(latest.document).data, document))) {
@@ -100,15 +105,13 @@ async function runnableVersion(ownerId: string, workflowId: string, version?: nu
   return { versionId: saved.id, version: saved.version, workflowName: wf.name, document };
 }
 
-/** Parses and validates a document; AppError("invalid_workflow") (422) with every issue otherwise. */
-function checked(raw: unknown): Workflow {
-  const parsed = workflowSchema.safeParse(raw);
-  if (!parsed.success) throw new AppError("invalid_workflow", "The workflow document does not parse.", { issues: parsed.error.issues });
-  const issues = validate(parsed.data);
-  if (hasErrors(issues)) {
-    throw new AppError("invalid_workflow", "The workflow has errors; fix them before running it.", { issues: issues.filter((i) => i.severity === "error") });
+/** A checked document, or AppError("invalid_workflow") (422) with every issue. */
+function thrown(checked: CheckedDocument): Workflow {
+  if (!checked.ok) throw new AppError("invalid_workflow", "The workflow document does not parse.", { issues: checked.error.issues });
+  if (hasErrors(checked.issues)) {
+    throw new AppError("invalid_workflow", "The workflow has errors; fix them before running it.", { issues: checked.issues.filter((i) => i.severity === "error") });
   }
-  return parsed.data;
+  return checked.workflow;
 }
 
 /** One of the owner's runs with its steps; 404 for anyone else's. */

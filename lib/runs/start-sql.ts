@@ -8,9 +8,13 @@ import { runStorePool } from "./store-sql";
  * a quarter of a 10-step run's engine time.
  */
 
-/** The workflow's name, and its draft (only when no version is asked for) with its latest or requested version. */
+/**
+ * The workflow's name and its latest (or requested) version; when no version is asked for, whether
+ * the draft is that version's document (jsonb equality), and the draft itself only when it is not.
+ */
 const TARGET_SQL = `
-SELECT w.name, CASE WHEN $3::int IS NULL THEN w.draft END AS draft, v.id AS "versionId", v.version, v.document
+SELECT w.name, CASE WHEN $3::int IS NULL AND v.document IS DISTINCT FROM w.draft THEN w.draft END AS draft,
+  COALESCE($3::int IS NULL AND v.document = w.draft, false) AS "draftIsVersion", v.id AS "versionId", v.version, v.document
 FROM "Workflow" w
 LEFT JOIN LATERAL (
   SELECT id, version, document FROM "WorkflowVersion"
@@ -20,7 +24,9 @@ WHERE w.id = $1 AND w."ownerId" = $2`;
 
 export interface TargetRow {
   name: string;
+  /** null when a version was asked for, or when the draft is the version's document (draftIsVersion). */
   draft: unknown;
+  draftIsVersion: boolean;
   versionId: string | null;
   version: number | null;
   document: unknown;

@@ -221,7 +221,7 @@ export async function sqlCommit(runId: string, c: RunCommit): Promise<SqlCommitR
 const utc = (v: string | null): Date | null => (v === null ? null : new Date(v.endsWith("Z") ? v : `${v}Z`));
 
 type RunJson = {
-  id: string; ownerId: string; version: number; status: RunStatus; inputs: Record<string, unknown> | null; state: unknown; leaseOwner: string | null; cancelRequested: boolean;
+  id: string; ownerId: string; workflowVersionId: string; version: number; status: RunStatus; inputs: Record<string, unknown> | null; state: unknown; leaseOwner: string | null; cancelRequested: boolean;
   reason: string | null; createdAt: string; startedAt: string | null; promptTokens: number; completionTokens: number;
 };
 type StepJson = Omit<StepRecord, "startedAt" | "finishedAt" | "status"> & { status: StepStatus; startedAt: string | null; finishedAt: string | null };
@@ -281,7 +281,7 @@ export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimRe
     ok: true,
     ownerId: r.ownerId,
     run: {
-      runId: r.id, workflow: snap.document, inputs: r.inputs ?? {}, status: r.status, plannerState: r.state, version, leaseOwner: r.leaseOwner,
+      runId: r.id, workflow: snap.document, workflowVersionId: r.workflowVersionId, inputs: r.inputs ?? {}, status: r.status, plannerState: r.state, version, leaseOwner: r.leaseOwner,
       cancelRequested: r.cancelRequested, cancelReason: r.cancelRequested && live ? r.reason : null, createdAt: utc(r.createdAt)!,
       startedAt: utc(r.startedAt), promptTokens: r.promptTokens, completionTokens: r.completionTokens,
       steps: snap.steps.map((s) => ({

@@ -258,3 +258,41 @@ describe("driver: scenarios C and D end to end over fake ports", () => {
     expect(store.run("r1").outputs).toEqual({ reply: "refund issued" });
   });
 });
+
+describe("driver: a snapshot that names its saved version", () => {
+  /** The store answers `versionId` with every snapshot, as the PostgreSQL store does. */
+  function versioned(store: ReturnType<typeof fakePorts>["store"], versionId: string) {
+    const claim = store.claimRun.bind(store);
+    store.claimRun = async (runId, owner) => {
+      const res = await claim(runId, owner);
+      return res.ok ? { ok: true, run: { ...res.run, workflowVersionId: versionId } } : res;
+    };
+  }
+  const chain = () =>
+    buildWorkflow({ name: "hi", nodes: [startNode(), agentNode("a"), endNode()], edges: [fwd("start", "next", "a"), fwd("a", "done", "end")] });
+
+  it("checks the version's document once: a later run of it reuses that check (and runs on the shared, frozen document)", async () => {
+    const versionId = `ver-${Math.random()}`;
+    const model = new ScriptedModel(() => ({ content: "hi" }));
+    const ports = fakePorts({ model });
+    versioned(ports.store, versionId);
+    ports.store.create("r1", chain());
+    expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    // same version, but this copy would not even parse: the run only succeeds if the check is reused
+    ports.store.create("r2", { nodes: "corrupt" });
+    expect(await runJob(ports, "r2", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(ports.store.steps("r2").map((s) => s.nodeId).sort()).toEqual(["a", "end", "start"]);
+  });
+
+  it("without a version id, or with a custom check, every run parses and checks its own document", async () => {
+    const model = new ScriptedModel(() => ({ content: "hi" }));
+    const ports = fakePorts({ model });
+    ports.store.create("r1", { nodes: "corrupt" });
+    expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "failed", reason: expect.stringContaining("Invalid workflow document") });
+    const custom = fakePorts({ model });
+    versioned(custom.store, `ver-${Math.random()}`);
+    custom.store.create("r2", chain());
+    const outcome = await runJob(custom, "r2", { owner: "w1", checkWorkflow: () => "refused by the custom check" });
+    expect(outcome).toMatchObject({ kind: "terminal", status: "failed", reason: "Invalid workflow: refused by the custom check" });
+  });
+});

@@ -1,5 +1,7 @@
 import "server-only";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
+import { checkDocument, checkVersion } from "@/lib/workflow/checked-versions";
+import type { ValidationIssue } from "@/lib/workflow/issues";
 import { validate } from "@/lib/workflow/validate";
 import type { TerminalRunStatus } from "../events";
 import { defaultExecutors } from "../executors";
@@ -84,23 +86,34 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
   return conclude(session, options);
 }
 
+/**
+ * Parses the run's document and, for a run that has not started, checks it. With the default check
+ * and a known version, both come from lib/workflow checkVersion (once per version and process; the
+ * document is then shared and frozen).
+ */
 function open(snap: RunSnapshot, options: RunJobOptions): { workflow?: Workflow; state: PlannerState | null; refusal?: string } {
-  const parsed = workflowSchema.safeParse(snap.workflow);
-  if (!parsed.success) return { state: null, refusal: `Invalid workflow document: ${parsed.error.issues[0]?.message ?? "unparseable"}` };
+  const cached = !options.checkWorkflow && snap.workflowVersionId !== undefined;
+  const checked = cached ? checkVersion(snap.workflowVersionId!, snap.workflow) : checkDocument(snap.workflow);
+  if (!checked.ok) return { state: null, refusal: `Invalid workflow document: ${checked.error.issues[0]?.message ?? "unparseable"}` };
+  const workflow = checked.workflow;
   let state: PlannerState | null;
   try {
     const stored = parsePlannerState(snap.plannerState);
     state = stored && withStepData(stored, snap.steps);
   } catch {
-    return { workflow: parsed.data, state: null, refusal: "Stored run state is corrupt" };
+    return { workflow, state: null, refusal: "Stored run state is corrupt" };
   }
-  const problem = state ? null : (options.checkWorkflow ?? structuralCheck)(parsed.data);
-  return problem ? { workflow: parsed.data, state, refusal: `Invalid workflow: ${problem}` } : { workflow: parsed.data, state };
+  const problem = state ? null : options.checkWorkflow ? options.checkWorkflow(workflow) : structuralProblem(checked.issues);
+  return problem ? { workflow, state, refusal: `Invalid workflow: ${problem}` } : { workflow, state };
 }
 
 /** The default check: error-level issues of validate() (structure, loops, branches, references). */
 export function structuralCheck(workflow: Workflow): string | null {
-  const errors = validate(workflow).filter((i) => i.severity === "error");
+  return structuralProblem(validate(workflow));
+}
+
+function structuralProblem(issues: readonly ValidationIssue[]): string | null {
+  const errors = issues.filter((i) => i.severity === "error");
   if (errors.length === 0) return null;
   const more = errors.length > 3 ? ` (+${errors.length - 3} more)` : "";
   return errors.slice(0, 3).map((i) => i.message).join("; ") + more;

@@ -30,6 +30,11 @@ export interface RunSnapshot {
   runId: string;
   /** The workflow document of the run's version (JSON; the driver parses it with workflowSchema). */
   workflow: unknown;
+  /**
+   * The saved version that document is (stores that know it): the driver then parses and validates
+   * it once per version and process (lib/workflow checkVersion) instead of once per run job.
+   */
+  workflowVersionId?: string;
   /** Run inputs as the run was started with (JSON object). */
   inputs: Record<string, unknown>;
   status: RunStatus;
