@@ -9,8 +9,10 @@
  * between a commit's return and the next model call (`commit→chat`: perform, template data,
  * executor prelude) and between a model answer and the next commit (`chat→commit`: mailbox, plan,
  * building the statement). The model is B1's trivial node functions (trivial-node.ts); B1_MODEL=http
- * makes it the scripted server over HTTP. Usage (prints a CPU profile of the measured runs with PROF=file):
- *   [PROF=/tmp/b1.cpuprofile] [B1_MODEL=http] tsx --conditions=react-server bench/engine/phases.ts [shape=chain20] [n=20]
+ * makes it the scripted server over HTTP. B1_IDLE_MS=n leaves the process idle n ms between runs
+ * (outside the measured phases; wall excludes it), as B1's worker is idle while the peer's runs
+ * go: the same code then runs slower (cold caches, sleeping CPUs). Usage (prints a CPU profile of the measured runs with PROF=file):
+ *   [PROF=/tmp/b1.cpuprofile] [B1_MODEL=http] [B1_IDLE_MS=20] tsx --conditions=react-server bench/engine/phases.ts [shape=chain20] [n=20]
  */
 import fs from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -82,15 +84,21 @@ if (process.env.PROF) {
   await session.post("Profiler.enable");
   await session.post("Profiler.start");
 }
+const idleMs = Number(process.env.B1_IDLE_MS ?? 0);
 const cpu0 = process.cpuUsage();
-const w0 = performance.now();
-for (let i = 0; i < n; i++) await once();
+let busy = 0;
+for (let i = 0; i < n; i++) {
+  const t0 = performance.now();
+  await once();
+  busy += performance.now() - t0;
+  if (idleMs > 0) await new Promise((r) => setTimeout(r, idleMs));
+}
 const cpu = process.cpuUsage(cpu0);
-const wall = (performance.now() - w0) / n;
+const wall = busy / n;
 if (process.env.PROF) fs.writeFileSync(process.env.PROF, JSON.stringify((await session.post("Profiler.stop")).profile));
 session.disconnect();
 const steps = SHAPES[shape].steps;
-process.stdout.write(`${shape}: wall ${wall.toFixed(1)} ms/run (${(wall / steps).toFixed(2)} ms/step), CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(1)} ms/run\n`);
+process.stdout.write(`${shape}${idleMs ? ` (idle ${idleMs} ms between runs)` : ""}: wall ${wall.toFixed(1)} ms/run (${(wall / steps).toFixed(2)} ms/step), CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(1)} ms/run\n`);
 for (const [k, v] of Object.entries(samples)) {
   process.stdout.write(`  ${k.padEnd(14)} ${(v.length / n).toFixed(1).padStart(5)}/run  median ${median(v).toFixed(2)} ms\n`);
 }
