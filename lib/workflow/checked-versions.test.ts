@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkDocument, checkedVersionCount, checkVersion } from "./checked-versions";
+import { checkDocument, checkedNodeCount, checkedVersionCount, checkVersion, MAX_CHECKED_NODES } from "./checked-versions";
 
 const doc = (name: string) => ({
   name,
@@ -43,5 +43,28 @@ describe("checkDocument / checkVersion", () => {
     expect(checkVersion("lru-0", doc("other"))).toBe(kept);
     const evicted = checkVersion("lru-1", doc("re-checked"));
     expect(evicted.ok && evicted.workflow.name).toBe("re-checked");
+  });
+
+  it("keeps at most MAX_CHECKED_NODES nodes in all: big versions push out the least recently used", () => {
+    const big = (name: string, n: number) => ({
+      name,
+      nodes: [{ id: "start", type: "start" }, ...Array.from({ length: n }, (_, i) => ({ id: `x${i}`, type: "end" })), { id: "end", type: "end" }],
+      edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "end" }],
+    });
+    const size = MAX_CHECKED_NODES / 4 - 2; // four of them fill the budget exactly
+    const first = checkVersion("big-0", big("b0", size));
+    for (let i = 1; i < 4; i++) checkVersion(`big-${i}`, big(`b${i}`, size));
+    expect(checkedNodeCount()).toBeLessThanOrEqual(MAX_CHECKED_NODES);
+    checkVersion("big-4", big("b4", size));
+    expect(checkedNodeCount()).toBeLessThanOrEqual(MAX_CHECKED_NODES);
+    const again = checkVersion("big-0", big("b0 again", size)); // it was pushed out: checked anew
+    expect(again).not.toBe(first);
+    expect(again.ok && again.workflow.name).toBe("b0 again");
+    const kept = checkedVersionCount();
+    const huge = checkVersion("huge", big("huge", MAX_CHECKED_NODES + 1)); // answered, not kept, pushes nothing out
+    expect(huge.ok).toBe(true);
+    expect(checkedVersionCount()).toBe(kept);
+    expect(checkVersion("big-0", big("not read", 1))).toBe(again);
+    expect(checkVersion("huge", big("huge 2", 1))).not.toBe(huge);
   });
 });

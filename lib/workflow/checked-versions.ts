@@ -13,31 +13,43 @@ export function checkDocument(raw: unknown): CheckedDocument {
   return { ok: true, workflow: parsed.data, issues: validate(parsed.data) };
 }
 
-const MAX_VERSIONS = 256;
-const byVersion = new Map<string, CheckedDocument>();
+/** At most this many versions are kept… */
+export const MAX_CHECKED_VERSIONS = 256;
+/** …holding at most this many nodes in all (a 2,000-node graph is kept; a few hundred of them are not). */
+export const MAX_CHECKED_NODES = 20_000;
+const byVersion = new Map<string, { checked: CheckedDocument; nodes: number }>();
+let keptNodes = 0;
 
 /**
  * checkDocument for a saved workflow version, done once per version and process: a version's
  * document never changes once saved, and every run of it (the start request, then the worker that
  * opens it) would otherwise parse and validate the same document again. The answer is deeply
- * frozen, because runs share it. At most MAX_VERSIONS are kept; the least recently used goes first.
- * `raw` must be the stored document of `versionId`.
+ * frozen, because runs share it. The least recently used versions go first once more than
+ * MAX_CHECKED_VERSIONS or MAX_CHECKED_NODES are kept. `raw` must be the stored document of `versionId`.
  */
 export function checkVersion(versionId: string, raw: unknown): CheckedDocument {
   const hit = byVersion.get(versionId);
   if (hit) {
     byVersion.delete(versionId);
     byVersion.set(versionId, hit);
-    return hit;
+    return hit.checked;
   }
   const checked = deepFreeze(checkDocument(raw));
-  byVersion.set(versionId, checked);
-  if (byVersion.size > MAX_VERSIONS) byVersion.delete(byVersion.keys().next().value!);
+  const nodes = checked.ok ? checked.workflow.nodes.length : 0;
+  if (nodes > MAX_CHECKED_NODES) return checked; // would push out everything else
+  byVersion.set(versionId, { checked, nodes });
+  keptNodes += nodes;
+  while (byVersion.size > MAX_CHECKED_VERSIONS || keptNodes > MAX_CHECKED_NODES) {
+    const [oldest, entry] = byVersion.entries().next().value!;
+    byVersion.delete(oldest);
+    keptNodes -= entry.nodes;
+  }
   return checked;
 }
 
-/** Versions currently kept (tests). */
+/** Versions and nodes currently kept (tests). */
 export const checkedVersionCount = (): number => byVersion.size;
+export const checkedNodeCount = (): number => keptNodes;
 
 function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
