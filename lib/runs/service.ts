@@ -88,21 +88,22 @@ async function runnableVersion(ownerId: string, workflowId: string, version?: nu
   const wf = await readRunTarget(ownerId, workflowId, version);
   if (!wf) throw notFound("Workflow not found");
   const latest = wf.versionId !== null && wf.version !== null ? { id: wf.versionId, version: wf.version, document: wf.document } : undefined;
+  const saved = (v: NonNullable<typeof latest>): RunTarget => ({ versionId: v.id, version: v.version, workflowName: wf.name, document: thrown(checkVersion(v.id, v.document)) });
   if (version !== undefined) {
     if (!latest) throw notFound(`Version ${version} not found`);
-    return { versionId: latest.id, version: latest.version, workflowName: wf.name, document: thrown(checkVersion(latest.id, latest.document)) };
+    return saved(latest);
   }
   // the common case, running what was saved: the version's check is kept per version (no parse, no validation)
-  if (latest && wf.draftIsVersion) return { versionId: latest.id, version: latest.version, workflowName: wf.name, document: thrown(checkVersion(latest.id, latest.document)) };
+  if (latest && wf.draftIsVersion) return saved(latest);
   const document = thrown(checkDocument(wf.draft));
   // a stored version is a parsed document: compare as stored first, re-parse only if that differs
   // (a schema default added since it was saved must not make an unchanged draft a new version)
   if (latest && (deepEqual(latest.document, document) || deepEqual(workflowSchema.safeParse(latest.document).data, document))) {
     return { versionId: latest.id, version: latest.version, workflowName: wf.name, document };
   }
-  const saved = await saveWorkflowVersion(ownerId, workflowId, "Saved for a run");
-  if (!saved) throw notFound("Workflow not found");
-  return { versionId: saved.id, version: saved.version, workflowName: wf.name, document };
+  const created = await saveWorkflowVersion(ownerId, workflowId, "Saved for a run");
+  if (!created) throw notFound("Workflow not found");
+  return { versionId: created.id, version: created.version, workflowName: wf.name, document };
 }
 
 /** A checked document, or AppError("invalid_workflow") (422) with every issue. */

@@ -92,8 +92,8 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
  * document is then shared and frozen).
  */
 function open(snap: RunSnapshot, options: RunJobOptions): { workflow?: Workflow; state: PlannerState | null; refusal?: string } {
-  const cached = !options.checkWorkflow && snap.workflowVersionId !== undefined;
-  const checked = cached ? checkVersion(snap.workflowVersionId!, snap.workflow) : checkDocument(snap.workflow);
+  const versionId = options.checkWorkflow ? undefined : snap.workflowVersionId;
+  const checked = versionId === undefined ? checkDocument(snap.workflow) : checkVersion(versionId, snap.workflow);
   if (!checked.ok) return { state: null, refusal: `Invalid workflow document: ${checked.error.issues[0]?.message ?? "unparseable"}` };
   const workflow = checked.workflow;
   let state: PlannerState | null;
