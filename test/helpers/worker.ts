@@ -24,13 +24,13 @@ export type WorkerProcess = {
  * Options for spawnWorker: the database, queue prefix and scripted model port, plus extra env;
  * `entry` is the script to run (default workers/main.ts; B1 runs bench/engine/worker.ts).
  */
-export type WorkerOptions = { databaseUrl: string; prefix: string; modelPort?: number; env?: Record<string, string>; entry?: string };
+export type WorkerOptions = { databaseUrl: string; prefix: string; modelPort?: number; env?: Record<string, string>; entry?: string; nodeArgs?: string[] };
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** Spawns a worker process (workers/main.ts unless `entry` says otherwise) against this test's database, prefix and scripted model server. */
+/** Spawns a worker process (workers/main.ts unless `entry` says otherwise; `nodeArgs` go to node, e.g. --cpu-prof) against this test's database, prefix and scripted model server. */
 export function spawnWorker(opts: WorkerOptions): WorkerProcess {
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", opts.entry ?? "workers/main.ts"], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--conditions=react-server", "--import", "tsx", opts.entry ?? "workers/main.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,
