@@ -8,12 +8,12 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import pg from "pg";
-import { createTestDatabase, dropTestDatabase, testQueuePrefix } from "@/test/db";
+import { dropTestDatabase } from "@/test/db";
 import { langGraphArm } from "./langgraph-arm";
 import { ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
 import { trivialCalls } from "./trivial-node";
-import { wakeRecorder } from "./support";
+import { benchEnvironment, wakeRecorder } from "./support";
 
 const TICK_MS = 10; // USER_HZ 100
 const cpuOf = (pid: number): number => {
@@ -33,11 +33,13 @@ const pidsNamed = (name: string): number[] =>
       return false;
     }
   });
-/** CPU ms of postgres processes, including ones that exit in between (their pids are remembered). */
-const snapshot = (worker: number) => {
-  const pg = pidsNamed("postgres");
-  return { self: process.cpuUsage(), worker: cpuOf(worker), redis: pidsNamed("redis-server").reduce((a, p) => a + cpuOf(p), 0), pg: new Map(pg.map((p) => [p, cpuOf(p)])) };
-};
+/** CPU ms so far of this process, the worker, redis-server and each postgres process (by pid: the pools' backends live through the runs; one that exits in between is not counted). */
+const snapshot = (worker: number) => ({
+  self: process.cpuUsage(),
+  worker: cpuOf(worker),
+  redis: pidsNamed("redis-server").reduce((a, p) => a + cpuOf(p), 0),
+  pg: new Map(pidsNamed("postgres").map((p) => [p, cpuOf(p)])),
+});
 const diff = (a: ReturnType<typeof snapshot>, b: ReturnType<typeof snapshot>, worker: boolean) => {
   let pg = 0;
   for (const [p, v] of b.pg) pg += v - (a.pg.get(p) ?? 0);
@@ -47,12 +49,7 @@ const diff = (a: ReturnType<typeof snapshot>, b: ReturnType<typeof snapshot>, wo
 
 const shape = (process.argv[2] ?? "chain20") as ShapeName;
 const n = Number(process.argv[3] ?? 60);
-const database = await createTestDatabase();
-const prefix = testQueuePrefix();
-const { randomBytes } = await import("node:crypto");
-process.env.AUTH_SECRET ??= randomBytes(32).toString("base64");
-process.env.WEFT_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
-Object.assign(process.env, { DATABASE_URL: database.url, WEFT_QUEUE_PREFIX: prefix, WEFT_RUN_START_LIMIT: "1000000", LOG_LEVEL: "warn" });
+const { database, prefix } = await benchEnvironment();
 const { spawnWorker, stopWorker } = await import("@/test/helpers/worker");
 const { startRun } = await import("@/lib/runs/service");
 const { createTestUser, createTestWorkflow } = await import("@/lib/runs/test-fixtures");

@@ -35,14 +35,14 @@
 import os from "node:os";
 import pg from "pg";
 import { ChatOpenAI } from "@langchain/openai";
-import { createTestDatabase, dropTestDatabase, testQueuePrefix } from "@/test/db";
+import { dropTestDatabase } from "@/test/db";
 import { median, p95, machine, readResult, writeResult } from "../stats";
 import type { WorkerProcess } from "@/test/helpers/worker";
 import { langGraphArm, modelCalls, type Durability, type LangGraphArm } from "./langgraph-arm";
 import { ourRules, ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
 import { trivialCalls } from "./trivial-node";
-import { modelServerProcess, versions, wakeRecorder, workerStoreStats } from "./support";
+import { benchEnvironment, modelServerProcess, versions, wakeRecorder, workerStoreStats } from "./support";
 
 type Row = { p50: number; p95: number; samples: number };
 type Result = { ours: Record<string, Row>; langgraphSync: Record<string, Row>; langgraphAsync: Record<string, Row>; ratioSync: Record<string, number>; ratioAsync: Record<string, number>; [k: string]: unknown };
@@ -51,12 +51,7 @@ const SHAPE_NAMES = Object.keys(SHAPES) as ShapeName[];
 
 /** Entry point for `npm run bench -- engine [--smoke]`. */
 export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: string; ok: boolean }> {
-  const database = await createTestDatabase();
-  const prefix = testQueuePrefix();
-  const { randomBytes } = await import("node:crypto");
-  process.env.AUTH_SECRET ??= randomBytes(32).toString("base64");
-  process.env.WEFT_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
-  Object.assign(process.env, { DATABASE_URL: database.url, WEFT_QUEUE_PREFIX: prefix, WEFT_RUN_START_LIMIT: "1000000", LOG_LEVEL: "warn" });
+  const { database, prefix } = await benchEnvironment();
   const { spawnWorker, stopWorker, waitTerminal } = await import("@/test/helpers/worker");
   const { db } = await import("@/lib/db/client");
   const { startRun } = await import("@/lib/runs/service");

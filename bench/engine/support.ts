@@ -4,7 +4,22 @@ import fs from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
 import { createWorkerConnection, runEventsChannel } from "@/lib/queue";
+import { createTestDatabase, testQueuePrefix } from "@/test/db";
+
+/**
+ * A fresh test database and queue prefix for an engine bench, with the environment the app's
+ * modules read (set before they are imported): secrets, DATABASE_URL, prefix, no run-start limit.
+ */
+export async function benchEnvironment() {
+  const database = await createTestDatabase();
+  const prefix = testQueuePrefix();
+  process.env.AUTH_SECRET ??= randomBytes(32).toString("base64");
+  process.env.WEFT_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
+  Object.assign(process.env, { DATABASE_URL: database.url, WEFT_QUEUE_PREFIX: prefix, WEFT_RUN_START_LIMIT: "1000000", LOG_LEVEL: "warn" });
+  return { database, prefix };
+}
 
 /**
  * Records when this process receives each run's wake-ups (`<prefix>:run-events:<runId>`, carrying
