@@ -6,7 +6,6 @@
  *   npx tsx --conditions=react-server bench/engine/cpu-split.ts chain20 60
  * WORKER_PGOPTIONS sets the worker's PGOPTIONS (e.g. "-c plan_cache_mode=force_generic_plan"). WORKER_PROF=dir writes the worker's CPU profile there (node --cpu-prof, on exit). B1_RECORDER=0 leaves out the wake-up recorder (our end is found by polling the Run row either way).
  */
-import { readFileSync, readdirSync } from "node:fs";
 import pg from "pg";
 import { dropTestDatabase } from "@/test/db";
 import { langGraphArm } from "./langgraph-arm";
@@ -14,31 +13,14 @@ import { ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
 import { trivialCalls } from "./trivial-node";
 import { benchEnvironment, wakeRecorder } from "./support";
+import { cpuByPid, cpuMsOf } from "./proc-cpu";
 
-const TICK_MS = 10; // USER_HZ 100
-const cpuOf = (pid: number): number => {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const rest = f.slice(f.lastIndexOf(")") + 2).split(" ");
-    return (Number(rest[11]) + Number(rest[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-};
-const pidsNamed = (name: string): number[] =>
-  readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number).filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/comm`, "utf8").trim().startsWith(name);
-    } catch {
-      return false;
-    }
-  });
 /** CPU ms so far of this process, the worker, redis-server and each postgres process (by pid: the pools' backends live through the runs; one that exits in between is not counted). */
 const snapshot = (worker: number) => ({
   self: process.cpuUsage(),
-  worker: cpuOf(worker),
-  redis: pidsNamed("redis-server").reduce((a, p) => a + cpuOf(p), 0),
-  pg: new Map(pidsNamed("postgres").map((p) => [p, cpuOf(p)])),
+  worker: cpuMsOf(worker),
+  redis: [...cpuByPid("redis-server").values()].reduce((a, v) => a + v, 0),
+  pg: cpuByPid("postgres"),
 });
 const diff = (a: ReturnType<typeof snapshot>, b: ReturnType<typeof snapshot>, worker: boolean) => {
   let pg = 0;

@@ -11,13 +11,18 @@
  * building the statement). The model is B1's trivial node functions (trivial-node.ts); B1_MODEL=http
  * makes it the scripted server over HTTP. B1_IDLE_MS=n leaves the process idle n ms between runs
  * (outside the measured phases; wall excludes it), as B1's worker is idle while the peer's runs
- * go: the same code then runs slower (cold caches, sleeping CPUs). Usage (prints a CPU profile of the measured runs with PROF=file):
- *   [PROF=/tmp/b1.cpuprofile] [B1_MODEL=http] [B1_IDLE_MS=20] tsx --conditions=react-server bench/engine/phases.ts [shape=chain20] [n=20]
+ * go: the same code then runs slower (cold caches, sleeping CPUs). It also prints the CPU time all
+ * postgres processes used per run (proc-cpu.ts; ns resolution, steadier than wall time for comparing
+ * SQL changes). B1_SQL="…" runs that SQL on the bench database before anything else (an experiment:
+ * an index or constraint dropped, a storage setting). Usage (prints a CPU profile of the measured runs with PROF=file):
+ *   [PROF=/tmp/b1.cpuprofile] [B1_MODEL=http] [B1_IDLE_MS=20] [B1_SQL=…] tsx --conditions=react-server bench/engine/phases.ts [shape=chain20] [n=20]
  */
 import fs from "node:fs";
 import { Session } from "node:inspector/promises";
 import { createTestDatabase, dropTestDatabase, testQueuePrefix } from "@/test/db";
+import pg from "pg";
 import { median } from "../stats";
+import { cpuByPid, cpuMsSince } from "./proc-cpu";
 import { ourRules, ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
 import { trivialModelPort } from "./trivial-node";
@@ -25,6 +30,12 @@ import { trivialModelPort } from "./trivial-node";
 const shape = (process.argv[2] ?? "chain20") as ShapeName;
 const n = Number(process.argv[3] ?? 20);
 const database = await createTestDatabase();
+if (process.env.B1_SQL) {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  await client.query(process.env.B1_SQL);
+  await client.end();
+}
 const { randomBytes } = await import("node:crypto");
 process.env.AUTH_SECRET ??= randomBytes(32).toString("base64");
 process.env.WEFT_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
@@ -86,6 +97,7 @@ if (process.env.PROF) {
 }
 const idleMs = Number(process.env.B1_IDLE_MS ?? 0);
 const cpu0 = process.cpuUsage();
+const pg0 = cpuByPid("postgres");
 let busy = 0;
 for (let i = 0; i < n; i++) {
   const t0 = performance.now();
@@ -94,11 +106,12 @@ for (let i = 0; i < n; i++) {
   if (idleMs > 0) await new Promise((r) => setTimeout(r, idleMs));
 }
 const cpu = process.cpuUsage(cpu0);
+const pgMs = cpuMsSince(pg0, "postgres");
 const wall = busy / n;
 if (process.env.PROF) fs.writeFileSync(process.env.PROF, JSON.stringify((await session.post("Profiler.stop")).profile));
 session.disconnect();
 const steps = SHAPES[shape].steps;
-process.stdout.write(`${shape}${idleMs ? ` (idle ${idleMs} ms between runs)` : ""}: wall ${wall.toFixed(1)} ms/run (${(wall / steps).toFixed(2)} ms/step), CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(1)} ms/run\n`);
+process.stdout.write(`${shape}${idleMs ? ` (idle ${idleMs} ms between runs)` : ""}: wall ${wall.toFixed(1)} ms/run (${(wall / steps).toFixed(2)} ms/step), CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(1)} ms/run, postgres CPU ${(pgMs / n).toFixed(2)} ms/run\n`);
 for (const [k, v] of Object.entries(samples)) {
   process.stdout.write(`  ${k.padEnd(14)} ${(v.length / n).toFixed(1).padStart(5)}/run  median ${median(v).toFixed(2)} ms\n`);
 }
