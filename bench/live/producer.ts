@@ -8,12 +8,17 @@
  * The product and poll arms write the way the worker does (lib/runs/store.ts → store-sql.ts): each
  * run is claimed once (`sqlClaim`: lease + version), then every event is one `sqlCommit` (a single
  * statement on the run store's own pg pool, guarded by version and lease); the product arm then
- * publishes the committed envelopes (`publishRunEvents`, what the driver's EventsPort does).
+ * publishes the committed envelopes (`publishRunEvents`, what the driver's EventsPort does),
+ * batched per run as the driver batches them (lib/engine/driver/wakes.ts, its default window): an
+ * event's "published" stamp is when its batch was handed to Redis.
  */
 import { apiRedis, closeApiRedis } from "@/lib/queue";
 import { closeRunStorePool, runStorePool, sqlClaim, sqlCommit } from "@/lib/runs/store-sql";
+import type { StoredEvent } from "@/lib/engine/ports";
 import { publishRunEvents } from "@/lib/events/publish";
 import type { RunEvent } from "@/lib/engine/events";
+import { systemClock } from "@/lib/engine/clock";
+import { DEFAULT_WAKE_WINDOW_MS, WakeBatcher } from "@/lib/engine/driver/wakes";
 import { relayChannel } from "./channels";
 import type { ProduceOrder, ProducerReply, Stamp } from "./protocol";
 
@@ -38,6 +43,24 @@ async function claimAll(runIds: readonly string[]): Promise<Versions> {
   return versions;
 }
 
+/** Per run: the driver's wake-up batching, and the events waiting for their batch to be published. */
+const wakes = new Map<string, { batcher: WakeBatcher; waiting: Map<number, (t: number) => void> }>();
+
+function wakesOf(runId: string) {
+  let w = wakes.get(runId);
+  if (!w) {
+    const waiting = new Map<number, (t: number) => void>();
+    const send = (events: StoredEvent[]) => void publishRunEvents(runId, events).then(() => {
+      const t = stamp();
+      for (const e of events) waiting.get(e.seq)?.(t);
+      for (const e of events) waiting.delete(e.seq);
+    });
+    w = { batcher: new WakeBatcher(send, systemClock, DEFAULT_WAKE_WINDOW_MS), waiting };
+    wakes.set(runId, w);
+  }
+  return w;
+}
+
 async function one(order: ProduceOrder, versions: Versions, runId: string, i: number): Promise<Stamp> {
   const created = stamp();
   if (order.arm === "relay") {
@@ -50,8 +73,12 @@ async function one(order: ProduceOrder, versions: Versions, runId: string, i: nu
   const committed = stamp();
   if (res.kind !== "ok") throw new Error(`commit to run ${runId} ${res.kind}`);
   versions.set(runId, res.version);
-  if (order.arm === "product") await publishRunEvents(runId, res.events);
-  return [runId, res.events[0]!.seq, created, committed, order.arm === "product" ? stamp() : null];
+  const seq = res.events[0]!.seq;
+  if (order.arm !== "product") return [runId, seq, created, committed, null];
+  const w = wakesOf(runId);
+  const published = new Promise<number>((resolve) => w.waiting.set(seq, resolve));
+  w.batcher.push(res.events);
+  return [runId, seq, created, committed, await published];
 }
 
 async function produce(order: ProduceOrder): Promise<void> {

@@ -231,8 +231,38 @@ describe("driver: event publication is a wake-up only", () => {
         return new Promise(() => undefined);
       },
     };
-    expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    // one wake-up per commit (no batching window), so the publisher fails and hangs several times
+    expect(await runJob(ports, "r1", { owner: "w1", wakeWindowMs: 0 })).toMatchObject({ kind: "terminal", status: "succeeded" });
     expect(calls).toBeGreaterThan(2);
+  });
+});
+
+describe("driver: wake-ups are batched per window (wakeWindowMs)", () => {
+  const publishes = (ports: ReturnType<typeof setup>["ports"]) => {
+    const calls: number[][] = [];
+    ports.events = { published: (_id, events) => void calls.push(events.map((e) => e.seq)) };
+    return calls;
+  };
+
+  it("a run of quick steps sends fewer wake-ups than commits, every seq once, the last before the job returns", async () => {
+    const { ports, store } = setup(chain(), () => ({ content: "x" }));
+    const calls = publishes(ports);
+    expect(await runJob(ports, "r1", { owner: "w1", wakeWindowMs: 1_000 })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    const seqs = store.run("r1").events.map((e) => e.seq);
+    expect(calls.flat()).toEqual(seqs);
+    expect(calls.length).toBeLessThan(store.commits);
+    expect(calls).toHaveLength(2);
+    expect(store.run("r1").events.find((e) => e.seq === calls.at(-1)!.at(-1))?.event.type).toBe("run_finished");
+  });
+
+  it("0 sends one wake-up per commit; steps slower than the window are not delayed", async () => {
+    for (const [window, delayMs] of [[0, 0], [5, 30]] as const) {
+      const { ports, store } = setup(chain(), () => ({ content: "x", delayMs }));
+      const calls = publishes(ports);
+      expect(await runJob(ports, "r1", { owner: "w1", wakeWindowMs: window })).toMatchObject({ kind: "terminal", status: "succeeded" });
+      expect(calls).toHaveLength(store.commits);
+      expect(calls.flat()).toEqual(store.run("r1").events.map((e) => e.seq));
+    }
   });
 });
 

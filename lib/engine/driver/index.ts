@@ -38,6 +38,12 @@ export interface RunJobOptions {
    */
   emitLingerMs?: number;
   /**
+   * Live viewers' wake-ups go out at most once per this many ms per run (the first after a quiet
+   * spell at once, later ones at the window's end, together; the run's end at once): see wakes.ts.
+   * 0 sends one per commit. Default 5 ms.
+   */
+  wakeWindowMs?: number;
+  /**
    * Refuses to start an invalid workflow: returns a reason or null. Checked only on a run's first
    * start (a resumed run keeps going). Default: lib/workflow validate() without registry context.
    */
@@ -71,6 +77,7 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
     executors,
     maxAttempts: options.maxAttempts ?? 3,
     ...(options.emitLingerMs !== undefined ? { emitLingerMs: options.emitLingerMs } : {}),
+    ...(options.wakeWindowMs !== undefined ? { wakeWindowMs: options.wakeWindowMs } : {}),
   });
   if (opened.refusal !== undefined) return refuse(session, opened.refusal);
   try {
@@ -82,6 +89,8 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
   } catch (err) {
     session.abortAll(new StepAbort("lost_lease"));
     throw err;
+  } finally {
+    session.flushWakes();
   }
   return conclude(session, options);
 }

@@ -8,6 +8,7 @@ import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot, StoredEvent } 
 import { buildCommit, mergeCommits } from "./commit";
 import { Mailbox } from "./mailbox";
 import { runInstantStep, startStep, StepAbort, type Flight, type StepHost } from "./step-runner";
+import { DEFAULT_WAKE_WINDOW_MS, WakeBatcher } from "./wakes";
 
 type Item = { t: "plan"; event: PlannerEvent } | { t: "emit"; event: RunEvent };
 type StartCommand = Extract<PlannerCommand, { type: "start_step" }>;
@@ -21,6 +22,8 @@ export interface SessionOptions {
   maxAttempts: number;
   /** See RunJobOptions.emitLingerMs (default 50). */
   emitLingerMs?: number;
+  /** See RunJobOptions.wakeWindowMs (default 5). */
+  wakeWindowMs?: number;
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -42,6 +45,7 @@ export class RunSession implements StepHost {
   version: number;
   lost: CommitFailure | undefined;
   stopping = false;
+  private readonly wakes: WakeBatcher;
 
   constructor(
     readonly ports: EnginePorts,
@@ -53,6 +57,7 @@ export class RunSession implements StepHost {
     this.runId = snapshot.runId;
     this.state = state;
     this.version = snapshot.version;
+    this.wakes = new WakeBatcher((events) => this.wake(events), ports.clock, options.wakeWindowMs ?? DEFAULT_WAKE_WINDOW_MS);
   }
 
   get executors(): ExecutorRegistry {
@@ -168,10 +173,21 @@ export class RunSession implements StepHost {
     return res.events;
   }
 
-  /** Wake-ups for viewers: fire and forget, so a slow or down Redis never stalls the run (D5). */
+  /** Wake-ups for viewers, batched per window (wakes.ts); the run's last events go out at once. */
   private publish(events: StoredEvent[]): void {
+    if (!this.ports.events) return;
+    this.wakes.push(events, events.some((e) => e.event.type === "run_finished"));
+  }
+
+  /** Sends the wake-ups still waiting for their window (the job is ending). */
+  flushWakes(): void {
+    this.wakes.flush();
+  }
+
+  /** One wake-up: fire and forget, so a slow or down Redis never stalls the run (D5). */
+  private wake(events: StoredEvent[]): void {
     const port = this.ports.events;
-    if (!port || events.length === 0) return;
+    if (!port) return;
     const warn = (err: unknown) => this.ports.logger.warn("publishing run events failed (viewers replay from the store)", { runId: this.runId, err });
     try {
       Promise.resolve(port.published(this.runId, events)).catch(warn);
