@@ -1,13 +1,15 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
 import { closeApiRedis, closeRunsQueue, createWorkerConnection, enqueueRun, hasLiveRunJob, queuePrefix, runsQueue } from "@/lib/queue";
-import { reconcileOnce } from "@/lib/runs/reconciler";
+import { RECONCILE_MIN_AGE_MS, reconcileOnce } from "@/lib/runs/reconciler";
+import { EARLY_JOB_MS } from "@/lib/runs/worker";
 import { startRun } from "@/lib/runs/service";
 import { createTestRun, createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { spawnWorker, waitFor } from "@/test/helpers/worker";
+import { spawnWorker, TERMINAL, waitFor } from "@/test/helpers/worker";
 
 const database = useTestDatabase();
 const prefix = testQueuePrefix();
@@ -86,6 +88,36 @@ describe("worker process", () => {
     worker.child.kill("SIGTERM");
     expect(await worker.exited).toBe(0);
     expect(worker.logs.some((l) => l.includes('"msg":"worker stopped"'))).toBe(true);
+  });
+});
+
+describe("a job that arrives before its run's row (startRun writes both at once)", () => {
+  it("is claimed again until the row is committed and runs it at once; a job whose run never appears ends not_found", { timeout: 60_000 }, async () => {
+    const worker = start();
+    await worker.ready;
+    const { versionId } = await createTestWorkflow(ownerId, agentWorkflow);
+    const id = randomUUID();
+    await enqueueRun(id, "start");
+    await new Promise((r) => setTimeout(r, 300));
+    const createdAt = new Date();
+    await db().run.create({ data: { id, ownerId, workflowVersionId: versionId, status: "queued", inputs: { topic: "larks" }, createdAt } });
+    const done = await waitFor(async () => {
+      const r = await db().run.findUnique({ where: { id } });
+      return r && TERMINAL.includes(r.status) ? r : null;
+    }, 20_000);
+    expect(done.status, done.reason ?? "").toBe("succeeded");
+    // run by its own early job: the reconciler only dispatches queued runs older than RECONCILE_MIN_AGE_MS
+    expect(done.finishedAt!.getTime() - createdAt.getTime()).toBeLessThan(RECONCILE_MIN_AGE_MS);
+
+    const ghost = randomUUID();
+    const enqueued = Date.now();
+    await enqueueRun(ghost, "start");
+    const line = await waitFor(async () => worker.logs.find((l) => l.includes('"msg":"run job done"') && l.includes(ghost)), 20_000);
+    expect(line).toContain('"kind":"not_found"');
+    expect(Date.now() - enqueued).toBeGreaterThan(EARLY_JOB_MS / 2);
+    expect(Date.now() - enqueued).toBeLessThan(EARLY_JOB_MS + 3_000);
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
   });
 });
 

@@ -14,7 +14,7 @@ import { deepEqual } from "@/lib/workflow/equal";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { hasErrors } from "@/lib/workflow/validate";
 import { inputsSchema } from "./inputs";
-import { insertQueuedRun, readRunTarget } from "./start-sql";
+import { insertQueuedRun, newRunKey, readRunTarget } from "./start-sql";
 import { postgresStore } from "./store";
 import { enforceRunStartLimit } from "@/lib/runs/limits";
 
@@ -36,8 +36,10 @@ export interface StartedRun {
 /**
  * Starts a run of the owner's workflow: the given saved `version`, else the current draft (saved as a
  * new version unless it equals the latest). Refuses an invalid workflow (422 with the issues) and
- * inputs that do not match the workflow's input fields (400 with the paths). The Run row is committed
- * (queued) BEFORE the job is enqueued, so a crash in between loses nothing (the reconciler, D6).
+ * inputs that do not match the workflow's input fields (400 with the paths). The Run row (queued) and
+ * the job are written at the same time: a crash after the insert loses nothing (the reconciler
+ * dispatches a queued run without a job, D6), and a job whose row is not committed yet is claimed
+ * again for a moment by the worker (lib/runs/worker.ts).
  * At most WEFT_RUN_START_LIMIT starts per user per minute (429 with Retry-After, W6).
  */
 export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}): Promise<StartedRun> {
@@ -52,14 +54,15 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   if (!parsedInputs.success) {
     throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", z.treeifyError(parsedInputs.error));
   }
-  const row = await insertQueuedRun(ownerId, target.versionId, parsedInputs.data);
-  let dispatched = true;
-  try {
-    await enqueueRun(row.id, "start");
-  } catch (err) {
-    dispatched = false;
-    log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err });
-  }
+  // The insert and the enqueue go out together (one round trip less on the start path). A worker
+  // may take the job before the row is committed: it claims again for a moment (lib/runs/worker.ts
+  // EARLY_JOB_MS). A failed insert fails the start, and its job finds no run and ends; a failed
+  // enqueue leaves the committed run to the reconciler.
+  const row = newRunKey();
+  const [inserted, enqueued] = await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, parsedInputs.data, row), enqueueRun(row.id, "start")]);
+  if (inserted.status === "rejected") throw inserted.reason;
+  const dispatched = enqueued.status === "fulfilled";
+  if (enqueued.status === "rejected") log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err: enqueued.reason });
   // the run as inserted (queued, no steps yet): no second read on the start path
   const run: RunDetail = {
     id: row.id, status: "queued", reason: null, workflowId, workflowName: target.workflowName, workflowVersionId: target.versionId, version: target.version,

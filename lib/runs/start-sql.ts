@@ -38,14 +38,15 @@ export async function readRunTarget(ownerId: string, workflowId: string, version
   return res.rows[0] ?? null;
 }
 
-/** Inserts a queued run; answers its id and creation time (set here, so no timestamp is read back). */
-export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputs: unknown): Promise<{ id: string; createdAt: Date }> {
-  const id = randomUUID();
-  const createdAt = new Date();
+/** A new run's id and creation time, chosen before its row is written (startRun enqueues it meanwhile). */
+export const newRunKey = (): { id: string; createdAt: Date } => ({ id: randomUUID(), createdAt: new Date() });
+
+/** Inserts a queued run with the given id and creation time (nothing is read back). */
+export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputs: unknown, key: { id: string; createdAt: Date }): Promise<void> {
+  const { id, createdAt } = key;
   await runStorePool().query({
     name: "weft_run_insert_v1",
     text: `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs, "createdAt") VALUES ($1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3))`,
     values: [id, ownerId, workflowVersionId, JSON.stringify(inputs), createdAt.toISOString()],
   });
-  return { id, createdAt };
 }

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
+import { systemClock } from "@/lib/engine/clock";
 import { runJob, type DriverOutcome } from "@/lib/engine/driver";
 import { createLogger } from "@/lib/logger";
 import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
@@ -96,15 +97,25 @@ async function shutdown(worker: Worker, reconciler: Reconciler | undefined, hear
   log.info("worker stopped", { id, store: storeStats() });
 }
 
+/**
+ * startRun writes a run's row and its job at the same time, so a worker may take the job before the
+ * row is committed. A job whose run is not found is claimed again, with growing pauses, until this
+ * long after it was enqueued (at most this long after it was taken, whatever the clocks say).
+ */
+export const EARLY_JOB_MS = 2_000;
+const EARLY_JOB_PAUSES_MS = [2, 5, 10, 25, 50, 100, 200, 400];
+
 async function processRunJob(job: Job<RunJobData>, workerId: string, stop: AbortSignal, graceMs: number, liveness: LivenessPort, overrides: PortOverrides): Promise<DriverOutcome> {
   const data = runJobSchema.parse(job.data);
   const owner = leaseOwner(workerId, job.id ?? "?", job.attemptsStarted);
   const logger = log.child({ runId: data.runId, jobId: job.id, reason: data.reason });
-  const outcome = await runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, {
-    owner,
-    stop,
-    stopGraceMs: Math.max(0, graceMs - 1_000),
-  });
+  const drive = () => runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, { owner, stop, stopGraceMs: Math.max(0, graceMs - 1_000) });
+  let outcome = await drive();
+  const until = Math.min(Date.now(), data.enqueuedAt) + EARLY_JOB_MS;
+  for (let i = 0; outcome.kind === "not_found" && Date.now() < until && !stop.aborted; i++) {
+    await systemClock.sleep(EARLY_JOB_PAUSES_MS[Math.min(i, EARLY_JOB_PAUSES_MS.length - 1)]!, stop).catch(() => undefined);
+    if (!stop.aborted) outcome = await drive();
+  }
   logger.info("run job done", { outcome });
   return outcome;
 }
