@@ -119,6 +119,28 @@ describe("a job that arrives before its run's row (startRun writes both at once)
     worker.child.kill("SIGTERM");
     expect(await worker.exited).toBe(0);
   });
+
+  it("runs started back to back are each run by their own start job, none left to the reconciler", { timeout: 120_000 }, async () => {
+    const worker = start();
+    await worker.ready;
+    // a user of its own: WEFT_RUN_START_LIMIT (60 per minute) counts per user
+    const user = (await createTestUser()).id;
+    const { workflowId } = await createTestWorkflow(user);
+    const ids: string[] = [];
+    for (let i = 0; i < 55; i++) {
+      const { run } = await startRun(user, workflowId, { inputs: {} });
+      ids.push(run.id);
+      await waitFor(async () => TERMINAL.includes((await db().run.findUniqueOrThrow({ where: { id: run.id } })).status), 10_000, `run ${i} ends`);
+    }
+    const runs = await db().run.findMany({ where: { id: { in: ids } } });
+    expect(runs.filter((r) => r.status !== "succeeded")).toEqual([]);
+    expect(runs.filter((r) => r.finishedAt!.getTime() - r.createdAt.getTime() >= RECONCILE_MIN_AGE_MS).map((r) => r.id)).toEqual([]);
+    const startJobs = worker.logs.filter((l) => l.includes('"msg":"run job done"') && l.includes('"reason":"start"') && ids.some((id) => l.includes(id)));
+    expect(startJobs).toHaveLength(ids.length);
+    expect(startJobs.filter((l) => !l.includes('"kind":"terminal"'))).toEqual([]);
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+  });
 });
 
 describe("graceful shutdown (D10)", () => {

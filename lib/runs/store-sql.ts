@@ -241,7 +241,10 @@ WITH c AS (
   UPDATE "Run" SET "leaseOwner" = $2, "leaseExpiresAt" = NULL, version = version + 1 WHERE id = $1 AND status IN ('queued', 'running')
   RETURNING version, status, "cancelRequested", reason
 )
-SELECT c.version, c.status, c."cancelRequested", c.reason, (${SNAPSHOT_SQL.trim()}) AS snap FROM c`;
+SELECT c.version, c.status, c."cancelRequested", c.reason,
+  CASE WHEN c.version IS NOT NULL THEN (${SNAPSHOT_SQL.trim()}) END AS snap,
+  (SELECT status FROM "Run" WHERE id = $1) AS seen
+FROM (SELECT 1) AS one LEFT JOIN c ON true`;
 
 type Snap = { run: RunJson; document: unknown; steps: StepJson[] };
 
@@ -258,16 +261,19 @@ export type SqlClaimResult = Exclude<ClaimResult, { ok: true }> | (Extract<Claim
  * the worker needs no look-up of its own.
  */
 export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimResult> {
-  const claimed = await query<{ version: number; status: RunStatus; cancelRequested: boolean; reason: string | null; snap: Snap | null }>({
-    name: "weft_run_claim_v2",
-    text: CLAIM_SQL,
-    values: [runId, owner],
-  });
-  const row = claimed.rows[0];
-  if (!row) {
-    const run = await query<{ status: RunStatus }>({ name: "weft_run_status_v1", text: `SELECT status FROM "Run" WHERE id = $1`, values: [runId] });
-    return { ok: false, reason: run.rows[0] ? "terminal" : "not_found" };
+  type ClaimRow = { version: number | null; status: RunStatus; cancelRequested: boolean; reason: string | null; snap: Snap | null; seen: RunStatus | null };
+  let row: ClaimRow | undefined;
+  // A refused claim is explained by the same statement's snapshot: no row yet (its insert may still be
+  // committing: the worker claims again, lib/runs/worker.ts), a terminal row, or a live row that a
+  // commit changed while the UPDATE waited for its lock — then the claim is simply tried again.
+  for (let tries = 0; tries < 3; tries++) {
+    row = (await query<ClaimRow>({ name: "weft_run_claim_v3", text: CLAIM_SQL, values: [runId, owner] })).rows[0];
+    if (!row || row.version !== null || row.seen === null || isTerminalRunStatus(row.seen)) break;
   }
+  if (!row || row.seen === null) return { ok: false, reason: "not_found" };
+  if (row.version === null && isTerminalRunStatus(row.seen)) return { ok: false, reason: "terminal" };
+  // still live and still refused: the queue retries the job (runJob throws only on store failures)
+  if (row.version === null) throw new Error(`claim of run ${runId} kept racing with concurrent commits`);
   const version = row.version;
   let snap = row.snap;
   if (!snap || snap.run.version !== version - 1) {
