@@ -1,12 +1,13 @@
 import type { TokenUsage } from "../events";
 import type { RunCommit, RunWrite, StepResultWrite } from "../ports";
-import type { PlannerEvent, PlanResult } from "../planner";
+import type { PlannerEvent, PlannerState, PlanResult } from "../planner";
 import { storedState } from "./stored-state";
 
 /**
  * Turns one planner answer into one atomic store commit: the step rows it starts, skips and
- * finishes, the run row (planner state as stored, see stored-state.ts; counters, terminal status)
- * and the events, together (R7, R8).
+ * finishes, the run row (counters, terminal status) and the events, together (R7, R8). The run's
+ * planner state is not set here: a batch of answers is merged into one commit, which stores the
+ * batch's last state once (withStoredState), not every intermediate one.
  */
 export function buildCommit(owner: string, expectedVersion: number, event: PlannerEvent, r: PlanResult, at: Date): RunCommit {
   const stepStarts = r.commands.flatMap((c) =>
@@ -30,7 +31,6 @@ export function buildCommit(owner: string, expectedVersion: number, event: Plann
     stepSkips,
     stepResults,
     run: {
-      plannerState: storedState(r.state),
       ...(fresh > 0 ? { addSteps: fresh } : {}),
       ...(event.type === "tokens_used" ? { addTokens: event.usage } : {}),
       ...(event.type === "run_started" ? { status: "running" as const, startedAt: at } : {}),
@@ -38,6 +38,11 @@ export function buildCommit(owner: string, expectedVersion: number, event: Plann
     },
     events: r.events,
   };
+}
+
+/** `commit` with the run's planner state as stored (stored-state.ts), when it writes the run row. */
+export function withStoredState(commit: RunCommit, state: PlannerState | null): RunCommit {
+  return commit.run && state ? { ...commit, run: { ...commit.run, plannerState: storedState(state) } } : commit;
 }
 
 /**

@@ -5,7 +5,7 @@ import { defaultExecutors } from "../executors";
 import type { ExecutorRegistry } from "../executors/types";
 import { plan, type PlannerCommand, type PlannerEvent, type PlannerState } from "../planner";
 import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot, StoredEvent } from "../ports";
-import { buildCommit, mergeCommits } from "./commit";
+import { buildCommit, mergeCommits, withStoredState } from "./commit";
 import { Mailbox } from "./mailbox";
 import { runInstantStep, startStep, StepAbort, type Flight, type StepHost } from "./step-runner";
 import { DEFAULT_WAKE_WINDOW_MS, WakeBatcher } from "./wakes";
@@ -146,7 +146,7 @@ export class RunSession implements StepHost {
       }
     }
     if (commits.length === 0) return;
-    const stored = await this.commit(mergeCommits(commits));
+    const stored = await this.commit(withStoredState(mergeCommits(commits), state));
     if (!stored) return;
     this.state = state;
     // the next steps start first, the wake-up follows: publishing never delays a step
