@@ -234,7 +234,9 @@ FROM "Run" r JOIN "WorkflowVersion" w ON w.id = r."workflowVersionId" WHERE r.id
 /**
  * The claim (lease := owner, version + 1) and, in the same statement, the snapshot as of the
  * statement's start. The fields a cancel request changes without a version bump come from the
- * claimed row itself (RETURNING sees the latest row).
+ * claimed row itself (RETURNING sees the latest row). Always one row: when nothing was claimed,
+ * `seen` is the run's status in the same snapshot (null: no row yet), so a refusal is explained
+ * consistently (a second statement could see a row inserted after the claim missed it).
  */
 const CLAIM_SQL = `
 WITH c AS (
