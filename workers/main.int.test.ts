@@ -152,6 +152,11 @@ describe("a job that arrives before its run's row (startRun writes both at once)
       worker.child.kill("SIGTERM");
       await worker.exited;
     }
+    // once the worker keeps the version (after its first run), runs start with the claim in their first commit
+    const stopped = worker.logs.find((l) => l.includes('"msg":"worker stopped"'));
+    const stats = (JSON.parse(stopped!) as { store: { claims: number; freshClaims: number } }).store;
+    expect(stats.freshClaims).toBeGreaterThanOrEqual(50);
+    expect(stats.claims).toBe(55);
   });
 });
 

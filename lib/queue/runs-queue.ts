@@ -44,8 +44,8 @@ export interface EnqueueResult {
  * Errors within API_REDIS_TIMEOUT_MS as AppError("unavailable") when Redis is down. The run row is
  * already committed by then, so the reconciler dispatches it later even if this call fails.
  */
-export async function enqueueRun(runId: string, reason: RunJobReason = "start"): Promise<EnqueueResult> {
-  const data = runJobSchema.parse({ runId, reason, enqueuedAt: Date.now() });
+export async function enqueueRun(runId: string, reason: RunJobReason = "start", fresh?: RunJobData["fresh"]): Promise<EnqueueResult> {
+  const data = runJobSchema.parse({ runId, reason, enqueuedAt: Date.now(), ...(fresh ? { fresh } : {}) });
   const queue = runsQueue();
   const wanted = `run-${runId}-${randomBytes(4).toString("hex")}`;
   const job = await withRedisDeadline(

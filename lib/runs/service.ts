@@ -27,6 +27,9 @@ export const startRunSchema = z.object({
 });
 export type StartRunInput = z.input<typeof startRunSchema>;
 
+/** Inputs up to this size (JSON characters) travel in the start job too (lib/queue/jobs.ts `fresh`); larger ones stay in PostgreSQL only. */
+export const FRESH_INPUTS_MAX_CHARS = 16_384;
+
 /** A started run; `dispatched` is false when Redis was unreachable (the reconciler dispatches it later). */
 export interface StartedRun {
   run: RunDetail;
@@ -59,7 +62,9 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   // EARLY_JOB_MS). A failed insert fails the start, and its job finds no run and ends; a failed
   // enqueue leaves the committed run to the reconciler.
   const row = newRunKey();
-  const [inserted, enqueued] = await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, parsedInputs.data, row), enqueueRun(row.id, "start")]);
+  // the job also says what was written (version, inputs), so the worker can claim with the first commit
+  const fresh = JSON.stringify(parsedInputs.data).length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs: parsedInputs.data } : undefined;
+  const [inserted, enqueued] = await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, parsedInputs.data, row), enqueueRun(row.id, "start", fresh)]);
   if (inserted.status === "rejected") throw inserted.reason;
   const dispatched = enqueued.status === "fulfilled";
   if (enqueued.status === "rejected") log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err: enqueued.reason });

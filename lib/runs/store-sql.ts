@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { isTerminalRunStatus, runEventSchema, type RunEvent, type RunStatus, type StepStatus } from "@/lib/engine/events";
-import type { ClaimResult, RunCommit, StepRecord, StoredEvent } from "@/lib/engine/ports";
+import type { ClaimResult, FreshStart, RunCommit, StepRecord, StoredEvent } from "@/lib/engine/ports";
 import { dbPoolMax } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
@@ -20,7 +20,7 @@ const log = createLogger({ component: "run-store-sql" });
  * refused guard writes nothing at all. The `Run` row lock taken by the UPDATE orders concurrent
  * appenders, so event seqs stay contiguous (R8) exactly as with lib/events appendEvents.
  */
-const COMMIT_SQL = `
+const commitSql = (bump: { set: string; where: string; returning: string }) => `
 WITH res AS (
   SELECT * FROM jsonb_to_recordset($5::jsonb) AS r("nodeId" text, iteration int, attempt int, status text, output jsonb, branch text,
     "promptTokens" int, "completionTokens" int, "latencyMs" int, error text, at timestamp(3), apply boolean)
@@ -32,7 +32,7 @@ WITH res AS (
 ), ev AS (
   SELECT e.v->>'type' AS type, e.v->'payload' AS payload, e.ord::int AS ord FROM jsonb_array_elements($8::jsonb) WITH ORDINALITY AS e(v, ord)
 ), bump AS (
-  UPDATE "Run" SET version = version + 1,
+  UPDATE "Run" SET ${bump.set},
     status = COALESCE(($4::jsonb->>'status')::"RunStatus", status),
     state = COALESCE($4::jsonb->'state', state),
     outputs = CASE WHEN $4::jsonb ? 'outputs' THEN $4::jsonb->'outputs' ELSE outputs END,
@@ -43,11 +43,11 @@ WITH res AS (
     "completionTokens" = "completionTokens" + COALESCE(($4::jsonb->>'addCompletion')::int, 0),
     "stepCount" = "stepCount" + COALESCE(($4::jsonb->>'addSteps')::int, 0),
     "nextSeq" = "nextSeq" + (SELECT count(*) FROM ev)::int
-  WHERE id = $1 AND version = $2 AND "leaseOwner" = $3 AND status IN ('queued', 'running')
+  WHERE id = $1 AND version = $2 AND ${bump.where}
     AND (SELECT count(*) FROM res JOIN "Step" s ON s."runId" = $1 AND s."nodeId" = res."nodeId" AND s.iteration = res.iteration
            AND s.attempt = res.attempt AND s.status = 'running' AND (s."leaseOwner" = $3 OR res.status = 'cancelled')) = (SELECT count(*) FROM res)
     AND NOT EXISTS (SELECT 1 FROM sk JOIN "Step" s ON s."runId" = $1 AND s."nodeId" = sk."nodeId" AND s.iteration = sk.iteration)
-  RETURNING version, "nextSeq"
+  RETURNING version, "nextSeq"${bump.returning}
 ), w_res AS (
   UPDATE "Step" s SET status = res.status::"StepStatus", output = res.output, branch = res.branch, "promptTokens" = res."promptTokens",
     "completionTokens" = res."completionTokens", "latencyMs" = res."latencyMs", error = res.error, "finishedAt" = res.at
@@ -73,10 +73,24 @@ WITH res AS (
   SELECT $1, bump."nextSeq" - (SELECT count(*) FROM ev)::int + ev.ord - 1, ev.type, ev.payload, $9::timestamp(3) FROM bump, ev
   RETURNING 1
 )
-SELECT version, "nextSeq" FROM bump`;
+SELECT * FROM bump`;
+
+const COMMIT_SQL = commitSql({ set: "version = version + 1", where: `"leaseOwner" = $3 AND status IN ('queued', 'running')`, returning: "" });
+
+/**
+ * A fresh run's claim and first commit (StorePort.claimFresh): the same statement, but the run must
+ * be queued, never claimed (version 0, no lease, no planner state), not cancelled, of the version
+ * ($10) and with the inputs ($11) its start request wrote; the lease is taken and the version moves
+ * by two (the claim's bump and the commit's). It also answers the run's owner and creation time.
+ */
+const FRESH_SQL = commitSql({
+  set: `version = version + 2, "leaseOwner" = $3, "leaseExpiresAt" = NULL`,
+  where: `"leaseOwner" IS NULL AND status = 'queued' AND NOT "cancelRequested" AND state = '{}'::jsonb AND "workflowVersionId" = $10 AND inputs = $11::jsonb`,
+  returning: `, "ownerId", to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS "createdAt"`,
+});
 
 /** What the single-statement commit answered. `unsupported`: the caller must use the general path. */
-export type SqlCommitResult = { kind: "ok"; version: number; events: StoredEvent[] } | { kind: "refused" } | { kind: "unsupported" };
+export type SqlCommitResult = { kind: "ok"; version: number; events: StoredEvent[]; ownerId?: string; createdAt?: Date } | { kind: "refused" } | { kind: "unsupported" };
 
 const g = globalThis as unknown as { __weftRunStorePool?: { url: string; pool: pg.Pool } };
 
@@ -184,8 +198,8 @@ function withoutType(event: RunEvent): Record<string, unknown> {
   return rest;
 }
 
-/** Applies `c` in one statement; see COMMIT_SQL. Throws only on database errors. */
-export async function sqlCommit(runId: string, c: RunCommit): Promise<SqlCommitResult> {
+/** Applies `c` in one statement; see COMMIT_SQL (FRESH_SQL with `fresh`: the claim too). Throws only on database errors. */
+export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart): Promise<SqlCommitResult> {
   const folded = foldResults(c);
   if (!folded) return { kind: "unsupported" };
   const events = (c.events ?? []).map((e) => runEventSchema.parse(e));
@@ -203,18 +217,18 @@ export async function sqlCommit(runId: string, c: RunCommit): Promise<SqlCommitR
     };
   });
   const skips = (c.stepSkips ?? []).map((s) => ({ id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, at: iso(s.at) }));
-  const res = await query<{ version: number; nextSeq: number }>({
-    name: "weft_run_commit_v2",
-    text: COMMIT_SQL,
-    values: [
-      runId, c.expectedVersion, c.owner, JSON.stringify(runWriteJson(c)), JSON.stringify(results), JSON.stringify(starts), JSON.stringify(skips),
-      JSON.stringify(events.map((e) => ({ type: e.type, payload: withoutType(e) }))), iso(at),
-    ],
-  });
+  const values = [
+    runId, c.expectedVersion, c.owner, JSON.stringify(runWriteJson(c)), JSON.stringify(results), JSON.stringify(starts), JSON.stringify(skips),
+    JSON.stringify(events.map((e) => ({ type: e.type, payload: withoutType(e) }))), iso(at),
+  ];
+  const res = await query<{ version: number; nextSeq: number; ownerId?: string; createdAt?: string }>(fresh
+    ? { name: "weft_run_claim_fresh_v1", text: FRESH_SQL, values: [...values, fresh.versionId, JSON.stringify(fresh.inputs)] }
+    : { name: "weft_run_commit_v3", text: COMMIT_SQL, values });
   const row = res.rows[0];
   if (!row) return { kind: "refused" };
   const first = row.nextSeq - events.length;
-  return { kind: "ok", version: row.version, events: events.map((event, i) => ({ seq: first + i, at, event })) };
+  const stored = events.map((event, i) => ({ seq: first + i, at, event }));
+  return { kind: "ok", version: row.version, events: stored, ...(row.ownerId ? { ownerId: row.ownerId, createdAt: utc(row.createdAt ?? null)! } : {}) };
 }
 
 /** A `timestamp(3)` rendered by row_to_json (no zone; Prisma stores UTC). */

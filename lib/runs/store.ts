@@ -2,17 +2,18 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { appendEvents, type Tx } from "@/lib/events/store";
 import type { RunStatus } from "@/lib/engine/events";
-import type { ClaimResult, CommitFailure, CommitResult, RunCommit, StorePort } from "@/lib/engine/ports";
+import type { ClaimResult, CommitFailure, CommitResult, FreshClaimResult, FreshStart, RunCommit, StorePort } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
 import { claimRereadCount, sqlCancelRequested, sqlClaim, sqlCommit, sqlStatementCount } from "./store-sql";
 import { applyRunWrite, applyStepWrites, StepConflict, StepLeaseLost } from "./store-writes";
 
 const log = createLogger({ component: "run-store" });
 
-const counters = { commits: 0, rejectedCommits: 0, claims: 0, transactionalCommits: 0, cancelPolls: 0 };
+const counters = { commits: 0, rejectedCommits: 0, claims: 0, freshClaims: 0, transactionalCommits: 0, cancelPolls: 0 };
 
 /**
- * Counters of this process: `rejectedCommits` counts refused stale/zombie commits (D4);
+ * Counters of this process: `rejectedCommits` counts refused stale/zombie commits (D4); `freshClaims`
+ * the claims that rode on a fresh run's first commit (claimFresh; also counted in `claims` and `commits`);
  * `transactionalCommits` those that took the general path; `sqlStatements` the single statements
  * sent on the hot-path pool (commits, claims); `cancelPolls` the cancel checks; `claimRereads` the
  * claims that read their snapshot again because a commit landed while they waited (store-sql.ts).
@@ -41,7 +42,14 @@ class Refused extends Error {
  * (D4 zombie, or a worker whose job was re-delivered) therefore cannot commit anything.
  */
 export function postgresStore(options: StoreOptions = {}): StorePort {
-  return { claimRun: (runId, owner) => claimRun(runId, owner, options.onClaim), commit, releaseRun, requestCancel, isCancelRequested };
+  return {
+    claimRun: (runId, owner) => claimRun(runId, owner, options.onClaim),
+    claimFresh: (runId, c, fresh) => claimFresh(runId, c, fresh, options.onClaim),
+    commit,
+    releaseRun,
+    requestCancel,
+    isCancelRequested,
+  };
 }
 
 export interface StoreOptions {
@@ -56,6 +64,17 @@ async function claimRun(runId: string, owner: string, onClaim?: (ownerId: string
   counters.claims++;
   onClaim?.(res.ownerId);
   return { ok: true, run: res.run };
+}
+
+/** See StorePort.claimFresh: the claim and the first commit as one statement (store-sql.ts FRESH_SQL). */
+async function claimFresh(runId: string, c: RunCommit, fresh: FreshStart, onClaim?: (ownerId: string) => void): Promise<FreshClaimResult> {
+  const res = await sqlCommit(runId, c, fresh);
+  if (res.kind !== "ok" || !res.ownerId || !res.createdAt) return { ok: false };
+  counters.claims++;
+  counters.freshClaims++;
+  counters.commits++;
+  onClaim?.(res.ownerId);
+  return { ok: true, version: res.version, events: res.events, createdAt: res.createdAt };
 }
 
 /**

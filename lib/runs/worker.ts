@@ -109,7 +109,8 @@ async function processRunJob(job: Job<RunJobData>, workerId: string, stop: Abort
   const data = runJobSchema.parse(job.data);
   const owner = leaseOwner(workerId, job.id ?? "?", job.attemptsStarted);
   const logger = log.child({ runId: data.runId, jobId: job.id, reason: data.reason });
-  const drive = () => runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, { owner, stop, stopGraceMs: Math.max(0, graceMs - 1_000) });
+  const drive = () =>
+    runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, { owner, stop, stopGraceMs: Math.max(0, graceMs - 1_000), ...(data.fresh ? { fresh: data.fresh } : {}) });
   let outcome = await drive();
   const until = Math.min(Date.now(), data.enqueuedAt) + EARLY_JOB_MS;
   for (let i = 0; outcome.kind === "not_found" && Date.now() < until && !stop.aborted; i++) {

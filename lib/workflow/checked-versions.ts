@@ -47,6 +47,11 @@ export function checkVersion(versionId: string, raw: unknown): CheckedDocument {
   return checked;
 }
 
+/** The kept check of `versionId`, if this process has one (no document to parse otherwise). */
+export function keptVersion(versionId: string): CheckedDocument | undefined {
+  return byVersion.get(versionId)?.checked;
+}
+
 /** Versions and nodes currently kept (tests). */
 export const checkedVersionCount = (): number => byVersion.size;
 export const checkedNodeCount = (): number => keptNodes;

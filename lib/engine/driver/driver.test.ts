@@ -4,6 +4,7 @@ import { ModelCallError } from "../ports";
 import { agentNode, buildWorkflow, endNode, fwd, startNode } from "../testing/build";
 import { fakePorts, ScriptedModel, systemOf, type RecordedCall, type ScriptedReply } from "../testing/fakes";
 import { articleWriter, financialAnalyst, majorityVote, refundTriage } from "../testing/scenarios";
+import { checkVersion } from "@/lib/workflow/checked-versions";
 import { runJob } from "./index";
 
 const taskOf = (c: RecordedCall) => c.messages.find((m) => m.role === "user")?.content ?? "";
@@ -263,6 +264,53 @@ describe("driver: wake-ups are batched per window (wakeWindowMs)", () => {
       expect(calls).toHaveLength(store.commits);
       expect(calls.flat()).toEqual(store.run("r1").events.map((e) => e.seq));
     }
+  });
+});
+
+describe("driver: a fresh run's claim rides on its first commit (claimFresh)", () => {
+  /** A queued run of a saved version this process keeps (startRun checked it), and claimRun counted. */
+  function freshRun(inputs: Record<string, unknown> = { topic: "owls" }) {
+    const s = setup(chain(), () => ({ content: "x" }), inputs);
+    const versionId = `v-${Math.random().toString(36).slice(2)}`;
+    checkVersion(versionId, s.store.run("r1").workflow);
+    s.store.run("r1").workflowVersionId = versionId;
+    const claims: string[] = [];
+    const claimRun = s.store.claimRun.bind(s.store);
+    s.store.claimRun = async (runId, owner) => (claims.push(owner), claimRun(runId, owner));
+    return { ...s, versionId, claims };
+  }
+
+  it("starts a fresh run without a claim of its own; the run ends as a claimed one would", async () => {
+    const { ports, store, versionId, claims } = freshRun();
+    expect(await runJob(ports, "r1", { owner: "w1", fresh: { versionId, inputs: { topic: "owls" } } })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(claims).toEqual([]);
+    expect(store.freshClaims).toBe(1);
+    const events = store.run("r1").events;
+    expectContiguous(events.map((e) => e.seq));
+    expect(events[0]?.event).toMatchObject({ type: "run_started", inputs: { topic: "owls" }, resumed: false });
+    expect(store.steps("r1").map((s) => `${s.nodeId}:${s.status}`)).toEqual(["start:succeeded", "a:succeeded", "b:succeeded", "end:succeeded"]);
+  });
+
+  it("claims as usual when the run is not fresh or its version is not kept: nothing is written twice", async () => {
+    const cases: [string, (s: ReturnType<typeof freshRun>) => Promise<unknown>, string][] = [
+      ["a cancel is pending", (s) => s.store.requestCancel("r1", "no"), "cancelled"],
+      ["other inputs", async () => undefined, "succeeded"],
+      ["another version", async (s) => void (s.store.run("r1").workflowVersionId = "v-other"), "succeeded"],
+      ["already claimed once", async (s) => s.store.claimRun("r1", "w0"), "succeeded"],
+    ];
+    for (const [what, arrange, status] of cases) {
+      const s = freshRun();
+      await arrange(s);
+      const inputs = what === "other inputs" ? { topic: "larks" } : { topic: "owls" };
+      expect(await runJob(s.ports, "r1", { owner: "w1", fresh: { versionId: s.versionId, inputs } }), what).toMatchObject({ kind: "terminal", status });
+      expect(s.store.freshClaims, what).toBe(0);
+      expect(s.claims.at(-1), what).toBe("w1");
+      expect(s.store.run("r1").events.filter((e) => e.event.type === "run_started"), what).toHaveLength(1);
+      expectContiguous(s.store.run("r1").events.map((e) => e.seq));
+    }
+    const unkept = freshRun();
+    expect(await runJob(unkept.ports, "r1", { owner: "w1", fresh: { versionId: "v-never-checked", inputs: { topic: "owls" } } })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(unkept.claims).toEqual(["w1"]);
   });
 });
 

@@ -1,13 +1,13 @@
 import "server-only";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
-import { checkDocument, checkVersion } from "@/lib/workflow/checked-versions";
+import { checkDocument, checkVersion, keptVersion } from "@/lib/workflow/checked-versions";
 import type { ValidationIssue } from "@/lib/workflow/issues";
 import { validate } from "@/lib/workflow/validate";
 import type { TerminalRunStatus } from "../events";
 import { defaultExecutors } from "../executors";
 import type { ExecutorRegistry } from "../executors/types";
-import { parsePlannerState, type PlannerState } from "../planner";
-import type { CommitFailure, EnginePorts, RunSnapshot } from "../ports";
+import { parsePlannerState, type PlannerEvent, type PlannerState } from "../planner";
+import type { CommitFailure, EnginePorts, FreshStart, RunSnapshot } from "../ports";
 import { RunSession } from "./session";
 import { StepAbort } from "./step-runner";
 import { withStepData } from "./stored-state";
@@ -48,6 +48,8 @@ export interface RunJobOptions {
    * start (a resumed run keeps going). Default: lib/workflow validate() without registry context.
    */
   checkWorkflow?: (workflow: Workflow) => string | null;
+  /** What the start request knew of a run never started (its job carries it): see freshSession. */
+  fresh?: FreshStart;
 }
 
 /** How a run job ended. Only `terminal` means the run is over; the others leave it to another job. */
@@ -67,23 +69,35 @@ export type DriverOutcome =
  * then retries the job; the next attempt resumes from what was committed).
  */
 export async function runJob(ports: EnginePorts, runId: string, options: RunJobOptions): Promise<DriverOutcome> {
+  const fresh = await freshSession(ports, runId, options);
+  if (fresh) return drive(fresh, fresh.snapshot, options);
   const claim = await ports.store.claimRun(runId, options.owner);
   if (!claim.ok) return claim.reason === "not_found" ? { kind: "not_found" } : { kind: "already_terminal" };
   const snap = claim.run;
   const opened = open(snap, options);
-  const executors = options.executors ?? defaultExecutors;
-  const session = new RunSession(ports, opened.workflow ?? workflowSchema.parse({}), snap, opened.state, {
+  const session = newSession(ports, opened.workflow ?? workflowSchema.parse({}), snap, opened.state, options);
+  if (opened.refusal !== undefined) return refuse(session, opened.refusal);
+  return drive(session, snap, options, async () => {
+    const cancel = snap.cancelRequested ? [{ type: "cancel_requested" as const, ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) }] : [];
+    const judged = { maxAttempts: options.maxAttempts ?? 3, stop: options.stop };
+    return [opened.state ? await resumeEvent(ports, snap, opened.state, judged) : { type: "run_started", inputs: snap.inputs }, ...cancel];
+  });
+}
+
+function newSession(ports: EnginePorts, workflow: Workflow, snap: RunSnapshot, state: PlannerState | null, options: RunJobOptions): RunSession {
+  return new RunSession(ports, workflow, snap, state, {
     owner: options.owner,
-    executors,
+    executors: options.executors ?? defaultExecutors,
     maxAttempts: options.maxAttempts ?? 3,
     ...(options.emitLingerMs !== undefined ? { emitLingerMs: options.emitLingerMs } : {}),
     ...(options.wakeWindowMs !== undefined ? { wakeWindowMs: options.wakeWindowMs } : {}),
   });
-  if (opened.refusal !== undefined) return refuse(session, opened.refusal);
+}
+
+/** Plans the first events (if any), then runs the session until it is over, and concludes the job. */
+async function drive(session: RunSession, snap: RunSnapshot, options: RunJobOptions, first?: () => Promise<PlannerEvent[]>): Promise<DriverOutcome> {
   try {
-    const cancel = snap.cancelRequested ? [{ type: "cancel_requested" as const, ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) }] : [];
-    const judged = { maxAttempts: options.maxAttempts ?? 3, stop: options.stop };
-    await session.apply(opened.state ? await resumeEvent(ports, snap, opened.state, judged) : { type: "run_started", inputs: snap.inputs }, ...cancel);
+    if (first) await session.apply(...(await first()));
     armTimers(session, snap, options);
     await session.loop();
   } catch (err) {
@@ -93,6 +107,34 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
     session.flushWakes();
   }
   return conclude(session, options);
+}
+
+/**
+ * A run the start request handed over as fresh (`options.fresh`: its version and inputs, from the
+ * job) is started without a separate claim: when this process keeps the version's checked
+ * document, run_started is planned at once and its commit carries the claim (StorePort.claimFresh).
+ * Answers the session after that first commit landed, or null (not fresh after all, the version not
+ * kept, or no such store method): then nothing was written and the run is claimed as usual.
+ */
+async function freshSession(ports: EnginePorts, runId: string, options: RunJobOptions): Promise<RunSession | null> {
+  const fresh = options.fresh;
+  if (!fresh || !ports.store.claimFresh || options.checkWorkflow) return null;
+  const checked = keptVersion(fresh.versionId);
+  if (!checked?.ok || structuralProblem(checked.issues) !== null) return null;
+  const snap: RunSnapshot = {
+    runId, workflow: checked.workflow, workflowVersionId: fresh.versionId, inputs: fresh.inputs, status: "queued", plannerState: null, version: 0,
+    leaseOwner: options.owner, cancelRequested: false, cancelReason: null, createdAt: new Date(ports.clock.now()), startedAt: null,
+    promptTokens: 0, completionTokens: 0, steps: [],
+  };
+  const session = newSession(ports, checked.workflow, snap, null, options);
+  session.freshStart = fresh;
+  try {
+    await session.apply({ type: "run_started", inputs: fresh.inputs });
+  } catch (err) {
+    session.abortAll(new StepAbort("lost_lease"));
+    throw err;
+  }
+  return session.notFresh ? null : session;
 }
 
 /**

@@ -149,6 +149,15 @@ export interface StoredEvent {
   event: RunEvent;
 }
 
+/** What a run's start request knew of it (the job carries it): the saved version and the inputs. */
+export interface FreshStart {
+  versionId: string;
+  inputs: Record<string, unknown>;
+}
+
+/** A fresh claim's answer: the claim and the first commit landed together, or nothing was written. */
+export type FreshClaimResult = { ok: true; version: number; events: StoredEvent[]; createdAt: Date } | { ok: false };
+
 /** Persistence of runs, steps and events (implemented on PostgreSQL in lib/runs; in memory in tests). */
 export interface StorePort {
   /**
@@ -158,6 +167,14 @@ export interface StorePort {
    * presumed dead (D4 zombie: its late commits are then refused). Refuses terminal or missing runs.
    */
   claimRun(runId: string, owner: string): Promise<ClaimResult>;
+  /**
+   * Optional: claimRun and the run's first commit in one transaction, for a run never claimed: only
+   * if it is queued at version 0 (= `commit.expectedVersion`), unleased, not cancelled, without
+   * planner state, of `fresh.versionId` and with exactly `fresh.inputs`; otherwise nothing changes
+   * and the driver claims as usual. On success the lease is `commit.owner` and the version 2 (the
+   * claim's bump and the commit's).
+   */
+  claimFresh?(runId: string, commit: RunCommit, fresh: FreshStart): Promise<FreshClaimResult>;
   /** Applies a RunCommit atomically (see RunCommit). Never throws for stale/lost lease: returns ok=false. */
   commit(runId: string, commit: RunCommit): Promise<CommitResult>;
   /** Graceful hand-back: clears leaseOwner if it is still `owner` at `version` (no version bump needed). */
