@@ -13,7 +13,7 @@ import { ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
 import { trivialCalls } from "./trivial-node";
 import { benchEnvironment, wakeRecorder } from "./support";
-import { cpuByPid, cpuMsOf } from "./proc-cpu";
+import { cpuByPid, cpuMsBetween, cpuMsOf } from "./proc-cpu";
 
 /** CPU ms so far of this process, the worker, redis-server and each postgres process (by pid: the pools' backends live through the runs; one that exits in between is not counted). */
 const snapshot = (worker: number) => ({
@@ -23,10 +23,8 @@ const snapshot = (worker: number) => ({
   pg: cpuByPid("postgres"),
 });
 const diff = (a: ReturnType<typeof snapshot>, b: ReturnType<typeof snapshot>, worker: boolean) => {
-  let pg = 0;
-  for (const [p, v] of b.pg) pg += v - (a.pg.get(p) ?? 0);
   const self = (b.self.user + b.self.system - a.self.user - a.self.system) / 1000;
-  return { self, worker: worker ? b.worker - a.worker : 0, redis: b.redis - a.redis, postgres: pg };
+  return { self, worker: worker ? b.worker - a.worker : 0, redis: b.redis - a.redis, postgres: cpuMsBetween(a.pg, b.pg) };
 };
 
 const shape = (process.argv[2] ?? "chain20") as ShapeName;

@@ -31,9 +31,12 @@ export function pidsNamed(name: string): number[] {
 /** CPU ms so far of every process named `name`, by pid (a process that exits in between is not counted by cpuMsSince). */
 export const cpuByPid = (name: string): Map<number, number> => new Map(pidsNamed(name).map((p) => [p, cpuMsOf(p)]));
 
-/** CPU ms used since `before` (a cpuByPid snapshot) by the processes it holds that still run, plus new ones. */
-export function cpuMsSince(before: Map<number, number>, name: string): number {
+/** CPU ms used between two cpuByPid snapshots by the processes of `after` (a process gone by then is not counted, a new one counts whole). */
+export function cpuMsBetween(before: Map<number, number>, after: Map<number, number>): number {
   let ms = 0;
-  for (const [p, v] of cpuByPid(name)) ms += v - (before.get(p) ?? 0);
+  for (const [p, v] of after) ms += v - (before.get(p) ?? 0);
   return ms;
 }
+
+/** CPU ms used since `before` (a cpuByPid snapshot) by the processes named `name` now. */
+export const cpuMsSince = (before: Map<number, number>, name: string): number => cpuMsBetween(before, cpuByPid(name));

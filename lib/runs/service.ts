@@ -63,8 +63,9 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   // enqueue leaves the committed run to the reconciler.
   const row = newRunKey();
   // the job also says what was written (version, inputs), so the worker can claim with the first commit
-  const fresh = JSON.stringify(parsedInputs.data).length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs: parsedInputs.data } : undefined;
-  const [inserted, enqueued] = await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, parsedInputs.data, row), enqueueRun(row.id, "start", fresh)]);
+  const inputsJson = JSON.stringify(parsedInputs.data);
+  const fresh = inputsJson.length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs: parsedInputs.data } : undefined;
+  const [inserted, enqueued] = await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, inputsJson, row), enqueueRun(row.id, "start", fresh)]);
   if (inserted.status === "rejected") throw inserted.reason;
   const dispatched = enqueued.status === "fulfilled";
   if (enqueued.status === "rejected") log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err: enqueued.reason });

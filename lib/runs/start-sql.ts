@@ -41,12 +41,12 @@ export async function readRunTarget(ownerId: string, workflowId: string, version
 /** A new run's id and creation time, chosen before its row is written (startRun enqueues it meanwhile). */
 export const newRunKey = (): { id: string; createdAt: Date } => ({ id: randomUUID(), createdAt: new Date() });
 
-/** Inserts a queued run with the given id and creation time (nothing is read back). */
-export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputs: unknown, key: { id: string; createdAt: Date }): Promise<void> {
+/** Inserts a queued run with the given id, creation time and inputs (as JSON); nothing is read back. */
+export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputsJson: string, key: { id: string; createdAt: Date }): Promise<void> {
   const { id, createdAt } = key;
   await runStorePool().query({
     name: "weft_run_insert_v1",
     text: `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs, "createdAt") VALUES ($1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3))`,
-    values: [id, ownerId, workflowVersionId, JSON.stringify(inputs), createdAt.toISOString()],
+    values: [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString()],
   });
 }

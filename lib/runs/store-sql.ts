@@ -278,18 +278,21 @@ export type SqlClaimResult = Exclude<ClaimResult, { ok: true }> | (Extract<Claim
  */
 export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimResult> {
   type ClaimRow = { version: number | null; status: RunStatus; cancelRequested: boolean; reason: string | null; snap: Snap | null; seen: RunStatus | null };
-  let row: ClaimRow | undefined;
   // A refused claim is explained by the same statement's snapshot: no row yet (its insert may still be
   // committing: the worker claims again, lib/runs/worker.ts), a terminal row, or a live row that a
   // commit changed while the UPDATE waited for its lock — then the claim is simply tried again.
-  for (let tries = 0; tries < 3; tries++) {
-    row = (await query<ClaimRow>({ name: "weft_run_claim_v3", text: CLAIM_SQL, values: [runId, owner] })).rows[0];
-    if (!row || row.version !== null || row.seen === null || isTerminalRunStatus(row.seen)) break;
+  let row: ClaimRow & { version: number };
+  for (let tries = 1; ; tries++) {
+    const answer = (await query<ClaimRow>({ name: "weft_run_claim_v3", text: CLAIM_SQL, values: [runId, owner] })).rows[0]!;
+    if (answer.version !== null) {
+      row = { ...answer, version: answer.version };
+      break;
+    }
+    if (answer.seen === null) return { ok: false, reason: "not_found" };
+    if (isTerminalRunStatus(answer.seen)) return { ok: false, reason: "terminal" };
+    // still live and still refused: the queue retries the job (runJob throws only on store failures)
+    if (tries === 3) throw new Error(`claim of run ${runId} kept racing with concurrent commits`);
   }
-  if (!row || row.seen === null) return { ok: false, reason: "not_found" };
-  if (row.version === null && isTerminalRunStatus(row.seen)) return { ok: false, reason: "terminal" };
-  // still live and still refused: the queue retries the job (runJob throws only on store failures)
-  if (row.version === null) throw new Error(`claim of run ${runId} kept racing with concurrent commits`);
   const version = row.version;
   let snap = row.snap;
   if (!snap || snap.run.version !== version - 1) {
