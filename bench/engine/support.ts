@@ -33,8 +33,10 @@ export async function wakeRecorder(prefix: string) {
   const head = pattern.slice(0, -1);
   redis.on("pmessage", (_p: string, channel: string, message: string) => {
     const t = performance.now();
-    // lib/events/wake.ts: `{"last":N,…}` or a bare N
-    const last = message.startsWith("{") ? (JSON.parse(message) as { last: number }).last : Number(message);
+    // lib/events/wake.ts: `{"last":N,…}` (encodeWake writes `last` first) or a bare N. Only N is read:
+    // parsing the envelopes too would spend CPU this stand-in for a viewer does not need, on the cores
+    // the measured run uses.
+    const last = Number(/^\{"last":(\d+)/.exec(message)?.[1] ?? message);
     seen.set(`${channel.slice(head.length)}#${last}`, t);
   });
   await redis.psubscribe(pattern);

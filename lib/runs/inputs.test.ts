@@ -25,4 +25,12 @@ describe("inputsSchema", () => {
   it("allows no inputs for a workflow without input fields", () => {
     expect(inputsSchema([]).parse({})).toEqual({});
   });
+
+  it("builds a fields array's schema once and never answers another array's", () => {
+    expect(inputsSchema(fields)).toBe(inputsSchema(fields));
+    const other = [fieldSchema.parse({ key: "topic", type: "number" })];
+    expect(inputsSchema(other)).not.toBe(inputsSchema(fields));
+    expect(inputsSchema(other).safeParse({ topic: "owls" }).success).toBe(false);
+    expect(inputsSchema(fields).safeParse({ topic: "owls", words: 1 }).success).toBe(true);
+  });
 });

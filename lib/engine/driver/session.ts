@@ -260,11 +260,14 @@ export class RunSession implements StepHost {
   /** Template data for a step starting now: a snapshot, so parallel steps never share mutable state. */
   private templateData(state: PlannerState | null, feedback: unknown): TemplateContext {
     const nodes: Record<string, { output?: unknown }> = {};
-    for (const [id, n] of Object.entries(state?.nodes ?? {})) if (n.output !== undefined) nodes[id] = { output: structuredClone(n.output) };
+    for (const [id, n] of Object.entries(state?.nodes ?? {})) if (n.output !== undefined) nodes[id] = { output: cloned(n.output) };
     const vars = Object.fromEntries(this.workflow.variables.map((v) => [v.key, v.value]));
-    return { inputs: structuredClone(this.snapshot.inputs), vars, nodes, ...(feedback !== undefined ? { feedback } : {}) };
+    return { inputs: cloned(this.snapshot.inputs), vars, nodes, ...(feedback !== undefined ? { feedback } : {}) };
   }
 }
+
+/** A copy of a JSON value a step may keep (objects deep-copied; strings, numbers and the like are immutable already). */
+const cloned = <T>(v: T): T => (typeof v === "object" && v !== null ? structuredClone(v) : v);
 
 /** Map key of an in-flight step attempt. */
 export const flightKey = (s: { nodeId: string; iteration: number; attempt: number }): string => `${s.nodeId}#${s.iteration}#${s.attempt}`;

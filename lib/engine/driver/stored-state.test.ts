@@ -22,6 +22,16 @@ describe("planner state as stored", () => {
     expect(state.nodes.a!.output).toBe("long text");
   });
 
+  it("leaves out empty inboxes and absorb lists, which parsing the stored state restores; non-empty ones stay", () => {
+    const state = parsePlannerState({ nodes: { a: node({}), j: node({ phase: "idle", inbox: { e1: "data" }, absorb: ["e2"] }) } })!;
+    const stored = storedState(state);
+    expect(stored.nodes.a).not.toHaveProperty("inbox");
+    expect(stored.nodes.a).not.toHaveProperty("absorb");
+    expect(stored.nodes.j).toMatchObject({ inbox: { e1: "data" }, absorb: ["e2"] });
+    expect(parsePlannerState(JSON.parse(JSON.stringify(stored)))).toEqual(state);
+    expect(state.nodes.a).toMatchObject({ inbox: {}, absorb: [] });
+  });
+
   it("puts back the latest successful step's output and the current iteration's input from the Step rows", () => {
     const stored = parsePlannerState({ nodes: { gen: node({ phase: "running", iteration: 3, attempt: 2 }), judge: node({ iteration: 2 }) } })!;
     const state = withStepData(stored, [

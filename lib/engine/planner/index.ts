@@ -9,7 +9,7 @@ import { copyState, nodeState, plannerStateSchema, type PlannerState } from "./s
 import type { Ctx, PlannerEvent, PlannerOptions, PlanResult, StepKey } from "./types";
 
 export type { PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
-export { parsePlannerState, plannerStateSchema, stepInputSchema, type Interruption, type PlannerState, type StepInput } from "./state";
+export { nodeStateSchema, parsePlannerState, plannerStateSchema, stepInputSchema, type Interruption, type PlannerState, type StepInput } from "./state";
 export { earlierInterruptions, interruptionCap } from "./interruptions";
 
 /**

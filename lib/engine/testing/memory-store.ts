@@ -1,4 +1,4 @@
-import { isTerminalRunStatus, type RunStatus } from "../events";
+import { isTerminalRunStatus, runEventSchema, type RunEvent, type RunStatus } from "../events";
 import { deepEqual } from "@/lib/workflow/equal";
 import type { ClaimResult, CommitResult, FreshClaimResult, FreshStart, RunCommit, RunSnapshot, StepRecord, StorePort, StoredEvent } from "../ports";
 
@@ -8,6 +8,9 @@ import type { ClaimResult, CommitResult, FreshClaimResult, FreshStart, RunCommit
  * only land on a `running` row at that attempt held by the committer (a `cancelled` result may close
  * another holder's row, as in the SQL store), events get contiguous seqs.
  * Also the reference for the PostgreSQL implementation's semantics (and a test double).
+ * Every committed event must be exactly what `runEventSchema` accepts and answers (defaults filled,
+ * no stray keys): the PostgreSQL store writes events as the engine made them, without parsing them
+ * again on every commit, so the engine's tests, which all commit here, are where that is checked.
  */
 interface MemRun {
   workflow: unknown;
@@ -112,6 +115,7 @@ export class MemoryStore implements StorePort {
     if (r.leaseOwner !== c.owner) return refuse("lost_lease", `held by ${r.leaseOwner}`);
     if (r.version !== c.expectedVersion) return refuse("stale", `version ${r.version} ≠ ${c.expectedVersion}`);
     if (isTerminalRunStatus(r.status)) return refuse("terminal");
+    for (const e of c.events ?? []) assertSchemaExact(e);
     const steps = new Map([...r.steps].map(([k, v]) => [k, { ...v }]));
     for (const s of c.stepStarts ?? []) {
       steps.set(stepKey(s.nodeId, s.iteration), {
@@ -186,4 +190,11 @@ export class MemoryStore implements StorePort {
       startedAt: r.startedAt, promptTokens: r.promptTokens, completionTokens: r.completionTokens, steps: [...r.steps.values()],
     });
   }
+}
+
+/** Throws unless `event` is exactly what runEventSchema answers for it (see MemoryStore). */
+export function assertSchemaExact(event: RunEvent): void {
+  const parsed = runEventSchema.safeParse(event);
+  if (!parsed.success) throw new Error(`event ${event.type} does not match runEventSchema: ${parsed.error.message}`);
+  if (!deepEqual(parsed.data, event)) throw new Error(`event ${event.type} is not in its schema's form (missing defaults or extra keys): ${JSON.stringify(event)}`);
 }
