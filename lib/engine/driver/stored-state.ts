@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { nodeStateSchema, plannerStateSchema, stepInputSchema, type PlannerState } from "../planner";
+import { stepInputSchema, type nodeStateSchema, type plannerStateSchema, type PlannerState } from "../planner";
 import type { StepRecord } from "../ports";
 
 /**
