@@ -47,7 +47,7 @@ const { enginePorts } = await import("@/lib/runs/engine-ports");
 const { runJob } = await import("@/lib/engine/driver");
 const { createLogger } = await import("@/lib/logger");
 const { createTestUser, createTestWorkflow } = await import("@/lib/runs/test-fixtures");
-const { closeApiRedis, closeRunsQueue } = await import("@/lib/queue");
+const { closeApiRedis, closeRunsQueue, runsQueue } = await import("@/lib/queue");
 const { closeRunStorePool } = await import("@/lib/runs/store-sql");
 const model = await startScriptedServer({ fixtures: [{ rules: ourRules }] });
 process.env.WEFT_SCRIPTED_MODEL_PORT = String(model.port);
@@ -115,6 +115,8 @@ process.stdout.write(`${shape}${idleMs ? ` (idle ${idleMs} ms between runs)` : "
 for (const [k, v] of Object.entries(samples)) {
   process.stdout.write(`  ${k.padEnd(14)} ${(v.length / n).toFixed(1).padStart(5)}/run  median ${median(v).toFixed(2)} ms\n`);
 }
+// the start jobs nobody took (runJob was called directly): their keys would stay in Redis
+await runsQueue().obliterate({ force: true }).catch(() => undefined);
 await closeRunsQueue();
 await closeApiRedis();
 await model.close();
