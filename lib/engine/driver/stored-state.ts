@@ -15,7 +15,7 @@ export function storedState(state: PlannerState): StoredPlannerState {
   const nodes: StoredPlannerState["nodes"] = {};
   for (const [id, n] of Object.entries(state.nodes)) {
     const { output: _output, input: _input, inbox, absorb, ...rest } = n;
-    // empty inboxes and absorb lists are the schema's defaults: parsing puts them back (a third of a finished chain's state)
+    // empty inboxes and absorb lists are the schema's defaults: parsing puts them back (a fifth of a finished chain20 state: 2.5 → 2.0 KB)
     nodes[id] = { ...rest, ...(hasKeys(inbox) ? { inbox } : {}), ...(absorb.length > 0 ? { absorb } : {}) };
   }
   return { ...state, nodes };
