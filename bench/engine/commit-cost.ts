@@ -12,9 +12,9 @@
  *   npx tsx --conditions=react-server bench/engine/commit-cost.ts [shape=chain20] [n=100] [rounds=3]
  * B1_SQL="…" runs that SQL on the bench database first (an experiment, as in phases.ts).
  */
-import pg from "pg";
-import { createTestDatabase, dropTestDatabase, testQueuePrefix } from "@/test/db";
+import { dropTestDatabase } from "@/test/db";
 import { median } from "../stats";
+import { benchEnvironment } from "./support";
 import { cpuByPid, cpuMsOf, cpuMsSince } from "./proc-cpu";
 import { ourWorkflow } from "./ours";
 import type { ShapeName } from "./shapes";
@@ -23,17 +23,9 @@ import { trivialModelPort } from "./trivial-node";
 const shape = (process.argv[2] ?? "chain20") as ShapeName;
 const n = Number(process.argv[3] ?? 100);
 const rounds = Number(process.argv[4] ?? 3);
-const database = await createTestDatabase();
-if (process.env.B1_SQL) {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  await client.query(process.env.B1_SQL);
-  await client.end();
-}
-const { randomBytes, randomUUID } = await import("node:crypto");
-process.env.AUTH_SECRET ??= randomBytes(32).toString("base64");
-process.env.WEFT_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
-Object.assign(process.env, { DATABASE_URL: database.url, WEFT_QUEUE_PREFIX: testQueuePrefix(), WEFT_RUN_START_LIMIT: "1000000", LOG_LEVEL: "warn", WEFT_DB_POOL_MAX: "1" });
+const { database } = await benchEnvironment({ experimentSql: process.env.B1_SQL });
+process.env.WEFT_DB_POOL_MAX = "1";
+const { randomUUID } = await import("node:crypto");
 const { disconnectDb } = await import("@/lib/db/client");
 const { startRun } = await import("@/lib/runs/service");
 const { enginePorts } = await import("@/lib/runs/engine-ports");

@@ -19,9 +19,9 @@
  */
 import fs from "node:fs";
 import { Session } from "node:inspector/promises";
-import { createTestDatabase, dropTestDatabase, testQueuePrefix } from "@/test/db";
-import pg from "pg";
+import { dropTestDatabase } from "@/test/db";
 import { median } from "../stats";
+import { benchEnvironment } from "./support";
 import { cpuByPid, cpuMsSince } from "./proc-cpu";
 import { ourRules, ourWorkflow } from "./ours";
 import { SHAPES, type ShapeName } from "./shapes";
@@ -29,17 +29,7 @@ import { trivialModelPort } from "./trivial-node";
 
 const shape = (process.argv[2] ?? "chain20") as ShapeName;
 const n = Number(process.argv[3] ?? 20);
-const database = await createTestDatabase();
-if (process.env.B1_SQL) {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  await client.query(process.env.B1_SQL);
-  await client.end();
-}
-const { randomBytes } = await import("node:crypto");
-process.env.AUTH_SECRET ??= randomBytes(32).toString("base64");
-process.env.WEFT_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
-Object.assign(process.env, { DATABASE_URL: database.url, WEFT_QUEUE_PREFIX: testQueuePrefix(), WEFT_RUN_START_LIMIT: "1000000", LOG_LEVEL: "warn" });
+const { database } = await benchEnvironment({ experimentSql: process.env.B1_SQL });
 const { startScriptedServer } = await import("@/lib/llm/scripted/server");
 const { disconnectDb } = await import("@/lib/db/client");
 const { startRun } = await import("@/lib/runs/service");

@@ -1,3 +1,4 @@
+import pg from "pg";
 /** B1 helpers: the wake-up recorder that timestamps our runs' commits, worker store stats, versions, the model server process. */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -12,8 +13,15 @@ import { createTestDatabase, testQueuePrefix } from "@/test/db";
  * A fresh test database and queue prefix for an engine bench, with the environment the app's
  * modules read (set before they are imported): secrets, DATABASE_URL, prefix, no run-start limit.
  */
-export async function benchEnvironment() {
+export async function benchEnvironment(options: { experimentSql?: string } = {}) {
   const database = await createTestDatabase();
+  if (options.experimentSql) {
+    // a diagnostic's experiment (phases.ts, commit-cost.ts B1_SQL): an index or constraint dropped, a storage setting
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query(options.experimentSql);
+    await client.end();
+  }
   const prefix = testQueuePrefix();
   process.env.AUTH_SECRET ??= randomBytes(32).toString("base64");
   process.env.WEFT_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
