@@ -92,6 +92,11 @@ for (let i = 0; i < rounds; i++) {
 for (const r of (await pool.query<{ name: string; generic_plans: string; custom_plans: string }>("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name")).rows) {
   process.stdout.write(`  statement ${r.name}: ${r.generic_plans} generic, ${r.custom_plans} custom plans\n`);
 }
+// whether row updates stayed on their page (HOT: no index entries written) or moved (a new index entry in every index)
+await pool.query("SELECT pg_stat_force_next_flush()").catch(() => undefined);
+for (const r of (await pool.query<{ relname: string; n_tup_upd: string; n_tup_hot_upd: string }>(`SELECT relname, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname IN ('Run', 'Step') ORDER BY relname`)).rows) {
+  process.stdout.write(`  table ${r.relname}: ${r.n_tup_upd} updates, ${r.n_tup_hot_upd} of them HOT\n`);
+}
 await runsQueue().obliterate({ force: true }).catch(() => undefined);
 await closeRunsQueue();
 await closeApiRedis();

@@ -4,6 +4,7 @@
  * process, the worker, redis-server, every postgres process) from /proc. Diagnostic, not a benchmark:
  * our wall time here is rounded up by the 50 ms polls, so compare the CPU columns; B1 times the arms.
  *   npx tsx --conditions=react-server bench/engine/cpu-split.ts chain20 60
+ * B1_WORKER=floor|replay runs bench/engine/<name>-worker.ts instead of the run worker (the diagnostics of B1_WORKER in index.ts).
  * WORKER_PGOPTIONS sets the worker's PGOPTIONS (e.g. "-c plan_cache_mode=force_generic_plan"). WORKER_PROF=dir writes the worker's CPU profile there (node --cpu-prof, on exit). B1_RECORDER=0 leaves out the wake-up recorder (our end is found by polling the Run row either way).
  */
 import pg from "pg";
@@ -39,7 +40,7 @@ const { closeRunLimiter } = await import("@/lib/runs/limits");
 const { db } = await import("@/lib/db/client");
 const owner = (await createTestUser()).id;
 const wf = (await createTestWorkflow(owner, ourWorkflow(shape))).workflowId;
-const worker = spawnWorker({ databaseUrl: database.url, prefix, entry: "bench/engine/worker.ts", env: { WEFT_RECONCILE_INTERVAL_MS: "30000", ...(process.env.WORKER_PGOPTIONS ? { PGOPTIONS: process.env.WORKER_PGOPTIONS } : {}) }, nodeArgs: process.env.WORKER_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.WORKER_PROF}`] : [] });
+const worker = spawnWorker({ databaseUrl: database.url, prefix, entry: process.env.B1_WORKER ? `bench/engine/${process.env.B1_WORKER}-worker.ts` : "bench/engine/worker.ts", env: { WEFT_RECONCILE_INTERVAL_MS: "30000", ...(process.env.WORKER_PGOPTIONS ? { PGOPTIONS: process.env.WORKER_PGOPTIONS } : {}) }, nodeArgs: process.env.WORKER_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.WORKER_PROF}`] : [] });
 await worker.ready;
 const recorder = process.env.B1_RECORDER === "0" ? null : await wakeRecorder(prefix);
 const lg = await langGraphArm(database.url, trivialCalls());

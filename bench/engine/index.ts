@@ -24,6 +24,10 @@
  * perCallSignal): openai 6.x adds an abort listener to the caller's signal per request and never
  * removes it, so the run's own signal leaked one listener per node (MaxListenersExceededWarning).
  * Where our time goes per phase: bench/engine/phases.ts; timelines: bench/engine/profile.ts.
+ * B1_WORKER=floor|replay measures only the trivial table, not stored, with a diagnostic worker in
+ * place of ours, to split our time per step: floor-worker.ts (the architecture's floor: startRun,
+ * BullMQ, one plain INSERT commit per step, one wake-up) and replay-worker.ts (our real commit
+ * statements replayed back to back, no engine between them).
  * Commits (trivial nodes): pg_stat_database.xact_commit delta of the bench database (every
  * statement outside an explicit transaction counts as one), read after the measured processes'
  * connections closed (PostgreSQL counts a backend's commits when it flushes its statistics): our
@@ -63,7 +67,10 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const wf = Object.fromEntries(await Promise.all(SHAPE_NAMES.map(async (s) => [s, (await createTestWorkflow(owner, ourWorkflow(s))).workflowId] as const)));
   // the production reconciler period (30 s), so its scans do not count as the engine's statements
   const quietReconciler = { WEFT_RECONCILE_INTERVAL_MS: "30000" };
-  const spawnTrivial = () => spawnWorker({ databaseUrl: database.url, prefix, entry: "bench/engine/worker.ts", env: quietReconciler });
+  // B1_WORKER=floor|replay: the trivial table only, not stored, with a diagnostic in place of the run
+  // worker: floor-worker.ts (the architecture's floor) or replay-worker.ts (the store without the engine)
+  const diagnostic = ({ floor: "bench/engine/floor-worker.ts", replay: "bench/engine/replay-worker.ts" } as Record<string, string>)[process.env.B1_WORKER ?? ""];
+  const spawnTrivial = () => spawnWorker({ databaseUrl: database.url, prefix, entry: diagnostic ?? "bench/engine/worker.ts", env: quietReconciler });
   const trivialLg = await langGraphArm(database.url, trivialCalls());
   const wakes = await wakeRecorder(prefix);
   const stat = new pg.Client({ connectionString: database.url });
@@ -128,7 +135,12 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     return result;
   };
 
+  const line = (r: Result) => shapes.map((s) => `${s} ${r.ours[s]!.p50}ms/step vs LG sync ${r.langgraphSync[s]!.p50} (×${r.ratioSync[s]})`).join("; ");
   const result = await measure(spawnTrivial(), trivialLg);
+  if (diagnostic) {
+    await cleanup();
+    return { summary: `${process.env.B1_WORKER} worker (${diagnostic}, not stored): ${line(result)}`, ok: true };
+  }
   if (smoke) {
     await cleanup();
     // The machine's speed varies with load; the ratio to the peer measured in the same minute does much less.
@@ -212,7 +224,6 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const out = { nodes: "trivial (trivial-node.ts)", ...result, withModelCall, remoteServices: remote, commits, throughput, method: "see bench/engine/index.ts header", reps, warmups, loadAverage: os.loadavg(), machine: await machine(), versions: { ...versions(), postgres: pgVersion }, at: new Date().toISOString() };
   await writeResult(FILE, out);
   await cleanup();
-  const line = (r: Result) => shapes.map((s) => `${s} ${r.ours[s]!.p50}ms/step vs LG sync ${r.langgraphSync[s]!.p50} (×${r.ratioSync[s]})`).join("; ");
   return {
     summary: `trivial nodes: ${line(result)}\nwith a model request per node: ${line(withModelCall)}\nremote services (+${remote.addedRoundTripMs} ms per round trip): ${line(remote)}`,
     ok: true,
