@@ -24,10 +24,12 @@
  * perCallSignal): openai 6.x adds an abort listener to the caller's signal per request and never
  * removes it, so the run's own signal leaked one listener per node (MaxListenersExceededWarning).
  * Where our time goes per phase: bench/engine/phases.ts; timelines: bench/engine/profile.ts.
- * B1_WORKER=floor|replay measures only the trivial table, not stored, with a diagnostic worker in
- * place of ours, to split our time per step: floor-worker.ts (the architecture's floor: startRun,
- * BullMQ, one plain INSERT commit per step, one wake-up) and replay-worker.ts (our real commit
- * statements replayed back to back, no engine between them).
+ * `split` (trivial nodes) repeats the first table with two diagnostic workers in place of ours, to
+ * split our time per step: floor-worker.ts (the architecture's floor: startRun, BullMQ, one plain
+ * INSERT commit per step or batch of parallel steps, one wake-up) and replay-worker.ts (our real
+ * commit statements replayed back to back, no engine between them). Ours − replay is the engine's
+ * own cost per step, replay − floor the cost of our commit statements above a plain insert.
+ * B1_WORKER=floor|replay measures only that row (not stored).
  * Commits (trivial nodes): pg_stat_database.xact_commit delta of the bench database (every
  * statement outside an explicit transaction counts as one), read after the measured processes'
  * connections closed (PostgreSQL counts a backend's commits when it flushes its statistics): our
@@ -67,10 +69,11 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const wf = Object.fromEntries(await Promise.all(SHAPE_NAMES.map(async (s) => [s, (await createTestWorkflow(owner, ourWorkflow(s))).workflowId] as const)));
   // the production reconciler period (30 s), so its scans do not count as the engine's statements
   const quietReconciler = { WEFT_RECONCILE_INTERVAL_MS: "30000" };
-  // B1_WORKER=floor|replay: the trivial table only, not stored, with a diagnostic in place of the run
-  // worker: floor-worker.ts (the architecture's floor) or replay-worker.ts (the store without the engine)
-  const diagnostic = ({ floor: "bench/engine/floor-worker.ts", replay: "bench/engine/replay-worker.ts" } as Record<string, string>)[process.env.B1_WORKER ?? ""];
-  const spawnTrivial = () => spawnWorker({ databaseUrl: database.url, prefix, entry: diagnostic ?? "bench/engine/worker.ts", env: quietReconciler });
+  const spawnTrivial = (entry = "bench/engine/worker.ts") => spawnWorker({ databaseUrl: database.url, prefix, entry, env: quietReconciler });
+  // the split of our time per step (see the header): the architecture's floor, and our store without the engine
+  const SPLIT_WORKERS = { floor: "bench/engine/floor-worker.ts", replay: "bench/engine/replay-worker.ts" } as const;
+  const diagnostic = process.env.B1_WORKER as keyof typeof SPLIT_WORKERS | undefined;
+  if (diagnostic && !SPLIT_WORKERS[diagnostic]) throw new Error(`B1_WORKER must be one of ${Object.keys(SPLIT_WORKERS).join(", ")}`);
   const trivialLg = await langGraphArm(database.url, trivialCalls());
   const wakes = await wakeRecorder(prefix);
   const stat = new pg.Client({ connectionString: database.url });
@@ -136,10 +139,10 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   };
 
   const line = (r: Result) => shapes.map((s) => `${s} ${r.ours[s]!.p50}ms/step vs LG sync ${r.langgraphSync[s]!.p50} (×${r.ratioSync[s]})`).join("; ");
-  const result = await measure(spawnTrivial(), trivialLg);
+  const result = await measure(spawnTrivial(diagnostic ? SPLIT_WORKERS[diagnostic] : undefined), trivialLg);
   if (diagnostic) {
     await cleanup();
-    return { summary: `${process.env.B1_WORKER} worker (${diagnostic}, not stored): ${line(result)}`, ok: true };
+    return { summary: `${diagnostic} worker (${SPLIT_WORKERS[diagnostic]}, not stored): ${line(result)}`, ok: true };
   }
   if (smoke) {
     await cleanup();
@@ -148,6 +151,10 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     const now = result.ratioSync.chain20!;
     return { summary: `chain20 ours ${result.ours.chain20!.p50} ms/step vs LangGraph sync ${result.langgraphSync.chain20!.p50}: ratio ${now} (stored ${base ?? "none"})`, ok: base === undefined || now < 2 * base };
   }
+
+  // where our time per step goes, in the same conditions: the floor and the replay worker against the same LangGraph arm
+  const split: Record<string, Result> = {};
+  for (const [name, entry] of Object.entries(SPLIT_WORKERS)) split[name] = await measure(spawnTrivial(entry), trivialLg);
 
   // the same, with one model request over HTTP per node in both arms
   const model = await modelServerProcess(ourRules);
@@ -221,11 +228,11 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     for (const w of ws) await stopWorker(w);
   }
   const pgVersion = String((await stat.query("SHOW server_version")).rows[0]?.server_version);
-  const out = { nodes: "trivial (trivial-node.ts)", ...result, withModelCall, remoteServices: remote, commits, throughput, method: "see bench/engine/index.ts header", reps, warmups, loadAverage: os.loadavg(), machine: await machine(), versions: { ...versions(), postgres: pgVersion }, at: new Date().toISOString() };
+  const out = { nodes: "trivial (trivial-node.ts)", ...result, split, withModelCall, remoteServices: remote, commits, throughput, method: "see bench/engine/index.ts header", reps, warmups, loadAverage: os.loadavg(), machine: await machine(), versions: { ...versions(), postgres: pgVersion }, at: new Date().toISOString() };
   await writeResult(FILE, out);
   await cleanup();
   return {
-    summary: `trivial nodes: ${line(result)}\nwith a model request per node: ${line(withModelCall)}\nremote services (+${remote.addedRoundTripMs} ms per round trip): ${line(remote)}`,
+    summary: `trivial nodes: ${line(result)}\n${Object.entries(split).map(([name, r]) => `split, ${name} worker: ${line(r)}`).join("\n")}\nwith a model request per node: ${line(withModelCall)}\nremote services (+${remote.addedRoundTripMs} ms per round trip): ${line(remote)}`,
     ok: true,
   };
 
