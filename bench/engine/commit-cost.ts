@@ -79,14 +79,18 @@ const replay = async (runs: number): Promise<number[]> => {
 await replay(Math.max(5, Math.round(n / 10))); // warm-up
 process.stdout.write(`${shape}: ${recorded.length} commits per run, replayed on ${n} runs × ${rounds} rounds (one connection)\n`);
 for (let i = 0; i < rounds; i++) {
+  const wal = async () => (await pool.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn")).rows[0]!.lsn;
+  const lsnBytes = (lsn: string) => { const [hi, lo] = lsn.split("/"); return parseInt(hi!, 16) * 2 ** 32 + parseInt(lo!, 16); };
+  const wal0 = await wal();
   const pg0 = cpuByPid("postgres");
   const b0 = cpuMsOf(backend);
   const walls = await replay(n);
   const all = cpuMsSince(pg0, "postgres");
+  const walPerCommit = (lsnBytes(await wal()) - lsnBytes(wal0)) / walls.length;
   const own = cpuMsOf(backend) - b0;
   const k = walls.length;
   // the fresh Run inserts are in the CPU figures too: one per recorded.length commits
-  process.stdout.write(`  round ${i + 1}: wall median ${median(walls).toFixed(3)} mean ${(walls.reduce((a, b) => a + b, 0) / k).toFixed(3)} ms; backend CPU ${(own / k).toFixed(3)} ms, all postgres ${(all / k).toFixed(3)} ms per commit\n`);
+  process.stdout.write(`  round ${i + 1}: wall median ${median(walls).toFixed(3)} mean ${(walls.reduce((a, b) => a + b, 0) / k).toFixed(3)} ms; backend CPU ${(own / k).toFixed(3)} ms, all postgres ${(all / k).toFixed(3)} ms, WAL ${Math.round(walPerCommit)} bytes per commit\n`);
 }
 // how PostgreSQL planned the hot-path statements on this connection (custom plans are re-planned per execution)
 for (const r of (await pool.query<{ name: string; generic_plans: string; custom_plans: string }>("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name")).rows) {
