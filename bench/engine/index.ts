@@ -29,7 +29,8 @@
  * INSERT commit per step or batch of parallel steps, one wake-up) and replay-worker.ts (our real
  * commit statements replayed back to back, no engine between them). Ours − replay is the engine's
  * own cost per step, replay − floor the cost of our commit statements above a plain insert.
- * B1_WORKER=floor|replay measures only that row (not stored).
+ * B1_WORKER=floor|replay measures only that row (not stored); with B1_WORKER=replay, B1_REPLAY=lean
+ * replays the statements the append-only step log would send instead (replay-worker.ts).
  * Commits (trivial nodes): pg_stat_database.xact_commit delta of the bench database (every
  * statement outside an explicit transaction counts as one), read after the measured processes'
  * connections closed (PostgreSQL counts a backend's commits when it flushes its statistics): our
