@@ -6,9 +6,10 @@
  * Step rows or lease), in order: each step alone in the chain and the loop, and for the fan-out the
  * split, the 8 branches in one commit (as the engine batches results that arrive together), the
  * join. Then ONE statement marks the run succeeded with its `run_finished` event, and one wake-up.
- * Its ratio to LangGraph sync in B1 (`B1_WORKER=floor npm run bench -- engine`) is what any engine
- * on BullMQ + PostgreSQL + a separate worker process could reach on this machine with today's
- * startRun; the gap between it and the real worker is the engine's own cost.
+ * Before the steps it reads the run once to learn its shape (where the real worker's claim rides
+ * on its first commit). Its ratio to LangGraph sync in B1 (`B1_WORKER=floor npm run bench -- engine`)
+ * is about what any engine on BullMQ + PostgreSQL + a separate worker process could reach on this
+ * machine with today's startRun; the gap to the real worker is what our store and engine add.
  */
 import { randomBytes } from "node:crypto";
 import { Worker } from "bullmq";
