@@ -78,15 +78,16 @@ const replay = async (runs: number): Promise<number[]> => {
 
 await replay(Math.max(5, Math.round(n / 10))); // warm-up
 process.stdout.write(`${shape}: ${recorded.length} commits per run, replayed on ${n} runs × ${rounds} rounds (one connection)\n`);
+/** The WAL position now, and the bytes written since an earlier one (PostgreSQL's own arithmetic). */
+const walNow = async () => (await pool.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn")).rows[0]!.lsn;
+const walSince = async (lsn: string) => Number((await pool.query<{ bytes: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn) AS bytes", [lsn])).rows[0]!.bytes);
 for (let i = 0; i < rounds; i++) {
-  const wal = async () => (await pool.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn")).rows[0]!.lsn;
-  const lsnBytes = (lsn: string) => { const [hi, lo] = lsn.split("/"); return parseInt(hi!, 16) * 2 ** 32 + parseInt(lo!, 16); };
-  const wal0 = await wal();
+  const wal0 = await walNow();
   const pg0 = cpuByPid("postgres");
   const b0 = cpuMsOf(backend);
   const walls = await replay(n);
   const all = cpuMsSince(pg0, "postgres");
-  const walPerCommit = (lsnBytes(await wal()) - lsnBytes(wal0)) / walls.length;
+  const walPerCommit = (await walSince(wal0)) / walls.length;
   const own = cpuMsOf(backend) - b0;
   const k = walls.length;
   // the fresh Run inserts are in the CPU figures too: one per recorded.length commits

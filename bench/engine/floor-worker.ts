@@ -12,10 +12,8 @@
  * machine with today's startRun; the gap to the real worker is what our store and engine add.
  */
 import { randomBytes } from "node:crypto";
-import { Worker } from "bullmq";
 import pg from "pg";
-import { createWorkerConnection, queuePrefix, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
-import { publishRunEvents } from "@/lib/events/publish";
+import { publishFinished, startDiagnosticWorker, whenRowLands } from "./diagnostic-worker";
 import { SHAPES, type ShapeName } from "./shapes";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
@@ -51,12 +49,7 @@ WITH r AS (
 INSERT INTO "RunEvent" ("runId", seq, type, payload, "createdAt") SELECT r.id, $3, 'run_finished', '{"status":"succeeded"}'::jsonb, now() FROM r`;
 
 async function runOnce(runId: string): Promise<void> {
-  // the start job may arrive before its Run row is committed (startRun writes both at once)
-  let b = await batchesFor(runId);
-  for (let i = 0; !b && i < 50; i++) {
-    await new Promise((r) => setTimeout(r, 2));
-    b = await batchesFor(runId);
-  }
+  const b = await whenRowLands(() => batchesFor(runId));
   if (!b) throw new Error(`floor worker: run ${runId} not found`);
   let seq = 1;
   for (const size of b) {
@@ -66,16 +59,7 @@ async function runOnce(runId: string): Promise<void> {
   const n = seq - 1;
   const last = seq;
   await pool.query({ name: "floor_finish", text: FINISH_SQL, values: [runId, n, last] });
-  await publishRunEvents(runId, [{ seq: last, at: new Date(), event: { type: "run_finished", status: "succeeded", reason: "", outputs: {} } }]);
+  await publishFinished(runId, last);
 }
 
-const connection = createWorkerConnection("b1-floor");
-const worker = new Worker<RunJobData>(RUNS_QUEUE, async (job) => runOnce(job.data.runId), {
-  connection, prefix: queuePrefix(), concurrency: 20, name: `floor-${randomBytes(3).toString("hex")}`, ...RUNS_WORKER_STALL_SETTINGS,
-});
-await worker.waitUntilReady();
-// test/helpers/worker.ts waits for this line (its health port is not served here)
-process.stderr.write(`${JSON.stringify({ msg: "worker ready", healthPort: 0 })}\n`);
-const stop = () => void worker.close().then(() => pool.end()).finally(() => process.exit(0));
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
+await startDiagnosticWorker(`b1-floor-${randomBytes(3).toString("hex")}`, (job) => runOnce(job.runId), () => pool.end());

@@ -11,14 +11,13 @@
  * prices the append-only step log's statements instead (see LEAN below).
  */
 import { randomBytes } from "node:crypto";
-import { Worker } from "bullmq";
 import { runJob } from "@/lib/engine/driver";
 import type { RunCommit } from "@/lib/engine/ports";
-import { publishRunEvents } from "@/lib/events/publish";
 import { createLogger } from "@/lib/logger";
-import { createWorkerConnection, queuePrefix, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
+import type { RunJobData } from "@/lib/queue";
 import { enginePorts } from "@/lib/runs/engine-ports";
 import { runStorePool, sqlCommit } from "@/lib/runs/store-sql";
+import { publishFinished, startDiagnosticWorker, whenRowLands } from "./diagnostic-worker";
 import { trivialModelPort } from "./trivial-node";
 
 const OWNER = `b1-replay-${randomBytes(3).toString("hex")}`;
@@ -98,31 +97,18 @@ async function replay(runId: string, commits: RunCommit[], fresh: NonNullable<Ru
       last = await leanTail(runId, commits, last + 1);
       break;
     }
-    // the start job may arrive before its Run row is committed (startRun writes both at once)
-    for (let tries = 0; ; tries++) {
-      const res = await sqlCommit(runId, { ...c, owner: OWNER, expectedVersion: version }, i === 0 ? fresh : undefined);
-      if (res.kind === "ok") {
-        version = res.version;
-        last = res.events.at(-1)?.seq ?? last;
-        break;
-      }
-      if (i > 0 || tries === 50) throw new Error(`replay worker: commit ${i} of run ${runId}: ${res.kind}`);
-      await new Promise((r) => setTimeout(r, 2));
-    }
+    const commit = () => sqlCommit(runId, { ...c, owner: OWNER, expectedVersion: version }, i === 0 ? fresh : undefined);
+    // only the first commit (the fresh claim) may find no row yet
+    const res = i === 0 ? await whenRowLands(async () => { const r = await commit(); return r.kind === "ok" ? r : null; }) : await commit();
+    if (res?.kind !== "ok") throw new Error(`replay worker: commit ${i} of run ${runId}: ${res?.kind ?? "refused"}`);
+    version = res.version;
+    last = res.events.at(-1)?.seq ?? last;
   }
-  await publishRunEvents(runId, [{ seq: last, at: new Date(), event: { type: "run_finished", status: "succeeded", reason: "", outputs: {} } }]);
+  await publishFinished(runId, last);
 }
 
-const connection = createWorkerConnection("b1-replay");
-const worker = new Worker<RunJobData>(RUNS_QUEUE, async (job) => {
-  const { runId, fresh } = job.data;
+await startDiagnosticWorker(OWNER, async ({ runId, fresh }) => {
   if (!fresh) throw new Error("replay worker: a start job without its fresh claim data");
   const commits = recordings.get(fresh.versionId);
   return commits ? replay(runId, commits, fresh) : record(runId, fresh.versionId, fresh);
-}, { connection, prefix: queuePrefix(), concurrency: 20, name: OWNER, ...RUNS_WORKER_STALL_SETTINGS });
-await worker.waitUntilReady();
-// test/helpers/worker.ts waits for this line (no health port is served here)
-process.stderr.write(`${JSON.stringify({ msg: "worker ready", healthPort: 0 })}\n`);
-const stop = () => void worker.close().finally(() => process.exit(0));
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
+});

@@ -1,4 +1,3 @@
-import pg from "pg";
 /** B1 helpers: the wake-up recorder that timestamps our runs' commits, worker store stats, versions, the model server process. */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -6,6 +5,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { createWorkerConnection, runEventsChannel } from "@/lib/queue";
 import { createTestDatabase, testQueuePrefix } from "@/test/db";
 
