@@ -43,14 +43,16 @@ async function record(runId: string, versionId: string, fresh: RunJobData["fresh
 
 /**
  * B1_REPLAY=lean: the statements of the append-only step log (lib/engine/README.md, "Next"), to
- * price that design before building it. Not valid semantics (no fence is checked, nothing reads
- * it back): the fresh claim as today; every commit without a status change ONE insert of its
- * events at the seqs this worker counts, the batch's stored planner state on its last event; the
- * terminal commit the Run row's update, its events and every Step row of the run in one statement.
+ * price that design before building it. Not valid semantics (nothing reads it back): the fresh
+ * claim as today; every commit without a status change ONE insert of its events at the seqs this
+ * worker counts, the batch's stored planner state on its last event, fenced by a share lock on the
+ * Run row that must still be leased to this worker (no Run or Step write); the terminal commit the
+ * Run row's update, its events and every Step row of the run in one statement.
  */
 const LEAN = process.env.B1_REPLAY === "lean";
-const LEAN_EVENTS_SQL = `INSERT INTO "RunEvent" ("runId", seq, type, payload, "createdAt")
-SELECT $1, $2::int + x.ord::int - 1, x.e->>'type', x.e->'payload', now() FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(e, ord)`;
+const LEAN_EVENTS_SQL = `WITH lease AS (SELECT 1 FROM "Run" WHERE id = $1 AND "leaseOwner" = $4 AND status = 'running' FOR SHARE)
+INSERT INTO "RunEvent" ("runId", seq, type, payload, "createdAt")
+SELECT $1, $2::int + x.ord::int - 1, x.e->>'type', x.e->'payload', now() FROM lease, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(e, ord)`;
 const LEAN_FINISH_SQL = `
 WITH r AS (
   UPDATE "Run" SET status = ($4::jsonb->>'status')::"RunStatus", reason = $4::jsonb->>'reason', outputs = $4::jsonb->'outputs', state = $4::jsonb->'state',
@@ -75,7 +77,8 @@ async function leanTail(runId: string, commits: RunCommit[], first: number): Pro
   const pool = runStorePool();
   for (const c of commits.slice(1, -1)) {
     const rows = eventRows(c, true);
-    await pool.query({ name: "lean_events", text: LEAN_EVENTS_SQL, values: [runId, seq, JSON.stringify(rows)] });
+    const res = await pool.query({ name: "lean_events_v2", text: LEAN_EVENTS_SQL, values: [runId, seq, JSON.stringify(rows), OWNER] });
+    if (res.rowCount !== rows.length) throw new Error(`replay worker: lean commit of run ${runId} found no lease`);
     seq += rows.length;
   }
   const end = commits.at(-1)!;
