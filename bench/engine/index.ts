@@ -31,6 +31,8 @@
  * own cost per step, replay − floor the cost of our commit statements above a plain insert.
  * B1_WORKER=floor|replay measures only that row (not stored); with B1_WORKER=replay, B1_REPLAY=lean
  * replays the statements the append-only step log would send instead (replay-worker.ts).
+ * B1_STORE=lean (not for the stored result) runs our real worker with those statements in place of
+ * the store's commits (lean-store.ts): what the design would give with today's engine.
  * Commits (trivial nodes): pg_stat_database.xact_commit delta of the bench database (every
  * statement outside an explicit transaction counts as one), read after the measured processes'
  * connections closed (PostgreSQL counts a backend's commits when it flushes its statistics): our
@@ -230,10 +232,11 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   }
   const pgVersion = String((await stat.query("SHOW server_version")).rows[0]?.server_version);
   const out = { nodes: "trivial (trivial-node.ts)", ...result, split, withModelCall, remoteServices: remote, commits, throughput, method: "see bench/engine/index.ts header", reps, warmups, loadAverage: os.loadavg(), machine: await machine(), versions: { ...versions(), postgres: pgVersion }, at: new Date().toISOString() };
-  await writeResult(FILE, out);
+  // B1_STORE swaps our worker's store for a diagnostic one (lean-store.ts): never the stored result
+  if (!process.env.B1_STORE) await writeResult(FILE, out);
   await cleanup();
   return {
-    summary: `trivial nodes: ${line(result)}\n${Object.entries(split).map(([name, r]) => `split, ${name} worker: ${line(r)}`).join("\n")}\nwith a model request per node: ${line(withModelCall)}\nremote services (+${remote.addedRoundTripMs} ms per round trip): ${line(remote)}`,
+    summary: `${process.env.B1_STORE ? `B1_STORE=${process.env.B1_STORE}, not stored: ` : ""}trivial nodes: ${line(result)}\n${Object.entries(split).map(([name, r]) => `split, ${name} worker: ${line(r)}`).join("\n")}\nwith a model request per node: ${line(withModelCall)}\nremote services (+${remote.addedRoundTripMs} ms per round trip): ${line(remote)}`,
     ok: true,
   };
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { systemClock } from "@/lib/engine/clock";
-import type { EnginePorts, ModelPort, ToolsPort } from "@/lib/engine/ports";
+import type { EnginePorts, ModelPort, StorePort, ToolsPort } from "@/lib/engine/ports";
 import { redisEventsPort } from "@/lib/events/publish";
 import type { Logger } from "@/lib/logger";
 import { enqueueRun } from "@/lib/queue";
@@ -16,6 +16,8 @@ export interface PortOverrides {
   model?: (ownerId: string) => ModelPort;
   /** Tools before the idempotency ledger is applied. Default: the owner's tool registry (lib/tools). */
   tools?: (ownerId: string) => ToolsPort;
+  /** Wraps the PostgreSQL store (B1's diagnostics price other statements under the real engine). */
+  store?: (store: StorePort) => StorePort;
 }
 
 /**
@@ -34,7 +36,7 @@ export function enginePorts(owner: string | null, logger: Logger, overrides: Por
   const model = once(() => overrides.model?.(whose()) ?? llmModelPort(ownerModelResolver(whose())));
   const tools = once(() => ledgerTools(overrides.tools?.(whose()) ?? retryingTools(registryToolsPort(whose()))));
   return {
-    store: postgresStore(owner === null ? { onClaim: (id) => (ownerId = id) } : {}),
+    store: (overrides.store ?? ((store: StorePort) => store))(postgresStore(owner === null ? { onClaim: (id) => (ownerId = id) } : {})),
     model: { chat: async (request) => model().chat(request), structured: async (request) => model().structured(request) },
     tools: { resolve: async (ref) => tools().resolve(ref), call: async (request) => tools().call(request) },
     clock: systemClock,
