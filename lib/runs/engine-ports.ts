@@ -35,8 +35,9 @@ export function enginePorts(owner: string | null, logger: Logger, overrides: Por
   };
   const model = once(() => overrides.model?.(whose()) ?? llmModelPort(ownerModelResolver(whose())));
   const tools = once(() => ledgerTools(overrides.tools?.(whose()) ?? retryingTools(registryToolsPort(whose()))));
+  const store = postgresStore(owner === null ? { onClaim: (id) => (ownerId = id) } : {});
   return {
-    store: (overrides.store ?? ((store: StorePort) => store))(postgresStore(owner === null ? { onClaim: (id) => (ownerId = id) } : {})),
+    store: overrides.store?.(store) ?? store,
     model: { chat: async (request) => model().chat(request), structured: async (request) => model().structured(request) },
     tools: { resolve: async (ref) => tools().resolve(ref), call: async (request) => tools().call(request) },
     clock: systemClock,
