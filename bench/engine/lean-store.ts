@@ -48,6 +48,7 @@ interface Remembered {
 
 const key = (s: { nodeId: string; iteration: number }) => `${s.nodeId}#${s.iteration}`;
 
+/** The commit's step writes, into the Step rows the terminal commit will write. */
 function remember(run: Remembered, c: RunCommit): void {
   for (const s of c.stepStarts ?? []) {
     run.steps.set(key(s), { nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: "running", input: s.input ?? null, startedAt: s.at.toISOString() });
@@ -57,6 +58,10 @@ function remember(run: Remembered, c: RunCommit): void {
     const row = run.steps.get(key(r));
     if (row) Object.assign(row, { status: r.status, output: r.output ?? null, branch: r.branch, promptTokens: r.promptTokens, completionTokens: r.completionTokens, latencyMs: r.latencyMs, error: r.error, finishedAt: r.at.toISOString() });
   }
+}
+
+/** The commit's counters, which the terminal commit adds to the Run row. */
+function count(run: Remembered, c: RunCommit): void {
   run.tokens.prompt += c.run?.addTokens?.promptTokens ?? 0;
   run.tokens.completion += c.run?.addTokens?.completionTokens ?? 0;
   run.tokens.steps += c.run?.addSteps ?? 0;
@@ -76,8 +81,7 @@ export function leanStore(inner: StorePort): StorePort {
       const res = await inner.claimFresh!(runId, c, fresh);
       if (res.ok) {
         const run: Remembered = { next: (res.events.at(-1)?.seq ?? 0) + 1, version: res.version, steps: new Map(), tokens: { prompt: 0, completion: 0, steps: 0 } };
-        remember(run, c);
-        run.tokens = { prompt: 0, completion: 0, steps: 0 }; // the fresh claim's own counters are on the Run row already
+        remember(run, c); // its counters are on the Run row already
         runs.set(runId, run);
       }
       return res;
@@ -89,6 +93,7 @@ export function leanStore(inner: StorePort): StorePort {
         return inner.commit(runId, c);
       }
       remember(run, c);
+      count(run, c);
       const rows = eventRows(c);
       const at = new Date();
       const pool = runStorePool();
