@@ -4,7 +4,7 @@ import type { RunEvent } from "@/lib/engine/events";
 import { closeApiRedis } from "@/lib/queue";
 import { createTestRun, createTestUser } from "@/lib/runs/test-fixtures";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { readEvents } from "./store";
+import { appendEvents, readEvents } from "./store";
 import { appendTestEvents, progressEvent as progress } from "./test-append";
 
 useTestDatabase();
@@ -33,5 +33,32 @@ describe("appendEvents", () => {
     expect(events.map((e) => e.seq)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
     const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
     expect(run.nextSeq).toBe(total + 1);
+  });
+
+  it("refuses events for a run that does not exist, and writes none", async () => {
+    const missing = "no-such-run";
+    await expect(db().$transaction((tx) => appendEvents(tx, missing, [progress(1)]))).rejects.toThrow(/does not exist/);
+    expect(await db().runEvent.count({ where: { runId: missing } })).toBe(0);
+  });
+});
+
+// RunEvent has no foreign key (migration 20261201160000_run_event_log_without_fk): a trigger on
+// "Run" deletes a run's events with it, however the run is deleted.
+describe("deleting runs", () => {
+  it("deletes their events: the run itself, through its workflow, or through its owner", async () => {
+    const other = await createTestUser();
+    const [direct, viaWorkflow, viaOwner, kept] = await Promise.all([createTestRun(user.id), createTestRun(user.id), createTestRun(other.id), createTestRun(user.id)]);
+    for (const runId of [direct, viaWorkflow, viaOwner, kept]) await append(runId, [progress(1), progress(2)]);
+    const workflowOf = async (runId: string) => (await db().run.findUniqueOrThrow({ where: { id: runId }, include: { workflowVersion: true } })).workflowVersion.workflowId;
+
+    await db().run.delete({ where: { id: direct } });
+    await db().workflow.delete({ where: { id: await workflowOf(viaWorkflow) } });
+    await db().user.delete({ where: { id: other.id } });
+
+    for (const runId of [direct, viaWorkflow, viaOwner]) {
+      expect(await db().run.findUnique({ where: { id: runId } })).toBeNull();
+      expect(await db().runEvent.count({ where: { runId } })).toBe(0);
+    }
+    expect((await readEvents(kept, 0)).map((e) => e.seq)).toEqual([1, 2]);
   });
 });
