@@ -6,88 +6,9 @@ import type { ClaimResult, FreshStart, RunCommit, StepRecord, StoredEvent } from
 import { dbPoolMax } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
+import { preparedCommit, type Param } from "./commit-sql";
 
 const log = createLogger({ component: "run-store-sql" });
-
-/**
- * The run store's hot path: a whole RunCommit as ONE SQL statement (data-modifying CTEs), i.e. one
- * round trip and one implicit transaction per commit, sent as a named prepared statement on a small
- * node-postgres pool of its own. Measured (bench/engine): Prisma's interactive transaction for the
- * same writes took 7–8 round trips plus client-side query compilation, and under CPU contention each
- * round trip costs milliseconds. The guards are unchanged: the `Run` UPDATE is the version + lease +
- * live-status check, and it also requires every step result to hit a `running` row of this owner and
- * attempt and every skip to hit no existing row; every other write joins the UPDATE's output, so a
- * refused guard writes nothing at all. The `Run` row lock taken by the UPDATE orders concurrent
- * appenders, so event seqs stay contiguous (R8) exactly as with lib/events appendEvents.
- */
-const commitSql = (bump: { set: string; where: string; returning: string }) => `
-WITH res AS (
-  SELECT * FROM jsonb_to_recordset($5::jsonb) AS r("nodeId" text, iteration int, attempt int, status text, output jsonb, branch text,
-    "promptTokens" int, "completionTokens" int, "latencyMs" int, error text, at timestamp(3), apply boolean)
-), st AS (
-  SELECT * FROM jsonb_to_recordset($6::jsonb) AS s(id text, "nodeId" text, iteration int, attempt int, input jsonb, at timestamp(3),
-    status text, output jsonb, branch text, "promptTokens" int, "completionTokens" int, "latencyMs" int, error text, "finishedAt" timestamp(3))
-), sk AS (
-  SELECT * FROM jsonb_to_recordset($7::jsonb) AS k(id text, "nodeId" text, iteration int, at timestamp(3))
-), ev AS (
-  SELECT e.v->>'type' AS type, e.v->'payload' AS payload, e.ord::int AS ord FROM jsonb_array_elements($8::jsonb) WITH ORDINALITY AS e(v, ord)
-), bump AS (
-  UPDATE "Run" SET ${bump.set},
-    status = COALESCE(($4::jsonb->>'status')::"RunStatus", status),
-    state = COALESCE($4::jsonb->'state', state),
-    outputs = CASE WHEN $4::jsonb ? 'outputs' THEN $4::jsonb->'outputs' ELSE outputs END,
-    reason = CASE WHEN $4::jsonb ? 'reason' THEN $4::jsonb->>'reason' ELSE reason END,
-    "startedAt" = COALESCE(($4::jsonb->>'startedAt')::timestamp(3), "startedAt"),
-    "finishedAt" = COALESCE(($4::jsonb->>'finishedAt')::timestamp(3), "finishedAt"),
-    "promptTokens" = "promptTokens" + COALESCE(($4::jsonb->>'addPrompt')::int, 0),
-    "completionTokens" = "completionTokens" + COALESCE(($4::jsonb->>'addCompletion')::int, 0),
-    "stepCount" = "stepCount" + COALESCE(($4::jsonb->>'addSteps')::int, 0),
-    "nextSeq" = "nextSeq" + (SELECT count(*) FROM ev)::int
-  WHERE id = $1 AND version = $2 AND ${bump.where}
-    AND (SELECT count(*) FROM res JOIN "Step" s ON s."runId" = $1 AND s."nodeId" = res."nodeId" AND s.iteration = res.iteration
-           AND s.attempt = res.attempt AND s.status = 'running' AND (s."leaseOwner" = $3 OR res.status = 'cancelled')) = (SELECT count(*) FROM res)
-    AND NOT EXISTS (SELECT 1 FROM sk JOIN "Step" s ON s."runId" = $1 AND s."nodeId" = sk."nodeId" AND s.iteration = sk.iteration)
-  RETURNING version, "nextSeq"${bump.returning}
-), w_res AS (
-  UPDATE "Step" s SET status = res.status::"StepStatus", output = res.output, branch = res.branch, "promptTokens" = res."promptTokens",
-    "completionTokens" = res."completionTokens", "latencyMs" = res."latencyMs", error = res.error, "finishedAt" = res.at
-  FROM res, bump
-  WHERE res.apply AND s."runId" = $1 AND s."nodeId" = res."nodeId" AND s.iteration = res.iteration AND s.attempt = res.attempt
-  RETURNING 1
-), w_st AS (
-  INSERT INTO "Step" (id, "runId", "nodeId", iteration, attempt, status, input, "startedAt", "leaseOwner", output, branch, "promptTokens",
-    "completionTokens", "latencyMs", error, "finishedAt")
-  SELECT st.id, $1, st."nodeId", st.iteration, st.attempt, COALESCE(st.status, 'running')::"StepStatus", st.input, st.at, $3, st.output, st.branch,
-    COALESCE(st."promptTokens", 0), COALESCE(st."completionTokens", 0), st."latencyMs", st.error, st."finishedAt" FROM st, bump
-  ON CONFLICT ("runId", "nodeId", iteration) DO UPDATE SET attempt = EXCLUDED.attempt, status = EXCLUDED.status, input = EXCLUDED.input,
-    "startedAt" = EXCLUDED."startedAt", "leaseOwner" = EXCLUDED."leaseOwner", output = EXCLUDED.output, error = EXCLUDED.error,
-    branch = EXCLUDED.branch, "finishedAt" = EXCLUDED."finishedAt", "latencyMs" = EXCLUDED."latencyMs",
-    "promptTokens" = EXCLUDED."promptTokens", "completionTokens" = EXCLUDED."completionTokens"
-  RETURNING 1
-), w_sk AS (
-  INSERT INTO "Step" (id, "runId", "nodeId", iteration, status, "finishedAt", "leaseOwner")
-  SELECT sk.id, $1, sk."nodeId", sk.iteration, 'skipped', sk.at, $3 FROM sk, bump
-  RETURNING 1
-), w_ev AS (
-  INSERT INTO "RunEvent" ("runId", seq, type, payload, "createdAt")
-  SELECT $1, bump."nextSeq" - (SELECT count(*) FROM ev)::int + ev.ord - 1, ev.type, ev.payload, $9::timestamp(3) FROM bump, ev
-  RETURNING 1
-)
-SELECT * FROM bump`;
-
-const COMMIT_SQL = commitSql({ set: "version = version + 1", where: `"leaseOwner" = $3 AND status IN ('queued', 'running')`, returning: "" });
-
-/**
- * A fresh run's claim and first commit (StorePort.claimFresh): the same statement, but the run must
- * be queued, never claimed (version 0, no lease, no planner state), not cancelled, of the version
- * ($10) and with the inputs ($11) its start request wrote; the lease is taken and the version moves
- * by two (the claim's bump and the commit's). It also answers the run's owner and creation time.
- */
-const FRESH_SQL = commitSql({
-  set: `version = version + 2, "leaseOwner" = $3, "leaseExpiresAt" = NULL`,
-  where: `"leaseOwner" IS NULL AND status = 'queued' AND NOT "cancelRequested" AND state = '{}'::jsonb AND "workflowVersionId" = $10 AND inputs = $11::jsonb`,
-  returning: `, "ownerId", to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS "createdAt"`,
-});
 
 /** What the single-statement commit answered. `unsupported`: the caller must use the general path. */
 export type SqlCommitResult = { kind: "ok"; version: number; events: StoredEvent[]; ownerId?: string; createdAt?: Date } | { kind: "refused" } | { kind: "unsupported" };
@@ -198,7 +119,7 @@ function withoutType(event: RunEvent): Record<string, unknown> {
   return rest;
 }
 
-/** Applies `c` in one statement; see COMMIT_SQL (FRESH_SQL with `fresh`: the claim too). Throws only on database errors. */
+/** Applies `c` in one statement; see commit-sql.ts (its fresh variant with `fresh`: the claim too). Throws only on database errors. */
 export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart): Promise<SqlCommitResult> {
   const folded = foldResults(c);
   if (!folded) return { kind: "unsupported" };
@@ -219,13 +140,25 @@ export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart)
     };
   });
   const skips = (c.stepSkips ?? []).map((s) => ({ id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, at: iso(s.at) }));
-  const values = [
-    runId, c.expectedVersion, c.owner, JSON.stringify(runWriteJson(c)), JSON.stringify(results), JSON.stringify(starts), JSON.stringify(skips),
-    JSON.stringify(events.map((e) => ({ type: e.type, payload: withoutType(e) }))), iso(at),
-  ];
-  const res = await query<{ version: number; nextSeq: number; ownerId?: string; createdAt?: string }>(fresh
-    ? { name: "weft_run_claim_fresh_v1", text: FRESH_SQL, values: [...values, fresh.versionId, JSON.stringify(fresh.inputs)] }
-    : { name: "weft_run_commit_v3", text: COMMIT_SQL, values });
+  const statement = preparedCommit(fresh !== undefined, { results: results.length > 0, starts: starts.length > 0, skips: skips.length > 0 });
+  const value = (param: Param): unknown => {
+    switch (param) {
+      case "runId": return runId;
+      case "version": return c.expectedVersion;
+      case "owner": return c.owner;
+      case "run": return JSON.stringify(runWriteJson(c));
+      case "events": return JSON.stringify(events.map((e) => ({ type: e.type, payload: withoutType(e) })));
+      case "at": return iso(at);
+      case "eventCount": return events.length;
+      case "results": return JSON.stringify(results);
+      case "resultCount": return results.length;
+      case "starts": return JSON.stringify(starts);
+      case "skips": return JSON.stringify(skips);
+      case "versionId": return fresh!.versionId;
+      case "inputs": return JSON.stringify(fresh!.inputs);
+    }
+  };
+  const res = await query<{ version: number; nextSeq: number; ownerId?: string; createdAt?: string }>({ name: statement.name, text: statement.text, values: statement.params.map(value) });
   const row = res.rows[0];
   if (!row) return { kind: "refused" };
   const first = row.nextSeq - events.length;

@@ -66,7 +66,7 @@ async function claimRun(runId: string, owner: string, onClaim?: (ownerId: string
   return { ok: true, run: res.run };
 }
 
-/** See StorePort.claimFresh: the claim and the first commit as one statement (store-sql.ts FRESH_SQL). */
+/** See StorePort.claimFresh: the claim and the first commit as one statement (commit-sql.ts FRESH_BUMP). */
 async function claimFresh(runId: string, c: RunCommit, fresh: FreshStart, onClaim?: (ownerId: string) => void): Promise<FreshClaimResult> {
   const res = await sqlCommit(runId, c, fresh);
   if (res.kind !== "ok" || !res.ownerId || !res.createdAt) return { ok: false };
