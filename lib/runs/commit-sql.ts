@@ -16,7 +16,7 @@ import "server-only";
 type Bump = { set: string; where: string; returning: string };
 
 /** The parts of a commit besides its Run write and events; the statement leaves out those it lacks. */
-interface Parts {
+export interface Parts {
   results: boolean;
   starts: boolean;
   skips: boolean;
@@ -133,6 +133,7 @@ const FRESH_BUMP = (p: (name: Param) => string): Bump => ({
 /** The prepared statements by kind and parts (at most 16), each built once per process. */
 const prepared = new Map<string, { name: string; text: string; params: Param[] }>();
 
+/** The prepared statement (name, text, which value binds to each `$n`) of a commit with `parts`, a fresh run's first commit or any other. */
 export function preparedCommit(fresh: boolean, parts: Parts): { name: string; text: string; params: Param[] } {
   const key = `${fresh ? "fresh" : "commit"}_${parts.results ? "r" : ""}${parts.starts ? "s" : ""}${parts.skips ? "k" : ""}`;
   let st = prepared.get(key);
