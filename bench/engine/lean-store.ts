@@ -1,5 +1,6 @@
 import type { RunCommit, StorePort, StoredEvent } from "@/lib/engine/ports";
 import { isTerminalRunStatus } from "@/lib/engine/events";
+import { eventPayload } from "@/lib/events/store";
 import { runStorePool } from "@/lib/runs/store-sql";
 
 /**
@@ -68,8 +69,8 @@ function count(run: Remembered, c: RunCommit): void {
 }
 
 const eventRows = (c: RunCommit) => (c.events ?? []).map((e, i, all) => {
-  const { type, ...payload } = e;
-  return { type, payload: i === all.length - 1 && c.run?.plannerState ? { ...payload, state: c.run.plannerState } : payload };
+  const payload = eventPayload(e);
+  return { type: e.type, payload: i === all.length - 1 && c.run?.plannerState ? { ...payload, state: c.run.plannerState } : payload };
 });
 
 export function leanStore(inner: StorePort): StorePort {

@@ -28,14 +28,15 @@ export async function appendEvents(tx: Tx, runId: string, events: readonly RunEv
       runId,
       seq: first + i,
       type: event.type,
-      payload: withoutType(event) as Prisma.InputJsonValue,
+      payload: eventPayload(event) as Prisma.InputJsonValue,
       createdAt: at,
     })),
   });
   return checked.map((event, i) => ({ seq: first + i, at, event }));
 }
 
-function withoutType(event: RunEvent): Record<string, unknown> {
+/** What a RunEvent row stores as its payload: the event without its `type` (a column of its own). */
+export function eventPayload(event: RunEvent): Record<string, unknown> {
   const { type: _type, ...rest } = event;
   return rest;
 }

@@ -1,10 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { isTerminalRunStatus, type RunEvent, type RunStatus, type StepStatus } from "@/lib/engine/events";
+import { isTerminalRunStatus, type RunStatus, type StepStatus } from "@/lib/engine/events";
 import type { ClaimResult, FreshStart, RunCommit, StepRecord, StoredEvent } from "@/lib/engine/ports";
 import { dbPoolMax } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { eventPayload } from "@/lib/events/store";
 import { createLogger } from "@/lib/logger";
 import { preparedCommit, type Param } from "./commit-sql";
 
@@ -114,11 +115,6 @@ function runWriteJson(c: RunCommit): Record<string, unknown> {
   };
 }
 
-function withoutType(event: RunEvent): Record<string, unknown> {
-  const { type: _type, ...rest } = event;
-  return rest;
-}
-
 /** Applies `c` in one statement; see commit-sql.ts (its fresh variant with `fresh`: the claim too). Throws only on database errors. */
 export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart): Promise<SqlCommitResult> {
   const folded = foldResults(c);
@@ -147,7 +143,7 @@ export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart)
       case "version": return c.expectedVersion;
       case "owner": return c.owner;
       case "run": return JSON.stringify(runWriteJson(c));
-      case "events": return JSON.stringify(events.map((e) => ({ type: e.type, payload: withoutType(e) })));
+      case "events": return JSON.stringify(events.map((e) => ({ type: e.type, payload: eventPayload(e) })));
       case "at": return iso(at);
       case "eventCount": return events.length;
       case "results": return JSON.stringify(results);
