@@ -1,0 +1,60 @@
+import { isTerminalRunStatus } from "@/lib/engine/events";
+import type { StorePort } from "@/lib/engine/ports";
+import { createLogger } from "@/lib/logger";
+import { median, quantile } from "../stats";
+
+/**
+ * B1 diagnostic, not a store: times the worker's store calls from inside B1's worker process
+ * (`B1_TIMING=1 npm run bench -- engine`; bench/engine/worker.ts wraps its store with this), where
+ * phases.ts can only time them in its own process, which measured faster. Per call, in ms:
+ *  - `claim`: a run's first statement (claimFresh, else claimRun), sent after the BullMQ hand-over;
+ *  - `commit`: every later commit's round trip, and `chain` only those with one result and one
+ *    start (a chain step's commit, the same statement in every shape);
+ *  - `gap`: the engine's time on the critical path, from a store call's return to the run's next
+ *    commit (perform, executor, mailbox, plan, building the statement).
+ * One collector for the whole process: `wrap` is applied to each run job's store (engine-ports.ts
+ * builds the ports per job); `report()` logs the medians and p90s as one "b1 store timing" line
+ * (B1's bench prints it).
+ */
+export function storeTiming() {
+  const claims: number[] = [];
+  const commits: number[] = [];
+  const chain: number[] = [];
+  const gaps: number[] = [];
+  /** When the run's last store call returned, while the run is still running. */
+  const returned = new Map<string, number>();
+  const timed = async <T>(runId: string, into: number[], call: () => Promise<T>, terminal = false): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await call();
+    } finally {
+      const t1 = performance.now();
+      into.push(t1 - t0);
+      if (terminal) returned.delete(runId);
+      else returned.set(runId, t1);
+    }
+  };
+  const wrap = (inner: StorePort): StorePort => ({
+    ...inner,
+    claimRun: (runId, owner) => timed(runId, claims, () => inner.claimRun(runId, owner)),
+    ...(inner.claimFresh ? { claimFresh: (runId, c, fresh) => timed(runId, claims, () => inner.claimFresh!(runId, c, fresh)) } : {}),
+    commit: (runId, c) => {
+      const last = returned.get(runId);
+      if (last !== undefined) gaps.push(performance.now() - last);
+      const isChain = c.stepResults?.length === 1 && c.stepStarts?.length === 1;
+      return timed(runId, commits, async () => {
+        const t0 = performance.now();
+        const res = await inner.commit(runId, c);
+        if (isChain) chain.push(performance.now() - t0);
+        return res;
+      }, c.run?.status !== undefined && isTerminalRunStatus(c.run.status));
+    },
+  });
+  const row = (v: number[]) => ({ n: v.length, p50: round(median(v)), p90: round(quantile(v, 0.9)) });
+  return {
+    wrap,
+    report: () => createLogger({ component: "b1-timing" }).info("b1 store timing", { claim: row(claims), commit: row(commits), chain: row(chain), gap: row(gaps) }),
+  };
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
