@@ -144,8 +144,8 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     const rows = (arm: keyof typeof samples) => Object.fromEntries(Object.entries(samples[arm]).map(([s, v]) => [s, { p50: round(median(v)), p95: round(p95(v)), samples: v.length }]));
     const result: Result = { ours: rows("ours"), oursDbClock: rows("oursDb"), langgraphSync: rows("sync"), langgraphAsync: rows("async"), ratioSync: {}, ratioAsync: {}, pairedRatioSync: {} };
     if (timing) {
-      const { claim, commit, chain, gap } = JSON.parse(timing) as Record<string, unknown>;
-      result.storeTiming = { claim, commit, chain, gap };
+      const { claim, commit, chain, gap, chainGap } = JSON.parse(timing) as Record<string, unknown>;
+      result.storeTiming = { claim, commit, chain, gap, chainGap };
     }
     for (const s of shapes) {
       const sync = samples.sync[s]!;

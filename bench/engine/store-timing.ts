@@ -11,7 +11,8 @@ import { median, quantile } from "../stats";
  *  - `commit`: every later commit's round trip, and `chain` only those with one result and one
  *    start (a chain step's commit, the same statement in every shape);
  *  - `gap`: the engine's time on the critical path, from a store call's return to the run's next
- *    commit (perform, executor, mailbox, plan, building the statement).
+ *    commit (perform, executor, mailbox, plan, building the statement), and `chainGap` only those
+ *    before a chain step's commit (the fan-out's and the router's gaps hold more work).
  * One collector for the whole process: `wrap` is applied to each run job's store (engine-ports.ts
  * builds the ports per job); `report()` logs the medians and p90s as one "b1 store timing" line
  * (B1's bench prints it).
@@ -21,6 +22,7 @@ export function storeTiming() {
   const commits: number[] = [];
   const chain: number[] = [];
   const gaps: number[] = [];
+  const chainGaps: number[] = [];
   /** When the run's last store call returned, while the run is still running. */
   const returned = new Map<string, number>();
   const timed = async <T>(runId: string, into: number[], call: () => Promise<T>, terminal = false): Promise<T> => {
@@ -40,8 +42,11 @@ export function storeTiming() {
     ...(inner.claimFresh ? { claimFresh: (runId, c, fresh) => timed(runId, claims, () => inner.claimFresh!(runId, c, fresh)) } : {}),
     commit: (runId, c) => {
       const last = returned.get(runId);
-      if (last !== undefined) gaps.push(performance.now() - last);
       const isChain = c.stepResults?.length === 1 && c.stepStarts?.length === 1;
+      if (last !== undefined) {
+        gaps.push(performance.now() - last);
+        if (isChain) chainGaps.push(performance.now() - last);
+      }
       return timed(runId, commits, async () => {
         const t0 = performance.now();
         const res = await inner.commit(runId, c);
@@ -53,7 +58,7 @@ export function storeTiming() {
   const row = (v: number[]) => ({ n: v.length, p50: round(median(v)), p90: round(quantile(v, 0.9)) });
   return {
     wrap,
-    report: () => createLogger({ component: "b1-timing" }).info("b1 store timing", { claim: row(claims), commit: row(commits), chain: row(chain), gap: row(gaps) }),
+    report: () => createLogger({ component: "b1-timing" }).info("b1 store timing", { claim: row(claims), commit: row(commits), chain: row(chain), gap: row(gaps), chainGap: row(chainGaps) }),
   };
 }
 
