@@ -143,10 +143,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     const timing = worker.logs.find((l) => l.includes('"b1 store timing"'));
     const rows = (arm: keyof typeof samples) => Object.fromEntries(Object.entries(samples[arm]).map(([s, v]) => [s, { p50: round(median(v)), p95: round(p95(v)), samples: v.length }]));
     const result: Result = { ours: rows("ours"), oursDbClock: rows("oursDb"), langgraphSync: rows("sync"), langgraphAsync: rows("async"), ratioSync: {}, ratioAsync: {}, pairedRatioSync: {} };
-    if (timing) {
-      const { claim, commit, chain, gap, chainGap } = JSON.parse(timing) as Record<string, unknown>;
-      result.storeTiming = { claim, commit, chain, gap, chainGap };
-    }
+    if (timing) result.storeTiming = (JSON.parse(timing) as { timings: unknown }).timings;
     for (const s of shapes) {
       const sync = samples.sync[s]!;
       result.pairedRatioSync[s] = round(median(samples.ours[s]!.map((v, i) => v / sync[i]!)));

@@ -14,8 +14,8 @@ import { median, quantile } from "../stats";
  *    commit (perform, executor, mailbox, plan, building the statement), and `chainGap` only those
  *    before a chain step's commit (the fan-out's and the router's gaps hold more work).
  * One collector for the whole process: `wrap` is applied to each run job's store (engine-ports.ts
- * builds the ports per job); `report()` logs the medians and p90s as one "b1 store timing" line
- * (B1's bench prints it).
+ * builds the ports per job); `report()` logs the medians and p90s as one "b1 store timing" line,
+ * under `timings` (B1's bench prints it).
  */
 export function storeTiming() {
   const claims: number[] = [];
@@ -25,40 +25,42 @@ export function storeTiming() {
   const chainGaps: number[] = [];
   /** When the run's last store call returned, while the run is still running. */
   const returned = new Map<string, number>();
-  const timed = async <T>(runId: string, into: number[], call: () => Promise<T>, terminal = false): Promise<T> => {
+  /** Runs one store call, records its duration in `into` (and in `also`, when given), and notes when it returned. */
+  const timed = async <T>(runId: string, call: () => Promise<T>, into: number[], also?: number[], terminal = false): Promise<T> => {
     const t0 = performance.now();
     try {
       return await call();
     } finally {
       const t1 = performance.now();
       into.push(t1 - t0);
+      also?.push(t1 - t0);
       if (terminal) returned.delete(runId);
       else returned.set(runId, t1);
     }
   };
   const wrap = (inner: StorePort): StorePort => ({
     ...inner,
-    claimRun: (runId, owner) => timed(runId, claims, () => inner.claimRun(runId, owner)),
-    ...(inner.claimFresh ? { claimFresh: (runId, c, fresh) => timed(runId, claims, () => inner.claimFresh!(runId, c, fresh)) } : {}),
+    claimRun: (runId, owner) => timed(runId, () => inner.claimRun(runId, owner), claims),
+    ...(inner.claimFresh ? { claimFresh: (runId, c, fresh) => timed(runId, () => inner.claimFresh!(runId, c, fresh), claims) } : {}),
     commit: (runId, c) => {
       const last = returned.get(runId);
       const isChain = c.stepResults?.length === 1 && c.stepStarts?.length === 1;
       if (last !== undefined) {
-        gaps.push(performance.now() - last);
-        if (isChain) chainGaps.push(performance.now() - last);
+        const gap = performance.now() - last;
+        gaps.push(gap);
+        if (isChain) chainGaps.push(gap);
       }
-      return timed(runId, commits, async () => {
-        const t0 = performance.now();
-        const res = await inner.commit(runId, c);
-        if (isChain) chain.push(performance.now() - t0);
-        return res;
-      }, c.run?.status !== undefined && isTerminalRunStatus(c.run.status));
+      const terminal = c.run?.status !== undefined && isTerminalRunStatus(c.run.status);
+      return timed(runId, () => inner.commit(runId, c), commits, isChain ? chain : undefined, terminal);
     },
   });
   const row = (v: number[]) => ({ n: v.length, p50: round(median(v)), p90: round(quantile(v, 0.9)) });
   return {
     wrap,
-    report: () => createLogger({ component: "b1-timing" }).info("b1 store timing", { claim: row(claims), commit: row(commits), chain: row(chain), gap: row(gaps), chainGap: row(chainGaps) }),
+    report: () =>
+      createLogger({ component: "b1-timing" }).info("b1 store timing", {
+        timings: { claim: row(claims), commit: row(commits), chain: row(chain), gap: row(gaps), chainGap: row(chainGaps) },
+      }),
   };
 }
 
