@@ -3,7 +3,8 @@ import { listTools } from "@/lib/db/tools";
 import type { ToolDescriptor } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
 import { builtinTools } from "./builtins";
-import { listMcpTools, mcpServerConfigSchema } from "./mcp/client";
+import { mcpServerConfigSchema } from "./mcp/client";
+import { cachedMcpTools, type ListingOptions } from "./mcp/listing";
 import { mcpToolName, resolveTool, runnableVersion } from "./registry";
 
 const log = createLogger({ component: "tool-catalog" });
@@ -18,30 +19,41 @@ export interface CatalogEntry {
 
 /**
  * Everything the owner can run right now: built-ins, code tools at their approved version, and the
- * tools of approved MCP servers (an unreachable server is skipped and logged, not fatal).
+ * tools of approved MCP servers, listed through the per-process listing cache (mcp/listing.ts: a
+ * server is contacted once per approved version and `maxAgeMs`, not once per call). A server that
+ * cannot be listed is skipped and logged, not fatal. `mcp: "skip"` leaves MCP servers out (Weft's
+ * own MCP endpoint does not relay other servers).
  */
-export async function listRunnableTools(ownerId: string, options: { includeMcp?: boolean } = {}): Promise<CatalogEntry[]> {
+export async function listRunnableTools(ownerId: string, options: { mcp?: "skip" | ListingOptions } = {}): Promise<CatalogEntry[]> {
   const out: CatalogEntry[] = [];
   for (const name of builtinTools.keys()) {
     const r = await resolveTool(ownerId, { name });
     if (r) out.push({ kind: "builtin", descriptor: r.descriptor });
   }
+  // code tools in order; MCP servers listed concurrently (one slow server delays the catalog once, not once per server)
+  const later: Promise<CatalogEntry[]>[] = [];
   for (const tool of await listTools(ownerId)) {
     const v = runnableVersion(tool, { name: tool.name });
     if ("reason" in v) continue;
     if (tool.kind === "code") {
       const r = await resolveTool(ownerId, { name: tool.name });
       if (r) out.push({ kind: "code", descriptor: r.descriptor, version: v.version });
-    } else if (tool.kind === "mcp" && options.includeMcp !== false) {
-      try {
-        const config = mcpServerConfigSchema.parse(JSON.parse(v.code ?? "{}"));
-        for (const t of await listMcpTools(config)) {
-          out.push({ kind: "mcp", descriptor: { name: mcpToolName(tool.name, t.name), description: t.description, parameters: t.inputSchema, sideEffect: true } });
-        }
-      } catch (err) {
-        log.warn("MCP server unavailable", { server: tool.name, error: err instanceof Error ? err.message : String(err) });
-      }
+    } else if (tool.kind === "mcp" && options.mcp !== "skip") {
+      later.push(mcpEntries(ownerId, tool.name, v.code, v.codeHash, options.mcp));
     }
   }
+  for (const entries of await Promise.all(later)) out.push(...entries);
   return out;
+}
+
+/** One approved MCP server's tools as catalog entries; none (logged) when it cannot be listed. */
+async function mcpEntries(ownerId: string, server: string, code: string | null, codeHash: string | null, options?: ListingOptions): Promise<CatalogEntry[]> {
+  try {
+    const config = mcpServerConfigSchema.parse(JSON.parse(code ?? "{}"));
+    const tools = await cachedMcpTools(`${ownerId}:${codeHash}`, config, options);
+    return tools.map((t) => ({ kind: "mcp", descriptor: { name: mcpToolName(server, t.name), description: t.description, parameters: t.inputSchema, sideEffect: true } }));
+  } catch (err) {
+    log.warn("MCP server unavailable", { server, error: err instanceof Error ? err.message : String(err) });
+    return [];
+  }
 }

@@ -19,16 +19,21 @@ export async function designerModelConfig(userId: string): Promise<ModelConfig> 
 /** A short description of the designer model for logs and the chat ("Scripted demo model" for scripted ones). */
 export const designerModelName = (config: ModelConfig): string => modelLabel(config);
 
+/** How the designer lists MCP servers' tools: at most 3 s per server, kept 5 min (failures 30 s). */
+const DESIGNER_MCP_LISTING = { timeoutMs: 3_000 } as const;
+
 /**
  * Everything design() needs besides the request: the user's designer model, the registry context
- * (built-in and approved code tools; saved agents to reuse) and the validation context (saved
- * agent ids). MCP servers are not contacted here (listing them opens connections per request).
+ * (built-in and approved code tools, the tools of approved MCP servers; saved agents to reuse) and
+ * the validation context (saved agent ids). MCP servers come from the per-process listing cache
+ * (lib/tools/mcp/listing.ts), with a short deadline: a server that does not answer in time is left
+ * out of this design (logged) and not asked again for 30 s, rather than holding up the request.
  */
 export async function designerOptions(userId: string): Promise<{ options: Omit<DesignerOptions, "signal" | "dryRun">; config: ModelConfig }> {
   const [config, agents, tools] = await Promise.all([
     designerModelConfig(userId),
     listAgents(userId),
-    listRunnableTools(userId, { includeMcp: false }),
+    listRunnableTools(userId, { mcp: DESIGNER_MCP_LISTING }),
   ]);
   return {
     config,

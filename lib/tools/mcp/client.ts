@@ -49,12 +49,12 @@ export async function withMcpClient<T>(config: McpServerConfig, fn: (client: Cli
   }
 }
 
-/** Lists the server's tools. */
-export async function listMcpTools(config: McpServerConfig, net?: NetPolicy): Promise<McpToolInfo[]> {
+/** Lists the server's tools (within `timeoutMs`, default 30 s). */
+export async function listMcpTools(config: McpServerConfig, net?: NetPolicy, timeoutMs?: number): Promise<McpToolInfo[]> {
   return withMcpClient(config, async (client) => {
     const { tools } = await client.listTools();
     return tools.map((t) => ({ name: t.name, description: t.description ?? "", inputSchema: t.inputSchema as Record<string, unknown> }));
-  }, net);
+  }, net, timeoutMs);
 }
 
 /** Calls one tool; text contents are joined, structured content returned when present; isError throws. */

@@ -16,7 +16,7 @@ import { callWorkflowTool, isWorkflowToolName, listWorkflowTools } from "./workf
 export function createWeftMcpServer(ownerId: string): Server {
   const server = new Server({ name: "weft", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const [tools, workflows] = await Promise.all([listRunnableTools(ownerId, { includeMcp: false }), listWorkflowTools(ownerId)]);
+    const [tools, workflows] = await Promise.all([listRunnableTools(ownerId, { mcp: "skip" }), listWorkflowTools(ownerId)]);
     return {
       tools: [
         ...tools.map((t) => ({ name: t.descriptor.name, description: t.descriptor.description, inputSchema: { type: "object" as const, ...t.descriptor.parameters } })),

@@ -1,0 +1,84 @@
+import path from "node:path";
+import { beforeEach, describe, expect, test } from "vitest";
+import { approveToolVersion, saveMcpServer } from "@/lib/db/tools";
+import { createTestUser } from "@/lib/runs/test-fixtures";
+import { listRunnableTools } from "@/lib/tools/catalog";
+import { useTestDatabase } from "@/test/db";
+import { clearMcpListings, mcpListingCount } from "./listing";
+
+/**
+ * The catalogs' MCP listings (listing.ts) against real stdio server processes: listed once per
+ * approved server version, shared by concurrent callers, a dead server skipped within its deadline
+ * and not asked again at once (the designer's use: app/api/designer/setup.int.test.ts).
+ */
+useTestDatabase();
+
+const fixture = path.resolve(process.cwd(), "lib/tools/fixtures/mcp-stdio-server.mjs");
+const mcpNames = (entries: Awaited<ReturnType<typeof listRunnableTools>>) => entries.filter((t) => t.kind === "mcp").map((t) => t.descriptor.name).sort();
+
+async function approvedServer(ownerId: string, name: string, config: Parameters<typeof saveMcpServer>[2]) {
+  const v = await saveMcpServer(ownerId, name, config);
+  await approveToolVersion(ownerId, v.id, v.codeHash!);
+}
+
+beforeEach(() => clearMcpListings());
+
+describe("MCP listings for catalogs", () => {
+  test("a server is listed once per approved version; concurrent catalogs share the listing", async () => {
+    const owner = await createTestUser();
+    await approvedServer(owner.id, "fixture", { transport: "stdio", command: process.execPath, args: [fixture] });
+    const before = mcpListingCount();
+    const [a, b] = await Promise.all([listRunnableTools(owner.id), listRunnableTools(owner.id)]);
+    expect(mcpNames(a)).toEqual(["fixture__add", "fixture__shout"]);
+    expect(mcpNames(b)).toEqual(mcpNames(a));
+    expect(mcpListingCount() - before).toBe(1);
+
+    // kept: the next catalog starts no server process
+    expect(mcpNames(await listRunnableTools(owner.id))).toEqual(["fixture__add", "fixture__shout"]);
+    expect(mcpListingCount() - before).toBe(1);
+
+    // a changed config is a new version: once approved, it is listed afresh
+    await approvedServer(owner.id, "fixture", { transport: "stdio", command: process.execPath, args: [fixture, "--again"] });
+    expect(mcpNames(await listRunnableTools(owner.id))).toEqual(["fixture__add", "fixture__shout"]);
+    expect(mcpListingCount() - before).toBe(2);
+
+    // another owner with the same config has listings of their own
+    const other = await createTestUser();
+    await approvedServer(other.id, "fixture", { transport: "stdio", command: process.execPath, args: [fixture] });
+    expect(mcpNames(await listRunnableTools(other.id))).toEqual(["fixture__add", "fixture__shout"]);
+    expect(mcpListingCount() - before).toBe(3);
+  }, 120_000);
+
+  test("a server that never answers is skipped at its deadline and not asked again at once; the others are listed", async () => {
+    const owner = await createTestUser();
+    await approvedServer(owner.id, "fixture", { transport: "stdio", command: process.execPath, args: [fixture] });
+    // a process that starts and never speaks MCP
+    await approvedServer(owner.id, "silent", { transport: "stdio", command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] });
+    const before = mcpListingCount();
+    let t = performance.now();
+    expect(mcpNames(await listRunnableTools(owner.id, { mcp: { timeoutMs: 1_500 } }))).toEqual(["fixture__add", "fixture__shout"]);
+    const first = performance.now() - t;
+    expect(first).toBeGreaterThanOrEqual(1_400);
+    expect(first).toBeLessThan(10_000);
+    expect(mcpListingCount() - before).toBe(2);
+
+    t = performance.now();
+    expect(mcpNames(await listRunnableTools(owner.id, { mcp: { timeoutMs: 1_500 } }))).toEqual(["fixture__add", "fixture__shout"]);
+    expect(performance.now() - t).toBeLessThan(1_400);
+    expect(mcpListingCount() - before).toBe(2);
+
+    // once its failure is old enough, it is tried again
+    expect(mcpNames(await listRunnableTools(owner.id, { mcp: { timeoutMs: 300, failureMaxAgeMs: 0 } }))).toEqual(["fixture__add", "fixture__shout"]);
+    expect(mcpListingCount() - before).toBe(3);
+  }, 120_000);
+
+  test("Weft's own MCP endpoint's catalog leaves other servers out", async () => {
+    const owner = await createTestUser();
+    await approvedServer(owner.id, "fixture", { transport: "stdio", command: process.execPath, args: [fixture] });
+    const before = mcpListingCount();
+    const entries = await listRunnableTools(owner.id, { mcp: "skip" });
+    expect(mcpNames(entries)).toEqual([]);
+    expect(entries.map((e) => e.descriptor.name)).toContain("web_search");
+    expect(mcpListingCount()).toBe(before);
+  }, 60_000);
+});

@@ -1,0 +1,54 @@
+import "server-only";
+import type { NetPolicy } from "@/lib/tools/net";
+import { listMcpTools, type McpServerConfig, type McpToolInfo } from "./client";
+
+/**
+ * The tools of external MCP servers as catalogs show them (the designer's registered tools, the
+ * agent editor's tool list), kept per process: a listing opens a connection — a stdio server is a
+ * new process — so listing every server on every designer request or page render is slow, and one
+ * unreachable server would stall each of them. Keyed by owner and the approved config's hash, so a
+ * newly approved or changed server is listed at once; a server's own tool changes show within
+ * `maxAgeMs`. A failed listing is remembered for `failureMaxAgeMs` and answered with its error,
+ * so a dead server costs one timeout per that period, not one per request. Concurrent callers
+ * share one listing. Running a tool does not use this (lib/tools/registry.ts resolves live).
+ */
+export interface ListingOptions {
+  /** How long a successful listing is served. Default 5 min. */
+  maxAgeMs?: number;
+  /** How long a failed listing is answered with its error. Default 30 s. */
+  failureMaxAgeMs?: number;
+  /** The listing's own deadline (connect + list). Default 5 s. */
+  timeoutMs?: number;
+  net?: NetPolicy;
+}
+
+type Entry = { at: number; listing: Promise<McpToolInfo[]>; failed: boolean };
+
+/** Entries kept at most; the oldest go first (one per owner and approved server version). */
+const MAX_ENTRIES = 1000;
+const entries = new Map<string, Entry>();
+let listings = 0;
+
+/** How many listings this process actually sent (cache misses), for tests and diagnostics. */
+export const mcpListingCount = (): number => listings;
+
+/** Forgets every kept listing (tests). */
+export const clearMcpListings = (): void => entries.clear();
+
+/** The server's tools, from a kept listing when it is fresh enough; rejects with the listing's error. */
+export function cachedMcpTools(key: string, config: McpServerConfig, options: ListingOptions = {}): Promise<McpToolInfo[]> {
+  const { maxAgeMs = 300_000, failureMaxAgeMs = 30_000, timeoutMs = 5_000 } = options;
+  const now = Date.now();
+  const kept = entries.get(key);
+  if (kept && now - kept.at < (kept.failed ? failureMaxAgeMs : maxAgeMs)) return kept.listing;
+  listings++;
+  const entry: Entry = { at: now, failed: false, listing: listMcpTools(config, options.net, timeoutMs) };
+  entry.listing.catch(() => {
+    entry.failed = true;
+    entry.at = Date.now();
+  });
+  entries.delete(key);
+  entries.set(key, entry);
+  if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  return entry.listing;
+}
