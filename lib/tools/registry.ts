@@ -7,7 +7,8 @@ import { createLogger } from "@/lib/logger";
 import type { ToolRef } from "@/lib/workflow/schema";
 import { builtinTools, type ToolContext } from "./builtins";
 import { hashCode } from "./hash";
-import { callMcpTool, listMcpTools, mcpServerConfigSchema, type McpServerConfig } from "./mcp/client";
+import { callMcpTool, mcpServerConfigSchema, type McpServerConfig } from "./mcp/client";
+import { cachedMcpTools } from "./mcp/listing";
 import { guardedFetch, type NetPolicy } from "./net";
 import { runSandboxed, type Capability } from "./sandbox";
 
@@ -65,13 +66,18 @@ export async function resolveToolOrReason(ownerId: string, ref: ToolRef): Promis
   };
 }
 
+/** Run-time resolution's use of the MCP listing cache (lib/tools/mcp/listing.ts). */
+const RUNTIME_MCP_LISTING = { maxAgeMs: 60_000, failureMaxAgeMs: 0 } as const;
+
 async function resolveMcp(ownerId: string, ref: ToolRef, server: string, remote: string): Promise<ResolvedTool | Unrunnable> {
   const tool = await findTool(ownerId, { name: server });
   if (!tool || tool.kind !== "mcp") return { reason: "unknown", message: `MCP server "${server}" is not connected.` };
   const version = runnableVersion(tool, { name: server, version: ref.version });
   if ("reason" in version) return version;
   const config = mcpServerConfigSchema.parse(JSON.parse(version.code ?? "{}"));
-  const info = (await listMcpTools(config)).find((t) => t.name === remote);
+  // the approval above is read from the database every time; only the server's own tool list is kept
+  // (a minute; a failed listing is not remembered, so a step is never failed by an earlier failure)
+  const info = (await cachedMcpTools(`${ownerId}:${version.codeHash}`, config, RUNTIME_MCP_LISTING)).find((t) => t.name === remote);
   if (!info) return { reason: "unknown", message: `MCP server "${server}" has no tool "${remote}".` };
   return { kind: "mcp", toolId: tool.id, config, remoteName: remote, descriptor: { name: ref.name, description: info.description, parameters: info.inputSchema, sideEffect: true } };
 }

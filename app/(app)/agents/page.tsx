@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "Agents" };
 /** The agent library: saved agents (instructions, default model, tools) reused from the editor's palette and the designer. */
 export default async function AgentsPage() {
   const user = await requireUser("/agents");
-  const [agents, providers, tools] = await Promise.all([listAgents(user.id), listProviders(user.id), listRunnableTools(user.id)]);
+  const [agents, providers, tools] = await Promise.all([listAgents(user.id), listProviders(user.id), listRunnableTools(user.id, { mcp: { waitMs: 5_000 } })]);
   const rows: AgentRow[] = agents.map((a) => ({
     id: a.id, name: a.name, description: a.description, instructions: a.instructions,
     model: a.model, tools: a.tools.map((t) => ({ name: t.name })), updatedAt: a.updatedAt.toISOString(),

@@ -19,15 +19,15 @@ export async function designerModelConfig(userId: string): Promise<ModelConfig> 
 /** A short description of the designer model for logs and the chat ("Scripted demo model" for scripted ones). */
 export const designerModelName = (config: ModelConfig): string => modelLabel(config);
 
-/** How the designer lists MCP servers' tools: at most 3 s per server, kept 5 min (failures 30 s). */
-const DESIGNER_MCP_LISTING = { timeoutMs: 3_000 } as const;
+/** How the designer lists MCP servers' tools: it waits at most 3 s (a slower server's listing goes on for the next request); kept 5 min, failures 30 s. */
+const DESIGNER_MCP_LISTING = { waitMs: 3_000 } as const;
 
 /**
  * Everything design() needs besides the request: the user's designer model, the registry context
  * (built-in and approved code tools, the tools of approved MCP servers; saved agents to reuse) and
  * the validation context (saved agent ids). MCP servers come from the per-process listing cache
- * (lib/tools/mcp/listing.ts), with a short deadline: a server that does not answer in time is left
- * out of this design (logged) and not asked again for 30 s, rather than holding up the request.
+ * (lib/tools/mcp/listing.ts), with a short wait: a server that has not answered within it is left
+ * out of this design (logged) rather than holding up the request, and its listing goes on for the next.
  */
 export async function designerOptions(userId: string): Promise<{ options: Omit<DesignerOptions, "signal" | "dryRun">; config: ModelConfig }> {
   const [config, agents, tools] = await Promise.all([

@@ -10,15 +10,19 @@ import { listMcpTools, type McpServerConfig, type McpToolInfo } from "./client";
  * newly approved or changed server is listed at once; a server's own tool changes show within
  * `maxAgeMs`. A failed listing is remembered for `failureMaxAgeMs` and answered with its error,
  * so a dead server costs one timeout per that period, not one per request. Concurrent callers
- * share one listing. Running a tool does not use this (lib/tools/registry.ts resolves live).
+ * share one listing. A caller that cannot wait for a slow server (`waitMs`: the designer) gets an
+ * error at its own deadline while the listing goes on and is kept for the next caller, so a server
+ * that takes longer to start than one request can wait still appears from the next request on.
  */
 export interface ListingOptions {
   /** How long a successful listing is served. Default 5 min. */
   maxAgeMs?: number;
   /** How long a failed listing is answered with its error. Default 30 s. */
   failureMaxAgeMs?: number;
-  /** The listing's own deadline (connect + list). Default 5 s. */
+  /** The listing's own deadline (connect + list). Default 30 s. */
   timeoutMs?: number;
+  /** How long this caller waits for a listing in progress; the listing itself goes on. Default: until it ends. */
+  waitMs?: number;
   net?: NetPolicy;
 }
 
@@ -35,9 +39,20 @@ export const mcpListingCount = (): number => listings;
 /** Forgets every kept listing (tests). */
 export const clearMcpListings = (): void => entries.clear();
 
-/** The server's tools, from a kept listing when it is fresh enough; rejects with the listing's error. */
+/** The server's tools, from a kept listing when it is fresh enough; rejects with the listing's error or at `waitMs`. */
 export function cachedMcpTools(key: string, config: McpServerConfig, options: ListingOptions = {}): Promise<McpToolInfo[]> {
-  const { maxAgeMs = 300_000, failureMaxAgeMs = 30_000, timeoutMs = 5_000 } = options;
+  const listing = keptOrNew(key, config, options);
+  const { waitMs } = options;
+  if (waitMs === undefined) return listing;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`MCP server not listed within ${waitMs} ms (still trying)`)), waitMs);
+  });
+  return Promise.race([listing, deadline]).finally(() => clearTimeout(timer));
+}
+
+function keptOrNew(key: string, config: McpServerConfig, options: ListingOptions): Promise<McpToolInfo[]> {
+  const { maxAgeMs = 300_000, failureMaxAgeMs = 30_000, timeoutMs = 30_000 } = options;
   const now = Date.now();
   const kept = entries.get(key);
   if (kept && now - kept.at < (kept.failed ? failureMaxAgeMs : maxAgeMs)) return kept.listing;
