@@ -6,9 +6,11 @@ import { signUpNewUser } from "./pages/auth-pages";
  * Knowledge base end to end (embeddings from the e2e scripted server on 4110): create a collection,
  * upload a PDF, a DOCX and a CSV plus a corrupt PDF and an unsupported file in one go; the good files
  * are added with chunk counts, the bad ones stay listed with their reason; search finds the PDF's page;
- * delete a document; the nav link leads here.
+ * a question asked with sources is answered by the user's default model (the scripted demo model,
+ * which cites the best match) and shows the cited chunk; delete a document; the nav link leads back to
+ * the list, where a question asked of all collections names the cited chunk's collection.
  */
-test("create a collection, upload files (with clear refusals), search, delete", async ({ page }) => {
+test("create a collection, upload files (with clear refusals), search, ask with sources, delete", async ({ page }) => {
   test.setTimeout(180_000);
   await signUpNewUser(page, "knowledge");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Knowledge" }).click();
@@ -45,10 +47,28 @@ test("create a collection, upload files (with clear refusals), search, delete", 
   await expect(first).toContainText("page 2");
   await expect(first).toContainText("Revenue grew 12 percent");
 
+  await page.getByTestId("kb-ask-input").fill("How much did revenue grow?");
+  await page.getByRole("button", { name: "Ask", exact: true }).click();
+  await expect(page.getByTestId("kb-answer-text")).toContainText("[S1]");
+  await expect(page.getByTestId("kb-answer")).toContainText("cites S1");
+  const cited = page.getByTestId("kb-answer-citations").locator("li");
+  await expect(cited).toHaveCount(1);
+  await expect(cited.first()).toContainText("report.pdf");
+  await expect(cited.first()).toContainText("page 2");
+  await expect(cited.first()).toContainText("Revenue grew 12 percent");
+
   await rows.filter({ hasText: "prices.csv" }).getByRole("button", { name: "Delete prices.csv" }).click();
   await page.getByRole("button", { name: "Delete document" }).click();
   await expect(rows).toHaveCount(2);
 
   await page.getByRole("link", { name: "Knowledge" }).first().click();
   await expect(page.getByTestId("kb-collections")).toContainText("2 documents");
+
+  // asked across all collections, a cited source also names its collection
+  await page.getByTestId("kb-ask-input").fill("How much did revenue grow?");
+  await page.getByRole("button", { name: "Ask", exact: true }).click();
+  const cross = page.getByTestId("kb-answer-citations").locator("li");
+  await expect(cross).toHaveCount(1);
+  await expect(cross.first()).toContainText("Filings ›");
+  await expect(cross.first()).toContainText("report.pdf");
 });

@@ -12,6 +12,21 @@ export type ActionResult =
 
 export type SearchResult = { status: "ok"; hits: SearchHitView[]; ms: number } | { status: "error"; message: string };
 
+/** A source an answer was given (S1…), as the ask panel shows it. */
+export interface AskSourceView {
+  label: string;
+  chunkId: string;
+  documentName: string;
+  collectionName: string;
+  page: number | null;
+  heading: string | null;
+  text: string;
+}
+
+export type AskResult =
+  | { status: "ok"; answer: string; citations: AskSourceView[]; sources: AskSourceView[]; model: string; ms: number }
+  | { status: "error"; message: string };
+
 /** What the upload endpoint answers for one file. */
 export type UploadOutcome =
   | { state: "done"; chunks: number; duplicate: boolean }

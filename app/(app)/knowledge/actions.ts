@@ -2,13 +2,18 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import type { ActionResult, SearchResult } from "@/components/knowledge/types";
+import type { ActionResult, AskResult, SearchResult } from "@/components/knowledge/types";
 import type { SearchHitView } from "@/lib/kb/types";
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
+import { answerWithSources, type KbSource } from "@/lib/kb/answer";
 import { searchKnowledge } from "@/lib/kb/search";
 import { collectionInputSchema, createCollection, deleteCollection, deleteDocument } from "@/lib/kb/store";
+import { modelLabel } from "@/lib/llm/models";
+import { ProviderError } from "@/lib/llm/retry";
 import { createLogger } from "@/lib/logger";
+import { rateLimiter } from "@/lib/rate-limit";
+import { ownerModelResolver } from "@/lib/runs/model-resolver";
 
 const log = createLogger({ component: "knowledge-actions" });
 const idSchema = z.string().min(1).max(100);
@@ -78,5 +83,38 @@ export async function searchAction(input: { collectionId: string; query: string;
   } catch (err) {
     const f = failure(err, "The search");
     return { status: "error", message: f.status === "error" ? f.message : "The search failed." };
+  }
+}
+
+const askSchema = z.object({
+  collectionId: idSchema.optional(),
+  question: z.string().trim().min(1, "Type a question").max(2000, "At most 2,000 characters"),
+});
+
+/** Each question is a model call on the user's provider: at most this many per minute. */
+const ASK_RULE = { name: "kb-ask", max: 20, windowMs: 60_000 };
+
+/**
+ * Asks one collection (or, without `collectionId`, all of the user's) a question, as agents'
+ * kb_answer does: the top 5 chunks go to the user's
+ * default model (the same chain as a run's agent without a model), which answers from them only and
+ * cites them as [S1]…; the answer comes back with the sources it cites and those it was given.
+ */
+export async function askAction(input: { collectionId?: string; question: string }): Promise<AskResult> {
+  const user = await requireUser();
+  const parsed = askSchema.safeParse(input);
+  if (!parsed.success) return { status: "error", message: z.flattenError(parsed.error).fieldErrors.question?.[0] ?? "Invalid question." };
+  const decision = await rateLimiter().hit(ASK_RULE, user.id);
+  if (!decision.allowed) return { status: "error", message: `Too many questions: at most ${ASK_RULE.max} per minute. Try again in ${decision.retryAfterSeconds} s.` };
+  try {
+    const t0 = performance.now();
+    const config = await ownerModelResolver(user.id)(null);
+    const r = await answerWithSources(user.id, { question: parsed.data.question, collections: parsed.data.collectionId ? [parsed.data.collectionId] : [], k: 5 }, config);
+    const view = (s: KbSource) => ({ label: s.label, chunkId: s.chunkId, documentName: s.documentName, collectionName: s.collectionName, page: s.page, heading: s.heading, text: s.text });
+    return { status: "ok", answer: r.answer, citations: r.citations.map(view), sources: r.sources.map(view), model: modelLabel({ model: r.model }), ms: Math.round(performance.now() - t0) };
+  } catch (err) {
+    if (err instanceof ProviderError) return { status: "error", message: `The model could not answer: ${err.message}` };
+    const f = failure(err, "Answering");
+    return { status: "error", message: f.status === "error" ? f.message : "Answering failed." };
   }
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AskPanel } from "@/components/knowledge/ask-panel";
 import { CollectionList } from "@/components/knowledge/collection-list";
 import { CreateCollectionForm } from "@/components/knowledge/create-collection-form";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -6,11 +7,11 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { listCollections } from "@/lib/kb/store";
 import type { CollectionRow } from "@/lib/kb/types";
-import { createCollectionAction } from "./actions";
+import { askAction, createCollectionAction } from "./actions";
 
 export const metadata: Metadata = { title: "Knowledge" };
 
-/** Knowledge base: named collections of documents agents search with kb_query / kb_answer. */
+/** Knowledge base: named collections of documents agents search with kb_query / kb_answer; ask them all with sources. */
 export default async function KnowledgePage() {
   const user = await requireUser("/knowledge");
   const collections = await listCollections(user.id);
@@ -30,6 +31,12 @@ export default async function KnowledgePage() {
           <CollectionList collections={rows} />
         ) : (
           <EmptyState title="No collections yet" description="Create a collection, then upload text, Markdown, PDF, Word (DOCX), HTML or CSV files into it." />
+        )}
+        {rows.some((r) => r.documentCount > 0) && (
+          <section aria-labelledby="ask-all-heading" className="grid gap-3">
+            <h2 id="ask-all-heading" className="text-sm font-semibold">Ask all collections</h2>
+            <AskPanel ask={askAction} />
+          </section>
         )}
       </div>
     </>

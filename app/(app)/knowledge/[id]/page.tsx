@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { AskPanel } from "@/components/knowledge/ask-panel";
 import { DeleteCollectionButton } from "@/components/knowledge/delete-collection-button";
 import { DocumentTable } from "@/components/knowledge/document-table";
 import { SearchPanel } from "@/components/knowledge/search-panel";
@@ -11,13 +12,13 @@ import { requireUser } from "@/lib/auth/session";
 import { KB_EXTENSIONS } from "@/lib/kb/formats";
 import { findCollection, listDocuments, maxUploadBytes } from "@/lib/kb/store";
 import type { DocumentRow } from "@/lib/kb/types";
-import { deleteCollectionAction, deleteDocumentAction, searchAction } from "../actions";
+import { askAction, deleteCollectionAction, deleteDocumentAction, searchAction } from "../actions";
 
 export const metadata: Metadata = { title: "Collection" };
 
 type Props = { params: Promise<{ id: string }> };
 
-/** One collection: upload files, see documents and chunk counts, delete, and try a search. */
+/** One collection: upload files, see documents and chunk counts, delete, try a search, and ask with sources. */
 export default async function CollectionPage({ params }: Props) {
   const { id } = await params;
   const user = await requireUser(`/knowledge/${id}`);
@@ -56,6 +57,10 @@ export default async function CollectionPage({ params }: Props) {
         <section aria-labelledby="docs-heading" className="grid gap-3">
           <h2 id="docs-heading" className="text-sm font-semibold">Documents</h2>
           <DocumentTable documents={rows} remove={deleteDocumentAction} />
+        </section>
+        <section aria-labelledby="ask-heading" className="grid gap-3">
+          <h2 id="ask-heading" className="text-sm font-semibold">Ask with sources</h2>
+          <AskPanel collectionId={collection.id} ask={askAction} disabled={rows.length === 0} />
         </section>
         <section aria-labelledby="search-heading" className="grid gap-3">
           <h2 id="search-heading" className="text-sm font-semibold">Try a search</h2>
