@@ -5,7 +5,8 @@ import { listTools, recordedTests, type ToolRow } from "@/lib/db/tools";
 import { builtinTools } from "@/lib/tools/builtins";
 import { DUPLICATE_THRESHOLD, similarity } from "@/lib/tools/create";
 import { hashCode } from "@/lib/tools/hash";
-import { listMcpTools, mcpServerConfigSchema } from "@/lib/tools/mcp/client";
+import { mcpServerConfigSchema } from "@/lib/tools/mcp/client";
+import { cachedMcpTools } from "@/lib/tools/mcp/listing";
 import { runnableVersion } from "@/lib/tools/registry";
 
 function versionView(v: ToolRow["versions"][number]): ToolVersionView {
@@ -31,10 +32,14 @@ const running = (t: ToolRow) => {
   return "reason" in v ? undefined : v.version;
 };
 
+/** The tools page waits at most 5 s for an MCP server's tools (a slower listing goes on for the next load) and shows a listing up to 30 s old. */
+const TOOLS_PAGE_MCP_LISTING = { waitMs: 5_000, maxAgeMs: 30_000 } as const;
+
 /**
  * The owner's registry for the tools page: built-ins, created code tools (versions, hashes, approval,
  * recorded tests, near-duplicates) and MCP servers (with their tools when approved; an unapproved
- * server is never started).
+ * server is never started), listed through lib/tools/mcp/listing.ts so a slow or dead server does not
+ * hold the page up.
  */
 export async function loadToolViews(ownerId: string, options: { listMcpTools?: boolean } = {}): Promise<ToolView[]> {
   const rows = await listTools(ownerId);
@@ -55,7 +60,7 @@ export async function loadToolViews(ownerId: string, options: { listMcpTools?: b
     if (options.listMcpTools === false || view.runningVersion === undefined) return view;
     try {
       const runnable = t.versions.find((v) => v.version === view.runningVersion);
-      const tools = await listMcpTools(mcpServerConfigSchema.parse(JSON.parse(runnable?.code ?? "{}")));
+      const tools = await cachedMcpTools(`${ownerId}:${runnable?.codeHash}`, mcpServerConfigSchema.parse(JSON.parse(runnable?.code ?? "{}")), TOOLS_PAGE_MCP_LISTING);
       return { ...view, mcp: { config, tools: tools.map(({ name, description }) => ({ name, description })) } };
     } catch (err) {
       return { ...view, mcp: { config, error: err instanceof Error ? err.message : String(err) } };

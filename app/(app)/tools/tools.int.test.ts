@@ -7,6 +7,7 @@ import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/ser
 import { createTestUser } from "@/lib/runs/test-fixtures";
 import { useTestDatabase } from "@/test/db";
 import { toolCreationStream } from "./create/stream";
+import { mcpListingCount } from "@/lib/tools/mcp/listing";
 import { loadToolViews, mcpFormSchema, splitArgs } from "./data";
 
 useTestDatabase();
@@ -21,6 +22,9 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<CreateStream
   const text = await new Response(stream).text();
   return text.trim().split("\n").map((l) => JSON.parse(l) as CreateStreamEvent);
 }
+
+/** A process that reads its stdin and never answers (it ends with its stdin, so no test leaves it running). */
+const SILENT_SERVER = "process.stdin.on('data', () => {}); process.stdin.on('end', () => process.exit(0))";
 
 describe("Create tool stream (what the dialog reads)", () => {
   test("streams each round's draft and tests, ends ready with code, hash and results; a similar request is reused", async () => {
@@ -73,9 +77,28 @@ describe("tools page data", () => {
     expect(server?.mcp).toEqual({ config: { transport: "stdio", command: process.execPath, args: [fixture] } }); // not started: unapproved
 
     await approveToolVersion(owner.id, mcp.id, mcp.codeHash!);
-    views = await loadToolViews(owner.id);
+    // the first load waits up to 5 s for the server; a loaded test machine may start it slower, so
+    // load until it is listed (one listing, kept for the loads after it)
+    const before = mcpListingCount();
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      views = await loadToolViews(owner.id);
+      if (views.find((t) => t.name === "fixture")?.mcp?.tools) break;
+    }
     expect(views.find((t) => t.name === "fixture")?.mcp?.tools?.map((t) => t.name).sort()).toEqual(["add", "shout"]);
+    await loadToolViews(owner.id);
+    expect(mcpListingCount() - before).toBe(1);
   }, 180_000);
+
+  test("a server that never answers shows as not answering after the page's 5 s wait, not the listing's 30 s", async () => {
+    const owner = await createTestUser();
+    const silent = await saveMcpServer(owner.id, "silent", { transport: "stdio", command: process.execPath, args: ["-e", SILENT_SERVER] });
+    await approveToolVersion(owner.id, silent.id, silent.codeHash!);
+    const t = performance.now();
+    const view = (await loadToolViews(owner.id)).find((v) => v.name === "silent");
+    expect(performance.now() - t).toBeLessThan(15_000);
+    expect(view?.mcp?.error).toMatch(/no answer within 5000 ms yet/);
+    expect(view?.mcp?.tools).toBeUndefined();
+  }, 60_000);
 
   test("the MCP settings form: stdio command with quoted args, or an http(s) URL; names are checked", () => {
     expect(splitArgs('-y "my server" --port 3')).toEqual(["-y", "my server", "--port", "3"]);

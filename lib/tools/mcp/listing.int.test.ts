@@ -15,6 +15,8 @@ import { clearMcpListings, mcpListingCount } from "./listing";
 useTestDatabase();
 
 const fixture = path.resolve(process.cwd(), "lib/tools/fixtures/mcp-stdio-server.mjs");
+/** A process that reads its stdin and never answers (it ends with its stdin, so no test leaves it running). */
+const SILENT_SERVER = "process.stdin.on('data', () => {}); process.stdin.on('end', () => process.exit(0))";
 const mcpNames = (entries: Awaited<ReturnType<typeof listRunnableTools>>) => entries.filter((t) => t.kind === "mcp").map((t) => t.descriptor.name).sort();
 
 async function approvedServer(ownerId: string, name: string, config: Parameters<typeof saveMcpServer>[2]) {
@@ -57,7 +59,7 @@ describe("MCP listings for catalogs", () => {
     // listed first with the default deadline, so the short ones below apply to the silent server alone
     expect(mcpNames(await listRunnableTools(owner.id))).toEqual(["fixture__add", "fixture__shout"]);
     // a process that starts and never speaks MCP
-    await approvedServer(owner.id, "silent", { transport: "stdio", command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] });
+    await approvedServer(owner.id, "silent", { transport: "stdio", command: process.execPath, args: ["-e", SILENT_SERVER] });
     const before = mcpListingCount();
     let t = performance.now();
     expect(mcpNames(await listRunnableTools(owner.id, { mcp: { timeoutMs: 3_000 } }))).toEqual(["fixture__add", "fixture__shout"]);

@@ -46,7 +46,7 @@ export function cachedMcpTools(key: string, config: McpServerConfig, options: Li
   if (waitMs === undefined) return listing;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`MCP server not listed within ${waitMs} ms (still trying)`)), waitMs);
+    timer = setTimeout(() => reject(new Error(`no answer within ${waitMs} ms yet (still trying)`)), waitMs);
   });
   return Promise.race([listing, deadline]).finally(() => clearTimeout(timer));
 }
