@@ -96,9 +96,9 @@ const ASK_RULE = { name: "kb-ask", max: 20, windowMs: 60_000 };
 
 /**
  * Asks one collection (or, without `collectionId`, all of the user's) a question, as agents'
- * kb_answer does: the top 5 chunks go to the user's
- * default model (the same chain as a run's agent without a model), which answers from them only and
- * cites them as [S1]…; the answer comes back with the sources it cites and those it was given.
+ * kb_answer does: the top 5 chunks go to the user's default model (the same chain as a run's agent
+ * without a model), which answers from them only and cites them as [S1]…; the answer comes back with
+ * the sources it cites and those it was given.
  */
 export async function askAction(input: { collectionId?: string; question: string }): Promise<AskResult> {
   const user = await requireUser();
