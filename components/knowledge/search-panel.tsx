@@ -25,11 +25,14 @@ export function SearchPanel({ collectionId, search, disabled }: { collectionId: 
         }}
       >
         <Input className="min-w-60 flex-1" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Ask a question or type keywords" aria-label="Search query" maxLength={2000} data-testid="kb-search-input" />
-        <Select className="w-auto" value={mode} onChange={(e) => setMode(e.target.value)} aria-label="Ranking">
-          <option value="hybrid">Hybrid</option>
-          <option value="vector">Meaning only</option>
-          <option value="text">Words only</option>
-        </Select>
+        {/* fieldClasses make every field w-full (cn does not merge classes), so the width comes from a wrapper */}
+        <div className="w-40 shrink-0">
+          <Select value={mode} onChange={(e) => setMode(e.target.value)} aria-label="Ranking">
+            <option value="hybrid">Hybrid</option>
+            <option value="vector">Meaning only</option>
+            <option value="text">Words only</option>
+          </Select>
+        </div>
         <Button type="submit" loading={pending} disabled={disabled || !query.trim()}>Search</Button>
       </form>
       {result?.status === "error" && <p className="mt-3 text-sm text-danger" role="alert">{result.message}</p>}
