@@ -103,13 +103,15 @@ export const WorkflowCanvas = memo(function WorkflowCanvas({ doc, overlay, readO
     setEdges((prev) => reuseEdges(prev, documentToEdges(doc, overlay)));
   }, [doc, overlay]);
 
-  // Fit once every node has been measured (the fitView prop alone can run before that).
+  // Fit once every node has been measured (the fitView prop alone can run before that); until then a
+  // large graph draws compact (DetailLevelProvider), as it will be at its fitted zoom.
   const initialized = useNodesInitialized();
-  const fitted = useRef(false);
+  const fitRequested = useRef(false);
+  const [fitted, setFitted] = useState(false);
   useEffect(() => {
-    if (!initialized || fitted.current) return;
-    fitted.current = true;
-    void fitView({ maxZoom: 1 });
+    if (!initialized || fitRequested.current) return;
+    fitRequested.current = true;
+    void fitView({ maxZoom: 1 }).finally(() => setFitted(true));
   }, [initialized, fitView]);
 
   useEffect(() => {
@@ -162,7 +164,7 @@ export const WorkflowCanvas = memo(function WorkflowCanvas({ doc, overlay, readO
   }, [onSelectionChange]);
 
   return (
-    <DetailLevelProvider>
+    <DetailLevelProvider fitted={fitted}>
       <SelectEdgeProvider value={selectEdge}>
         <ReactFlow<FlowNode, FlowEdge>
           nodes={nodes}

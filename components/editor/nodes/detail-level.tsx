@@ -1,6 +1,6 @@
 "use client";
 import { Background, useStore, type ReactFlowState } from "@xyflow/react";
-import { createContext, memo, useContext, type ReactNode } from "react";
+import { createContext, memo, useCallback, useContext, type ReactNode } from "react";
 
 /**
  * Zoom below which the nodes of a large graph draw only their frame, header (kind, badges) and name,
@@ -25,11 +25,20 @@ const CompactContext = createContext(false);
 export const isZoomedOut = (s: ReactFlowState) => s.transform[2] < DETAIL_ZOOM && s.nodeLookup.size >= COMPACT_MIN_NODES;
 
 /**
- * One store subscription for the whole canvas (a boolean, so it changes only when the zoom crosses
- * {@link DETAIL_ZOOM}); nodes read it from context, so panning and zooming re-render no node until then.
+ * Whether nodes draw compact: a large graph zoomed out ({@link isZoomedOut}) or, until the canvas has
+ * `fitted` its first view, any large graph — it is drawn at zoom 1 before the fit and would otherwise be
+ * built in full detail only to be rebuilt compact a frame later (the fit of a large graph almost always
+ * lands below DETAIL_ZOOM; when it does not, the nodes switch to full detail once, as on any zoom-in).
  */
-export function DetailLevelProvider({ children }: { children: ReactNode }) {
-  const compact = useStore(isZoomedOut);
+export const compactNodes = (s: ReactFlowState, fitted: boolean): boolean => isZoomedOut(s) || (!fitted && s.nodeLookup.size >= COMPACT_MIN_NODES);
+
+/**
+ * One store subscription for the whole canvas (a boolean, so it changes only when the zoom crosses
+ * {@link DETAIL_ZOOM} or the first fit lands); nodes read it from context, so panning and zooming
+ * re-render no node until then.
+ */
+export function DetailLevelProvider({ children, fitted = true }: { children: ReactNode; fitted?: boolean }) {
+  const compact = useStore(useCallback((s: ReactFlowState) => compactNodes(s, fitted), [fitted]));
   return <CompactContext.Provider value={compact}>{children}</CompactContext.Provider>;
 }
 
