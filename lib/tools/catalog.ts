@@ -3,8 +3,7 @@ import { listTools } from "@/lib/db/tools";
 import type { ToolDescriptor } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
 import { builtinTools } from "./builtins";
-import { mcpServerConfigSchema } from "./mcp/client";
-import { cachedMcpTools, type ListingOptions } from "./mcp/listing";
+import { approvedMcpTools, type ListingOptions } from "./mcp/listing";
 import { mcpToolName, resolveTool, runnableVersion } from "./registry";
 
 const log = createLogger({ component: "tool-catalog" });
@@ -39,7 +38,7 @@ export async function listRunnableTools(ownerId: string, options: { mcp?: "skip"
       const r = await resolveTool(ownerId, { name: tool.name });
       if (r) out.push({ kind: "code", descriptor: r.descriptor, version: v.version });
     } else if (tool.kind === "mcp" && options.mcp !== "skip") {
-      later.push(mcpEntries(ownerId, tool.name, v.code, v.codeHash, options.mcp));
+      later.push(mcpEntries(ownerId, tool.name, v, options.mcp));
     }
   }
   for (const entries of await Promise.all(later)) out.push(...entries);
@@ -47,10 +46,9 @@ export async function listRunnableTools(ownerId: string, options: { mcp?: "skip"
 }
 
 /** One approved MCP server's tools as catalog entries; none (logged) when it cannot be listed. */
-async function mcpEntries(ownerId: string, server: string, code: string | null, codeHash: string | null, options?: ListingOptions): Promise<CatalogEntry[]> {
+async function mcpEntries(ownerId: string, server: string, version: Parameters<typeof approvedMcpTools>[1], options?: ListingOptions): Promise<CatalogEntry[]> {
   try {
-    const config = mcpServerConfigSchema.parse(JSON.parse(code ?? "{}"));
-    const tools = await cachedMcpTools(`${ownerId}:${codeHash}`, config, options);
+    const tools = await approvedMcpTools(ownerId, version, options);
     return tools.map((t) => ({ kind: "mcp", descriptor: { name: mcpToolName(server, t.name), description: t.description, parameters: t.inputSchema, sideEffect: true } }));
   } catch (err) {
     log.warn("MCP server unavailable", { server, error: err instanceof Error ? err.message : String(err) });

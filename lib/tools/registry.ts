@@ -8,7 +8,7 @@ import type { ToolRef } from "@/lib/workflow/schema";
 import { builtinTools, type ToolContext } from "./builtins";
 import { hashCode } from "./hash";
 import { callMcpTool, mcpServerConfigSchema, type McpServerConfig } from "./mcp/client";
-import { cachedMcpTools } from "./mcp/listing";
+import { approvedMcpTools } from "./mcp/listing";
 import { guardedFetch, type NetPolicy } from "./net";
 import { runSandboxed, type Capability } from "./sandbox";
 
@@ -77,7 +77,7 @@ async function resolveMcp(ownerId: string, ref: ToolRef, server: string, remote:
   const config = mcpServerConfigSchema.parse(JSON.parse(version.code ?? "{}"));
   // the approval above is read from the database every time; only the server's own tool list is kept
   // (a minute; a failed listing is not remembered, so a step is never failed by an earlier failure)
-  const info = (await cachedMcpTools(`${ownerId}:${version.codeHash}`, config, RUNTIME_MCP_LISTING)).find((t) => t.name === remote);
+  const info = (await approvedMcpTools(ownerId, version, RUNTIME_MCP_LISTING)).find((t) => t.name === remote);
   if (!info) return { reason: "unknown", message: `MCP server "${server}" has no tool "${remote}".` };
   return { kind: "mcp", toolId: tool.id, config, remoteName: remote, descriptor: { name: ref.name, description: info.description, parameters: info.inputSchema, sideEffect: true } };
 }

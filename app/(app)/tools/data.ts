@@ -6,7 +6,7 @@ import { builtinTools } from "@/lib/tools/builtins";
 import { DUPLICATE_THRESHOLD, similarity } from "@/lib/tools/create";
 import { hashCode } from "@/lib/tools/hash";
 import { mcpServerConfigSchema } from "@/lib/tools/mcp/client";
-import { cachedMcpTools } from "@/lib/tools/mcp/listing";
+import { approvedMcpTools } from "@/lib/tools/mcp/listing";
 import { runnableVersion } from "@/lib/tools/registry";
 
 function versionView(v: ToolRow["versions"][number]): ToolVersionView {
@@ -59,8 +59,8 @@ export async function loadToolViews(ownerId: string, options: { listMcpTools?: b
     const view: ToolView = { key: t.id, id: t.id, name: t.name, kind: "mcp", description: t.description, versions: t.versions.map(versionView), runningVersion: running(t), mcp: { config } };
     if (options.listMcpTools === false || view.runningVersion === undefined) return view;
     try {
-      const runnable = t.versions.find((v) => v.version === view.runningVersion);
-      const tools = await cachedMcpTools(`${ownerId}:${runnable?.codeHash}`, mcpServerConfigSchema.parse(JSON.parse(runnable?.code ?? "{}")), TOOLS_PAGE_MCP_LISTING);
+      const runnable = t.versions.find((v) => v.version === view.runningVersion)!;
+      const tools = await approvedMcpTools(ownerId, runnable, TOOLS_PAGE_MCP_LISTING);
       return { ...view, mcp: { config, tools: tools.map(({ name, description }) => ({ name, description })) } };
     } catch (err) {
       return { ...view, mcp: { config, error: err instanceof Error ? err.message : String(err) } };

@@ -1,6 +1,7 @@
 import "server-only";
+import type { ToolVersionRow } from "@/lib/db/tools";
 import type { NetPolicy } from "@/lib/tools/net";
-import { listMcpTools, type McpServerConfig, type McpToolInfo } from "./client";
+import { listMcpTools, mcpServerConfigSchema, type McpServerConfig, type McpToolInfo } from "./client";
 
 /**
  * The tools of external MCP servers as catalogs show them (the designer's registered tools, the
@@ -38,6 +39,12 @@ export const mcpListingCount = (): number => listings;
 
 /** Forgets every kept listing (tests). */
 export const clearMcpListings = (): void => entries.clear();
+
+/** The tools of an approved MCP server version (its stored config), through the cache, keyed by owner and the version's hash. */
+export function approvedMcpTools(ownerId: string, version: Pick<ToolVersionRow, "code" | "codeHash">, options?: ListingOptions): Promise<McpToolInfo[]> {
+  const config = mcpServerConfigSchema.parse(JSON.parse(version.code ?? "{}"));
+  return cachedMcpTools(`${ownerId}:${version.codeHash}`, config, options);
+}
 
 /** The server's tools, from a kept listing when it is fresh enough; rejects with the listing's error or at `waitMs`. */
 export function cachedMcpTools(key: string, config: McpServerConfig, options: ListingOptions = {}): Promise<McpToolInfo[]> {
