@@ -58,8 +58,8 @@ export default defineConfig({
   },
   // The runtime: the scripted model server on its own port and a run worker (health on its own port).
   {
-    // The designer's corpus transcripts (and the designed article's run answers) load beside the demo fixtures.
-    command: "node --import tsx --conditions=react-server lib/llm/scripted/cli.ts --fixtures lib/llm/scripted/fixtures --fixtures lib/designer/fixtures/scripted",
+    // The demo's fixtures, as `npm run up` serves them: the designer corpus and the designed article's run answers included.
+    command: "node --import tsx --conditions=react-server lib/llm/scripted/cli.ts",
     url: `http://127.0.0.1:${SCRIPTED_PORT}/v1/models`,
     env: { ...e2eEnv },
     reuseExistingServer: !process.env.CI,

@@ -4,8 +4,8 @@ import { signUpNewUser } from "./pages/auth-pages";
 import { EditorPage } from "./pages/editor-page";
 
 /**
- * The chat designer end to end, with the scripted model server (it loads the designer corpus from
- * lib/designer/fixtures/scripted: the transcripts of exactly these two requests, and the critic's
+ * The chat designer end to end, with the scripted model server as the offline demo runs it (its
+ * fixtures hold the designer corpus: the transcripts of exactly these two requests, and the critic's
  * answer for the run): describe → proposal on the canvas → accept → save → run succeeds; then an edit
  * by chat → a diff with one added node → accept part of it (one undo step).
  */
@@ -37,6 +37,9 @@ test("describe a workflow, accept the proposal, run it; then edit it by chat and
   await expect(panel.locator('[data-testid="designer-event"][data-type="stage_started"]').first()).toContainText("Profiling the request");
   await expect(panel.locator('[data-testid="designer-event"][data-type="proposal"]')).toContainText("Article writer");
   await expect(panel.locator('[data-testid="designer-event"][data-type="done"]')).toContainText("Ready");
+  // the scripted model designs here, as in the offline demo: the chat says so, once per visit
+  const notice = panel.locator('[data-testid="designer-event"][data-type="notice"]');
+  await expect(notice).toContainText("Offline demo model");
   for (const id of ["research", "outline", "review", "write"]) await expect(diff(page, id)).toHaveAttribute("data-diff", "added");
   await expect(editor.saveState()).toHaveText("Saved"); // nothing changed yet: the proposal is not the document
 
@@ -76,6 +79,7 @@ test("describe a workflow, accept the proposal, run it; then edit it by chat and
   await panel.getByTestId("designer-accept-selected").click();
   await expect(panel.getByTestId("designer-proposal")).toBeHidden();
   await expect(panel.locator('[data-testid="designer-event"]').last()).toContainText("Accepted 2 of 3 changes");
+  await expect(notice).toHaveCount(1);
   await expect(editor.node("fact_check")).toHaveCount(1);
   await expect(diff(page, "fact_check")).not.toHaveAttribute("data-diff", /.+/);
   await expect(page.locator('.react-flow__edge[data-id="write__done__fact_check"]')).toHaveCount(1);

@@ -1,7 +1,15 @@
 import type { DesignerEvent, Stage } from "@/lib/designer/events";
 
 /** How a designer event reads in the chat: a line, its tone, and optional detail lines. */
-export type EventLine = { type: DesignerEvent["type"]; text: string; tone: "info" | "ok" | "warn" | "error"; details: string[] };
+export type EventLine = { type: DesignerEvent["type"] | "notice"; text: string; tone: "info" | "ok" | "warn" | "error"; details: string[] };
+
+/** The chat's notice when the offline demo's scripted model designs (no provider connected). */
+export const OFFLINE_DESIGNER_NOTICE: EventLine = {
+  type: "notice",
+  tone: "warn",
+  text: "Offline demo model: no model provider is connected, so the designer answers from its scripted examples — the New workflow page's examples exactly, any other request with the closest example.",
+  details: ["Add a provider (OpenAI, Ollama, vLLM, LM Studio, OpenRouter…) in Settings to design from your own words."],
+};
 
 const STAGE: Record<Stage, string> = {
   design: "Profiling the request and drafting the workflow",

@@ -1,11 +1,6 @@
 import { Textarea } from "@/components/ui/input";
 import { SubmitButton } from "@/components/ui/submit-button";
-
-const EXAMPLES = [
-  "Write a research article on a topic: research it, outline it, have a critic check the outline and send it back until good, then write it",
-  "Triage customer messages: purchases go to sales, refund requests to the refund agent",
-  "Solve a math problem with three solvers on three different models and take the majority answer",
-];
+import { DESIGN_EXAMPLES } from "@/lib/designer/examples";
 
 /**
  * "Describe the system you want": one box; submitting creates a draft and opens the editor, where the
@@ -20,7 +15,7 @@ export function DescribeForm({ action, error }: { action: (form: FormData) => Pr
       {error && <p className="text-xs text-danger" role="alert">{error}</p>}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-xs text-muted">
-          e.g. {EXAMPLES.map((e, i) => <span key={i}>{i > 0 && " · "}“{e}”</span>)}
+          e.g. {DESIGN_EXAMPLES.map((e, i) => <span key={i}>{i > 0 && " · "}“{e}”</span>)}
         </p>
         <SubmitButton data-testid="describe-submit">Design it</SubmitButton>
       </div>

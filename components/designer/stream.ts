@@ -22,12 +22,27 @@ export function ndjsonSplitter(): (chunk: string, end?: boolean) => unknown[] {
   };
 }
 
+/** Which model answers a designer request (the route's X-Weft-Designer-* headers). */
+export type DesignerModelInfo = { name: string | null; offline: boolean };
+
+/** Reads the designing model from a designer response's headers. */
+export function designerModelInfo(headers: Headers): DesignerModelInfo {
+  const name = headers.get("x-weft-designer-model");
+  let decoded: string | null = null;
+  try {
+    decoded = name === null ? null : decodeURIComponent(name);
+  } catch {
+    decoded = name;
+  }
+  return { name: decoded, offline: headers.get("x-weft-designer-offline") === "1" };
+}
+
 /**
  * Streams designer events from the API (NDJSON, one event per line). Aborting `signal` cancels the
  * request, which cancels the pipeline server-side. A refused request (401/429/400...) throws with
- * the server's message.
+ * the server's message. `onModel` hears which model designs before the first event.
  */
-export async function* streamDesign(body: DesignerRequestBody, signal: AbortSignal, endpoint = "/api/designer"): AsyncGenerator<DesignerEvent> {
+export async function* streamDesign(body: DesignerRequestBody, signal: AbortSignal, endpoint = "/api/designer", onModel?: (info: DesignerModelInfo) => void): AsyncGenerator<DesignerEvent> {
   const res = await fetch(endpoint, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/x-ndjson" },
@@ -38,6 +53,7 @@ export async function* streamDesign(body: DesignerRequestBody, signal: AbortSign
     const payload = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
     throw new Error(payload?.error?.message ?? `The designer is unavailable (HTTP ${res.status}).`);
   }
+  onModel?.(designerModelInfo(res.headers));
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const split = ndjsonSplitter();
   for (;;) {

@@ -9,9 +9,9 @@ import type { EditorDocument } from "@/components/editor/use-editor-document";
 import { DesignerPanel, DesignerToggle, type ChatEntry } from "./designer-panel";
 
 type NewEntry = { role: "user"; text: string } | { role: "designer"; line: EventLine };
-import { describeEvent, type EventLine } from "./describe-event";
+import { describeEvent, OFFLINE_DESIGNER_NOTICE, type EventLine } from "./describe-event";
 import { acceptGroups, choosableGroups, isBlankDocument, placeholderIssues, previewDocument, proposalGroups, toggleGroup, type PendingProposal } from "./proposal";
-import { streamDesign } from "./stream";
+import { streamDesign, type DesignerModelInfo } from "./stream";
 
 /** Query parameter the "Describe the system you want" start screen hands its request over with. */
 export const DESCRIBE_PARAM = "describe";
@@ -56,6 +56,7 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
     setTimeout(() => void flow.fitView({ duration: 300, maxZoom: 1, padding: 0.15 }), 150);
   }, [flow]);
 
+  const offlineNoticed = useRef(false);
   const push = useCallback((entry: NewEntry) => {
     const id = nextId.current++;
     setEntries((list) => [...list, { ...entry, id } as ChatEntry]);
@@ -82,7 +83,13 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
     setRunning(controller);
     try {
       const body = { message: text, workflowId, ...(isBlankDocument(base) ? {} : { workflow: base }), dryRun };
-      for await (const event of streamDesign(body, controller.signal)) onEvent(event, base);
+      // said once per editor visit: the offline demo's scripted model designs (no provider connected)
+      const onModel = (model: DesignerModelInfo) => {
+        if (!model.offline || offlineNoticed.current) return;
+        offlineNoticed.current = true;
+        push({ role: "designer", line: OFFLINE_DESIGNER_NOTICE });
+      };
+      for await (const event of streamDesign(body, controller.signal, undefined, onModel)) onEvent(event, base);
     } catch (e) {
       if (controller.signal.aborted) push({ role: "designer", line: { type: "failed", tone: "warn", text: "Cancelled.", details: [] } });
       else push({ role: "designer", line: { type: "failed", tone: "error", text: (e as Error).message, details: [] } });

@@ -1,6 +1,5 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProvider } from "@/lib/db/providers";
 import { updateSettings } from "@/lib/db/settings";
@@ -26,7 +25,7 @@ let bob: Awaited<ReturnType<typeof createTestUser>>;
 
 beforeAll(async () => {
   process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();
-  server = await startScriptedServer({ fixtures: [...loadFixtureDir(DEFAULT_FIXTURE_DIR), ...loadFixtureDir(path.join(import.meta.dirname, "../../../lib/designer/fixtures/scripted"))] });
+  server = await startScriptedServer({ fixtures: loadFixtureDir(DEFAULT_FIXTURE_DIR) });
   [alice, bob] = [await createTestUser(), await createTestUser()];
   const provider = await createProvider(alice.id, { name: "Scripted", baseUrl: server.url, defaultModel: "scripted-demo" });
   await updateSettings(alice.id, { designerProviderId: provider.id });
@@ -64,6 +63,27 @@ describe("POST /api/designer", () => {
     const edit = doneOf(await events(await POST(post({ message: "add a fact-checker between the writer and the end", workflow: result.workflow }, alice.auth))));
     expect(edit.diff).toEqual({ added: ["fact_check"], removed: [], changed: [] });
     for (const n of result.workflow.nodes) expect(edit.workflow.nodes.find((m) => m.id === n.id)?.position).toEqual(n.position);
+  });
+
+  it("says which model designs and flags the offline demo's scripted model, which answers an unscripted request with its nearest design", async () => {
+    const before = server.requests().length;
+    const res = await POST(post({ message: "Sort incoming customer emails: orders go to the sales agent, refunds to a refunds agent" }, alice.auth));
+    expect(res.headers.get("x-weft-designer-model")).toBe(encodeURIComponent("Scripted demo model"));
+    expect(res.headers.get("x-weft-designer-offline")).toBe("1");
+    const result = doneOf(await events(res));
+    expect(result.workflow.nodes.some((n) => n.type === "router")).toBe(true);
+    const [first] = server.requests().slice(before);
+    expect(first).toMatchObject({ rule: "designer.n04-refund", matched: false });
+    expect(first!.nearest).toBeGreaterThan(0);
+
+    // a real provider's model (any name the scripted server answers to) is named, not flagged
+    const dave = await createTestUser();
+    const provider = await createProvider(dave.id, { name: "Local", baseUrl: server.url, defaultModel: "qwen2.5:7b" });
+    await updateSettings(dave.id, { designerProviderId: provider.id });
+    const real = await POST(post({ message: ARTICLE }, dave.auth));
+    expect(real.headers.get("x-weft-designer-model")).toBe(encodeURIComponent("qwen2.5:7b"));
+    expect(real.headers.get("x-weft-designer-offline")).toBeNull();
+    expect(doneOf(await events(real)).diff.added).toContain("outline");
   });
 
   it("a dry run runs the proposal once through the engine on the model's sample inputs", async () => {

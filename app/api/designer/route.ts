@@ -5,6 +5,7 @@ import { design } from "@/lib/designer/pipeline";
 import { AppError, notFound } from "@/lib/errors";
 import { createLogger } from "@/lib/logger";
 import { rateLimiter } from "@/lib/rate-limit";
+import { isScriptedModel } from "@/lib/llm/models";
 import { handle, jsonBody, requireMutationCaller } from "@/lib/runs/http";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { dryRunner } from "./dry-run";
@@ -28,6 +29,10 @@ const bodySchema = z.object({
   /** Run the proposal once on the model's sample inputs before showing it. */
   dryRun: z.boolean().optional(),
 });
+
+/** The designing model's name (URI-encoded), and "1" when it is the offline demo's scripted model (components/designer/stream.ts). */
+const DESIGNER_MODEL_HEADER = "X-Weft-Designer-Model";
+const DESIGNER_OFFLINE_HEADER = "X-Weft-Designer-Offline";
 
 const NDJSON_HEADERS = {
   "Content-Type": "application/x-ndjson; charset=utf-8",
@@ -94,6 +99,8 @@ export async function POST(request: Request): Promise<Response> {
         log.info("designer cancelled by the client", context);
       },
     });
-    return new Response(stream, { status: 200, headers: NDJSON_HEADERS });
+    // which model designs: the panel tells the user when it is the offline demo's scripted model
+    const modelHeaders = { [DESIGNER_MODEL_HEADER]: encodeURIComponent(context.model), ...(isScriptedModel(config) ? { [DESIGNER_OFFLINE_HEADER]: "1" } : {}) };
+    return new Response(stream, { status: 200, headers: { ...NDJSON_HEADERS, ...modelHeaders } });
   });
 }

@@ -108,6 +108,13 @@ export const ruleSchema = z
     /** Higher first; ties keep load order. Default 0. */
     priority: z.number().default(0),
     match: match.default({}),
+    /**
+     * A request this rule stands for. When no rule matches a request, the rules with an example whose
+     * match holds apart from its message patterns (lastUser, anyMessage) compete, and the one whose
+     * example shares the most words with the request's first user message answers (rules.ts
+     * `nearestExample`): the offline demo answers a request it has no script for with its closest one.
+     */
+    example: z.string().min(1).max(4000).optional(),
     reply: replySchema.optional(),
     /** Replies consumed one per call; see `then`. */
     sequence: z.array(replySchema).min(1).optional(),

@@ -44,6 +44,8 @@ export type ChatRequest = z.infer<typeof chatRequestSchema>;
 export interface RequestFacts {
   model: string;
   lastUser: string;
+  /** The first user message (a conversation's request, before any repair turns). */
+  firstUser: string;
   lastRole: "system" | "user" | "assistant" | "tool";
   system: string;
   allText: string;
@@ -78,6 +80,7 @@ export function requestFacts(req: ChatRequest): RequestFacts {
   return {
     model: req.model,
     lastUser: texts.filter((t) => t.role === "user").at(-1)?.text ?? "",
+    firstUser: texts.find((t) => t.role === "user")?.text ?? "",
     lastRole: last?.role ?? "user",
     system: texts.filter((t) => t.role === "system").map((t) => t.text).join("\n"),
     allText: texts.map((t) => t.text).join("\n"),

@@ -6,9 +6,13 @@ import type { RequestFacts } from "./request";
 export const FALLBACK_RULE_ID = "fallback";
 
 /** What to send for one call: a reply (templated later) or an injected fault. */
-export type Decision =
+export type Decision = (
   | { kind: "reply"; ruleId: string; reply: Reply; call: number }
-  | { kind: "fault"; ruleId: string; fault: Fault; reply: Reply | undefined; call: number };
+  | { kind: "fault"; ruleId: string; fault: Fault; reply: Reply | undefined; call: number }
+) & {
+  /** Set when no rule matched and the rule was chosen by its `example` (the words shared, 0–1). */
+  nearest?: number;
+};
 
 function test(p: Pattern, text: string): boolean {
   if (typeof p === "string") return text.toLowerCase().includes(p.toLowerCase());
@@ -27,6 +31,40 @@ export function matches(m: Match, f: RequestFacts): boolean {
   if (m.model !== undefined && !(m.model === f.model || test(m.model, f.model))) return false;
   if (m.lastRole !== undefined && m.lastRole !== f.lastRole) return false;
   return true;
+}
+
+/** Words that say nothing about what a request is for. */
+const STOPWORDS = new Set("a an and are as at be by for from has have in into is it its of on or so that the their then them there these this to up was when where which while who will with each until".split(" "));
+
+/** A text's distinct content words: lower case, letters and digits, three characters or more, no stop words. */
+function words(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !STOPWORDS.has(w)));
+}
+
+/** How alike two word sets are: shared words over the geometric mean of their sizes (0–1). */
+function likeness(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  return shared / Math.sqrt(a.size * b.size);
+}
+
+/**
+ * When no rule matched: the rule with an `example` whose match holds apart from its message
+ * patterns and whose example is most like the request's first user message (ties: match order),
+ * or undefined when none shares a word with it.
+ */
+export function nearestExample(rules: readonly Rule[], f: RequestFacts): { rule: Rule; score: number } | undefined {
+  const request = words(f.firstUser);
+  let best: { rule: Rule; score: number } | undefined;
+  for (const rule of rules) {
+    if (rule.example === undefined) continue;
+    const { lastUser: _lastUser, anyMessage: _anyMessage, ...rest } = rule.match;
+    if (!matches(rest, f)) continue;
+    const score = likeness(request, words(rule.example));
+    if (score > 0 && (!best || score > best.score)) best = { rule, score };
+  }
+  return best;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -87,8 +125,18 @@ export class RuleBook {
 
   /** Picks the rule for a request and advances its counters. */
   decide(facts: RequestFacts): Decision {
-    const rule = this.ordered().find((r) => matches(r.match, facts));
-    if (!rule) return { kind: "reply", ruleId: FALLBACK_RULE_ID, reply: fallbackReply(facts), call: 1 };
+    const ordered = this.ordered();
+    const rule = ordered.find((r) => matches(r.match, facts));
+    if (!rule) {
+      const near = nearestExample(ordered, facts);
+      if (near) return { ...this.answer(near.rule), nearest: Math.round(near.score * 1000) / 1000 };
+      return { kind: "reply", ruleId: FALLBACK_RULE_ID, reply: fallbackReply(facts), call: 1 };
+    }
+    return this.answer(rule);
+  }
+
+  /** The chosen rule's answer for this call (its fault, or its next reply); advances its counters. */
+  private answer(rule: Rule): Decision {
     const state = this.calls.get(rule.id) ?? { calls: 0, replies: 0 };
     this.calls.set(rule.id, state);
     state.calls += 1;

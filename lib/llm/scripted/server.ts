@@ -37,6 +37,8 @@ export interface LoggedRequest {
   /** Matched rule id, "fallback" when none matched, null for non-chat endpoints or bad requests. */
   rule: string | null;
   matched: boolean;
+  /** Set when no rule matched and `rule` answered as the nearest example (its likeness, 0–1). */
+  nearest?: number;
   /** 1-based call number of that rule. */
   call: number;
   outcome: string;
@@ -188,12 +190,14 @@ class Handler {
     const outcome = decision.kind === "fault" ? `fault:${decision.fault.kind}` : "reply";
     const status = plan.kind === "error" ? plan.status : 200;
     this.record({
-      path, model: facts.model, rule: decision.ruleId, matched: decision.ruleId !== FALLBACK_RULE_ID, call: decision.call, outcome, status,
+      path, model: facts.model, rule: decision.ruleId, matched: decision.ruleId !== FALLBACK_RULE_ID && decision.nearest === undefined, call: decision.call, outcome, status,
       stream: facts.stream, lastUser: facts.lastUser, tools: facts.tools, schema: facts.schemaName ?? null, body: raw,
+      ...(decision.nearest !== undefined ? { nearest: decision.nearest } : {}),
     });
     if (decision.ruleId === FALLBACK_RULE_ID) log.info("no fixture matched", { model: facts.model, lastUser: facts.lastUser.slice(0, 120), tools: facts.tools });
     if (plan.delayMs > 0) await sleep(plan.delayMs);
-    const headers = { "x-scripted-rule": decision.ruleId, "x-request-id": newId("req_") };
+    const headers: Record<string, string> = { "x-scripted-rule": decision.ruleId, "x-request-id": newId("req_") };
+    if (decision.nearest !== undefined) headers["x-scripted-nearest"] = String(decision.nearest);
     if (plan.kind === "error") return sendJson(res, plan.status, plan.body, { ...headers, ...plan.headers });
     const ctx = { model: facts.model, promptTokens: promptTokens(parsed.data), includeUsage: facts.includeUsage, headers };
     if (facts.stream) return sendStream(res, plan, ctx);
