@@ -88,6 +88,12 @@ export const replySchema = z
     toolCalls: z.array(toolCall).min(1).optional(),
     /** Structured value: sent as JSON content, or as a call of the forced tool (tool_choice). */
     json: z.unknown().optional(),
+    /**
+     * "closest": answers a structured choice (an enum property of the requested schema, e.g. a
+     * router's `branch`) with the option whose line in the prompt shares the most words with the
+     * conversation before it (judge.ts): the offline demo's stand-in for a judging model.
+     */
+    choose: z.literal("closest").optional(),
     refusal: z.string().optional(),
     finishReason: z.enum(["stop", "length", "tool_calls", "content_filter"]).optional(),
     delayMs: z.number().int().min(0).max(600_000).optional(),
@@ -96,7 +102,7 @@ export const replySchema = z
   })
   .strict()
   .refine((r) => Object.keys(r).some((k) => k !== "finishReason" && k !== "delayMs"), {
-    message: "a reply needs text, toolCalls, json, refusal or fault",
+    message: "a reply needs text, toolCalls, json, choose, refusal or fault",
   });
 export type Reply = z.infer<typeof replySchema>;
 

@@ -46,6 +46,10 @@ export interface RequestFacts {
   lastUser: string;
   /** The first user message (a conversation's request, before any repair turns). */
   firstUser: string;
+  /** Every message's role and text, in order. */
+  texts: { role: RequestFacts["lastRole"]; text: string }[];
+  /** The JSON schema a structured answer must match: the forced tool's parameters, else response_format's schema. */
+  answerSchema: unknown;
   lastRole: "system" | "user" | "assistant" | "tool";
   system: string;
   allText: string;
@@ -81,6 +85,8 @@ export function requestFacts(req: ChatRequest): RequestFacts {
     model: req.model,
     lastUser: texts.filter((t) => t.role === "user").at(-1)?.text ?? "",
     firstUser: texts.find((t) => t.role === "user")?.text ?? "",
+    texts,
+    answerSchema: forced ? req.tools?.find((t) => t.function.name === forced)?.function.parameters : format === "json_schema" ? req.response_format?.json_schema?.schema : undefined,
     lastRole: last?.role ?? "user",
     system: texts.filter((t) => t.role === "system").map((t) => t.text).join("\n"),
     allText: texts.map((t) => t.text).join("\n"),

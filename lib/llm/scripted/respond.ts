@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Fault, Reply } from "./fixture";
 import { estimateTokens, type RequestFacts } from "./request";
+import { closestChoice } from "./judge";
 import { fallbackReply, renderDeep, renderTemplate, type Decision } from "./rules";
 
 /** An assistant message ready to be sent as JSON or as SSE chunks. */
@@ -59,8 +60,11 @@ function messageFromReply(reply: Reply, f: RequestFacts, call: number): OutMessa
     arguments: tc.rawArgs ?? JSON.stringify(renderDeep(tc.args ?? {}, f, call)),
   }));
   let content = reply.text === undefined ? null : renderTemplate(reply.text, f, call);
-  if (reply.json !== undefined) {
-    const json = JSON.stringify(renderDeep(reply.json, f, call));
+  const chosen = reply.choose === "closest" ? closestChoice(f) : undefined;
+  if (reply.choose && !chosen) content = `${content ?? ""}Scripted judge: this request asks for no choice (no enum in its answer schema).`;
+  const value = chosen ?? (reply.json === undefined ? undefined : renderDeep(reply.json, f, call));
+  if (value !== undefined) {
+    const json = JSON.stringify(value);
     if (f.forcedTool) toolCalls.push({ id: newId("call_"), name: f.forcedTool, arguments: json });
     else content = (content ?? "") + json;
   }

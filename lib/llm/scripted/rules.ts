@@ -1,6 +1,7 @@
 import "server-only";
 import type { Fault, FixtureSet, Match, Pattern, Reply, Rule } from "./fixture";
 import type { RequestFacts } from "./request";
+import { likeness, words } from "./words";
 
 /** The id reported (header `x-scripted-rule`, request log) when no rule matched. */
 export const FALLBACK_RULE_ID = "fallback";
@@ -31,22 +32,6 @@ export function matches(m: Match, f: RequestFacts): boolean {
   if (m.model !== undefined && !(m.model === f.model || test(m.model, f.model))) return false;
   if (m.lastRole !== undefined && m.lastRole !== f.lastRole) return false;
   return true;
-}
-
-/** Words that say nothing about what a request is for. */
-const STOPWORDS = new Set("a an and are as at be by for from has have in into is it its of on or so that the their then them there these this to up was when where which while who will with each until".split(" "));
-
-/** A text's distinct content words: lower case, letters and digits, three characters or more, no stop words. */
-function words(text: string): Set<string> {
-  return new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !STOPWORDS.has(w)));
-}
-
-/** How alike two word sets are: shared words over the geometric mean of their sizes (0–1). */
-function likeness(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return shared / Math.sqrt(a.size * b.size);
 }
 
 /**

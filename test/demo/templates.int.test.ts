@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_FIXTURE_DIR } from "@/lib/llm/scripted/fixture";
+import { instantiateTemplate, workflowTemplates } from "@/lib/workflow/templates";
+import { useWorkerRuntime } from "@/test/helpers/runtime";
+
+/**
+ * The offline demo runs every pattern template: the real worker, BullMQ, PostgreSQL and the scripted
+ * model server with exactly the fixtures `npm run up` and Docker serve (lib/llm/scripted/fixtures).
+ * Its routers and evaluators are judged by `demo.judge` (the option closest to what is judged), so a
+ * routing template follows the message it is given.
+ */
+const rt = useWorkerRuntime({ fixtures: DEFAULT_FIXTURE_DIR });
+
+const INPUTS: Record<string, Record<string, string>> = {
+  "article-writer": { topic: "Durable workflow engines" },
+  "majority-vote": { problem: "What is 17 × 23?" },
+  "refund-triage": { message: "I want my money back for order 42, it arrived broken" },
+  "ml-pipeline": { dataset: "s3://demo/churn.csv: 10k customers, churn labels" },
+  "financial-analyst": { request: "Analyse ACME's latest 10-K and its market" },
+};
+
+describe("the offline demo runs every template", () => {
+  it.each(workflowTemplates.map((t) => [t.id]))("%s succeeds", { timeout: 90_000 }, async (id) => {
+    const { run, steps } = await rt.run(instantiateTemplate(id)!, INPUTS[id]);
+    expect(run.status, run.reason ?? "").toBe("succeeded");
+    expect(steps.filter((s) => s.status === "failed")).toEqual([]);
+  });
+
+  it("the triage template routes by the message: a purchase goes to sales", { timeout: 90_000 }, async () => {
+    const refund = await rt.run(instantiateTemplate("refund-triage")!, INPUTS["refund-triage"]);
+    const sale = await rt.run(instantiateTemplate("refund-triage")!, { message: "Which kettles do you sell? I would like to buy one" });
+    const ran = (r: typeof refund) => r.steps.filter((s) => s.status === "succeeded").map((s) => s.nodeId);
+    expect(ran(refund)).toContain("refund");
+    expect(ran(refund)).not.toContain("sales");
+    expect(ran(sale)).toContain("sales");
+    expect(ran(sale)).not.toContain("refund");
+  });
+});
