@@ -103,6 +103,8 @@ test("create a tool in the dialog (fail → fix in the sandbox), approve its exa
   await page.getByTestId("create-tool").click();
   await page.getByTestId("create-tool-request").fill("I need a pct-change tool: the percentage change from an old value to a new value");
   await page.getByTestId("create-tool-start").click();
+  // the scripted model writes here, as in the offline demo: the dialog says so
+  await expect(page.getByTestId("create-tool-offline")).toContainText("Offline demo model");
   const ready = page.getByTestId("create-tool-ready");
   await expect(ready).toBeVisible({ timeout: 120_000 });
   // Each round was shown live; the last one passes every test. (A Playwright retry reuses the fixed draft in round 1.)

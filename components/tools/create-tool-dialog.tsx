@@ -46,6 +46,7 @@ export function CreateToolDialog({ open, onOpenChange, approve, onChanged }: {
   const [running, setRunning] = useState(false);
   const [rounds, setRounds] = useState<Round[]>([]);
   const [final, setFinal] = useState<Final | null>(null);
+  const [offline, setOffline] = useState(false);
   const [approving, setApproving] = useState(false);
   const abort = useRef<AbortController | null>(null);
 
@@ -74,7 +75,8 @@ export function CreateToolDialog({ open, onOpenChange, approve, onChanged }: {
         return;
       }
       for await (const e of lines(res)) {
-        if (e.type === "round") setRounds((r) => [...r, { round: e.round }]);
+        if (e.type === "started") setOffline(e.offline === true);
+        else if (e.type === "round") setRounds((r) => [...r, { round: e.round }]);
         else if (e.type === "draft") setRounds((r) => r.map((x) => (x.round === e.round ? { ...x, name: e.draft.name, code: e.draft.code } : x)));
         else if (e.type === "tests") setRounds((r) => r.map((x) => (x.round === e.round ? { ...x, results: e } : x)));
         else if (e.type === "ready" || e.type === "reused" || e.type === "failed" || e.type === "error") {
@@ -114,6 +116,12 @@ export function CreateToolDialog({ open, onOpenChange, approve, onChanged }: {
             {rounds.length ? "Try again" : "Write the tool"}
           </Button>
         </div>
+        {offline && (
+          <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200" data-testid="create-tool-offline">
+            Offline demo model: no model provider is connected, so the tool comes from the demo&apos;s few scripted ones, the
+            closest to your description. Add a provider in Settings to have any tool written.
+          </p>
+        )}
         {rounds.length > 0 && (
           <ol className="grid gap-3" data-testid="create-tool-rounds">
             {rounds.map((r) => {

@@ -62,7 +62,7 @@ export interface McpActions {
 
 /** Lines of the "Create tool" stream (NDJSON from POST /tools/create). */
 export type CreateStreamEvent =
-  | { type: "started"; request: string }
+  | { type: "started"; request: string; model?: string; offline?: boolean }
   | { type: "round"; round: number; maxRounds: number }
   | { type: "draft"; round: number; draft: { name: string; description: string; code: string; argsSchema: Record<string, unknown>; tests: { input: Record<string, unknown>; expected: unknown }[] } }
   | { type: "tests"; round: number; results: ToolTestView[] }

@@ -32,6 +32,8 @@ describe("Create tool stream (what the dialog reads)", () => {
     const config = async () => ({ ...scriptedModelConfig(), baseURL: server.url });
     const events = await readAll(toolCreationStream({ ownerId: owner.id, request: "a tool that converts a temperature from Celsius to Fahrenheit", config }));
     expect(events.map((e) => e.type)).toEqual(["started", "round", "draft", "tests", "round", "draft", "tests", "ready"]);
+    // the dialog says when the offline demo's scripted model writes
+    expect(events[0]).toMatchObject({ type: "started", model: "Scripted demo model", offline: true });
     const failedRound = events.find((e) => e.type === "tests");
     expect(failedRound?.type === "tests" && failedRound.results.filter((r) => !r.passed).length).toBeGreaterThan(0);
     const ready = events.at(-1);
@@ -56,8 +58,8 @@ describe("Create tool stream (what the dialog reads)", () => {
 
   test("a model that cannot answer ends the stream with a failure line, not a hang", async () => {
     const owner = await createTestUser();
-    const events = await readAll(toolCreationStream({ ownerId: owner.id, request: "anything at all, please", config: async () => ({ ...scriptedModelConfig(), baseURL: "http://127.0.0.1:9/v1", timeoutMs: 2000 }) }));
-    expect(events[0]?.type).toBe("started");
+    const events = await readAll(toolCreationStream({ ownerId: owner.id, request: "anything at all, please", config: async () => ({ baseURL: "http://127.0.0.1:9/v1", apiKey: "x", model: "llama3.1:8b", timeoutMs: 2000 }) }));
+    expect(events[0]).toMatchObject({ type: "started", model: "llama3.1:8b", offline: false });
     expect(["failed", "error"]).toContain(events.at(-1)?.type);
   }, 60_000);
 });

@@ -1,13 +1,14 @@
 import "server-only";
 import type { CreateStreamEvent } from "@/components/tools/types";
-import type { ModelConfig } from "@/lib/llm/models";
+import { isScriptedModel, modelLabel, type ModelConfig } from "@/lib/llm/models";
 import { createLogger } from "@/lib/logger";
 import { createTool } from "@/lib/tools/create";
 
 const log = createLogger({ component: "tools-create" });
 
 /**
- * The creation loop as an NDJSON stream (one CreateStreamEvent per line): started, then per round
+ * The creation loop as an NDJSON stream (one CreateStreamEvent per line): started (with the model
+ * that writes, and whether it is the offline demo's scripted one), then per round
  * round/draft/tests, then one of reused | ready | failed | error. The loop finishes (and stores a
  * passing tool, unapproved) even when the reader goes away.
  */
@@ -22,9 +23,11 @@ export function toolCreationStream(p: { ownerId: string; request: string; config
           // the reader went away
         }
       };
-      send({ type: "started", request: p.request });
       try {
-        const outcome = await createTool({ ownerId: p.ownerId, request: p.request, config: await p.config(), signal: p.signal, onProgress: send });
+        const config = await p.config();
+        // which model writes: the dialog tells the user when it is the offline demo's scripted model
+        send({ type: "started", request: p.request, model: modelLabel(config), offline: isScriptedModel(config) });
+        const outcome = await createTool({ ownerId: p.ownerId, request: p.request, config, signal: p.signal, onProgress: send });
         if (outcome.status === "reused") send({ type: "reused", toolId: outcome.toolId, name: outcome.name, score: outcome.score });
         else if (outcome.status === "ready") {
           send({ type: "ready", name: outcome.draft.name, versionId: outcome.version.id, version: outcome.version.version, codeHash: outcome.version.codeHash ?? "",
