@@ -36,6 +36,10 @@ function describeOperation(op: Record<string, unknown>): string {
   return `${name}${target ? ` ${target}` : ""}${where}`;
 }
 
+/** The hint under a design that failed because the model never answered with the JSON asked for. */
+export const NO_JSON_HINT =
+  "The model did not answer with the JSON the designer asks for. A model with tool calling or JSON output works best (Settings → Designer model); small local models often need a larger size.";
+
 /** One chat line per event (what the panel streams). */
 export function describeEvent(e: DesignerEvent): EventLine {
   switch (e.type) {
@@ -61,12 +65,15 @@ export function describeEvent(e: DesignerEvent): EventLine {
       ];
       return { type: e.type, tone: "ok", text: `Ready: ${e.result.summary}. ${added.length} added, ${changed.length} changed, ${removed.length} removed — review it on the canvas.`, details };
     }
-    case "failed":
+    case "failed": {
+      // a model that never answered with JSON at all: say what to change, not only what went wrong
+      const noJson = e.reason === "invalid" && e.issues.length > 0 && e.issues.every((i) => i.code === "unparseable_answer");
       return {
         type: e.type,
         tone: e.reason === "cancelled" ? "warn" : "error",
         text: e.reason === "cancelled" ? "Cancelled." : e.reason === "invalid" ? `No valid workflow: ${e.message} Remaining issues:` : `The model failed: ${e.message}`,
-        details: e.issues.map((i) => `${i.code}: ${i.message}`),
+        details: [...e.issues.map((i) => `${i.code}: ${i.message}`), ...(noJson ? [NO_JSON_HINT] : [])],
       };
+    }
   }
 }

@@ -5,7 +5,7 @@ import { design } from "@/lib/designer/pipeline";
 import { replayModel } from "@/lib/designer/replay";
 import { validate } from "@/lib/workflow/validate";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
-import { describeEvent } from "./describe-event";
+import { describeEvent, NO_JSON_HINT } from "./describe-event";
 import {
   acceptGroups, choosableGroups, diffMarks, groupDependencies, isBlankDocument, placeholderIssues, previewDocument, proposalGroups, toggleGroup,
   type PendingProposal,
@@ -103,6 +103,14 @@ describe("designer proposal on the canvas", () => {
     expect(lines[0]!.text).toMatch(/Profiling the request/);
     expect(lines.find((l) => l.type === "proposal")!.text).toMatch(/^Proposed: Article writer/);
     expect(lines.at(-1)!.text).toMatch(/^Ready: .* 6 added/);
+  });
+
+  it("a design that failed only for want of JSON says what to change; other failures do not", () => {
+    const usage = { calls: 4, promptTokens: 1, completionTokens: 1 };
+    const noJson = describeEvent({ type: "failed", reason: "invalid", message: "Still invalid after 3 repairs.", issues: [{ code: "unparseable_answer", message: "no JSON object" }], usage });
+    expect(noJson.details).toEqual(["unparseable_answer: no JSON object", NO_JSON_HINT]);
+    const graph = describeEvent({ type: "failed", reason: "invalid", message: "Still invalid after 3 repairs.", issues: [{ code: "unparseable_answer", message: "x" }, { code: "unwired_branch", message: "y" }], usage });
+    expect(graph.details).not.toContain(NO_JSON_HINT);
   });
 
   it("NDJSON lines split across chunks parse once each", () => {

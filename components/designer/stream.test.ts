@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { designerModelInfo, ndjsonSplitter } from "./stream";
+import { designerModelInfo } from "./stream";
 
 describe("designer stream", () => {
   it("reads the designing model from the response headers", () => {
@@ -7,12 +7,5 @@ describe("designer stream", () => {
     expect(designerModelInfo(new Headers({ "x-weft-designer-model": "gpt-4o-mini" }))).toEqual({ name: "gpt-4o-mini", offline: false });
     expect(designerModelInfo(new Headers({ "x-weft-designer-model": "%E0%A4%A" }))).toEqual({ name: "%E0%A4%A", offline: false });
     expect(designerModelInfo(new Headers())).toEqual({ name: null, offline: false });
-  });
-
-  it("splits NDJSON arriving in arbitrary chunks", () => {
-    const split = ndjsonSplitter();
-    expect(split('{"a":1}\n{"b"')).toEqual([{ a: 1 }]);
-    expect(split(":2}\n")).toEqual([{ b: 2 }]);
-    expect(split('{"c":3}', true)).toEqual([{ c: 3 }]);
   });
 });
