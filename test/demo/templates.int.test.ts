@@ -26,6 +26,22 @@ describe("the offline demo runs every template", () => {
     expect(steps.filter((s) => s.status === "failed")).toEqual([]);
   });
 
+  it("an agent offered the knowledge base looks its task up; one offered other tools answers with a draft", { timeout: 90_000 }, async () => {
+    const before = rt.model.requests().length;
+    const agent = (key: string, tool: string) => ({ key, name: key, instructions: "Answer the task.", tools: [{ name: tool }] });
+    const { run, steps } = await rt.run({
+      name: "tools in the demo",
+      agents: [agent("reader", "kb_query"), agent("calc", "math")],
+      nodes: [{ id: "start", type: "start" }, { id: "look", type: "agent", agent: "reader", task: "What do the filings say about revenue?" },
+        { id: "count", type: "agent", agent: "calc", task: "Add up the numbers" }, { id: "end", type: "end", outputs: { answer: "{{nodes.count.output}}" } }],
+      edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "look" }, { id: "e2", source: "look", sourceHandle: "done", target: "count" }, { id: "e3", source: "count", sourceHandle: "done", target: "end" }],
+    });
+    expect(run.status, run.reason ?? "").toBe("succeeded");
+    expect(rt.model.requests().slice(before).map((r) => r.rule)).toEqual(["demo.kb.call", "demo.after-tool", "demo.tools-unused"]);
+    expect(JSON.stringify(steps.find((s) => s.nodeId === "look")?.output)).toContain("Based on what I found");
+    expect(JSON.stringify(steps.find((s) => s.nodeId === "count")?.output)).toContain("answers without calling its tools: math");
+  });
+
   it("the triage template routes by the message: a purchase goes to sales", { timeout: 90_000 }, async () => {
     const refund = await rt.run(instantiateTemplate("refund-triage")!, INPUTS["refund-triage"]);
     const sale = await rt.run(instantiateTemplate("refund-triage")!, { message: "Which kettles do you sell? I would like to buy one" });

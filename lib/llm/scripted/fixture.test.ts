@@ -52,6 +52,11 @@ describe("matching", () => {
     });
     expect(matches({ lastUser: "this ticket", system: "[[router]]", tools: ["b"], schema: "route", model: { regex: "^scripted" } }, f)).toBe(true);
     expect(matches({ lastUser: { regex: "^route this", flags: "i" }, hasTools: true, responseFormat: "json_schema", lastRole: "user" }, f)).toBe(true);
+    expect(matches({ structured: true }, f)).toBe(true);
+    expect(matches({ structured: false }, f)).toBe(false);
+    const free = facts({ tools: [{ type: "function", function: { name: "a" } }] });
+    const forced = facts({ tools: [{ type: "function", function: { name: "a" } }], tool_choice: { type: "function", function: { name: "a" } } });
+    expect([matches({ structured: false, hasTools: true }, free), matches({ structured: false }, forced)]).toEqual([true, false]);
     expect(matches({ system: ["[[router]]", "[[other]]"] }, f)).toBe(false);
     expect(matches({ tools: ["c"] }, f)).toBe(false);
     expect(matches({ model: "scripted-demo" }, f)).toBe(false);

@@ -34,6 +34,8 @@ const match = z
     schema: z.string().min(1).optional(),
     /** The response_format type requested ("text" when none). */
     responseFormat: z.enum(["text", "json_object", "json_schema"]).optional(),
+    /** true: a structured answer is asked for (a forced tool, or a JSON response format); false: a free one. */
+    structured: z.boolean().optional(),
     /** The request's model name (exact string or pattern). */
     model: pattern.optional(),
     /** Role of the last message, e.g. "tool" to answer after a tool result. */

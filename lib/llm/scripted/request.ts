@@ -50,6 +50,8 @@ export interface RequestFacts {
   texts: { role: RequestFacts["lastRole"]; text: string }[];
   /** The JSON schema a structured answer must match: the forced tool's parameters, else response_format's schema. */
   answerSchema: unknown;
+  /** A structured answer is asked for: a forced tool, or a JSON response format. */
+  structured: boolean;
   lastRole: "system" | "user" | "assistant" | "tool";
   system: string;
   allText: string;
@@ -86,6 +88,7 @@ export function requestFacts(req: ChatRequest): RequestFacts {
     lastUser: texts.filter((t) => t.role === "user").at(-1)?.text ?? "",
     firstUser: texts.find((t) => t.role === "user")?.text ?? "",
     texts,
+    structured: forced !== undefined || format !== "text",
     answerSchema: forced ? req.tools?.find((t) => t.function.name === forced)?.function.parameters : format === "json_schema" ? req.response_format?.json_schema?.schema : undefined,
     lastRole: last?.role ?? "user",
     system: texts.filter((t) => t.role === "system").map((t) => t.text).join("\n"),

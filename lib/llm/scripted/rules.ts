@@ -29,6 +29,7 @@ export function matches(m: Match, f: RequestFacts): boolean {
   if (m.hasTools !== undefined && m.hasTools !== f.tools.length > 0) return false;
   if (m.schema !== undefined && m.schema !== f.schemaName) return false;
   if (m.responseFormat !== undefined && m.responseFormat !== f.responseFormat) return false;
+  if (m.structured !== undefined && m.structured !== f.structured) return false;
   if (m.model !== undefined && !(m.model === f.model || test(m.model, f.model))) return false;
   if (m.lastRole !== undefined && m.lastRole !== f.lastRole) return false;
   return true;
