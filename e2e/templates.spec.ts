@@ -12,6 +12,16 @@ test("a workflow can start from a pattern template", async ({ page }) => {
   await expect(page.getByRole("link", { name: "Open editor" })).toHaveAttribute("href", /\/edit$/);
 });
 
+test("an example request on the start screen designs itself in the editor", async ({ page }) => {
+  await signUpNewUser(page, "example");
+  await page.goto("/workflows/new");
+  await page.getByTestId("describe-example").filter({ hasText: "Triage customer messages" }).click();
+  await page.waitForURL(/\/workflows\/[^/]+\/edit/);
+  const panel = page.getByTestId("designer-panel");
+  await expect(panel.getByTestId("designer-user-message")).toHaveText("Triage customer messages: purchases go to sales, refund requests to the refund agent");
+  await expect(panel.getByTestId("designer-proposal")).toBeVisible({ timeout: 60_000 });
+});
+
 test("a workflow can be deleted from its page after confirming", async ({ page }) => {
   await signUpNewUser(page, "delete");
   await new WorkflowsPage(page).createBlank();

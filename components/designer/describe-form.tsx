@@ -4,7 +4,7 @@ import { DESIGN_EXAMPLES } from "@/lib/designer/examples";
 
 /**
  * "Describe the system you want": one box; submitting creates a draft and opens the editor, where the
- * designer's proposal waits on the canvas to be accepted.
+ * designer's proposal waits on the canvas to be accepted. Clicking an example submits that example.
  */
 export function DescribeForm({ action, error }: { action: (form: FormData) => Promise<void>; error?: string }) {
   return (
@@ -15,7 +15,16 @@ export function DescribeForm({ action, error }: { action: (form: FormData) => Pr
       {error && <p className="text-xs text-danger" role="alert">{error}</p>}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-xs text-muted">
-          e.g. {DESIGN_EXAMPLES.map((e, i) => <span key={i}>{i > 0 && " · "}“{e}”</span>)}
+          e.g. {DESIGN_EXAMPLES.map((e, i) => (
+            <span key={i}>
+              {i > 0 && " · "}
+              {/* an example designs itself: the clicked button's value is the request (formNoValidate: the box may be empty) */}
+              <button type="submit" name="example" value={e} formNoValidate data-testid="describe-example"
+                className="cursor-pointer text-left underline decoration-dotted underline-offset-2 hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+                “{e}”
+              </button>
+            </span>
+          ))}
         </p>
         <SubmitButton data-testid="describe-submit">Design it</SubmitButton>
       </div>

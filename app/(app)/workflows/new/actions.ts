@@ -17,7 +17,8 @@ const messageSchema = z.string().trim().min(1).max(4000);
  */
 export async function describeWorkflowAction(form: FormData): Promise<void> {
   const user = await requireUser("/workflows/new");
-  const message = messageSchema.safeParse(form.get("message"));
+  // an example button sends its own request (`example`); otherwise the box's text
+  const message = messageSchema.safeParse(form.get("example") ?? form.get("message"));
   if (!message.success) redirect("/workflows/new?error=empty");
   const wf = await createWorkflow(user.id, blankWorkflowDocument());
   revalidatePath("/workflows");
