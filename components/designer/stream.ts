@@ -22,19 +22,23 @@ export function ndjsonSplitter(): (chunk: string, end?: boolean) => unknown[] {
   };
 }
 
+/** The designer route's response headers: the designing model's name (URI-encoded), and "1" for the offline demo's scripted model. */
+export const DESIGNER_MODEL_HEADER = "x-weft-designer-model";
+export const DESIGNER_OFFLINE_HEADER = "x-weft-designer-offline";
+
 /** Which model answers a designer request (the route's X-Weft-Designer-* headers). */
 export type DesignerModelInfo = { name: string | null; offline: boolean };
 
 /** Reads the designing model from a designer response's headers. */
 export function designerModelInfo(headers: Headers): DesignerModelInfo {
-  const name = headers.get("x-weft-designer-model");
+  const name = headers.get(DESIGNER_MODEL_HEADER);
   let decoded: string | null = null;
   try {
     decoded = name === null ? null : decodeURIComponent(name);
   } catch {
     decoded = name;
   }
-  return { name: decoded, offline: headers.get("x-weft-designer-offline") === "1" };
+  return { name: decoded, offline: headers.get(DESIGNER_OFFLINE_HEADER) === "1" };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DESIGNER_MODEL_HEADER, DESIGNER_OFFLINE_HEADER } from "@/components/designer/stream";
 import { getWorkflow } from "@/lib/db/workflows";
 import type { DesignerEvent } from "@/lib/designer/events";
 import { design } from "@/lib/designer/pipeline";
@@ -29,10 +30,6 @@ const bodySchema = z.object({
   /** Run the proposal once on the model's sample inputs before showing it. */
   dryRun: z.boolean().optional(),
 });
-
-/** The designing model's name (URI-encoded), and "1" when it is the offline demo's scripted model (components/designer/stream.ts). */
-const DESIGNER_MODEL_HEADER = "X-Weft-Designer-Model";
-const DESIGNER_OFFLINE_HEADER = "X-Weft-Designer-Offline";
 
 const NDJSON_HEADERS = {
   "Content-Type": "application/x-ndjson; charset=utf-8",

@@ -92,8 +92,8 @@ export const replySchema = z
     json: z.unknown().optional(),
     /**
      * "closest": answers a structured choice (an enum property of the requested schema, e.g. a
-     * router's `branch`) with the option whose line in the prompt shares the most words with the
-     * conversation before it (judge.ts): the offline demo's stand-in for a judging model.
+     * router's `branch`) with the option whose line in the prompt is most like the
+     * conversation before it (judge.ts, lib/similarity.ts): the offline demo's stand-in for a judging model.
      */
     choose: z.literal("closest").optional(),
     refusal: z.string().optional(),
@@ -119,7 +119,7 @@ export const ruleSchema = z
     /**
      * A request this rule stands for. When no rule matches a request, the rules with an example whose
      * match holds apart from its message patterns (lastUser, anyMessage) compete, and the one whose
-     * example shares the most words with the request's first user message answers (rules.ts
+     * example is most like the request's first user message (lib/similarity.ts) answers (rules.ts
      * `nearestExample`): the offline demo answers a request it has no script for with its closest one.
      */
     example: z.string().min(1).max(4000).optional(),

@@ -1,5 +1,5 @@
 import type { RequestFacts } from "./request";
-import { likeness, words } from "./words";
+import { similarity } from "@/lib/similarity";
 
 /** The first enum property of a structured answer's JSON schema: its name and string values. */
 function choiceField(schema: unknown): { field: string; values: string[]; hasReason: boolean } | undefined {
@@ -16,8 +16,8 @@ function choiceField(schema: unknown): { field: string; values: string[]; hasRea
  * A deterministic judge for the offline demo (reply `choose: "closest"`): the structured answer's
  * enum (a router's `branch`) decides what can be chosen; each option reads as the prompt line that
  * names it in quotes (`- "refund" (Refund): The customer wants money back…`), and the option whose
- * line shares the most words with the conversation before that prompt (the message being routed, the
- * draft being judged) wins; ties go to the first declared option. Undefined when the request asks
+ * line is most like the conversation before that prompt (lib/similarity.ts; the message being routed,
+ * the draft being judged) wins; ties go to the first declared option. Undefined when the request asks
  * for no enum.
  */
 export function closestChoice(f: RequestFacts): Record<string, string> | undefined {
@@ -26,12 +26,12 @@ export function closestChoice(f: RequestFacts): Record<string, string> | undefin
   const names = (text: string) => choice.values.some((v) => text.includes(`"${v}"`));
   const at = f.texts.findIndex((t) => names(t.text));
   const before = f.texts.slice(0, at < 0 ? f.texts.length : at).filter((t) => t.role !== "system");
-  const judged = words(before.map((t) => t.text).join("\n"));
+  const judged = before.map((t) => t.text).join("\n");
   const optionsText = at < 0 ? "" : f.texts[at]!.text;
   let best = { value: choice.values[0]!, line: "", score: -1 };
   for (const value of choice.values) {
     const line = optionsText.split("\n").find((l) => l.includes(`"${value}"`))?.trim() ?? value;
-    const score = likeness(judged, words(`${value.replace(/[_-]+/g, " ")} ${line}`));
+    const score = similarity(judged, `${value} ${line}`);
     if (score > best.score) best = { value, line, score };
   }
   const reason = `Scripted judge: the option closest to the input${best.line ? ` (${best.line})` : ""}.`;

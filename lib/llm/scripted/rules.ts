@@ -1,7 +1,7 @@
 import "server-only";
 import type { Fault, FixtureSet, Match, Pattern, Reply, Rule } from "./fixture";
 import type { RequestFacts } from "./request";
-import { likeness, words } from "./words";
+import { similarity } from "@/lib/similarity";
 
 /** The id reported (header `x-scripted-rule`, request log) when no rule matched. */
 export const FALLBACK_RULE_ID = "fallback";
@@ -11,7 +11,7 @@ export type Decision = (
   | { kind: "reply"; ruleId: string; reply: Reply; call: number }
   | { kind: "fault"; ruleId: string; fault: Fault; reply: Reply | undefined; call: number }
 ) & {
-  /** Set when no rule matched and the rule was chosen by its `example` (the words shared, 0–1). */
+  /** Set when no rule matched and the rule was chosen by its `example` (its similarity, lib/similarity.ts, 0–1). */
   nearest?: number;
 };
 
@@ -41,13 +41,12 @@ export function matches(m: Match, f: RequestFacts): boolean {
  * or undefined when none shares a word with it.
  */
 export function nearestExample(rules: readonly Rule[], f: RequestFacts): { rule: Rule; score: number } | undefined {
-  const request = words(f.firstUser);
   let best: { rule: Rule; score: number } | undefined;
   for (const rule of rules) {
     if (rule.example === undefined) continue;
     const { lastUser: _lastUser, anyMessage: _anyMessage, ...rest } = rule.match;
     if (!matches(rest, f)) continue;
-    const score = likeness(request, words(rule.example));
+    const score = similarity(f.firstUser, rule.example);
     if (score > 0 && (!best || score > best.score)) best = { rule, score };
   }
   return best;

@@ -37,7 +37,7 @@ export interface LoggedRequest {
   /** Matched rule id, "fallback" when none matched, null for non-chat endpoints or bad requests. */
   rule: string | null;
   matched: boolean;
-  /** Set when no rule matched and `rule` answered as the nearest example (its likeness, 0–1). */
+  /** Set when no rule matched and `rule` answered as the nearest example (its similarity, 0–1). */
   nearest?: number;
   /** 1-based call number of that rule. */
   call: number;

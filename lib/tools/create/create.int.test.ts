@@ -7,7 +7,7 @@ import { createTestUser } from "@/lib/runs/test-fixtures";
 import { executeTool } from "@/lib/tools/registry";
 import { useTestDatabase } from "@/test/db";
 import { createTool, type CreateToolProgress } from "./create";
-import { similarity } from "./similarity";
+import { similarity } from "@/lib/similarity";
 
 useTestDatabase();
 

@@ -6,7 +6,7 @@ import type { ModelConfig } from "@/lib/llm/models";
 import { structured } from "@/lib/llm/structured";
 import { builtinTools } from "@/lib/tools/builtins";
 import { runnableVersion } from "@/lib/tools/registry";
-import { similarity } from "./similarity";
+import { similarity } from "@/lib/similarity";
 import { describeFailures, runToolTests, type ToolTestResult } from "./tests";
 
 /** What the model writes (fixtures match on the structured name "write_tool"). */

@@ -1,4 +1,7 @@
-/** Lexical similarity for tool reuse (deterministic, no model call): cosine of stemmed term counts. */
+/**
+ * Lexical similarity (deterministic, no model call): cosine of stemmed term counts. Used for tool reuse
+ * (lib/tools/create) and by the scripted model server to pick the nearest example and judge branches.
+ */
 
 const STOP = new Set("a an the to from of for and or in on with that this is are be it i me my we need want tool please which can by as into".split(" "));
 
