@@ -25,3 +25,22 @@ export const SCRIPTED_MODEL_LABEL = "Scripted demo model";
 
 /** `••••abcd`, or "No key" for keyless endpoints. */
 export const maskedKey = (last4: string | null): string => (last4 ? `••••${last4}` : "No key");
+
+/** An API token row as settings shows it: never the secret, only its last four characters. */
+export interface ApiTokenRow {
+  id: string;
+  name: string;
+  lastFour: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Result of "New token": the secret is in this answer only, never again. */
+export type CreateTokenResult =
+  | { status: "idle" }
+  | { status: "ok"; name: string; token: string }
+  | { status: "error"; message?: string; fieldErrors?: Record<string, string | undefined> };
+
+export type CreateTokenAction = (prev: CreateTokenResult, form: FormData) => Promise<CreateTokenResult>;
+export type RevokeTokenAction = (id: string) => Promise<FormResult>;

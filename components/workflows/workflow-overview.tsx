@@ -6,16 +6,20 @@ import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page-header";
 import { DeleteWorkflowButton } from "./delete-workflow-button";
 import { plural, timeAgo } from "./format";
+import { RunFromScript } from "./run-from-script";
+import type { Field } from "@/lib/workflow/schema";
 
 export interface WorkflowOverviewProps {
   workflow: { id: string; name: string; description: string; nodeCount: number; updatedAt: Date; valid: boolean };
+  /** The draft's input fields (null while the draft does not parse: no script example then). */
+  inputs: Field[] | null;
   versions: { id: string; version: number; message: string; createdAt: Date }[];
   /** Server action deleting the workflow (form field `id`). */
   deleteAction: (form: FormData) => Promise<void>;
 }
 
-/** A read-only summary of a workflow (placeholder until the editor canvas lands on this route). */
-export function WorkflowOverview({ workflow, versions, deleteAction }: WorkflowOverviewProps) {
+/** A read-only summary of a workflow: size, draft state, versions and how to run it from a script. */
+export function WorkflowOverview({ workflow, inputs, versions, deleteAction }: WorkflowOverviewProps) {
   return (
     <div>
       <Link href="/workflows" className="mb-4 inline-flex items-center gap-1.5 text-sm text-muted hover:text-foreground">
@@ -77,6 +81,7 @@ export function WorkflowOverview({ workflow, versions, deleteAction }: WorkflowO
           <p className="mt-4 text-xs text-muted">{plural(versions.length, "version")}</p>
         </CardContent>
       </Card>
+      {inputs && <RunFromScript workflowId={workflow.id} inputs={inputs} />}
     </div>
   );
 }

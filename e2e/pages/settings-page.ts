@@ -35,4 +35,30 @@ export class SettingsPage {
   async testConnection(name: string) {
     await this.row(name).getByRole("button", { name: "Test connection" }).click();
   }
+
+  tokenRow = (name: string) => this.page.getByTestId("api-token-row").filter({ hasText: name });
+
+  /** "New token" → name → the secret, read from the field that shows it once; closes the dialog. */
+  async createApiToken(name: string): Promise<string> {
+    await this.page.getByRole("button", { name: "New token" }).click();
+    const dialog = this.page.getByRole("dialog", { name: "New API token" });
+    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByRole("button", { name: "Create token" }).click();
+    const field = dialog.getByTestId("new-api-token");
+    await expect(field).toHaveValue(/^weft_/);
+    const token = await field.inputValue();
+    await expect(dialog.getByText(`curl -H "Authorization: Bearer ${token}"`)).toBeVisible();
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(this.tokenRow(name)).toBeVisible();
+    return token;
+  }
+
+  async revokeApiToken(name: string) {
+    await this.tokenRow(name).getByRole("button", { name: `Revoke ${name}` }).click();
+    const dialog = this.page.getByRole("dialog", { name: `Revoke ${name}?` });
+    await dialog.getByRole("button", { name: "Revoke" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(this.tokenRow(name).getByText("Revoked")).toBeVisible();
+  }
 }

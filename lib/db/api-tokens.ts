@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 
 /** Prefix of every API token, so a leaked one is recognisable (secret scanners, logs). */
 export const API_TOKEN_PREFIX = "weft_";
@@ -28,11 +29,22 @@ const view = { id: true, name: true, lastFour: true, createdAt: true, lastUsedAt
 /** SHA-256 hex of a token: what is stored and looked up (a fast hash is fine for 256-bit random secrets). */
 export const hashApiToken = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex");
 
-/** Creates a token for scripts calling the REST API (`Authorization: Bearer <token>`). */
+/** Live (not revoked) tokens one user may hold: enough for every script, few enough to review. */
+export const MAX_LIVE_API_TOKENS = 25;
+
+/**
+ * Creates a token for scripts calling the REST API and the MCP endpoint (`Authorization: Bearer
+ * <token>`). Refuses (conflict) a user who already holds MAX_LIVE_API_TOKENS live ones.
+ */
 export async function createApiToken(ownerId: string, name: string): Promise<CreatedApiToken> {
+  const parsedName = apiTokenNameSchema.parse(name);
+  const live = await db().apiToken.count({ where: { ownerId, revokedAt: null } });
+  if (live >= MAX_LIVE_API_TOKENS) {
+    throw new AppError("conflict", `You already have ${MAX_LIVE_API_TOKENS} live tokens: revoke one you no longer use first.`);
+  }
   const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const row = await db().apiToken.create({
-    data: { ownerId, name: apiTokenNameSchema.parse(name), tokenHash: hashApiToken(token), lastFour: token.slice(-4) },
+    data: { ownerId, name: parsedName, tokenHash: hashApiToken(token), lastFour: token.slice(-4) },
     select: view,
   });
   return { ...row, token };

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { workflowSchema, type Workflow, type WorkflowInput } from "@/lib/workflow/schema";
+import { workflowSchema, type Field, type Workflow, type WorkflowInput } from "@/lib/workflow/schema";
 
 /** A row of the workflows list. */
 export interface WorkflowSummary {
@@ -35,6 +35,20 @@ export interface WorkflowVersionSummary {
 export interface WorkflowVersionDetail extends WorkflowVersionSummary {
   workflowId: string;
   document: Workflow;
+}
+
+/**
+ * A workflow as scripts see it (GET /api/workflows): what to start and with which inputs. `inputs`
+ * are the draft's input fields, which a run started without `version` takes; null while the draft
+ * does not parse as a workflow document.
+ */
+export interface WorkflowApiView {
+  id: string;
+  name: string;
+  description: string;
+  updatedAt: Date;
+  latestVersion: number | null;
+  inputs: Field[] | null;
 }
 
 const nameSchema = z.string().trim().min(1, "Enter a name").max(120, "At most 120 characters");
@@ -97,6 +111,26 @@ export async function getWorkflow(ownerId: string, id: string): Promise<Workflow
     latestVersion: row.versions[0]?.version ?? null,
   };
 }
+
+/** The owner's workflows as scripts see them, most recently updated first. */
+export async function listWorkflowApiViews(ownerId: string): Promise<WorkflowApiView[]> {
+  const rows = await db().workflow.findMany({
+    where: { ownerId },
+    orderBy: { updatedAt: "desc" },
+    select: { id: true, name: true, description: true, updatedAt: true, draft: true, versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 } },
+  });
+  return rows.map(({ draft, versions, ...r }) => ({ ...r, latestVersion: versions[0]?.version ?? null, inputs: workflowSchema.safeParse(draft).data?.inputs ?? null }));
+}
+
+/** One workflow as scripts see it. */
+export const workflowApiView = ({ id, name, description, updatedAt, latestVersion, document }: WorkflowDetail): WorkflowApiView => ({
+  id,
+  name,
+  description,
+  updatedAt,
+  latestVersion,
+  inputs: document?.inputs ?? null,
+});
 
 /** Creates a workflow from a document (parsed by lib/workflow's schema); name/description come from it. */
 export async function createWorkflow(ownerId: string, document: WorkflowInput): Promise<WorkflowSummary> {

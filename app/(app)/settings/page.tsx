@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ApiTokensSection } from "@/components/settings/api-tokens-section";
 import { DemoModelNotice } from "@/components/settings/demo-model-notice";
 import { DesignerModelForm } from "@/components/settings/designer-model-form";
 import { PriceTable } from "@/components/settings/price-table";
@@ -6,29 +7,37 @@ import { ProvidersSection } from "@/components/settings/providers-section";
 import { McpServersSection } from "@/components/tools/mcp-servers-section";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
+import { listApiTokens } from "@/lib/db/api-tokens";
 import { listProviders } from "@/lib/db/providers";
 import { getSettings } from "@/lib/db/settings";
 import { savePricesAction } from "./price-actions";
 import { stdioAllowed } from "@/lib/tools/mcp/client";
 import { deleteToolAction, saveMcpServerAction } from "../tools/actions";
 import { loadToolViews } from "../tools/data";
+import { createApiTokenAction, revokeApiTokenAction } from "./token-actions";
 import { deleteProviderAction, saveDesignerAction, saveProviderAction, testProviderAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const user = await requireUser("/settings");
-  const [providers, settings, tools] = await Promise.all([listProviders(user.id), getSettings(user.id), loadToolViews(user.id, { listMcpTools: false })]);
+  const [providers, settings, tools, tokens] = await Promise.all([
+    listProviders(user.id),
+    getSettings(user.id),
+    loadToolViews(user.id, { listMcpTools: false }),
+    listApiTokens(user.id),
+  ]);
   const rows = providers.map(({ id, name, baseUrl, defaultModel, apiKeyLast4 }) => ({ id, name, baseUrl, defaultModel, apiKeyLast4 }));
   return (
     <>
-      <PageHeader title="Settings" description="Model providers, keys and the designer model." />
+      <PageHeader title="Settings" description="Model providers, keys, the designer model and API tokens." />
       <div className="grid gap-8">
         {rows.length === 0 && <DemoModelNotice />}
         <ProvidersSection providers={rows} save={saveProviderAction} remove={deleteProviderAction} test={testProviderAction} />
         <DesignerModelForm providers={rows} current={settings} action={saveDesignerAction} />
         <PriceTable prices={settings.prices} save={savePricesAction} />
         <McpServersSection servers={tools.filter((t) => t.kind === "mcp")} actions={{ save: saveMcpServerAction, remove: deleteToolAction }} stdioEnabled={stdioAllowed()} />
+        <ApiTokensSection tokens={tokens} create={createApiTokenAction} revoke={revokeApiTokenAction} />
       </div>
     </>
   );

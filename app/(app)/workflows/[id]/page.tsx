@@ -15,5 +15,5 @@ export default async function WorkflowPage({ params }: Props) {
   const user = await requireUser(`/workflows/${id}`);
   const [workflow, versions] = await Promise.all([getWorkflow(user.id, id), listWorkflowVersions(user.id, id)]);
   if (!workflow || !versions) notFound();
-  return <WorkflowOverview workflow={{ ...workflow, valid: workflow.document !== null }} versions={versions} deleteAction={deleteWorkflowAction} />;
+  return <WorkflowOverview workflow={{ ...workflow, valid: workflow.document !== null }} inputs={workflow.document?.inputs ?? null} versions={versions} deleteAction={deleteWorkflowAction} />;
 }

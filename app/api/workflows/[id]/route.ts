@@ -1,0 +1,19 @@
+import { getWorkflow, workflowApiView } from "@/lib/db/workflows";
+import { notFound } from "@/lib/errors";
+import { requireCaller } from "@/lib/runs/auth-context";
+import { handle } from "@/lib/runs/http";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+/** One of the caller's workflows with its input fields (404 for another user's, as for a missing one). */
+export async function GET(request: Request, context: Context): Promise<Response> {
+  return handle(async () => {
+    const caller = await requireCaller(request);
+    const workflow = await getWorkflow(caller.userId, (await context.params).id);
+    if (!workflow) throw notFound("Workflow not found");
+    return Response.json(workflowApiView(workflow));
+  });
+}

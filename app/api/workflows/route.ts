@@ -1,0 +1,14 @@
+import { listWorkflowApiViews } from "@/lib/db/workflows";
+import { requireCaller } from "@/lib/runs/auth-context";
+import { handle } from "@/lib/runs/http";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** The caller's workflows with their input fields, most recently updated first: `{workflows}`. */
+export async function GET(request: Request): Promise<Response> {
+  return handle(async () => {
+    const caller = await requireCaller(request);
+    return Response.json({ workflows: await listWorkflowApiViews(caller.userId) });
+  });
+}
