@@ -12,3 +12,14 @@ export {
   withRedisDeadline,
 } from "./connection";
 export { runsQueue, closeRunsQueue, enqueueRun, hasLiveRunJob, type EnqueueResult } from "./runs-queue";
+export {
+  SCHEDULES_QUEUE,
+  scheduleJobSchema,
+  schedulesQueue,
+  closeSchedulesQueue,
+  upsertScheduleTimer,
+  removeScheduleTimer,
+  listScheduleTimers,
+  type ScheduleJobData,
+  type ScheduleTiming,
+} from "./schedules-queue";

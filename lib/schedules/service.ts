@@ -1,0 +1,85 @@
+import "server-only";
+import { z } from "zod";
+import { createScheduleRow, deleteScheduleRow, listSchedules, setScheduleEnabled, type ScheduleView } from "@/lib/db/schedules";
+import { getWorkflow } from "@/lib/db/workflows";
+import { AppError, notFound } from "@/lib/errors";
+import { createLogger } from "@/lib/logger";
+import { removeScheduleTimer, upsertScheduleTimer } from "@/lib/queue";
+import { inputsSchema } from "@/lib/runs/inputs";
+import { checkCron } from "./cron";
+
+const log = createLogger({ component: "schedules" });
+
+export const scheduleInputSchema = z.object({
+  cron: z.string().max(120),
+  timezone: z.string().max(64),
+  inputs: z.record(z.string(), z.unknown()).default({}),
+});
+export type ScheduleInput = z.input<typeof scheduleInputSchema>;
+
+/** A schedule with its next fire times (empty while paused). */
+export interface ScheduleDetail extends ScheduleView {
+  next: Date[];
+}
+
+/** Whether the schedule's timer in Redis was set too; false: Redis is down and the worker's reconciler sets it later. */
+export interface ScheduleChange {
+  schedule: ScheduleDetail;
+  timerSet: boolean;
+}
+
+const detail = (s: ScheduleView, now = new Date()): ScheduleDetail => {
+  const check = s.enabled ? checkCron(s.cron, s.timezone, now) : null;
+  return { ...s, next: check?.ok ? check.next : [] };
+};
+
+/** Sets or removes the timer; a Redis failure is logged and left to the reconciler (PostgreSQL holds the schedule). */
+async function syncTimer(s: ScheduleView): Promise<boolean> {
+  try {
+    if (s.enabled) await upsertScheduleTimer(s);
+    else await removeScheduleTimer(s.id);
+    return true;
+  } catch (err) {
+    log.warn("schedule timer not synced; the reconciler will", { scheduleId: s.id, err: err instanceof Error ? err.message : String(err) });
+    return false;
+  }
+}
+
+/**
+ * Adds a schedule that runs the owner's workflow's newest saved version with `inputs`. Refuses
+ * (bad_request, nothing saved) a pattern that is not five cron fields, an unknown time zone, and
+ * inputs that do not match the workflow's input fields.
+ */
+export async function createSchedule(ownerId: string, workflowId: string, input: ScheduleInput): Promise<ScheduleChange> {
+  const parsed = scheduleInputSchema.safeParse(input);
+  if (!parsed.success) throw new AppError("bad_request", "Invalid schedule.", z.treeifyError(parsed.error));
+  const { cron, timezone, inputs } = parsed.data;
+  const check = checkCron(cron, timezone);
+  if (!check.ok) throw new AppError("bad_request", check.message);
+  const workflow = await getWorkflow(ownerId, workflowId);
+  if (!workflow) throw notFound("Workflow not found");
+  if (workflow.document) {
+    const fits = inputsSchema(workflow.document.inputs).safeParse(inputs);
+    if (!fits.success) throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", z.treeifyError(fits.error));
+  }
+  const row = await createScheduleRow(ownerId, workflowId, { cron: check.pattern, timezone, inputs });
+  return { schedule: detail(row), timerSet: await syncTimer(row) };
+}
+
+/** The owner's schedules of a workflow with their next fire times. */
+export async function schedulesOf(ownerId: string, workflowId: string, now = new Date()): Promise<ScheduleDetail[]> {
+  return (await listSchedules(ownerId, workflowId)).map((s) => detail(s, now));
+}
+
+/** Pauses (timer removed) or resumes (timer set again) one of the owner's schedules. */
+export async function pauseSchedule(ownerId: string, id: string, paused: boolean): Promise<ScheduleChange> {
+  const row = await setScheduleEnabled(ownerId, id, !paused);
+  if (!row) throw notFound("Schedule not found");
+  return { schedule: detail(row), timerSet: await syncTimer(row) };
+}
+
+/** Deletes one of the owner's schedules and its timer. */
+export async function deleteSchedule(ownerId: string, id: string): Promise<{ timerRemoved: boolean }> {
+  if (!(await deleteScheduleRow(ownerId, id))) throw notFound("Schedule not found");
+  return { timerRemoved: await syncTimer({ id, enabled: false } as ScheduleView) };
+}
