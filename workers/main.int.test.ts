@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { closeApiRedis, closeRunsQueue, createWorkerConnection, enqueueRun, hasLiveRunJob, queuePrefix, runsQueue } from "@/lib/queue";
+import { closeApiRedis, closeRunsQueue, closeSchedulesQueue, createWorkerConnection, enqueueRun, hasLiveRunJob, listScheduleTimers, queuePrefix, runsQueue, schedulesQueue } from "@/lib/queue";
 import { reconcileOnce } from "@/lib/runs/reconciler";
 import { EARLY_JOB_MS } from "@/lib/runs/worker";
 import { startRun } from "@/lib/runs/service";
@@ -50,7 +50,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runsQueue().obliterate({ force: true }).catch(() => undefined);
+  await schedulesQueue().obliterate({ force: true }).catch(() => undefined);
   await closeRunsQueue();
+  await closeSchedulesQueue();
   await closeApiRedis();
   await model?.close();
 });
@@ -88,6 +90,37 @@ describe("worker process", () => {
     worker.child.kill("SIGTERM");
     expect(await worker.exited).toBe(0);
     expect(worker.logs.some((l) => l.includes('"msg":"worker stopped"'))).toBe(true);
+  });
+});
+
+describe("schedules in the worker process", () => {
+  it("sets the timer of a schedule PostgreSQL holds and Redis lacks, and turns a tick into a run", { timeout: 60_000 }, async () => {
+    const { workflowId } = await createTestWorkflow(ownerId, agentWorkflow);
+    // as if saved while Redis was down: the row only, no timer
+    const schedule = await db().schedule.create({ data: { ownerId, workflowId, cron: "0 6 * * *", timezone: "Europe/Paris", inputs: { topic: "herons" } } });
+    const worker = start();
+    try {
+      await worker.ready;
+      await waitFor(async () => (await listScheduleTimers()).find((t) => t.id === schedule.id && t.cron === "0 6 * * *" && t.timezone === "Europe/Paris"), 20_000, "the timer");
+      // the job the timer makes at 06:00, delivered now
+      const tick = Date.parse("2026-12-03T05:00:00Z");
+      await schedulesQueue().add("fire", { scheduleId: schedule.id }, { jobId: `tick-${schedule.id}`, prevMillis: tick });
+      const fired = await waitFor(async () => {
+        const s = await db().schedule.findUnique({ where: { id: schedule.id } });
+        return s?.lastRunId ? s : null;
+      }, 20_000, "the fire");
+      expect(fired.lastTickAt?.getTime()).toBe(tick);
+      const run = await waitFor(async () => {
+        const r = await db().run.findUnique({ where: { id: fired.lastRunId! } });
+        return r && TERMINAL.includes(r.status) ? r : null;
+      }, 30_000);
+      expect(run.status, run.reason ?? "").toBe("succeeded");
+      expect(run.inputs).toEqual({ topic: "herons" });
+      expect(worker.logs.some((l) => l.includes('"msg":"schedule fired"') && l.includes('"kind":"started"'))).toBe(true);
+    } finally {
+      worker.child.kill("SIGTERM");
+      expect(await worker.exited).toBe(0);
+    }
   });
 });
 

@@ -7,6 +7,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { DeleteWorkflowButton } from "./delete-workflow-button";
 import { plural, timeAgo } from "./format";
 import { RunFromScript } from "./run-from-script";
+import { SchedulesCard } from "./schedules-card";
+import type { ScheduleActions, ScheduleRow } from "./schedule-types";
+import { exampleRunBody } from "./api-example";
 import type { Field } from "@/lib/workflow/schema";
 
 export interface WorkflowOverviewProps {
@@ -14,12 +17,14 @@ export interface WorkflowOverviewProps {
   /** The draft's input fields (null while the draft does not parse: no script example then). */
   inputs: Field[] | null;
   versions: { id: string; version: number; message: string; createdAt: Date }[];
+  schedules: ScheduleRow[];
+  scheduleActions: ScheduleActions;
   /** Server action deleting the workflow (form field `id`). */
   deleteAction: (form: FormData) => Promise<void>;
 }
 
 /** A read-only summary of a workflow: size, draft state, versions and how to run it from a script. */
-export function WorkflowOverview({ workflow, inputs, versions, deleteAction }: WorkflowOverviewProps) {
+export function WorkflowOverview({ workflow, inputs, versions, schedules, scheduleActions, deleteAction }: WorkflowOverviewProps) {
   return (
     <div>
       <Link href="/workflows" className="mb-4 inline-flex items-center gap-1.5 text-sm text-muted hover:text-foreground">
@@ -81,6 +86,13 @@ export function WorkflowOverview({ workflow, inputs, versions, deleteAction }: W
           <p className="mt-4 text-xs text-muted">{plural(versions.length, "version")}</p>
         </CardContent>
       </Card>
+      <SchedulesCard
+        workflowId={workflow.id}
+        schedules={schedules}
+        hasSavedVersion={versions.length > 0}
+        exampleInputs={exampleRunBody(inputs ?? []).inputs}
+        actions={scheduleActions}
+      />
       {inputs && <RunFromScript workflowId={workflow.id} inputs={inputs} />}
     </div>
   );

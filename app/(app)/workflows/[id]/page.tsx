@@ -3,7 +3,11 @@ import { notFound } from "next/navigation";
 import { WorkflowOverview } from "@/components/workflows/workflow-overview";
 import { requireUser } from "@/lib/auth/session";
 import { getWorkflow, listWorkflowVersions } from "@/lib/db/workflows";
+import { schedulesOf } from "@/lib/schedules/service";
 import { deleteWorkflowAction } from "../actions";
+import { createScheduleAction, deleteScheduleAction, pauseScheduleAction } from "./schedule-actions";
+
+const scheduleActions = { create: createScheduleAction, pause: pauseScheduleAction, remove: deleteScheduleAction };
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -13,7 +17,16 @@ export const metadata: Metadata = { title: "Workflow" };
 export default async function WorkflowPage({ params }: Props) {
   const { id } = await params;
   const user = await requireUser(`/workflows/${id}`);
-  const [workflow, versions] = await Promise.all([getWorkflow(user.id, id), listWorkflowVersions(user.id, id)]);
+  const [workflow, versions, schedules] = await Promise.all([getWorkflow(user.id, id), listWorkflowVersions(user.id, id), schedulesOf(user.id, id)]);
   if (!workflow || !versions) notFound();
-  return <WorkflowOverview workflow={{ ...workflow, valid: workflow.document !== null }} inputs={workflow.document?.inputs ?? null} versions={versions} deleteAction={deleteWorkflowAction} />;
+  return (
+    <WorkflowOverview
+      workflow={{ ...workflow, valid: workflow.document !== null }}
+      inputs={workflow.document?.inputs ?? null}
+      versions={versions}
+      schedules={schedules}
+      scheduleActions={scheduleActions}
+      deleteAction={deleteWorkflowAction}
+    />
+  );
 }

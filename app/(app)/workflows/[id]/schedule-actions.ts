@@ -1,0 +1,62 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import type { FormResult } from "@/components/settings/types";
+import { requireUser } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
+import { createSchedule, deleteSchedule, pauseSchedule } from "@/lib/schedules/service";
+
+const idSchema = z.string().min(1).max(100);
+const LATER = " Its timer is set as soon as Redis answers again.";
+
+function refused(err: unknown, field?: string): FormResult {
+  if (err instanceof AppError && err.code !== "internal") return { status: "error", ...(field ? { fieldErrors: { [field]: err.message } } : { message: err.message }) };
+  throw err;
+}
+
+/** Adds a schedule from the form (workflowId, cron, timezone, inputs as JSON text). */
+export async function createScheduleAction(_prev: FormResult, form: FormData): Promise<FormResult> {
+  const user = await requireUser();
+  const workflowId = idSchema.parse(form.get("workflowId"));
+  const text = String(form.get("inputs") ?? "").trim() || "{}";
+  let inputs: unknown;
+  try {
+    inputs = JSON.parse(text);
+  } catch {
+    return { status: "error", fieldErrors: { inputs: "Not valid JSON." } };
+  }
+  if (typeof inputs !== "object" || inputs === null || Array.isArray(inputs)) return { status: "error", fieldErrors: { inputs: "Give an object: {\"field\": value}." } };
+  try {
+    const { timerSet } = await createSchedule(user.id, workflowId, { cron: String(form.get("cron") ?? ""), timezone: String(form.get("timezone") ?? ""), inputs: inputs as Record<string, unknown> });
+    revalidatePath(`/workflows/${workflowId}`);
+    return { status: "ok", message: `Schedule added.${timerSet ? "" : LATER}` };
+  } catch (err) {
+    const message = err instanceof AppError ? err.message : "";
+    const field = /time zone/.test(message) ? "timezone" : /cron|pattern/.test(message) ? "cron" : /inputs/.test(message) ? "inputs" : undefined;
+    return refused(err, field);
+  }
+}
+
+/** Pauses or resumes one of the user's schedules. */
+export async function pauseScheduleAction(workflowId: string, id: string, paused: boolean): Promise<FormResult> {
+  const user = await requireUser();
+  try {
+    const { timerSet } = await pauseSchedule(user.id, idSchema.parse(id), z.boolean().parse(paused));
+    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
+    return { status: "ok", message: `${paused ? "Schedule paused." : "Schedule resumed."}${timerSet ? "" : LATER}` };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+/** Deletes one of the user's schedules. */
+export async function deleteScheduleAction(workflowId: string, id: string): Promise<FormResult> {
+  const user = await requireUser();
+  try {
+    await deleteSchedule(user.id, idSchema.parse(id));
+    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
+    return { status: "ok", message: "Schedule deleted." };
+  } catch (err) {
+    return refused(err);
+  }
+}

@@ -1,0 +1,59 @@
+"use client";
+import { useActionState, useEffect, useState } from "react";
+import { toast } from "sonner";
+import type { FormResult } from "@/components/settings/types";
+import { FormField } from "@/components/ui/form-field";
+import { Input, Select, Textarea } from "@/components/ui/input";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { SCHEDULE_PRESETS, type ScheduleActions } from "./schedule-types";
+
+/** The browser's IANA zone (the form's default), UTC on the server. */
+const localZone = () => (typeof Intl === "undefined" ? "UTC" : Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
+
+/** Adds a schedule: a preset or custom cron pattern, a time zone and the run's inputs as JSON. */
+export function ScheduleForm({ workflowId, exampleInputs, action, onDone }: { workflowId: string; exampleInputs: Record<string, unknown>; action: ScheduleActions["create"]; onDone: () => void }) {
+  const [state, formAction] = useActionState<FormResult, FormData>(action, { status: "idle" });
+  const [cron, setCron] = useState<string>(SCHEDULE_PRESETS[2].cron);
+  const [zone] = useState(localZone);
+  useEffect(() => {
+    if (state.status === "ok") {
+      toast.success(state.message);
+      onDone();
+    }
+  }, [state, onDone]);
+  const errors = state.status === "error" ? (state.fieldErrors ?? {}) : {};
+  const preset = SCHEDULE_PRESETS.find((p) => p.cron === cron.trim())?.cron ?? "custom";
+  return (
+    <form action={formAction} className="grid gap-4" noValidate>
+      <input type="hidden" name="workflowId" value={workflowId} />
+      {state.status === "error" && state.message && (
+        <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{state.message}</p>
+      )}
+      <FormField label="When">
+        <Select value={preset} onChange={(e) => e.target.value !== "custom" && setCron(e.target.value)}>
+          {SCHEDULE_PRESETS.map((p) => (
+            <option key={p.cron} value={p.cron}>{p.label}</option>
+          ))}
+          <option value="custom">Custom cron pattern</option>
+        </Select>
+      </FormField>
+      <FormField label="Cron pattern" error={errors.cron} hint="minute hour day-of-month month day-of-week, e.g. 30 7 * * 1-5; or @hourly, @daily, @weekly.">
+        <Input name="cron" value={cron} onChange={(e) => setCron(e.target.value)} className="font-mono" required />
+      </FormField>
+      <FormField label="Time zone" error={errors.timezone} hint="IANA name; the pattern is read in this zone, daylight saving included.">
+        <Input name="timezone" defaultValue={zone} list="schedule-time-zones" required />
+      </FormField>
+      <datalist id="schedule-time-zones">
+        {(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"]).map((z) => (
+          <option key={z} value={z} />
+        ))}
+      </datalist>
+      <FormField label="Inputs (JSON)" error={errors.inputs} hint="Checked against the workflow's input fields now and at every run.">
+        <Textarea name="inputs" rows={4} className="font-mono text-xs" defaultValue={JSON.stringify(exampleInputs, null, 2)} />
+      </FormField>
+      <div className="flex justify-end">
+        <SubmitButton>Add schedule</SubmitButton>
+      </div>
+    </form>
+  );
+}

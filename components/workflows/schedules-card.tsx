@@ -1,0 +1,99 @@
+"use client";
+import Link from "next/link";
+import { useCallback, useState, useTransition } from "react";
+import { toast } from "sonner";
+import type { FormResult } from "@/components/settings/types";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
+import { PlusIcon, TrashIcon } from "@/components/ui/icons";
+import { timeAgo } from "./format";
+import { ScheduleForm } from "./schedule-form";
+import { formatFireTime, type ScheduleActions, type ScheduleRow } from "./schedule-types";
+
+interface Props {
+  workflowId: string;
+  schedules: ScheduleRow[];
+  /** Whether the workflow has a saved version (schedules run the newest one). */
+  hasSavedVersion: boolean;
+  exampleInputs: Record<string, unknown>;
+  actions: ScheduleActions;
+}
+
+function report(r: FormResult): void {
+  if (r.status === "ok") toast.success(r.message);
+  else toast.error(r.status === "error" ? (r.message ?? "Something went wrong.") : "Something went wrong.");
+}
+
+/** The workflow's schedules: next and last fire, pause/resume, delete, and "Add schedule". */
+export function SchedulesCard({ workflowId, schedules, hasSavedVersion, exampleInputs, actions }: Props) {
+  const [adding, setAdding] = useState(false);
+  const [pending, startTransition] = useTransition();
+  const close = useCallback(() => setAdding(false), []);
+  const act = (fn: () => Promise<FormResult>) =>
+    startTransition(async () => {
+      report(await fn());
+    });
+  return (
+    <Card className="mt-6">
+      <CardHeader className="flex-row items-start justify-between gap-4">
+        <div className="grid gap-1.5">
+          <CardTitle>Schedules</CardTitle>
+          <CardDescription>Run the newest saved version on a timetable. Each run counts against your run limit like any other.</CardDescription>
+        </div>
+        <Button size="sm" onClick={() => setAdding(true)}>
+          <PlusIcon /> Add schedule
+        </Button>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        {!hasSavedVersion && schedules.length > 0 && (
+          <p role="note" className="rounded-md border border-warning/30 bg-warning/15 px-3 py-2 text-sm">No saved version yet: save one in the editor, or these schedules start nothing.</p>
+        )}
+        {schedules.length === 0 ? (
+          <p className="text-sm text-muted">No schedules.</p>
+        ) : (
+          <ul className="divide-y divide-border">
+            {schedules.map((s) => (
+              <li key={s.id} data-testid="schedule-row" className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+                <div className="grid gap-1">
+                  <span className="flex items-center gap-2">
+                    <code className="font-mono">{s.cron}</code>
+                    <span className="text-muted">{s.timezone}</span>
+                    {!s.enabled && <Badge tone="warning">Paused</Badge>}
+                  </span>
+                  <span className="text-xs text-muted" data-testid="schedule-next">
+                    {s.next[0] ? `Next: ${formatFireTime(s.next[0], s.timezone)}` : "Paused: no next run"}
+                  </span>
+                  {s.lastTickAt && (
+                    <span className="text-xs" data-testid="schedule-last">
+                      Last fired {timeAgo(s.lastTickAt)}:{" "}
+                      {s.lastError ? (
+                        <span className="text-danger">{s.lastError}</span>
+                      ) : s.lastRunId ? (
+                        <Link href={`/runs/${s.lastRunId}`} className="underline">the run</Link>
+                      ) : (
+                        <span className="text-muted">no run recorded</span>
+                      )}
+                    </span>
+                  )}
+                </div>
+                <div className="flex gap-1">
+                  <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.pause(workflowId, s.id, s.enabled))}>
+                    {s.enabled ? "Pause" : "Resume"}
+                  </Button>
+                  <Button size="icon" variant="ghost" className="text-danger" aria-label={`Delete schedule ${s.cron}`} disabled={pending} onClick={() => act(() => actions.remove(workflowId, s.id))}>
+                    <TrashIcon />
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      <Dialog open={adding} onOpenChange={(o) => !o && close()} title="Add schedule" description="Runs the workflow's newest saved version with these inputs.">
+        {adding && <ScheduleForm workflowId={workflowId} exampleInputs={exampleInputs} action={actions.create} onDone={close} />}
+      </Dialog>
+    </Card>
+  );
+}
