@@ -73,3 +73,25 @@ test("sign-up refuses a short password and a duplicate email inline", async ({ p
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("An account with this email already exists. Sign in instead.")).toBeVisible();
 });
+
+test("a refused provider form keeps what was typed", async ({ page }) => {
+  await signUpNewUser(page, "keep");
+  const settings = new SettingsPage(page);
+  await settings.goto();
+  await page.getByRole("button", { name: "Add provider" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add provider" });
+  await dialog.getByLabel("Name").fill("Local vLLM");
+  await dialog.getByLabel("Base URL").fill("not a url");
+  await dialog.getByLabel("Default model").fill("qwen2.5-7b");
+  await dialog.getByLabel("API key").fill("sk-typed-once");
+  await dialog.getByRole("button", { name: "Add provider" }).click();
+  await expect(dialog.getByLabel("Base URL")).toHaveAttribute("aria-invalid", "true");
+  // React resets a form action's uncontrolled fields; ActionForm must not let it
+  await expect(dialog.getByLabel("Name")).toHaveValue("Local vLLM");
+  await expect(dialog.getByLabel("Default model")).toHaveValue("qwen2.5-7b");
+  await expect(dialog.getByLabel("API key")).toHaveValue("sk-typed-once");
+  await dialog.getByLabel("Base URL").fill("http://127.0.0.1:8000/v1");
+  await dialog.getByRole("button", { name: "Add provider" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(settings.row("Local vLLM")).toContainText("qwen2.5-7b");
+});

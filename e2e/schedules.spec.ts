@@ -14,11 +14,14 @@ test("a workflow can be scheduled, paused, resumed and unscheduled from its page
   await expect(dialog.getByLabel("Inputs (JSON)")).toHaveValue(/"topic": "What the article is about"/);
   await dialog.getByLabel("Cron pattern").fill("61 * * * *");
   await dialog.getByLabel("Time zone").fill("Europe/Berlin");
+  await dialog.getByLabel("Inputs (JSON)").fill('{"topic": "owls"}');
   await dialog.getByRole("button", { name: "Add schedule" }).click();
   await expect(dialog.getByText(/^Not a valid cron pattern/)).toBeVisible();
+  // a refused submit keeps what was typed
+  await expect(dialog.getByLabel("Time zone")).toHaveValue("Europe/Berlin");
+  await expect(dialog.getByLabel("Inputs (JSON)")).toHaveValue('{"topic": "owls"}');
   await dialog.getByLabel("When").selectOption({ label: "Weekdays at 09:00" });
   await expect(dialog.getByLabel("Cron pattern")).toHaveValue("0 9 * * 1-5");
-  await dialog.getByLabel("Inputs (JSON)").fill('{"topic": "owls"}');
   await dialog.getByRole("button", { name: "Add schedule" }).click();
   await expect(dialog).toBeHidden();
 

@@ -1,6 +1,7 @@
 "use client";
 import { useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
+import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input, Select, Textarea } from "@/components/ui/input";
@@ -17,7 +18,7 @@ export function AgentForm({ agent, providers, tools, action, onDone }: {
   action: SaveAgentAction;
   onDone: () => void;
 }) {
-  const [state, formAction] = useActionState<AgentFormResult, FormData>(action, { status: "idle" });
+  const [state, formAction, pending] = useActionState<AgentFormResult, FormData>(action, { status: "idle" });
   const [choice, setChoice] = useState(() => modelChoiceOf(agent?.model ?? null, providers));
   const [modelName, setModelName] = useState(agent?.model?.model ?? "");
   useEffect(() => {
@@ -39,7 +40,7 @@ export function AgentForm({ agent, providers, tools, action, onDone }: {
   };
 
   return (
-    <form action={formAction} className="grid gap-4" noValidate data-testid="agent-form">
+    <ActionForm action={formAction} pending={pending} className="grid gap-4" noValidate data-testid="agent-form">
       {agent && <input type="hidden" name="id" value={agent.id} />}
       {state.status === "error" && state.message && (
         <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{state.message}</p>
@@ -89,6 +90,6 @@ export function AgentForm({ agent, providers, tools, action, onDone }: {
         <Button variant="ghost" onClick={onDone}>Cancel</Button>
         <SubmitButton data-testid="agent-save">{agent ? "Save changes" : "Create agent"}</SubmitButton>
       </div>
-    </form>
+    </ActionForm>
   );
 }

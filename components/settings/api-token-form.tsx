@@ -1,6 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { toast } from "sonner";
+import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -9,11 +10,11 @@ import type { CreateTokenAction, CreateTokenResult } from "./types";
 
 /** "New token": a name, then the secret shown once with a copy button and a first request to try. */
 export function ApiTokenForm({ action, onDone }: { action: CreateTokenAction; onDone: () => void }) {
-  const [state, formAction] = useActionState<CreateTokenResult, FormData>(action, { status: "idle" });
+  const [state, formAction, pending] = useActionState<CreateTokenResult, FormData>(action, { status: "idle" });
   if (state.status === "ok") return <CreatedToken name={state.name} token={state.token} onDone={onDone} />;
   const errors = state.status === "error" ? (state.fieldErrors ?? {}) : {};
   return (
-    <form action={formAction} className="grid gap-4" noValidate>
+    <ActionForm action={formAction} pending={pending} className="grid gap-4" noValidate>
       {state.status === "error" && state.message && (
         <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{state.message}</p>
       )}
@@ -24,7 +25,7 @@ export function ApiTokenForm({ action, onDone }: { action: CreateTokenAction; on
         <Button variant="ghost" onClick={onDone}>Cancel</Button>
         <SubmitButton>Create token</SubmitButton>
       </div>
-    </form>
+    </ActionForm>
   );
 }
 

@@ -1,6 +1,7 @@
 "use client";
 import { useActionState, useEffect } from "react";
 import { toast } from "sonner";
+import { ActionForm } from "@/components/ui/action-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input, Select } from "@/components/ui/input";
@@ -15,7 +16,7 @@ interface Props {
 
 /** Which provider and model turn plain-language descriptions into workflows (default: the scripted demo model). */
 export function DesignerModelForm({ providers, current, action }: Props) {
-  const [state, formAction] = useActionState<FormResult, FormData>(action, { status: "idle" });
+  const [state, formAction, pending] = useActionState<FormResult, FormData>(action, { status: "idle" });
   useEffect(() => {
     if (state.status === "ok") toast.success(state.message);
   }, [state]);
@@ -27,7 +28,7 @@ export function DesignerModelForm({ providers, current, action }: Props) {
         <CardDescription>The model the designer chat (New workflow → Describe, and the editor&apos;s Designer panel) uses to turn your descriptions into workflow graphs. Without a choice it uses OPENAI_* from the server environment when set, else your most recently updated provider, else the offline {SCRIPTED_MODEL_LABEL.toLowerCase()}.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form action={formAction} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+        <ActionForm action={formAction} pending={pending} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
           <FormField label="Provider" error={errors.designerProviderId}>
             <Select name="designerProviderId" defaultValue={current.designerProviderId ?? ""}>
               <option value="">Default (environment, else your latest provider, else the demo model)</option>
@@ -42,7 +43,7 @@ export function DesignerModelForm({ providers, current, action }: Props) {
           <div className="sm:pt-[1.625rem]">
             <SubmitButton variant="outline">Save</SubmitButton>
           </div>
-        </form>
+        </ActionForm>
       </CardContent>
     </Card>
   );

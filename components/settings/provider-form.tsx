@@ -1,6 +1,7 @@
 "use client";
 import { useActionState, useEffect } from "react";
 import { toast } from "sonner";
+import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -9,7 +10,7 @@ import { type FormResult, type ProviderRow, type SaveProviderAction, maskedKey }
 
 /** Add/edit form for a provider; on edit an empty key field keeps the stored key. */
 export function ProviderForm({ provider, action, onDone }: { provider?: ProviderRow; action: SaveProviderAction; onDone: () => void }) {
-  const [state, formAction] = useActionState<FormResult, FormData>(action, { status: "idle" });
+  const [state, formAction, pending] = useActionState<FormResult, FormData>(action, { status: "idle" });
   useEffect(() => {
     if (state.status === "ok") {
       toast.success(state.message);
@@ -18,7 +19,7 @@ export function ProviderForm({ provider, action, onDone }: { provider?: Provider
   }, [state, onDone]);
   const errors = state.status === "error" ? (state.fieldErrors ?? {}) : {};
   return (
-    <form action={formAction} className="grid gap-4" noValidate>
+    <ActionForm action={formAction} pending={pending} className="grid gap-4" noValidate>
       {provider && <input type="hidden" name="id" value={provider.id} />}
       {state.status === "error" && state.message && (
         <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{state.message}</p>
@@ -43,6 +44,6 @@ export function ProviderForm({ provider, action, onDone }: { provider?: Provider
         <Button variant="ghost" onClick={onDone}>Cancel</Button>
         <SubmitButton>{provider ? "Save changes" : "Add provider"}</SubmitButton>
       </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 import { useActionState, useEffect, useState, useTransition } from "react";
 import { toast } from "sonner";
+import { ActionForm } from "@/components/ui/action-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -12,7 +13,7 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import type { McpActions, ToolActionResult, ToolView } from "./types";
 
 function McpForm({ save, stdioEnabled, onDone }: { save: McpActions["save"]; stdioEnabled: boolean; onDone: () => void }) {
-  const [state, action] = useActionState<ToolActionResult | null, FormData>(save, null);
+  const [state, action, pending] = useActionState<ToolActionResult | null, FormData>(save, null);
   const [transport, setTransport] = useState<"stdio" | "http">(stdioEnabled ? "stdio" : "http");
   useEffect(() => {
     if (state?.ok) {
@@ -22,7 +23,7 @@ function McpForm({ save, stdioEnabled, onDone }: { save: McpActions["save"]; std
   }, [state, onDone]);
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
   return (
-    <form action={action} className="grid gap-4" noValidate data-testid="mcp-form">
+    <ActionForm action={action} pending={pending} className="grid gap-4" noValidate data-testid="mcp-form">
       {state && !state.ok && <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{state.message}</p>}
       <FormField label="Name" error={errors.name} hint="Its tools appear as <name>__<tool>.">
         <Input name="name" placeholder="files" required autoFocus data-testid="mcp-name" />
@@ -51,7 +52,7 @@ function McpForm({ save, stdioEnabled, onDone }: { save: McpActions["save"]; std
         <Button variant="ghost" onClick={onDone}>Cancel</Button>
         <SubmitButton data-testid="mcp-save">Connect</SubmitButton>
       </div>
-    </form>
+    </ActionForm>
   );
 }
 

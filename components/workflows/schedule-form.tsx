@@ -2,6 +2,7 @@
 import { useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
 import type { FormResult } from "@/components/settings/types";
+import { ActionForm } from "@/components/ui/action-form";
 import { FormField } from "@/components/ui/form-field";
 import { Input, Select, Textarea } from "@/components/ui/input";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -12,9 +13,11 @@ const localZone = () => (typeof Intl === "undefined" ? "UTC" : Intl.DateTimeForm
 
 /** Adds a schedule: a preset or custom cron pattern, a time zone and the run's inputs as JSON. */
 export function ScheduleForm({ workflowId, exampleInputs, action, onDone }: { workflowId: string; exampleInputs: Record<string, unknown>; action: ScheduleActions["create"]; onDone: () => void }) {
-  const [state, formAction] = useActionState<FormResult, FormData>(action, { status: "idle" });
+  const [state, formAction, pending] = useActionState<FormResult, FormData>(action, { status: "idle" });
   const [cron, setCron] = useState<string>(SCHEDULE_PRESETS[2].cron);
-  const [zone] = useState(localZone);
+  // controlled, so a refused submit keeps what was typed (React resets uncontrolled fields after a form action)
+  const [zone, setZone] = useState(localZone);
+  const [inputs, setInputs] = useState(() => JSON.stringify(exampleInputs, null, 2));
   useEffect(() => {
     if (state.status === "ok") {
       toast.success(state.message);
@@ -24,7 +27,7 @@ export function ScheduleForm({ workflowId, exampleInputs, action, onDone }: { wo
   const errors = state.status === "error" ? (state.fieldErrors ?? {}) : {};
   const preset = SCHEDULE_PRESETS.find((p) => p.cron === cron.trim())?.cron ?? "custom";
   return (
-    <form action={formAction} className="grid gap-4" noValidate>
+    <ActionForm action={formAction} pending={pending} className="grid gap-4" noValidate>
       <input type="hidden" name="workflowId" value={workflowId} />
       {state.status === "error" && state.message && (
         <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{state.message}</p>
@@ -41,7 +44,7 @@ export function ScheduleForm({ workflowId, exampleInputs, action, onDone }: { wo
         <Input name="cron" value={cron} onChange={(e) => setCron(e.target.value)} className="font-mono" required />
       </FormField>
       <FormField label="Time zone" error={errors.timezone} hint="IANA name; the pattern is read in this zone, daylight saving included.">
-        <Input name="timezone" defaultValue={zone} list="schedule-time-zones" required />
+        <Input name="timezone" value={zone} onChange={(e) => setZone(e.target.value)} list="schedule-time-zones" required />
       </FormField>
       <datalist id="schedule-time-zones">
         {(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"]).map((z) => (
@@ -49,11 +52,11 @@ export function ScheduleForm({ workflowId, exampleInputs, action, onDone }: { wo
         ))}
       </datalist>
       <FormField label="Inputs (JSON)" error={errors.inputs} hint="Checked against the workflow's input fields now and at every run.">
-        <Textarea name="inputs" rows={4} className="font-mono text-xs" defaultValue={JSON.stringify(exampleInputs, null, 2)} />
+        <Textarea name="inputs" rows={4} className="font-mono text-xs" value={inputs} onChange={(e) => setInputs(e.target.value)} />
       </FormField>
       <div className="flex justify-end">
         <SubmitButton>Add schedule</SubmitButton>
       </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -29,7 +29,7 @@ describe("checkCron", () => {
     for (const bad of ["* * * * * *", "0 9 * *", "@secondly", "@minutely", ""]) {
       const r = checkCron(bad, "UTC", from);
       expect(r.ok, bad).toBe(false);
-      expect(!r.ok && r.message).toMatch(/five cron fields/);
+      expect(r).toMatchObject({ ok: false, field: "cron", message: expect.stringMatching(/five cron fields/) });
     }
     const range = checkCron("61 * * * *", "UTC", from);
     expect(range.ok).toBe(false);
@@ -40,6 +40,6 @@ describe("checkCron", () => {
     expect(isTimeZone("Europe/Berlin")).toBe(true);
     expect(isTimeZone("UTC")).toBe(true);
     expect(isTimeZone("Mars/Olympus")).toBe(false);
-    expect(checkCron("0 9 * * *", "Mars/Olympus", from)).toEqual({ ok: false, message: 'Unknown time zone "Mars/Olympus": use an IANA name such as Europe/Berlin or UTC.' });
+    expect(checkCron("0 9 * * *", "Mars/Olympus", from)).toEqual({ ok: false, field: "timezone", message: 'Unknown time zone "Mars/Olympus": use an IANA name such as Europe/Berlin or UTC.' });
   });
 });

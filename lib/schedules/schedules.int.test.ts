@@ -53,9 +53,9 @@ describe("schedules", () => {
 
   it("refuses a bad pattern, zone or inputs, and another user's workflow, saving nothing", async () => {
     const { workflowId } = await createTestWorkflow(alice.id, report);
-    await expect(createSchedule(alice.id, workflowId, { cron: "* * * * * *", timezone: "UTC", inputs: { topic: "x" } })).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/five cron fields/) });
-    await expect(createSchedule(alice.id, workflowId, { cron: "0 9 * * *", timezone: "Nowhere/Else", inputs: { topic: "x" } })).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/Unknown time zone/) });
-    await expect(createSchedule(alice.id, workflowId, { cron: "0 9 * * *", timezone: "UTC", inputs: {} })).rejects.toMatchObject({ code: "bad_request", message: "The inputs do not match the workflow's input fields." });
+    await expect(createSchedule(alice.id, workflowId, { cron: "* * * * * *", timezone: "UTC", inputs: { topic: "x" } })).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/five cron fields/), details: { field: "cron" } });
+    await expect(createSchedule(alice.id, workflowId, { cron: "0 9 * * *", timezone: "Nowhere/Else", inputs: { topic: "x" } })).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/Unknown time zone/), details: { field: "timezone" } });
+    await expect(createSchedule(alice.id, workflowId, { cron: "0 9 * * *", timezone: "UTC", inputs: {} })).rejects.toMatchObject({ code: "bad_request", message: "The inputs do not match the workflow's input fields.", details: { field: "inputs" } });
     await expect(createSchedule(bob.id, workflowId, { cron: "0 9 * * *", timezone: "UTC", inputs: { topic: "x" } })).rejects.toMatchObject({ code: "not_found" });
     expect(await db().schedule.count({ where: { workflowId } })).toBe(0);
   });

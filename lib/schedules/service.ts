@@ -33,17 +33,18 @@ const detail = (s: ScheduleView, now = new Date()): ScheduleDetail => {
   return { ...s, next: check?.ok ? check.next : [] };
 };
 
-/** Sets or removes the timer; a Redis failure is logged and left to the reconciler (PostgreSQL holds the schedule). */
-async function syncTimer(s: ScheduleView): Promise<boolean> {
+/** Sets the timer of an enabled schedule, else removes it; a Redis failure is logged and left to the reconciler (PostgreSQL holds the schedule). */
+async function syncTimer(id: string, timing: { cron: string; timezone: string } | null): Promise<boolean> {
   try {
-    if (s.enabled) await upsertScheduleTimer(s);
-    else await removeScheduleTimer(s.id);
+    if (timing) await upsertScheduleTimer({ id, ...timing });
+    else await removeScheduleTimer(id);
     return true;
   } catch (err) {
-    log.warn("schedule timer not synced; the reconciler will", { scheduleId: s.id, err: err instanceof Error ? err.message : String(err) });
+    log.warn("schedule timer not synced; the reconciler will", { scheduleId: id, err: err instanceof Error ? err.message : String(err) });
     return false;
   }
 }
+const timingOf = (s: ScheduleView) => (s.enabled ? { cron: s.cron, timezone: s.timezone } : null);
 
 /**
  * Adds a schedule that runs the owner's workflow's newest saved version with `inputs`. Refuses
@@ -55,15 +56,15 @@ export async function createSchedule(ownerId: string, workflowId: string, input:
   if (!parsed.success) throw new AppError("bad_request", "Invalid schedule.", z.treeifyError(parsed.error));
   const { cron, timezone, inputs } = parsed.data;
   const check = checkCron(cron, timezone);
-  if (!check.ok) throw new AppError("bad_request", check.message);
+  if (!check.ok) throw new AppError("bad_request", check.message, { field: check.field });
   const workflow = await getWorkflow(ownerId, workflowId);
   if (!workflow) throw notFound("Workflow not found");
   if (workflow.document) {
     const fits = inputsSchema(workflow.document.inputs).safeParse(inputs);
-    if (!fits.success) throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", z.treeifyError(fits.error));
+    if (!fits.success) throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", { field: "inputs", ...z.treeifyError(fits.error) });
   }
   const row = await createScheduleRow(ownerId, workflowId, { cron: check.pattern, timezone, inputs });
-  return { schedule: detail(row), timerSet: await syncTimer(row) };
+  return { schedule: detail(row), timerSet: await syncTimer(row.id, timingOf(row)) };
 }
 
 /** The owner's schedules of a workflow with their next fire times. */
@@ -75,11 +76,11 @@ export async function schedulesOf(ownerId: string, workflowId: string, now = new
 export async function pauseSchedule(ownerId: string, id: string, paused: boolean): Promise<ScheduleChange> {
   const row = await setScheduleEnabled(ownerId, id, !paused);
   if (!row) throw notFound("Schedule not found");
-  return { schedule: detail(row), timerSet: await syncTimer(row) };
+  return { schedule: detail(row), timerSet: await syncTimer(row.id, timingOf(row)) };
 }
 
 /** Deletes one of the owner's schedules and its timer. */
 export async function deleteSchedule(ownerId: string, id: string): Promise<{ timerRemoved: boolean }> {
   if (!(await deleteScheduleRow(ownerId, id))) throw notFound("Schedule not found");
-  return { timerRemoved: await syncTimer({ id, enabled: false } as ScheduleView) };
+  return { timerRemoved: await syncTimer(id, null) };
 }

@@ -31,8 +31,7 @@ export async function createScheduleAction(_prev: FormResult, form: FormData): P
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", message: `Schedule added.${timerSet ? "" : LATER}` };
   } catch (err) {
-    const message = err instanceof AppError ? err.message : "";
-    const field = /time zone/.test(message) ? "timezone" : /cron|pattern/.test(message) ? "cron" : /inputs/.test(message) ? "inputs" : undefined;
+    const field = err instanceof AppError ? (err.details as { field?: string } | undefined)?.field : undefined;
     return refused(err, field);
   }
 }
