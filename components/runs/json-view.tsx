@@ -8,3 +8,25 @@ export function JsonView({ value, testId }: { value: unknown; testId?: string })
     </pre>
   );
 }
+
+/**
+ * A run's inputs or outputs: each field under its name, a text value as text (its line breaks
+ * kept, not JSON-escaped), any other value as pretty JSON. Not a plain object: JsonView.
+ */
+export function FieldsView({ value, testId }: { value: unknown; testId?: string }) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return <JsonView value={value} testId={testId} />;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return <p className="text-sm text-muted" data-testid={testId}>None.</p>;
+  return (
+    <dl className="grid gap-3" data-testid={testId}>
+      {entries.map(([key, v]) => (
+        <div key={key} className="grid gap-1">
+          <dt className="font-mono text-xs font-medium text-muted">{key}</dt>
+          <dd>
+            <JsonView value={v} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -4,7 +4,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { estimateCost } from "@/lib/runs/cost";
 import { formatCost, formatDuration } from "./cost";
-import { JsonView } from "./json-view";
+import { FieldsView } from "./json-view";
 import { RawEvents } from "./raw-events";
 import { RunActions } from "./run-actions";
 import { isFinished, nodeOverlay, orderedSteps, runUsage, stepKey } from "./run-fold";
@@ -128,11 +128,11 @@ export function RunDashboard(props: DashboardProps) {
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
           <CardHeader><CardTitle>Inputs</CardTitle></CardHeader>
-          <CardContent>{showContent ? <JsonView value={state.inputs ?? {}} testId="run-inputs" /> : <p className="text-sm text-muted">Not shared.</p>}</CardContent>
+          <CardContent>{showContent ? <FieldsView value={state.inputs ?? {}} testId="run-inputs" /> : <p className="text-sm text-muted">Not shared.</p>}</CardContent>
         </Card>
         <Card>
           <CardHeader><CardTitle>Outputs</CardTitle></CardHeader>
-          <CardContent>{showContent ? <JsonView value={state.outputs ?? undefined} testId="run-outputs" /> : <p className="text-sm text-muted">Not shared.</p>}</CardContent>
+          <CardContent>{showContent ? <FieldsView value={state.outputs ?? undefined} testId="run-outputs" /> : <p className="text-sm text-muted">Not shared.</p>}</CardContent>
         </Card>
       </div>
       <details className="rounded-lg border border-border bg-surface p-4">

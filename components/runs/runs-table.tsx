@@ -41,14 +41,19 @@ export function RunsTable({ initial, workflows }: { initial: RunRow[]; workflows
   return (
     <div className="grid gap-4">
       <div className="flex flex-wrap gap-3">
-        <Select aria-label="Workflow" value={workflowId} onChange={(e) => setWorkflowId(e.target.value)} className="w-56" data-testid="filter-workflow">
-          <option value="">All workflows</option>
-          {workflows.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
-        </Select>
-        <Select aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value)} className="w-44" data-testid="filter-status">
-          <option value="">All statuses</option>
-          {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
-        </Select>
+        {/* the fields are w-full (cn does not merge classes), so their wrappers set the width */}
+        <div className="w-56">
+          <Select aria-label="Workflow" value={workflowId} onChange={(e) => setWorkflowId(e.target.value)} data-testid="filter-workflow">
+            <option value="">All workflows</option>
+            {workflows.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+          </Select>
+        </div>
+        <div className="w-44">
+          <Select aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value)} data-testid="filter-status">
+            <option value="">All statuses</option>
+            {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+          </Select>
+        </div>
       </div>
       {rows.length === 0 ? (
         <p className="text-sm text-muted" data-testid="runs-empty">No runs match.</p>

@@ -8,6 +8,7 @@ import { Input, Textarea } from "@/components/ui/input";
 import type { RunPanelContext } from "@/components/editor/editor-types";
 import { runEventEnvelopeSchema } from "@/lib/engine/events";
 import type { Field } from "@/lib/workflow/schema";
+import { describeRunRefusal } from "./input-errors";
 import { applyRunEvent, initialRunView, type RunView } from "./run-overlay";
 
 /** The run API's answer: the new run's id (accepts `{id}`, `{runId}` or `{run: {id}}`). */
@@ -62,7 +63,7 @@ export function RunPanel({ workflowId, doc, blockers, save, setRunOverlay }: Run
       const inputs = Object.fromEntries(doc.inputs.map((f) => [f.key, coerce(f, values[f.key] ?? "")]).filter(([, v]) => v !== undefined));
       const res = await fetch(`/api/workflows/${workflowId}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs }) });
       const body: unknown = await res.json().catch(() => null);
-      if (!res.ok) return void toast.error((body as { error?: { message?: string } } | null)?.error?.message ?? `Could not start the run (${res.status}).`);
+      if (!res.ok) return void toast.error(describeRunRefusal((body as { error?: { message?: string; details?: unknown } } | null)?.error, res.status));
       const id = startedSchema.safeParse(body);
       if (!id.success) return void toast.error("The run API answered without a run id.");
       setRunId(id.data);
@@ -82,13 +83,22 @@ export function RunPanel({ workflowId, doc, blockers, save, setRunOverlay }: Run
       <form className="grid gap-2" onSubmit={(e) => { e.preventDefault(); void start(); }}>
         {doc.inputs.length === 0 && <p className="text-xs text-muted">This workflow takes no inputs.</p>}
         {doc.inputs.map((f) => (
-          <label key={f.key} className="grid gap-1 text-xs">
-            <span className="font-medium">{f.key}{f.required ? " *" : ""} <span className="text-muted">({f.type})</span></span>
-            {f.type === "text" || f.type === "json"
-              ? <Textarea rows={3} value={values[f.key] ?? ""} required={f.required} data-testid={`run-input-${f.key}`} onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} />
-              : <Input type={f.type === "number" ? "number" : "text"} value={values[f.key] ?? ""} required={f.required && f.type !== "boolean"} data-testid={`run-input-${f.key}`}
-                  onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} />}
-          </label>
+          f.type === "boolean" ? (
+            <label key={f.key} className="flex items-center gap-2 text-xs">
+              <input type="checkbox" checked={values[f.key] === "true"} data-testid={`run-input-${f.key}`} onChange={(e) => setValues({ ...values, [f.key]: String(e.target.checked) })} />
+              <span className="font-medium">{f.key}</span>
+              {f.description && <span className="text-muted">{f.description}</span>}
+            </label>
+          ) : (
+            <label key={f.key} className="grid gap-1 text-xs">
+              <span className="font-medium">{f.key}{f.required ? " *" : ""} <span className="text-muted">({f.type})</span></span>
+              {f.description && <span className="text-muted">{f.description}</span>}
+              {f.type === "text" || f.type === "json"
+                ? <Textarea rows={3} value={values[f.key] ?? ""} required={f.required} data-testid={`run-input-${f.key}`} onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} />
+                : <Input type={f.type === "number" ? "number" : "text"} value={values[f.key] ?? ""} required={f.required} data-testid={`run-input-${f.key}`}
+                    onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} />}
+            </label>
+          )
         ))}
         <Button type="submit" disabled={blockers.length > 0} loading={starting} data-testid="run-start">Run</Button>
       </form>
