@@ -7,10 +7,10 @@ import { UserMenu } from "./user-menu";
 export function AppHeader({ user, signOutAction }: { user: { name: string | null; email: string | null }; signOutAction: () => Promise<void> }) {
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/80 backdrop-blur">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4 sm:px-6">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4 sm:gap-6 sm:px-6">
         <Logo />
         <NavLinks />
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex shrink-0 items-center gap-2">
           <ThemeToggle />
           <UserMenu name={user.name} email={user.email} signOutAction={signOutAction} />
         </div>

@@ -16,7 +16,8 @@ const LINKS = [
 export function NavLinks() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Main" className="flex items-center gap-1">
+    // on a narrow screen the links scroll sideways inside the bar instead of widening the page
+    <nav aria-label="Main" className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto">
       {LINKS.map((l) => {
         const active = pathname === l.href || pathname.startsWith(`${l.href}/`);
         return (
@@ -25,7 +26,7 @@ export function NavLinks() {
             href={l.href}
             aria-current={active ? "page" : undefined}
             className={cn(
-              "rounded-md px-3 py-1.5 text-sm transition-colors",
+              "shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-sm transition-colors",
               active ? "bg-surface-2 font-medium text-foreground" : "text-muted hover:text-foreground",
             )}
           >

@@ -58,7 +58,7 @@ export function RunsTable({ initial, workflows }: { initial: RunRow[]; workflows
       {rows.length === 0 ? (
         <p className="text-sm text-muted" data-testid="runs-empty">No runs match.</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-border bg-surface">
+        <div className="relative overflow-x-auto rounded-lg border border-border bg-surface">
           <table className="w-full text-sm" data-testid="runs-table">
             <thead className="border-b border-border text-left text-xs text-muted">
               <tr>{["Status", "Workflow", "Started", "Duration", "Steps", "Tokens", "Est. cost"].map((h) => <th key={h} className="px-3 py-2 font-medium">{h}</th>)}</tr>

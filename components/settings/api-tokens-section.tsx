@@ -41,7 +41,7 @@ export function ApiTokensSection({ tokens, create, revoke }: Props) {
     });
 
   return (
-    <section aria-labelledby="api-tokens-heading" className="grid gap-4">
+    <section aria-labelledby="api-tokens-heading" className="grid grid-cols-1 gap-4">
       <div className="flex items-end justify-between gap-4">
         <div>
           <h2 id="api-tokens-heading" className="text-base font-semibold">API tokens</h2>
@@ -58,7 +58,7 @@ export function ApiTokensSection({ tokens, create, revoke }: Props) {
       {tokens.length === 0 ? (
         <EmptyState icon={<KeyIcon width={20} height={20} />} title="No API tokens" description="Create one to start runs from a script or connect an MCP client." />
       ) : (
-        <Card className="overflow-x-auto">
+        <Card className="relative overflow-x-auto">
           <table className="w-full text-sm">
             <thead className="border-b border-border bg-surface-2/60 text-left text-xs uppercase tracking-wide text-muted">
               <tr>

@@ -44,7 +44,7 @@ export function ProvidersSection({ providers, save, remove, test }: Props) {
     });
 
   return (
-    <section aria-labelledby="providers-heading" className="grid gap-4">
+    <section aria-labelledby="providers-heading" className="grid grid-cols-1 gap-4">
       <div className="flex items-end justify-between gap-4">
         <div>
           <h2 id="providers-heading" className="text-base font-semibold">Model providers</h2>
@@ -57,7 +57,7 @@ export function ProvidersSection({ providers, save, remove, test }: Props) {
       {providers.length === 0 ? (
         <EmptyState icon={<KeyIcon width={20} height={20} />} title="No providers" description="Add an endpoint and key to use a real model." />
       ) : (
-        <Card className="overflow-x-auto">
+        <Card className="relative overflow-x-auto">
           <table className="w-full text-sm">
             <thead className="border-b border-border bg-surface-2/60 text-left text-xs uppercase tracking-wide text-muted">
               <tr>

@@ -67,7 +67,7 @@ export function McpServersSection({ servers, actions, stdioEnabled }: { servers:
       else toast.error(r.message);
     });
   return (
-    <section aria-labelledby="mcp-heading" className="grid gap-4">
+    <section aria-labelledby="mcp-heading" className="grid grid-cols-1 gap-4">
       <div className="flex items-end justify-between gap-4">
         <div>
           <h2 id="mcp-heading" className="text-base font-semibold">MCP servers</h2>

@@ -63,14 +63,15 @@ export function ToolRegistry({ tools, actions }: { tools: ToolView[]; actions: T
     });
   const groups: ToolView["kind"][] = ["code", "mcp", "builtin"];
   return (
-    <div className="grid gap-6">
+    // grid-cols-1 is minmax(0, 1fr): a long description truncates instead of widening the page
+    <div className="grid grid-cols-1 gap-6">
       <div className="flex justify-end">
         <Button onClick={() => setCreating(true)} data-testid="create-tool"><PlusIcon /> Create tool</Button>
       </div>
       {groups.map((kind) => {
         const rows = tools.filter((t) => t.kind === kind);
         return (
-          <section key={kind} aria-label={KIND[kind]} className="grid gap-2">
+          <section key={kind} aria-label={KIND[kind]} className="grid grid-cols-1 gap-2">
             <h2 className="text-sm font-semibold">{kind === "code" ? "Created tools" : kind === "mcp" ? "MCP servers" : "Built-in tools"}</h2>
             {rows.length === 0 && (
               <p className="text-sm text-muted">{kind === "code" ? "None yet: use “Create tool”, or let the designer propose one." : "No MCP servers connected: add one under Settings → MCP servers."}</p>

@@ -31,7 +31,7 @@ export default async function SettingsPage() {
   return (
     <>
       <PageHeader title="Settings" description="Model providers, keys, the designer model and API tokens." />
-      <div className="grid gap-8">
+      <div className="grid grid-cols-1 gap-8">
         {rows.length === 0 && <DemoModelNotice />}
         <ProvidersSection providers={rows} save={saveProviderAction} remove={deleteProviderAction} test={testProviderAction} />
         <DesignerModelForm providers={rows} current={settings} action={saveDesignerAction} />
