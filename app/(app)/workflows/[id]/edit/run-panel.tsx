@@ -2,21 +2,13 @@
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Input, Textarea } from "@/components/ui/input";
 import type { RunPanelContext } from "@/components/editor/editor-types";
 import { runEventEnvelopeSchema } from "@/lib/engine/events";
 import type { Field } from "@/lib/workflow/schema";
-import { describeRunRefusal } from "./input-errors";
+import { startRunAction } from "./run-action";
 import { applyRunEvent, initialRunView, type RunView } from "./run-overlay";
-
-/** The run API's answer: the new run's id (accepts `{id}`, `{runId}` or `{run: {id}}`). */
-const startedSchema = z.union([
-  z.object({ runId: z.string() }).transform((r) => r.runId),
-  z.object({ run: z.object({ id: z.string() }) }).transform((r) => r.run.id),
-  z.object({ id: z.string() }).transform((r) => r.id),
-]);
 
 function coerce(field: Field, raw: string): unknown {
   switch (field.type) {
@@ -28,8 +20,9 @@ function coerce(field: Field, raw: string): unknown {
 }
 
 /**
- * Run from the editor: a form generated from the workflow's input fields, then POST
- * /api/workflows/[id]/runs and a live overlay fed by the run's SSE stream (/api/runs/[id]/events).
+ * Run from the editor: a form generated from the workflow's input fields, then startRunAction (the
+ * server action twin of POST /api/workflows/[id]/runs) and a live overlay fed by the run's SSE
+ * stream (/api/runs/[id]/events).
  */
 export function RunPanel({ workflowId, doc, blockers, save, setRunOverlay }: RunPanelContext) {
   const [values, setValues] = useState<Record<string, string>>({});
@@ -61,13 +54,11 @@ export function RunPanel({ workflowId, doc, blockers, save, setRunOverlay }: Run
     try {
       if (!(await save())) return;
       const inputs = Object.fromEntries(doc.inputs.map((f) => [f.key, coerce(f, values[f.key] ?? "")]).filter(([, v]) => v !== undefined));
-      const res = await fetch(`/api/workflows/${workflowId}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs }) });
-      const body: unknown = await res.json().catch(() => null);
-      if (!res.ok) return void toast.error(describeRunRefusal((body as { error?: { message?: string; details?: unknown } } | null)?.error, res.status));
-      const id = startedSchema.safeParse(body);
-      if (!id.success) return void toast.error("The run API answered without a run id.");
-      setRunId(id.data);
-      watch(id.data);
+      const started = await startRunAction(workflowId, inputs);
+      if (!started.ok) return void toast.error(started.error);
+      if (!started.data.dispatched) toast.warning("The run is saved but Redis did not answer: the worker's reconciler starts it shortly.");
+      setRunId(started.data.runId);
+      watch(started.data.runId);
     } finally {
       setStarting(false);
     }
