@@ -1,6 +1,6 @@
 "use client";
-import { useActionState, useEffect, useState } from "react";
-import { toast } from "sonner";
+import { useActionState, useState } from "react";
+import { useDoneOnOk } from "@/components/ui/action-result";
 import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
@@ -21,12 +21,7 @@ export function AgentForm({ agent, providers, tools, action, onDone }: {
   const [state, formAction, pending] = useActionState<AgentFormResult, FormData>(action, { status: "idle" });
   const [choice, setChoice] = useState(() => modelChoiceOf(agent?.model ?? null, providers));
   const [modelName, setModelName] = useState(agent?.model?.model ?? "");
-  useEffect(() => {
-    if (state.status === "ok") {
-      toast.success(state.message);
-      onDone();
-    }
-  }, [state, onDone]);
+  useDoneOnOk(state, onDone);
   const errors = state.status === "error" ? (state.fieldErrors ?? {}) : {};
   // Tools the agent already has but the registry no longer offers stay listed (so saving keeps them visible).
   const selected = new Set(agent?.tools.map((t) => t.name) ?? []);

@@ -1,6 +1,6 @@
 "use client";
 import { useCallback, useState, useTransition } from "react";
-import { toast } from "sonner";
+import { toastOutcome } from "@/components/ui/action-result";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -32,8 +32,7 @@ export function AgentLibrary({ agents, providers, tools, save, duplicate, remove
     startTransition(async () => {
       const r = await action(id);
       after?.();
-      if (r.status === "ok") toast.success(r.message);
-      else toast.error(r.status === "error" ? (r.message ?? "Something went wrong.") : "Something went wrong.");
+      toastOutcome(r);
     });
 
   return (

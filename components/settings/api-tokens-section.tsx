@@ -1,7 +1,7 @@
 "use client";
 import { useCallback, useState, useTransition } from "react";
-import { toast } from "sonner";
 import { timeAgo } from "@/components/workflows/format";
+import { toastOutcome } from "@/components/ui/action-result";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -36,8 +36,7 @@ export function ApiTokensSection({ tokens, create, revoke }: Props) {
     startTransition(async () => {
       const r = await revoke(t.id);
       setRevoking(null);
-      if (r.status === "ok") toast.success(r.message);
-      else toast.error(r.status === "error" ? (r.message ?? "Could not revoke") : "Could not revoke");
+      toastOutcome(r, "Could not revoke");
     });
 
   return (

@@ -1,6 +1,6 @@
 "use client";
-import { useActionState, useEffect } from "react";
-import { toast } from "sonner";
+import { useActionState } from "react";
+import { useDoneOnOk } from "@/components/ui/action-result";
 import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
@@ -11,12 +11,7 @@ import { type FormResult, type ProviderRow, type SaveProviderAction, maskedKey }
 /** Add/edit form for a provider; on edit an empty key field keeps the stored key. */
 export function ProviderForm({ provider, action, onDone }: { provider?: ProviderRow; action: SaveProviderAction; onDone: () => void }) {
   const [state, formAction, pending] = useActionState<FormResult, FormData>(action, { status: "idle" });
-  useEffect(() => {
-    if (state.status === "ok") {
-      toast.success(state.message);
-      onDone();
-    }
-  }, [state, onDone]);
+  useDoneOnOk(state, onDone);
   const errors = state.status === "error" ? (state.fieldErrors ?? {}) : {};
   return (
     <ActionForm action={formAction} pending={pending} className="grid gap-4" noValidate>

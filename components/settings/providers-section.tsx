@@ -1,6 +1,7 @@
 "use client";
 import { useCallback, useState, useTransition } from "react";
 import { toast } from "sonner";
+import { toastOutcome } from "@/components/ui/action-result";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
@@ -39,8 +40,7 @@ export function ProvidersSection({ providers, save, remove, test }: Props) {
     startTransition(async () => {
       const r = await remove(p.id);
       setDeleting(null);
-      if (r.status === "ok") toast.success(r.message);
-      else toast.error(r.status === "error" ? (r.message ?? "Could not delete") : "Could not delete");
+      toastOutcome(r, "Could not delete");
     });
 
   return (

@@ -1,7 +1,7 @@
 "use client";
-import { useActionState, useEffect, useState } from "react";
-import { toast } from "sonner";
+import { useActionState, useState } from "react";
 import type { FormResult } from "@/components/settings/types";
+import { useDoneOnOk } from "@/components/ui/action-result";
 import { ActionForm } from "@/components/ui/action-form";
 import { FormField } from "@/components/ui/form-field";
 import { Input, Select, Textarea } from "@/components/ui/input";
@@ -14,16 +14,9 @@ const localZone = () => (typeof Intl === "undefined" ? "UTC" : Intl.DateTimeForm
 /** Adds a schedule: a preset or custom cron pattern, a time zone and the run's inputs as JSON. */
 export function ScheduleForm({ workflowId, exampleInputs, action, onDone }: { workflowId: string; exampleInputs: Record<string, unknown>; action: ScheduleActions["create"]; onDone: () => void }) {
   const [state, formAction, pending] = useActionState<FormResult, FormData>(action, { status: "idle" });
+  // the cron field is controlled only because the preset select writes it; ActionForm keeps the other fields after a refusal
   const [cron, setCron] = useState<string>(SCHEDULE_PRESETS[2].cron);
-  // controlled, so a refused submit keeps what was typed (React resets uncontrolled fields after a form action)
-  const [zone, setZone] = useState(localZone);
-  const [inputs, setInputs] = useState(() => JSON.stringify(exampleInputs, null, 2));
-  useEffect(() => {
-    if (state.status === "ok") {
-      toast.success(state.message);
-      onDone();
-    }
-  }, [state, onDone]);
+  useDoneOnOk(state, onDone);
   const errors = state.status === "error" ? (state.fieldErrors ?? {}) : {};
   const preset = SCHEDULE_PRESETS.find((p) => p.cron === cron.trim())?.cron ?? "custom";
   return (
@@ -44,7 +37,7 @@ export function ScheduleForm({ workflowId, exampleInputs, action, onDone }: { wo
         <Input name="cron" value={cron} onChange={(e) => setCron(e.target.value)} className="font-mono" required />
       </FormField>
       <FormField label="Time zone" error={errors.timezone} hint="IANA name; the pattern is read in this zone, daylight saving included.">
-        <Input name="timezone" value={zone} onChange={(e) => setZone(e.target.value)} list="schedule-time-zones" required />
+        <Input name="timezone" defaultValue={localZone()} list="schedule-time-zones" required />
       </FormField>
       <datalist id="schedule-time-zones">
         {(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"]).map((z) => (
@@ -52,7 +45,7 @@ export function ScheduleForm({ workflowId, exampleInputs, action, onDone }: { wo
         ))}
       </datalist>
       <FormField label="Inputs (JSON)" error={errors.inputs} hint="Checked against the workflow's input fields now and at every run.">
-        <Textarea name="inputs" rows={4} className="font-mono text-xs" value={inputs} onChange={(e) => setInputs(e.target.value)} />
+        <Textarea name="inputs" rows={4} className="font-mono text-xs" defaultValue={JSON.stringify(exampleInputs, null, 2)} />
       </FormField>
       <div className="flex justify-end">
         <SubmitButton>Add schedule</SubmitButton>

@@ -1,8 +1,8 @@
 "use client";
 import Link from "next/link";
 import { useCallback, useState, useTransition } from "react";
-import { toast } from "sonner";
 import type { FormResult } from "@/components/settings/types";
+import { toastOutcome } from "@/components/ui/action-result";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -21,11 +21,6 @@ interface Props {
   actions: ScheduleActions;
 }
 
-function report(r: FormResult): void {
-  if (r.status === "ok") toast.success(r.message);
-  else toast.error(r.status === "error" ? (r.message ?? "Something went wrong.") : "Something went wrong.");
-}
-
 /** The workflow's schedules: next and last fire, pause/resume, delete, and "Add schedule". */
 export function SchedulesCard({ workflowId, schedules, hasSavedVersion, exampleInputs, actions }: Props) {
   const [adding, setAdding] = useState(false);
@@ -33,7 +28,7 @@ export function SchedulesCard({ workflowId, schedules, hasSavedVersion, exampleI
   const close = useCallback(() => setAdding(false), []);
   const act = (fn: () => Promise<FormResult>) =>
     startTransition(async () => {
-      report(await fn());
+      toastOutcome(await fn());
     });
   return (
     <Card className="mt-6">

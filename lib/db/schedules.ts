@@ -27,6 +27,8 @@ export interface ScheduleToFire {
   workflowId: string;
   inputs: Record<string, unknown>;
   enabled: boolean;
+  /** The workflow's newest saved version number, null before the first save. */
+  latestVersion: number | null;
 }
 
 const view = { id: true, workflowId: true, cron: true, timezone: true, inputs: true, enabled: true, createdAt: true, lastTickAt: true, lastRunId: true, lastError: true } as const;
@@ -63,10 +65,15 @@ export async function deleteScheduleRow(ownerId: string, id: string): Promise<bo
   return count > 0;
 }
 
-/** System side: the schedule a fire job names, or null when it is gone. */
+/** System side: the schedule a fire job names with its workflow's newest version number (one query), or null when it is gone. */
 export async function scheduleToFire(id: string): Promise<ScheduleToFire | null> {
-  const row = await db().schedule.findUnique({ where: { id }, select: { id: true, ownerId: true, workflowId: true, inputs: true, enabled: true } });
-  return row ? { ...row, inputs: (row.inputs ?? {}) as Record<string, unknown> } : null;
+  const row = await db().schedule.findUnique({
+    where: { id },
+    select: { id: true, ownerId: true, workflowId: true, inputs: true, enabled: true, workflow: { select: { versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 } } } },
+  });
+  if (!row) return null;
+  const { workflow, inputs, ...rest } = row;
+  return { ...rest, inputs: (inputs ?? {}) as Record<string, unknown>, latestVersion: workflow.versions[0]?.version ?? null };
 }
 
 /**

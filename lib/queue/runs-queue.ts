@@ -1,32 +1,17 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { Queue } from "bullmq";
-import { apiRedis, withRedisDeadline } from "./connection";
+import type { Queue } from "bullmq";
+import { withRedisDeadline } from "./connection";
 import { runJobSchema, type RunJobData, type RunJobReason } from "./jobs";
-import { queuePrefix, runDedupId, RUNS_QUEUE } from "./names";
+import { runDedupId, RUNS_QUEUE } from "./names";
+import { closeProducerQueue, producerQueue } from "./producer";
 import { RUN_JOB_OPTIONS } from "./settings";
 
-const g = globalThis as unknown as { __weftRunsQueue?: { key: string; queue: Queue<RunJobData> } };
-
 /** The runs queue on the shared fail-fast connection, for producers (API, reconciler). */
-export function runsQueue(): Queue<RunJobData> {
-  const conn = apiRedis();
-  const key = `${queuePrefix()}|${conn.options.host}:${conn.options.port}|${conn.options.db ?? 0}`;
-  if (!g.__weftRunsQueue || g.__weftRunsQueue.key !== key || g.__weftRunsQueue.queue.closing) {
-    g.__weftRunsQueue = {
-      key,
-      queue: new Queue<RunJobData>(RUNS_QUEUE, { connection: conn, prefix: queuePrefix(), skipWaitingForReady: true }),
-    };
-  }
-  return g.__weftRunsQueue.queue;
-}
+export const runsQueue = (): Queue<RunJobData> => producerQueue<RunJobData>(RUNS_QUEUE);
 
 /** Closes the producer queue (not the shared connection; see closeApiRedis). */
-export async function closeRunsQueue(): Promise<void> {
-  const current = g.__weftRunsQueue;
-  g.__weftRunsQueue = undefined;
-  await current?.queue.close();
-}
+export const closeRunsQueue = (): Promise<void> => closeProducerQueue(RUNS_QUEUE);
 
 /** What enqueueRun did: a new job, or an existing job already covers the run. */
 export interface EnqueueResult {

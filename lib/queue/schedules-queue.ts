@@ -1,8 +1,8 @@
 import "server-only";
-import { Queue } from "bullmq";
+import type { Queue } from "bullmq";
 import { z } from "zod";
-import { apiRedis, withRedisDeadline } from "./connection";
-import { queuePrefix } from "./names";
+import { withRedisDeadline } from "./connection";
+import { closeProducerQueue, producerQueue } from "./producer";
 
 /** The queue whose job schedulers fire schedules (one scheduler per Schedule row, keyed by its id). */
 export const SCHEDULES_QUEUE = "schedules";
@@ -18,23 +18,10 @@ export interface ScheduleTiming {
   timezone: string;
 }
 
-const g = globalThis as unknown as { __weftSchedulesQueue?: { key: string; queue: Queue<ScheduleJobData> } };
+/** The schedules queue (web actions, the worker's reconciler). */
+export const schedulesQueue = (): Queue<ScheduleJobData> => producerQueue<ScheduleJobData>(SCHEDULES_QUEUE);
 
-/** The schedules queue on the shared fail-fast connection (web actions, the worker's reconciler). */
-export function schedulesQueue(): Queue<ScheduleJobData> {
-  const conn = apiRedis();
-  const key = `${queuePrefix()}|${conn.options.host}:${conn.options.port}|${conn.options.db ?? 0}`;
-  if (!g.__weftSchedulesQueue || g.__weftSchedulesQueue.key !== key || g.__weftSchedulesQueue.queue.closing) {
-    g.__weftSchedulesQueue = { key, queue: new Queue<ScheduleJobData>(SCHEDULES_QUEUE, { connection: conn, prefix: queuePrefix(), skipWaitingForReady: true }) };
-  }
-  return g.__weftSchedulesQueue.queue;
-}
-
-export async function closeSchedulesQueue(): Promise<void> {
-  const current = g.__weftSchedulesQueue;
-  g.__weftSchedulesQueue = undefined;
-  await current?.queue.close();
-}
+export const closeSchedulesQueue = (): Promise<void> => closeProducerQueue(SCHEDULES_QUEUE);
 
 /** Creates or replaces the schedule's timer (idempotent). AppError("unavailable") when Redis is down. */
 export async function upsertScheduleTimer(s: ScheduleTiming): Promise<void> {

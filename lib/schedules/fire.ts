@@ -1,6 +1,5 @@
 import "server-only";
 import { claimScheduleTick, enabledScheduleTimings, recordScheduleFire, scheduleToFire } from "@/lib/db/schedules";
-import { getWorkflow } from "@/lib/db/workflows";
 import { AppError } from "@/lib/errors";
 import { listScheduleTimers, removeScheduleTimer, upsertScheduleTimer } from "@/lib/queue";
 import { startRun } from "@/lib/runs/service";
@@ -30,8 +29,7 @@ export async function fireSchedule(scheduleId: string, tick: Date): Promise<Fire
     return { kind: s ? "paused" : "gone" };
   }
   if (!(await claimScheduleTick(scheduleId, tick))) return { kind: "duplicate" };
-  const workflow = await getWorkflow(s.ownerId, s.workflowId);
-  const version = workflow?.latestVersion ?? null;
+  const version = s.latestVersion;
   if (version === null) {
     await recordScheduleFire(scheduleId, { error: NO_SAVED_VERSION });
     return { kind: "refused", error: NO_SAVED_VERSION };
