@@ -6,6 +6,7 @@ export type ErrorCode =
   | "not_found"
   | "conflict"
   | "rate_limited"
+  | "too_large"
   | "invalid_workflow"
   | "unavailable"
   | "internal";
@@ -17,6 +18,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   rate_limited: 429,
+  too_large: 413,
   invalid_workflow: 422,
   unavailable: 503,
   internal: 500,

@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -12,6 +13,7 @@ import { RunGraph } from "./run-graph";
 import { RunTimeline } from "./run-timeline";
 import { statusTone } from "./status";
 import { StepInspector } from "./step-inspector";
+import { describeTrigger } from "./trigger";
 import type { DashboardProps } from "./types";
 import { useRunEvents, type LiveState } from "./use-run-events";
 
@@ -86,6 +88,13 @@ export function RunDashboard(props: DashboardProps) {
           </div>
           <Stat label="Workflow" value={`${run.workflowName} · v${run.version}`} />
           <Stat label="Started" value={state.startedAt ? new Date(state.startedAt).toLocaleString() : "—"} />
+          <Stat
+            label="Trigger"
+            testId="run-trigger"
+            value={run.trigger === "rerun" && run.triggerLabel ? (
+              <Link href={`/runs/${run.triggerLabel}`} className="underline">{describeTrigger(run.trigger, run.triggerLabel)}</Link>
+            ) : describeTrigger(run.trigger, run.triggerLabel)}
+          />
           <Stat label="Duration" value={formatDuration(duration)} testId="run-duration" />
           <Stat label="Steps" value={ordered.filter((s) => s.startedAt).length} testId="run-steps" />
           <Stat label="Tokens" value={`${state.promptTokens + state.completionTokens}`} testId="run-tokens" />

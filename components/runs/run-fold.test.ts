@@ -3,7 +3,7 @@ import type { RunEvent, RunEventEnvelope } from "@/lib/engine/events";
 import { estimateCost } from "@/lib/runs/cost";
 import { applyEnvelope, initialRunState, nodeOverlay, orderedSteps, runUsage } from "./run-fold";
 
-const run = { id: "r1", status: "queued", reason: null, workflowName: "W", version: 1, promptTokens: 0, completionTokens: 0, createdAt: "2026-01-01T00:00:00.000Z", startedAt: null, finishedAt: null };
+const run = { id: "r1", status: "queued", reason: null, workflowName: "W", version: 1, promptTokens: 0, completionTokens: 0, createdAt: "2026-01-01T00:00:00.000Z", startedAt: null, finishedAt: null, trigger: "manual" as const };
 let seq = 0;
 const env = (event: RunEvent, ms: number): RunEventEnvelope => ({ runId: "r1", seq: ++seq, at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString(), event });
 const started = (nodeId: string, iteration = 1): RunEvent => ({ type: "step_started", nodeId, iteration, attempt: 1, kind: "agent" });

@@ -3,34 +3,36 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Select } from "@/components/ui/input";
-import type { RunRow } from "@/lib/runs/dto";
+import { runTriggers, type RunRow } from "@/lib/runs/dto";
 import { formatCost, formatDuration } from "./cost";
 import { statusTone } from "./status";
+import { describeTrigger, TRIGGER_NAMES } from "./trigger";
 
 const STATUSES = ["queued", "running", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"];
 const POLL_MS = 2_000;
 
 /**
- * The user's runs, newest first, filtered by workflow and status. Re-fetches /runs/feed every 2 s
+ * The user's runs, newest first, filtered by workflow, status and trigger. Re-fetches /runs/feed every 2 s
  * while any shown run is queued or running (and on a filter change).
  */
 export function RunsTable({ initial, workflows }: { initial: RunRow[]; workflows: { id: string; name: string }[] }) {
   const [rows, setRows] = useState(initial);
   const [workflowId, setWorkflowId] = useState("");
   const [status, setStatus] = useState("");
+  const [trigger, setTrigger] = useState("");
   const [tick, setTick] = useState(0);
   const active = rows.some((r) => r.status === "queued" || r.status === "running");
 
   useEffect(() => {
-    const q = new URLSearchParams({ limit: "100", ...(workflowId && { workflowId }), ...(status && { status }) });
+    const q = new URLSearchParams({ limit: "100", ...(workflowId && { workflowId }), ...(status && { status }), ...(trigger && { trigger }) });
     const ctrl = new AbortController();
-    if (tick > 0 || workflowId || status) {
+    if (tick > 0 || workflowId || status || trigger) {
       fetch(`/runs/feed?${q}`, { cache: "no-store", signal: ctrl.signal })
         .then((r) => (r.ok ? (r.json() as Promise<{ runs: RunRow[] }>) : null))
         .then((b) => b && setRows(b.runs), () => undefined);
     }
     return () => ctrl.abort();
-  }, [workflowId, status, tick]);
+  }, [workflowId, status, trigger, tick]);
 
   useEffect(() => {
     if (!active) return;
@@ -54,6 +56,12 @@ export function RunsTable({ initial, workflows }: { initial: RunRow[]; workflows
             {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
           </Select>
         </div>
+        <div className="w-44">
+          <Select aria-label="Trigger" value={trigger} onChange={(e) => setTrigger(e.target.value)} data-testid="filter-trigger">
+            <option value="">All triggers</option>
+            {runTriggers.map((t) => <option key={t} value={t}>{TRIGGER_NAMES[t]}</option>)}
+          </Select>
+        </div>
       </div>
       {rows.length === 0 ? (
         <p className="text-sm text-muted" data-testid="runs-empty">No runs match.</p>
@@ -61,7 +69,7 @@ export function RunsTable({ initial, workflows }: { initial: RunRow[]; workflows
         <div className="relative overflow-x-auto rounded-lg border border-border bg-surface">
           <table className="w-full text-sm" data-testid="runs-table">
             <thead className="border-b border-border text-left text-xs text-muted">
-              <tr>{["Status", "Workflow", "Started", "Duration", "Steps", "Tokens", "Est. cost"].map((h) => <th key={h} className="px-3 py-2 font-medium">{h}</th>)}</tr>
+              <tr>{["Status", "Workflow", "Started", "Trigger", "Duration", "Steps", "Tokens", "Est. cost"].map((h) => <th key={h} className="px-3 py-2 font-medium">{h}</th>)}</tr>
             </thead>
             <tbody>
               {rows.map((r) => (
@@ -69,6 +77,7 @@ export function RunsTable({ initial, workflows }: { initial: RunRow[]; workflows
                   <td className="px-3 py-2"><Link href={`/runs/${r.id}`}><Badge tone={statusTone(r.status)}>{r.status}</Badge></Link></td>
                   <td className="px-3 py-2"><Link href={`/runs/${r.id}`} className="font-medium hover:underline">{r.workflowName}</Link> <span className="text-xs text-muted">v{r.version}</span></td>
                   <td className="px-3 py-2 text-muted">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</td>
+                  <td className="max-w-48 truncate px-3 py-2 text-muted" title={describeTrigger(r.trigger, r.triggerLabel)} data-testid="run-trigger">{describeTrigger(r.trigger, r.triggerLabel)}</td>
                   <td className="px-3 py-2 tabular-nums">{formatDuration(r.durationMs)}</td>
                   <td className="px-3 py-2 tabular-nums">{r.stepCount}</td>
                   <td className="px-3 py-2 tabular-nums">{r.tokens}</td>

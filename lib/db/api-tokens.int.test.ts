@@ -18,7 +18,7 @@ describe("lib/db/api-tokens", () => {
     expect(JSON.stringify(rows)).not.toContain(created.token);
     expect(rows[0]?.tokenHash).toBe(hashApiToken(created.token));
     expect(JSON.stringify(await listApiTokens(a.id))).not.toContain(created.token);
-    expect(await verifyApiToken(created.token)).toEqual({ ownerId: a.id, tokenId: created.id });
+    expect(await verifyApiToken(created.token)).toEqual({ ownerId: a.id, tokenId: created.id, tokenName: "CI script" });
     expect((await listApiTokens(a.id))[0]?.lastUsedAt).toBeInstanceOf(Date);
   });
 

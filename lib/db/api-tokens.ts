@@ -68,16 +68,16 @@ const TOUCH_EVERY_MS = 60_000;
  * The owner of a live (not revoked) token, or null. Malformed input is null, never an error.
  * Refreshes lastUsedAt at most once a minute.
  */
-export async function verifyApiToken(token: string): Promise<{ ownerId: string; tokenId: string } | null> {
+export async function verifyApiToken(token: string): Promise<{ ownerId: string; tokenId: string; tokenName: string } | null> {
   if (!token.startsWith(API_TOKEN_PREFIX) || token.length > 200) return null;
   const row = await db().apiToken.findUnique({
     where: { tokenHash: hashApiToken(token) },
-    select: { id: true, ownerId: true, revokedAt: true, lastUsedAt: true },
+    select: { id: true, ownerId: true, name: true, revokedAt: true, lastUsedAt: true },
   });
   if (!row || row.revokedAt) return null;
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     await db().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
-  return { ownerId: row.ownerId, tokenId: row.id };
+  return { ownerId: row.ownerId, tokenId: row.id, tokenName: row.name };
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { runStatuses } from "@/lib/engine/events";
 import type { Prisma, RunStatus, StepStatus } from "@/lib/generated/prisma/client";
+import { runTriggers, type RunTrigger } from "@/lib/runs/dto";
 
 /** A row of the runs list. */
 export interface RunSummary {
@@ -19,6 +20,8 @@ export interface RunSummary {
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  trigger: RunTrigger;
+  triggerLabel: string | null;
 }
 
 /** One step as the run page shows it. */
@@ -53,6 +56,7 @@ export interface RunDetail extends RunSummary {
 export const runListFilterSchema = z.object({
   workflowId: z.string().min(1).max(64).optional(),
   status: z.enum(runStatuses).optional(),
+  trigger: z.enum(runTriggers).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
   cursor: z.string().min(1).max(64).optional(),
 });
@@ -69,6 +73,8 @@ const summarySelect = {
   createdAt: true,
   startedAt: true,
   finishedAt: true,
+  trigger: true,
+  triggerLabel: true,
   workflowVersion: { select: { version: true, workflow: { select: { id: true, name: true } } } },
 } satisfies Prisma.RunSelect;
 
@@ -90,6 +96,7 @@ export async function listRunsForOwner(ownerId: string, filter: RunListFilter = 
     where: {
       ownerId,
       ...(f.status ? { status: f.status } : {}),
+      ...(f.trigger ? { trigger: f.trigger } : {}),
       ...(f.workflowId ? { workflowVersion: { workflowId: f.workflowId } } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

@@ -27,6 +27,8 @@ export interface ScheduleToFire {
   workflowId: string;
   inputs: Record<string, unknown>;
   enabled: boolean;
+  cron: string;
+  timezone: string;
   /** The workflow's newest saved version number, null before the first save. */
   latestVersion: number | null;
 }
@@ -69,7 +71,7 @@ export async function deleteScheduleRow(ownerId: string, id: string): Promise<bo
 export async function scheduleToFire(id: string): Promise<ScheduleToFire | null> {
   const row = await db().schedule.findUnique({
     where: { id },
-    select: { id: true, ownerId: true, workflowId: true, inputs: true, enabled: true, workflow: { select: { versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 } } } },
+    select: { id: true, ownerId: true, workflowId: true, inputs: true, enabled: true, cron: true, timezone: true, workflow: { select: { versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 } } } },
   });
   if (!row) return null;
   const { workflow, inputs, ...rest } = row;

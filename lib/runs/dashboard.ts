@@ -59,7 +59,7 @@ export async function rerun(ownerId: string, runId: string): Promise<StartedRun>
   });
   if (!run) throw notFound("Run not found");
   const inputs = (run.inputs ?? {}) as Record<string, unknown>;
-  return startRun(ownerId, run.workflowVersion.workflowId, { inputs, version: run.workflowVersion.version });
+  return startRun(ownerId, run.workflowVersion.workflowId, { inputs, version: run.workflowVersion.version }, { trigger: "rerun", label: runId });
 }
 
 /** The owner's runs for the /runs page (newest first, filtered), each with its estimated cost. */
@@ -73,6 +73,7 @@ export async function listRunRows(ownerId: string, filter: RunListFilter): Promi
       id: r.id, status: r.status, reason: r.reason, workflowId: r.workflowId, workflowName: r.workflowName, version: r.version,
       createdAt: r.createdAt.toISOString(), startedAt: r.startedAt?.toISOString() ?? null, finishedAt: r.finishedAt?.toISOString() ?? null,
       durationMs: r.startedAt ? (r.finishedAt?.getTime() ?? now) - r.startedAt.getTime() : null,
+      trigger: r.trigger, triggerLabel: r.triggerLabel,
       stepCount: r.stepCount, tokens: r.promptTokens + r.completionTokens,
       costUsd: estimateCost(settings.prices, usage.get(r.id) ?? []),
     })),

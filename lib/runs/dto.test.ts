@@ -15,14 +15,14 @@ describe("run dto builders", () => {
     });
   });
 
-  it("runInfoView leaves inputs, outputs and owner columns out", () => {
+  it("runInfoView leaves inputs, outputs, the trigger's label and owner columns out", () => {
     const row = {
       id: "r", status: "running", reason: null, workflowName: "W", version: 3, promptTokens: 1, completionTokens: 2,
-      createdAt: at, startedAt: at, finishedAt: null, inputs: { q: "SECRET" }, outputs: null, ownerId: "u1",
+      createdAt: at, startedAt: at, finishedAt: null, inputs: { q: "SECRET" }, outputs: null, ownerId: "u1", trigger: "webhook" as const, triggerLabel: "SECRET hook",
     };
     expect(runInfoView(row)).toEqual({
       id: "r", status: "running", reason: null, workflowName: "W", version: 3, promptTokens: 1, completionTokens: 2,
-      createdAt: "2026-01-02T03:04:05.000Z", startedAt: "2026-01-02T03:04:05.000Z", finishedAt: null,
+      createdAt: "2026-01-02T03:04:05.000Z", startedAt: "2026-01-02T03:04:05.000Z", finishedAt: null, trigger: "webhook",
     });
   });
 });

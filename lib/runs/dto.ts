@@ -5,6 +5,16 @@
  * or React props.
  */
 
+/** What can start a run (Run.trigger): the editor or a rerun button, the REST API, a schedule, a webhook, an MCP client. */
+export const runTriggers = ["manual", "api", "schedule", "webhook", "mcp", "rerun"] as const;
+export type RunTrigger = (typeof runTriggers)[number];
+
+/** What started a run and, when known, which token, schedule, webhook, tool or run (named as it was then). */
+export interface RunOrigin {
+  trigger: RunTrigger;
+  label?: string | null;
+}
+
 /** A step as the run dashboard first renders it; live changes come from the event stream. */
 export interface StepView {
   nodeId: string;
@@ -36,6 +46,9 @@ export interface RunInfoView {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  trigger: RunTrigger;
+  /** Owner view only: which token, schedule, webhook, tool or run started it. */
+  triggerLabel?: string | null;
   /** Owner view, and share links that include content. */
   inputs?: unknown;
   outputs?: unknown;
@@ -53,6 +66,8 @@ export interface RunRow {
   startedAt: string | null;
   finishedAt: string | null;
   durationMs: number | null;
+  trigger: RunTrigger;
+  triggerLabel: string | null;
   stepCount: number;
   tokens: number;
   costUsd: number | null;
@@ -64,7 +79,7 @@ type Dated<T, K extends keyof T> = Omit<T, K> & { [P in K]: null extends T[P] ? 
 export type StepRowLike = Dated<Omit<StepView, "input" | "output">, "startedAt" | "finishedAt">;
 
 /** The Run row columns a RunInfoView is built from. */
-export type RunRowLike = Dated<Omit<RunInfoView, "inputs" | "outputs">, "createdAt" | "startedAt" | "finishedAt">;
+export type RunRowLike = Dated<Omit<RunInfoView, "inputs" | "outputs" | "triggerLabel">, "createdAt" | "startedAt" | "finishedAt">;
 
 /** A date as an ISO string; null stays null. */
 export const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -89,7 +104,7 @@ export function stepView(s: StepRowLike): StepView {
   };
 }
 
-/** A run header WITHOUT content (no inputs/outputs), built field by field like stepView. */
+/** A run header WITHOUT content (no inputs/outputs, no trigger label), built field by field like stepView. */
 export function runInfoView(r: RunRowLike): RunInfoView {
   return {
     id: r.id,
@@ -102,5 +117,6 @@ export function runInfoView(r: RunRowLike): RunInfoView {
     createdAt: r.createdAt.toISOString(),
     startedAt: iso(r.startedAt),
     finishedAt: iso(r.finishedAt),
+    trigger: r.trigger,
   };
 }

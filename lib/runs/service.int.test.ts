@@ -7,6 +7,7 @@ import { createTestUser } from "@/lib/runs/test-fixtures";
 import { workflowSchema, type WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { checkedVersionCount } from "@/lib/workflow/checked-versions";
+import { rerun } from "./dashboard";
 import { getRun, startRun } from "./service";
 import { readRunTarget } from "./start-sql";
 
@@ -51,6 +52,16 @@ describe("startRun", () => {
     const wf = await createWorkflow(owner, doc);
     const { run } = await startRun(owner, wf.id, { inputs: { topic: "owls" } });
     expect(await getRun(owner, run.id)).toEqual(run);
+  });
+
+  it("records what started the run: manual unless told, the origin given (its label cut to 120 characters), a re-run naming the run it repeats", async () => {
+    const wf = await createWorkflow(owner, doc);
+    const manual = (await startRun(owner, wf.id, { inputs: { topic: "a" } })).run;
+    expect(manual).toMatchObject({ trigger: "manual", triggerLabel: null });
+    const hooked = (await startRun(owner, wf.id, { inputs: { topic: "b" } }, { trigger: "webhook", label: "x".repeat(300) })).run;
+    expect(await getRun(owner, hooked.id)).toMatchObject({ trigger: "webhook", triggerLabel: "x".repeat(120) });
+    const again = (await rerun(owner, manual.id)).run;
+    expect(await getRun(owner, again.id)).toMatchObject({ trigger: "rerun", triggerLabel: manual.id, inputs: { topic: "a" } });
   });
 
   it("a stored version that predates a schema default still counts as the unchanged draft", async () => {

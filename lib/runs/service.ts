@@ -14,7 +14,8 @@ import { deepEqual } from "@/lib/workflow/equal";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { hasErrors } from "@/lib/workflow/validate";
 import { inputsSchema } from "./inputs";
-import { insertQueuedRun, newRunKey, readRunTarget } from "./start-sql";
+import type { RunOrigin } from "./dto";
+import { insertQueuedRun, newRunKey, readRunTarget, TRIGGER_LABEL_MAX } from "./start-sql";
 import { postgresStore } from "./store";
 import { enforceRunStartLimit } from "@/lib/runs/limits";
 
@@ -45,7 +46,7 @@ export interface StartedRun {
  * again for a moment by the worker (lib/runs/worker.ts).
  * At most WEFT_RUN_START_LIMIT starts per user per minute (429 with Retry-After, W6).
  */
-export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}): Promise<StartedRun> {
+export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}, origin: RunOrigin = { trigger: "manual" }): Promise<StartedRun> {
   const body = startRunSchema.parse(input);
   // the rate limit (Redis) is counted while the target is read (PostgreSQL): one round trip less on
   // the start path; a refused target still wins over a refused rate
@@ -65,7 +66,7 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   // the job also says what was written (version, inputs), so the worker can claim with the first commit
   const inputsJson = JSON.stringify(parsedInputs.data);
   const fresh = inputsJson.length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs: parsedInputs.data } : undefined;
-  const [inserted, enqueued] = await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, inputsJson, row), enqueueRun(row.id, "start", fresh)]);
+  const [inserted, enqueued] = await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, inputsJson, row, origin), enqueueRun(row.id, "start", fresh)]);
   if (inserted.status === "rejected") throw inserted.reason;
   const dispatched = enqueued.status === "fulfilled";
   if (enqueued.status === "rejected") log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err: enqueued.reason });
@@ -74,6 +75,7 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
     id: row.id, status: "queued", reason: null, workflowId, workflowName: target.workflowName, workflowVersionId: target.versionId, version: target.version,
     promptTokens: 0, completionTokens: 0, stepCount: 0, createdAt: row.createdAt, startedAt: null, finishedAt: null,
     inputs: parsedInputs.data, outputs: null, cancelRequested: false, lastSeq: 0, steps: [],
+    trigger: origin.trigger, triggerLabel: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null,
   };
   return { run, dispatched };
 }

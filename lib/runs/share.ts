@@ -49,7 +49,7 @@ async function sharedRunOf(grant: ShareGrant): Promise<SharedRun | null> {
     where: { id: grant.runId },
     select: {
       id: true, status: true, reason: true, promptTokens: true, completionTokens: true, stepCount: true,
-      createdAt: true, startedAt: true, finishedAt: true, inputs: true, outputs: true,
+      createdAt: true, startedAt: true, finishedAt: true, inputs: true, outputs: true, trigger: true,
       workflowVersion: { select: { version: true, document: true, workflow: { select: { name: true } } } },
       steps: { orderBy: [{ createdAt: "asc" }, { iteration: "asc" }] },
     },

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import type { RunOrigin } from "./dto";
 import { runStorePool } from "./store-sql";
 
 /**
@@ -41,12 +42,16 @@ export async function readRunTarget(ownerId: string, workflowId: string, version
 /** A new run's id and creation time, chosen before its row is written (startRun enqueues it meanwhile). */
 export const newRunKey = (): { id: string; createdAt: Date } => ({ id: randomUUID(), createdAt: new Date() });
 
-/** Inserts a queued run with the given id, creation time and inputs (as JSON); nothing is read back. */
-export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputsJson: string, key: { id: string; createdAt: Date }): Promise<void> {
+/** Longest trigger label kept (a token, schedule, webhook or tool name). */
+export const TRIGGER_LABEL_MAX = 120;
+
+/** Inserts a queued run with the given id, creation time, inputs (as JSON) and origin; nothing is read back. */
+export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputsJson: string, key: { id: string; createdAt: Date }, origin: RunOrigin): Promise<void> {
   const { id, createdAt } = key;
   await runStorePool().query({
-    name: "weft_run_insert_v1",
-    text: `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs, "createdAt") VALUES ($1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3))`,
-    values: [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString()],
+    name: "weft_run_insert_v2",
+    text: `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel")
+      VALUES ($1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7)`,
+    values: [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label?.slice(0, TRIGGER_LABEL_MAX) || null],
   });
 }

@@ -35,7 +35,7 @@ export async function fireSchedule(scheduleId: string, tick: Date): Promise<Fire
     return { kind: "refused", error: NO_SAVED_VERSION };
   }
   try {
-    const { run } = await startRun(s.ownerId, s.workflowId, { inputs: s.inputs, version });
+    const { run } = await startRun(s.ownerId, s.workflowId, { inputs: s.inputs, version }, { trigger: "schedule", label: `${s.cron} (${s.timezone})` });
     await recordScheduleFire(scheduleId, { runId: run.id });
     return { kind: "started", runId: run.id };
   } catch (err) {

@@ -69,7 +69,7 @@ describe("schedules", () => {
     expect(first.kind).toBe("started");
     const runId = first.kind === "started" ? first.runId : "";
     const run = await runOf(runId);
-    expect(run).toMatchObject({ ownerId: alice.id, inputs: { topic: "owls" }, workflowVersion: { version: 2 } });
+    expect(run).toMatchObject({ ownerId: alice.id, inputs: { topic: "owls" }, workflowVersion: { version: 2 }, trigger: "schedule", triggerLabel: "0 * * * * (UTC)" });
     expect(await fireSchedule(schedule.id, tick)).toEqual({ kind: "duplicate" });
     expect(await fireSchedule(schedule.id, new Date("2026-12-02T09:00:00Z"))).toEqual({ kind: "duplicate" });
     const later = await fireSchedule(schedule.id, new Date("2026-12-02T11:00:00Z"));

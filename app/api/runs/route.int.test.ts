@@ -48,12 +48,16 @@ describe("REST: runs", () => {
     const res = await START(post(`/api/workflows/${workflowId}/runs`, { inputs: { topic: "owls" } }, alice.auth), ctx(workflowId));
     expect(res.status).toBe(201);
     const { run, dispatched } = (await res.json()) as { run: { id: string; status: string; inputs: unknown }; dispatched: boolean };
-    expect(run).toMatchObject({ status: "queued", inputs: { topic: "owls" } });
+    // the API records its caller's token by name (createTestUser names it "test")
+    expect(run).toMatchObject({ status: "queued", inputs: { topic: "owls" }, trigger: "api", triggerLabel: "token test" });
     expect(dispatched).toBe(true);
     expect(await hasLiveRunJob(run.id)).toBe(true);
 
-    const list = (await (await LIST(get("/api/runs", alice.auth))).json()) as { runs: { id: string }[] };
-    expect(list.runs.map((r) => r.id)).toContain(run.id);
+    const list = (await (await LIST(get("/api/runs", alice.auth))).json()) as { runs: { id: string; trigger: string }[] };
+    expect(list.runs.find((r) => r.id === run.id)).toMatchObject({ trigger: "api" });
+    const byTrigger = async (t: string) => ((await (await LIST(get(`/api/runs?trigger=${t}`, alice.auth))).json()) as { runs: { id: string }[] }).runs.map((r) => r.id);
+    expect(await byTrigger("api")).toContain(run.id);
+    expect(await byTrigger("schedule")).not.toContain(run.id);
     const perWorkflow = (await (await LIST_FOR_WORKFLOW(get(`/api/workflows/${workflowId}/runs`, alice.auth), ctx(workflowId))).json()) as { runs: { id: string }[] };
     expect(perWorkflow.runs.map((r) => r.id)).toEqual([run.id]);
     expect((await DETAIL(get(`/api/runs/${run.id}`, alice.auth), ctx(run.id))).status).toBe(200);

@@ -66,7 +66,7 @@ export async function callWorkflowTool(ownerId: string, name: string, args: Reco
   if (!tool) return null;
   let runId: string;
   try {
-    runId = (await startRun(ownerId, tool.workflowId, { inputs: args, version: tool.version })).run.id;
+    runId = (await startRun(ownerId, tool.workflowId, { inputs: args, version: tool.version }, { trigger: "mcp", label: name })).run.id;
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }

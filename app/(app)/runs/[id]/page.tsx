@@ -42,7 +42,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       />
       <RunDashboard
         mode="owner"
-        run={{ ...runInfoView(run), inputs: run.inputs ?? {}, outputs: run.outputs ?? undefined }}
+        run={{ ...runInfoView(run), triggerLabel: run.triggerLabel, inputs: run.inputs ?? {}, outputs: run.outputs ?? undefined }}
         doc={doc}
         steps={steps}
         eventsUrl={`/api/runs/${run.id}/events`}

@@ -13,7 +13,8 @@ export async function POST(request: Request, context: Context): Promise<Response
   return handle(async () => {
     const caller = await requireMutationCaller(request);
     const body = await jsonBody(request, startRunSchema);
-    const started = await startRun(caller.userId, (await context.params).id, body);
+    // a signed-in browser calling the API is still the API; a token names the script
+    const started = await startRun(caller.userId, (await context.params).id, body, { trigger: "api", label: caller.via === "token" ? `token ${caller.tokenName}` : null });
     return Response.json(started, { status: 201, headers: { Location: `/api/runs/${started.run.id}` } });
   });
 }

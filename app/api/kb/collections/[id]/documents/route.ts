@@ -4,6 +4,7 @@ import { ingestDocument, listDocuments, maxUploadBytes } from "@/lib/kb/store";
 import { requireCaller } from "@/lib/runs/auth-context";
 import { handle, requireMutationCaller } from "@/lib/runs/http";
 import { notFound } from "@/lib/errors";
+import { readLimitedBody } from "@/lib/http/limited-body";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -15,30 +16,9 @@ const idSchema = z.string().min(1).max(100);
 
 /** Reads the body up to `limit` bytes; one byte more is a too_large refusal (the rest is not read). */
 async function readLimited(request: Request, limit: number, name: string): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  const tooLarge = () => kbRejected("too_large", `${name} is larger than the ${(limit / 1048576).toFixed(1)} MB upload limit.`);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  const reader = request.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  const bytes = await readLimitedBody(request, limit);
+  if (!bytes) throw kbRejected("too_large", `${name} is larger than the ${(limit / 1048576).toFixed(1)} MB upload limit.`);
+  return bytes;
 }
 
 /**

@@ -1,0 +1,120 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { db } from "@/lib/db/client";
+import { AppError, notFound } from "@/lib/errors";
+
+/** Prefix of every webhook secret, so a leaked URL is recognisable (secret scanners, logs). */
+export const WEBHOOK_SECRET_PREFIX = "whk_";
+
+/** Webhooks one user may keep (all workflows together). */
+export const MAX_WEBHOOKS_PER_USER = 50;
+
+export type WebhookInputMode = "fields" | "payload";
+
+/** A webhook as its owner sees it: never the secret, only its last four characters. */
+export interface WebhookView {
+  id: string;
+  workflowId: string;
+  name: string;
+  lastFour: string;
+  inputMode: WebhookInputMode;
+  payloadField: string | null;
+  enabled: boolean;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  lastRunId: string | null;
+  lastError: string | null;
+}
+
+/** What a call needs (system side: the caller holds the secret, not a session). */
+export interface WebhookTarget {
+  id: string;
+  ownerId: string;
+  workflowId: string;
+  name: string;
+  inputMode: WebhookInputMode;
+  payloadField: string | null;
+  enabled: boolean;
+  /** The workflow's newest saved version (its document as stored), null before the first save. */
+  latest: { id: string; version: number; document: unknown } | null;
+}
+
+const view = {
+  id: true, workflowId: true, name: true, lastFour: true, inputMode: true, payloadField: true, enabled: true,
+  createdAt: true, lastUsedAt: true, lastRunId: true, lastError: true,
+} as const;
+
+/** SHA-256 hex of a secret: what is stored and looked up (a fast hash is fine for 192-bit random secrets). */
+export const hashWebhookSecret = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex");
+
+const newSecret = (): string => `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString("base64url")}`;
+
+/**
+ * Adds a webhook to the owner's workflow and answers it with its secret (shown once; only the
+ * hash is stored). not_found for another user's workflow; conflict past MAX_WEBHOOKS_PER_USER.
+ */
+export async function createWebhookRow(
+  ownerId: string,
+  workflowId: string,
+  data: { name: string; inputMode: WebhookInputMode; payloadField: string | null },
+): Promise<{ webhook: WebhookView; secret: string }> {
+  const [workflow, count] = await Promise.all([
+    db().workflow.findFirst({ where: { id: workflowId, ownerId }, select: { id: true } }),
+    db().webhook.count({ where: { ownerId } }),
+  ]);
+  if (!workflow) throw notFound("Workflow not found");
+  if (count >= MAX_WEBHOOKS_PER_USER) throw new AppError("conflict", `You already have ${MAX_WEBHOOKS_PER_USER} webhooks: delete one first.`);
+  const secret = newSecret();
+  const webhook = await db().webhook.create({
+    data: { ownerId, workflowId, ...data, secretHash: hashWebhookSecret(secret), lastFour: secret.slice(-4) },
+    select: view,
+  });
+  return { webhook, secret };
+}
+
+/** The owner's webhooks of one workflow, oldest first. */
+export async function listWebhooks(ownerId: string, workflowId: string): Promise<WebhookView[]> {
+  return db().webhook.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view });
+}
+
+/** Pauses or resumes one of the owner's webhooks; null when not theirs. */
+export async function setWebhookEnabled(ownerId: string, id: string, enabled: boolean): Promise<WebhookView | null> {
+  const { count } = await db().webhook.updateMany({ where: { id, ownerId }, data: { enabled } });
+  if (!count) return null;
+  return db().webhook.findUniqueOrThrow({ where: { id }, select: view });
+}
+
+/** Gives one of the owner's webhooks a new secret (the old URL stops working at once); null when not theirs. */
+export async function rotateWebhookSecret(ownerId: string, id: string): Promise<{ webhook: WebhookView; secret: string } | null> {
+  const secret = newSecret();
+  const { count } = await db().webhook.updateMany({ where: { id, ownerId }, data: { secretHash: hashWebhookSecret(secret), lastFour: secret.slice(-4) } });
+  if (!count) return null;
+  return { webhook: await db().webhook.findUniqueOrThrow({ where: { id }, select: view }), secret };
+}
+
+/** Deletes one of the owner's webhooks; false when not theirs. */
+export async function deleteWebhookRow(ownerId: string, id: string): Promise<boolean> {
+  const { count } = await db().webhook.deleteMany({ where: { id, ownerId } });
+  return count > 0;
+}
+
+/** System side: the webhook a secret opens, with its workflow's newest saved version; null for an unknown or malformed secret. */
+export async function webhookBySecret(secret: string): Promise<WebhookTarget | null> {
+  if (!secret.startsWith(WEBHOOK_SECRET_PREFIX) || secret.length > 100) return null;
+  const row = await db().webhook.findUnique({
+    where: { secretHash: hashWebhookSecret(secret) },
+    select: {
+      id: true, ownerId: true, workflowId: true, name: true, inputMode: true, payloadField: true, enabled: true,
+      workflow: { select: { versions: { select: { id: true, version: true, document: true }, orderBy: { version: "desc" }, take: 1 } } },
+    },
+  });
+  if (!row) return null;
+  const { workflow, ...rest } = row;
+  return { ...rest, latest: workflow.versions[0] ?? null };
+}
+
+/** System side: what the last call did: the run it started, or why it started none. */
+export async function recordWebhookCall(id: string, outcome: { runId: string } | { error: string }): Promise<void> {
+  const data = "runId" in outcome ? { lastRunId: outcome.runId, lastError: null } : { lastError: outcome.error.slice(0, 500) };
+  await db().webhook.updateMany({ where: { id }, data: { ...data, lastUsedAt: new Date() } });
+}

@@ -1,0 +1,60 @@
+import "server-only";
+import { recordWebhookCall, webhookBySecret } from "@/lib/db/webhooks";
+import { AppError, notFound } from "@/lib/errors";
+import { readLimitedBody } from "@/lib/http/limited-body";
+import { handle } from "@/lib/runs/http";
+import { startRun } from "@/lib/runs/service";
+import { checkVersion } from "@/lib/workflow/checked-versions";
+import { webhookInputs } from "./body";
+
+/** Largest body a webhook call may send: room for a big event (GitHub's push events stay well under it), not for uploads. */
+export const WEBHOOK_MAX_BODY_BYTES = 512 * 1024;
+
+export const WEBHOOK_NO_SAVED_VERSION = "The workflow has no saved version: webhooks run the newest saved version, so save one in the editor.";
+
+/** What a call that started a run answers (202). */
+export interface WebhookAccepted {
+  runId: string;
+  status: string;
+  /** False when Redis was unreachable: the run is saved and the worker's reconciler starts it. */
+  dispatched: boolean;
+}
+
+/**
+ * One call of a webhook's secret URL: starts a run of its workflow's newest saved version with the
+ * inputs the body gives (lib/webhooks/body.ts), through startRun, so the same input validation and
+ * per-user run limit apply as everywhere. 202 with the run's id; 404 for an unknown secret; 409
+ * paused or nothing saved yet; 413 a body over WEBHOOK_MAX_BODY_BYTES; 400 a body or inputs that do
+ * not fit (with startRun's details); 429 over the run limit (Retry-After). Every answer about a
+ * known webhook is recorded on it (last call, its run or its error), for its owner to see.
+ */
+export async function receiveWebhook(secret: string, request: Request): Promise<Response> {
+  const res = await handle(async () => {
+    const hook = await webhookBySecret(secret);
+    if (!hook) throw notFound("No webhook at this address.");
+    if (!hook.enabled) throw new AppError("conflict", "This webhook is paused; its owner can resume it on the workflow's page.");
+    const refuse = async (err: AppError): Promise<never> => {
+      await recordWebhookCall(hook.id, { error: err.message });
+      throw err;
+    };
+    const bytes = await readLimitedBody(request, WEBHOOK_MAX_BODY_BYTES);
+    if (!bytes) return refuse(new AppError("too_large", `The body is larger than ${WEBHOOK_MAX_BODY_BYTES / 1024} KB.`));
+    if (!hook.latest) return refuse(new AppError("conflict", WEBHOOK_NO_SAVED_VERSION));
+    const checked = checkVersion(hook.latest.id, hook.latest.document);
+    if (!checked.ok) return refuse(new AppError("invalid_workflow", "The workflow's newest saved version does not parse."));
+    const body = { contentType: request.headers.get("content-type"), text: new TextDecoder().decode(bytes) };
+    const mapped = webhookInputs(checked.workflow.inputs, hook.inputMode, hook.payloadField, body);
+    if (!mapped.ok) return refuse(new AppError("bad_request", mapped.message));
+    try {
+      const { run, dispatched } = await startRun(hook.ownerId, hook.workflowId, { inputs: mapped.inputs, version: hook.latest.version }, { trigger: "webhook", label: hook.name });
+      await recordWebhookCall(hook.id, { runId: run.id });
+      const accepted: WebhookAccepted = { runId: run.id, status: run.status, dispatched };
+      return Response.json(accepted, { status: 202 });
+    } catch (err) {
+      if (err instanceof AppError && err.code !== "internal") return refuse(err);
+      throw err;
+    }
+  });
+  res.headers.set("Cache-Control", "no-store");
+  return res;
+}

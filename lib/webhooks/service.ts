@@ -1,0 +1,64 @@
+import "server-only";
+import { z } from "zod";
+import { createWebhookRow, deleteWebhookRow, listWebhooks, rotateWebhookSecret, setWebhookEnabled, type WebhookView } from "@/lib/db/webhooks";
+import { getWorkflow } from "@/lib/db/workflows";
+import { AppError, notFound } from "@/lib/errors";
+
+export const webhookInputSchema = z
+  .object({
+    name: z.string().trim().min(1, "Enter a name").max(80, "At most 80 characters"),
+    inputMode: z.enum(["fields", "payload"]).default("fields"),
+    payloadField: z.string().trim().max(64).optional(),
+  })
+  .refine((w) => w.inputMode === "fields" || !!w.payloadField, { message: "Choose the input field that receives the body", path: ["payloadField"] });
+export type WebhookInput = z.input<typeof webhookInputSchema>;
+
+/** A webhook with its secret, as answered once, when it is created or given a new secret. */
+export interface WebhookWithSecret {
+  webhook: WebhookView;
+  secret: string;
+}
+
+/**
+ * Adds a webhook to the owner's workflow. Refuses (bad_request with the field, nothing saved) a
+ * missing name and, in payload mode, a field the workflow's draft does not declare.
+ */
+export async function createWebhook(ownerId: string, workflowId: string, input: WebhookInput): Promise<WebhookWithSecret> {
+  const parsed = webhookInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError("bad_request", issue?.message ?? "Invalid webhook.", { field: String(issue?.path[0] ?? "name") });
+  }
+  const { name, inputMode } = parsed.data;
+  const payloadField = inputMode === "payload" ? (parsed.data.payloadField ?? null) : null;
+  const workflow = await getWorkflow(ownerId, workflowId);
+  if (!workflow) throw notFound("Workflow not found");
+  if (payloadField !== null && workflow.document && !workflow.document.inputs.some((f) => f.key === payloadField)) {
+    throw new AppError("bad_request", `The workflow has no input field "${payloadField}".`, { field: "payloadField" });
+  }
+  return createWebhookRow(ownerId, workflowId, { name, inputMode, payloadField });
+}
+
+/** The owner's webhooks of a workflow, oldest first. */
+export async function webhooksOf(ownerId: string, workflowId: string): Promise<WebhookView[]> {
+  return listWebhooks(ownerId, workflowId);
+}
+
+/** Pauses (calls answer 409) or resumes one of the owner's webhooks. */
+export async function pauseWebhook(ownerId: string, id: string, paused: boolean): Promise<WebhookView> {
+  const row = await setWebhookEnabled(ownerId, id, !paused);
+  if (!row) throw notFound("Webhook not found");
+  return row;
+}
+
+/** Gives one of the owner's webhooks a new secret URL; the old one answers 404 from now on. */
+export async function rotateWebhook(ownerId: string, id: string): Promise<WebhookWithSecret> {
+  const rotated = await rotateWebhookSecret(ownerId, id);
+  if (!rotated) throw notFound("Webhook not found");
+  return rotated;
+}
+
+/** Deletes one of the owner's webhooks. */
+export async function deleteWebhook(ownerId: string, id: string): Promise<void> {
+  if (!(await deleteWebhookRow(ownerId, id))) throw notFound("Webhook not found");
+}
