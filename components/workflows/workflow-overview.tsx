@@ -9,6 +9,8 @@ import { plural, timeAgo } from "./format";
 import { RunFromScript } from "./run-from-script";
 import { SchedulesCard } from "./schedules-card";
 import type { ScheduleActions, ScheduleRow } from "./schedule-types";
+import { WebhooksCard } from "./webhooks-card";
+import type { WebhookActions, WebhookRow } from "./webhook-types";
 import { exampleRunBody } from "./api-example";
 import type { Field } from "@/lib/workflow/schema";
 
@@ -19,12 +21,14 @@ export interface WorkflowOverviewProps {
   versions: { id: string; version: number; message: string; createdAt: Date }[];
   schedules: ScheduleRow[];
   scheduleActions: ScheduleActions;
+  webhooks: WebhookRow[];
+  webhookActions: WebhookActions;
   /** Server action deleting the workflow (form field `id`). */
   deleteAction: (form: FormData) => Promise<void>;
 }
 
 /** A read-only summary of a workflow: size, draft state, versions and how to run it from a script. */
-export function WorkflowOverview({ workflow, inputs, versions, schedules, scheduleActions, deleteAction }: WorkflowOverviewProps) {
+export function WorkflowOverview({ workflow, inputs, versions, schedules, scheduleActions, webhooks, webhookActions, deleteAction }: WorkflowOverviewProps) {
   return (
     <div>
       <Link href="/workflows" className="mb-4 inline-flex items-center gap-1.5 text-sm text-muted hover:text-foreground">
@@ -93,6 +97,7 @@ export function WorkflowOverview({ workflow, inputs, versions, schedules, schedu
         exampleInputs={exampleRunBody(inputs ?? []).inputs}
         actions={scheduleActions}
       />
+      <WebhooksCard workflowId={workflow.id} webhooks={webhooks} hasSavedVersion={versions.length > 0} fields={inputs ?? []} actions={webhookActions} />
       {inputs && <RunFromScript workflowId={workflow.id} inputs={inputs} />}
     </div>
   );

@@ -4,10 +4,13 @@ import { WorkflowOverview } from "@/components/workflows/workflow-overview";
 import { requireUser } from "@/lib/auth/session";
 import { getWorkflow, listWorkflowVersions } from "@/lib/db/workflows";
 import { schedulesOf } from "@/lib/schedules/service";
+import { webhooksOf } from "@/lib/webhooks/service";
 import { deleteWorkflowAction } from "../actions";
 import { createScheduleAction, deleteScheduleAction, pauseScheduleAction } from "./schedule-actions";
+import { createWebhookAction, deleteWebhookAction, pauseWebhookAction, rotateWebhookAction } from "./webhook-actions";
 
 const scheduleActions = { create: createScheduleAction, pause: pauseScheduleAction, remove: deleteScheduleAction };
+const webhookActions = { create: createWebhookAction, pause: pauseWebhookAction, rotate: rotateWebhookAction, remove: deleteWebhookAction };
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -17,7 +20,12 @@ export const metadata: Metadata = { title: "Workflow" };
 export default async function WorkflowPage({ params }: Props) {
   const { id } = await params;
   const user = await requireUser(`/workflows/${id}`);
-  const [workflow, versions, schedules] = await Promise.all([getWorkflow(user.id, id), listWorkflowVersions(user.id, id), schedulesOf(user.id, id)]);
+  const [workflow, versions, schedules, webhooks] = await Promise.all([
+    getWorkflow(user.id, id),
+    listWorkflowVersions(user.id, id),
+    schedulesOf(user.id, id),
+    webhooksOf(user.id, id),
+  ]);
   if (!workflow || !versions) notFound();
   return (
     <WorkflowOverview
@@ -26,6 +34,8 @@ export default async function WorkflowPage({ params }: Props) {
       versions={versions}
       schedules={schedules}
       scheduleActions={scheduleActions}
+      webhooks={webhooks}
+      webhookActions={webhookActions}
       deleteAction={deleteWorkflowAction}
     />
   );

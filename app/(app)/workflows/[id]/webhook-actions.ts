@@ -1,0 +1,69 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import type { FormResult } from "@/components/settings/types";
+import type { WebhookSecretResult } from "@/components/workflows/webhook-types";
+import { requireUser } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
+import { createWebhook, deleteWebhook, pauseWebhook, rotateWebhook } from "@/lib/webhooks/service";
+
+const idSchema = z.string().min(1).max(100);
+
+function refused(err: unknown): { status: "error"; message: string; fieldErrors?: Record<string, string> } {
+  if (!(err instanceof AppError) || err.code === "internal") throw err;
+  const field = (err.details as { field?: string } | undefined)?.field;
+  return field ? { status: "error", message: "", fieldErrors: { [field]: err.message } } : { status: "error", message: err.message };
+}
+
+/** Adds a webhook from the form (workflowId, name, inputMode, payloadField); its secret URL is answered once, here. */
+export async function createWebhookAction(_prev: WebhookSecretResult, form: FormData): Promise<WebhookSecretResult> {
+  const user = await requireUser();
+  const workflowId = idSchema.parse(form.get("workflowId"));
+  try {
+    const { webhook, secret } = await createWebhook(user.id, workflowId, {
+      name: String(form.get("name") ?? ""),
+      inputMode: form.get("inputMode") === "payload" ? "payload" : "fields",
+      payloadField: String(form.get("payloadField") ?? "") || undefined,
+    });
+    revalidatePath(`/workflows/${workflowId}`);
+    return { status: "ok", name: webhook.name, secret };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+/** Pauses or resumes one of the user's webhooks (a paused one answers 409). */
+export async function pauseWebhookAction(workflowId: string, id: string, paused: boolean): Promise<FormResult> {
+  const user = await requireUser();
+  try {
+    await pauseWebhook(user.id, idSchema.parse(id), z.boolean().parse(paused));
+    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
+    return { status: "ok", message: paused ? "Webhook paused." : "Webhook resumed." };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+/** Gives one of the user's webhooks a new secret URL (answered once); the old URL stops working. */
+export async function rotateWebhookAction(workflowId: string, id: string): Promise<WebhookSecretResult> {
+  const user = await requireUser();
+  try {
+    const { webhook, secret } = await rotateWebhook(user.id, idSchema.parse(id));
+    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
+    return { status: "ok", name: webhook.name, secret };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+/** Deletes one of the user's webhooks; its URL answers 404 from now on. */
+export async function deleteWebhookAction(workflowId: string, id: string): Promise<FormResult> {
+  const user = await requireUser();
+  try {
+    await deleteWebhook(user.id, idSchema.parse(id));
+    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
+    return { status: "ok", message: "Webhook deleted." };
+  } catch (err) {
+    return refused(err);
+  }
+}

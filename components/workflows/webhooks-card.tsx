@@ -1,0 +1,122 @@
+"use client";
+import Link from "next/link";
+import { useCallback, useState, useTransition } from "react";
+import type { FormResult } from "@/components/settings/types";
+import { toastOutcome } from "@/components/ui/action-result";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
+import { PlusIcon, TrashIcon } from "@/components/ui/icons";
+import type { Field } from "@/lib/workflow/schema";
+import { timeAgo } from "./format";
+import { WebhookForm } from "./webhook-form";
+import { WebhookSecret } from "./webhook-secret";
+import { describeInputMode, type WebhookActions, type WebhookRow } from "./webhook-types";
+
+interface Props {
+  workflowId: string;
+  webhooks: WebhookRow[];
+  /** Whether the workflow has a saved version (webhooks run the newest one). */
+  hasSavedVersion: boolean;
+  /** The draft's input fields (the form offers them; the example call uses them). */
+  fields: Field[];
+  actions: WebhookActions;
+}
+
+type Shown = { kind: "add" } | { kind: "rotate"; hook: WebhookRow } | { kind: "secret"; name: string; secret: string; mode: WebhookRow["inputMode"] } | null;
+
+/** The workflow's webhooks: secret URLs that start runs; last call, pause/resume, new URL, delete, and "Add webhook". */
+export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, actions }: Props) {
+  const [shown, setShown] = useState<Shown>(null);
+  const [pending, startTransition] = useTransition();
+  const close = useCallback(() => setShown(null), []);
+  const act = (fn: () => Promise<FormResult>) =>
+    startTransition(async () => {
+      toastOutcome(await fn());
+    });
+  const rotate = (hook: WebhookRow) =>
+    startTransition(async () => {
+      const r = await actions.rotate(workflowId, hook.id);
+      if (r.status === "ok") setShown({ kind: "secret", name: r.name, secret: r.secret, mode: hook.inputMode });
+      else toastOutcome(r.status === "error" ? { status: "error", message: r.message } : r);
+    });
+  return (
+    <Card className="mt-6">
+      <CardHeader className="flex-row items-start justify-between gap-4">
+        <div className="grid gap-1.5">
+          <CardTitle>Webhooks</CardTitle>
+          <CardDescription>A secret URL another service can POST to: each call starts a run of the newest saved version. No token needed, so treat the URL as a password.</CardDescription>
+        </div>
+        <Button size="sm" onClick={() => setShown({ kind: "add" })}>
+          <PlusIcon /> Add webhook
+        </Button>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        {!hasSavedVersion && webhooks.length > 0 && (
+          <p role="note" className="rounded-md border border-warning/30 bg-warning/15 px-3 py-2 text-sm">No saved version yet: save one in the editor, or calls are refused (409).</p>
+        )}
+        {webhooks.length === 0 ? (
+          <p className="text-sm text-muted">No webhooks.</p>
+        ) : (
+          <ul className="divide-y divide-border">
+            {webhooks.map((w) => (
+              <li key={w.id} data-testid="webhook-row" className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+                <div className="grid gap-1">
+                  <span className="flex flex-wrap items-center gap-2">
+                    <span className="font-medium">{w.name}</span>
+                    <code className="font-mono text-xs text-muted">/api/hooks/whk_••••{w.lastFour}</code>
+                    {!w.enabled && <Badge tone="warning">Paused</Badge>}
+                  </span>
+                  <span className="text-xs text-muted">{describeInputMode(w)}</span>
+                  <span className="text-xs" data-testid="webhook-last">
+                    {w.lastUsedAt ? (
+                      <>
+                        Last called {timeAgo(w.lastUsedAt)}:{" "}
+                        {w.lastError ? <span className="text-danger">{w.lastError}</span> : w.lastRunId ? <Link href={`/runs/${w.lastRunId}`} className="underline">the run</Link> : null}
+                      </>
+                    ) : (
+                      <span className="text-muted">Never called</span>
+                    )}
+                  </span>
+                </div>
+                <div className="flex gap-1">
+                  <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.pause(workflowId, w.id, w.enabled))}>
+                    {w.enabled ? "Pause" : "Resume"}
+                  </Button>
+                  <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "rotate", hook: w })}>New URL</Button>
+                  <Button size="icon" variant="ghost" className="text-danger" aria-label={`Delete webhook ${w.name}`} disabled={pending} onClick={() => act(() => actions.remove(workflowId, w.id))}>
+                    <TrashIcon />
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      {/* one dialog whose content follows the step: two dialogs would close each other's (the closing one's close event) */}
+      <Dialog open={shown !== null} onOpenChange={(o) => !o && close()} title={dialogTitle(shown)} description={dialogDescription(shown)}>
+        {shown?.kind === "add" && <WebhookForm workflowId={workflowId} fields={fields} action={actions.create} onDone={close} />}
+        {shown?.kind === "rotate" && (
+          <div className="flex justify-end gap-2">
+            <Button variant="ghost" onClick={close}>Cancel</Button>
+            <Button disabled={pending} onClick={() => rotate(shown.hook)}>Replace the URL</Button>
+          </div>
+        )}
+        {shown?.kind === "secret" && <WebhookSecret name={shown.name} secret={shown.secret} fields={fields} mode={shown.mode} onDone={close} />}
+      </Dialog>
+    </Card>
+  );
+}
+
+function dialogTitle(shown: Shown): string {
+  if (shown?.kind === "rotate") return `New URL for “${shown.hook.name}”?`;
+  if (shown?.kind === "secret") return "New webhook URL";
+  return "Add webhook";
+}
+
+function dialogDescription(shown: Shown): string | undefined {
+  if (shown?.kind === "rotate") return "The current URL stops working at once; senders need the new one.";
+  if (shown?.kind === "add") return "Calls run the workflow's newest saved version.";
+  return undefined;
+}

@@ -1,0 +1,93 @@
+import { spawnSync } from "node:child_process";
+import { expect, test } from "@playwright/test";
+import { signUpNewUser } from "./pages/auth-pages";
+
+/** Runs a command the page shows, as a user would paste it into a shell: the HTTP status and body. */
+function curl(command: string): { status: number; body: unknown } {
+  const out = spawnSync("sh", ["-c", `${command} --silent --show-error --write-out '\\n%{http_code}'`], { encoding: "utf8" });
+  const lines = out.stdout.trimEnd().split("\n");
+  const status = Number(lines.pop());
+  return { status, body: JSON.parse(lines.join("\n") || "null") };
+}
+
+/**
+ * A webhook's whole life on a workflow's page: added (its secret URL shown once, with a call to try),
+ * refused while nothing is saved, then a real run through the worker started by the page's own curl
+ * command and shown as the webhook's on the runs page and the run's dashboard; a new URL retires the
+ * old one; paused, it refuses; deleted, it is gone.
+ */
+test("a webhook URL from the workflow page starts runs, recorded as the webhook's; new URL, pause and delete work", async ({ page }) => {
+  await signUpNewUser(page, "webhook");
+  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+  await page.waitForURL(/\/workflows\/[^/]+$/);
+  const workflowUrl = page.url();
+  await expect(page.getByText("No webhooks.")).toBeVisible();
+
+  await page.getByRole("button", { name: "Add webhook" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add webhook" });
+  await dialog.getByRole("button", { name: "Add webhook" }).click();
+  await expect(dialog.getByText("Enter a name")).toBeVisible();
+  await dialog.getByLabel("Name").fill("Issue tracker");
+  await dialog.getByRole("button", { name: "Add webhook" }).click();
+  const url = await dialog.getByTestId("new-webhook-url").inputValue();
+  expect(url).toMatch(/^http:\/\/[^/]+\/api\/hooks\/whk_[A-Za-z0-9_-]{32}$/);
+  const command = (await dialog.getByTestId("webhook-curl").textContent())!;
+  expect(command).toContain(`'${url}'`);
+  expect(command).toContain(`'{"topic":"What the article is about"}'`);
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(dialog).toBeHidden();
+
+  const row = page.getByTestId("webhook-row");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(`/api/hooks/whk_••••${url.slice(-4)}`);
+  await expect(row).toContainText("Never called");
+  await page.reload();
+  expect(await page.content()).not.toContain(url.split("/").at(-1)!);
+
+  // the template's workflow has no saved version yet: the call is refused and the page says why
+  await expect(page.getByRole("note").filter({ hasText: "No saved version yet" })).toBeVisible();
+  const early = curl(command);
+  expect(early.status).toBe(409);
+  await page.reload();
+  await expect(row.getByTestId("webhook-last")).toContainText("no saved version");
+
+  await page.goto(`${workflowUrl}/edit`);
+  await page.getByTestId("save-version").click();
+  await expect(page.getByText(/^Saved version 1/)).toBeVisible();
+
+  const started = curl(command);
+  expect(started.status).toBe(202);
+  const { runId } = started.body as { runId: string };
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/runs/${runId}`)).json()) as { run: { status: string } }).run.status, { timeout: 30_000 })
+    .toBe("succeeded");
+
+  await page.goto("/runs");
+  await page.getByTestId("filter-trigger").selectOption({ label: "Webhook" });
+  const runRow = page.getByTestId(`run-row-${runId}`);
+  await expect(runRow.getByTestId("run-trigger")).toHaveText("Webhook · Issue tracker");
+  await expect(page.locator("[data-testid^='run-row-']")).toHaveCount(1);
+  await runRow.getByRole("link", { name: "succeeded" }).click();
+  await expect(page.getByTestId("run-trigger")).toHaveText("Webhook · Issue tracker");
+
+  await page.goto(workflowUrl);
+  await expect(row.getByTestId("webhook-last")).toContainText("the run");
+  await row.getByRole("button", { name: "New URL" }).click();
+  await page.getByRole("dialog", { name: /New URL for/ }).getByRole("button", { name: "Replace the URL" }).click();
+  const fresh = page.getByRole("dialog", { name: "New webhook URL" });
+  const newUrl = await fresh.getByTestId("new-webhook-url").inputValue();
+  expect(newUrl).not.toBe(url);
+  const newCommand = (await fresh.getByTestId("webhook-curl").textContent())!;
+  await fresh.getByRole("button", { name: "Done" }).click();
+  expect(curl(command).status).toBe(404);
+
+  await row.getByRole("button", { name: "Pause" }).click();
+  await expect(row.getByText("Paused", { exact: true })).toBeVisible();
+  const paused = curl(newCommand);
+  expect(paused.status).toBe(409);
+  expect(paused.body).toMatchObject({ error: { message: expect.stringContaining("paused") } });
+
+  await row.getByRole("button", { name: "Delete webhook Issue tracker" }).click();
+  await expect(page.getByText("No webhooks.")).toBeVisible();
+  expect(curl(newCommand).status).toBe(404);
+});
