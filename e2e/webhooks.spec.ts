@@ -55,20 +55,23 @@ test("a webhook URL from the workflow page starts runs, recorded as the webhook'
   await page.getByTestId("save-version").click();
   await expect(page.getByText(/^Saved version 1/)).toBeVisible();
 
-  const started = curl(command);
-  expect(started.status).toBe(202);
+  // ?wait= answers when the run ended, with its outputs (a chat command's reply, say)
+  const started = curl(command.replace(`'${url}'`, `'${url}?wait=45'`));
+  expect(started.status).toBe(200);
+  expect(started.body).toMatchObject({ status: "succeeded", outputs: { article: expect.any(String) } });
   const { runId } = started.body as { runId: string };
-  await expect
-    .poll(async () => ((await (await page.request.get(`/api/runs/${runId}`)).json()) as { run: { status: string } }).run.status, { timeout: 30_000 })
-    .toBe("succeeded");
+  const queued = curl(command);
+  expect(queued.status).toBe(202);
+  expect(queued.body).toMatchObject({ status: "queued", dispatched: true });
 
   await page.goto("/runs");
   await page.getByTestId("filter-trigger").selectOption({ label: "Webhook" });
   const runRow = page.getByTestId(`run-row-${runId}`);
   await expect(runRow.getByTestId("run-trigger")).toHaveText("Webhook · Issue tracker");
-  await expect(page.locator("[data-testid^='run-row-']")).toHaveCount(1);
+  await expect(page.locator("[data-testid^='run-row-']")).toHaveCount(2);
   await runRow.getByRole("link", { name: "succeeded" }).click();
-  await expect(page.getByTestId("run-trigger")).toHaveText("Webhook · Issue tracker");
+  await page.waitForURL(`**/runs/${runId}`);
+  await expect(page.getByTestId("run-dashboard").getByTestId("run-trigger")).toHaveText("Webhook · Issue tracker");
 
   await page.goto(workflowUrl);
   await expect(row.getByTestId("webhook-last")).toContainText("the run");

@@ -3,7 +3,9 @@ import { recordWebhookCall, webhookBySecret } from "@/lib/db/webhooks";
 import { AppError, notFound } from "@/lib/errors";
 import { readLimitedBody } from "@/lib/http/limited-body";
 import { handle } from "@/lib/runs/http";
-import { startRun } from "@/lib/runs/service";
+import { getRun, startRun } from "@/lib/runs/service";
+import { MAX_WAIT_SECONDS, waitForRunEnd, waitSeconds } from "@/lib/runs/wait";
+import { isTerminalRunStatus } from "@/lib/engine/events";
 import { checkVersion } from "@/lib/workflow/checked-versions";
 import { webhookInputs } from "./body";
 
@@ -12,24 +14,30 @@ export const WEBHOOK_MAX_BODY_BYTES = 512 * 1024;
 
 export const WEBHOOK_NO_SAVED_VERSION = "The workflow has no saved version: webhooks run the newest saved version, so save one in the editor.";
 
-/** What a call that started a run answers (202). */
+/** What a call that started a run answers: 202 while it runs, 200 with its outputs when `?wait=` saw it end. */
 export interface WebhookAccepted {
   runId: string;
   status: string;
   /** False when Redis was unreachable: the run is saved and the worker's reconciler starts it. */
   dispatched: boolean;
+  /** Only when the run ended while the call waited. */
+  outputs?: unknown;
+  reason?: string | null;
 }
 
 /**
  * One call of a webhook's secret URL: starts a run of its workflow's newest saved version with the
  * inputs the body gives (lib/webhooks/body.ts), through startRun, so the same input validation and
- * per-user run limit apply as everywhere. 202 with the run's id; 404 for an unknown secret; 409
+ * per-user run limit apply as everywhere. 202 with the run's id, or with `?wait=N` (seconds, at most
+ * MAX_WAIT_SECONDS) 200 with its status and outputs when it ends within N; 404 for an unknown secret; 409
  * paused or nothing saved yet; 413 a body over WEBHOOK_MAX_BODY_BYTES; 400 a body or inputs that do
  * not fit (with startRun's details); 429 over the run limit (Retry-After). Every answer about a
  * known webhook is recorded on it (last call, its run or its error), for its owner to see.
  */
 export async function receiveWebhook(secret: string, request: Request): Promise<Response> {
   const res = await handle(async () => {
+    const wait = waitSeconds(request.url);
+    if (wait === null) throw new AppError("bad_request", `wait must be a whole number of seconds (at most ${MAX_WAIT_SECONDS}).`);
     const hook = await webhookBySecret(secret);
     if (!hook) throw notFound("No webhook at this address.");
     if (!hook.enabled) throw new AppError("conflict", "This webhook is paused; its owner can resume it on the workflow's page.");
@@ -48,7 +56,13 @@ export async function receiveWebhook(secret: string, request: Request): Promise<
     try {
       const { run, dispatched } = await startRun(hook.ownerId, hook.workflowId, { inputs: mapped.inputs, version: hook.latest.version }, { trigger: "webhook", label: hook.name });
       await recordWebhookCall(hook.id, { runId: run.id });
-      const accepted: WebhookAccepted = { runId: run.id, status: run.status, dispatched };
+      const status = wait > 0 ? await waitForRunEnd(run.id, { timeoutMs: wait * 1000, signal: request.signal }) : null;
+      if (status && isTerminalRunStatus(status)) {
+        const ended = await getRun(hook.ownerId, run.id);
+        const done: WebhookAccepted = { runId: run.id, status: ended.status, dispatched, outputs: ended.outputs, reason: ended.reason };
+        return Response.json(done, { status: 200 });
+      }
+      const accepted: WebhookAccepted = { runId: run.id, status: status ?? run.status, dispatched };
       return Response.json(accepted, { status: 202 });
     } catch (err) {
       if (err instanceof AppError && err.code !== "internal") return refuse(err);

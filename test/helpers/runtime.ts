@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { startScriptedServer, type FixtureInput, type ScriptedServer } from "@/lib/llm/scripted/server";
+import { closeRunEventHub } from "@/lib/events";
 import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
 import { startRun } from "@/lib/runs/service";
 import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
@@ -67,6 +68,8 @@ export function useWorkerRuntime(opts: RuntimeOptions = {}): WorkerRuntime {
     await runsQueue().obliterate({ force: true }).catch(() => undefined);
     await closeRunsQueue();
     await closeApiRedis();
+    // requests that waited for a run (?wait=, MCP workflow tools) subscribed to its wake-ups
+    await closeRunEventHub();
     await state.model?.close();
     restoreEnv(envBefore);
   });

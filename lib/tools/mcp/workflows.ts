@@ -3,6 +3,7 @@ import { getWorkflowVersion, listWorkflows, listWorkflowVersions } from "@/lib/d
 import { isTerminalRunStatus, type RunStatus } from "@/lib/engine/events";
 import { getRun, startRun } from "@/lib/runs/service";
 import type { Field } from "@/lib/workflow/schema";
+import { waitForRunEnd } from "@/lib/runs/wait";
 
 /**
  * The owner's workflows as MCP tools ("the tool box"): each workflow with a SAVED version is one tool
@@ -57,11 +58,11 @@ export const isWorkflowToolName = (name: string): boolean => name.startsWith(PRE
 export type WorkflowCallResult = { ok: true; runId: string; outputs: unknown } | { ok: false; runId?: string; error: string };
 
 /**
- * Runs the workflow behind `name` with `args` as inputs and waits (polling PostgreSQL, the source of
- * truth) until the run is terminal, `timeoutMs` passes (the run keeps going; its id is returned) or
+ * Runs the workflow behind `name` with `args` as inputs and waits (lib/runs/wait.ts: woken by the
+ * run's wake-ups, reading PostgreSQL, the source of truth) until the run is terminal, `timeoutMs` passes (the run keeps going; its id is returned) or
  * `signal` aborts. A worker must be running. Null when no saved workflow is served under `name`.
  */
-export async function callWorkflowTool(ownerId: string, name: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs?: number; pollMs?: number } = {}): Promise<WorkflowCallResult | null> {
+export async function callWorkflowTool(ownerId: string, name: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<WorkflowCallResult | null> {
   const tool = (await listWorkflowTools(ownerId)).find((t) => t.name === name);
   if (!tool) return null;
   let runId: string;
@@ -70,15 +71,12 @@ export async function callWorkflowTool(ownerId: string, name: string, args: Reco
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }
-  const deadline = Date.now() + (opts.timeoutMs ?? 300_000);
-  for (;;) {
-    const run = await getRun(ownerId, runId);
-    const status = run.status as RunStatus;
-    if (isTerminalRunStatus(status)) {
-      return status === "succeeded" ? { ok: true, runId, outputs: run.outputs } : { ok: false, runId, error: `Run ${runId} ended ${status}${run.reason ? `: ${run.reason}` : ""}` };
-    }
-    if (opts.signal?.aborted) return { ok: false, runId, error: `Stopped waiting for run ${runId} (it keeps running).` };
-    if (Date.now() > deadline) return { ok: false, runId, error: `Run ${runId} is still ${status}; it keeps running (see /runs/${runId}).` };
-    await new Promise((r) => setTimeout(r, opts.pollMs ?? 500));
+  await waitForRunEnd(runId, { timeoutMs: opts.timeoutMs ?? 300_000, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const run = await getRun(ownerId, runId);
+  const status = run.status as RunStatus;
+  if (isTerminalRunStatus(status)) {
+    return status === "succeeded" ? { ok: true, runId, outputs: run.outputs } : { ok: false, runId, error: `Run ${runId} ended ${status}${run.reason ? `: ${run.reason}` : ""}` };
   }
+  if (opts.signal?.aborted) return { ok: false, runId, error: `Stopped waiting for run ${runId} (it keeps running).` };
+  return { ok: false, runId, error: `Run ${runId} is still ${status}; it keeps running (see /runs/${runId}).` };
 }

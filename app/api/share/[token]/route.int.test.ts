@@ -108,7 +108,7 @@ describe("share links (W2)", () => {
     const body = (await res.json()) as Record<string, Record<string, unknown> & { nodes?: object[] }>;
     expect(Object.keys(body).sort()).toEqual(["expiresAt", "graph", "includeContent", "run", "steps"]);
     expect(Object.keys(body.run!).sort()).toEqual(
-      ["completionTokens", "createdAt", "finishedAt", "id", "promptTokens", "reason", "startedAt", "status", "stepCount", "version", "workflowName"],
+      ["completionTokens", "createdAt", "finishedAt", "id", "promptTokens", "reason", "startedAt", "status", "stepCount", "trigger", "version", "workflowName"],
     );
     expect(body.run!.id).toBe(runId);
     expect(Object.keys(body.graph!).sort()).toEqual(["agents", "edges", "name", "nodes"]);

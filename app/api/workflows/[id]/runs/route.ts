@@ -1,6 +1,8 @@
 import { requireCaller } from "@/lib/runs/auth-context";
 import { handle, jsonBody, requireMutationCaller } from "@/lib/runs/http";
-import { listRuns, startRun, startRunSchema } from "@/lib/runs/service";
+import { getRun, listRuns, startRun, startRunSchema } from "@/lib/runs/service";
+import { MAX_WAIT_SECONDS, waitForRunEnd, waitSeconds } from "@/lib/runs/wait";
+import { AppError } from "@/lib/errors";
 import { runListFilterSchema } from "@/lib/db/runs";
 
 export const runtime = "nodejs";
@@ -8,13 +10,23 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-/** Starts a run of the workflow: body `{inputs, version?}` → 201 `{run, dispatched}`. */
+/**
+ * Starts a run of the workflow: body `{inputs, version?}` → 201 `{run, dispatched}`. With `?wait=N`
+ * (seconds, at most MAX_WAIT_SECONDS) it answers when the run ends or N seconds passed, whichever
+ * comes first, with the run as it then is (its outputs once it succeeded).
+ */
 export async function POST(request: Request, context: Context): Promise<Response> {
   return handle(async () => {
     const caller = await requireMutationCaller(request);
+    const wait = waitSeconds(request.url);
+    if (wait === null) throw new AppError("bad_request", `wait must be a whole number of seconds (at most ${MAX_WAIT_SECONDS}).`);
     const body = await jsonBody(request, startRunSchema);
     // a signed-in browser calling the API is still the API; a token names the script
     const started = await startRun(caller.userId, (await context.params).id, body, { trigger: "api", label: caller.via === "token" ? `token ${caller.tokenName}` : null });
+    if (wait > 0) {
+      await waitForRunEnd(started.run.id, { timeoutMs: wait * 1000, signal: request.signal });
+      started.run = await getRun(caller.userId, started.run.id);
+    }
     return Response.json(started, { status: 201, headers: { Location: `/api/runs/${started.run.id}` } });
   });
 }
