@@ -7,7 +7,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 // module client code may import; lib/runs/dto.ts and lib/runs/cost.ts (the run shapes the dashboard
 // renders and its cost estimate, no imports) are the lib/runs modules it may import.
 const serverOnly = ["@/lib/db", "@/lib/db/**", "@/lib/engine", "@/lib/engine/**", "!@/lib/engine/events", "@/lib/queue", "@/lib/queue/**",
-  "@/lib/llm", "@/lib/llm/**", "@/lib/events", "@/lib/events/**", "@/lib/generated/**", "@/lib/runs/**", "!@/lib/runs/dto", "!@/lib/runs/cost", "@/lib/schedules/**", "@/lib/webhooks/**",
+  "@/lib/llm", "@/lib/llm/**", "@/lib/events", "@/lib/events/**", "@/lib/generated/**", "@/lib/runs/**", "!@/lib/runs/dto", "!@/lib/runs/cost", "@/lib/schedules/**", "@/lib/webhooks/**", "@/lib/notifications/**",
   "@prisma/*", "bullmq", "ioredis", "pg"];
 
 /** One no-restricted-imports zone: files matching `files` may not import `patterns`. */

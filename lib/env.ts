@@ -67,6 +67,12 @@ export const envSchema = z.object({
   WEFT_DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /** SearXNG-compatible base URL for the web_search tool; unset = "not configured". */
   WEFT_SEARCH_URL: url(["http:", "https:"]).optional(),
+  /** Run notifications may go to private and loopback addresses (a self-hosted install notifying its own services). */
+  WEFT_NOTIFY_ALLOW_PRIVATE: z.stringbool().default(false),
+  /** Tries per run notification before it is marked failed (5xx, 408, 429, timeouts and refused connections are tried again). */
+  WEFT_NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  /** Wait before the second try of a notification; doubled each time (10 s: the sixth try comes about 5 min after the first). */
+  WEFT_NOTIFY_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
   /** Allow stdio MCP servers (they run a command on the Weft host): self-hosted, trusted users only. */
   WEFT_MCP_ALLOW_STDIO: z.stringbool().default(false),
   /** Path of lib/tools/sandbox/child.mjs when the process does not run from the repo root. */

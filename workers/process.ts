@@ -7,10 +7,12 @@ import type { PortOverrides } from "@/lib/runs/engine-ports";
 import { startHealthServer } from "@/lib/runs/health";
 import { startRunWorker } from "@/lib/runs/worker";
 import { startScheduleWorker } from "@/lib/schedules/worker";
+import { startNotificationWorker } from "@/lib/notifications/worker";
 
 /**
  * The run worker process: consumes the runs queue, reconciles orphaned runs, fires schedules
- * (lib/schedules, timers rebuilt from PostgreSQL), serves GET /health on
+ * (lib/schedules, timers rebuilt from PostgreSQL), delivers run notifications (lib/notifications,
+ * its outbox swept on the same period), serves GET /health on
  * WEFT_WORKER_HEALTH_PORT. SIGTERM/SIGINT stop it gracefully (exit 0); SIGKILL is safe too, since
  * PostgreSQL holds every committed step. `workers/main.ts` runs it with the real ports;
  * `overrides` swap a port (B1's engine-overhead arm gives every node a trivial model,
@@ -27,6 +29,7 @@ export async function runWorkerProcess(overrides: PortOverrides = {}): Promise<v
     reconcileIntervalMs: e.WEFT_RECONCILE_INTERVAL_MS,
   });
   const schedules = startScheduleWorker({ reconcileIntervalMs: e.WEFT_RECONCILE_INTERVAL_MS });
+  const notifications = startNotificationWorker({ sweepIntervalMs: e.WEFT_RECONCILE_INTERVAL_MS });
   const health = await startHealthServer(worker, e.WEFT_WORKER_HEALTH_PORT);
   log.info("worker ready", { id: worker.id, healthPort: health.port, concurrency: e.WEFT_WORKER_CONCURRENCY });
 
@@ -43,6 +46,7 @@ export async function runWorkerProcess(overrides: PortOverrides = {}): Promise<v
     (async () => {
       await worker.close();
       await schedules.close();
+      await notifications.close();
       await health.close();
       await closeRunsQueue();
       await closeApiRedis();

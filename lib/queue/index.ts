@@ -23,3 +23,11 @@ export {
   type ScheduleJobData,
   type ScheduleTiming,
 } from "./schedules-queue";
+export {
+  NOTIFICATIONS_QUEUE,
+  notificationJobSchema,
+  notificationsQueue,
+  closeNotificationsQueue,
+  enqueueDelivery,
+  type NotificationJobData,
+} from "./notifications-queue";

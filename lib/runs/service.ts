@@ -8,6 +8,7 @@ import { AppError, notFound } from "@/lib/errors";
 import { appendEvents } from "@/lib/events/store";
 import { publishRunWake } from "@/lib/events/publish";
 import { createLogger } from "@/lib/logger";
+import { notifyRunEnded } from "@/lib/notifications/outbox";
 import { enqueueRun } from "@/lib/queue";
 import { checkDocument, checkVersion, type CheckedDocument } from "@/lib/workflow/checked-versions";
 import { deepEqual } from "@/lib/workflow/equal";
@@ -151,6 +152,7 @@ export async function cancelRun(ownerId: string, runId: string, reason = "Cancel
   const lastSeq = await cancelIfUnclaimed(runId, reason);
   if (lastSeq !== null) {
     await publishRunWake(runId, lastSeq);
+    await notifyRunEnded(runId);
   } else {
     await postgresStore().requestCancel(runId, reason);
     await enqueueRun(runId, "cancel").catch((err: unknown) => log.warn("cancel recorded but not enqueued", { runId, err }));

@@ -6,6 +6,7 @@ import type { Redis } from "ioredis";
 import { systemClock } from "@/lib/engine/clock";
 import { runJob, type DriverOutcome } from "@/lib/engine/driver";
 import { createLogger } from "@/lib/logger";
+import { notifyRunEnded } from "@/lib/notifications/outbox";
 import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
 import type { LivenessPort } from "@/lib/engine/ports";
 import { enginePorts, type PortOverrides } from "./engine-ports";
@@ -118,5 +119,7 @@ async function processRunJob(job: Job<RunJobData>, workerId: string, stop: Abort
     if (!stop.aborted) outcome = await drive();
   }
   logger.info("run job done", { outcome });
+  // after the end is committed and published: a notification never delays the run's own end
+  if (outcome.kind === "terminal") await notifyRunEnded(data.runId);
   return outcome;
 }

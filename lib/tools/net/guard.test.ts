@@ -75,6 +75,14 @@ describe("X4: refused before any connection", () => {
     expect(dns.calls.length).toBe(before);
   });
 
+  test("allowPrivate (an operator's setting) lets private and loopback targets through, and nothing else", async () => {
+    const open = { resolver: dns.resolver, allowPrivate: true };
+    expect(await checkTarget("https://internal.example/hook", open)).toMatchObject({ address: "10.1.2.3" });
+    expect(await checkTarget("http://localhost:4000/", { ...open, resolver: async () => [{ address: "127.0.0.1", family: 4 }] })).toMatchObject({ address: "127.0.0.1" });
+    await expect(checkTarget("file:///etc/passwd", open)).rejects.toMatchObject({ stage: "scheme" });
+    await expect(checkTarget("http://user:pass@internal.example/", open)).rejects.toMatchObject({ stage: "url" });
+  });
+
   test("public unicast addresses pass the IP check", () => {
     expect(isPrivateAddress("93.184.216.34")).toBe(false);
     expect(isPrivateAddress("2606:4700::1111")).toBe(false);

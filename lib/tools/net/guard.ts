@@ -15,6 +15,12 @@ export interface NetPolicy {
   resolver?: Resolver;
   /** TEST ONLY: private addresses allowed anyway (a local fixture server). Ignored unless NODE_ENV=test. */
   testOnlyAllowAddresses?: string[];
+  /**
+   * An operator's choice, never a user's: private, loopback and link-local addresses allowed (a
+   * self-hosted install notifying its own services; WEFT_NOTIFY_ALLOW_PRIVATE). Scheme, credential
+   * and allowlist checks and IP pinning still apply.
+   */
+  allowPrivate?: boolean;
 }
 
 /** Why a request was refused; `stage` says how far it got (never past the check: no connection was made). */
@@ -71,7 +77,7 @@ export async function checkTarget(raw: string | URL, policy: NetPolicy = {}): Pr
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
   if (!matchesAllowlist(hostname, policy.allowedDomains)) throw new NetRefusedError("allowlist", `${hostname} is not on this tool's domain allowlist`);
   const literal = isIP(hostname);
-  if (!literal && /(^|\.)localhost\.?$/i.test(hostname)) throw new NetRefusedError("address", `${hostname} is a loopback name`);
+  if (!literal && !policy.allowPrivate && /(^|\.)localhost\.?$/i.test(hostname)) throw new NetRefusedError("address", `${hostname} is a loopback name`);
   let addresses: Array<{ address: string; family: number }>;
   if (literal) addresses = [{ address: hostname, family: literal }];
   else {
@@ -82,7 +88,7 @@ export async function checkTarget(raw: string | URL, policy: NetPolicy = {}): Pr
     }
   }
   if (addresses.length === 0) throw new NetRefusedError("resolve", `${hostname} has no addresses`);
-  const bad = addresses.find((a) => isPrivateAddress(a.address) && !allowedAnyway(a.address, policy));
+  const bad = policy.allowPrivate ? undefined : addresses.find((a) => isPrivateAddress(a.address) && !allowedAnyway(a.address, policy));
   if (bad) throw new NetRefusedError("address", `${hostname} resolves to a non-public address (${bad.address})`);
   const first = addresses[0]!;
   return { url, hostname, address: first.address, family: first.family === 6 ? 6 : 4 };

@@ -1,0 +1,114 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import type { RunStatus, RunTrigger } from "@/lib/generated/prisma/client";
+
+/**
+ * The notification outbox: one NotificationDelivery row per (notifier, ended run), created once
+ * (the unique key makes every creation idempotent), then delivered at least once by the worker.
+ */
+
+const TERMINAL = "('succeeded', 'failed', 'aborted', 'budget_exhausted', 'cancelled')";
+
+/**
+ * The deliveries a run's end calls for: one per enabled notifier of its workflow that existed when
+ * it ended and hears of this ending (`failures`: anything but succeeded). Answers the ids it created
+ * (none when they exist already, the run has not ended or nobody listens).
+ */
+export async function createRunDeliveries(runId: string): Promise<string[]> {
+  const rows = await db().$queryRawUnsafe<{ id: string }[]>(
+    `INSERT INTO "NotificationDelivery" (id, "notifierId", "runId")
+     SELECT gen_random_uuid()::text, n.id, r.id
+     FROM "Run" r
+     JOIN "WorkflowVersion" v ON v.id = r."workflowVersionId"
+     JOIN "RunNotifier" n ON n."workflowId" = v."workflowId" AND n."ownerId" = r."ownerId"
+     WHERE r.id = $1 AND r.status IN ${TERMINAL} AND n.enabled AND n."createdAt" <= COALESCE(r."finishedAt", now())
+       AND (n.on = 'all' OR r.status <> 'succeeded')
+     ON CONFLICT ("notifierId", "runId") DO NOTHING
+     RETURNING id`,
+    runId,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The sweep behind createRunDeliveries (a worker that died between a run's end and its outbox
+ * insert): the same rows for every run that ended in the last `windowMinutes`. Answers the ids created.
+ */
+export async function createMissedDeliveries(windowMinutes = 15): Promise<string[]> {
+  const rows = await db().$queryRawUnsafe<{ id: string }[]>(
+    `INSERT INTO "NotificationDelivery" (id, "notifierId", "runId")
+     SELECT gen_random_uuid()::text, n.id, r.id
+     FROM "RunNotifier" n
+     JOIN "WorkflowVersion" v ON v."workflowId" = n."workflowId"
+     JOIN "Run" r ON r."workflowVersionId" = v.id AND r."ownerId" = n."ownerId"
+     WHERE n.enabled AND r.status IN ${TERMINAL} AND r."finishedAt" > now() - make_interval(mins => $1::int)
+       AND r."finishedAt" >= n."createdAt" AND (n.on = 'all' OR r.status <> 'succeeded')
+     ON CONFLICT ("notifierId", "runId") DO NOTHING
+     RETURNING id`,
+    windowMinutes,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Deliveries still pending a while after they were created (their job may be lost with Redis): to enqueue again. */
+export async function stalePendingDeliveries(olderThanMs = 60_000, limit = 500): Promise<string[]> {
+  const rows = await db().notificationDelivery.findMany({
+    where: { status: "pending", createdAt: { lt: new Date(Date.now() - olderThanMs), gt: new Date(Date.now() - 86_400_000) } },
+    select: { id: true },
+    orderBy: { createdAt: "asc" },
+    take: limit,
+  });
+  return rows.map((r) => r.id);
+}
+
+/** What one delivery sends: the run's end as its owner sees it, and where to. */
+export interface DeliveryToSend {
+  id: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  notifierId: string;
+  run: {
+    id: string;
+    status: RunStatus;
+    reason: string | null;
+    outputs: unknown;
+    trigger: RunTrigger;
+    createdAt: Date;
+    startedAt: Date | null;
+    finishedAt: Date | null;
+    workflowId: string;
+    workflowName: string;
+    version: number;
+  } | null;
+}
+
+export async function deliveryToSend(id: string): Promise<DeliveryToSend | null> {
+  const d = await db().notificationDelivery.findUnique({ where: { id }, select: { id: true, status: true, attempts: true, notifierId: true, runId: true } });
+  if (!d) return null;
+  const r = await db().run.findUnique({
+    where: { id: d.runId },
+    select: {
+      id: true, status: true, reason: true, outputs: true, trigger: true, createdAt: true, startedAt: true, finishedAt: true,
+      workflowVersion: { select: { version: true, workflow: { select: { id: true, name: true } } } },
+    },
+  });
+  const run = r
+    ? { id: r.id, status: r.status, reason: r.reason, outputs: r.outputs, trigger: r.trigger, createdAt: r.createdAt, startedAt: r.startedAt, finishedAt: r.finishedAt,
+        workflowId: r.workflowVersion.workflow.id, workflowName: r.workflowVersion.workflow.name, version: r.workflowVersion.version }
+    : null;
+  return { id: d.id, status: d.status, attempts: d.attempts, notifierId: d.notifierId, run };
+}
+
+/** Records one try of a delivery: still pending (to be tried again), delivered, or failed for good. */
+export async function recordDeliveryAttempt(id: string, outcome: { status: "pending" | "delivered" | "failed"; responseStatus?: number | null; error?: string | null }): Promise<void> {
+  await db().notificationDelivery.update({
+    where: { id },
+    data: {
+      status: outcome.status,
+      attempts: { increment: 1 },
+      responseStatus: outcome.responseStatus ?? null,
+      error: outcome.error ? outcome.error.slice(0, 500) : null,
+      ...(outcome.status === "delivered" ? { deliveredAt: new Date() } : {}),
+    },
+  });
+}

@@ -1,0 +1,63 @@
+import "server-only";
+import { deliveryToSend, recordDeliveryAttempt, type DeliveryToSend } from "@/lib/db/deliveries";
+import { notifierTarget } from "@/lib/db/notifiers";
+import { env } from "@/lib/env";
+import { sendSigned } from "./send";
+
+/** The event name of a run's end (X-Weft-Event and the body's `event`). */
+export const RUN_FINISHED_EVENT = "run.finished";
+
+/** What one try of a delivery did; `retry` asks the queue for another try (with backoff). */
+export type DeliveryOutcome =
+  | { kind: "delivered"; responseStatus: number }
+  | { kind: "retry"; error: string }
+  | { kind: "failed"; error: string }
+  | { kind: "skipped"; why: string };
+
+/** The JSON a notifier receives for a run's end (documented in the README; a link when AUTH_URL is set). */
+export function runFinishedBody(deliveryId: string, run: NonNullable<DeliveryToSend["run"]>, publicUrl = env().AUTH_URL): string {
+  return JSON.stringify({
+    event: RUN_FINISHED_EVENT,
+    deliveryId,
+    run: {
+      id: run.id,
+      status: run.status,
+      reason: run.reason,
+      outputs: run.outputs,
+      trigger: run.trigger,
+      workflow: { id: run.workflowId, name: run.workflowName, version: run.version },
+      createdAt: run.createdAt.toISOString(),
+      startedAt: run.startedAt?.toISOString() ?? null,
+      finishedAt: run.finishedAt?.toISOString() ?? null,
+      ...(publicUrl ? { url: `${publicUrl.replace(/\/$/, "")}/runs/${run.id}` } : {}),
+    },
+  });
+}
+
+/**
+ * One try of one delivery (the notifications queue's job): a delivery no longer pending, or whose
+ * notifier was deleted, is skipped; a paused notifier's is failed ("paused"); otherwise the run's end
+ * is POSTed, signed. A 2xx records it delivered; a 5xx, 408, 425, 429, timeout or network error is
+ * recorded and retried unless `finalTry`; any other answer, or a URL the SSRF guard refuses, fails it
+ * at once (trying again would not change the answer).
+ */
+export async function deliverNotification(deliveryId: string, finalTry: boolean): Promise<DeliveryOutcome> {
+  const d = await deliveryToSend(deliveryId);
+  if (!d) return { kind: "skipped", why: "no such delivery" };
+  if (d.status !== "pending") return { kind: "skipped", why: `already ${d.status}` };
+  const target = await notifierTarget(d.notifierId);
+  if (!target) return { kind: "skipped", why: "notifier deleted" };
+  if (!target.enabled || !d.run) {
+    const error = !target.enabled ? "Not sent: the notification URL was paused." : "Not sent: the run no longer exists.";
+    await recordDeliveryAttempt(d.id, { status: "failed", error });
+    return { kind: "failed", error };
+  }
+  const sent = await sendSigned(target.url, target.secret, RUN_FINISHED_EVENT, d.id, runFinishedBody(d.id, d.run));
+  if (sent.kind === "delivered") {
+    await recordDeliveryAttempt(d.id, { status: "delivered", responseStatus: sent.responseStatus });
+    return { kind: "delivered", responseStatus: sent.responseStatus };
+  }
+  const again = sent.kind === "retry" && !finalTry;
+  await recordDeliveryAttempt(d.id, { status: again ? "pending" : "failed", responseStatus: sent.responseStatus, error: sent.error });
+  return again ? { kind: "retry", error: sent.error } : { kind: "failed", error: sent.error };
+}

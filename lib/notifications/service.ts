@@ -1,0 +1,56 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { createNotifierRow, deleteNotifierRow, listNotifiers, notifierTarget, setNotifierEnabled, type NotifierView } from "@/lib/db/notifiers";
+import { AppError, notFound } from "@/lib/errors";
+import { sendSigned, type SendResult } from "./send";
+
+export const notifierInputSchema = z.object({
+  url: z
+    .string()
+    .trim()
+    .max(2_000, "At most 2,000 characters")
+    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "Enter an http:// or https:// URL")
+    .refine((u) => !URL.canParse(u) || (!new URL(u).username && !new URL(u).password), "Leave credentials out of the URL"),
+  on: z.enum(["all", "failures"]).default("all"),
+});
+export type NotifierInput = z.input<typeof notifierInputSchema>;
+
+/**
+ * Adds a notification URL to the owner's workflow: every run of it that ends from now on (or only
+ * those that do not succeed) is POSTed there, signed with the secret answered here, once.
+ * bad_request with the field for a URL that is not http(s).
+ */
+export async function createNotifier(ownerId: string, workflowId: string, input: NotifierInput): Promise<{ notifier: NotifierView; secret: string }> {
+  const parsed = notifierInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError("bad_request", issue?.message ?? "Invalid notification URL.", { field: String(issue?.path[0] ?? "url") });
+  }
+  return createNotifierRow(ownerId, workflowId, parsed.data);
+}
+
+/** The owner's notifiers of a workflow with their last delivery. */
+export const notifiersOf = (ownerId: string, workflowId: string): Promise<NotifierView[]> => listNotifiers(ownerId, workflowId);
+
+/** Pauses (nothing is sent; pending deliveries fail as "paused") or resumes one of the owner's notifiers. */
+export async function pauseNotifier(ownerId: string, id: string, paused: boolean): Promise<NotifierView> {
+  const row = await setNotifierEnabled(ownerId, id, !paused);
+  if (!row) throw notFound("Notification URL not found");
+  return row;
+}
+
+export async function deleteNotifier(ownerId: string, id: string): Promise<void> {
+  if (!(await deleteNotifierRow(ownerId, id))) throw notFound("Notification URL not found");
+}
+
+/**
+ * Sends a signed `ping` to one of the owner's notifiers now, from this process, and answers how it
+ * went (the receiver's status or the error): for checking a receiver before real runs end.
+ */
+export async function pingNotifier(ownerId: string, id: string): Promise<SendResult> {
+  const target = await notifierTarget(id, ownerId);
+  if (!target) throw notFound("Notification URL not found");
+  const deliveryId = `ping-${randomUUID()}`;
+  return sendSigned(target.url, target.secret, "ping", deliveryId, JSON.stringify({ event: "ping", deliveryId, notifierId: id }));
+}
