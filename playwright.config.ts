@@ -19,6 +19,8 @@ export const e2eEnv = {
   WEFT_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
   WEFT_QUEUE_PREFIX: "weft-e2e",
   WEFT_SKIP_BUILD_TYPECHECK: "1",
+  // run notifications go to a receiver the test starts on this host
+  WEFT_NOTIFY_ALLOW_PRIVATE: "true",
   NEXT_TELEMETRY_DISABLED: "1",
   LOG_LEVEL: "warn",
   WEFT_SCRIPTED_MODEL_PORT: String(SCRIPTED_PORT),

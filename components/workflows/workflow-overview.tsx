@@ -11,6 +11,8 @@ import { SchedulesCard } from "./schedules-card";
 import type { ScheduleActions, ScheduleRow } from "./schedule-types";
 import { WebhooksCard } from "./webhooks-card";
 import type { WebhookActions, WebhookRow } from "./webhook-types";
+import { NotifiersCard } from "./notifiers-card";
+import type { NotifierActions, NotifierRow } from "./notifier-types";
 import { exampleRunBody } from "./api-example";
 import type { Field } from "@/lib/workflow/schema";
 
@@ -23,12 +25,14 @@ export interface WorkflowOverviewProps {
   scheduleActions: ScheduleActions;
   webhooks: WebhookRow[];
   webhookActions: WebhookActions;
+  notifiers: NotifierRow[];
+  notifierActions: NotifierActions;
   /** Server action deleting the workflow (form field `id`). */
   deleteAction: (form: FormData) => Promise<void>;
 }
 
 /** A read-only summary of a workflow: size, draft state, versions and how to run it from a script. */
-export function WorkflowOverview({ workflow, inputs, versions, schedules, scheduleActions, webhooks, webhookActions, deleteAction }: WorkflowOverviewProps) {
+export function WorkflowOverview({ workflow, inputs, versions, schedules, scheduleActions, webhooks, webhookActions, notifiers, notifierActions, deleteAction }: WorkflowOverviewProps) {
   return (
     <div>
       <Link href="/workflows" className="mb-4 inline-flex items-center gap-1.5 text-sm text-muted hover:text-foreground">
@@ -98,6 +102,7 @@ export function WorkflowOverview({ workflow, inputs, versions, schedules, schedu
         actions={scheduleActions}
       />
       <WebhooksCard workflowId={workflow.id} webhooks={webhooks} hasSavedVersion={versions.length > 0} fields={inputs ?? []} actions={webhookActions} />
+      <NotifiersCard workflowId={workflow.id} notifiers={notifiers} actions={notifierActions} />
       {inputs && <RunFromScript workflowId={workflow.id} inputs={inputs} />}
     </div>
   );

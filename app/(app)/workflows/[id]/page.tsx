@@ -5,12 +5,15 @@ import { requireUser } from "@/lib/auth/session";
 import { getWorkflow, listWorkflowVersions } from "@/lib/db/workflows";
 import { schedulesOf } from "@/lib/schedules/service";
 import { webhooksOf } from "@/lib/webhooks/service";
+import { notifiersOf } from "@/lib/notifications/service";
 import { deleteWorkflowAction } from "../actions";
 import { createScheduleAction, deleteScheduleAction, pauseScheduleAction } from "./schedule-actions";
 import { createWebhookAction, deleteWebhookAction, pauseWebhookAction, rotateWebhookAction } from "./webhook-actions";
+import { createNotifierAction, deleteNotifierAction, pauseNotifierAction, pingNotifierAction } from "./notifier-actions";
 
 const scheduleActions = { create: createScheduleAction, pause: pauseScheduleAction, remove: deleteScheduleAction };
 const webhookActions = { create: createWebhookAction, pause: pauseWebhookAction, rotate: rotateWebhookAction, remove: deleteWebhookAction };
+const notifierActions = { create: createNotifierAction, ping: pingNotifierAction, pause: pauseNotifierAction, remove: deleteNotifierAction };
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -20,11 +23,12 @@ export const metadata: Metadata = { title: "Workflow" };
 export default async function WorkflowPage({ params }: Props) {
   const { id } = await params;
   const user = await requireUser(`/workflows/${id}`);
-  const [workflow, versions, schedules, webhooks] = await Promise.all([
+  const [workflow, versions, schedules, webhooks, notifiers] = await Promise.all([
     getWorkflow(user.id, id),
     listWorkflowVersions(user.id, id),
     schedulesOf(user.id, id),
     webhooksOf(user.id, id),
+    notifiersOf(user.id, id),
   ]);
   if (!workflow || !versions) notFound();
   return (
@@ -36,6 +40,8 @@ export default async function WorkflowPage({ params }: Props) {
       scheduleActions={scheduleActions}
       webhooks={webhooks}
       webhookActions={webhookActions}
+      notifiers={notifiers}
+      notifierActions={notifierActions}
       deleteAction={deleteWorkflowAction}
     />
   );

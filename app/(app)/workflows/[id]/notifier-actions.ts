@@ -1,0 +1,65 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import type { FormResult } from "@/components/settings/types";
+import type { NotifierSecretResult } from "@/components/workflows/notifier-types";
+import { requireUser } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
+import { createNotifier, deleteNotifier, pauseNotifier, pingNotifier } from "@/lib/notifications/service";
+
+const idSchema = z.string().min(1).max(100);
+
+function refused(err: unknown): { status: "error"; message: string; fieldErrors?: Record<string, string> } {
+  if (!(err instanceof AppError) || err.code === "internal") throw err;
+  const field = (err.details as { field?: string } | undefined)?.field;
+  return field ? { status: "error", message: "", fieldErrors: { [field]: err.message } } : { status: "error", message: err.message };
+}
+
+/** Adds a notification URL from the form (workflowId, url, on); its signing secret is answered once, here. */
+export async function createNotifierAction(_prev: NotifierSecretResult, form: FormData): Promise<NotifierSecretResult> {
+  const user = await requireUser();
+  const workflowId = idSchema.parse(form.get("workflowId"));
+  try {
+    const { notifier, secret } = await createNotifier(user.id, workflowId, { url: String(form.get("url") ?? ""), on: form.get("on") === "failures" ? "failures" : "all" });
+    revalidatePath(`/workflows/${workflowId}`);
+    return { status: "ok", url: notifier.url, secret };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+/** Sends a signed test POST now and says how the receiver answered. */
+export async function pingNotifierAction(workflowId: string, id: string): Promise<FormResult> {
+  const user = await requireUser();
+  idSchema.parse(workflowId);
+  try {
+    const r = await pingNotifier(user.id, idSchema.parse(id));
+    return r.kind === "delivered" ? { status: "ok", message: `Test received (${r.responseStatus}).` } : { status: "error", message: `Test not received: ${r.error}` };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+/** Pauses or resumes one of the user's notification URLs. */
+export async function pauseNotifierAction(workflowId: string, id: string, paused: boolean): Promise<FormResult> {
+  const user = await requireUser();
+  try {
+    await pauseNotifier(user.id, idSchema.parse(id), z.boolean().parse(paused));
+    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
+    return { status: "ok", message: paused ? "Notifications paused." : "Notifications resumed." };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+/** Deletes one of the user's notification URLs with its delivery records. */
+export async function deleteNotifierAction(workflowId: string, id: string): Promise<FormResult> {
+  const user = await requireUser();
+  try {
+    await deleteNotifier(user.id, idSchema.parse(id));
+    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
+    return { status: "ok", message: "Notification URL deleted." };
+  } catch (err) {
+    return refused(err);
+  }
+}

@@ -1,0 +1,71 @@
+"use client";
+import Link from "next/link";
+import { useCallback, useState, useTransition } from "react";
+import type { FormResult } from "@/components/settings/types";
+import { toastOutcome } from "@/components/ui/action-result";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
+import { PlusIcon, TrashIcon } from "@/components/ui/icons";
+import { NotifierForm } from "./notifier-form";
+import { describeDelivery, NOTIFY_ON_LABEL, type NotifierActions, type NotifierRow } from "./notifier-types";
+
+/** The workflow's notification URLs: told of every run that ends (or only failures), signed; test, pause, delete. */
+export function NotifiersCard({ workflowId, notifiers, actions }: { workflowId: string; notifiers: NotifierRow[]; actions: NotifierActions }) {
+  const [adding, setAdding] = useState(false);
+  const [pending, startTransition] = useTransition();
+  const close = useCallback(() => setAdding(false), []);
+  const act = (fn: () => Promise<FormResult>) =>
+    startTransition(async () => {
+      toastOutcome(await fn());
+    });
+  return (
+    <Card className="mt-6">
+      <CardHeader className="flex-row items-start justify-between gap-4">
+        <div className="grid gap-1.5">
+          <CardTitle>Run notifications</CardTitle>
+          <CardDescription>URLs told when a run of this workflow ends: a signed JSON POST with its status and outputs, tried again for a while if the receiver is down.</CardDescription>
+        </div>
+        <Button size="sm" onClick={() => setAdding(true)}>
+          <PlusIcon /> Add URL
+        </Button>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        {notifiers.length === 0 ? (
+          <p className="text-sm text-muted">No notification URLs.</p>
+        ) : (
+          <ul className="divide-y divide-border">
+            {notifiers.map((n) => (
+              <li key={n.id} data-testid="notifier-row" className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+                <div className="grid min-w-0 gap-1">
+                  <span className="flex flex-wrap items-center gap-2">
+                    <code className="break-all font-mono text-xs">{n.url}</code>
+                    {!n.enabled && <Badge tone="warning">Paused</Badge>}
+                  </span>
+                  <span className="text-xs text-muted">{NOTIFY_ON_LABEL[n.on]} · secret ••••{n.secretLast4}</span>
+                  <span className={n.lastDelivery?.status === "failed" ? "text-xs text-danger" : "text-xs"} data-testid="notifier-last">
+                    {describeDelivery(n.lastDelivery)}
+                    {n.lastDelivery && <> · <Link href={`/runs/${n.lastDelivery.runId}`} className="underline">the run</Link></>}
+                  </span>
+                </div>
+                <div className="flex gap-1">
+                  <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.ping(workflowId, n.id))}>Send test</Button>
+                  <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.pause(workflowId, n.id, n.enabled))}>
+                    {n.enabled ? "Pause" : "Resume"}
+                  </Button>
+                  <Button size="icon" variant="ghost" className="text-danger" aria-label={`Delete notification URL ${n.url}`} disabled={pending} onClick={() => act(() => actions.remove(workflowId, n.id))}>
+                    <TrashIcon />
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      <Dialog open={adding} onOpenChange={(o) => !o && close()} title="Add notification URL" description="Runs that end from now on are sent; earlier ones are not.">
+        {adding && <NotifierForm workflowId={workflowId} action={actions.create} onDone={close} />}
+      </Dialog>
+    </Card>
+  );
+}
