@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -12,7 +14,8 @@ import { SettingsPage } from "./pages/settings-page";
 /**
  * README screenshots into docs/screenshots/: the workflows list and settings (light and dark), the
  * editor with the article-writer template (editor-light, editor-dark), a finished run's dashboard with a step open in the inspector (run-light, run-dark) and the same run
- * through a share link with content (share). The run is real: web app, worker and the scripted model
+ * through a share link with content (share), and a workflow's page with a schedule, a webhook and a
+ * notification URL that each did their part (workflow-light, workflow-dark). The run is real: web app, worker and the scripted model
  * of playwright.config.ts. Opt-in (it writes into the repository):
  * WEFT_SCREENSHOTS=1 npx playwright test e2e/screenshots.spec.ts
  */
@@ -141,4 +144,55 @@ test("screenshots: a finished run with a step inspected (light, dark) and its sh
   await expect(viewer.getByTestId("step-prompt")).toBeVisible();
   await viewer.screenshot({ path: path.join(OUT, "share.png"), fullPage: true });
   await anon.close();
+});
+
+test("screenshots: a workflow's page with a schedule, a webhook and a notification URL (light, dark)", async ({ page }) => {
+  test.setTimeout(240_000);
+  fs.mkdirSync(OUT, { recursive: true });
+  const receiver = http.createServer((req, res) => void req.resume().on("end", () => res.writeHead(204).end()));
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  try {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signUpNewUser(page, "screens-workflow");
+    await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+    await page.waitForURL(/\/workflows\/[^/]+$/);
+    const workflowId = new URL(page.url()).pathname.split("/").pop()!;
+
+    await page.getByRole("button", { name: "Add schedule" }).click();
+    await page.getByRole("dialog", { name: "Add schedule" }).getByLabel("Time zone").fill("Europe/Berlin");
+    await page.getByRole("dialog", { name: "Add schedule" }).getByRole("button", { name: "Add schedule" }).click();
+
+    await page.getByRole("button", { name: "Add URL" }).click();
+    const notify = page.getByRole("dialog", { name: "Add notification URL" });
+    await notify.getByLabel("URL").fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/weft`);
+    await notify.getByRole("button", { name: "Add URL" }).click();
+    await notify.getByRole("button", { name: "Done" }).click();
+
+    await page.getByRole("button", { name: "Add webhook" }).click();
+    const hook = page.getByRole("dialog", { name: "Add webhook" });
+    await hook.getByLabel("Name").fill("Editorial calendar");
+    await hook.getByRole("button", { name: "Add webhook" }).click();
+    const url = await hook.getByTestId("new-webhook-url").inputValue();
+    await hook.getByRole("button", { name: "Done" }).click();
+
+    // a first run saves version 1; then the webhook starts one and waits for it, and the notification goes out
+    const status = await page.evaluate(async ([id, hookUrl]) => {
+      await fetch(`/api/workflows/${id}/runs?wait=45`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { topic: "Durable workflow engines" } }) });
+      const res = await fetch(`${hookUrl}?wait=45`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ topic: "Webhooks that wait" }) });
+      return res.status;
+    }, [workflowId, url] as const);
+    expect(status).toBe(200);
+    await page.reload();
+    await expect(page.getByTestId("notifier-last")).toContainText("Delivered", { timeout: 20_000 });
+    await shoot(page, "workflow", {
+      fullPage: true,
+      ready: async () => {
+        await expect(page.getByTestId("webhook-last")).toContainText("the run");
+        // a reload keeps the scroll position, and the sticky header would be drawn mid-page
+        await page.evaluate(() => window.scrollTo(0, 0));
+      },
+    });
+  } finally {
+    await new Promise<void>((r) => receiver.close(() => r()));
+  }
 });
