@@ -64,10 +64,11 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   // EARLY_JOB_MS). A failed insert fails the start, and its job finds no run and ends; a failed
   // enqueue leaves the committed run to the reconciler.
   const row = newRunKey();
+  const source = { trigger: origin.trigger, label: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null };
   // the job also says what was written (version, inputs), so the worker can claim with the first commit
   const inputsJson = JSON.stringify(parsedInputs.data);
   const fresh = inputsJson.length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs: parsedInputs.data } : undefined;
-  const [inserted, enqueued] = await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, inputsJson, row, origin), enqueueRun(row.id, "start", fresh)]);
+  const [inserted, enqueued] = await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, inputsJson, row, source), enqueueRun(row.id, "start", fresh)]);
   if (inserted.status === "rejected") throw inserted.reason;
   const dispatched = enqueued.status === "fulfilled";
   if (enqueued.status === "rejected") log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err: enqueued.reason });
@@ -76,7 +77,7 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
     id: row.id, status: "queued", reason: null, workflowId, workflowName: target.workflowName, workflowVersionId: target.versionId, version: target.version,
     promptTokens: 0, completionTokens: 0, stepCount: 0, createdAt: row.createdAt, startedAt: null, finishedAt: null,
     inputs: parsedInputs.data, outputs: null, cancelRequested: false, lastSeq: 0, steps: [],
-    trigger: origin.trigger, triggerLabel: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null,
+    trigger: source.trigger, triggerLabel: source.label,
   };
   return { run, dispatched };
 }

@@ -45,13 +45,13 @@ export const newRunKey = (): { id: string; createdAt: Date } => ({ id: randomUUI
 /** Longest trigger label kept (a token, schedule, webhook or tool name). */
 export const TRIGGER_LABEL_MAX = 120;
 
-/** Inserts a queued run with the given id, creation time, inputs (as JSON) and origin; nothing is read back. */
+/** Inserts a queued run with the given id, creation time, inputs (as JSON) and origin (its label already cut to TRIGGER_LABEL_MAX); nothing is read back. */
 export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputsJson: string, key: { id: string; createdAt: Date }, origin: RunOrigin): Promise<void> {
   const { id, createdAt } = key;
   await runStorePool().query({
     name: "weft_run_insert_v2",
     text: `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel")
       VALUES ($1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7)`,
-    values: [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label?.slice(0, TRIGGER_LABEL_MAX) || null],
+    values: [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label ?? null],
   });
 }
