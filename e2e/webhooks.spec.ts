@@ -64,11 +64,23 @@ test("a webhook URL from the workflow page starts runs, recorded as the webhook'
   expect(queued.status).toBe(202);
   expect(queued.body).toMatchObject({ status: "queued", dispatched: true });
 
-  await page.goto("/runs");
+  // the workflow's page lists its recent runs; "All runs" opens /runs filtered to it, and the filter lives in the address
+  await page.goto(workflowUrl);
+  await expect(page.getByTestId("recent-runs").getByRole("listitem")).toHaveCount(2);
+  await expect(page.getByTestId("recent-runs")).toContainText("Webhook · Issue tracker");
+  await page.getByRole("link", { name: "All runs" }).click();
+  await page.waitForURL(`**/runs?workflow=${workflowUrl.split("/").at(-1)}`);
+  await expect(page.getByTestId("filter-workflow")).toHaveValue(workflowUrl.split("/").at(-1)!);
   await page.getByTestId("filter-trigger").selectOption({ label: "Webhook" });
+  await expect(page).toHaveURL(/[?&]trigger=webhook/);
+  await page.reload();
+  await expect(page.getByTestId("filter-trigger")).toHaveValue("webhook");
   const runRow = page.getByTestId(`run-row-${runId}`);
   await expect(runRow.getByTestId("run-trigger")).toHaveText("Webhook · Issue tracker");
   await expect(page.locator("[data-testid^='run-row-']")).toHaveCount(2);
+  await page.getByTestId("filter-trigger").selectOption({ label: "Schedule" });
+  await expect(page.getByTestId("runs-empty")).toBeVisible();
+  await page.getByTestId("filter-trigger").selectOption({ label: "Webhook" });
   await runRow.getByRole("link", { name: "succeeded" }).click();
   await page.waitForURL(`**/runs/${runId}`);
   await expect(page.getByTestId("run-dashboard").getByTestId("run-trigger")).toHaveText("Webhook · Issue tracker");

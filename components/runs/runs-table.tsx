@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Select } from "@/components/ui/input";
 import { runTriggers, type RunRow } from "@/lib/runs/dto";
@@ -9,28 +9,43 @@ import { statusTone } from "./status";
 import { describeTrigger, TRIGGER_NAMES } from "./trigger";
 
 const STATUSES = ["queued", "running", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"];
+
+/** The runs page's filter as its address gives it (`?workflow=&status=&trigger=`). */
+export interface RunsFilter {
+  workflow?: string;
+  status?: string;
+  trigger?: string;
+}
 const POLL_MS = 2_000;
 
 /**
- * The user's runs, newest first, filtered by workflow, status and trigger. Re-fetches /runs/feed every 2 s
- * while any shown run is queued or running (and on a filter change).
+ * The user's runs, newest first, filtered by workflow, status and trigger. `initial` holds the rows
+ * of `filter` (the page's ?workflow=&status=&trigger=); a filter change re-fetches /runs/feed and
+ * writes the filter back into the address, so it can be bookmarked and shared. Re-fetches every 2 s
+ * while any shown run is queued or running.
  */
-export function RunsTable({ initial, workflows }: { initial: RunRow[]; workflows: { id: string; name: string }[] }) {
+export function RunsTable({ initial, workflows, filter = {} }: { initial: RunRow[]; workflows: { id: string; name: string }[]; filter?: RunsFilter }) {
   const [rows, setRows] = useState(initial);
-  const [workflowId, setWorkflowId] = useState("");
-  const [status, setStatus] = useState("");
-  const [trigger, setTrigger] = useState("");
+  const [workflowId, setWorkflowId] = useState(filter.workflow ?? "");
+  const [status, setStatus] = useState(filter.status ?? "");
+  const [trigger, setTrigger] = useState(filter.trigger ?? "");
   const [tick, setTick] = useState(0);
+  const first = useRef(true);
   const active = rows.some((r) => r.status === "queued" || r.status === "running");
 
   useEffect(() => {
-    const q = new URLSearchParams({ limit: "100", ...(workflowId && { workflowId }), ...(status && { status }), ...(trigger && { trigger }) });
-    const ctrl = new AbortController();
-    if (tick > 0 || workflowId || status || trigger) {
-      fetch(`/runs/feed?${q}`, { cache: "no-store", signal: ctrl.signal })
-        .then((r) => (r.ok ? (r.json() as Promise<{ runs: RunRow[] }>) : null))
-        .then((b) => b && setRows(b.runs), () => undefined);
+    // the first render shows the server's rows for the initial filter
+    if (first.current) {
+      first.current = false;
+      return;
     }
+    const q = new URLSearchParams({ limit: "100", ...(workflowId && { workflowId }), ...(status && { status }), ...(trigger && { trigger }) });
+    const shown = new URLSearchParams({ ...(workflowId && { workflow: workflowId }), ...(status && { status }), ...(trigger && { trigger }) }).toString();
+    window.history.replaceState(null, "", shown ? `?${shown}` : window.location.pathname);
+    const ctrl = new AbortController();
+    fetch(`/runs/feed?${q}`, { cache: "no-store", signal: ctrl.signal })
+      .then((r) => (r.ok ? (r.json() as Promise<{ runs: RunRow[] }>) : null))
+      .then((b) => b && setRows(b.runs), () => undefined);
     return () => ctrl.abort();
   }, [workflowId, status, trigger, tick]);
 

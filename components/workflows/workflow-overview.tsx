@@ -12,6 +12,8 @@ import type { ScheduleActions, ScheduleRow } from "./schedule-types";
 import { WebhooksCard } from "./webhooks-card";
 import type { WebhookActions, WebhookRow } from "./webhook-types";
 import { NotifiersCard } from "./notifiers-card";
+import { RecentRuns } from "./recent-runs";
+import type { RunRow } from "@/lib/runs/dto";
 import type { NotifierActions, NotifierRow } from "./notifier-types";
 import { exampleRunBody } from "./api-example";
 import type { Field } from "@/lib/workflow/schema";
@@ -26,13 +28,15 @@ export interface WorkflowOverviewProps {
   webhooks: WebhookRow[];
   webhookActions: WebhookActions;
   notifiers: NotifierRow[];
+  /** The workflow's latest runs, newest first. */
+  recentRuns: RunRow[];
   notifierActions: NotifierActions;
   /** Server action deleting the workflow (form field `id`). */
   deleteAction: (form: FormData) => Promise<void>;
 }
 
 /** A read-only summary of a workflow: size, draft state, versions and how to run it from a script. */
-export function WorkflowOverview({ workflow, inputs, versions, schedules, scheduleActions, webhooks, webhookActions, notifiers, notifierActions, deleteAction }: WorkflowOverviewProps) {
+export function WorkflowOverview({ workflow, inputs, versions, schedules, scheduleActions, webhooks, webhookActions, notifiers, notifierActions, recentRuns, deleteAction }: WorkflowOverviewProps) {
   return (
     <div>
       <Link href="/workflows" className="mb-4 inline-flex items-center gap-1.5 text-sm text-muted hover:text-foreground">
@@ -71,6 +75,7 @@ export function WorkflowOverview({ workflow, inputs, versions, schedules, schedu
           </CardHeader>
         </Card>
       </div>
+      <RecentRuns workflowId={workflow.id} runs={recentRuns} />
       <Card className="mt-6">
         <CardHeader>
           <CardTitle>Version history</CardTitle>

@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { resetEnvCache } from "@/lib/env";
 import { startRun } from "@/lib/runs/service";
-import { createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { useWorkerRuntime } from "@/test/helpers/runtime";
 import { waitFor, waitTerminal } from "@/test/helpers/worker";
 import { closeNotificationsQueue } from "@/lib/queue";
 import { sweepNotifications } from "./outbox";
-import { createNotifier, deleteNotifier, pauseNotifier, pingNotifier } from "./service";
+import { createNotifier, deleteNotifier, notifiersOf, pauseNotifier, pingNotifier } from "./service";
 import { SIGNATURE_HEADER, verifySignature } from "./signature";
 
 /**
@@ -154,6 +154,19 @@ describe("run notifications", () => {
     expect(hits("/swept")).toHaveLength(1);
     expect(await deliveriesOf(notifier.id)).toHaveLength(1);
   }, 60_000);
+
+  it("W1: another user can neither add to, see, test, pause nor delete someone's notification URLs", async () => {
+    const { workflowId } = await createTestWorkflow(rt.ownerId, quick);
+    const { notifier } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/w1` });
+    const intruder = await createTestUser();
+    await expect(createNotifier(intruder.id, workflowId, { url: `${base}/theirs` })).rejects.toMatchObject({ code: "not_found" });
+    expect(await notifiersOf(intruder.id, workflowId)).toEqual([]);
+    await expect(pingNotifier(intruder.id, notifier.id)).rejects.toMatchObject({ code: "not_found" });
+    await expect(pauseNotifier(intruder.id, notifier.id, true)).rejects.toMatchObject({ code: "not_found" });
+    await expect(deleteNotifier(intruder.id, notifier.id)).rejects.toMatchObject({ code: "not_found" });
+    expect(hits("/w1")).toHaveLength(0);
+    expect(await notifiersOf(rt.ownerId, workflowId)).toMatchObject([{ id: notifier.id, enabled: true }]);
+  });
 
   it("a ping tests a receiver from the app, signed like a delivery; refusals and bad URLs are explained", async () => {
     const { workflowId } = await createTestWorkflow(rt.ownerId, quick);

@@ -6,6 +6,8 @@ import { getWorkflow, listWorkflowVersions } from "@/lib/db/workflows";
 import { schedulesOf } from "@/lib/schedules/service";
 import { webhooksOf } from "@/lib/webhooks/service";
 import { notifiersOf } from "@/lib/notifications/service";
+import { listRunRows } from "@/lib/runs/dashboard";
+import { RECENT_RUNS } from "@/components/workflows/recent-runs";
 import { deleteWorkflowAction } from "../actions";
 import { createScheduleAction, deleteScheduleAction, pauseScheduleAction } from "./schedule-actions";
 import { createWebhookAction, deleteWebhookAction, pauseWebhookAction, rotateWebhookAction } from "./webhook-actions";
@@ -23,12 +25,13 @@ export const metadata: Metadata = { title: "Workflow" };
 export default async function WorkflowPage({ params }: Props) {
   const { id } = await params;
   const user = await requireUser(`/workflows/${id}`);
-  const [workflow, versions, schedules, webhooks, notifiers] = await Promise.all([
+  const [workflow, versions, schedules, webhooks, notifiers, recent] = await Promise.all([
     getWorkflow(user.id, id),
     listWorkflowVersions(user.id, id),
     schedulesOf(user.id, id),
     webhooksOf(user.id, id),
     notifiersOf(user.id, id),
+    listRunRows(user.id, { workflowId: id, limit: RECENT_RUNS }),
   ]);
   if (!workflow || !versions) notFound();
   return (
@@ -41,6 +44,7 @@ export default async function WorkflowPage({ params }: Props) {
       webhooks={webhooks}
       webhookActions={webhookActions}
       notifiers={notifiers}
+      recentRuns={recent.runs}
       notifierActions={notifierActions}
       deleteAction={deleteWorkflowAction}
     />
