@@ -70,6 +70,15 @@ test("a workflow's notification URL is tested, told of a run's end (signed) and 
     await expect(row.getByTestId("notifier-last")).toContainText("Delivered");
     await expect(row.getByTestId("notifier-last")).toContainText("(204, 1 try)");
 
+    // a delivery can be sent again from its row, under the same delivery id
+    await row.getByTestId("notifier-deliveries").locator("summary").click();
+    await row.getByTestId("delivery").getByRole("button", { name: "Send again" }).click();
+    await expect(page.getByText("Sending again.")).toBeVisible();
+    await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(3);
+    expect(hits[2]!.headers["x-weft-delivery"]).toBe(told.headers["x-weft-delivery"]);
+    await page.reload();
+    await expect(row.getByTestId("notifier-last")).toContainText("(204, 2 tries)");
+
     await row.getByRole("button", { name: "Pause" }).click();
     await expect(row.getByText("Paused", { exact: true })).toBeVisible();
     await editor.goto(workflowId);
@@ -78,7 +87,7 @@ test("a workflow's notification URL is tested, told of a run's end (signed) and 
     await page.getByTestId("run-start").click();
     await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "succeeded", { timeout: 90_000 });
     await page.waitForTimeout(1_000);
-    expect(hits).toHaveLength(2);
+    expect(hits).toHaveLength(3);
   } finally {
     await new Promise<void>((r) => receiver.close(() => r()));
   }

@@ -3,7 +3,7 @@ import { describeDelivery, type DeliveryRow } from "./notifier-types";
 
 const now = new Date("2026-12-02T10:00:00Z");
 const at = new Date("2026-12-02T09:58:00Z");
-const d = (over: Partial<DeliveryRow>): DeliveryRow => ({ runId: "r", status: "delivered", attempts: 1, responseStatus: 200, error: null, createdAt: at, ...over });
+const d = (over: Partial<DeliveryRow>): DeliveryRow => ({ id: "d", runId: "r", status: "delivered", attempts: 1, responseStatus: 200, error: null, createdAt: at, ...over });
 
 describe("describeDelivery", () => {
   it("says when and how the last delivery went", () => {

@@ -3,6 +3,7 @@ import { timeAgo } from "./format";
 
 /** A notifier's last delivery as the workflow page shows it. */
 export interface DeliveryRow {
+  id: string;
   runId: string;
   status: "pending" | "delivered" | "failed";
   attempts: number;
@@ -19,6 +20,8 @@ export interface NotifierRow {
   secretLast4: string;
   enabled: boolean;
   lastDelivery: DeliveryRow | null;
+  /** The latest deliveries, newest first. */
+  recent: DeliveryRow[];
 }
 
 /** A new notifier's signing secret, answered once. */
@@ -28,6 +31,7 @@ export interface NotifierActions {
   create: (prev: NotifierSecretResult, form: FormData) => Promise<NotifierSecretResult>;
   ping: (workflowId: string, id: string) => Promise<FormResult>;
   pause: (workflowId: string, id: string, paused: boolean) => Promise<FormResult>;
+  redeliver: (workflowId: string, deliveryId: string) => Promise<FormResult>;
   remove: (workflowId: string, id: string) => Promise<FormResult>;
 }
 

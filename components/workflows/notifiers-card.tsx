@@ -48,6 +48,22 @@ export function NotifiersCard({ workflowId, notifiers, actions }: { workflowId: 
                     {describeDelivery(n.lastDelivery)}
                     {n.lastDelivery && <> · <Link href={`/runs/${n.lastDelivery.runId}`} className="underline">the run</Link></>}
                   </span>
+                  {n.recent.length > 0 && (
+                    <details className="text-xs" data-testid="notifier-deliveries">
+                      <summary className="cursor-pointer text-muted">Recent deliveries ({n.recent.length})</summary>
+                      <ul className="mt-1 grid gap-1">
+                        {n.recent.map((d) => (
+                          <li key={d.id} className="flex flex-wrap items-center gap-2" data-testid="delivery" data-status={d.status}>
+                            <span className={d.status === "failed" ? "text-danger" : ""}>{describeDelivery(d)}</span>
+                            <Link href={`/runs/${d.runId}`} className="underline">run</Link>
+                            {d.status !== "pending" && (
+                              <Button size="sm" variant="ghost" disabled={pending} onClick={() => act(() => actions.redeliver(workflowId, d.id))}>Send again</Button>
+                            )}
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  )}
                 </div>
                 <div className="flex gap-1">
                   <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.ping(workflowId, n.id))}>Send test</Button>

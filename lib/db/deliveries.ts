@@ -50,10 +50,13 @@ export async function createMissedDeliveries(windowMinutes = 15): Promise<string
   return rows.map((r) => r.id);
 }
 
-/** Deliveries still pending a while after they were created (their job may be lost with Redis): to enqueue again. */
-export async function stalePendingDeliveries(olderThanMs = 60_000, limit = 500): Promise<string[]> {
+/**
+ * Deliveries pending and untouched (no try, no reset) for `idleMs`, created in the last day: their
+ * job is lost (Redis lost its keys, or a redelivery was not enqueued), to be enqueued again.
+ */
+export async function stalePendingDeliveries(idleMs: number, limit = 500): Promise<string[]> {
   const rows = await db().notificationDelivery.findMany({
-    where: { status: "pending", createdAt: { lt: new Date(Date.now() - olderThanMs), gt: new Date(Date.now() - 86_400_000) } },
+    where: { status: "pending", updatedAt: { lt: new Date(Date.now() - idleMs) }, createdAt: { gt: new Date(Date.now() - 86_400_000) } },
     select: { id: true },
     orderBy: { createdAt: "asc" },
     take: limit,
@@ -111,4 +114,16 @@ export async function recordDeliveryAttempt(id: string, outcome: { status: "pend
       ...(outcome.status === "delivered" ? { deliveredAt: new Date() } : {}),
     },
   });
+}
+
+/**
+ * Sends one of the owner's deliveries again (a receiver that was down for longer than the tries
+ * lasted, or a payload to look at again): pending once more, its error cleared. Null when not theirs.
+ */
+export async function resetDeliveryForOwner(ownerId: string, id: string): Promise<{ id: string } | null> {
+  const { count } = await db().notificationDelivery.updateMany({
+    where: { id, notifier: { ownerId } },
+    data: { status: "pending", error: null, responseStatus: null, deliveredAt: null },
+  });
+  return count ? { id } : null;
 }

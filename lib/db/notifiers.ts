@@ -11,8 +11,9 @@ export const MAX_NOTIFIERS_PER_USER = 50;
 /** Which endings a notifier hears of: every one, or all but `succeeded`. */
 export type NotifyOn = "all" | "failures";
 
-/** A notifier's last delivery, as its owner sees it. */
+/** A notifier's delivery, as its owner sees it. */
 export interface DeliveryView {
+  id: string;
   runId: string;
   status: "pending" | "delivered" | "failed";
   attempts: number;
@@ -31,15 +32,20 @@ export interface NotifierView {
   enabled: boolean;
   createdAt: Date;
   lastDelivery: DeliveryView | null;
+  /** The latest RECENT_DELIVERIES deliveries, newest first. */
+  recent: DeliveryView[];
 }
 
-const deliveryView = { runId: true, status: true, attempts: true, responseStatus: true, error: true, createdAt: true } as const;
+/** How many deliveries the workflow page lists per notifier. */
+export const RECENT_DELIVERIES = 5;
+
+const deliveryView = { id: true, runId: true, status: true, attempts: true, responseStatus: true, error: true, createdAt: true } as const;
 const view = {
   id: true, workflowId: true, url: true, on: true, secretLast4: true, enabled: true, createdAt: true,
-  deliveries: { select: deliveryView, orderBy: { createdAt: "desc" }, take: 1 },
+  deliveries: { select: deliveryView, orderBy: { createdAt: "desc" }, take: RECENT_DELIVERIES },
 } as const;
-type Row = { deliveries: DeliveryView[] } & Omit<NotifierView, "lastDelivery">;
-const asView = ({ deliveries, ...n }: Row): NotifierView => ({ ...n, lastDelivery: deliveries[0] ?? null });
+type Row = { deliveries: DeliveryView[] } & Omit<NotifierView, "lastDelivery" | "recent">;
+const asView = ({ deliveries, ...n }: Row): NotifierView => ({ ...n, lastDelivery: deliveries[0] ?? null, recent: deliveries });
 
 /** Binds a notifier's encrypted secret to its row: a ciphertext copied to another row does not decrypt. */
 const notifierAad = (id: string, ownerId: string): string => `notifier:${id}:${ownerId}`;

@@ -10,7 +10,7 @@ import { useWorkerRuntime } from "@/test/helpers/runtime";
 import { waitFor, waitTerminal } from "@/test/helpers/worker";
 import { closeNotificationsQueue } from "@/lib/queue";
 import { sweepNotifications } from "./outbox";
-import { createNotifier, deleteNotifier, notifiersOf, pauseNotifier, pingNotifier } from "./service";
+import { createNotifier, deleteNotifier, notifiersOf, pauseNotifier, pingNotifier, redeliver } from "./service";
 import { SIGNATURE_HEADER, verifySignature } from "./signature";
 
 /**
@@ -153,6 +153,34 @@ describe("run notifications", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(hits("/swept")).toHaveLength(1);
     expect(await deliveriesOf(notifier.id)).toHaveLength(1);
+  }, 60_000);
+
+  it("a failed delivery can be sent again by its owner (not by anyone else); a pending one whose job was lost is sent by the sweep", async () => {
+    const { workflowId, versionId } = await createTestWorkflow(rt.ownerId, quick);
+    script.set("/later", [410]);
+    const { notifier } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/later` });
+    await runToEnd(workflowId);
+    const settled = () => waitFor(async () => {
+      const [d] = await deliveriesOf(notifier.id);
+      return d && d.status !== "pending" ? d : null;
+    }, 20_000, "a settled delivery");
+    const failed = await settled();
+    expect(failed).toMatchObject({ status: "failed", responseStatus: 410, attempts: 1 });
+    const intruder = await createTestUser();
+    await expect(redeliver(intruder.id, failed.id)).rejects.toMatchObject({ code: "not_found" });
+    await redeliver(rt.ownerId, failed.id);
+    expect(await settled()).toMatchObject({ status: "delivered", responseStatus: 200, attempts: 2, error: null });
+    expect(hits("/later")).toHaveLength(2);
+    expect((await notifiersOf(rt.ownerId, workflowId))[0]?.recent.map((d) => d.id)).toEqual([failed.id]);
+
+    // a delivery left pending with no job (Redis lost it): untouched for longer than every backoff, the sweep enqueues it afresh
+    const lost = await createNotifier(rt.ownerId, workflowId, { url: `${base}/lost` });
+    const run = await db().run.create({ data: { ownerId: rt.ownerId, workflowVersionId: versionId, status: "succeeded", finishedAt: new Date() } });
+    const row = await db().notificationDelivery.create({ data: { notifierId: lost.notifier.id, runId: run.id } });
+    await db().$executeRaw`UPDATE "NotificationDelivery" SET "updatedAt" = now() - interval '2 hours', attempts = 1 WHERE id = ${row.id}`;
+    await sweepNotifications();
+    await waitFor(async () => (await db().notificationDelivery.findUnique({ where: { id: row.id } }))?.status === "delivered", 20_000, "the lost delivery sent");
+    expect(hits("/lost")).toHaveLength(1);
   }, 60_000);
 
   it("W1: another user can neither add to, see, test, pause nor delete someone's notification URLs", async () => {

@@ -1,15 +1,16 @@
 import "server-only";
 import { createMissedDeliveries, createRunDeliveries, stalePendingDeliveries } from "@/lib/db/deliveries";
+import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
 import { enqueueDelivery } from "@/lib/queue";
 
 const log = createLogger({ component: "notifications" });
 
-async function enqueueAll(ids: readonly string[]): Promise<number> {
+async function enqueueAll(ids: readonly string[], again = false): Promise<number> {
   let enqueued = 0;
   for (const id of ids) {
     try {
-      await enqueueDelivery(id);
+      await enqueueDelivery(id, { again });
       enqueued++;
     } catch (err) {
       log.warn("notification not enqueued; the sweep will", { deliveryId: id, err: err instanceof Error ? err.message : String(err) });
@@ -37,7 +38,17 @@ export async function notifyRunEnded(runId: string): Promise<number> {
  */
 export async function sweepNotifications(): Promise<{ created: number; enqueued: number }> {
   const created = await createMissedDeliveries();
-  const stale = await stalePendingDeliveries();
-  const ids = [...new Set([...created, ...stale])];
-  return { created: created.length, enqueued: await enqueueAll(ids) };
+  const stale = (await stalePendingDeliveries(lostJobAfterMs())).filter((id) => !created.includes(id));
+  // a lost job's id may still be taken by its finished predecessor, so those get a fresh job id
+  return { created: created.length, enqueued: (await enqueueAll(created)) + (await enqueueAll(stale, true)) };
+}
+
+/**
+ * How long a pending delivery may sit untouched before its job counts as lost: twice the longest
+ * wait between two tries (WEFT_NOTIFY_BACKOFF_MS doubled per try), at least a minute. A job still
+ * waiting out its backoff touches its row on each try, so it is never taken for lost.
+ */
+export function lostJobAfterMs(): number {
+  const e = env();
+  return Math.max(60_000, 2 * e.WEFT_NOTIFY_BACKOFF_MS * 2 ** Math.max(0, e.WEFT_NOTIFY_ATTEMPTS - 2));
 }

@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { createNotifierRow, deleteNotifierRow, listNotifiers, notifierTarget, setNotifierEnabled, type NotifierView } from "@/lib/db/notifiers";
 import { AppError, notFound } from "@/lib/errors";
+import { resetDeliveryForOwner } from "@/lib/db/deliveries";
+import { enqueueDelivery } from "@/lib/queue";
 import { sendSigned, type SendResult } from "./send";
 
 export const notifierInputSchema = z.object({
@@ -53,4 +55,10 @@ export async function pingNotifier(ownerId: string, id: string): Promise<SendRes
   if (!target) throw notFound("Notification URL not found");
   const deliveryId = `ping-${randomUUID()}`;
   return sendSigned(target.url, target.secret, "ping", deliveryId, JSON.stringify({ event: "ping", deliveryId, notifierId: id }));
+}
+
+/** Sends one of the owner's deliveries again, with fresh tries (the same deliveryId, so receivers can tell). */
+export async function redeliver(ownerId: string, deliveryId: string): Promise<void> {
+  if (!(await resetDeliveryForOwner(ownerId, deliveryId))) throw notFound("Delivery not found");
+  await enqueueDelivery(deliveryId, { again: true });
 }

@@ -17,15 +17,16 @@ export const closeNotificationsQueue = (): Promise<void> => closeProducerQueue(N
 
 /**
  * Enqueues a delivery (idempotent: the job id is the delivery's, so a second add while the job
- * waits, is delayed between tries or runs is a no-op). WEFT_NOTIFY_ATTEMPTS tries, exponential
+ * waits, is delayed between tries or runs is a no-op; `again`: a redelivery the owner asked for). WEFT_NOTIFY_ATTEMPTS tries, exponential
  * backoff from WEFT_NOTIFY_BACKOFF_MS. AppError("unavailable") when Redis is down.
  */
-export async function enqueueDelivery(deliveryId: string): Promise<void> {
+export async function enqueueDelivery(deliveryId: string, opts: { again?: boolean } = {}): Promise<void> {
   const e = env();
   await withRedisDeadline(
     "enqueue notification",
     notificationsQueue().add("deliver", { deliveryId }, {
-      jobId: `delivery-${deliveryId}`,
+      // a redelivery needs a job id of its own: the first job's is kept (completed or failed) for a while
+      jobId: opts.again ? `delivery-${deliveryId}-again-${Date.now()}` : `delivery-${deliveryId}`,
       attempts: e.WEFT_NOTIFY_ATTEMPTS,
       backoff: { type: "exponential", delay: e.WEFT_NOTIFY_BACKOFF_MS },
       removeOnComplete: 1000,

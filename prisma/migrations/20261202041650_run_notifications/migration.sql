@@ -29,6 +29,7 @@ CREATE TABLE "NotificationDelivery" (
     "responseStatus" INTEGER,
     "error" TEXT,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "deliveredAt" TIMESTAMP(3),
 
     CONSTRAINT "NotificationDelivery_pkey" PRIMARY KEY ("id")
@@ -41,7 +42,7 @@ CREATE INDEX "RunNotifier_workflowId_idx" ON "RunNotifier"("workflowId");
 CREATE INDEX "RunNotifier_ownerId_idx" ON "RunNotifier"("ownerId");
 
 -- CreateIndex
-CREATE INDEX "NotificationDelivery_status_createdAt_idx" ON "NotificationDelivery"("status", "createdAt");
+CREATE INDEX "NotificationDelivery_status_updatedAt_idx" ON "NotificationDelivery"("status", "updatedAt");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "NotificationDelivery_notifierId_runId_key" ON "NotificationDelivery"("notifierId", "runId");

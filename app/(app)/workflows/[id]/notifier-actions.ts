@@ -5,7 +5,7 @@ import type { FormResult } from "@/components/settings/types";
 import type { NotifierSecretResult } from "@/components/workflows/notifier-types";
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { createNotifier, deleteNotifier, pauseNotifier, pingNotifier } from "@/lib/notifications/service";
+import { createNotifier, deleteNotifier, pauseNotifier, pingNotifier, redeliver } from "@/lib/notifications/service";
 
 const idSchema = z.string().min(1).max(100);
 
@@ -59,6 +59,18 @@ export async function deleteNotifierAction(workflowId: string, id: string): Prom
     await deleteNotifier(user.id, idSchema.parse(id));
     revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
     return { status: "ok", message: "Notification URL deleted." };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+/** Sends one of the user's deliveries again with fresh tries. */
+export async function redeliverAction(workflowId: string, deliveryId: string): Promise<FormResult> {
+  const user = await requireUser();
+  try {
+    await redeliver(user.id, idSchema.parse(deliveryId));
+    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
+    return { status: "ok", message: "Sending again." };
   } catch (err) {
     return refused(err);
   }

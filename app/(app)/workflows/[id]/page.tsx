@@ -11,11 +11,11 @@ import { RECENT_RUNS } from "@/components/workflows/recent-runs";
 import { deleteWorkflowAction } from "../actions";
 import { createScheduleAction, deleteScheduleAction, pauseScheduleAction } from "./schedule-actions";
 import { createWebhookAction, deleteWebhookAction, pauseWebhookAction, rotateWebhookAction } from "./webhook-actions";
-import { createNotifierAction, deleteNotifierAction, pauseNotifierAction, pingNotifierAction } from "./notifier-actions";
+import { createNotifierAction, deleteNotifierAction, pauseNotifierAction, pingNotifierAction, redeliverAction } from "./notifier-actions";
 
 const scheduleActions = { create: createScheduleAction, pause: pauseScheduleAction, remove: deleteScheduleAction };
 const webhookActions = { create: createWebhookAction, pause: pauseWebhookAction, rotate: rotateWebhookAction, remove: deleteWebhookAction };
-const notifierActions = { create: createNotifierAction, ping: pingNotifierAction, pause: pauseNotifierAction, remove: deleteNotifierAction };
+const notifierActions = { create: createNotifierAction, ping: pingNotifierAction, pause: pauseNotifierAction, redeliver: redeliverAction, remove: deleteNotifierAction };
 
 type Props = { params: Promise<{ id: string }> };
 
