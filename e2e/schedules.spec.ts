@@ -40,6 +40,22 @@ test("a workflow can be scheduled, paused, resumed and unscheduled from its page
 
   await page.reload();
   await expect(page.getByTestId("schedule-row")).toContainText("Europe/Berlin");
-  await page.getByRole("button", { name: "Delete schedule 0 9 * * 1-5" }).click();
+
+  // edit: the form opens with the schedule's own pattern, zone and inputs; a refusal keeps the edit open
+  await row.getByRole("button", { name: "Edit" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit schedule" });
+  await expect(edit.getByLabel("Cron pattern")).toHaveValue("0 9 * * 1-5");
+  await expect(edit.getByLabel("Time zone")).toHaveValue("Europe/Berlin");
+  await expect(edit.getByLabel("Inputs (JSON)")).toHaveValue(/"topic": "owls"/);
+  await edit.getByLabel("Inputs (JSON)").fill('{"topic": "owls", "colour": "red"}');
+  await edit.getByRole("button", { name: "Save schedule" }).click();
+  await expect(edit.getByText(/^The inputs do not match/)).toBeVisible();
+  await edit.getByLabel("Inputs (JSON)").fill('{"topic": "elk"}');
+  await edit.getByLabel("When").selectOption({ label: "Every day at 09:00" });
+  await edit.getByRole("button", { name: "Save schedule" }).click();
+  await expect(edit).toBeHidden();
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("0 9 * * *");
+  await page.getByRole("button", { name: "Delete schedule 0 9 * * *" }).click();
   await expect(page.getByText("No schedules.")).toBeVisible();
 });

@@ -15,7 +15,8 @@ export interface ScheduleRow {
 }
 
 export interface ScheduleActions {
-  create: (prev: FormResult, form: FormData) => Promise<FormResult>;
+  /** Adds a schedule, or changes the one named by the form's `id`. */
+  save: (prev: FormResult, form: FormData) => Promise<FormResult>;
   pause: (workflowId: string, id: string, paused: boolean) => Promise<FormResult>;
   remove: (workflowId: string, id: string) => Promise<FormResult>;
 }

@@ -23,9 +23,10 @@ interface Props {
 
 /** The workflow's schedules: next and last fire, pause/resume, delete, and "Add schedule". */
 export function SchedulesCard({ workflowId, schedules, hasSavedVersion, exampleInputs, actions }: Props) {
-  const [adding, setAdding] = useState(false);
+  // null: closed; "new": adding; a row: editing it
+  const [open, setOpen] = useState<ScheduleRow | "new" | null>(null);
   const [pending, startTransition] = useTransition();
-  const close = useCallback(() => setAdding(false), []);
+  const close = useCallback(() => setOpen(null), []);
   const act = (fn: () => Promise<FormResult>) =>
     startTransition(async () => {
       toastOutcome(await fn());
@@ -37,7 +38,7 @@ export function SchedulesCard({ workflowId, schedules, hasSavedVersion, exampleI
           <CardTitle>Schedules</CardTitle>
           <CardDescription>Run the newest saved version on a timetable. Each run counts against your run limit like any other.</CardDescription>
         </div>
-        <Button size="sm" onClick={() => setAdding(true)}>
+        <Button size="sm" onClick={() => setOpen("new")}>
           <PlusIcon /> Add schedule
         </Button>
       </CardHeader>
@@ -74,6 +75,7 @@ export function SchedulesCard({ workflowId, schedules, hasSavedVersion, exampleI
                   )}
                 </div>
                 <div className="flex gap-1">
+                  <Button size="sm" variant="outline" disabled={pending} onClick={() => setOpen(s)}>Edit</Button>
                   <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.pause(workflowId, s.id, s.enabled))}>
                     {s.enabled ? "Pause" : "Resume"}
                   </Button>
@@ -86,8 +88,10 @@ export function SchedulesCard({ workflowId, schedules, hasSavedVersion, exampleI
           </ul>
         )}
       </CardContent>
-      <Dialog open={adding} onOpenChange={(o) => !o && close()} title="Add schedule" description="Runs the workflow's newest saved version with these inputs.">
-        {adding && <ScheduleForm workflowId={workflowId} exampleInputs={exampleInputs} action={actions.create} onDone={close} />}
+      <Dialog open={open !== null} onOpenChange={(o) => !o && close()} title={open === "new" ? "Add schedule" : "Edit schedule"} description="Runs the workflow's newest saved version with these inputs.">
+        {open !== null && (
+          <ScheduleForm key={open === "new" ? "new" : open.id} workflowId={workflowId} exampleInputs={exampleInputs} editing={open === "new" ? undefined : open} action={actions.save} onDone={close} />
+        )}
       </Dialog>
     </Card>
   );

@@ -54,6 +54,13 @@ export async function listSchedules(ownerId: string, workflowId: string): Promis
   return rows.map(asView);
 }
 
+/** Changes one of the owner's schedules of that workflow: timing and inputs (a changed timing may fire its next tick anew); null when not theirs. */
+export async function updateScheduleRow(ownerId: string, workflowId: string, id: string, data: { cron: string; timezone: string; inputs: Record<string, unknown> }): Promise<ScheduleView | null> {
+  const { count } = await db().schedule.updateMany({ where: { id, ownerId, workflowId }, data: { ...data, inputs: data.inputs as Prisma.InputJsonValue } });
+  if (!count) return null;
+  return asView(await db().schedule.findUniqueOrThrow({ where: { id }, select: view }));
+}
+
 /** Pauses or resumes one of the owner's schedules; null when not theirs. */
 export async function setScheduleEnabled(ownerId: string, id: string, enabled: boolean): Promise<ScheduleView | null> {
   const { count } = await db().schedule.updateMany({ where: { id, ownerId }, data: { enabled } });

@@ -203,3 +203,11 @@ export async function getWorkflowVersion(ownerId: string, versionId: string): Pr
   if (!row) return null;
   return { id: row.id, workflowId: row.workflowId, version: row.version, message: row.message, createdAt: row.createdAt, document: workflowSchema.parse(row.document) };
 }
+
+/** The input fields of the owner's workflow's newest saved version; null when it has none (or is not theirs). */
+export async function latestVersionInputs(ownerId: string, workflowId: string): Promise<{ version: number; inputs: Field[] } | null> {
+  const row = await db().workflowVersion.findFirst({ where: { workflowId, workflow: { ownerId } }, orderBy: { version: "desc" }, select: { version: true, document: true } });
+  if (!row) return null;
+  const parsed = workflowSchema.safeParse(row.document);
+  return parsed.success ? { version: row.version, inputs: parsed.data.inputs } : null;
+}

@@ -6,7 +6,7 @@ import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { fireSchedule, NO_SAVED_VERSION, reconcileSchedules } from "./fire";
-import { createSchedule, deleteSchedule, pauseSchedule, schedulesOf } from "./service";
+import { createSchedule, deleteSchedule, pauseSchedule, schedulesOf, updateSchedule } from "./service";
 import { startScheduleWorker } from "./worker";
 
 useTestDatabase();
@@ -55,7 +55,7 @@ describe("schedules", () => {
     const { workflowId } = await createTestWorkflow(alice.id, report);
     await expect(createSchedule(alice.id, workflowId, { cron: "* * * * * *", timezone: "UTC", inputs: { topic: "x" } })).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/five cron fields/), details: { field: "cron" } });
     await expect(createSchedule(alice.id, workflowId, { cron: "0 9 * * *", timezone: "Nowhere/Else", inputs: { topic: "x" } })).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/Unknown time zone/), details: { field: "timezone" } });
-    await expect(createSchedule(alice.id, workflowId, { cron: "0 9 * * *", timezone: "UTC", inputs: {} })).rejects.toMatchObject({ code: "bad_request", message: "The inputs do not match the workflow's input fields.", details: { field: "inputs" } });
+    await expect(createSchedule(alice.id, workflowId, { cron: "0 9 * * *", timezone: "UTC", inputs: {} })).rejects.toMatchObject({ code: "bad_request", message: "The inputs do not match the input fields of the newest saved version (v1).", details: { field: "inputs" } });
     await expect(createSchedule(bob.id, workflowId, { cron: "0 9 * * *", timezone: "UTC", inputs: { topic: "x" } })).rejects.toMatchObject({ code: "not_found" });
     expect(await db().schedule.count({ where: { workflowId } })).toBe(0);
   });
@@ -77,6 +77,26 @@ describe("schedules", () => {
     expect(await db().run.count({ where: { workflowVersion: { workflowId } } })).toBe(2);
     const [shown] = await schedulesOf(alice.id, workflowId);
     expect(shown).toMatchObject({ lastTickAt: new Date("2026-12-02T11:00:00Z"), lastRunId: later.kind === "started" ? later.runId : "", lastError: null });
+  });
+
+  it("edits a schedule's timing and inputs (checked against the newest saved version, not the draft); its timer follows; not someone else's", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, report);
+    const { schedule } = await createSchedule(alice.id, workflowId, { cron: "@daily", timezone: "UTC", inputs: { topic: "owls" } });
+    // the draft gains a required field the saved version lacks: the ticks run the saved version, so its fields decide
+    const draft = (await db().workflow.findUniqueOrThrow({ where: { id: workflowId } })).draft as { inputs: object[] };
+    await db().workflow.update({ where: { id: workflowId }, data: { draft: { ...draft, inputs: [...draft.inputs, { key: "pages", type: "number", required: true }] } } });
+    const { schedule: edited, timerSet } = await updateSchedule(alice.id, workflowId, schedule.id, { cron: "30 7 * * 1-5", timezone: "Europe/Paris", inputs: { topic: "elk" } });
+    expect(timerSet).toBe(true);
+    expect(edited).toMatchObject({ id: schedule.id, cron: "30 7 * * 1-5", timezone: "Europe/Paris", inputs: { topic: "elk" } });
+    expect(await timerOf(schedule.id)).toEqual({ id: schedule.id, cron: "30 7 * * 1-5", timezone: "Europe/Paris" });
+
+    await expect(updateSchedule(alice.id, workflowId, schedule.id, { cron: "30 7 * * 1-5", timezone: "UTC", inputs: { topic: "elk", extra: 1 } })).rejects.toMatchObject({
+      code: "bad_request", message: "The inputs do not match the input fields of the newest saved version (v1).", details: { field: "inputs" },
+    });
+    await expect(updateSchedule(bob.id, workflowId, schedule.id, { cron: "@hourly", timezone: "UTC", inputs: { topic: "x" } })).rejects.toMatchObject({ code: "not_found" });
+    const other = await createTestWorkflow(alice.id, report);
+    await expect(updateSchedule(alice.id, other.workflowId, schedule.id, { cron: "@hourly", timezone: "UTC", inputs: { topic: "x" } })).rejects.toMatchObject({ code: "not_found" });
+    expect((await schedulesOf(alice.id, workflowId))[0]).toMatchObject({ cron: "30 7 * * 1-5", inputs: { topic: "elk" } });
   });
 
   it("records why a tick started nothing: no saved version", async () => {

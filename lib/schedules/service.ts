@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { createScheduleRow, deleteScheduleRow, listSchedules, setScheduleEnabled, type ScheduleView } from "@/lib/db/schedules";
-import { getWorkflow } from "@/lib/db/workflows";
+import { createScheduleRow, deleteScheduleRow, listSchedules, setScheduleEnabled, updateScheduleRow, type ScheduleView } from "@/lib/db/schedules";
+import { getWorkflow, latestVersionInputs } from "@/lib/db/workflows";
 import { AppError, notFound } from "@/lib/errors";
 import { createLogger } from "@/lib/logger";
 import { removeScheduleTimer, upsertScheduleTimer } from "@/lib/queue";
@@ -47,23 +47,38 @@ async function syncTimer(id: string, timing: { cron: string; timezone: string } 
 const timingOf = (s: ScheduleView) => (s.enabled ? { cron: s.cron, timezone: s.timezone } : null);
 
 /**
- * Adds a schedule that runs the owner's workflow's newest saved version with `inputs`. Refuses
- * (bad_request, nothing saved) a pattern that is not five cron fields, an unknown time zone, and
- * inputs that do not match the workflow's input fields.
+ * A schedule's pattern, zone and inputs, checked: five cron fields or an alias, a known zone, and
+ * inputs that fit the input fields of the workflow's newest saved version (what its ticks run), or
+ * of the draft before the first save. bad_request with the field at fault; not_found for a workflow
+ * that is not the owner's.
  */
-export async function createSchedule(ownerId: string, workflowId: string, input: ScheduleInput): Promise<ScheduleChange> {
+async function checkedSchedule(ownerId: string, workflowId: string, input: ScheduleInput): Promise<{ cron: string; timezone: string; inputs: Record<string, unknown> }> {
   const parsed = scheduleInputSchema.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", "Invalid schedule.", z.treeifyError(parsed.error));
   const { cron, timezone, inputs } = parsed.data;
   const check = checkCron(cron, timezone);
   if (!check.ok) throw new AppError("bad_request", check.message, { field: check.field });
-  const workflow = await getWorkflow(ownerId, workflowId);
+  const [workflow, saved] = await Promise.all([getWorkflow(ownerId, workflowId), latestVersionInputs(ownerId, workflowId)]);
   if (!workflow) throw notFound("Workflow not found");
-  if (workflow.document) {
-    const fits = inputsSchema(workflow.document.inputs).safeParse(inputs);
-    if (!fits.success) throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", { field: "inputs", ...z.treeifyError(fits.error) });
+  const fields = saved?.inputs ?? workflow.document?.inputs;
+  if (fields) {
+    const fits = inputsSchema(fields).safeParse(inputs);
+    const whose = saved ? `the newest saved version (v${saved.version})` : "the workflow";
+    if (!fits.success) throw new AppError("bad_request", `The inputs do not match the input fields of ${whose}.`, { field: "inputs", ...z.treeifyError(fits.error) });
   }
-  const row = await createScheduleRow(ownerId, workflowId, { cron: check.pattern, timezone, inputs });
+  return { cron: check.pattern, timezone, inputs };
+}
+
+/** Adds a schedule that runs the owner's workflow's newest saved version with `inputs` (checked by checkedSchedule; nothing saved on a refusal). */
+export async function createSchedule(ownerId: string, workflowId: string, input: ScheduleInput): Promise<ScheduleChange> {
+  const row = await createScheduleRow(ownerId, workflowId, await checkedSchedule(ownerId, workflowId, input));
+  return { schedule: detail(row), timerSet: await syncTimer(row.id, timingOf(row)) };
+}
+
+/** Changes one of the owner's schedules (same checks as createSchedule); its timer follows. */
+export async function updateSchedule(ownerId: string, workflowId: string, id: string, input: ScheduleInput): Promise<ScheduleChange> {
+  const row = await updateScheduleRow(ownerId, workflowId, id, await checkedSchedule(ownerId, workflowId, input));
+  if (!row) throw notFound("Schedule not found");
   return { schedule: detail(row), timerSet: await syncTimer(row.id, timingOf(row)) };
 }
 

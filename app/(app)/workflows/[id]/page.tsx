@@ -9,11 +9,11 @@ import { notifiersOf } from "@/lib/notifications/service";
 import { listRunRows } from "@/lib/runs/dashboard";
 import { RECENT_RUNS } from "@/components/workflows/recent-runs";
 import { deleteWorkflowAction } from "../actions";
-import { createScheduleAction, deleteScheduleAction, pauseScheduleAction } from "./schedule-actions";
+import { deleteScheduleAction, pauseScheduleAction, saveScheduleAction } from "./schedule-actions";
 import { createWebhookAction, deleteWebhookAction, pauseWebhookAction, rotateWebhookAction } from "./webhook-actions";
 import { createNotifierAction, deleteNotifierAction, pauseNotifierAction, pingNotifierAction, redeliverAction } from "./notifier-actions";
 
-const scheduleActions = { create: createScheduleAction, pause: pauseScheduleAction, remove: deleteScheduleAction };
+const scheduleActions = { save: saveScheduleAction, pause: pauseScheduleAction, remove: deleteScheduleAction };
 const webhookActions = { create: createWebhookAction, pause: pauseWebhookAction, rotate: rotateWebhookAction, remove: deleteWebhookAction };
 const notifierActions = { create: createNotifierAction, ping: pingNotifierAction, pause: pauseNotifierAction, redeliver: redeliverAction, remove: deleteNotifierAction };
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { createSchedule, deleteSchedule, pauseSchedule } from "@/lib/schedules/service";
+import { createSchedule, deleteSchedule, pauseSchedule, updateSchedule, type ScheduleInput } from "@/lib/schedules/service";
 
 const idSchema = z.string().min(1).max(100);
 const LATER = " Its timer is set as soon as Redis answers again.";
@@ -14,22 +14,30 @@ function refused(err: unknown, field?: string): FormResult {
   throw err;
 }
 
-/** Adds a schedule from the form (workflowId, cron, timezone, inputs as JSON text). */
-export async function createScheduleAction(_prev: FormResult, form: FormData): Promise<FormResult> {
-  const user = await requireUser();
-  const workflowId = idSchema.parse(form.get("workflowId"));
+/** The schedule form's fields (cron, timezone, inputs as JSON text), or the refusal of its inputs field. */
+function scheduleFields(form: FormData): { ok: true; input: ScheduleInput } | { ok: false; result: FormResult } {
   const text = String(form.get("inputs") ?? "").trim() || "{}";
   let inputs: unknown;
   try {
     inputs = JSON.parse(text);
   } catch {
-    return { status: "error", fieldErrors: { inputs: "Not valid JSON." } };
+    return { ok: false, result: { status: "error", fieldErrors: { inputs: "Not valid JSON." } } };
   }
-  if (typeof inputs !== "object" || inputs === null || Array.isArray(inputs)) return { status: "error", fieldErrors: { inputs: "Give an object: {\"field\": value}." } };
+  if (typeof inputs !== "object" || inputs === null || Array.isArray(inputs)) return { ok: false, result: { status: "error", fieldErrors: { inputs: "Give an object: {\"field\": value}." } } };
+  return { ok: true, input: { cron: String(form.get("cron") ?? ""), timezone: String(form.get("timezone") ?? ""), inputs: inputs as Record<string, unknown> } };
+}
+
+/** Adds (no `id`) or changes (`id`) a schedule from the form (workflowId, cron, timezone, inputs as JSON text). */
+export async function saveScheduleAction(_prev: FormResult, form: FormData): Promise<FormResult> {
+  const user = await requireUser();
+  const workflowId = idSchema.parse(form.get("workflowId"));
+  const id = form.get("id") ? idSchema.parse(form.get("id")) : null;
+  const fields = scheduleFields(form);
+  if (!fields.ok) return fields.result;
   try {
-    const { timerSet } = await createSchedule(user.id, workflowId, { cron: String(form.get("cron") ?? ""), timezone: String(form.get("timezone") ?? ""), inputs: inputs as Record<string, unknown> });
+    const { timerSet } = id ? await updateSchedule(user.id, workflowId, id, fields.input) : await createSchedule(user.id, workflowId, fields.input);
     revalidatePath(`/workflows/${workflowId}`);
-    return { status: "ok", message: `Schedule added.${timerSet ? "" : LATER}` };
+    return { status: "ok", message: `${id ? "Schedule saved." : "Schedule added."}${timerSet ? "" : LATER}` };
   } catch (err) {
     const field = err instanceof AppError ? (err.details as { field?: string } | undefined)?.field : undefined;
     return refused(err, field);
