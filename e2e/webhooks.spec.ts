@@ -96,6 +96,16 @@ test("a webhook URL from the workflow page starts runs, recorded as the webhook'
   await fresh.getByRole("button", { name: "Done" }).click();
   expect(curl(command).status).toBe(404);
 
+  await row.getByRole("button", { name: "Edit" }).click();
+  const editing = page.getByRole("dialog", { name: "Edit “Issue tracker”" });
+  await expect(editing.getByLabel("Name")).toHaveValue("Issue tracker");
+  await editing.getByLabel("The request body").selectOption("payload");
+  await editing.getByLabel("Input field").selectOption("topic");
+  await editing.getByRole("button", { name: "Save webhook" }).click();
+  await expect(editing).toBeHidden();
+  await expect(row).toContainText("Whole body → topic");
+  await expect(row).toContainText(`/api/hooks/whk_••••${newUrl.slice(-4)}`);
+
   await row.getByRole("button", { name: "Pause" }).click();
   await expect(row.getByText("Paused", { exact: true })).toBeVisible();
   const paused = curl(newCommand);

@@ -20,6 +20,7 @@ export type WebhookSecretResult = { status: "idle" } | { status: "ok"; name: str
 
 export interface WebhookActions {
   create: (prev: WebhookSecretResult, form: FormData) => Promise<WebhookSecretResult>;
+  update: (prev: FormResult, form: FormData) => Promise<FormResult>;
   pause: (workflowId: string, id: string, paused: boolean) => Promise<FormResult>;
   rotate: (workflowId: string, id: string) => Promise<WebhookSecretResult>;
   remove: (workflowId: string, id: string) => Promise<FormResult>;

@@ -10,7 +10,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { PlusIcon, TrashIcon } from "@/components/ui/icons";
 import type { Field } from "@/lib/workflow/schema";
 import { timeAgo } from "./format";
-import { WebhookForm } from "./webhook-form";
+import { WebhookEditForm, WebhookForm } from "./webhook-form";
 import { WebhookSecret } from "./webhook-secret";
 import { describeInputMode, type WebhookActions, type WebhookRow } from "./webhook-types";
 
@@ -24,7 +24,7 @@ interface Props {
   actions: WebhookActions;
 }
 
-type Shown = { kind: "add" } | { kind: "rotate"; hook: WebhookRow } | { kind: "secret"; name: string; secret: string; mode: WebhookRow["inputMode"] } | null;
+type Shown = { kind: "add" } | { kind: "edit"; hook: WebhookRow } | { kind: "rotate"; hook: WebhookRow } | { kind: "secret"; name: string; secret: string; mode: WebhookRow["inputMode"] } | null;
 
 /** The workflow's webhooks: secret URLs that start runs; last call, pause/resume, new URL, delete, and "Add webhook". */
 export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, actions }: Props) {
@@ -84,6 +84,7 @@ export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, ac
                   <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.pause(workflowId, w.id, w.enabled))}>
                     {w.enabled ? "Pause" : "Resume"}
                   </Button>
+                  <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "edit", hook: w })}>Edit</Button>
                   <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "rotate", hook: w })}>New URL</Button>
                   <Button size="icon" variant="ghost" className="text-danger" aria-label={`Delete webhook ${w.name}`} disabled={pending} onClick={() => act(() => actions.remove(workflowId, w.id))}>
                     <TrashIcon />
@@ -97,6 +98,7 @@ export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, ac
       {/* one dialog whose content follows the step: two dialogs would close each other's (the closing one's close event) */}
       <Dialog open={shown !== null} onOpenChange={(o) => !o && close()} title={dialogTitle(shown)} description={dialogDescription(shown)}>
         {shown?.kind === "add" && <WebhookForm workflowId={workflowId} fields={fields} action={actions.create} onDone={close} />}
+        {shown?.kind === "edit" && <WebhookEditForm workflowId={workflowId} fields={fields} webhook={shown.hook} action={actions.update} onDone={close} />}
         {shown?.kind === "rotate" && (
           <div className="flex justify-end gap-2">
             <Button variant="ghost" onClick={close}>Cancel</Button>
@@ -112,11 +114,13 @@ export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, ac
 function dialogTitle(shown: Shown): string {
   if (shown?.kind === "rotate") return `New URL for “${shown.hook.name}”?`;
   if (shown?.kind === "secret") return "New webhook URL";
+  if (shown?.kind === "edit") return `Edit “${shown.hook.name}”`;
   return "Add webhook";
 }
 
 function dialogDescription(shown: Shown): string | undefined {
   if (shown?.kind === "rotate") return "The current URL stops working at once; senders need the new one.";
   if (shown?.kind === "add") return "Calls run the workflow's newest saved version.";
+  if (shown?.kind === "edit") return "The URL stays the same.";
   return undefined;
 }

@@ -77,6 +77,13 @@ export async function listWebhooks(ownerId: string, workflowId: string): Promise
   return db().webhook.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view });
 }
 
+/** Renames one of the owner's webhooks of that workflow or changes what it does with a body (its URL stays); null when not theirs. */
+export async function updateWebhookRow(ownerId: string, workflowId: string, id: string, data: { name: string; inputMode: WebhookInputMode; payloadField: string | null }): Promise<WebhookView | null> {
+  const { count } = await db().webhook.updateMany({ where: { id, ownerId, workflowId }, data });
+  if (!count) return null;
+  return db().webhook.findUniqueOrThrow({ where: { id }, select: view });
+}
+
 /** Pauses or resumes one of the owner's webhooks; null when not theirs. */
 export async function setWebhookEnabled(ownerId: string, id: string, enabled: boolean): Promise<WebhookView | null> {
   const { count } = await db().webhook.updateMany({ where: { id, ownerId }, data: { enabled } });

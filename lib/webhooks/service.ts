@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { createWebhookRow, deleteWebhookRow, listWebhooks, rotateWebhookSecret, setWebhookEnabled, type WebhookView } from "@/lib/db/webhooks";
+import { createWebhookRow, deleteWebhookRow, listWebhooks, rotateWebhookSecret, setWebhookEnabled, updateWebhookRow, type WebhookView } from "@/lib/db/webhooks";
 import { getWorkflow } from "@/lib/db/workflows";
 import { AppError, notFound } from "@/lib/errors";
 
@@ -20,10 +20,10 @@ export interface WebhookWithSecret {
 }
 
 /**
- * Adds a webhook to the owner's workflow. Refuses (bad_request with the field, nothing saved) a
- * missing name and, in payload mode, a field the workflow's draft does not declare.
+ * A webhook's name and body handling, checked: a name, and in payload mode a field the workflow's
+ * draft declares. bad_request with the field at fault; not_found for another user's workflow.
  */
-export async function createWebhook(ownerId: string, workflowId: string, input: WebhookInput): Promise<WebhookWithSecret> {
+async function checkedWebhook(ownerId: string, workflowId: string, input: WebhookInput): Promise<{ name: string; inputMode: "fields" | "payload"; payloadField: string | null }> {
   const parsed = webhookInputSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -36,7 +36,19 @@ export async function createWebhook(ownerId: string, workflowId: string, input: 
   if (payloadField !== null && workflow.document && !workflow.document.inputs.some((f) => f.key === payloadField)) {
     throw new AppError("bad_request", `The workflow has no input field "${payloadField}".`, { field: "payloadField" });
   }
-  return createWebhookRow(ownerId, workflowId, { name, inputMode, payloadField });
+  return { name, inputMode, payloadField };
+}
+
+/** Adds a webhook to the owner's workflow (checked by checkedWebhook; nothing saved on a refusal). */
+export async function createWebhook(ownerId: string, workflowId: string, input: WebhookInput): Promise<WebhookWithSecret> {
+  return createWebhookRow(ownerId, workflowId, await checkedWebhook(ownerId, workflowId, input));
+}
+
+/** Renames one of the owner's webhooks or changes its body handling; its URL stays the same. */
+export async function updateWebhook(ownerId: string, workflowId: string, id: string, input: WebhookInput): Promise<WebhookView> {
+  const row = await updateWebhookRow(ownerId, workflowId, id, await checkedWebhook(ownerId, workflowId, input));
+  if (!row) throw notFound("Webhook not found");
+  return row;
 }
 
 /** The owner's webhooks of a workflow, oldest first. */

@@ -5,7 +5,7 @@ import type { FormResult } from "@/components/settings/types";
 import type { WebhookSecretResult } from "@/components/workflows/webhook-types";
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { createWebhook, deleteWebhook, pauseWebhook, rotateWebhook } from "@/lib/webhooks/service";
+import { createWebhook, deleteWebhook, pauseWebhook, rotateWebhook, updateWebhook, type WebhookInput } from "@/lib/webhooks/service";
 
 const idSchema = z.string().min(1).max(100);
 
@@ -15,16 +15,19 @@ function refused(err: unknown): { status: "error"; message: string; fieldErrors?
   return field ? { status: "error", message: "", fieldErrors: { [field]: err.message } } : { status: "error", message: err.message };
 }
 
-/** Adds a webhook from the form (workflowId, name, inputMode, payloadField); its secret URL is answered once, here. */
+/** The webhook form's fields (name, inputMode, payloadField). */
+const webhookFields = (form: FormData): WebhookInput => ({
+  name: String(form.get("name") ?? ""),
+  inputMode: form.get("inputMode") === "payload" ? "payload" : "fields",
+  payloadField: String(form.get("payloadField") ?? "") || undefined,
+});
+
+/** Adds a webhook from the form (workflowId and its fields); its secret URL is answered once, here. */
 export async function createWebhookAction(_prev: WebhookSecretResult, form: FormData): Promise<WebhookSecretResult> {
   const user = await requireUser();
   const workflowId = idSchema.parse(form.get("workflowId"));
   try {
-    const { webhook, secret } = await createWebhook(user.id, workflowId, {
-      name: String(form.get("name") ?? ""),
-      inputMode: form.get("inputMode") === "payload" ? "payload" : "fields",
-      payloadField: String(form.get("payloadField") ?? "") || undefined,
-    });
+    const { webhook, secret } = await createWebhook(user.id, workflowId, webhookFields(form));
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", name: webhook.name, secret };
   } catch (err) {
@@ -63,6 +66,19 @@ export async function deleteWebhookAction(workflowId: string, id: string): Promi
     await deleteWebhook(user.id, idSchema.parse(id));
     revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
     return { status: "ok", message: "Webhook deleted." };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
+/** Renames a webhook or changes its body handling from the form (workflowId, id and its fields). */
+export async function updateWebhookAction(_prev: FormResult, form: FormData): Promise<FormResult> {
+  const user = await requireUser();
+  const workflowId = idSchema.parse(form.get("workflowId"));
+  try {
+    await updateWebhook(user.id, workflowId, idSchema.parse(form.get("id")), webhookFields(form));
+    revalidatePath(`/workflows/${workflowId}`);
+    return { status: "ok", message: "Webhook saved." };
   } catch (err) {
     return refused(err);
   }

@@ -4,7 +4,7 @@ import { hashWebhookSecret, MAX_WEBHOOKS_PER_USER } from "@/lib/db/webhooks";
 import { closeApiRedis, closeRunsQueue, hasLiveRunJob, runsQueue } from "@/lib/queue";
 import { closeRunLimiter } from "@/lib/runs/limits";
 import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
-import { createWebhook, deleteWebhook, pauseWebhook, rotateWebhook, webhooksOf } from "@/lib/webhooks/service";
+import { createWebhook, deleteWebhook, pauseWebhook, rotateWebhook, updateWebhook, webhooksOf } from "@/lib/webhooks/service";
 import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_NO_SAVED_VERSION } from "@/lib/webhooks/receive";
 import { workflowSchema, type WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
@@ -125,6 +125,23 @@ describe("webhooks", () => {
     expect((await errorOf(early)).message).toBe(WEBHOOK_NO_SAVED_VERSION);
     expect((await hookRow(unsaved.webhook.id)).lastError).toBe(WEBHOOK_NO_SAVED_VERSION);
     expect(await runs()).toBe(0);
+  });
+
+  it("an edit renames the webhook or changes its body handling and keeps its URL; not someone else's", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, triage);
+    const { webhook, secret } = await createWebhook(alice.id, workflowId, { name: "Fields" });
+    const edited = await updateWebhook(alice.id, workflowId, webhook.id, { name: "Raw", inputMode: "payload", payloadField: "event" });
+    expect(edited).toMatchObject({ id: webhook.id, name: "Raw", inputMode: "payload", payloadField: "event", lastFour: secret.slice(-4) });
+    // title is required, so the payload-mode call is refused by startRun: it did read the body as one field
+    const res = await call(secret, JSON.stringify({ title: "ignored as a field" }));
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await errorOf(res))).toContain("title");
+    const back = await updateWebhook(alice.id, workflowId, webhook.id, { name: "Fields again" });
+    expect(back).toMatchObject({ inputMode: "fields", payloadField: null });
+    expect((await call(secret, JSON.stringify({ title: "now a field" }))).status).toBe(202);
+    await expect(updateWebhook(bob.id, workflowId, webhook.id, { name: "Mine now" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(updateWebhook(alice.id, workflowId, webhook.id, { name: "P", inputMode: "payload", payloadField: "nope" })).rejects.toMatchObject({ details: { field: "payloadField" } });
+    expect((await hookRow(webhook.id)).name).toBe("Fields again");
   });
 
   it("an unknown, malformed, rotated-away or deleted secret is a 404 that names nothing", async () => {
