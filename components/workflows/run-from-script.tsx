@@ -22,7 +22,8 @@ export function RunFromScript({ workflowId, inputs }: { workflowId: string; inpu
         <CardDescription>
           Put an API token (<Link href="/settings#api-tokens-heading" className="underline">Settings → API tokens</Link>) in{" "}
           <code className="font-mono text-xs">WEFT_TOKEN</code>, then start a run of the current draft. The answer holds the run&apos;s id: read it
-          at <code className="font-mono text-xs">/api/runs/&lt;id&gt;</code> or follow <code className="font-mono text-xs">/api/runs/&lt;id&gt;/events</code>.
+          at <code className="font-mono text-xs">/api/runs/&lt;id&gt;</code> or follow <code className="font-mono text-xs">/api/runs/&lt;id&gt;/events</code>, or
+          add <code className="font-mono text-xs">?wait=30</code> to the URL to get the answer once the run has ended, outputs included.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-2">
