@@ -87,6 +87,12 @@ test("a webhook URL from the workflow page starts runs, recorded as the webhook'
 
   await page.goto(workflowUrl);
   await expect(row.getByTestId("webhook-last")).toContainText("the run");
+  // the call log: the refusal before the first save, then the waited-for and the queued call
+  await row.getByTestId("webhook-calls").locator("summary").click();
+  await expect(row.getByTestId("webhook-call")).toHaveCount(3);
+  await expect(row.getByTestId("webhook-call").nth(0)).toContainText("202");
+  await expect(row.getByTestId("webhook-call").nth(1)).toContainText("200");
+  await expect(row.getByTestId("webhook-call").nth(2)).toContainText("409");
   await row.getByRole("button", { name: "New URL" }).click();
   await page.getByRole("dialog", { name: /New URL for/ }).getByRole("button", { name: "Replace the URL" }).click();
   const fresh = page.getByRole("dialog", { name: "New webhook URL" });

@@ -13,6 +13,8 @@ export interface WebhookRow {
   lastUsedAt: Date | null;
   lastRunId: string | null;
   lastError: string | null;
+  /** The latest calls, newest first: the HTTP status answered, the run started or the refusal. */
+  recent: { at: Date; status: number; runId: string | null; error: string | null }[];
 }
 
 /** A webhook's secret, answered once: when it is created or given a new URL. */

@@ -79,6 +79,20 @@ export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, ac
                       <span className="text-muted">Never called</span>
                     )}
                   </span>
+                  {w.recent.length > 0 && (
+                    <details className="text-xs" data-testid="webhook-calls">
+                      <summary className="cursor-pointer text-muted">Recent calls ({w.recent.length})</summary>
+                      <ul className="mt-1 grid gap-1">
+                        {w.recent.map((c, i) => (
+                          <li key={i} className="flex flex-wrap items-center gap-2" data-testid="webhook-call">
+                            <Badge tone={c.status < 300 ? "success" : "danger"}>{c.status}</Badge>
+                            <span className="text-muted">{timeAgo(c.at)}</span>
+                            {c.runId ? <Link href={`/runs/${c.runId}`} className="underline">the run</Link> : <span className="text-danger">{c.error}</span>}
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  )}
                 </div>
                 <div className="flex gap-1">
                   <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.pause(workflowId, w.id, w.enabled))}>

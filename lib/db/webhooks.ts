@@ -11,6 +11,19 @@ export const MAX_WEBHOOKS_PER_USER = 50;
 
 export type WebhookInputMode = "fields" | "payload";
 
+/** One call of a webhook: when, the HTTP status answered, and the run it started or why it started none. */
+export interface WebhookCallView {
+  at: Date;
+  status: number;
+  runId: string | null;
+  error: string | null;
+}
+
+/** Calls kept per webhook (older ones are deleted as new ones come). */
+export const WEBHOOK_CALLS_KEPT = 20;
+/** Calls the workflow page lists per webhook. */
+export const WEBHOOK_CALLS_SHOWN = 5;
+
 /** A webhook as its owner sees it: never the secret, only its last four characters. */
 export interface WebhookView {
   id: string;
@@ -24,6 +37,8 @@ export interface WebhookView {
   lastUsedAt: Date | null;
   lastRunId: string | null;
   lastError: string | null;
+  /** The latest calls, newest first. */
+  recent: WebhookCallView[];
 }
 
 /** What a call needs (system side: the caller holds the secret, not a session). */
@@ -42,7 +57,10 @@ export interface WebhookTarget {
 const view = {
   id: true, workflowId: true, name: true, lastFour: true, inputMode: true, payloadField: true, enabled: true,
   createdAt: true, lastUsedAt: true, lastRunId: true, lastError: true,
+  calls: { select: { at: true, status: true, runId: true, error: true }, orderBy: { at: "desc" }, take: WEBHOOK_CALLS_SHOWN },
 } as const;
+type Row = Omit<WebhookView, "recent"> & { calls: WebhookCallView[] };
+const asView = ({ calls, ...w }: Row): WebhookView => ({ ...w, recent: calls });
 
 /** SHA-256 hex of a secret: what is stored and looked up (a fast hash is fine for 192-bit random secrets). */
 export const hashWebhookSecret = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex");
@@ -69,26 +87,26 @@ export async function createWebhookRow(
     data: { ownerId, workflowId, ...data, secretHash: hashWebhookSecret(secret), lastFour: secret.slice(-4) },
     select: view,
   });
-  return { webhook, secret };
+  return { webhook: asView(webhook), secret };
 }
 
 /** The owner's webhooks of one workflow, oldest first. */
 export async function listWebhooks(ownerId: string, workflowId: string): Promise<WebhookView[]> {
-  return db().webhook.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view });
+  return (await db().webhook.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view })).map(asView);
 }
 
 /** Renames one of the owner's webhooks of that workflow or changes what it does with a body (its URL stays); null when not theirs. */
 export async function updateWebhookRow(ownerId: string, workflowId: string, id: string, data: { name: string; inputMode: WebhookInputMode; payloadField: string | null }): Promise<WebhookView | null> {
   const { count } = await db().webhook.updateMany({ where: { id, ownerId, workflowId }, data });
   if (!count) return null;
-  return db().webhook.findUniqueOrThrow({ where: { id }, select: view });
+  return asView(await db().webhook.findUniqueOrThrow({ where: { id }, select: view }));
 }
 
 /** Pauses or resumes one of the owner's webhooks; null when not theirs. */
 export async function setWebhookEnabled(ownerId: string, id: string, enabled: boolean): Promise<WebhookView | null> {
   const { count } = await db().webhook.updateMany({ where: { id, ownerId }, data: { enabled } });
   if (!count) return null;
-  return db().webhook.findUniqueOrThrow({ where: { id }, select: view });
+  return asView(await db().webhook.findUniqueOrThrow({ where: { id }, select: view }));
 }
 
 /** Gives one of the owner's webhooks a new secret (the old URL stops working at once); null when not theirs. */
@@ -96,7 +114,7 @@ export async function rotateWebhookSecret(ownerId: string, id: string): Promise<
   const secret = newSecret();
   const { count } = await db().webhook.updateMany({ where: { id, ownerId }, data: { secretHash: hashWebhookSecret(secret), lastFour: secret.slice(-4) } });
   if (!count) return null;
-  return { webhook: await db().webhook.findUniqueOrThrow({ where: { id }, select: view }), secret };
+  return { webhook: asView(await db().webhook.findUniqueOrThrow({ where: { id }, select: view })), secret };
 }
 
 /** Deletes one of the owner's webhooks; false when not theirs. */
@@ -120,8 +138,18 @@ export async function webhookBySecret(secret: string): Promise<WebhookTarget | n
   return { ...rest, latest: workflow.versions[0] ?? null };
 }
 
-/** System side: what the last call did: the run it started, or why it started none. */
-export async function recordWebhookCall(id: string, outcome: { runId: string } | { error: string }): Promise<void> {
-  const data = "runId" in outcome ? { lastRunId: outcome.runId, lastError: null } : { lastError: outcome.error.slice(0, 500) };
-  await db().webhook.updateMany({ where: { id }, data: { ...data, lastUsedAt: new Date() } });
+/**
+ * System side: what a call did (the HTTP status answered, the run it started or why it started
+ * none), as the webhook's last call and in its call log, which keeps the latest WEBHOOK_CALLS_KEPT.
+ */
+export async function recordWebhookCall(id: string, outcome: { status: number } & ({ runId: string } | { error: string })): Promise<void> {
+  const at = new Date();
+  const ran = "runId" in outcome;
+  const error = ran ? null : outcome.error.slice(0, 500);
+  await db().$transaction([
+    db().webhook.updateMany({ where: { id }, data: { lastUsedAt: at, ...(ran ? { lastRunId: outcome.runId, lastError: null } : { lastError: error }) } }),
+    db().webhookCall.create({ data: { webhookId: id, at, status: outcome.status, runId: ran ? outcome.runId : null, error } }),
+    db().$executeRaw`DELETE FROM "WebhookCall" WHERE "webhookId" = ${id} AND id NOT IN (
+      SELECT id FROM "WebhookCall" WHERE "webhookId" = ${id} ORDER BY at DESC, id DESC LIMIT ${WEBHOOK_CALLS_KEPT})`,
+  ]);
 }

@@ -42,7 +42,7 @@ export async function receiveWebhook(secret: string, request: Request): Promise<
     if (!hook) throw notFound("No webhook at this address.");
     if (!hook.enabled) throw new AppError("conflict", "This webhook is paused; its owner can resume it on the workflow's page.");
     const refuse = async (err: AppError): Promise<never> => {
-      await recordWebhookCall(hook.id, { error: err.message });
+      await recordWebhookCall(hook.id, { status: err.status, error: err.message });
       throw err;
     };
     const bytes = await readLimitedBody(request, WEBHOOK_MAX_BODY_BYTES);
@@ -55,14 +55,15 @@ export async function receiveWebhook(secret: string, request: Request): Promise<
     if (!mapped.ok) return refuse(new AppError("bad_request", mapped.message));
     try {
       const { run, dispatched } = await startRun(hook.ownerId, hook.workflowId, { inputs: mapped.inputs, version: hook.latest.version }, { trigger: "webhook", label: hook.name });
-      await recordWebhookCall(hook.id, { runId: run.id });
       const status = wait > 0 ? await waitForRunEnd(run.id, { timeoutMs: wait * 1000, signal: request.signal }) : null;
       if (status && isTerminalRunStatus(status)) {
         const ended = await getRun(hook.ownerId, run.id);
         const done: WebhookAccepted = { runId: run.id, status: ended.status, dispatched, outputs: ended.outputs, reason: ended.reason };
+        await recordWebhookCall(hook.id, { status: 200, runId: run.id });
         return Response.json(done, { status: 200 });
       }
       const accepted: WebhookAccepted = { runId: run.id, status: status ?? run.status, dispatched };
+      await recordWebhookCall(hook.id, { status: 202, runId: run.id });
       return Response.json(accepted, { status: 202 });
     } catch (err) {
       if (err instanceof AppError && err.code !== "internal") return refuse(err);

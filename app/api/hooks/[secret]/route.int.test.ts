@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { hashWebhookSecret, MAX_WEBHOOKS_PER_USER } from "@/lib/db/webhooks";
+import { hashWebhookSecret, MAX_WEBHOOKS_PER_USER, recordWebhookCall, WEBHOOK_CALLS_KEPT, WEBHOOK_CALLS_SHOWN } from "@/lib/db/webhooks";
 import { closeApiRedis, closeRunsQueue, hasLiveRunJob, runsQueue } from "@/lib/queue";
 import { closeRunLimiter } from "@/lib/runs/limits";
 import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
@@ -125,6 +125,27 @@ describe("webhooks", () => {
     expect((await errorOf(early)).message).toBe(WEBHOOK_NO_SAVED_VERSION);
     expect((await hookRow(unsaved.webhook.id)).lastError).toBe(WEBHOOK_NO_SAVED_VERSION);
     expect(await runs()).toBe(0);
+  });
+
+  it("logs each call with the status it was answered and its run or refusal, keeping the latest few", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, triage);
+    const { webhook, secret } = await createWebhook(alice.id, workflowId, { name: "Logged" });
+    const ok = (await (await call(secret, JSON.stringify({ title: "one" }))).json()) as { runId: string };
+    await call(secret, "{broken");
+    await pauseWebhook(alice.id, webhook.id, true);
+    await call(secret, JSON.stringify({ title: "paused" }));
+    await pauseWebhook(alice.id, webhook.id, false);
+    const [shown] = await webhooksOf(alice.id, workflowId);
+    expect(shown?.recent.map((c) => [c.status, c.runId, c.error])).toEqual([
+      // a paused webhook's calls are answered 409 without touching its record: the owner paused it
+      [400, null, "The body is not valid JSON."],
+      [202, ok.runId, null],
+    ]);
+    for (let i = 0; i < WEBHOOK_CALLS_KEPT + 5; i++) await recordWebhookCall(webhook.id, { status: 429, error: `limit ${i}` });
+    expect(await db().webhookCall.count({ where: { webhookId: webhook.id } })).toBe(WEBHOOK_CALLS_KEPT);
+    const [after] = await webhooksOf(alice.id, workflowId);
+    expect(after?.recent).toHaveLength(WEBHOOK_CALLS_SHOWN);
+    expect(after?.recent[0]).toMatchObject({ status: 429, error: `limit ${WEBHOOK_CALLS_KEPT + 4}` });
   });
 
   it("an edit renames the webhook or changes its body handling and keeps its URL; not someone else's", async () => {
