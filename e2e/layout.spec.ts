@@ -18,10 +18,26 @@ test("no page is wider than a desktop or a phone window", async ({ page }) => {
   const settings = new SettingsPage(page);
   await settings.goto();
   await settings.createApiToken("layout check");
+  // a workflow's page with a schedule, a webhook and a notification URL (long URLs and action rows)
+  await page.goto("/workflows");
+  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+  await page.waitForURL(/\/workflows\/[^/]+$/);
+  const workflowPage = new URL(page.url()).pathname;
+  await page.getByRole("button", { name: "Add schedule" }).click();
+  await page.getByRole("dialog", { name: "Add schedule" }).getByRole("button", { name: "Add schedule" }).click();
+  await page.getByRole("button", { name: "Add webhook" }).click();
+  await page.getByRole("dialog", { name: "Add webhook" }).getByLabel("Name").fill("A sender with a rather long name for a phone");
+  await page.getByRole("dialog", { name: "Add webhook" }).getByRole("button", { name: "Add webhook" }).click();
+  await page.getByRole("dialog", { name: "Add webhook" }).getByRole("button", { name: "Done" }).click();
+  await page.getByRole("button", { name: "Add URL" }).click();
+  await page.getByRole("dialog", { name: "Add notification URL" }).getByLabel("URL").fill(`https://hooks.example.com/services/${"x".repeat(60)}/notify`);
+  await page.getByRole("dialog", { name: "Add notification URL" }).getByRole("button", { name: "Add URL" }).click();
+  await page.getByRole("dialog", { name: "Add notification URL" }).getByRole("button", { name: "Done" }).click();
+  const pages = [...PAGES, workflowPage];
   // the tools page lists the built-ins, whose longest description once widened the page
-  for (const path of PAGES) await expectNoPageOverflow(page, path);
+  for (const path of pages) await expectNoPageOverflow(page, path);
   await page.setViewportSize({ width: 390, height: 844 });
-  for (const path of PAGES) await expectNoPageOverflow(page, path);
+  for (const path of pages) await expectNoPageOverflow(page, path);
   // the navigation scrolls inside the bar, and every section stays reachable
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" })).toBeAttached();
 });

@@ -95,11 +95,11 @@ export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, ac
                   )}
                 </div>
                 <div className="flex gap-1">
+                  <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "edit", hook: w })}>Edit</Button>
+                  <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "rotate", hook: w })}>New URL</Button>
                   <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.pause(workflowId, w.id, w.enabled))}>
                     {w.enabled ? "Pause" : "Resume"}
                   </Button>
-                  <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "edit", hook: w })}>Edit</Button>
-                  <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "rotate", hook: w })}>New URL</Button>
                   <Button size="icon" variant="ghost" className="text-danger" aria-label={`Delete webhook ${w.name}`} disabled={pending} onClick={() => act(() => actions.remove(workflowId, w.id))}>
                     <TrashIcon />
                   </Button>
