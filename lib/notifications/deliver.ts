@@ -14,8 +14,16 @@ export type DeliveryOutcome =
   | { kind: "failed"; error: string }
   | { kind: "skipped"; why: string };
 
+/** Largest body sent: outputs that would make it larger are left out (`outputsOmitted`), for the receiver to read over the API. */
+export const MAX_NOTIFICATION_BYTES = 256 * 1024;
+
 /** The JSON a notifier receives for a run's end (documented in the README; a link when AUTH_URL is set). */
 export function runFinishedBody(deliveryId: string, run: NonNullable<DeliveryToSend["run"]>, publicUrl = env().AUTH_URL): string {
+  const full = bodyOf(deliveryId, run, publicUrl, false);
+  return Buffer.byteLength(full) <= MAX_NOTIFICATION_BYTES ? full : bodyOf(deliveryId, run, publicUrl, true);
+}
+
+function bodyOf(deliveryId: string, run: NonNullable<DeliveryToSend["run"]>, publicUrl: string | undefined, omitOutputs: boolean): string {
   return JSON.stringify({
     event: RUN_FINISHED_EVENT,
     deliveryId,
@@ -23,7 +31,7 @@ export function runFinishedBody(deliveryId: string, run: NonNullable<DeliveryToS
       id: run.id,
       status: run.status,
       reason: run.reason,
-      outputs: run.outputs,
+      ...(omitOutputs ? { outputs: null, outputsOmitted: true } : { outputs: run.outputs }),
       trigger: run.trigger,
       workflow: { id: run.workflowId, name: run.workflowName, version: run.version },
       createdAt: run.createdAt.toISOString(),
