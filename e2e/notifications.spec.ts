@@ -79,6 +79,15 @@ test("a workflow's notification URL is tested, told of a run's end (signed) and 
     await page.reload();
     await expect(row.getByTestId("notifier-last")).toContainText("(204, 2 tries)");
 
+    await row.getByRole("button", { name: "Edit" }).click();
+    const editing = page.getByRole("dialog", { name: "Edit notification URL" });
+    await expect(editing.getByLabel("URL")).toHaveValue(url);
+    await editing.getByLabel("Send").selectOption("failures");
+    await editing.getByRole("button", { name: "Save URL" }).click();
+    await expect(editing).toBeHidden();
+    await expect(row).toContainText("Runs that do not succeed");
+    await expect(row).toContainText(`secret ••••${secret.slice(-4)}`);
+
     await row.getByRole("button", { name: "Pause" }).click();
     await expect(row.getByText("Paused", { exact: true })).toBeVisible();
     await editor.goto(workflowId);

@@ -1,39 +1,66 @@
 "use client";
 import { useActionState } from "react";
 import { toast } from "sonner";
+import type { FormResult } from "@/components/settings/types";
+import { useDoneOnOk } from "@/components/ui/action-result";
 import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input, Select } from "@/components/ui/input";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { NOTIFY_ON_LABEL, type NotifierActions, type NotifierSecretResult } from "./notifier-types";
+import { NOTIFY_ON_LABEL, type NotifierActions, type NotifierRow, type NotifierSecretResult } from "./notifier-types";
 
 /** "Add notification URL": where and which endings; then the signing secret, shown once. */
 export function NotifierForm({ workflowId, action, onDone }: { workflowId: string; action: NotifierActions["create"]; onDone: () => void }) {
   const [state, formAction, pending] = useActionState<NotifierSecretResult, FormData>(action, { status: "idle" });
   if (state.status === "ok") return <SigningSecret url={state.url} secret={state.secret} onDone={onDone} />;
-  const errors = state.status === "error" ? (state.fieldErrors ?? {}) : {};
   return (
     <ActionForm action={formAction} pending={pending} className="grid gap-4" noValidate>
       <input type="hidden" name="workflowId" value={workflowId} />
-      {state.status === "error" && state.message && (
-        <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{state.message}</p>
-      )}
-      <FormField label="URL" error={errors.url} hint="Receives a signed JSON POST when a run ends; a 2xx answer counts as received.">
-        <Input name="url" type="url" placeholder="https://example.com/hooks/weft" maxLength={2000} required autoFocus />
-      </FormField>
-      <FormField label="Send" hint="Failed, aborted, over budget and cancelled runs count as not succeeding.">
-        <Select name="on" defaultValue="all">
-          {(Object.keys(NOTIFY_ON_LABEL) as (keyof typeof NOTIFY_ON_LABEL)[]).map((k) => (
-            <option key={k} value={k}>{NOTIFY_ON_LABEL[k]}</option>
-          ))}
-        </Select>
-      </FormField>
+      <NotifierFields state={state} />
       <div className="mt-2 flex justify-end gap-2">
         <Button variant="ghost" onClick={onDone}>Cancel</Button>
         <SubmitButton>Add URL</SubmitButton>
       </div>
     </ActionForm>
+  );
+}
+
+/** "Edit": a notification URL's address and which endings it hears of; its signing secret stays. */
+export function NotifierEditForm({ workflowId, notifier, action, onDone }: { workflowId: string; notifier: NotifierRow; action: NotifierActions["update"]; onDone: () => void }) {
+  const [state, formAction, pending] = useActionState<FormResult, FormData>(action, { status: "idle" });
+  useDoneOnOk(state, onDone);
+  return (
+    <ActionForm action={formAction} pending={pending} className="grid gap-4" noValidate>
+      <input type="hidden" name="workflowId" value={workflowId} />
+      <input type="hidden" name="id" value={notifier.id} />
+      <NotifierFields state={state} initial={notifier} />
+      <div className="mt-2 flex justify-end gap-2">
+        <Button variant="ghost" onClick={onDone}>Cancel</Button>
+        <SubmitButton>Save URL</SubmitButton>
+      </div>
+    </ActionForm>
+  );
+}
+
+function NotifierFields({ state, initial }: { state: { status: string; message?: string; fieldErrors?: Record<string, string | undefined> }; initial?: NotifierRow }) {
+  const errors = state.status === "error" ? (state.fieldErrors ?? {}) : {};
+  return (
+    <>
+      {state.status === "error" && state.message && (
+        <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{state.message}</p>
+      )}
+      <FormField label="URL" error={errors.url} hint="Receives a signed JSON POST when a run ends; a 2xx answer counts as received.">
+        <Input name="url" type="url" placeholder="https://example.com/hooks/weft" maxLength={2000} defaultValue={initial?.url} required autoFocus />
+      </FormField>
+      <FormField label="Send" hint="Failed, aborted, over budget and cancelled runs count as not succeeding.">
+        <Select name="on" defaultValue={initial?.on ?? "all"}>
+          {(Object.keys(NOTIFY_ON_LABEL) as (keyof typeof NOTIFY_ON_LABEL)[]).map((k) => (
+            <option key={k} value={k}>{NOTIFY_ON_LABEL[k]}</option>
+          ))}
+        </Select>
+      </FormField>
+    </>
   );
 }
 

@@ -29,6 +29,7 @@ export type NotifierSecretResult = { status: "idle" } | { status: "ok"; url: str
 
 export interface NotifierActions {
   create: (prev: NotifierSecretResult, form: FormData) => Promise<NotifierSecretResult>;
+  update: (prev: FormResult, form: FormData) => Promise<FormResult>;
   ping: (workflowId: string, id: string) => Promise<FormResult>;
   pause: (workflowId: string, id: string, paused: boolean) => Promise<FormResult>;
   redeliver: (workflowId: string, deliveryId: string) => Promise<FormResult>;

@@ -8,14 +8,15 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { PlusIcon, TrashIcon } from "@/components/ui/icons";
-import { NotifierForm } from "./notifier-form";
+import { NotifierEditForm, NotifierForm } from "./notifier-form";
 import { describeDelivery, NOTIFY_ON_LABEL, type NotifierActions, type NotifierRow } from "./notifier-types";
 
 /** The workflow's notification URLs: told of every run that ends (or only failures), signed; test, pause, delete. */
 export function NotifiersCard({ workflowId, notifiers, actions }: { workflowId: string; notifiers: NotifierRow[]; actions: NotifierActions }) {
-  const [adding, setAdding] = useState(false);
+  // null: closed; "new": adding; a row: editing it
+  const [open, setOpen] = useState<NotifierRow | "new" | null>(null);
   const [pending, startTransition] = useTransition();
-  const close = useCallback(() => setAdding(false), []);
+  const close = useCallback(() => setOpen(null), []);
   const act = (fn: () => Promise<FormResult>) =>
     startTransition(async () => {
       toastOutcome(await fn());
@@ -27,7 +28,7 @@ export function NotifiersCard({ workflowId, notifiers, actions }: { workflowId: 
           <CardTitle>Run notifications</CardTitle>
           <CardDescription>URLs told when a run of this workflow ends: a signed JSON POST with its status and outputs, tried again for a while if the receiver is down.</CardDescription>
         </div>
-        <Button size="sm" onClick={() => setAdding(true)}>
+        <Button size="sm" onClick={() => setOpen("new")}>
           <PlusIcon /> Add URL
         </Button>
       </CardHeader>
@@ -66,6 +67,7 @@ export function NotifiersCard({ workflowId, notifiers, actions }: { workflowId: 
                   )}
                 </div>
                 <div className="flex gap-1">
+                  <Button size="sm" variant="outline" disabled={pending} onClick={() => setOpen(n)}>Edit</Button>
                   <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.ping(workflowId, n.id))}>Send test</Button>
                   <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.pause(workflowId, n.id, n.enabled))}>
                     {n.enabled ? "Pause" : "Resume"}
@@ -79,8 +81,14 @@ export function NotifiersCard({ workflowId, notifiers, actions }: { workflowId: 
           </ul>
         )}
       </CardContent>
-      <Dialog open={adding} onOpenChange={(o) => !o && close()} title="Add notification URL" description="Runs that end from now on are sent; earlier ones are not.">
-        {adding && <NotifierForm workflowId={workflowId} action={actions.create} onDone={close} />}
+      <Dialog
+        open={open !== null}
+        onOpenChange={(o) => !o && close()}
+        title={open === "new" ? "Add notification URL" : "Edit notification URL"}
+        description={open === "new" ? "Runs that end from now on are sent; earlier ones are not." : "The signing secret stays the same."}
+      >
+        {open === "new" && <NotifierForm workflowId={workflowId} action={actions.create} onDone={close} />}
+        {open !== null && open !== "new" && <NotifierEditForm key={open.id} workflowId={workflowId} notifier={open} action={actions.update} onDone={close} />}
       </Dialog>
     </Card>
   );

@@ -75,6 +75,13 @@ export async function listNotifiers(ownerId: string, workflowId: string): Promis
   return (await db().runNotifier.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view })).map(asView);
 }
 
+/** Changes one of the owner's notifiers of that workflow: its URL and which endings it hears of (the secret stays); null when not theirs. */
+export async function updateNotifierRow(ownerId: string, workflowId: string, id: string, data: { url: string; on: NotifyOn }): Promise<NotifierView | null> {
+  const { count } = await db().runNotifier.updateMany({ where: { id, ownerId, workflowId }, data });
+  if (!count) return null;
+  return asView(await db().runNotifier.findUniqueOrThrow({ where: { id }, select: view }));
+}
+
 /** Pauses or resumes one of the owner's notifiers; null when not theirs. */
 export async function setNotifierEnabled(ownerId: string, id: string, enabled: boolean): Promise<NotifierView | null> {
   const { count } = await db().runNotifier.updateMany({ where: { id, ownerId }, data: { enabled } });

@@ -10,7 +10,7 @@ import { useWorkerRuntime } from "@/test/helpers/runtime";
 import { waitFor, waitTerminal } from "@/test/helpers/worker";
 import { closeNotificationsQueue } from "@/lib/queue";
 import { sweepNotifications } from "./outbox";
-import { createNotifier, deleteNotifier, notifiersOf, pauseNotifier, pingNotifier, redeliver } from "./service";
+import { createNotifier, deleteNotifier, notifiersOf, pauseNotifier, pingNotifier, redeliver, updateNotifier } from "./service";
 import { SIGNATURE_HEADER, verifySignature } from "./signature";
 
 /**
@@ -182,6 +182,20 @@ describe("run notifications", () => {
     await waitFor(async () => (await db().notificationDelivery.findUnique({ where: { id: row.id } }))?.status === "delivered", 20_000, "the lost delivery sent");
     expect(hits("/lost")).toHaveLength(1);
   }, 60_000);
+
+  it("an edit moves a notifier to another URL or changes which endings it hears of; its secret stays", async () => {
+    const { workflowId } = await createTestWorkflow(rt.ownerId, quick);
+    const { notifier, secret } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/before` });
+    const edited = await updateNotifier(rt.ownerId, workflowId, notifier.id, { url: `${base}/after`, on: "failures" });
+    expect(edited).toMatchObject({ id: notifier.id, url: `${base}/after`, on: "failures", secretLast4: secret.slice(-4) });
+    expect(await pingNotifier(rt.ownerId, notifier.id)).toMatchObject({ kind: "delivered" });
+    const [hit] = hits("/after");
+    expect(verifySignature(secret, hit!.headers[SIGNATURE_HEADER.toLowerCase()] as string, hit!.body)).toBe(true);
+    await expect(updateNotifier(rt.ownerId, workflowId, notifier.id, { url: "mailto:x@example.com" })).rejects.toMatchObject({ code: "bad_request", details: { field: "url" } });
+    const intruder = await createTestUser();
+    await expect(updateNotifier(intruder.id, workflowId, notifier.id, { url: `${base}/theirs` })).rejects.toMatchObject({ code: "not_found" });
+    expect((await notifiersOf(rt.ownerId, workflowId))[0]?.url).toBe(`${base}/after`);
+  });
 
   it("W1: another user can neither add to, see, test, pause nor delete someone's notification URLs", async () => {
     const { workflowId } = await createTestWorkflow(rt.ownerId, quick);

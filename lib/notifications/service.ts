@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { createNotifierRow, deleteNotifierRow, listNotifiers, notifierTarget, setNotifierEnabled, type NotifierView } from "@/lib/db/notifiers";
+import { createNotifierRow, deleteNotifierRow, listNotifiers, notifierTarget, setNotifierEnabled, updateNotifierRow, type NotifierView } from "@/lib/db/notifiers";
 import { AppError, notFound } from "@/lib/errors";
 import { resetDeliveryForOwner } from "@/lib/db/deliveries";
 import { enqueueDelivery } from "@/lib/queue";
@@ -24,12 +24,22 @@ export type NotifierInput = z.input<typeof notifierInputSchema>;
  * bad_request with the field for a URL that is not http(s).
  */
 export async function createNotifier(ownerId: string, workflowId: string, input: NotifierInput): Promise<{ notifier: NotifierView; secret: string }> {
+  return createNotifierRow(ownerId, workflowId, checkedNotifier(input));
+}
+
+/** Changes one of the owner's notifiers: its URL and which endings it hears of; its secret stays. */
+export async function updateNotifier(ownerId: string, workflowId: string, id: string, input: NotifierInput): Promise<NotifierView> {
+  const row = await updateNotifierRow(ownerId, workflowId, id, checkedNotifier(input));
+  if (!row) throw notFound("Notification URL not found");
+  return row;
+}
+
+/** The form's URL and choice, parsed; bad_request naming the field otherwise. */
+function checkedNotifier(input: NotifierInput): z.infer<typeof notifierInputSchema> {
   const parsed = notifierInputSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError("bad_request", issue?.message ?? "Invalid notification URL.", { field: String(issue?.path[0] ?? "url") });
-  }
-  return createNotifierRow(ownerId, workflowId, parsed.data);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new AppError("bad_request", issue?.message ?? "Invalid notification URL.", { field: String(issue?.path[0] ?? "url") });
 }
 
 /** The owner's notifiers of a workflow with their last delivery. */

@@ -5,7 +5,7 @@ import type { FormResult } from "@/components/settings/types";
 import type { NotifierSecretResult } from "@/components/workflows/notifier-types";
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { createNotifier, deleteNotifier, pauseNotifier, pingNotifier, redeliver } from "@/lib/notifications/service";
+import { createNotifier, deleteNotifier, pauseNotifier, pingNotifier, redeliver, updateNotifier, type NotifierInput } from "@/lib/notifications/service";
 
 const idSchema = z.string().min(1).max(100);
 
@@ -15,12 +15,28 @@ function refused(err: unknown): { status: "error"; message: string; fieldErrors?
   return field ? { status: "error", message: "", fieldErrors: { [field]: err.message } } : { status: "error", message: err.message };
 }
 
+/** The notifier form's fields (url, on). */
+const notifierFields = (form: FormData): NotifierInput => ({ url: String(form.get("url") ?? ""), on: form.get("on") === "failures" ? "failures" : "all" });
+
+/** Changes a notification URL from the form (workflowId, id, url, on); its secret stays. */
+export async function updateNotifierAction(_prev: FormResult, form: FormData): Promise<FormResult> {
+  const user = await requireUser();
+  const workflowId = idSchema.parse(form.get("workflowId"));
+  try {
+    await updateNotifier(user.id, workflowId, idSchema.parse(form.get("id")), notifierFields(form));
+    revalidatePath(`/workflows/${workflowId}`);
+    return { status: "ok", message: "Notification URL saved." };
+  } catch (err) {
+    return refused(err);
+  }
+}
+
 /** Adds a notification URL from the form (workflowId, url, on); its signing secret is answered once, here. */
 export async function createNotifierAction(_prev: NotifierSecretResult, form: FormData): Promise<NotifierSecretResult> {
   const user = await requireUser();
   const workflowId = idSchema.parse(form.get("workflowId"));
   try {
-    const { notifier, secret } = await createNotifier(user.id, workflowId, { url: String(form.get("url") ?? ""), on: form.get("on") === "failures" ? "failures" : "all" });
+    const { notifier, secret } = await createNotifier(user.id, workflowId, notifierFields(form));
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", url: notifier.url, secret };
   } catch (err) {
