@@ -2,6 +2,7 @@ import "server-only";
 import { Worker } from "bullmq";
 import { createLogger } from "@/lib/logger";
 import { closeNotificationsQueue, createWorkerConnection, NOTIFICATIONS_QUEUE, notificationJobSchema, queuePrefix, type NotificationJobData } from "@/lib/queue";
+import { recordDeliveryAttempt } from "@/lib/db/deliveries";
 import { deliverNotification, type DeliveryOutcome } from "./deliver";
 import { sweepNotifications } from "./outbox";
 
@@ -26,7 +27,15 @@ export function startNotificationWorker(options: { sweepIntervalMs?: number; con
     async (job) => {
       const { deliveryId } = notificationJobSchema.parse(job.data);
       const finalTry = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      const outcome = await deliverNotification(deliveryId, finalTry);
+      let outcome: DeliveryOutcome;
+      try {
+        outcome = await deliverNotification(deliveryId, finalTry);
+      } catch (err) {
+        // not the receiver's doing (the database, a secret that no longer decrypts): tried again like a
+        // 5xx, and on the last try recorded as failed, so the sweep does not pick the row up forever
+        if (finalTry) await recordDeliveryAttempt(deliveryId, { status: "failed", error: `Not sent: ${err instanceof Error ? err.message : String(err)}` }).catch(() => undefined);
+        throw err;
+      }
       log.info("notification tried", { deliveryId, attempt: job.attemptsMade + 1, ...outcome });
       if (outcome.kind === "retry") throw new Error(outcome.error);
       return outcome;

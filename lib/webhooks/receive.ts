@@ -7,7 +7,10 @@ import { getRun, startRun } from "@/lib/runs/service";
 import { MAX_WAIT_SECONDS, waitForRunEnd, waitSeconds } from "@/lib/runs/wait";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import { checkVersion } from "@/lib/workflow/checked-versions";
+import { createLogger } from "@/lib/logger";
 import { webhookInputs } from "./body";
+
+const log = createLogger({ component: "webhooks" });
 
 /** Largest body a webhook call may send: room for a big event (GitHub's push events stay well under it), not for uploads. */
 export const WEBHOOK_MAX_BODY_BYTES = 512 * 1024;
@@ -41,8 +44,12 @@ export async function receiveWebhook(secret: string, request: Request): Promise<
     const hook = await webhookBySecret(secret);
     if (!hook) throw notFound("No webhook at this address.");
     if (!hook.enabled) throw new AppError("conflict", "This webhook is paused; its owner can resume it on the workflow's page.");
+    // the call log is for the owner's eyes: failing to write it must not change the sender's answer
+    // (a 500 after a started run would make the sender retry and start it twice)
+    const note = (call: Parameters<typeof recordWebhookCall>[1]) =>
+      recordWebhookCall(hook.id, call).catch((err: unknown) => log.warn("webhook call not recorded", { webhookId: hook.id, err }));
     const refuse = async (err: AppError): Promise<never> => {
-      await recordWebhookCall(hook.id, { status: err.status, error: err.message });
+      await note({ status: err.status, error: err.message });
       throw err;
     };
     const bytes = await readLimitedBody(request, WEBHOOK_MAX_BODY_BYTES);
@@ -59,11 +66,11 @@ export async function receiveWebhook(secret: string, request: Request): Promise<
       if (status && isTerminalRunStatus(status)) {
         const ended = await getRun(hook.ownerId, run.id);
         const done: WebhookAccepted = { runId: run.id, status: ended.status, dispatched, outputs: ended.outputs, reason: ended.reason };
-        await recordWebhookCall(hook.id, { status: 200, runId: run.id });
+        await note({ status: 200, runId: run.id });
         return Response.json(done, { status: 200 });
       }
       const accepted: WebhookAccepted = { runId: run.id, status: status ?? run.status, dispatched };
-      await recordWebhookCall(hook.id, { status: 202, runId: run.id });
+      await note({ status: 202, runId: run.id });
       return Response.json(accepted, { status: 202 });
     } catch (err) {
       if (err instanceof AppError && err.code !== "internal") return refuse(err);

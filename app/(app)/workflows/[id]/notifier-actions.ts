@@ -4,16 +4,11 @@ import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
 import type { NotifierSecretResult } from "@/components/workflows/notifier-types";
 import { requireUser } from "@/lib/auth/session";
-import { AppError } from "@/lib/errors";
 import { createNotifier, deleteNotifier, pauseNotifier, pingNotifier, redeliver, updateNotifier, type NotifierInput } from "@/lib/notifications/service";
 
-const idSchema = z.string().min(1).max(100);
+import { refusal } from "./refusal";
 
-function refused(err: unknown): { status: "error"; message: string; fieldErrors?: Record<string, string> } {
-  if (!(err instanceof AppError) || err.code === "internal") throw err;
-  const field = (err.details as { field?: string } | undefined)?.field;
-  return field ? { status: "error", message: "", fieldErrors: { [field]: err.message } } : { status: "error", message: err.message };
-}
+const idSchema = z.string().min(1).max(100);
 
 /** The notifier form's fields (url, on). */
 const notifierFields = (form: FormData): NotifierInput => ({ url: String(form.get("url") ?? ""), on: form.get("on") === "failures" ? "failures" : "all" });
@@ -27,7 +22,7 @@ export async function updateNotifierAction(_prev: FormResult, form: FormData): P
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", message: "Notification URL saved." };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }
 
@@ -40,7 +35,7 @@ export async function createNotifierAction(_prev: NotifierSecretResult, form: Fo
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", url: notifier.url, secret };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }
 
@@ -52,7 +47,7 @@ export async function pingNotifierAction(workflowId: string, id: string): Promis
     const r = await pingNotifier(user.id, idSchema.parse(id));
     return r.kind === "delivered" ? { status: "ok", message: `Test received (${r.responseStatus}).` } : { status: "error", message: `Test not received: ${r.error}` };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }
 
@@ -64,7 +59,7 @@ export async function pauseNotifierAction(workflowId: string, id: string, paused
     revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
     return { status: "ok", message: paused ? "Notifications paused." : "Notifications resumed." };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }
 
@@ -76,7 +71,7 @@ export async function deleteNotifierAction(workflowId: string, id: string): Prom
     revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
     return { status: "ok", message: "Notification URL deleted." };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }
 
@@ -88,6 +83,6 @@ export async function redeliverAction(workflowId: string, deliveryId: string): P
     revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
     return { status: "ok", message: "Sending again." };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }

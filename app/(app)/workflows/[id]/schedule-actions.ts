@@ -3,16 +3,12 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
 import { requireUser } from "@/lib/auth/session";
-import { AppError } from "@/lib/errors";
 import { createSchedule, deleteSchedule, pauseSchedule, updateSchedule, type ScheduleInput } from "@/lib/schedules/service";
+
+import { refusal } from "./refusal";
 
 const idSchema = z.string().min(1).max(100);
 const LATER = " Its timer is set as soon as Redis answers again.";
-
-function refused(err: unknown, field?: string): FormResult {
-  if (err instanceof AppError && err.code !== "internal") return { status: "error", ...(field ? { fieldErrors: { [field]: err.message } } : { message: err.message }) };
-  throw err;
-}
 
 /** The schedule form's fields (cron, timezone, inputs as JSON text), or the refusal of its inputs field. */
 function scheduleFields(form: FormData): { ok: true; input: ScheduleInput } | { ok: false; result: FormResult } {
@@ -39,8 +35,7 @@ export async function saveScheduleAction(_prev: FormResult, form: FormData): Pro
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", message: `${id ? "Schedule saved." : "Schedule added."}${timerSet ? "" : LATER}` };
   } catch (err) {
-    const field = err instanceof AppError ? (err.details as { field?: string } | undefined)?.field : undefined;
-    return refused(err, field);
+    return refusal(err);
   }
 }
 
@@ -52,7 +47,7 @@ export async function pauseScheduleAction(workflowId: string, id: string, paused
     revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
     return { status: "ok", message: `${paused ? "Schedule paused." : "Schedule resumed."}${timerSet ? "" : LATER}` };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }
 
@@ -64,6 +59,6 @@ export async function deleteScheduleAction(workflowId: string, id: string): Prom
     revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
     return { status: "ok", message: "Schedule deleted." };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }

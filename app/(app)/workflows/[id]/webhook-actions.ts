@@ -4,16 +4,11 @@ import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
 import type { WebhookSecretResult } from "@/components/workflows/webhook-types";
 import { requireUser } from "@/lib/auth/session";
-import { AppError } from "@/lib/errors";
 import { createWebhook, deleteWebhook, pauseWebhook, rotateWebhook, updateWebhook, type WebhookInput } from "@/lib/webhooks/service";
 
-const idSchema = z.string().min(1).max(100);
+import { refusal } from "./refusal";
 
-function refused(err: unknown): { status: "error"; message: string; fieldErrors?: Record<string, string> } {
-  if (!(err instanceof AppError) || err.code === "internal") throw err;
-  const field = (err.details as { field?: string } | undefined)?.field;
-  return field ? { status: "error", message: "", fieldErrors: { [field]: err.message } } : { status: "error", message: err.message };
-}
+const idSchema = z.string().min(1).max(100);
 
 /** The webhook form's fields (name, inputMode, payloadField). */
 const webhookFields = (form: FormData): WebhookInput => ({
@@ -31,7 +26,7 @@ export async function createWebhookAction(_prev: WebhookSecretResult, form: Form
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", name: webhook.name, secret };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }
 
@@ -43,7 +38,7 @@ export async function pauseWebhookAction(workflowId: string, id: string, paused:
     revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
     return { status: "ok", message: paused ? "Webhook paused." : "Webhook resumed." };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }
 
@@ -55,7 +50,7 @@ export async function rotateWebhookAction(workflowId: string, id: string): Promi
     revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
     return { status: "ok", name: webhook.name, secret };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }
 
@@ -67,7 +62,7 @@ export async function deleteWebhookAction(workflowId: string, id: string): Promi
     revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
     return { status: "ok", message: "Webhook deleted." };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }
 
@@ -80,6 +75,6 @@ export async function updateWebhookAction(_prev: FormResult, form: FormData): Pr
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", message: "Webhook saved." };
   } catch (err) {
-    return refused(err);
+    return refusal(err);
   }
 }
