@@ -13,6 +13,11 @@ export type RunTrigger = (typeof runTriggers)[number];
 export interface RunOrigin {
   trigger: RunTrigger;
   label?: string | null;
+  /**
+   * The caller's Idempotency-Key, namespaced by the caller (webhook, API): a start with a key that
+   * already started a run answers that run instead of starting another.
+   */
+  idempotencyKey?: string;
 }
 
 /** A step as the run dashboard first renders it; live changes come from the event stream. */

@@ -58,3 +58,20 @@ export async function jsonBody<T>(request: Request, schema: z.ZodType<T>): Promi
   if (!parsed.success) throw new AppError("bad_request", "Invalid request body.", z.treeifyError(parsed.error));
   return parsed.data;
 }
+
+/** Longest Idempotency-Key accepted. */
+export const IDEMPOTENCY_KEY_MAX = 200;
+
+/**
+ * The request's `Idempotency-Key` header (undefined without one): 1–200 visible ASCII characters,
+ * else bad_request. Callers namespace it (per webhook, per workflow) before startRun sees it.
+ */
+export function idempotencyKeyOf(request: Request): string | undefined {
+  const raw = request.headers.get("idempotency-key");
+  if (raw === null) return undefined;
+  const key = raw.trim();
+  if (!key || key.length > IDEMPOTENCY_KEY_MAX || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new AppError("bad_request", `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters.`);
+  }
+  return key;
+}

@@ -64,6 +64,20 @@ describe("startRun", () => {
     expect(await getRun(owner, again.id)).toMatchObject({ trigger: "rerun", triggerLabel: manual.id, inputs: { topic: "a" } });
   });
 
+  it("an idempotency key starts one run: a repeat, or any number of concurrent starts with it, answer that run", async () => {
+    const wf = await createWorkflow(owner, doc);
+    const first = await startRun(owner, wf.id, { inputs: { topic: "a" } }, { trigger: "api", idempotencyKey: "test:k1" });
+    expect(first.replayed).toBeUndefined();
+    const again = await startRun(owner, wf.id, { inputs: { topic: "different" } }, { trigger: "api", idempotencyKey: "test:k1" });
+    expect(again).toMatchObject({ replayed: true, run: { id: first.run.id, inputs: { topic: "a" } } });
+    const racing = await Promise.all(Array.from({ length: 6 }, () => startRun(owner, wf.id, { inputs: { topic: "b" } }, { trigger: "api", idempotencyKey: "test:k2" })));
+    expect(new Set(racing.map((r) => r.run.id)).size).toBe(1);
+    expect(racing.filter((r) => !r.replayed)).toHaveLength(1);
+    expect(await db().run.count({ where: { workflowVersion: { workflowId: wf.id } } })).toBe(2);
+    const unkeyed = await startRun(owner, wf.id, { inputs: { topic: "c" } });
+    expect(unkeyed.run.id).not.toBe(first.run.id);
+  });
+
   it("a stored version that predates a schema default still counts as the unchanged draft", async () => {
     const wf = await createWorkflow(owner, doc);
     const parsed = workflowSchema.parse(doc) as Record<string, unknown>;

@@ -16,7 +16,7 @@ import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { hasErrors } from "@/lib/workflow/validate";
 import { inputsSchema } from "./inputs";
 import type { RunOrigin } from "./dto";
-import { insertQueuedRun, newRunKey, readRunTarget, TRIGGER_LABEL_MAX } from "./start-sql";
+import { insertQueuedRun, isIdempotencyConflict, newRunKey, readRunTarget, runIdByIdempotencyKey, TRIGGER_LABEL_MAX } from "./start-sql";
 import { postgresStore } from "./store";
 import { enforceRunStartLimit } from "@/lib/runs/limits";
 
@@ -36,6 +36,8 @@ export const FRESH_INPUTS_MAX_CHARS = 16_384;
 export interface StartedRun {
   run: RunDetail;
   dispatched: boolean;
+  /** True when an idempotency key had started this run already: it is answered as it is now, nothing new started. */
+  replayed?: boolean;
 }
 
 /**
@@ -49,6 +51,12 @@ export interface StartedRun {
  */
 export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}, origin: RunOrigin = { trigger: "manual" }): Promise<StartedRun> {
   const body = startRunSchema.parse(input);
+  const key = origin.idempotencyKey;
+  if (key) {
+    // a repeated request (a sender's retry) gets the run its key started, and counts as no new start
+    const prior = await runIdByIdempotencyKey(ownerId, key);
+    if (prior) return { run: await getRun(ownerId, prior), dispatched: true, replayed: true };
+  }
   // the rate limit (Redis) is counted while the target is read (PostgreSQL): one round trip less on
   // the start path; a refused target still wins over a refused rate
   const [found, limit] = await Promise.allSettled([runnableVersion(ownerId, workflowId, body.version), enforceRunStartLimit(ownerId)]);
@@ -64,12 +72,21 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   // EARLY_JOB_MS). A failed insert fails the start, and its job finds no run and ends; a failed
   // enqueue leaves the committed run to the reconciler.
   const row = newRunKey();
-  const source = { trigger: origin.trigger, label: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null };
+  const source = { trigger: origin.trigger, label: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null, ...(key ? { idempotencyKey: key } : {}) };
   // the job also says what was written (version, inputs), so the worker can claim with the first commit
   const inputsJson = JSON.stringify(parsedInputs.data);
   const fresh = inputsJson.length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs: parsedInputs.data } : undefined;
-  const [inserted, enqueued] = await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, inputsJson, row, source), enqueueRun(row.id, "start", fresh)]);
-  if (inserted.status === "rejected") throw inserted.reason;
+  // with a key the insert goes first: a concurrent start with the same key may win it, and then no job may name this row
+  const [inserted, enqueued] = key
+    ? await insertThenEnqueue(() => insertQueuedRun(ownerId, target.versionId, inputsJson, row, source), () => enqueueRun(row.id, "start", fresh))
+    : await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, inputsJson, row, source), enqueueRun(row.id, "start", fresh)]);
+  if (inserted.status === "rejected") {
+    if (key && isIdempotencyConflict(inserted.reason)) {
+      const winner = await runIdByIdempotencyKey(ownerId, key);
+      if (winner) return { run: await getRun(ownerId, winner), dispatched: true, replayed: true };
+    }
+    throw inserted.reason;
+  }
   const dispatched = enqueued.status === "fulfilled";
   if (enqueued.status === "rejected") log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err: enqueued.reason });
   // the run as inserted (queued, no steps yet): no second read on the start path
@@ -80,6 +97,17 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
     trigger: source.trigger, triggerLabel: source.label,
   };
   return { run, dispatched };
+}
+
+/** How a promise ended, as Promise.allSettled reports it. */
+const settled = <T>(p: Promise<T>): Promise<PromiseSettledResult<T>> =>
+  p.then((value) => ({ status: "fulfilled" as const, value }), (reason: unknown) => ({ status: "rejected" as const, reason }));
+
+/** A keyed start's insert, then (only if it landed) its enqueue, reported like the unkeyed pair. */
+async function insertThenEnqueue(insert: () => Promise<void>, enqueue: () => ReturnType<typeof enqueueRun>) {
+  const inserted = await settled(insert());
+  const enqueued = inserted.status === "fulfilled" ? await settled(enqueue()) : inserted;
+  return [inserted, enqueued] as const;
 }
 
 /** What a run starts from: a saved version of the owner's workflow and its checked document. */

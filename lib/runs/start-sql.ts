@@ -49,9 +49,23 @@ export const TRIGGER_LABEL_MAX = 120;
 export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputsJson: string, key: { id: string; createdAt: Date }, origin: RunOrigin): Promise<void> {
   const { id, createdAt } = key;
   await runStorePool().query({
-    name: "weft_run_insert_v2",
-    text: `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel")
-      VALUES ($1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7)`,
-    values: [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label ?? null],
+    name: "weft_run_insert_v3",
+    text: `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey")
+      VALUES ($1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8)`,
+    values: [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label ?? null, origin.idempotencyKey ?? null],
   });
 }
+
+/** The run an idempotency key already started for this owner, if any. */
+export async function runIdByIdempotencyKey(ownerId: string, key: string): Promise<string | null> {
+  const res = await runStorePool().query<{ id: string }>({
+    name: "weft_run_by_key_v1",
+    text: `SELECT id FROM "Run" WHERE "idempotencyKey" = $1 AND "ownerId" = $2`,
+    values: [key, ownerId],
+  });
+  return res.rows[0]?.id ?? null;
+}
+
+/** Whether an insert failed because its idempotency key is taken (a concurrent start with the same key won). */
+export const isIdempotencyConflict = (err: unknown): boolean =>
+  (err as { code?: string; constraint?: string } | null)?.code === "23505" && (err as { constraint?: string }).constraint === "Run_idempotencyKey_key";

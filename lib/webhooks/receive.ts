@@ -2,7 +2,7 @@ import "server-only";
 import { recordWebhookCall, webhookBySecret } from "@/lib/db/webhooks";
 import { AppError, notFound } from "@/lib/errors";
 import { readLimitedBody } from "@/lib/http/limited-body";
-import { handle } from "@/lib/runs/http";
+import { handle, idempotencyKeyOf } from "@/lib/runs/http";
 import { getRun, startRun } from "@/lib/runs/service";
 import { MAX_WAIT_SECONDS, waitForRunEnd, waitSeconds } from "@/lib/runs/wait";
 import { isTerminalRunStatus } from "@/lib/engine/events";
@@ -26,6 +26,8 @@ export interface WebhookAccepted {
   /** Only when the run ended while the call waited. */
   outputs?: unknown;
   reason?: string | null;
+  /** True when the call's Idempotency-Key had started this run already (nothing new started). */
+  replayed?: boolean;
 }
 
 /**
@@ -34,13 +36,16 @@ export interface WebhookAccepted {
  * per-user run limit apply as everywhere. 202 with the run's id, or with `?wait=N` (seconds, at most
  * MAX_WAIT_SECONDS) 200 with its status and outputs when it ends within N; 404 for an unknown secret; 409
  * paused or nothing saved yet; 413 a body over WEBHOOK_MAX_BODY_BYTES; 400 a body or inputs that do
- * not fit (with startRun's details); 429 over the run limit (Retry-After). Every answer about a
+ * not fit (with startRun's details); 429 over the run limit (Retry-After). An `Idempotency-Key`
+ * header that already started a run through this webhook answers that run (`replayed: true`), so a
+ * sender's retry after a timeout starts nothing twice. Every answer about a
  * known webhook is recorded on it (last call, its run or its error), for its owner to see.
  */
 export async function receiveWebhook(secret: string, request: Request): Promise<Response> {
   const res = await handle(async () => {
     const wait = waitSeconds(request.url);
     if (wait === null) throw new AppError("bad_request", `wait must be a whole number of seconds (at most ${MAX_WAIT_SECONDS}).`);
+    const key = idempotencyKeyOf(request);
     const hook = await webhookBySecret(secret);
     if (!hook) throw notFound("No webhook at this address.");
     if (!hook.enabled) throw new AppError("conflict", "This webhook is paused; its owner can resume it on the workflow's page.");
@@ -61,17 +66,23 @@ export async function receiveWebhook(secret: string, request: Request): Promise<
     const mapped = webhookInputs(checked.workflow.inputs, hook.inputMode, hook.payloadField, body);
     if (!mapped.ok) return refuse(new AppError("bad_request", mapped.message));
     try {
-      const { run, dispatched } = await startRun(hook.ownerId, hook.workflowId, { inputs: mapped.inputs, version: hook.latest.version }, { trigger: "webhook", label: hook.name });
+      const { run, dispatched, replayed } = await startRun(hook.ownerId, hook.workflowId, { inputs: mapped.inputs, version: hook.latest.version }, {
+        trigger: "webhook",
+        label: hook.name,
+        ...(key ? { idempotencyKey: `webhook:${hook.id}:${key}` } : {}),
+      });
+      const again = replayed ? { replayed: true } : {};
+      const replayHeaders = replayed ? { "Idempotent-Replayed": "true" } : undefined;
       const status = wait > 0 ? await waitForRunEnd(run.id, { timeoutMs: wait * 1000, signal: request.signal }) : null;
       if (status && isTerminalRunStatus(status)) {
         const ended = await getRun(hook.ownerId, run.id);
-        const done: WebhookAccepted = { runId: run.id, status: ended.status, dispatched, outputs: ended.outputs, reason: ended.reason };
+        const done: WebhookAccepted = { runId: run.id, status: ended.status, dispatched, outputs: ended.outputs, reason: ended.reason, ...again };
         await note({ status: 200, runId: run.id });
-        return Response.json(done, { status: 200 });
+        return Response.json(done, { status: 200, headers: replayHeaders });
       }
-      const accepted: WebhookAccepted = { runId: run.id, status: status ?? run.status, dispatched };
+      const accepted: WebhookAccepted = { runId: run.id, status: status ?? run.status, dispatched, ...again };
       await note({ status: 202, runId: run.id });
-      return Response.json(accepted, { status: 202 });
+      return Response.json(accepted, { status: 202, headers: replayHeaders });
     } catch (err) {
       if (err instanceof AppError && err.code !== "internal") return refuse(err);
       throw err;

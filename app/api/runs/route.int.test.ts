@@ -71,6 +71,22 @@ describe("REST: runs", () => {
     expect((await CANCEL(post(`/api/runs/${run.id}/cancel`, {}, bob.auth), ctx(run.id))).status).toBe(404);
   });
 
+  it("an Idempotency-Key on the start answers the run it started before (200, replayed) instead of starting another", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, withInput);
+    const start = () => START(post(`/api/workflows/${workflowId}/runs`, { inputs: { topic: "owls" } }, { ...alice.auth, "idempotency-key": "nightly-2026-12-02" }), ctx(workflowId));
+    const first = await start();
+    expect(first.status).toBe(201);
+    const { run } = (await first.json()) as { run: { id: string } };
+    const again = await start();
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.json()).toMatchObject({ run: { id: run.id }, replayed: true });
+    // the key is the workflow's: the same key on another workflow starts that one
+    const other = await createTestWorkflow(alice.id, withInput);
+    const elsewhere = await START(post(`/api/workflows/${other.workflowId}/runs`, { inputs: { topic: "owls" } }, { ...alice.auth, "idempotency-key": "nightly-2026-12-02" }), ctx(other.workflowId));
+    expect(elsewhere.status).toBe(201);
+  });
+
   it("refuses bad inputs (400 with paths) and an invalid workflow (422 with issues)", async () => {
     const { workflowId } = await createTestWorkflow(alice.id, withInput);
     const bad = await START(post(`/api/workflows/${workflowId}/runs`, { inputs: { nope: 1 } }, alice.auth), ctx(workflowId));

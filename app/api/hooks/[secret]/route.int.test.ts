@@ -148,6 +148,25 @@ describe("webhooks", () => {
     expect(after?.recent[0]).toMatchObject({ status: 429, error: `limit ${WEBHOOK_CALLS_KEPT + 4}` });
   });
 
+  it("an Idempotency-Key makes a sender's retry answer the run the first call started; a bad key is refused", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, triage);
+    const { secret } = await createWebhook(alice.id, workflowId, { name: "Retried" });
+    const keyed = (key: string, title: string) =>
+      POST(new Request(`http://localhost/api/hooks/${secret}`, { method: "POST", headers: { "content-type": "application/json", "idempotency-key": key }, body: JSON.stringify({ title }) }), { params: Promise.resolve({ secret }) });
+    const first = await keyed("evt-1", "first");
+    expect(first.status).toBe(202);
+    const { runId } = (await first.json()) as { runId: string };
+    const retry = await keyed("evt-1", "first");
+    expect(retry.status).toBe(202);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(await retry.json()).toMatchObject({ runId, replayed: true });
+    const other = (await (await keyed("evt-2", "second")).json()) as { runId: string };
+    expect(other.runId).not.toBe(runId);
+    expect(await db().run.count({ where: { workflowVersion: { workflowId } } })).toBe(2);
+    expect((await keyed("has space", "x")).status).toBe(400);
+    expect((await keyed("k".repeat(201), "x")).status).toBe(400);
+  });
+
   it("an edit renames the webhook or changes its body handling and keeps its URL; not someone else's", async () => {
     const { workflowId } = await createTestWorkflow(alice.id, triage);
     const { webhook, secret } = await createWebhook(alice.id, workflowId, { name: "Fields" });

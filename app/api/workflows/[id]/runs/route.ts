@@ -1,5 +1,5 @@
 import { requireCaller } from "@/lib/runs/auth-context";
-import { handle, jsonBody, requireMutationCaller } from "@/lib/runs/http";
+import { handle, idempotencyKeyOf, jsonBody, requireMutationCaller } from "@/lib/runs/http";
 import { getRun, listRuns, startRun, startRunSchema } from "@/lib/runs/service";
 import { MAX_WAIT_SECONDS, waitForRunEnd, waitSeconds } from "@/lib/runs/wait";
 import { AppError } from "@/lib/errors";
@@ -13,21 +13,30 @@ type Context = { params: Promise<{ id: string }> };
 /**
  * Starts a run of the workflow: body `{inputs, version?}` → 201 `{run, dispatched}`. With `?wait=N`
  * (seconds, at most MAX_WAIT_SECONDS) it answers when the run ends or N seconds passed, whichever
- * comes first, with the run as it then is (its outputs once it succeeded).
+ * comes first, with the run as it then is (its outputs once it succeeded). An `Idempotency-Key`
+ * header that already started a run of this workflow answers that run (200, `replayed: true`).
  */
 export async function POST(request: Request, context: Context): Promise<Response> {
   return handle(async () => {
     const caller = await requireMutationCaller(request);
     const wait = waitSeconds(request.url);
     if (wait === null) throw new AppError("bad_request", `wait must be a whole number of seconds (at most ${MAX_WAIT_SECONDS}).`);
+    const key = idempotencyKeyOf(request);
     const body = await jsonBody(request, startRunSchema);
+    const workflowId = (await context.params).id;
     // a signed-in browser calling the API is still the API; a token names the script
-    const started = await startRun(caller.userId, (await context.params).id, body, { trigger: "api", label: caller.via === "token" ? `token ${caller.tokenName}` : null });
+    const started = await startRun(caller.userId, workflowId, body, {
+      trigger: "api",
+      label: caller.via === "token" ? `token ${caller.tokenName}` : null,
+      ...(key ? { idempotencyKey: `api:${workflowId}:${key}` } : {}),
+    });
     if (wait > 0) {
       await waitForRunEnd(started.run.id, { timeoutMs: wait * 1000, signal: request.signal });
       started.run = await getRun(caller.userId, started.run.id);
     }
-    return Response.json(started, { status: 201, headers: { Location: `/api/runs/${started.run.id}` } });
+    // a replay (the key started this run before) created nothing: 200, and the header says so
+    const headers: Record<string, string> = { Location: `/api/runs/${started.run.id}`, ...(started.replayed ? { "Idempotent-Replayed": "true" } : {}) };
+    return Response.json(started, { status: started.replayed ? 200 : 201, headers });
   });
 }
 
