@@ -29,6 +29,8 @@ export interface ScheduleToFire {
   enabled: boolean;
   cron: string;
   timezone: string;
+  /** The last tick claimed: a tick at or before it was fired already. */
+  lastTickAt: Date | null;
   /** The workflow's newest saved version number, null before the first save. */
   latestVersion: number | null;
 }
@@ -78,7 +80,7 @@ export async function deleteScheduleRow(ownerId: string, id: string): Promise<bo
 export async function scheduleToFire(id: string): Promise<ScheduleToFire | null> {
   const row = await db().schedule.findUnique({
     where: { id },
-    select: { id: true, ownerId: true, workflowId: true, inputs: true, enabled: true, cron: true, timezone: true, workflow: { select: { versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 } } } },
+    select: { id: true, ownerId: true, workflowId: true, inputs: true, enabled: true, cron: true, timezone: true, lastTickAt: true, workflow: { select: { versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 } } } },
   });
   if (!row) return null;
   const { workflow, inputs, ...rest } = row;

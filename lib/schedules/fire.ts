@@ -15,12 +15,13 @@ export type FireOutcome =
 export const NO_SAVED_VERSION = "The workflow has no saved version: schedules run the newest saved version, so save one in the editor.";
 
 /**
- * Fires one tick of a schedule (the worker's schedules queue): claims the tick in PostgreSQL, so a
- * job delivered twice starts one run (at most once per tick; a crash between the claim and the
- * start loses that tick, never doubles it), then starts a run of the workflow's newest saved version
- * with the schedule's inputs through startRun (same validation and per-user rate limit as the API).
- * A refused start is recorded on the schedule, shown to its owner. A deleted or paused schedule's
- * leftover timer is removed.
+ * Fires one tick of a schedule (the worker's schedules queue): starts a run of the workflow's newest
+ * saved version with the schedule's inputs through startRun (same validation and per-user rate limit
+ * as the API) under the idempotency key of this schedule and tick, then claims the tick in
+ * PostgreSQL. A job delivered twice, or retried after a crash anywhere in between, therefore starts
+ * exactly one run for the tick (the second start answers the first run); a tick at or before the
+ * last one claimed starts nothing. A refused start is recorded on the schedule, shown to its owner.
+ * A deleted or paused schedule's leftover timer is removed.
  */
 export async function fireSchedule(scheduleId: string, tick: Date): Promise<FireOutcome> {
   const s = await scheduleToFire(scheduleId);
@@ -28,21 +29,26 @@ export async function fireSchedule(scheduleId: string, tick: Date): Promise<Fire
     await removeScheduleTimer(scheduleId);
     return { kind: s ? "paused" : "gone" };
   }
-  if (!(await claimScheduleTick(scheduleId, tick))) return { kind: "duplicate" };
+  if (s.lastTickAt && s.lastTickAt.getTime() >= tick.getTime()) return { kind: "duplicate" };
+  const refused = async (error: string): Promise<FireOutcome> => {
+    if (!(await claimScheduleTick(scheduleId, tick))) return { kind: "duplicate" };
+    await recordScheduleFire(scheduleId, { error });
+    return { kind: "refused", error };
+  };
   const version = s.latestVersion;
-  if (version === null) {
-    await recordScheduleFire(scheduleId, { error: NO_SAVED_VERSION });
-    return { kind: "refused", error: NO_SAVED_VERSION };
-  }
+  if (version === null) return refused(NO_SAVED_VERSION);
+  let started: Awaited<ReturnType<typeof startRun>>;
   try {
-    const { run } = await startRun(s.ownerId, s.workflowId, { inputs: s.inputs, version }, { trigger: "schedule", label: `${s.cron} (${s.timezone})` });
-    await recordScheduleFire(scheduleId, { runId: run.id });
-    return { kind: "started", runId: run.id };
+    const origin = { trigger: "schedule" as const, label: `${s.cron} (${s.timezone})`, idempotencyKey: `schedule:${scheduleId}:${tick.toISOString()}` };
+    started = await startRun(s.ownerId, s.workflowId, { inputs: s.inputs, version }, origin);
   } catch (err) {
     if (!(err instanceof AppError) || err.code === "internal") throw err;
-    await recordScheduleFire(scheduleId, { error: err.message });
-    return { kind: "refused", error: err.message };
+    return refused(err.message);
   }
+  // a concurrent delivery of the same tick got the same run; whichever claims first records it
+  if (!(await claimScheduleTick(scheduleId, tick))) return { kind: "duplicate" };
+  await recordScheduleFire(scheduleId, { runId: started.run.id });
+  return { kind: "started", runId: started.run.id };
 }
 
 /**

@@ -5,6 +5,7 @@ import { closeRunLimiter } from "@/lib/runs/limits";
 import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
+import { startRun } from "@/lib/runs/service";
 import { fireSchedule, NO_SAVED_VERSION, reconcileSchedules } from "./fire";
 import { createSchedule, deleteSchedule, pauseSchedule, schedulesOf, updateSchedule } from "./service";
 import { startScheduleWorker } from "./worker";
@@ -97,6 +98,22 @@ describe("schedules", () => {
     const other = await createTestWorkflow(alice.id, report);
     await expect(updateSchedule(alice.id, other.workflowId, schedule.id, { cron: "@hourly", timezone: "UTC", inputs: { topic: "x" } })).rejects.toMatchObject({ code: "not_found" });
     expect((await schedulesOf(alice.id, workflowId))[0]).toMatchObject({ cron: "30 7 * * 1-5", inputs: { topic: "elk" } });
+  });
+
+  it("exactly one run per tick: concurrent deliveries, and a retry after a crash between the start and the claim, start nothing twice", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, report);
+    const { schedule } = await createSchedule(alice.id, workflowId, { cron: "@hourly", timezone: "UTC", inputs: { topic: "owls" } });
+    const tick = new Date("2026-12-03T10:00:00Z");
+    const both = await Promise.all([fireSchedule(schedule.id, tick), fireSchedule(schedule.id, tick)]);
+    expect(both.map((o) => o.kind).sort()).toEqual(["duplicate", "started"]);
+    expect(await db().run.count({ where: { workflowVersion: { workflowId } } })).toBe(1);
+
+    // the first delivery of the next tick started its run and died before claiming the tick
+    const next = new Date("2026-12-03T11:00:00Z");
+    const { run } = await startRun(alice.id, workflowId, { inputs: { topic: "owls" }, version: 1 }, { trigger: "schedule", idempotencyKey: `schedule:${schedule.id}:${next.toISOString()}` });
+    expect(await fireSchedule(schedule.id, next)).toEqual({ kind: "started", runId: run.id });
+    expect(await db().run.count({ where: { workflowVersion: { workflowId } } })).toBe(2);
+    expect((await schedulesOf(alice.id, workflowId))[0]).toMatchObject({ lastTickAt: next, lastRunId: run.id });
   });
 
   it("records why a tick started nothing: no saved version", async () => {
