@@ -10,8 +10,8 @@ import type { RunStatus, RunTrigger } from "@/lib/generated/prisma/client";
 const TERMINAL = "('succeeded', 'failed', 'aborted', 'budget_exhausted', 'cancelled')";
 
 /**
- * The deliveries a run's end calls for: one per enabled notifier of its workflow that existed when
- * it ended and hears of this ending (`failures`: anything but succeeded). Answers the ids it created
+ * The deliveries a run's end calls for: one per enabled notifier of its workflow that was listening
+ * (created or resumed) when it ended and hears of this ending (`failures`: anything but succeeded). Answers the ids it created
  * (none when they exist already, the run has not ended or nobody listens).
  */
 export async function createRunDeliveries(runId: string): Promise<string[]> {
@@ -21,7 +21,7 @@ export async function createRunDeliveries(runId: string): Promise<string[]> {
      FROM "Run" r
      JOIN "WorkflowVersion" v ON v.id = r."workflowVersionId"
      JOIN "RunNotifier" n ON n."workflowId" = v."workflowId" AND n."ownerId" = r."ownerId"
-     WHERE r.id = $1 AND r.status IN ${TERMINAL} AND n.enabled AND n."createdAt" <= COALESCE(r."finishedAt", now())
+     WHERE r.id = $1 AND r.status IN ${TERMINAL} AND n.enabled AND n."enabledAt" <= COALESCE(r."finishedAt", now())
        AND (n.on = 'all' OR r.status <> 'succeeded')
      ON CONFLICT ("notifierId", "runId") DO NOTHING
      RETURNING id`,
@@ -42,7 +42,7 @@ export async function createMissedDeliveries(windowMinutes = 15): Promise<string
      JOIN "WorkflowVersion" v ON v."workflowId" = n."workflowId"
      JOIN "Run" r ON r."workflowVersionId" = v.id AND r."ownerId" = n."ownerId"
      WHERE n.enabled AND r.status IN ${TERMINAL} AND r."finishedAt" > now() - make_interval(mins => $1::int)
-       AND r."finishedAt" >= n."createdAt" AND (n.on = 'all' OR r.status <> 'succeeded')
+       AND r."finishedAt" >= n."enabledAt" AND (n.on = 'all' OR r.status <> 'succeeded')
      ON CONFLICT ("notifierId", "runId") DO NOTHING
      RETURNING id`,
     windowMinutes,

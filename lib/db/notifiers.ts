@@ -84,7 +84,8 @@ export async function updateNotifierRow(ownerId: string, workflowId: string, id:
 
 /** Pauses or resumes one of the owner's notifiers; null when not theirs. */
 export async function setNotifierEnabled(ownerId: string, id: string, enabled: boolean): Promise<NotifierView | null> {
-  const { count } = await db().runNotifier.updateMany({ where: { id, ownerId }, data: { enabled } });
+  // resuming starts listening anew: runs that ended while paused are not sent (enabledAt)
+  const { count } = await db().runNotifier.updateMany({ where: { id, ownerId }, data: enabled ? { enabled, enabledAt: new Date() } : { enabled } });
   if (!count) return null;
   return asView(await db().runNotifier.findUniqueOrThrow({ where: { id }, select: view }));
 }

@@ -136,6 +136,10 @@ describe("run notifications", () => {
     expect(JSON.parse(hit!.body)).toMatchObject({ run: { id: aborted.run.id, status: "aborted", reason: expect.stringContaining("Nothing to do") } });
     expect(await deliveriesOf(onGood.notifier.id)).toEqual([]);
     expect(await deliveriesOf(paused.notifier.id)).toEqual([]);
+    // resumed, it listens from now on: the sweep does not send what ended while it was paused
+    await pauseNotifier(rt.ownerId, paused.notifier.id, false);
+    await sweepNotifications();
+    expect(await deliveriesOf(paused.notifier.id)).toEqual([]);
     expect(hits("/failures-good").length + hits("/paused").length + hits("/deleted").length).toBe(0);
     expect((await deliveriesOf(onBad.notifier.id))[0]?.runId).toBe(aborted.run.id);
   }, 60_000);

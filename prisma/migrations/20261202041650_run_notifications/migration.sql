@@ -14,6 +14,7 @@ CREATE TABLE "RunNotifier" (
     "secretEnc" TEXT NOT NULL,
     "secretLast4" TEXT NOT NULL,
     "enabled" BOOLEAN NOT NULL DEFAULT true,
+    "enabledAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "RunNotifier_pkey" PRIMARY KEY ("id")
