@@ -11,6 +11,9 @@ export interface WorkflowRow {
   updatedAt: Date;
   versionCount: number;
   nodeCount: number;
+  /** Enabled schedules and webhooks: runs start without anyone. */
+  schedules?: number;
+  webhooks?: number;
 }
 
 /** The user's workflows as a table: name (link), nodes, versions, last update. */
@@ -37,7 +40,11 @@ export function WorkflowList({ workflows }: { workflows: WorkflowRow[] }) {
               </td>
               <td className="hidden px-5 py-3 text-muted sm:table-cell">{w.nodeCount}</td>
               <td className="px-5 py-3">
-                {w.versionCount ? <Badge tone="primary">{plural(w.versionCount, "version")}</Badge> : <Badge>Draft</Badge>}
+                <span className="flex flex-wrap gap-1">
+                  {w.versionCount ? <Badge tone="primary">{plural(w.versionCount, "version")}</Badge> : <Badge>Draft</Badge>}
+                  {!!w.schedules && <Badge title={plural(w.schedules, "active schedule")}>Scheduled</Badge>}
+                  {!!w.webhooks && <Badge title={plural(w.webhooks, "active webhook")}>Webhook</Badge>}
+                </span>
               </td>
               <td className="whitespace-nowrap px-5 py-3 text-right text-muted">
                 <time dateTime={w.updatedAt.toISOString()} title={w.updatedAt.toLocaleString("en")}>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
+import { db } from "./client";
 import { createUser } from "./users";
 import {
   blankWorkflowDocument,
@@ -26,6 +27,18 @@ describe("lib/db/workflows", () => {
     expect(await listWorkflows(b.id)).toEqual([]);
     const detail = await getWorkflow(a.id, wf.id);
     expect(detail?.document?.nodes.map((n) => n.type)).toEqual(["start", "end"]);
+  });
+
+  it("the list counts each workflow's enabled schedules and webhooks (what starts runs without anyone)", async () => {
+    const a = await user("auto");
+    const wf = await createWorkflow(a.id, blankWorkflowDocument("Automated"));
+    expect((await listWorkflows(a.id))[0]).toMatchObject({ schedules: 0, webhooks: 0 });
+    await db().schedule.createMany({ data: [
+      { ownerId: a.id, workflowId: wf.id, cron: "0 9 * * *", timezone: "UTC" },
+      { ownerId: a.id, workflowId: wf.id, cron: "0 10 * * *", timezone: "UTC", enabled: false },
+    ] });
+    await db().webhook.create({ data: { ownerId: a.id, workflowId: wf.id, name: "h", secretHash: `h-${wf.id}`, lastFour: "abcd" } });
+    expect((await listWorkflows(a.id))[0]).toMatchObject({ id: wf.id, schedules: 1, webhooks: 1 });
   });
 
   it("another user's workflow is indistinguishable from a missing one", async () => {

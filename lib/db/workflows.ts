@@ -80,14 +80,23 @@ const nodeCount = (draft: unknown): number => {
   return Array.isArray(nodes) ? nodes.length : 0;
 };
 
+/** A row of the workflows list: the summary and what starts its runs without anyone (enabled schedules and webhooks). */
+export interface WorkflowListItem extends WorkflowSummary {
+  schedules: number;
+  webhooks: number;
+}
+
 /** The owner's workflows, most recently updated first. */
-export async function listWorkflows(ownerId: string): Promise<WorkflowSummary[]> {
+export async function listWorkflows(ownerId: string): Promise<WorkflowListItem[]> {
   const rows = await db().workflow.findMany({
     where: { ownerId },
     orderBy: { updatedAt: "desc" },
-    select: { id: true, name: true, description: true, createdAt: true, updatedAt: true, draft: true, _count: { select: { versions: true } } },
+    select: {
+      id: true, name: true, description: true, createdAt: true, updatedAt: true, draft: true,
+      _count: { select: { versions: true, schedules: { where: { enabled: true } }, webhooks: { where: { enabled: true } } } },
+    },
   });
-  return rows.map(({ _count, draft, ...r }) => ({ ...r, versionCount: _count.versions, nodeCount: nodeCount(draft) }));
+  return rows.map(({ _count, draft, ...r }) => ({ ...r, versionCount: _count.versions, nodeCount: nodeCount(draft), schedules: _count.schedules, webhooks: _count.webhooks }));
 }
 
 /** One of the owner's workflows, or null (another user's id looks exactly like a missing one). */
