@@ -44,6 +44,11 @@ test("a webhook URL from the workflow page starts runs, recorded as the webhook'
   await page.reload();
   expect(await page.content()).not.toContain(url.split("/").at(-1)!);
 
+  // the workflows list marks it as started from outside
+  await page.goto("/workflows");
+  await expect(page.getByRole("row", { name: /Article writer/ }).getByText("Webhook", { exact: true })).toBeVisible();
+  await page.goto(workflowUrl);
+
   // the template's workflow has no saved version yet: the call is refused and the page says why
   await expect(page.getByRole("note").filter({ hasText: "No saved version yet" })).toBeVisible();
   const early = curl(command);
