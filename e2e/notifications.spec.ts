@@ -66,6 +66,11 @@ test("a workflow's notification URL is tested, told of a run's end (signed) and 
     expect(verifySignature(secret, told.headers["x-weft-signature"] as string, told.body)).toBe(true);
     expect(JSON.parse(told.body)).toMatchObject({ event: "run.finished", run: { id: runId, status: "succeeded", trigger: "manual", outputs: { article: expect.any(String) }, url: expect.stringContaining(`/runs/${runId}`) } });
 
+    // the run's page says where its end was sent and how it went
+    await page.goto(`/runs/${runId}`);
+    await expect(page.getByTestId("run-notifications")).toContainText(url);
+    await expect(page.getByTestId("run-notifications")).toContainText("Delivered");
+
     await page.goto(`/workflows/${workflowId}`);
     await expect(row.getByTestId("notifier-last")).toContainText("Delivered");
     await expect(row.getByTestId("notifier-last")).toContainText("(204, 1 try)");

@@ -14,6 +14,7 @@ import { RunTimeline } from "./run-timeline";
 import { statusTone } from "./status";
 import { StepInspector } from "./step-inspector";
 import { describeTrigger } from "./trigger";
+import { describeDelivery } from "@/components/workflows/notifier-types";
 import type { DashboardProps } from "./types";
 import { useRunEvents, type LiveState } from "./use-run-events";
 
@@ -52,7 +53,7 @@ function useNow(on: boolean, ms = 500): number {
  * the run's SSE stream. The owner view adds cancel / re-run / retry / share in the header.
  */
 export function RunDashboard(props: DashboardProps) {
-  const { run, doc, steps, eventsUrl, shareUrl, prices, mode } = props;
+  const { run, doc, steps, eventsUrl, shareUrl, prices, mode, notifications } = props;
   const { state, live } = useRunEvents({ url: eventsUrl, run, steps, checkUrl: shareUrl });
   const [selected, setSelected] = useState<string | null>(null);
   const running = !isFinished(state.status) && live !== "revoked";
@@ -144,6 +145,21 @@ export function RunDashboard(props: DashboardProps) {
           <CardContent>{showContent ? <FieldsView value={state.outputs ?? undefined} testId="run-outputs" /> : <p className="text-sm text-muted">Not shared.</p>}</CardContent>
         </Card>
       </div>
+      {notifications && notifications.length > 0 && (
+        <Card>
+          <CardHeader><CardTitle>Notifications</CardTitle></CardHeader>
+          <CardContent>
+            <ul className="grid gap-1 text-sm" data-testid="run-notifications">
+              {notifications.map((n) => (
+                <li key={n.id} className="flex flex-wrap gap-x-3">
+                  <code className="break-all font-mono text-xs">{n.url}</code>
+                  <span className={n.status === "failed" ? "text-xs text-danger" : "text-xs text-muted"}>{describeDelivery(n)}</span>
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+        </Card>
+      )}
       <details className="rounded-lg border border-border bg-surface p-4">
         <summary className="cursor-pointer text-sm font-semibold">Raw events ({state.events.length})</summary>
         <div className="mt-3"><RawEvents events={state.events} /></div>

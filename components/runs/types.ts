@@ -1,6 +1,7 @@
 import type { Prices } from "@/lib/runs/cost";
 import type { RunInfoView, StepView } from "@/lib/runs/dto";
 import type { Workflow } from "@/lib/workflow/schema";
+import type { DeliveryRow } from "@/components/workflows/notifier-types";
 
 /** Everything one dashboard (owner or share) needs to render. */
 export interface DashboardProps {
@@ -16,4 +17,6 @@ export interface DashboardProps {
   prices?: Prices;
   /** Share view: whether prompts/outputs are included. */
   includeContent?: boolean;
+  /** Owner view: the run's notifications (lib/notifications), as they stood when the page was opened. */
+  notifications?: (DeliveryRow & { url: string })[];
 }

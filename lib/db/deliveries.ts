@@ -127,3 +127,13 @@ export async function resetDeliveryForOwner(ownerId: string, id: string): Promis
   });
   return count ? { id } : null;
 }
+
+/** The notifications of one of the owner's runs, oldest first: where each went and how it went. */
+export async function deliveriesOfRun(ownerId: string, runId: string): Promise<{ id: string; url: string; status: "pending" | "delivered" | "failed"; attempts: number; responseStatus: number | null; error: string | null; createdAt: Date; runId: string }[]> {
+  const rows = await db().notificationDelivery.findMany({
+    where: { runId, notifier: { ownerId } },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, runId: true, status: true, attempts: true, responseStatus: true, error: true, createdAt: true, notifier: { select: { url: true } } },
+  });
+  return rows.map(({ notifier, ...d }) => ({ ...d, url: notifier.url }));
+}

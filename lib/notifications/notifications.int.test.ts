@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { deliveriesOfRun } from "@/lib/db/deliveries";
 import { resetEnvCache } from "@/lib/env";
 import { startRun } from "@/lib/runs/service";
 import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
@@ -99,6 +100,9 @@ describe("run notifications", () => {
       return ds[0]?.status === "delivered" ? ds : null;
     }, 10_000, "delivered");
     expect(delivery).toMatchObject({ runId: run.run.id, attempts: 1, responseStatus: 200, error: null });
+    // the run's page lists it for the owner only
+    expect(await deliveriesOfRun(rt.ownerId, run.run.id)).toMatchObject([{ url: `${base}/all`, status: "delivered" }]);
+    expect(await deliveriesOfRun((await createTestUser()).id, run.run.id)).toEqual([]);
   }, 60_000);
 
   it("retries a receiver's 5xx with backoff until it takes the notification, and gives up at once on a 4xx", async () => {

@@ -6,6 +6,7 @@ import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
+import { deliveriesOfRun } from "@/lib/db/deliveries";
 import { getRunDashboard, type RunDashboard as Dashboard } from "@/lib/runs/dashboard";
 import { runInfoView, stepView, type StepView } from "@/lib/runs/dto";
 
@@ -28,6 +29,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const data = await load(user.id, id);
   if (!data) notFound();
   const { run, doc, prices } = data;
+  const notifications = await deliveriesOfRun(user.id, run.id);
   const steps: StepView[] = run.steps.map((s) => ({ ...stepView(s), input: s.input ?? undefined, output: s.output ?? undefined }));
   return (
     <>
@@ -47,6 +49,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         steps={steps}
         eventsUrl={`/api/runs/${run.id}/events`}
         prices={prices}
+        notifications={notifications}
       />
     </>
   );
