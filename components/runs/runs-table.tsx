@@ -9,6 +9,7 @@ import { statusTone } from "./status";
 import { describeTrigger, TRIGGER_NAMES } from "./trigger";
 
 const STATUSES = ["queued", "running", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"];
+const POLL_MS = 2_000;
 
 /** The runs page's filter as its address gives it (`?workflow=&status=&trigger=`). */
 export interface RunsFilter {
@@ -16,7 +17,6 @@ export interface RunsFilter {
   status?: string;
   trigger?: string;
 }
-const POLL_MS = 2_000;
 
 /**
  * The user's runs, newest first, filtered by workflow, status and trigger. `initial` holds the rows
