@@ -137,3 +137,9 @@ export async function deliveriesOfRun(ownerId: string, runId: string): Promise<{
   });
   return rows.map(({ notifier, ...d }) => ({ ...d, url: notifier.url }));
 }
+
+/** Marks pending deliveries as just handled (their job was enqueued again), so the next sweep leaves them alone for another full wait. */
+export async function touchDeliveries(ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db().notificationDelivery.updateMany({ where: { id: { in: [...ids] }, status: "pending" }, data: { updatedAt: new Date() } });
+}

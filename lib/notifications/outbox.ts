@@ -1,5 +1,5 @@
 import "server-only";
-import { createMissedDeliveries, createRunDeliveries, stalePendingDeliveries } from "@/lib/db/deliveries";
+import { createMissedDeliveries, createRunDeliveries, stalePendingDeliveries, touchDeliveries } from "@/lib/db/deliveries";
 import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
 import { enqueueDelivery } from "@/lib/queue";
@@ -39,6 +39,8 @@ export async function notifyRunEnded(runId: string): Promise<number> {
 export async function sweepNotifications(): Promise<{ created: number; enqueued: number }> {
   const created = await createMissedDeliveries();
   const stale = (await stalePendingDeliveries(lostJobAfterMs())).filter((id) => !created.includes(id));
+  // touched first: a row whose job is only slow (a long backlog) gets one more job per full wait, not one per sweep
+  await touchDeliveries(stale);
   // a lost job's id may still be taken by its finished predecessor, so those get a fresh job id
   return { created: created.length, enqueued: (await enqueueAll(created)) + (await enqueueAll(stale, true)) };
 }
