@@ -1,13 +1,11 @@
 "use client";
 import Link from "next/link";
-import { useCallback, useState, useTransition } from "react";
-import type { FormResult } from "@/components/settings/types";
+import { useCallback, useState } from "react";
 import { toastOutcome } from "@/components/ui/action-result";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
-import { PlusIcon, TrashIcon } from "@/components/ui/icons";
+import { ListCard, RowControls, useRowActions } from "./list-card";
 import type { Field } from "@/lib/workflow/schema";
 import { timeAgo } from "./format";
 import { WebhookEditForm, WebhookForm } from "./webhook-form";
@@ -29,12 +27,8 @@ type Shown = { kind: "add" } | { kind: "edit"; hook: WebhookRow } | { kind: "rot
 /** The workflow's webhooks: secret URLs that start runs; last call, pause/resume, new URL, delete, and "Add webhook". */
 export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, actions }: Props) {
   const [shown, setShown] = useState<Shown>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, act, startTransition } = useRowActions();
   const close = useCallback(() => setShown(null), []);
-  const act = (fn: () => Promise<FormResult>) =>
-    startTransition(async () => {
-      toastOutcome(await fn());
-    });
   const rotate = (hook: WebhookRow) =>
     startTransition(async () => {
       const r = await actions.rotate(workflowId, hook.id);
@@ -42,73 +36,64 @@ export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, ac
       else toastOutcome(r.status === "error" ? { status: "error", message: r.message } : r);
     });
   return (
-    <Card className="mt-6">
-      <CardHeader className="flex-row items-start justify-between gap-4">
-        <div className="grid gap-1.5">
-          <CardTitle>Webhooks</CardTitle>
-          <CardDescription>A secret URL another service can POST to: each call starts a run of the newest saved version. No token needed, so treat the URL as a password.</CardDescription>
-        </div>
-        <Button size="sm" onClick={() => setShown({ kind: "add" })}>
-          <PlusIcon /> Add webhook
-        </Button>
-      </CardHeader>
-      <CardContent className="grid gap-3">
-        {!hasSavedVersion && webhooks.length > 0 && (
+    <>
+      <ListCard
+        title="Webhooks"
+        description="A secret URL another service can POST to: each call starts a run of the newest saved version. No token needed, so treat the URL as a password."
+        addLabel="Add webhook"
+        onAdd={() => setShown({ kind: "add" })}
+        note={!hasSavedVersion && webhooks.length > 0 && (
           <p role="note" className="rounded-md border border-warning/30 bg-warning/15 px-3 py-2 text-sm">No saved version yet: save one in the editor, or calls are refused (409).</p>
         )}
-        {webhooks.length === 0 ? (
-          <p className="text-sm text-muted">No webhooks.</p>
-        ) : (
-          <ul className="divide-y divide-border">
-            {webhooks.map((w) => (
-              <li key={w.id} data-testid="webhook-row" className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
-                <div className="grid gap-1">
-                  <span className="flex flex-wrap items-center gap-2">
-                    <span className="font-medium">{w.name}</span>
-                    <code className="font-mono text-xs text-muted">/api/hooks/whk_••••{w.lastFour}</code>
-                    {!w.enabled && <Badge tone="warning">Paused</Badge>}
-                  </span>
-                  <span className="text-xs text-muted">{describeInputMode(w)}</span>
-                  <span className="text-xs" data-testid="webhook-last">
-                    {w.lastUsedAt ? (
-                      <>
-                        Last called {timeAgo(w.lastUsedAt)}:{" "}
-                        {w.lastError ? <span className="text-danger">{w.lastError}</span> : w.lastRunId ? <Link href={`/runs/${w.lastRunId}`} className="underline">the run</Link> : null}
-                      </>
-                    ) : (
-                      <span className="text-muted">Never called</span>
-                    )}
-                  </span>
-                  {w.recent.length > 0 && (
-                    <details className="text-xs" data-testid="webhook-calls">
-                      <summary className="cursor-pointer text-muted">Recent calls ({w.recent.length})</summary>
-                      <ul className="mt-1 grid gap-1">
-                        {w.recent.map((c, i) => (
-                          <li key={i} className="flex flex-wrap items-center gap-2" data-testid="webhook-call">
-                            <Badge tone={c.status < 300 ? "success" : "danger"}>{c.status}</Badge>
-                            <span className="text-muted">{timeAgo(c.at)}</span>
-                            {c.runId ? <Link href={`/runs/${c.runId}`} className="underline">the run</Link> : <span className="text-danger">{c.error}</span>}
-                          </li>
-                        ))}
-                      </ul>
-                    </details>
-                  )}
-                </div>
-                <div className="flex gap-1">
-                  <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "edit", hook: w })}>Edit</Button>
-                  <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "rotate", hook: w })}>New URL</Button>
-                  <Button size="sm" variant="outline" disabled={pending} onClick={() => act(() => actions.pause(workflowId, w.id, w.enabled))}>
-                    {w.enabled ? "Pause" : "Resume"}
-                  </Button>
-                  <Button size="icon" variant="ghost" className="text-danger" aria-label={`Delete webhook ${w.name}`} disabled={pending} onClick={() => act(() => actions.remove(workflowId, w.id))}>
-                    <TrashIcon />
-                  </Button>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
-      </CardContent>
+        empty="No webhooks."
+      >
+        {webhooks.map((w) => (
+          <li key={w.id} data-testid="webhook-row" className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+            <div className="grid gap-1">
+              <span className="flex flex-wrap items-center gap-2">
+                <span className="font-medium">{w.name}</span>
+                <code className="font-mono text-xs text-muted">/api/hooks/whk_••••{w.lastFour}</code>
+                {!w.enabled && <Badge tone="warning">Paused</Badge>}
+              </span>
+              <span className="text-xs text-muted">{describeInputMode(w)}</span>
+              <span className="text-xs" data-testid="webhook-last">
+                {w.lastUsedAt ? (
+                  <>
+                    Last called {timeAgo(w.lastUsedAt)}:{" "}
+                    {w.lastError ? <span className="text-danger">{w.lastError}</span> : w.lastRunId ? <Link href={`/runs/${w.lastRunId}`} className="underline">the run</Link> : null}
+                  </>
+                ) : (
+                  <span className="text-muted">Never called</span>
+                )}
+              </span>
+              {w.recent.length > 0 && (
+                <details className="text-xs" data-testid="webhook-calls">
+                  <summary className="cursor-pointer text-muted">Recent calls ({w.recent.length})</summary>
+                  <ul className="mt-1 grid gap-1">
+                    {w.recent.map((c, i) => (
+                      <li key={i} className="flex flex-wrap items-center gap-2" data-testid="webhook-call">
+                        <Badge tone={c.status < 300 ? "success" : "danger"}>{c.status}</Badge>
+                        <span className="text-muted">{timeAgo(c.at)}</span>
+                        {c.runId ? <Link href={`/runs/${c.runId}`} className="underline">the run</Link> : <span className="text-danger">{c.error}</span>}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+            </div>
+            <RowControls
+              pending={pending}
+              enabled={w.enabled}
+              onPause={() => act(() => actions.pause(workflowId, w.id, w.enabled))}
+              deleteLabel={`Delete webhook ${w.name}`}
+              onDelete={() => act(() => actions.remove(workflowId, w.id))}
+            >
+              <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "edit", hook: w })}>Edit</Button>
+              <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "rotate", hook: w })}>New URL</Button>
+            </RowControls>
+          </li>
+        ))}
+      </ListCard>
       {/* one dialog whose content follows the step: two dialogs would close each other's (the closing one's close event) */}
       <Dialog open={shown !== null} onOpenChange={(o) => !o && close()} title={dialogTitle(shown)} description={dialogDescription(shown)}>
         {shown?.kind === "add" && <WebhookForm workflowId={workflowId} fields={fields} action={actions.create} onDone={close} />}
@@ -121,7 +106,7 @@ export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, ac
         )}
         {shown?.kind === "secret" && <WebhookSecret name={shown.name} secret={shown.secret} fields={fields} mode={shown.mode} onDone={close} />}
       </Dialog>
-    </Card>
+    </>
   );
 }
 

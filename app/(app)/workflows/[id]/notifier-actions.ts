@@ -6,9 +6,7 @@ import type { NotifierSecretResult } from "@/components/workflows/notifier-types
 import { requireUser } from "@/lib/auth/session";
 import { createNotifier, deleteNotifier, pauseNotifier, pingNotifier, redeliver, updateNotifier, type NotifierInput } from "@/lib/notifications/service";
 
-import { refusal } from "./refusal";
-
-const idSchema = z.string().min(1).max(100);
+import { idSchema, refusal, rowAction } from "./action-results";
 
 /** The notifier form's fields (url, on). */
 const notifierFields = (form: FormData): NotifierInput => ({ url: String(form.get("url") ?? ""), on: form.get("on") === "failures" ? "failures" : "all" });
@@ -53,36 +51,15 @@ export async function pingNotifierAction(workflowId: string, id: string): Promis
 
 /** Pauses or resumes one of the user's notification URLs. */
 export async function pauseNotifierAction(workflowId: string, id: string, paused: boolean): Promise<FormResult> {
-  const user = await requireUser();
-  try {
-    await pauseNotifier(user.id, idSchema.parse(id), z.boolean().parse(paused));
-    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
-    return { status: "ok", message: paused ? "Notifications paused." : "Notifications resumed." };
-  } catch (err) {
-    return refusal(err);
-  }
+  return rowAction(workflowId, (userId) => pauseNotifier(userId, idSchema.parse(id), z.boolean().parse(paused)), paused ? "Notifications paused." : "Notifications resumed.");
 }
 
 /** Deletes one of the user's notification URLs with its delivery records. */
 export async function deleteNotifierAction(workflowId: string, id: string): Promise<FormResult> {
-  const user = await requireUser();
-  try {
-    await deleteNotifier(user.id, idSchema.parse(id));
-    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
-    return { status: "ok", message: "Notification URL deleted." };
-  } catch (err) {
-    return refusal(err);
-  }
+  return rowAction(workflowId, (userId) => deleteNotifier(userId, idSchema.parse(id)), "Notification URL deleted.");
 }
 
 /** Sends one of the user's deliveries again with fresh tries. */
 export async function redeliverAction(workflowId: string, deliveryId: string): Promise<FormResult> {
-  const user = await requireUser();
-  try {
-    await redeliver(user.id, idSchema.parse(deliveryId));
-    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
-    return { status: "ok", message: "Sending again." };
-  } catch (err) {
-    return refusal(err);
-  }
+  return rowAction(workflowId, (userId) => redeliver(userId, idSchema.parse(deliveryId)), "Sending again.");
 }

@@ -4,10 +4,8 @@ import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
 import { requireUser } from "@/lib/auth/session";
 import { createSchedule, deleteSchedule, pauseSchedule, updateSchedule, type ScheduleInput } from "@/lib/schedules/service";
+import { idSchema, refusal, rowAction } from "./action-results";
 
-import { refusal } from "./refusal";
-
-const idSchema = z.string().min(1).max(100);
 const LATER = " Its timer is set as soon as Redis answers again.";
 
 /** The schedule form's fields (cron, timezone, inputs as JSON text), or the refusal of its inputs field. */
@@ -41,24 +39,14 @@ export async function saveScheduleAction(_prev: FormResult, form: FormData): Pro
 
 /** Pauses or resumes one of the user's schedules. */
 export async function pauseScheduleAction(workflowId: string, id: string, paused: boolean): Promise<FormResult> {
-  const user = await requireUser();
-  try {
-    const { timerSet } = await pauseSchedule(user.id, idSchema.parse(id), z.boolean().parse(paused));
-    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
-    return { status: "ok", message: `${paused ? "Schedule paused." : "Schedule resumed."}${timerSet ? "" : LATER}` };
-  } catch (err) {
-    return refusal(err);
-  }
+  return rowAction(
+    workflowId,
+    (userId) => pauseSchedule(userId, idSchema.parse(id), z.boolean().parse(paused)),
+    ({ timerSet }) => `${paused ? "Schedule paused." : "Schedule resumed."}${timerSet ? "" : LATER}`,
+  );
 }
 
 /** Deletes one of the user's schedules. */
 export async function deleteScheduleAction(workflowId: string, id: string): Promise<FormResult> {
-  const user = await requireUser();
-  try {
-    await deleteSchedule(user.id, idSchema.parse(id));
-    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
-    return { status: "ok", message: "Schedule deleted." };
-  } catch (err) {
-    return refusal(err);
-  }
+  return rowAction(workflowId, (userId) => deleteSchedule(userId, idSchema.parse(id)), "Schedule deleted.");
 }

@@ -6,9 +6,7 @@ import type { WebhookSecretResult } from "@/components/workflows/webhook-types";
 import { requireUser } from "@/lib/auth/session";
 import { createWebhook, deleteWebhook, pauseWebhook, rotateWebhook, updateWebhook, type WebhookInput } from "@/lib/webhooks/service";
 
-import { refusal } from "./refusal";
-
-const idSchema = z.string().min(1).max(100);
+import { idSchema, refusal, rowAction } from "./action-results";
 
 /** The webhook form's fields (name, inputMode, payloadField). */
 const webhookFields = (form: FormData): WebhookInput => ({
@@ -32,14 +30,7 @@ export async function createWebhookAction(_prev: WebhookSecretResult, form: Form
 
 /** Pauses or resumes one of the user's webhooks (a paused one answers 409). */
 export async function pauseWebhookAction(workflowId: string, id: string, paused: boolean): Promise<FormResult> {
-  const user = await requireUser();
-  try {
-    await pauseWebhook(user.id, idSchema.parse(id), z.boolean().parse(paused));
-    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
-    return { status: "ok", message: paused ? "Webhook paused." : "Webhook resumed." };
-  } catch (err) {
-    return refusal(err);
-  }
+  return rowAction(workflowId, (userId) => pauseWebhook(userId, idSchema.parse(id), z.boolean().parse(paused)), paused ? "Webhook paused." : "Webhook resumed.");
 }
 
 /** Gives one of the user's webhooks a new secret URL (answered once); the old URL stops working. */
@@ -56,14 +47,7 @@ export async function rotateWebhookAction(workflowId: string, id: string): Promi
 
 /** Deletes one of the user's webhooks; its URL answers 404 from now on. */
 export async function deleteWebhookAction(workflowId: string, id: string): Promise<FormResult> {
-  const user = await requireUser();
-  try {
-    await deleteWebhook(user.id, idSchema.parse(id));
-    revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
-    return { status: "ok", message: "Webhook deleted." };
-  } catch (err) {
-    return refusal(err);
-  }
+  return rowAction(workflowId, (userId) => deleteWebhook(userId, idSchema.parse(id)), "Webhook deleted.");
 }
 
 /** Renames a webhook or changes its body handling from the form (workflowId, id and its fields). */
