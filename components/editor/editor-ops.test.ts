@@ -29,6 +29,16 @@ describe("editor edits", () => {
     expect(validate(doc).filter((i) => i.severity === "error" && i.code !== "unknown_model")).toEqual([]);
   });
 
+  it("adds a human review with its default choices and no agent spec, and wires each choice", () => {
+    let doc = run(blank(), addNode("human", { x: 200, y: 0 }), addNode("end", { x: 400, y: 0 }), addNode("abort", { x: 400, y: 100 }));
+    const human = doc.nodes.find((n) => n.id === "human1");
+    expect(human).toMatchObject({ type: "human", name: "Human review 1", prompt: "", fields: [], branches: [{ id: "approve" }, { id: "reject" }] });
+    expect(doc.agents).toEqual([]);
+    doc = run(doc, link("start", "next", "human1"), link("human1", "approve", "end1"), link("human1", "reject", "abort1"));
+    expect(doc.edges.map((e) => `${e.source}.${e.sourceHandle}->${e.target}`)).toEqual(["start.next->human1", "human1.approve->end1", "human1.reject->abort1"]);
+    expect(link("human1", "done", "end1")(doc)).toMatchObject({ ok: false, error: expect.stringContaining('no outcome "done"') });
+  });
+
   it("refuses what the model forbids, with the reason", () => {
     const doc = run(blank(), addNode("end", { x: 1, y: 1 }));
     expect(addNode("start", { x: 0, y: 0 })(doc)).toEqual({ ok: false, error: "A workflow has exactly one start node." });

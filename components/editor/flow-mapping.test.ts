@@ -55,6 +55,13 @@ describe("documentToFlow", () => {
     expect(nodes.find((n) => n.id === "research")?.data.agent?.name).toBe("Researcher");
   });
 
+  it("gives a human review one handle per branch, labelled like an agent's", () => {
+    const doc = workflowSchema.parse({ nodes: [{ id: "review", type: "human", branches: [{ id: "approve", label: "Approve" }, { id: "changes", label: "" }] }] });
+    expect(documentToFlow(doc).nodes[0]?.data.handles).toEqual([{ id: "approve", label: "Approve" }, { id: "changes", label: "changes" }]);
+    const defaults = workflowSchema.parse({ nodes: [{ id: "review", type: "human" }] });
+    expect(documentToFlow(defaults).nodes[0]?.data.handles).toEqual([{ id: "approve", label: "Approve" }, { id: "reject", label: "Reject" }]);
+  });
+
   it("types loop edges distinctly with their cap as label, and counts only forward edges as inputs", () => {
     const { nodes, edges } = documentToFlow(articleWriter());
     const loop = edges.find((e) => e.id === "loop");

@@ -20,7 +20,7 @@ export type OutcomeHandle = { id: string; label: string };
 
 /** Overlay shown on a node while a run is watched (pending/running/... and loop iteration). */
 export type NodeRunState = {
-  status: "pending" | "running" | "succeeded" | "failed" | "skipped";
+  status: "pending" | "running" | "waiting" | "succeeded" | "failed" | "skipped";
   iteration: number;
   /**
    * Every status the node went through, in event order (the editor's live overlay records it from the
@@ -64,9 +64,9 @@ export function positionOf(node: WorkflowNode, index: number): XYPosition {
   return node.position ?? { x: (index % 6) * FALLBACK_GAP.x, y: Math.floor(index / 6) * FALLBACK_GAP.y };
 }
 
-/** Outcome handles with human labels: branch labels for agents/routers, fixed names otherwise. */
+/** Outcome handles with readable labels: branch labels for kinds with branches (agent, router, human), fixed names otherwise. */
 export function outcomeHandles(node: WorkflowNode): OutcomeHandle[] {
-  if (node.type === "agent" || node.type === "router") {
+  if ("branches" in node) {
     return node.branches.map((b) => ({ id: b.id, label: b.label || b.id }));
   }
   return outcomesOf(node).map((id) => ({ id, label: id }));

@@ -1,18 +1,23 @@
 "use client";
 import { memo, type DragEvent } from "react";
-import type { NodeKind } from "@/lib/workflow/schema";
+import { nodeKindRegistry } from "@/lib/workflow/registry";
+import { nodeKinds, type NodeKind } from "@/lib/workflow/schema";
 import { PALETTE_MIME, type PaletteItem, type SavedAgentSpec } from "./palette-item";
 
-/** What the palette offers, in order, with a one-line hint each. */
-const KINDS: { kind: NodeKind; label: string; hint: string }[] = [
-  { kind: "start", label: "Start", hint: "Entry point with the run's inputs" },
-  { kind: "agent", label: "Agent", hint: "An LLM agent with tools and branches" },
-  { kind: "router", label: "Router", hint: "Pick one branch (LLM or expression)" },
-  { kind: "tool", label: "Tool", hint: "Call a tool, no LLM" },
-  { kind: "orchestrator", label: "Orchestrator", hint: "Hands sub-tasks to worker agents" },
-  { kind: "end", label: "End", hint: "Writes the outputs, finishes the run" },
-  { kind: "abort", label: "Abort", hint: "Ends the run as aborted" },
-];
+/** One-line hint per kind (a Record, so a new kind without one fails to compile). */
+const HINTS: Record<NodeKind, string> = {
+  start: "Entry point with the run's inputs",
+  agent: "An LLM agent with tools and branches",
+  router: "Pick one branch (LLM or expression)",
+  tool: "Call a tool, no LLM",
+  orchestrator: "Hands sub-tasks to worker agents",
+  human: "A person picks a branch and fills in fields",
+  end: "Writes the outputs, finishes the run",
+  abort: "Ends the run as aborted",
+};
+
+/** What the palette offers: every kind, in schema order, labelled from the registry. */
+const PALETTE_KINDS = nodeKinds.map((kind) => ({ kind, label: nodeKindRegistry[kind].label, hint: HINTS[kind] }));
 
 /** A saved agent from the user's library, offered as an agent node (its fields seed the node's agent spec). */
 export type SavedAgentItem = { id: string; name: string; spec?: SavedAgentSpec };
@@ -29,7 +34,7 @@ export const Palette = memo(function Palette({ savedAgents = NO_AGENTS, onAdd }:
   return (
     <aside aria-label="Node palette" className="flex w-44 shrink-0 flex-col gap-1 overflow-y-auto border-r border-border bg-surface p-2">
       <h2 className="px-1 pb-1 text-xs font-semibold uppercase tracking-wide text-muted">Nodes</h2>
-      {KINDS.map(({ kind, label, hint }) => {
+      {PALETTE_KINDS.map(({ kind, label, hint }) => {
         const item: PaletteItem = { type: "kind", kind };
         return (
           <button key={kind} type="button" draggable data-testid={`palette-${kind}`} title={`${hint} — drag onto the canvas`}

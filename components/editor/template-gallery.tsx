@@ -1,13 +1,14 @@
 import { Badge } from "@/components/ui/badge";
-import type { Workflow } from "@/lib/workflow/schema";
+import type { NodeKind, Workflow } from "@/lib/workflow/schema";
 import { previewGeometry } from "./template-preview";
 
 /** A template offered in "New workflow" (blank has no `workflow`). */
 export type GalleryTemplate = { id: string; name: string; description: string; tag?: string; workflow?: Workflow };
 
-const FILL: Record<string, string> = {
+/** Thumbnail colour per kind, matching the canvas headers (a Record, so a new kind without one fails to compile). */
+const FILL: Record<NodeKind, string> = {
   start: "fill-emerald-300", agent: "fill-sky-300", router: "fill-amber-300", tool: "fill-teal-300",
-  orchestrator: "fill-violet-300", end: "fill-zinc-700 dark:fill-zinc-300", abort: "fill-red-500",
+  orchestrator: "fill-violet-300", human: "fill-fuchsia-300", end: "fill-zinc-700 dark:fill-zinc-300", abort: "fill-red-500",
 };
 
 /** A small SVG picture of a workflow: coloured boxes per kind, forward edges solid, loops dashed. */
@@ -22,7 +23,7 @@ export function WorkflowThumbnail({ workflow, className }: { workflow: Workflow;
         <line key={e.id} x1={e.x1} y1={e.y1} x2={e.x2} y2={e.y2} className="stroke-zinc-400" strokeWidth={1.2} />
       ))}
       {g.nodes.map((n) => (
-        <rect key={n.id} x={n.x} y={n.y} width={36} height={18} rx={n.type === "end" || n.type === "abort" || n.type === "start" ? 9 : 3} className={FILL[n.type] ?? "fill-zinc-300"} />
+        <rect key={n.id} x={n.x} y={n.y} width={36} height={18} rx={n.type === "end" || n.type === "abort" || n.type === "start" ? 9 : 3} className={FILL[n.type as NodeKind] ?? "fill-zinc-300"} />
       ))}
     </svg>
   );

@@ -81,6 +81,8 @@ export function compileNode(node: DesignNode): NodeInput | undefined {
       return { ...base, type: "tool", tool: { name: node.tool ?? "" }, args: node.args ?? {} };
     case "orchestrator":
       return { ...base, type: "orchestrator", agent: node.agent ?? "", task: node.task ?? "", workers: node.workers ?? [] };
+    case "human":
+      return { ...base, type: "human", prompt: node.prompt ?? node.task ?? "", ...(branches?.length ? { branches } : {}) };
     case "end":
       return { ...base, type: "end", outputs: node.outputs ?? {} };
     case "abort":
@@ -157,6 +159,8 @@ export function toDesign(wf: Workflow): { design: Design; agents: DesignAgent[] 
         return { ...base, tool: n.tool.name, args: n.args };
       case "orchestrator":
         return { ...base, agent: n.agent, task: n.task, workers: n.workers };
+      case "human":
+        return { ...base, prompt: n.prompt, branches: n.branches.map((b) => ({ id: b.id, condition: b.condition })) };
       case "end":
         return { ...base, outputs: n.outputs };
       case "abort":

@@ -13,6 +13,7 @@ const DESIGN_FIELDS: { [K in NodeKind]: string } = {
   router: "id, prompt, branches [{id, condition}] (>= 2)",
   tool: "id, tool (tool name), args",
   orchestrator: "id, agent, task, workers (agent keys)",
+  human: "id, prompt (what a person is asked), branches [{id, condition}] (the choices offered, default approve/reject)",
   end: "id, outputs {key: template}",
   abort: "id, reason",
 };
@@ -21,6 +22,7 @@ function outcomes<K extends NodeKind>(spec: NodeKindSpec<K>): string {
   if (spec.terminal) return "none";
   if (spec.kind === "agent") return "its branches (default one branch done)";
   if (spec.kind === "router") return "its branches";
+  if (spec.kind === "human") return "its branches (default approve, reject)";
   return spec.outcomes(spec.defaultConfig("x")).join(", ");
 }
 

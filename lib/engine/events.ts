@@ -6,8 +6,11 @@ import { z } from "zod";
  * parse them with `runEventSchema` / `runEventEnvelopeSchema`. Isomorphic: zod only.
  */
 
-/** Run statuses (same names as Prisma's RunStatus). Terminal = all but queued/running (R9). */
-export const runStatuses = ["queued", "running", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"] as const;
+/**
+ * Run statuses (same names as Prisma's RunStatus). Terminal = all but queued/running/waiting (R9).
+ * `waiting`: only human reviews are left to answer; no worker holds the run until one is answered.
+ */
+export const runStatuses = ["queued", "running", "waiting", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"] as const;
 export const runStatusSchema = z.enum(runStatuses);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
@@ -18,8 +21,8 @@ export type TerminalRunStatus = z.infer<typeof terminalRunStatusSchema>;
 export const isTerminalRunStatus = (s: RunStatus): s is TerminalRunStatus =>
   (terminalRunStatuses as readonly string[]).includes(s);
 
-/** Step statuses (same names as Prisma's StepStatus). */
-export const stepStatuses = ["pending", "running", "succeeded", "failed", "skipped", "timed_out", "cancelled"] as const;
+/** Step statuses (same names as Prisma's StepStatus). `waiting`: a human review asked and not yet answered. */
+export const stepStatuses = ["pending", "running", "waiting", "succeeded", "failed", "skipped", "timed_out", "cancelled"] as const;
 export const stepStatusSchema = z.enum(stepStatuses);
 export type StepStatus = z.infer<typeof stepStatusSchema>;
 
@@ -130,6 +133,22 @@ export const cancelRequestedEvent = z.object({
   reason: z.string().optional(),
 });
 
+/** A human review step asks its question: the run page offers the choices and fields to the run's owner. */
+export const inputRequestedEvent = z.object({
+  type: z.literal("input_requested"),
+  ...stepRef,
+  /** The node's prompt, rendered with the run's data. */
+  prompt: z.string(),
+  choices: z.array(z.object({ id: z.string(), label: z.string() })),
+  fields: z.array(z.object({ key: z.string(), type: z.string(), description: z.string().default(""), required: z.boolean().default(true) })).default([]),
+});
+
+/** Nothing runs any more but human reviews wait for answers: the run is `waiting` and no worker holds it. */
+export const runWaitingEvent = z.object({
+  type: z.literal("run_waiting"),
+  steps: z.array(z.object(stepRef)),
+});
+
 export const runFinishedEvent = z.object({
   type: z.literal("run_finished"),
   status: terminalRunStatusSchema,
@@ -151,6 +170,8 @@ export const runEventSchema = z.discriminatedUnion("type", [
   handoffEvent,
   tokensUsedEvent,
   cancelRequestedEvent,
+  inputRequestedEvent,
+  runWaitingEvent,
   runFinishedEvent,
 ]);
 export type RunEvent = z.infer<typeof runEventSchema>;

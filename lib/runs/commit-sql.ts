@@ -8,7 +8,8 @@ import "server-only";
  * round trip costs milliseconds. The guards are unchanged: the `Run` UPDATE is the version + lease +
  * live-status check, and it also requires every step result to hit a `running` row of this owner and
  * attempt and every skip to hit no existing row; every other write joins the UPDATE's output, so a
- * refused guard writes nothing at all. The `Run` row lock taken by the UPDATE orders concurrent
+ * refused guard writes nothing at all. A waiting human review's row is closed by whoever holds the run
+ * when its answer comes (the Run guard proves that), so its result needs no owner match. The `Run` row lock taken by the UPDATE orders concurrent
  * appenders, so event seqs stay contiguous (R8) exactly as with lib/events appendEvents.
  */
 
@@ -60,7 +61,7 @@ function commitStatement(bump: (p: (name: Param) => string) => Bump, parts: Part
   const guards = [
     parts.results
       ? `(SELECT count(*) FROM res JOIN "Step" s ON s."runId" = ${runId} AND s."nodeId" = res."nodeId" AND s.iteration = res.iteration
-           AND s.attempt = res.attempt AND s.status = 'running' AND (s."leaseOwner" = ${owner} OR res.status = 'cancelled')) = ${p("resultCount")}::int`
+           AND s.attempt = res.attempt AND (s.status = 'waiting' OR (s.status = 'running' AND (s."leaseOwner" = ${owner} OR res.status = 'cancelled')))) = ${p("resultCount")}::int`
       : "",
     parts.skips ? `NOT EXISTS (SELECT 1 FROM sk JOIN "Step" s ON s."runId" = ${runId} AND s."nodeId" = sk."nodeId" AND s.iteration = sk.iteration)` : "",
   ].filter(Boolean);
@@ -75,6 +76,7 @@ function commitStatement(bump: (p: (name: Param) => string) => Bump, parts: Part
     "promptTokens" = "promptTokens" + COALESCE((${run}::jsonb->>'addPrompt')::int, 0),
     "completionTokens" = "completionTokens" + COALESCE((${run}::jsonb->>'addCompletion')::int, 0),
     "stepCount" = "stepCount" + COALESCE((${run}::jsonb->>'addSteps')::int, 0),
+    "waitingSince" = COALESCE((${run}::jsonb->>'waitingSince')::timestamp(3), "waitingSince"),
     "nextSeq" = "nextSeq" + ${eventCount}
   WHERE id = ${runId} AND version = ${version} AND ${b.where}${guards.map((g) => `\n    AND ${g}`).join("")}
   RETURNING version, "nextSeq"${b.returning}
@@ -82,7 +84,7 @@ function commitStatement(bump: (p: (name: Param) => string) => Bump, parts: Part
   if (parts.results) {
     ctes.push(`w_res AS (
   UPDATE "Step" s SET status = res.status::"StepStatus", output = res.output, branch = res.branch, "promptTokens" = res."promptTokens",
-    "completionTokens" = res."completionTokens", "latencyMs" = res."latencyMs", error = res.error, "finishedAt" = res.at
+    "completionTokens" = res."completionTokens", "latencyMs" = res."latencyMs", error = res.error, "finishedAt" = CASE WHEN res.status = 'waiting' THEN NULL ELSE res.at END
   FROM res, bump
   WHERE res.apply AND s."runId" = ${runId} AND s."nodeId" = res."nodeId" AND s.iteration = res.iteration AND s.attempt = res.attempt
   RETURNING 1
@@ -138,7 +140,7 @@ export function preparedCommit(fresh: boolean, parts: Parts): { name: string; te
   const key = `${fresh ? "fresh" : "commit"}_${parts.results ? "r" : ""}${parts.starts ? "s" : ""}${parts.skips ? "k" : ""}`;
   let st = prepared.get(key);
   if (!st) {
-    st = { name: `weft_run_${key}_v4`, ...commitStatement(fresh ? FRESH_BUMP : COMMIT_BUMP, parts) };
+    st = { name: `weft_run_${key}_v5`, ...commitStatement(fresh ? FRESH_BUMP : COMMIT_BUMP, parts) };
     prepared.set(key, st);
   }
   return st;

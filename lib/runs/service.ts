@@ -14,6 +14,7 @@ import { checkDocument, checkVersion, type CheckedDocument } from "@/lib/workflo
 import { deepEqual } from "@/lib/workflow/equal";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { hasErrors } from "@/lib/workflow/validate";
+import { wakeWaitingRun } from "./answers";
 import { inputsSchema } from "./inputs";
 import type { RunOrigin } from "./dto";
 import { insertQueuedRun, isIdempotencyConflict, newRunKey, readRunTarget, runIdByIdempotencyKey, TRIGGER_LABEL_MAX } from "./start-sql";
@@ -184,7 +185,10 @@ export async function cancelRun(ownerId: string, runId: string, reason = "Cancel
     await notifyRunEnded(runId);
   } else {
     await postgresStore().requestCancel(runId, reason);
-    await enqueueRun(runId, "cancel").catch((err: unknown) => log.warn("cancel recorded but not enqueued", { runId, err }));
+    // a parked run (waiting for people) has no job: it is woken so the engine ends it and its open reviews
+    if (!(await wakeWaitingRun(runId, "any"))) {
+      await enqueueRun(runId, "cancel").catch((err: unknown) => log.warn("cancel recorded but not enqueued", { runId, err }));
+    }
   }
   return getRun(ownerId, runId);
 }
@@ -193,7 +197,7 @@ async function cancelIfUnclaimed(runId: string, reason: string): Promise<number 
   return db().$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`
       UPDATE "Run" SET status = 'cancelled', reason = ${reason}, "cancelRequested" = true, "finishedAt" = now(), version = version + 1
-      WHERE id = ${runId} AND status = 'queued' AND "leaseOwner" IS NULL RETURNING id`;
+      WHERE id = ${runId} AND status = 'queued' AND "leaseOwner" IS NULL AND "startedAt" IS NULL RETURNING id`;
     if (rows.length === 0) return null;
     const stored = await appendEvents(tx, runId, [
       { type: "cancel_requested", reason },

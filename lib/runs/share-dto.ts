@@ -130,6 +130,14 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent {
       };
     case "cancel_requested":
       return { type: e.type, reason: e.reason };
+    case "input_requested":
+      return {
+        type: e.type, nodeId: e.nodeId, iteration: e.iteration, prompt: c ? e.prompt : "",
+        choices: e.choices.map((x) => ({ id: x.id, label: x.label })),
+        fields: e.fields.map((f) => ({ key: f.key, type: f.type, description: f.description, required: f.required })),
+      };
+    case "run_waiting":
+      return { type: e.type, steps: e.steps.map((x) => ({ nodeId: x.nodeId, iteration: x.iteration })) };
     case "run_finished":
       return { type: e.type, status: e.status, reason: e.reason, limit: e.limit, ...(c ? { outputs: e.outputs } : {}) };
   }

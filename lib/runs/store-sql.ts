@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { isTerminalRunStatus, type RunStatus, type StepStatus } from "@/lib/engine/events";
-import type { ClaimResult, FreshStart, RunCommit, StepRecord, StoredEvent } from "@/lib/engine/ports";
+import type { ClaimResult, FreshStart, HumanAnswer, RunCommit, StepRecord, StoredEvent } from "@/lib/engine/ports";
 import { dbPoolMax } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { eventPayload } from "@/lib/events/store";
@@ -112,6 +112,7 @@ function runWriteJson(c: RunCommit): Record<string, unknown> {
     ...(w.finishedAt !== undefined ? { finishedAt: iso(w.finishedAt) } : {}),
     ...(w.addTokens ? { addPrompt: w.addTokens.promptTokens, addCompletion: w.addTokens.completionTokens } : {}),
     ...(w.addSteps ? { addSteps: w.addSteps } : {}),
+    ...(w.waitingSince ? { waitingSince: iso(w.waitingSince) } : {}),
   };
 }
 
@@ -132,7 +133,7 @@ export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart)
     const done = stepResults[folded.completes.get(i) ?? -1];
     return {
       id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, input: s.input ?? null, at: iso(s.at),
-      ...(done ? { status: done.status, output: done.output ?? null, branch: done.branch, promptTokens: done.promptTokens, completionTokens: done.completionTokens, latencyMs: done.latencyMs, error: done.error, finishedAt: iso(done.at) } : {}),
+      ...(done ? { status: done.status, output: done.output ?? null, branch: done.branch, promptTokens: done.promptTokens, completionTokens: done.completionTokens, latencyMs: done.latencyMs, error: done.error, finishedAt: done.status === "waiting" ? null : iso(done.at) } : {}),
     };
   });
   const skips = (c.stepSkips ?? []).map((s) => ({ id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, at: iso(s.at) }));
@@ -167,9 +168,19 @@ const utc = (v: string | null): Date | null => (v === null ? null : new Date(v.e
 
 type RunJson = {
   id: string; ownerId: string; workflowVersionId: string; version: number; status: RunStatus; inputs: Record<string, unknown> | null; state: unknown; leaseOwner: string | null; cancelRequested: boolean;
-  reason: string | null; createdAt: string; startedAt: string | null; promptTokens: number; completionTokens: number;
+  reason: string | null; createdAt: string; startedAt: string | null; promptTokens: number; completionTokens: number; pausedMs: number;
 };
 type StepJson = Omit<StepRecord, "startedAt" | "finishedAt" | "status"> & { status: StepStatus; startedAt: string | null; finishedAt: string | null };
+
+/** The answers given to a run's waiting human reviews (StorePort.readAnswers; polled only while such a step waits). */
+export async function sqlReadAnswers(runId: string): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }[]> {
+  const res = await runStorePool().query<{ nodeId: string; iteration: number; answer: HumanAnswer }>({
+    name: "weft_run_answers_v1",
+    text: `SELECT "nodeId", iteration, answer FROM "Step" WHERE "runId" = $1 AND status = 'waiting' AND answer IS NOT NULL`,
+    values: [runId],
+  });
+  return res.rows;
+}
 
 const SNAPSHOT_SQL = `
 SELECT json_build_object('run', row_to_json(r), 'document', w.document,
@@ -221,6 +232,7 @@ export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimRe
     }
     if (answer.seen === null) return { ok: false, reason: "not_found" };
     if (isTerminalRunStatus(answer.seen)) return { ok: false, reason: "terminal" };
+    if (answer.seen === "waiting") return { ok: false, reason: "waiting" };
     // still live and still refused: the queue retries the job (runJob throws only on store failures)
     if (tries === 3) throw new Error(`claim of run ${runId} kept racing with concurrent commits`);
   }
@@ -239,11 +251,11 @@ export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimRe
     run: {
       runId: r.id, workflow: snap.document, workflowVersionId: r.workflowVersionId, inputs: r.inputs ?? {}, status: r.status, plannerState: r.state, version, leaseOwner: r.leaseOwner,
       cancelRequested: r.cancelRequested, cancelReason: r.cancelRequested && live ? r.reason : null, createdAt: utc(r.createdAt)!,
-      startedAt: utc(r.startedAt), promptTokens: r.promptTokens, completionTokens: r.completionTokens,
+      startedAt: utc(r.startedAt), promptTokens: r.promptTokens, completionTokens: r.completionTokens, pausedMs: r.pausedMs ?? 0,
       steps: snap.steps.map((s) => ({
         nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: s.status, input: s.input, output: s.output, branch: s.branch,
         promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error, leaseOwner: s.leaseOwner,
-        startedAt: utc(s.startedAt), finishedAt: utc(s.finishedAt),
+        startedAt: utc(s.startedAt), finishedAt: utc(s.finishedAt), answer: s.answer ?? null,
       })),
     },
   };

@@ -51,9 +51,10 @@ export async function applyStepWrites(tx: Tx, runId: string, c: RunCommit): Prom
     // step crashed its workers (D3 crash loop) while that row still names the crashed owner. The run
     // guard of the same transaction proves the committer holds the run; every other result must
     // hit a row of this owner.
+    // A waiting human review is closed by whoever holds the run when its answer comes.
     const owner = r.status === "cancelled" ? {} : { leaseOwner: c.owner };
     const { count } = await tx.step.updateMany({
-      where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, status: "running", ...owner },
+      where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, OR: [{ status: "running", ...owner }, { status: "waiting" }] },
       data: {
         status: r.status,
         output: json(r.output),
@@ -62,7 +63,7 @@ export async function applyStepWrites(tx: Tx, runId: string, c: RunCommit): Prom
         completionTokens: r.completionTokens,
         latencyMs: r.latencyMs,
         error: r.error,
-        finishedAt: r.at,
+        finishedAt: r.status === "waiting" ? null : r.at,
       },
     });
     if (count !== 1) throw new StepLeaseLost(r.nodeId, r.iteration, r.attempt);
@@ -83,5 +84,6 @@ export async function applyRunWrite(tx: Tx, runId: string, w: RunWrite): Promise
     data.completionTokens = { increment: w.addTokens.completionTokens };
   }
   if (w.addSteps) data.stepCount = { increment: w.addSteps };
+  if (w.waitingSince) data.waitingSince = w.waitingSince;
   if (Object.keys(data).length > 0) await tx.run.update({ where: { id: runId }, data });
 }

@@ -4,7 +4,7 @@ import { appendEvents, type Tx } from "@/lib/events/store";
 import type { RunStatus } from "@/lib/engine/events";
 import type { ClaimResult, CommitFailure, CommitResult, FreshClaimResult, FreshStart, RunCommit, StorePort } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
-import { claimRereadCount, sqlCancelRequested, sqlClaim, sqlCommit, sqlStatementCount } from "./store-sql";
+import { claimRereadCount, sqlCancelRequested, sqlClaim, sqlCommit, sqlReadAnswers, sqlStatementCount } from "./store-sql";
 import { applyRunWrite, applyStepWrites, StepConflict, StepLeaseLost } from "./store-writes";
 
 const log = createLogger({ component: "run-store" });
@@ -49,6 +49,7 @@ export function postgresStore(options: StoreOptions = {}): StorePort {
     releaseRun,
     requestCancel,
     isCancelRequested,
+    readAnswers: sqlReadAnswers,
   };
 }
 
@@ -101,7 +102,7 @@ async function diagnose(runId: string, c: RunCommit): Promise<Refused> {
   if (guard) return guard;
   for (const r of c.stepResults ?? []) {
     const startedHere = c.stepStarts?.some((s) => s.nodeId === r.nodeId && s.iteration === r.iteration);
-    const hit = startedHere ? 1 : await db().step.count({ where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, status: "running", leaseOwner: c.owner } });
+    const hit = startedHere ? 1 : await db().step.count({ where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, OR: [{ status: "running", leaseOwner: c.owner }, { status: "waiting" }] } });
     if (hit !== 1) return new Refused("lost_lease", new StepLeaseLost(r.nodeId, r.iteration, r.attempt).message);
   }
   return new Refused("stale", "a skipped step already exists");
@@ -161,7 +162,7 @@ async function requestCancel(runId: string, reason?: string): Promise<void> {
   // While a run is live its `reason` column is unused, so it carries the cancel reason until the
   // terminal commit overwrites it with why the run ended.
   await db().run.updateMany({
-    where: { id: runId, status: { in: LIVE } },
+    where: { id: runId, status: { in: [...LIVE, "waiting"] } },
     data: { cancelRequested: true, ...(reason ? { reason } : {}) },
   });
 }

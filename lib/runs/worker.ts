@@ -9,6 +9,7 @@ import { createLogger } from "@/lib/logger";
 import { notifyRunEnded } from "@/lib/notifications/outbox";
 import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
 import type { LivenessPort } from "@/lib/engine/ports";
+import { resumeIfAnswered } from "./answers";
 import { enginePorts, type PortOverrides } from "./engine-ports";
 import { leaseOwner, redisLiveness, WorkerHeartbeat } from "./liveness";
 import { Reconciler } from "./reconciler";
@@ -121,5 +122,7 @@ async function processRunJob(job: Job<RunJobData>, workerId: string, stop: Abort
   logger.info("run job done", { outcome });
   // after the end is committed and published: a notification never delays the run's own end
   if (outcome.kind === "terminal") await notifyRunEnded(data.runId);
+  // an answer stored while this job was parking the run found it still running: wake it now
+  if (outcome.kind === "waiting") await resumeIfAnswered(data.runId);
   return outcome;
 }

@@ -32,6 +32,8 @@ export const issueSeverity = {
   router_default_missing: "error",
   router_multiple_defaults: "error",
   default_has_expression: "warning",
+  duplicate_field: "error",
+  human_timeout_ignored: "warning",
   duplicate_agent_key: "error",
   unknown_agent: "error",
   unknown_saved_agent: "error",

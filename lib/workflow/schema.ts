@@ -123,6 +123,26 @@ export const orchestratorNodeSchema = z.object({
   workers: z.array(z.string()).default([]),
   maxHandoffs: z.number().int().positive().default(10),
 });
+/**
+ * Human review: the run waits for a person (the run's owner, on its page or through the API) to
+ * choose one of `branches` and fill in `fields`; the answer is the step's output
+ * (`{choice, values, comment, answeredBy, answeredAt}`) and the choice is the outcome followed.
+ * While nothing else runs, the run is `waiting` and holds no worker; time spent waiting does not
+ * count toward limits.runTimeoutMs.
+ */
+export const humanNodeSchema = z.object({
+  ...nodeBase,
+  type: z.literal("human"),
+  /** What the person is asked (templated), e.g. "Publish this draft? {{nodes.write.output}}". */
+  prompt: z.string().default(""),
+  /** The choices offered, one outcome each. */
+  branches: z.array(branchSchema).default([
+    { id: "approve", label: "Approve", condition: "" },
+    { id: "reject", label: "Reject", condition: "" },
+  ]),
+  /** Values the person fills in with the choice (the answer's `values`). */
+  fields: z.array(fieldSchema).default([]),
+});
 export const endNodeSchema = z.object({
   ...nodeBase,
   type: z.literal("end"),
@@ -141,13 +161,14 @@ export const nodeSchema = z.discriminatedUnion("type", [
   routerNodeSchema,
   toolNodeSchema,
   orchestratorNodeSchema,
+  humanNodeSchema,
   endNodeSchema,
   abortNodeSchema,
 ]);
 export type WorkflowNode = z.infer<typeof nodeSchema>;
 export type NodeKind = WorkflowNode["type"];
 export type NodeOf<K extends NodeKind> = Extract<WorkflowNode, { type: K }>;
-export const nodeKinds = ["start", "agent", "router", "tool", "orchestrator", "end", "abort"] as const satisfies readonly NodeKind[];
+export const nodeKinds = ["start", "agent", "router", "tool", "orchestrator", "human", "end", "abort"] as const satisfies readonly NodeKind[];
 
 /**
  * An edge from a node's outcome handle to a node. `forward` carries data and control; `loop` goes
@@ -200,6 +221,7 @@ export function outcomesOf(node: WorkflowNode): string[] {
       return ["next"];
     case "agent":
     case "router":
+    case "human":
       return node.branches.map((b) => b.id);
     case "tool":
       return ["done", "error"];

@@ -13,13 +13,14 @@ export type ValidationContext = {
   savedAgentIds?: readonly string[];
 };
 
-const label = (node: WorkflowNode) => (node.type === "router" ? "router" : "node");
+const label = (node: WorkflowNode) => (node.type === "router" ? "router" : node.type === "human" ? "human review" : "node");
+const hasBranches = (node: WorkflowNode): node is NodeOf<"agent" | "router" | "human"> => node.type === "agent" || node.type === "router" || node.type === "human";
 
 /** Branch ids, wiring of every outcome, router branch counts and expression-mode branches. */
 export function checkBranches(doc: Workflow, graph: Graph = buildGraph(doc)): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const node of doc.nodes) {
-    if (node.type === "agent" || node.type === "router") {
+    if (hasBranches(node)) {
       const ids = node.branches.map((b) => b.id);
       for (const id of new Set(ids.filter((b, i) => ids.indexOf(b) !== i))) {
         issues.push(issue("duplicate_branch_id", `Node ${q(node.id)} has more than one branch with id ${q(id)}.`, { nodeId: node.id, branchId: id }));
@@ -29,6 +30,7 @@ export function checkBranches(doc: Workflow, graph: Graph = buildGraph(doc)): Va
       issues.push(issue("no_branches", `Agent node ${q(node.id)} has no branches; it needs at least one (e.g. "done").`, { nodeId: node.id }));
     }
     if (node.type === "router") issues.push(...checkRouter(node));
+    if (node.type === "human") issues.push(...checkHuman(node));
     issues.push(...checkWiring(node, graph));
   }
   return issues;
@@ -40,9 +42,22 @@ function checkWiring(node: WorkflowNode, graph: Graph): ValidationIssue[] {
   return [...new Set(outcomesOf(node))]
     .filter((handle) => !wired.has(handle) && !optional.includes(handle))
     .map((handle) => {
-      const what = node.type === "agent" || node.type === "router" ? "Branch" : "Outcome";
+      const what = hasBranches(node) ? "Branch" : "Outcome";
       return issue("unwired_branch", `${what} ${q(handle)} of ${label(node)} ${q(node.id)} is not wired; connect it to a node, or to an end or abort node to end the path there.`, { nodeId: node.id, branchId: handle });
     });
+}
+
+/** A human review offers at least one choice; its fields are keyed uniquely; a step timeout does not apply to it. */
+function checkHuman(node: NodeOf<"human">): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const at = { nodeId: node.id };
+  if (node.branches.length === 0) issues.push(issue("no_branches", `Human review ${q(node.id)} offers no choice; it needs at least one branch (e.g. "approve").`, at));
+  const keys = node.fields.map((f) => f.key);
+  for (const key of new Set(keys.filter((k, i) => keys.indexOf(k) !== i))) {
+    issues.push(issue("duplicate_field", `Human review ${q(node.id)} has more than one field with key ${q(key)}.`, at));
+  }
+  if (node.timeoutMs !== undefined) issues.push(issue("human_timeout_ignored", `Human review ${q(node.id)} has a step timeout, which does not apply: it waits until someone answers or the run is cancelled.`, at));
+  return issues;
 }
 
 function checkRouter(node: NodeOf<"router">): ValidationIssue[] {

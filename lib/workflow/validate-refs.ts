@@ -30,6 +30,8 @@ export function templatedFields(node: WorkflowNode): TemplatedField[] {
         .map((b) => ({ field: `branches.${b.id}.expression`, text: b.expression ?? "", kind: "expression", branchId: b.id }));
     case "tool":
       return argStrings(node.args, "args").map(({ field, text }) => t(field, text));
+    case "human":
+      return [t("prompt", node.prompt)];
     case "end":
       return Object.entries(node.outputs).map(([key, text]) => t(`outputs.${key}`, text));
     case "abort":

@@ -82,6 +82,17 @@ const cases: [string, () => WorkflowInput, ValidationCode[], ValidationContext?]
     d.edges = d.edges.filter((e) => e.id !== "write-done-end");
     d.edges.push(fwd("write", "done", "route"), fwd("route", "only", "end"));
   }), ["router_too_few_branches", "router_default_missing"]],
+  ["human review", () => edit((d) => {
+    d.nodes.push({ id: "review", type: "human", name: "", join: "all", prompt: "Ship {{nodes.write.output}}?", timeoutMs: 1000,
+      branches: [{ id: "ship", label: "Ship", condition: "" }, { id: "ship", label: "Again", condition: "" }],
+      fields: [{ key: "note", type: "text", description: "", required: false }, { key: "note", type: "string", description: "", required: true }] });
+    d.edges = d.edges.filter((e) => e.id !== "write-done-end");
+    d.edges.push(fwd("write", "done", "review"), fwd("review", "ship", "end"));
+  }), ["duplicate_branch_id", "duplicate_field", "human_timeout_ignored"]],
+  ["human review without choices", () => edit((d) => {
+    d.nodes.push({ id: "review", type: "human", name: "", join: "all", prompt: "", branches: [], fields: [] });
+    d.edges.push(fwd("write", "done", "review"));
+  }), ["no_branches", "cannot_reach_terminal"]],
   ["agents", () => edit((d) => {
     d.agents.push({ ...d.agents[0]!, key: "writer" }, { ...d.agents[0]!, key: "ref", savedAgentId: "missing", tools: [] });
     const n = node(d, "write"); if (n.type === "agent") n.agent = "nobody";

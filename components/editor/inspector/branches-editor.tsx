@@ -11,8 +11,9 @@ type Props = {
 };
 
 /**
- * The outcomes of an agent or router: id (the handle and what the model picks), label, and the
- * natural-language condition (or, for expression routers, the expression). Each is one output handle.
+ * The outcomes of an agent, router or human review: id (the handle and what the model or person
+ * picks), label, and the natural-language condition (or, for expression routers, the expression).
+ * Each is one output handle.
  */
 export function BranchesEditor({ branches, onChange, expressions = false }: Props) {
   const set = (i: number, patch: Partial<Branch>) => onChange(branches.map((b, j) => (j === i ? { ...b, ...patch } : b)));

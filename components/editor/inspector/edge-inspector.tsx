@@ -6,7 +6,7 @@ import type { InspectorActions } from "./types";
 /** Inspector of an edge: forward or loop; a loop's cap (maxIterations) and what happens when it is used up. */
 export function EdgeInspector({ edge, doc, act }: { edge: Edge; doc: Workflow; act: InspectorActions }) {
   const source = doc.nodes.find((n) => n.id === edge.source);
-  const others = source && (source.type === "agent" || source.type === "router") ? source.branches.filter((b) => b.id !== edge.sourceHandle) : [];
+  const others = source && "branches" in source ? source.branches.filter((b) => b.id !== edge.sourceHandle) : [];
   return (
     <div className="grid gap-3" data-testid="edge-inspector">
       <p className="text-xs text-muted"><code>{edge.source}</code> ({edge.sourceHandle}) → <code>{edge.target}</code></p>

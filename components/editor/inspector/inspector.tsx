@@ -4,6 +4,7 @@ import type { NodeKind, NodeOf, Workflow } from "@/lib/workflow/schema";
 import { AgentForm, OrchestratorForm } from "./agent-form";
 import { EdgeInspector } from "./edge-inspector";
 import { CommitInput, Row, SelectField } from "./fields";
+import { HumanForm } from "./human-form";
 import { AbortForm, EndForm, RouterForm, StartForm, ToolForm } from "./other-forms";
 import type { InspectorActions } from "./types";
 import { WorkflowInspector } from "./workflow-inspector";
@@ -17,6 +18,7 @@ const FORMS: { [K in NodeKind]: KindForm<K> } = {
   router: RouterForm,
   tool: ToolForm,
   orchestrator: OrchestratorForm,
+  human: HumanForm,
   end: EndForm,
   abort: AbortForm,
 };

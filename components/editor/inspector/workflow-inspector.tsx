@@ -1,32 +1,9 @@
 "use client";
 import { Button } from "@/components/ui/button";
-import { fieldTypes, type Field, type Limits, type Variable, type Workflow } from "@/lib/workflow/schema";
-import { CommitInput, CommitTextarea, Row, Section, SelectField, parsePositiveInt } from "./fields";
+import type { Limits, Variable, Workflow } from "@/lib/workflow/schema";
+import { FieldList } from "./field-list";
+import { CommitInput, CommitTextarea, Row, Section, parsePositiveInt } from "./fields";
 import type { InspectorActions } from "./types";
-
-/** Editable list of input/output fields: key, type, required. */
-function FieldList({ fields, onChange, label }: { fields: Field[]; onChange: (f: Field[]) => void; label: string }) {
-  const set = (i: number, patch: Partial<Field>) => onChange(fields.map((f, j) => (j === i ? { ...f, ...patch } : f)));
-  return (
-    <div className="grid gap-1" data-testid={`fields-${label}`}>
-      {fields.map((f, i) => (
-        <div key={`${i}-${f.key}`} className="flex items-center gap-1">
-          <CommitInput value={f.key} ariaLabel={`${label} ${i + 1} key`} testId={`${label}-${i}-key`} onCommit={(key) => set(i, { key: key.trim() })} />
-          <SelectField value={f.type} ariaLabel={`${label} ${i + 1} type`} options={fieldTypes.map((t) => ({ value: t, label: t }))} onChange={(type) => set(i, { type })} />
-          <label className="flex items-center gap-1 text-[11px] text-muted" title="required">
-            <input type="checkbox" checked={f.required} onChange={(e) => set(i, { required: e.target.checked })} />req
-          </label>
-          <Button variant="ghost" size="sm" aria-label={`Remove ${f.key}`} onClick={() => onChange(fields.filter((_, j) => j !== i))}>✕</Button>
-        </div>
-      ))}
-      <Button variant="outline" size="sm" data-testid={`add-${label}`} onClick={() => {
-        let n = fields.length + 1;
-        while (fields.some((f) => f.key === `${label}${n}`)) n++;
-        onChange([...fields, { key: `${label}${n}`, type: "string", description: "", required: true }]);
-      }}>Add {label}</Button>
-    </div>
-  );
-}
 
 function VariableList({ vars, onChange }: { vars: Variable[]; onChange: (v: Variable[]) => void }) {
   const set = (i: number, patch: Partial<Variable>) => onChange(vars.map((v, j) => (j === i ? { ...v, ...patch } : v)));

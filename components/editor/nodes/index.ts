@@ -5,6 +5,7 @@ import type { FlowNode } from "../flow-mapping";
 import { AbortNode } from "./abort-node";
 import { AgentNode } from "./agent-node";
 import { EndNode } from "./end-node";
+import { HumanNode } from "./human-node";
 import { OrchestratorNode } from "./orchestrator-node";
 import { RouterNode } from "./router-node";
 import { StartNode } from "./start-node";
@@ -20,6 +21,7 @@ export const nodeTypes: Record<NodeKind, ComponentType<NodeProps<FlowNode>>> = {
   router: RouterNode,
   tool: ToolNode,
   orchestrator: OrchestratorNode,
+  human: HumanNode,
   end: EndNode,
   abort: AbortNode,
 };

@@ -15,6 +15,7 @@ export const sameNodeView = (a: NodeProps<FlowNode>, b: NodeProps<FlowNode>): bo
 const RUN_RING: Record<NodeRunState["status"], string> = {
   pending: "ring-2 ring-zinc-300 dark:ring-zinc-600",
   running: "ring-4 ring-sky-400 animate-pulse",
+  waiting: "ring-4 ring-amber-400",
   succeeded: "ring-4 ring-emerald-500",
   failed: "ring-4 ring-red-500",
   skipped: "ring-2 ring-zinc-300 opacity-50 dark:ring-zinc-600",

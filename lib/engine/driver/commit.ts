@@ -14,7 +14,13 @@ export function buildCommit(owner: string, expectedVersion: number, event: Plann
     c.type === "start_step" ? [{ nodeId: c.nodeId, iteration: c.iteration, attempt: c.attempt, kind: c.kind, input: c.input, at }] : [],
   );
   const stepSkips = r.commands.flatMap((c) => (c.type === "skip_step" ? [{ nodeId: c.nodeId, iteration: c.iteration, kind: c.kind, at }] : []));
-  const stepResults: StepResultWrite[] = r.events.flatMap((e) => {
+  const stepResults: StepResultWrite[] = r.events.flatMap((e): StepResultWrite[] => {
+    if (e.type === "input_requested") {
+      // a human review's question: the row waits (output = the question) until an answer finishes it
+      const attempt = r.state.nodes[e.nodeId]?.attempt ?? 1;
+      const request = { prompt: e.prompt, choices: e.choices, fields: e.fields };
+      return [{ nodeId: e.nodeId, iteration: e.iteration, attempt, status: "waiting", output: { request }, branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, at }];
+    }
     if (e.type !== "step_finished" || e.status === "skipped") return [];
     const attempt = r.state.nodes[e.nodeId]?.attempt ?? 1;
     return [{

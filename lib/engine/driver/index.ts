@@ -7,7 +7,7 @@ import type { TerminalRunStatus } from "../events";
 import { defaultExecutors } from "../executors";
 import type { ExecutorRegistry } from "../executors/types";
 import { parsePlannerState, type PlannerEvent, type PlannerState } from "../planner";
-import type { CommitFailure, EnginePorts, FreshStart, RunSnapshot } from "../ports";
+import type { CommitFailure, EnginePorts, FreshStart, HumanAnswer, RunSnapshot } from "../ports";
 import { RunSession } from "./session";
 import { StepAbort } from "./step-runner";
 import { withStepData } from "./stored-state";
@@ -57,6 +57,8 @@ export type DriverOutcome =
   | { kind: "terminal"; status: TerminalRunStatus; reason: string }
   /** Graceful stop: steps not finished were handed back; a resume job was enqueued. */
   | { kind: "handed_back"; inFlight: number }
+  /** Only human reviews are left to answer: the run was parked as `waiting` and released; an answer re-enqueues it. */
+  | { kind: "waiting"; steps: number }
   /** A commit was refused: another worker holds the run now (D4). Nothing more was written. */
   | { kind: "lost_lease"; reason: CommitFailure }
   | { kind: "not_found" }
@@ -72,7 +74,7 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
   const fresh = await freshSession(ports, runId, options);
   if (fresh) return drive(fresh, fresh.snapshot, options);
   const claim = await ports.store.claimRun(runId, options.owner);
-  if (!claim.ok) return claim.reason === "not_found" ? { kind: "not_found" } : { kind: "already_terminal" };
+  if (!claim.ok) return claim.reason === "not_found" ? { kind: "not_found" } : claim.reason === "waiting" ? { kind: "waiting", steps: 0 } : { kind: "already_terminal" };
   const snap = claim.run;
   const opened = open(snap, options);
   const session = newSession(ports, opened.workflow ?? workflowSchema.parse({}), snap, opened.state, options);
@@ -80,8 +82,22 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
   return drive(session, snap, options, async () => {
     const cancel = snap.cancelRequested ? [{ type: "cancel_requested" as const, ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) }] : [];
     const judged = { maxAttempts: options.maxAttempts ?? 3, stop: options.stop };
-    return [opened.state ? await resumeEvent(ports, snap, opened.state, judged) : { type: "run_started", inputs: snap.inputs }, ...cancel];
+    if (!opened.state) return [{ type: "run_started", inputs: snap.inputs }, ...cancel];
+    return [await resumeEvent(ports, snap, opened.state, judged), ...answersOf(snap, opened.state), ...cancel];
   });
+}
+
+/** The answers the snapshot holds for the run's waiting human reviews, as planner events. */
+function answersOf(snap: RunSnapshot, state: PlannerState): PlannerEvent[] {
+  return snap.steps.flatMap((s) => {
+    const n = state.nodes[s.nodeId];
+    return s.answer && s.status === "waiting" && n?.phase === "waiting" && n.iteration === s.iteration ? [answered(s.nodeId, s.iteration, s.answer)] : [];
+  });
+}
+
+/** A stored answer as the planner's step_answered (the step's output is the whole answer). */
+function answered(nodeId: string, iteration: number, answer: HumanAnswer): PlannerEvent {
+  return { type: "step_answered", nodeId, iteration, choice: answer.choice, answer: { ...answer } };
 }
 
 function newSession(ports: EnginePorts, workflow: Workflow, snap: RunSnapshot, state: PlannerState | null, options: RunJobOptions): RunSession {
@@ -185,7 +201,8 @@ function armTimers(session: RunSession, snap: RunSnapshot, options: RunJobOption
   const { clock, store, logger } = session.ports;
   const stop = session.jobSignal;
   const timeoutMs = session.workflow.limits.runTimeoutMs;
-  const startedAt = snap.startedAt?.getTime() ?? clock.now();
+  // time spent waiting for people (parked runs) does not count toward the run's timeout
+  const startedAt = (snap.startedAt?.getTime() ?? clock.now()) + (snap.pausedMs ?? 0);
   const ignore = () => undefined;
   clock.sleep(Math.max(0, startedAt + timeoutMs - clock.now()), stop).then(() => session.post({ t: "plan", event: { type: "deadline", timeoutMs } }), ignore);
   const poll = async () => {
@@ -193,6 +210,11 @@ function armTimers(session: RunSession, snap: RunSnapshot, options: RunJobOption
       await clock.sleep(options.cancelPollMs ?? 500, stop);
       const c = await store.isCancelRequested(session.runId).catch((err: unknown) => (logger.warn("cancel poll failed", { err }), null));
       if (c?.requested) return session.post({ t: "plan", event: { type: "cancel_requested", ...(c.reason ? { reason: c.reason } : {}) } });
+      // a human review answered while other steps still run (a parked run is answered through a new job instead)
+      if (session.waitingSteps().length > 0) {
+        const answers = await store.readAnswers(session.runId).catch((err: unknown) => (logger.warn("answer poll failed", { err }), []));
+        for (const a of answers) session.post({ t: "plan", event: answered(a.nodeId, a.iteration, a.answer) });
+      }
     }
   };
   poll().catch(ignore);
@@ -214,6 +236,22 @@ function armTimers(session: RunSession, snap: RunSnapshot, options: RunJobOption
   }
 }
 
+/**
+ * Only human reviews are left: the run is committed as `waiting` (with when it started waiting, so
+ * the wait is left out of its timeout) and released; no job holds it. An answer sets it queued and
+ * enqueues it (lib/runs answers), and the resumed job finishes the reviews with their answers.
+ */
+async function park(session: RunSession, options: RunJobOptions): Promise<DriverOutcome> {
+  const steps = session.waitingSteps();
+  session.abortAll(new StepAbort("handed_back"));
+  const at = new Date(session.ports.clock.now());
+  const ok = await session.commitRaw({ run: { status: "waiting", waitingSince: at }, events: [{ type: "run_waiting", steps }] });
+  if (!ok) return { kind: "lost_lease", reason: session.lost ?? "stale" };
+  session.flushWakes();
+  await session.ports.store.releaseRun(session.runId, options.owner, session.version);
+  return { kind: "waiting", steps: steps.length };
+}
+
 async function conclude(session: RunSession, options: RunJobOptions): Promise<DriverOutcome> {
   const { clock, store, queue } = session.ports;
   const flights = [...session.inflight.values()].map((f) => f.done);
@@ -229,6 +267,7 @@ async function conclude(session: RunSession, options: RunJobOptions): Promise<Dr
     grace.abort();
     return { kind: "terminal", ...finished };
   }
+  if (session.parked) return park(session, options);
   const running = Object.values(session.state?.nodes ?? {}).filter((n) => n.phase === "running").length;
   session.abortAll(new StepAbort("handed_back"));
   await store.releaseRun(session.runId, options.owner, session.version);

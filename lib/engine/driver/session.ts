@@ -1,6 +1,6 @@
 import type { Workflow } from "@/lib/workflow/schema";
 import type { TemplateContext } from "@/lib/workflow/template";
-import type { RunEvent, TerminalRunStatus } from "../events";
+import { isTerminalRunStatus, type RunEvent, type TerminalRunStatus } from "../events";
 import { defaultExecutors } from "../executors";
 import type { ExecutorRegistry } from "../executors/types";
 import { plan, type PlannerCommand, type PlannerEvent, type PlannerState } from "../planner";
@@ -13,8 +13,11 @@ import { DEFAULT_WAKE_WINDOW_MS, WakeBatcher } from "./wakes";
 type Item = { t: "plan"; event: PlannerEvent } | { t: "emit"; event: RunEvent };
 type StartCommand = Extract<PlannerCommand, { type: "start_step" }>;
 
-/** Node kinds whose default executor does no I/O: their steps run inside the batch that starts them. */
-const INSTANT_KINDS = new Set<string>(["start", "end", "abort"]);
+/**
+ * Node kinds whose default executor does no I/O: their steps run inside the batch that starts them.
+ * A human review's executor only renders its question, so its start and its question share a commit.
+ */
+const INSTANT_KINDS = new Set<string>(["start", "end", "abort", "human"]);
 
 export interface SessionOptions {
   owner: string;
@@ -74,7 +77,22 @@ export class RunSession implements StepHost {
 
   get finished(): { status: TerminalRunStatus; reason: string } | undefined {
     const s = this.state;
-    return s && s.status !== "running" && s.status !== "queued" ? { status: s.status, reason: s.reason ?? "" } : undefined;
+    return s && isTerminalRunStatus(s.status) ? { status: s.status, reason: s.reason ?? "" } : undefined;
+  }
+
+  /** Human reviews waiting for an answer (nodes and iterations). */
+  waitingSteps(): { nodeId: string; iteration: number }[] {
+    const s = this.state;
+    if (!s || s.status !== "running") return [];
+    return Object.entries(s.nodes).filter(([, n]) => n.phase === "waiting").map(([nodeId, n]) => ({ nodeId, iteration: n.iteration }));
+  }
+
+  /** Nothing runs or is queued, and human reviews wait: the job parks the run (status waiting) instead of holding it. */
+  get parked(): boolean {
+    const s = this.state;
+    if (!s || s.status !== "running" || this.inflight.size > 0 || this.mailbox.size > 0) return false;
+    const nodes = Object.values(s.nodes);
+    return nodes.some((n) => n.phase === "waiting") && !nodes.some((n) => n.phase === "running");
   }
 
   /**
@@ -83,7 +101,7 @@ export class RunSession implements StepHost {
    * finishing together) are planned one by one but committed as ONE transaction.
    */
   async loop(): Promise<void> {
-    while (!this.lost && !this.finished && !(this.stopping && this.inflight.size === 0 && this.mailbox.size === 0)) {
+    while (!this.lost && !this.finished && !this.parked && !(this.stopping && this.inflight.size === 0 && this.mailbox.size === 0)) {
       const first = await this.mailbox.take();
       if (!first) continue;
       await tick();

@@ -111,6 +111,7 @@ async function execute(host: StepHost, ctx: StepContext, missing: boolean): Prom
 }
 
 function toEvent(o: StepOutcome, key: { nodeId: string; iteration: number; attempt: number }): PlannerEvent {
+  if (o.status === "waiting") return { type: "step_waiting", ...key, request: o.request };
   const common = { ...key, usage: o.usage, latencyMs: Math.max(0, Math.round(o.latencyMs)) };
   return o.status === "succeeded"
     ? { type: "step_succeeded", ...common, output: o.output, ...(o.branch !== undefined ? { branch: o.branch } : {}) }

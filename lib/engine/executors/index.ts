@@ -1,4 +1,5 @@
 import { agentExecutor } from "./agent";
+import { humanExecutor } from "./human";
 import { orchestratorExecutor } from "./orchestrator";
 import { routerExecutor } from "./router";
 import { abortExecutor, endExecutor, startExecutor } from "./terminal";
@@ -17,6 +18,7 @@ export const defaultExecutors: ExecutorRegistry = {
   router: routerExecutor,
   tool: toolExecutor,
   orchestrator: orchestratorExecutor,
+  human: humanExecutor,
   end: endExecutor,
   abort: abortExecutor,
 };

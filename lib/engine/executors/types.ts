@@ -1,7 +1,7 @@
 import type { TemplateContext } from "@/lib/workflow/template";
 import type { NodeKind, NodeOf, Workflow } from "@/lib/workflow/schema";
 import type { RunEvent, TokenUsage } from "../events";
-import type { StepInput } from "../planner";
+import type { InputRequest, StepInput } from "../planner";
 import type { Logger, ModelPort, ToolsPort } from "../ports";
 
 /**
@@ -34,9 +34,13 @@ export interface StepContext<K extends NodeKind = NodeKind> extends StepEnv {
   node: NodeOf<K>;
 }
 
-/** How a step ended. `limit` on a failure names a budget (e.g. maxTurnsPerVisit): the run ends budget_exhausted. */
+/**
+ * How a step ended. `limit` on a failure names a budget (e.g. maxTurnsPerVisit): the run ends
+ * budget_exhausted. `waiting`: a human review asked its question; a person's answer ends it later.
+ */
 export type StepOutcome =
   | { status: "succeeded"; output: unknown; branch?: string; usage: TokenUsage; latencyMs: number }
+  | { status: "waiting"; request: InputRequest; usage: TokenUsage; latencyMs: number }
   | { status: "failed"; error: string; limit?: string; usage: TokenUsage; latencyMs: number };
 
 /** Runs one node kind. Throwing is allowed: the driver turns it into a failed step with the message. */

@@ -1,6 +1,6 @@
 import type { Edge } from "@/lib/workflow/schema";
 import { takeStep } from "./budgets";
-import { nodeState, type Delivery, type StepInput } from "./state";
+import { isBusy, nodeState, type Delivery, type StepInput } from "./state";
 import type { Ctx } from "./types";
 
 /**
@@ -30,7 +30,7 @@ export function deliver(ctx: Ctx, edge: Edge, kind: Delivery): void {
 export function evaluate(ctx: Ctx, nodeId: string): void {
   const node = ctx.g.node(nodeId);
   const ns = nodeState(ctx.state, nodeId);
-  if (!node || ns.phase === "running" || ctx.state.status !== "running") return;
+  if (!node || isBusy(ns) || ctx.state.status !== "running") return;
   const incoming = ctx.g.incomingForward(nodeId);
   if (incoming.length === 0) return;
   const delivered = incoming.filter((e) => ns.inbox[e.id] !== undefined);

@@ -1,4 +1,5 @@
 import type { TerminalRunStatus, TokenUsage } from "../events";
+import { isBusy } from "./state";
 import type { Ctx } from "./types";
 
 /**
@@ -17,7 +18,7 @@ export function finish(
   if (state.status !== "running") return;
   const cancelled = [];
   for (const [nodeId, ns] of Object.entries(state.nodes)) {
-    if (ns.phase !== "running") continue;
+    if (!isBusy(ns)) continue;
     ns.phase = "cancelled";
     cancelled.push({ nodeId, iteration: ns.iteration, attempt: ns.attempt, reason });
     ctx.events.push({
@@ -70,11 +71,13 @@ export function addTokens(ctx: Ctx, usage: TokenUsage): void {
 /**
  * Succeeds the run once an end was reached and nothing runs any more (R9); if nothing runs and no
  * end was reached the run can make no progress: it fails naming the waiting nodes (never a hang).
+ * A human review waiting for its answer counts as running: the run waits for it (the driver parks
+ * the run as `waiting` when nothing else runs).
  */
 export function settle(ctx: Ctx): void {
   const { state } = ctx;
   if (state.status !== "running") return;
-  const running = Object.values(state.nodes).some((n) => n.phase === "running");
+  const running = Object.values(state.nodes).some(isBusy);
   if (running) return;
   if (state.endReached) {
     finish(ctx, "succeeded", `Reached end node "${state.endReached.nodeId}"`, { outputs: state.endReached.outputs });

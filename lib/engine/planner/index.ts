@@ -8,8 +8,8 @@ import { route } from "./loops";
 import { copyState, nodeState, plannerStateSchema, type PlannerState } from "./state";
 import type { Ctx, PlannerEvent, PlannerOptions, PlanResult, StepKey } from "./types";
 
-export type { PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
-export { nodeStateSchema, parsePlannerState, plannerStateSchema, stepInputSchema, type Interruption, type PlannerState, type StepInput } from "./state";
+export type { InputRequest, PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
+export { isBusy, nodeStateSchema, parsePlannerState, plannerStateSchema, stepInputSchema, type Interruption, type PlannerState, type StepInput } from "./state";
 export { earlierInterruptions, interruptionCap } from "./interruptions";
 
 /**
@@ -42,6 +42,10 @@ function apply(ctx: Ctx, event: PlannerEvent): boolean {
       return onFailed(ctx, event, event.error, event.limit);
     case "step_timed_out":
       return onFailed(ctx, event, `timed out after ${event.timeoutMs} ms`, undefined, "timed_out");
+    case "step_waiting":
+      return onWaiting(ctx, event);
+    case "step_answered":
+      return onAnswered(ctx, event);
     case "tokens_used": {
       if (ctx.state.status !== "running") return false;
       addTokens(ctx, event.usage);
@@ -159,6 +163,28 @@ function follow(ctx: Ctx, nodeId: string, iteration: number, chosen: string, out
   if (outcomeCount > 1) {
     ctx.events.splice(at, 0, { type: "branch_taken", nodeId, iteration, branch: outcome, targets, skipped: [...ctx.skipped] });
   }
+}
+
+/** A human review asked its question: the node waits (it holds no worker); the run goes on with whatever else runs. */
+function onWaiting(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_waiting" }>): boolean {
+  const ns = current(ctx, e);
+  if (!ns) return false;
+  ns.phase = "waiting";
+  ctx.events.push({ type: "input_requested", nodeId: e.nodeId, iteration: e.iteration, prompt: e.request.prompt, choices: e.request.choices, fields: e.request.fields });
+  settle(ctx);
+  return true;
+}
+
+/**
+ * A person answered a waiting human review: it succeeds with the answer as its output and the choice
+ * as its branch (an unknown choice fails the step, like any step choosing an undeclared branch).
+ * Answers for a node that is not waiting at that iteration (answered twice, or the run ended) are ignored.
+ */
+function onAnswered(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_answered" }>): boolean {
+  const ns = ctx.state.nodes[e.nodeId];
+  if (ctx.state.status !== "running" || !ns || ns.phase !== "waiting" || ns.iteration !== e.iteration) return false;
+  ns.phase = "running";
+  return onSucceeded(ctx, { type: "step_succeeded", nodeId: e.nodeId, iteration: e.iteration, attempt: ns.attempt, output: e.answer, branch: e.choice, latencyMs: 0 });
 }
 
 type Measured = StepKey & { usage?: TokenUsage; latencyMs?: number };

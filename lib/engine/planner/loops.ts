@@ -1,7 +1,7 @@
 import type { Edge } from "@/lib/workflow/schema";
 import { deliver, followForward, startNode } from "./activation";
 import { exhaust } from "./budgets";
-import { nodeState } from "./state";
+import { isBusy, nodeState } from "./state";
 import type { Ctx } from "./types";
 
 /**
@@ -71,7 +71,7 @@ function reenter(ctx: Ctx, edge: Edge, feedback: unknown): void {
   for (const id of region) {
     if (id === edge.target) continue;
     const ns = nodeState(ctx.state, id);
-    if (ns.phase === "running") continue;
+    if (isBusy(ns)) continue;
     ns.inbox = {};
     ns.absorb = [];
     for (const e of ctx.g.incomingForward(id)) {
@@ -83,7 +83,7 @@ function reenter(ctx: Ctx, edge: Edge, feedback: unknown): void {
     if (inner.kind === "loop" && inner.id !== edge.id && region.has(inner.source) && region.has(inner.target)) delete ctx.state.loops[inner.id];
   }
   const target = nodeState(ctx.state, edge.target);
-  if (target.phase === "running") return;
+  if (isBusy(target)) return;
   target.inbox = {};
   target.absorb = [];
   startNode(ctx, edge.target, { via: [], loopEdge: edge.id, feedback });

@@ -11,7 +11,8 @@ import { runStatusSchema, tokenUsageSchema } from "../events";
 export const deliverySchema = z.enum(["data", "dead"]);
 export type Delivery = z.infer<typeof deliverySchema>;
 
-export const nodePhaseSchema = z.enum(["idle", "running", "done", "skipped", "failed", "cancelled"]);
+/** `waiting`: a human review asked its question and waits for an answer (no worker runs it). */
+export const nodePhaseSchema = z.enum(["idle", "running", "waiting", "done", "skipped", "failed", "cancelled"]);
 export type NodePhase = z.infer<typeof nodePhaseSchema>;
 
 /** What a step is started with (stored as Step.input): the edges that delivered data and the loop feedback. */
@@ -89,6 +90,9 @@ export function parsePlannerState(raw: unknown): PlannerState | null {
   if (typeof raw === "object" && Object.keys(raw as object).length === 0) return null;
   return plannerStateSchema.parse(raw);
 }
+
+/** Whether a node's current step is still open: running, or a human review waiting for its answer. */
+export const isBusy = (n: NodeState): boolean => n.phase === "running" || n.phase === "waiting";
 
 /** The state of a node, created idle on first access. */
 export function nodeState(state: PlannerState, nodeId: string): NodeState {

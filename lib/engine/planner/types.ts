@@ -23,11 +23,22 @@ export type PlannerEvent =
   /** `limit` set = the executor hit a budget (e.g. maxTurnsPerVisit): the run ends budget_exhausted. */
   | ({ type: "step_failed"; error: string; limit?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)
   | ({ type: "step_timed_out"; timeoutMs: number } & StepKey)
+  /** A human review asked its question (its executor rendered it): the step waits for an answer. */
+  | ({ type: "step_waiting"; request: InputRequest } & StepKey)
+  /** A person answered a waiting human review: the choice is the branch followed, the answer the step's output. */
+  | { type: "step_answered"; nodeId: string; iteration: number; choice: string; answer: Record<string, unknown> }
   /** One model call's usage, reported while the step runs so the shared token budget holds (R6). */
   | ({ type: "tokens_used"; model: string; usage: TokenUsage; latencyMs?: number } & Omit<StepKey, "attempt">)
   | { type: "cancel_requested"; reason?: string }
   /** The run's timeout (limits.runTimeoutMs) elapsed. */
   | { type: "deadline"; timeoutMs: number };
+
+/** What a human review asks: its rendered prompt, the choices (branch ids and labels) and the fields to fill in. */
+export interface InputRequest {
+  prompt: string;
+  choices: { id: string; label: string }[];
+  fields: { key: string; type: string; description: string; required: boolean }[];
+}
 
 /** What the planner asks the driver to do. */
 export type PlannerCommand =

@@ -23,6 +23,19 @@ export interface StepRecord {
   leaseOwner: string | null;
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** A waiting human review's answer, once a person gave it (the engine then finishes the step with it). */
+  answer?: HumanAnswer | null;
+}
+
+/** A person's answer to a human review, as stored on its step until the engine takes it. */
+export interface HumanAnswer {
+  /** The branch chosen. */
+  choice: string;
+  values: Record<string, unknown>;
+  comment?: string;
+  /** Who answered (name or email), and when (ISO). */
+  answeredBy?: string;
+  answeredAt?: string;
 }
 
 /** Everything the driver needs to (re)start a run, as loaded in one read. */
@@ -51,12 +64,14 @@ export interface RunSnapshot {
   startedAt: Date | null;
   promptTokens: number;
   completionTokens: number;
+  /** Time the run spent waiting for people (status waiting); the run deadline does not count it. */
+  pausedMs?: number;
   /** All steps of the run (any order). */
   steps: StepRecord[];
 }
 
-/** Why a claim did not hand out the run. */
-export type ClaimFailure = "not_found" | "terminal";
+/** Why a claim did not hand out the run (`waiting`: parked until a human review is answered). */
+export type ClaimFailure = "not_found" | "terminal" | "waiting";
 export type ClaimResult = { ok: true; run: RunSnapshot } | { ok: false; reason: ClaimFailure };
 
 /** Start (or re-start, with attempt + 1) a step: upsert on (runId, nodeId, iteration). */
@@ -80,7 +95,8 @@ export interface StepResultWrite {
   nodeId: string;
   iteration: number;
   attempt: number;
-  status: Extract<StepStatus, "succeeded" | "failed" | "timed_out" | "cancelled">;
+  /** `waiting`: a human review asked its question (output = the question; finishedAt stays null). A result may close a `waiting` row of any owner. */
+  status: Extract<StepStatus, "succeeded" | "failed" | "timed_out" | "cancelled" | "waiting">;
   output: unknown;
   branch: string | null;
   promptTokens: number;
@@ -112,6 +128,8 @@ export interface RunWrite {
   addTokens?: TokenUsage;
   /** Added to Run.stepCount (steps started). */
   addSteps?: number;
+  /** With status `waiting`: since when (Run.waitingSince). */
+  waitingSince?: Date;
 }
 
 /**
@@ -183,6 +201,8 @@ export interface StorePort {
   requestCancel(runId: string, reason?: string): Promise<void>;
   /** Cheap poll used between steps and while steps run. */
   isCancelRequested(runId: string): Promise<{ requested: boolean; reason: string | null }>;
+  /** The answers given to the run's waiting human reviews and not yet taken by the engine (polled while such a step waits). */
+  readAnswers(runId: string): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }[]>;
 }
 
 /** Thrown by the driver internally when a commit is refused; callers see it as a DriverOutcome. */

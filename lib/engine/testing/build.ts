@@ -47,6 +47,15 @@ export const routerNode = (id: string, branches: string[]): NodeInput => ({
   branches: branches.map((b) => ({ id: b, label: b, condition: `when ${b}` })),
 });
 
+/** A human review offering `choices` (branch ids), with optional fields to fill in. */
+export const humanNode = (id: string, choices: string[] = ["approve", "reject"], extra: Partial<NodeInput> = {}): NodeInput => ({
+  id,
+  type: "human",
+  prompt: `Review {{nodes.draft.output}}`,
+  branches: choices.map((b) => ({ id: b, label: b.toUpperCase(), condition: "" })),
+  ...extra,
+}) as NodeInput;
+
 /** Parses a workflow with a default agent "a" and any given agents. */
 export function buildWorkflow(doc: WorkflowInput): Workflow {
   const agents = doc.agents ?? [];

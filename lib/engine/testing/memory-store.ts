@@ -1,6 +1,6 @@
 import { isTerminalRunStatus, runEventSchema, type RunEvent, type RunStatus } from "../events";
 import { deepEqual } from "@/lib/workflow/equal";
-import type { ClaimResult, CommitResult, FreshClaimResult, FreshStart, RunCommit, RunSnapshot, StepRecord, StorePort, StoredEvent } from "../ports";
+import type { ClaimResult, CommitResult, FreshClaimResult, FreshStart, HumanAnswer, RunCommit, RunSnapshot, StepRecord, StorePort, StoredEvent } from "../ports";
 
 /**
  * An in-memory StorePort with the same guarantees the PostgreSQL store must give: claims bump the
@@ -32,6 +32,8 @@ interface MemRun {
   completionTokens: number;
   stepCount: number;
   nextSeq: number;
+  waitingSince: Date | null;
+  pausedMs: number;
   steps: Map<string, StepRecord>;
   events: StoredEvent[];
 }
@@ -52,7 +54,7 @@ export class MemoryStore implements StorePort {
     this.runs.set(runId, {
       workflow, inputs, status: "queued", plannerState: {}, version: 0, leaseOwner: null, cancelRequested: false,
       cancelReason: null, createdAt: new Date(), startedAt: null, finishedAt: null, outputs: null, reason: null,
-      promptTokens: 0, completionTokens: 0, stepCount: 0, nextSeq: 1, steps: new Map(), events: [],
+      promptTokens: 0, completionTokens: 0, stepCount: 0, nextSeq: 1, waitingSince: null, pausedMs: 0, steps: new Map(), events: [],
     });
   }
 
@@ -72,6 +74,7 @@ export class MemoryStore implements StorePort {
     const r = this.runs.get(runId);
     if (!r) return { ok: false, reason: "not_found" };
     if (isTerminalRunStatus(r.status)) return { ok: false, reason: "terminal" };
+    if (r.status === "waiting") return { ok: false, reason: "waiting" };
     r.leaseOwner = owner;
     r.version += 1;
     return { ok: true, run: this.snapshot(runId, r) };
@@ -132,13 +135,15 @@ export class MemoryStore implements StorePort {
     }
     for (const s of c.stepResults ?? []) {
       const row = steps.get(stepKey(s.nodeId, s.iteration));
-      // A cancellation may close a row a dead worker started (the crash-loop terminal commit, D3):
-      // the run guard above proves the committer holds the run. Any other result needs its own row.
+      // A cancellation may close a row a dead worker started (the crash-loop terminal commit, D3),
+      // and a waiting human review is closed by whoever holds the run when its answer comes: the run
+      // guard above proves the committer holds the run. Any other result needs its own running row.
       const ours = row?.leaseOwner === c.owner || s.status === "cancelled";
-      if (!row || row.status !== "running" || !ours || row.attempt !== s.attempt) {
+      const open = row?.status === "waiting" || (row?.status === "running" && ours);
+      if (!row || !open || row.attempt !== s.attempt) {
         return refuse("lost_lease", `step ${s.nodeId}#${s.iteration} not running under this lease`);
       }
-      Object.assign(row, { status: s.status, output: s.output, branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error, finishedAt: s.at });
+      Object.assign(row, { status: s.status, output: s.output, branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error, finishedAt: s.status === "waiting" ? null : s.at });
     }
     const stored = (c.events ?? []).map((event, i) => ({ seq: r.nextSeq + i, at: new Date(), event: structuredClone(event) }));
     this.applyRun(r, c);
@@ -164,6 +169,7 @@ export class MemoryStore implements StorePort {
       r.completionTokens += w.addTokens.completionTokens;
     }
     if (w.addSteps) r.stepCount += w.addSteps;
+    if (w.waitingSince) r.waitingSince = w.waitingSince;
   }
 
   async releaseRun(runId: string, owner: string, version: number): Promise<void> {
@@ -183,11 +189,33 @@ export class MemoryStore implements StorePort {
     return { requested: r?.cancelRequested ?? false, reason: r?.cancelReason ?? null };
   }
 
+  async readAnswers(runId: string): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }[]> {
+    const r = this.runs.get(runId);
+    return [...(r?.steps.values() ?? [])].flatMap((s) => (s.status === "waiting" && s.answer ? [{ nodeId: s.nodeId, iteration: s.iteration, answer: structuredClone(s.answer) }] : []));
+  }
+
+  /**
+   * What lib/runs answers do on PostgreSQL: stores a person's answer on a waiting human review
+   * (refused when the step is not waiting or already answered) and, when the run is parked
+   * (`waiting`), sets it queued with the wait added to pausedMs. `woke`: the caller must enqueue it.
+   */
+  answer(runId: string, nodeId: string, iteration: number, answer: HumanAnswer, now = new Date()): { ok: boolean; woke: boolean } {
+    const r = this.run(runId);
+    const step = r.steps.get(stepKey(nodeId, iteration));
+    if (!step || step.status !== "waiting" || step.answer) return { ok: false, woke: false };
+    step.answer = structuredClone(answer);
+    if (r.status !== "waiting") return { ok: true, woke: false };
+    r.status = "queued";
+    r.pausedMs += Math.max(0, now.getTime() - (r.waitingSince?.getTime() ?? now.getTime()));
+    r.waitingSince = null;
+    return { ok: true, woke: true };
+  }
+
   private snapshot(runId: string, r: MemRun): RunSnapshot {
     return structuredClone({
       runId, workflow: r.workflow, inputs: r.inputs, status: r.status, plannerState: r.plannerState, version: r.version,
       leaseOwner: r.leaseOwner, cancelRequested: r.cancelRequested, cancelReason: r.cancelReason, createdAt: r.createdAt,
-      startedAt: r.startedAt, promptTokens: r.promptTokens, completionTokens: r.completionTokens, steps: [...r.steps.values()],
+      startedAt: r.startedAt, promptTokens: r.promptTokens, completionTokens: r.completionTokens, pausedMs: r.pausedMs, steps: [...r.steps.values()],
     });
   }
 }

@@ -70,6 +70,10 @@ function reduce(view: RunView, event: RunEvent): RunView {
       return { ...view, promptTokens: event.runPromptTokens, completionTokens: event.runCompletionTokens };
     case "run_finished":
       return { ...view, status: event.status, reason: event.reason };
+    case "input_requested":
+      return setNode(view, event.nodeId, { status: "waiting", iteration: event.iteration });
+    case "run_waiting":
+      return { ...view, status: "waiting" };
     case "step_progress":
     case "loop_exhausted":
     case "handoff":

@@ -1,0 +1,12 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { nodeKinds } from "@/lib/workflow/schema";
+import { Palette } from "./palette";
+
+describe("Palette", () => {
+  it("offers every node kind in schema order, human review included", () => {
+    const html = renderToStaticMarkup(<Palette onAdd={() => {}} />);
+    expect([...html.matchAll(/data-testid="palette-([a-z]+)"/g)].map((m) => m[1])).toEqual([...nodeKinds]);
+    expect(html).toMatch(/data-testid="palette-human"[^>]*>Human review</);
+  });
+});

@@ -1,0 +1,89 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { isTerminalRunStatus } from "@/lib/engine/events";
+import type { HumanAnswer } from "@/lib/engine/ports";
+import { AppError, notFound } from "@/lib/errors";
+import { createLogger } from "@/lib/logger";
+import { enqueueRun } from "@/lib/queue";
+import { workflowSchema } from "@/lib/workflow/schema";
+import { inputsSchema } from "./inputs";
+
+const log = createLogger({ component: "run-answers" });
+
+/** A person's answer to a human review: the choice (a branch id), the fields' values and an optional comment. */
+export const answerSchema = z.object({
+  nodeId: z.string().min(1).max(64),
+  /** Which visit of the node; default the one waiting. */
+  iteration: z.number().int().positive().optional(),
+  choice: z.string().min(1).max(64),
+  values: z.record(z.string(), z.unknown()).default({}),
+  comment: z.string().trim().max(4000).optional(),
+});
+export type AnswerInput = z.input<typeof answerSchema>;
+
+const conflict = (message: string) => new AppError("conflict", message);
+
+/**
+ * Answers one of the owner's waiting human reviews: the choice must be one of the node's branches
+ * and the values must match its fields (like a run's inputs). The answer is stored on the step (only
+ * once: a second answer is refused), then the engine takes it: a parked run (`waiting`) is set
+ * queued and enqueued, a run still working on other steps picks it up at its next poll.
+ */
+export async function answerStep(ownerId: string, runId: string, input: AnswerInput, answeredBy: string): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }> {
+  const body = answerSchema.parse(input);
+  const run = await db().run.findFirst({ where: { id: runId, ownerId }, select: { status: true, workflowVersion: { select: { document: true } } } });
+  if (!run) throw notFound("Run not found");
+  if (isTerminalRunStatus(run.status)) throw conflict(`The run has ended (${run.status}); its reviews can no longer be answered.`);
+  const step = await db().step.findFirst({
+    where: { runId, nodeId: body.nodeId, status: "waiting", ...(body.iteration ? { iteration: body.iteration } : {}) },
+    orderBy: { iteration: "desc" },
+    select: { id: true, iteration: true, answer: true },
+  });
+  if (!step) throw conflict(`Step "${body.nodeId}" is not waiting for an answer.`);
+  if (step.answer !== null) throw conflict(`Step "${body.nodeId}" has already been answered.`);
+  const doc = workflowSchema.safeParse(run.workflowVersion.document);
+  const node = doc.success ? doc.data.nodes.find((n) => n.id === body.nodeId) : undefined;
+  if (!node || node.type !== "human") throw conflict(`Step "${body.nodeId}" is not a human review.`);
+  const choices = node.branches.map((b) => b.id);
+  if (!choices.includes(body.choice)) {
+    throw new AppError("bad_request", `"${body.choice}" is not one of the choices (${choices.join(", ")}).`, { field: "choice", choices });
+  }
+  const values = inputsSchema(node.fields).safeParse(body.values);
+  if (!values.success) throw new AppError("bad_request", "The values do not match the review's fields.", z.treeifyError(values.error));
+  const answer: HumanAnswer = {
+    choice: body.choice,
+    values: values.data,
+    ...(body.comment ? { comment: body.comment } : {}),
+    answeredBy,
+    answeredAt: new Date().toISOString(),
+  };
+  const stored = await db().$executeRaw`
+    UPDATE "Step" SET answer = ${JSON.stringify(answer)}::jsonb WHERE id = ${step.id} AND status = 'waiting' AND answer IS NULL`;
+  if (stored === 0) throw conflict(`Step "${body.nodeId}" has already been answered.`);
+  await resumeIfAnswered(runId);
+  return { nodeId: body.nodeId, iteration: step.iteration, answer };
+}
+
+/**
+ * Sets a parked run queued again (its wait added to pausedMs) and enqueues it. `answered`: only
+ * when one of its waiting reviews holds an answer (after a job parked it: an answer may have come in
+ * while it was parking); otherwise whatever the reason (a cancel). Answers whether it woke the run.
+ */
+export async function wakeWaitingRun(runId: string, only: "answered" | "any"): Promise<boolean> {
+  const answered = only === "answered";
+  const rows = await db().$queryRaw<{ id: string }[]>`
+    UPDATE "Run" SET status = 'queued', "waitingSince" = NULL,
+      "pausedMs" = "pausedMs" + GREATEST(0, (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - COALESCE("waitingSince", now() AT TIME ZONE 'UTC'))) * 1000)::int)
+    WHERE id = ${runId} AND status = 'waiting'
+      AND (NOT ${answered} OR EXISTS (SELECT 1 FROM "Step" s WHERE s."runId" = ${runId} AND s.status = 'waiting' AND s.answer IS NOT NULL))
+    RETURNING id`;
+  if (rows.length === 0) return false;
+  // the row is queued now: if the enqueue fails, the reconciler dispatches it
+  await enqueueRun(runId, "resume").catch((err: unknown) => log.warn("run woken but not enqueued (the reconciler will)", { runId, err }));
+  return true;
+}
+
+/** After an answer was stored (or a job parked a run): wakes the run if it is parked with an answer waiting. */
+export const resumeIfAnswered = (runId: string): Promise<boolean> => wakeWaitingRun(runId, "answered");
+
