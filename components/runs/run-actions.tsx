@@ -17,7 +17,7 @@ async function post(url: string): Promise<{ ok: boolean; body: unknown; status: 
 export function RunActions({ runId, status }: { runId: string; status: string }) {
   const router = useRouter();
   const [busy, setBusy] = useState<string | null>(null);
-  const active = status === "queued" || status === "running";
+  const active = status === "queued" || status === "running" || status === "waiting";
   const again = async (label: string) => {
     setBusy(label);
     try {

@@ -32,6 +32,23 @@ export interface StepState {
   progress: { at: string; message: string; detail?: Record<string, unknown> }[];
   calls: ModelCall[];
   handoffs: { at: string; worker: string; phase: string; task?: string; result?: string; error?: string }[];
+  /** A human review's question (while it waits, and after, for the record). */
+  request?: InputRequestView;
+}
+
+/** What a human review asks (the input_requested event; the waiting Step row's output.request). */
+export interface InputRequestView {
+  prompt: string;
+  choices: { id: string; label: string }[];
+  fields: { key: string; type: string; description: string; required: boolean }[];
+}
+
+/** The question a waiting Step row holds in its output (set by the engine), if it is one. */
+function requestOf(output: unknown): InputRequestView | undefined {
+  const r = output && typeof output === "object" ? (output as { request?: unknown }).request : undefined;
+  if (!r || typeof r !== "object") return undefined;
+  const q = r as Partial<InputRequestView>;
+  return typeof q.prompt === "string" && Array.isArray(q.choices) ? { prompt: q.prompt, choices: q.choices, fields: Array.isArray(q.fields) ? q.fields : [] } : undefined;
 }
 
 /** The folded run: mutable, owned by one hook; `version` bumps on every applied event. */
@@ -68,7 +85,8 @@ export function initialRunState(run: RunInfoView, steps: readonly StepView[]): R
     map.set(stepKey(s.nodeId, s.iteration), {
       ...blankStep(s.nodeId, s.iteration),
       attempt: s.attempt, status: s.status, branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens,
-      latencyMs: s.latencyMs, error: s.error, startedAt: s.startedAt, finishedAt: s.finishedAt, input: s.input, output: s.output,
+      latencyMs: s.latencyMs, error: s.error, startedAt: s.startedAt, finishedAt: s.finishedAt, input: s.input,
+      ...(s.status === "waiting" ? { output: undefined, request: requestOf(s.output) } : { output: s.output }),
     });
   }
   return {
@@ -152,11 +170,17 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
       Object.assign(state, { status: e.status, reason: e.reason, finishedAt: at });
       if (e.outputs !== undefined) state.outputs = e.outputs;
       return;
+    case "input_requested":
+      Object.assign(step(state, e.nodeId, e.iteration), { status: "waiting", request: { prompt: e.prompt, choices: e.choices, fields: e.fields } });
+      return;
+    case "run_waiting":
+      state.status = "waiting";
+      return;
   }
 }
 
 const CANVAS_STATUS: Record<string, NodeRunState["status"]> = {
-  pending: "pending", running: "running", succeeded: "succeeded", failed: "failed", timed_out: "failed", cancelled: "failed", skipped: "skipped",
+  pending: "pending", running: "running", waiting: "waiting", succeeded: "succeeded", failed: "failed", timed_out: "failed", cancelled: "failed", skipped: "skipped",
 };
 
 /** Per node: the status of its latest iteration and that iteration's number (the canvas overlay). */
@@ -190,4 +214,8 @@ export function runUsage(state: RunState): ModelUsage[] {
 }
 
 /** True when the run can no longer change. */
-export const isFinished = (status: string): boolean => !["queued", "running"].includes(status as RunStatus);
+export const isFinished = (status: string): boolean => !["queued", "running", "waiting"].includes(status as RunStatus);
+
+/** The human reviews waiting for an answer, in start order. */
+export const waitingReviews = (state: RunState): (StepState & { request: InputRequestView })[] =>
+  orderedSteps(state).filter((s): s is StepState & { request: InputRequestView } => s.status === "waiting" && s.request !== undefined);

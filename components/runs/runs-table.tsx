@@ -8,7 +8,7 @@ import { formatCost, formatDuration } from "./cost";
 import { statusTone } from "./status";
 import { describeTrigger, TRIGGER_NAMES } from "./trigger";
 
-const STATUSES = ["queued", "running", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"];
+const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"];
 const POLL_MS = 2_000;
 
 /** The runs page's filter as its address gives it (`?workflow=&status=&trigger=`). */

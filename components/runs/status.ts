@@ -6,7 +6,7 @@ export function statusTone(status: string): BadgeTone {
     case "succeeded": return "success";
     case "running": return "primary";
     case "failed": case "timed_out": case "aborted": return "danger";
-    case "budget_exhausted": case "cancelled": return "warning";
+    case "budget_exhausted": case "cancelled": case "waiting": return "warning";
     default: return "neutral";
   }
 }
