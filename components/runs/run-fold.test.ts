@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent, RunEventEnvelope } from "@/lib/engine/events";
 import { estimateCost } from "@/lib/runs/cost";
-import { applyEnvelope, initialRunState, nodeOverlay, orderedSteps, runUsage } from "./run-fold";
+import type { StepView } from "@/lib/runs/dto";
+import { applyEnvelope, initialRunState, isFinished, nodeOverlay, orderedSteps, runUsage, waitingReviews } from "./run-fold";
 
 const run = { id: "r1", status: "queued", reason: null, workflowName: "W", version: 1, promptTokens: 0, completionTokens: 0, createdAt: "2026-01-01T00:00:00.000Z", startedAt: null, finishedAt: null, trigger: "manual" as const };
 let seq = 0;
@@ -32,5 +33,33 @@ describe("run fold", () => {
     expect(runUsage(state)).toEqual([{ model: "m1", promptTokens: 10, completionTokens: 5 }]);
     expect(estimateCost({ m1: { promptPer1M: 1_000_000, completionPer1M: 2_000_000 } }, runUsage(state))).toBe(20);
     expect(estimateCost({}, runUsage(state))).toBeNull();
+  });
+
+  it("a human review's question makes its step waiting and the run waiting; the answer closes it", () => {
+    seq = 0;
+    const request = { prompt: "Publish it?", choices: [{ id: "approve", label: "Publish" }], fields: [{ key: "note", type: "string", description: "", required: true }] };
+    const state = initialRunState(run, []);
+    for (const e of [
+      env({ type: "run_started", inputs: {}, resumed: false, redispatched: [] }, 0),
+      env({ type: "step_started", nodeId: "review", iteration: 1, attempt: 1, kind: "human" }, 10),
+      env({ type: "input_requested", nodeId: "review", iteration: 1, ...request }, 10),
+      env({ type: "run_waiting", steps: [{ nodeId: "review", iteration: 1 }] }, 11),
+    ]) applyEnvelope(state, e);
+    expect(state.status).toBe("waiting");
+    expect(isFinished(state.status)).toBe(false);
+    expect(waitingReviews(state).map((s) => [s.key, s.request])).toEqual([["review#1", request]]);
+    expect(nodeOverlay(state, ["review"]).get("review")).toEqual({ status: "waiting", iteration: 1 });
+    applyEnvelope(state, env({ type: "run_started", inputs: {}, resumed: true, redispatched: [] }, 20));
+    applyEnvelope(state, env({ type: "step_finished", nodeId: "review", iteration: 1, status: "succeeded", branch: "approve", output: { choice: "approve" }, promptTokens: 0, completionTokens: 0 }, 21));
+    expect(state.status).toBe("running");
+    expect(waitingReviews(state)).toEqual([]);
+    expect(state.steps.get("review#1")?.output).toEqual({ choice: "approve" });
+  });
+
+  it("a waiting Step row rendered by the server seeds the question", () => {
+    const row: StepView = { nodeId: "review", iteration: 1, attempt: 1, status: "waiting", branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, startedAt: "2026-01-01T00:00:00.000Z", finishedAt: null, input: null, output: { request: { prompt: "Ok?", choices: [{ id: "yes", label: "Yes" }], fields: [] } } };
+    const state = initialRunState({ ...run, status: "waiting" }, [row]);
+    expect(waitingReviews(state)[0]?.request).toEqual({ prompt: "Ok?", choices: [{ id: "yes", label: "Yes" }], fields: [] });
+    expect(state.steps.get("review#1")?.output).toBeUndefined();
   });
 });
