@@ -62,6 +62,17 @@ describe("waitForRunEnd", () => {
     expect(await waitingSilent).toBe("succeeded");
   });
 
+  it("stops when the run parks to wait for a person (a review may take days), woken by run_waiting", async () => {
+    const runId = await createTestRun(owner, "running");
+    const waiting = waitForRunEnd(runId, { timeoutMs: 20_000 });
+    await new Promise((r) => setTimeout(r, 150));
+    const t0 = Date.now();
+    await db().run.update({ where: { id: runId }, data: { status: "waiting", waitingSince: new Date() } });
+    await publishRunEvents(runId, [{ seq: 1, at: new Date(), event: { type: "run_waiting" as const, steps: [{ nodeId: "review", iteration: 1 }] } }]);
+    expect(await waiting).toBe("waiting");
+    expect(Date.now() - t0).toBeLessThan(1_000);
+  });
+
   it("gives up after its timeout or when aborted, answering the status it last read", async () => {
     const runId = await createTestRun(owner, "running");
     const t0 = Date.now();

@@ -12,8 +12,9 @@ export const MAX_WAIT_SECONDS = 60;
 const FALLBACK_POLL_MS = 2_000;
 
 /**
- * Waits until the run is terminal, `timeoutMs` passed or `signal` aborted, and answers the status it
- * last read (null: no such run). Woken by the run's Redis wake-ups (lib/events hub), subscribed BEFORE
+ * Waits until the run is terminal or waits for a person (status `waiting`: a human review, which
+ * may take days), `timeoutMs` passed or `signal` aborted, and answers the status it last read (null:
+ * no such run). Woken by the run's Redis wake-ups (lib/events hub), subscribed BEFORE
  * the first read so no ending is missed; PostgreSQL is read again on each wake-up and every 2 s, so a
  * Redis outage only makes it slower.
  */
@@ -23,9 +24,9 @@ export async function waitForRunEnd(runId: string, opts: { timeoutMs: number; si
   let next = woken();
   let unsubscribe: (() => void) | undefined;
   try {
-    // a wake-up that carries its events and no run_finished cannot be the end: no read for it
+    // a wake-up that carries its events and neither run_finished nor run_waiting cannot be the end: no read for it
     unsubscribe = await runEventHub().subscribe(runId, (w) => {
-      if (!w.events || w.events.some((e) => e.event.type === "run_finished")) wake();
+      if (!w.events || w.events.some((e) => e.event.type === "run_finished" || e.event.type === "run_waiting")) wake();
     });
   } catch (err) {
     log.warn("no wake-ups for a waiting request; reading PostgreSQL every 2 s", { runId, err });
@@ -39,7 +40,7 @@ export async function waitForRunEnd(runId: string, opts: { timeoutMs: number; si
     for (;;) {
       const progress = await runProgress(runId);
       const status = (progress?.status ?? null) as RunStatus | null;
-      if (!status || isTerminalRunStatus(status) || opts.signal?.aborted) return status;
+      if (!status || isTerminalRunStatus(status) || status === "waiting" || opts.signal?.aborted) return status;
       const left = deadline - Date.now();
       if (left <= 0) return status;
       let timer: ReturnType<typeof setTimeout> | undefined;

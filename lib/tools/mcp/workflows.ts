@@ -77,6 +77,7 @@ export async function callWorkflowTool(ownerId: string, name: string, args: Reco
   if (isTerminalRunStatus(status)) {
     return status === "succeeded" ? { ok: true, runId, outputs: run.outputs } : { ok: false, runId, error: `Run ${runId} ended ${status}${run.reason ? `: ${run.reason}` : ""}` };
   }
+  if (status === "waiting") return { ok: false, runId, error: `Run ${runId} waits for a human review; answer it at /runs/${runId} (or POST /api/runs/${runId}/answer).` };
   if (opts.signal?.aborted) return { ok: false, runId, error: `Stopped waiting for run ${runId} (it keeps running).` };
   return { ok: false, runId, error: `Run ${runId} is still ${status}; it keeps running (see /runs/${runId}).` };
 }
