@@ -3,13 +3,13 @@ import { NavLinks } from "./nav-links";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
 
-/** The top bar of signed-in pages: logo, navigation, theme toggle, account menu. */
-export function AppHeader({ user, signOutAction }: { user: { name: string | null; email: string | null }; signOutAction: () => Promise<void> }) {
+/** The top bar of signed-in pages: logo, navigation (with the runs waiting for a review), theme toggle, account menu. */
+export function AppHeader({ user, signOutAction, waitingRuns = 0 }: { user: { name: string | null; email: string | null }; signOutAction: () => Promise<void>; waitingRuns?: number }) {
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/80 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4 sm:gap-6 sm:px-6">
         <Logo />
-        <NavLinks />
+        <NavLinks waitingRuns={waitingRuns} />
         <div className="ml-auto flex shrink-0 items-center gap-2">
           <ThemeToggle />
           <UserMenu name={user.name} email={user.email} signOutAction={signOutAction} />

@@ -153,3 +153,8 @@ export async function isRunOwnedBy(ownerId: string, runId: string): Promise<bool
   const n = await db().run.count({ where: { id: runId, ownerId } });
   return n === 1;
 }
+
+/** How many of the owner's runs wait for a person (a human review to answer): the navigation shows it. */
+export async function countWaitingRuns(ownerId: string): Promise<number> {
+  return db().run.count({ where: { ownerId, status: "waiting" } });
+}
