@@ -3,9 +3,14 @@ import { db } from "@/lib/db/client";
 import type { RunStatus, RunTrigger } from "@/lib/generated/prisma/client";
 
 /**
- * The notification outbox: one NotificationDelivery row per (notifier, ended run), created once
- * (the unique key makes every creation idempotent), then delivered at least once by the worker.
+ * The notification outbox: one NotificationDelivery row per (notifier, run, key), created once (the
+ * unique key makes every creation idempotent), then delivered at least once by the worker. The key
+ * is "finished" for a run's end (run.finished) and "waiting:<waitingSince>" for each time it parked
+ * waiting for a human review (run.waiting).
  */
+
+/** A waiting run's delivery key: one per time it parked (its waitingSince, to the millisecond). */
+const WAITING_KEY = `'waiting:' || to_char(r."waitingSince", 'YYYY-MM-DD"T"HH24:MI:SS.MS')`;
 
 const TERMINAL = "('succeeded', 'failed', 'aborted', 'budget_exhausted', 'cancelled')";
 
@@ -23,7 +28,7 @@ export async function createRunDeliveries(runId: string): Promise<string[]> {
      JOIN "RunNotifier" n ON n."workflowId" = v."workflowId" AND n."ownerId" = r."ownerId"
      WHERE r.id = $1 AND r.status IN ${TERMINAL} AND n.enabled AND n."enabledAt" <= COALESCE(r."finishedAt", now())
        AND (n.on = 'all' OR r.status <> 'succeeded')
-     ON CONFLICT ("notifierId", "runId") DO NOTHING
+     ON CONFLICT ("notifierId", "runId", "key") DO NOTHING
      RETURNING id`,
     runId,
   );
@@ -43,9 +48,38 @@ export async function createMissedDeliveries(windowMinutes = 15): Promise<string
      JOIN "Run" r ON r."workflowVersionId" = v.id AND r."ownerId" = n."ownerId"
      WHERE n.enabled AND r.status IN ${TERMINAL} AND r."finishedAt" > now() - make_interval(mins => $1::int)
        AND r."finishedAt" >= n."enabledAt" AND (n.on = 'all' OR r.status <> 'succeeded')
-     ON CONFLICT ("notifierId", "runId") DO NOTHING
+     ON CONFLICT ("notifierId", "runId", "key") DO NOTHING
      RETURNING id`,
     windowMinutes,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The deliveries a run's wait for a human review calls for: one per enabled notifier of its workflow
+ * listening since before it parked (whatever `on` says: a review waits for someone either way).
+ * Answers the ids it created (none when they exist, or the run is not waiting).
+ */
+export async function createWaitingDeliveries(runId: string): Promise<string[]> {
+  return insertWaiting(`r.id = $1`, runId);
+}
+
+/** The sweep behind createWaitingDeliveries: runs that started waiting in the last `windowMinutes`. */
+export async function createMissedWaitingDeliveries(windowMinutes = 15): Promise<string[]> {
+  return insertWaiting(`r."waitingSince" > (now() AT TIME ZONE 'UTC') - make_interval(mins => $1::int)`, windowMinutes);
+}
+
+async function insertWaiting(which: string, value: string | number): Promise<string[]> {
+  const rows = await db().$queryRawUnsafe<{ id: string }[]>(
+    `INSERT INTO "NotificationDelivery" (id, "notifierId", "runId", event, key)
+     SELECT gen_random_uuid()::text, n.id, r.id, 'run.waiting', ${WAITING_KEY}
+     FROM "Run" r
+     JOIN "WorkflowVersion" v ON v.id = r."workflowVersionId"
+     JOIN "RunNotifier" n ON n."workflowId" = v."workflowId" AND n."ownerId" = r."ownerId"
+     WHERE ${which} AND r.status = 'waiting' AND r."waitingSince" IS NOT NULL AND n.enabled AND n."enabledAt" <= r."waitingSince"
+     ON CONFLICT ("notifierId", "runId", "key") DO NOTHING
+     RETURNING id`,
+    value,
   );
   return rows.map((r) => r.id);
 }
@@ -64,12 +98,22 @@ export async function stalePendingDeliveries(idleMs: number, limit = 500): Promi
   return rows.map((r) => r.id);
 }
 
-/** What one delivery sends: the run's end as its owner sees it, and where to. */
+/** A human review waiting for an answer, as a run.waiting notification lists it. */
+export interface WaitingReview {
+  nodeId: string;
+  iteration: number;
+  request: unknown;
+}
+
+/** What one delivery sends: the run's end (or its wait) as its owner sees it, and where to. */
 export interface DeliveryToSend {
   id: string;
   status: "pending" | "delivered" | "failed";
   attempts: number;
   notifierId: string;
+  event: string;
+  /** run.waiting: the reviews still waiting when it is sent. */
+  reviews: WaitingReview[];
   run: {
     id: string;
     status: RunStatus;
@@ -86,7 +130,7 @@ export interface DeliveryToSend {
 }
 
 export async function deliveryToSend(id: string): Promise<DeliveryToSend | null> {
-  const d = await db().notificationDelivery.findUnique({ where: { id }, select: { id: true, status: true, attempts: true, notifierId: true, runId: true } });
+  const d = await db().notificationDelivery.findUnique({ where: { id }, select: { id: true, status: true, attempts: true, notifierId: true, runId: true, event: true } });
   if (!d) return null;
   const r = await db().run.findUnique({
     where: { id: d.runId },
@@ -99,7 +143,11 @@ export async function deliveryToSend(id: string): Promise<DeliveryToSend | null>
     ? { id: r.id, status: r.status, reason: r.reason, outputs: r.outputs, trigger: r.trigger, createdAt: r.createdAt, startedAt: r.startedAt, finishedAt: r.finishedAt,
         workflowId: r.workflowVersion.workflow.id, workflowName: r.workflowVersion.workflow.name, version: r.workflowVersion.version }
     : null;
-  return { id: d.id, status: d.status, attempts: d.attempts, notifierId: d.notifierId, run };
+  const reviews = d.event === "run.waiting"
+    ? (await db().step.findMany({ where: { runId: d.runId, status: "waiting" }, orderBy: { startedAt: "asc" }, select: { nodeId: true, iteration: true, output: true } }))
+        .map((s) => ({ nodeId: s.nodeId, iteration: s.iteration, request: (s.output as { request?: unknown } | null)?.request ?? null }))
+    : [];
+  return { id: d.id, status: d.status, attempts: d.attempts, notifierId: d.notifierId, event: d.event, reviews, run };
 }
 
 /** Records one try of a delivery: still pending (to be tried again), delivered, or failed for good. */
@@ -129,11 +177,11 @@ export async function resetDeliveryForOwner(ownerId: string, id: string): Promis
 }
 
 /** The notifications of one of the owner's runs, oldest first: where each went and how it went. */
-export async function deliveriesOfRun(ownerId: string, runId: string): Promise<{ id: string; url: string; status: "pending" | "delivered" | "failed"; attempts: number; responseStatus: number | null; error: string | null; createdAt: Date; runId: string }[]> {
+export async function deliveriesOfRun(ownerId: string, runId: string): Promise<{ id: string; url: string; event: string; status: "pending" | "delivered" | "failed"; attempts: number; responseStatus: number | null; error: string | null; createdAt: Date; runId: string }[]> {
   const rows = await db().notificationDelivery.findMany({
     where: { runId, notifier: { ownerId } },
     orderBy: { createdAt: "asc" },
-    select: { id: true, runId: true, status: true, attempts: true, responseStatus: true, error: true, createdAt: true, notifier: { select: { url: true } } },
+    select: { id: true, runId: true, event: true, status: true, attempts: true, responseStatus: true, error: true, createdAt: true, notifier: { select: { url: true } } },
   });
   return rows.map(({ notifier, ...d }) => ({ ...d, url: notifier.url }));
 }

@@ -10,6 +10,7 @@ import type { WorkflowInput } from "@/lib/workflow/schema";
 import { useWorkerRuntime } from "@/test/helpers/runtime";
 import { waitFor, waitTerminal } from "@/test/helpers/worker";
 import { closeNotificationsQueue } from "@/lib/queue";
+import { answerStep } from "@/lib/runs/answers";
 import { sweepNotifications } from "./outbox";
 import { createNotifier, deleteNotifier, notifiersOf, pauseNotifier, pingNotifier, redeliver, updateNotifier } from "./service";
 import { SIGNATURE_HEADER, verifySignature } from "./signature";
@@ -46,6 +47,23 @@ const aborting: WorkflowInput = {
     { id: "e1", source: "start", sourceHandle: "next", target: "check" },
     { id: "e2", source: "check", sourceHandle: "stop", target: "stop" },
     { id: "e3", source: "check", sourceHandle: "go", target: "end" },
+  ],
+};
+
+/** A run that waits for a person's choice right after its start. */
+const reviewed: WorkflowInput = {
+  name: "Reviewed",
+  nodes: [
+    { id: "start", type: "start" },
+    { id: "review", type: "human", prompt: "Go ahead with run {{inputs.label}}?", branches: [{ id: "go", label: "Go" }, { id: "stop", label: "Stop" }] },
+    { id: "end", type: "end" },
+    { id: "halt", type: "abort", reason: "Stopped" },
+  ],
+  inputs: [{ key: "label", type: "string", required: false }],
+  edges: [
+    { id: "e1", source: "start", sourceHandle: "next", target: "review" },
+    { id: "e2", source: "review", sourceHandle: "go", target: "end" },
+    { id: "e3", source: "review", sourceHandle: "stop", target: "halt" },
   ],
 };
 
@@ -217,6 +235,37 @@ describe("run notifications", () => {
     expect(hits("/w1")).toHaveLength(0);
     expect(await notifiersOf(rt.ownerId, workflowId)).toMatchObject([{ id: notifier.id, enabled: true }]);
   });
+
+  it("tells every listening URL, failures-only ones too, when a run waits for a review, once per wait; the sweep catches up", async () => {
+    const { workflowId } = await createTestWorkflow(rt.ownerId, reviewed);
+    const { notifier, secret } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/review`, on: "failures" });
+    const { run } = await startRun(rt.ownerId, workflowId, { inputs: { label: "A" } });
+    const [hit] = await waitFor(async () => (hits("/review").length ? hits("/review") : null), 20_000, "the waiting notification");
+    expect(hit!.headers["x-weft-event"]).toBe("run.waiting");
+    expect(verifySignature(secret, hit!.headers[SIGNATURE_HEADER.toLowerCase()] as string, hit!.body)).toBe(true);
+    const body = JSON.parse(hit!.body) as { event: string; run: Record<string, unknown>; reviews: unknown[] };
+    expect(body).toMatchObject({ event: "run.waiting", run: { id: run.id, status: "waiting", workflow: { id: workflowId } } });
+    expect(body.run).not.toHaveProperty("outputs");
+    expect(body.reviews).toEqual([{ nodeId: "review", iteration: 1, prompt: "Go ahead with run A?", choices: [{ id: "go", label: "Go" }, { id: "stop", label: "Stop" }], fields: [], answer: `/api/runs/${run.id}/answer` }]);
+    const [delivery] = await waitFor(async () => {
+      const ds = await deliveriesOf(notifier.id);
+      return ds[0]?.status === "delivered" ? ds : null;
+    }, 10_000, "delivered");
+    expect(delivery).toMatchObject({ event: "run.waiting", key: expect.stringMatching(/^waiting:\d{4}-/) });
+    expect(await deliveriesOfRun(rt.ownerId, run.id)).toMatchObject([{ event: "run.waiting", status: "delivered" }]);
+
+    // a wait whose notification was never written (a crash after parking): the sweep writes and sends it
+    await db().notificationDelivery.deleteMany({ where: { notifierId: notifier.id } });
+    expect((await sweepNotifications()).created).toBeGreaterThanOrEqual(1);
+    await waitFor(async () => (hits("/review").length === 2 ? true : null), 20_000, "the swept notification");
+    expect((await sweepNotifications()).created).toBe(0);
+
+    // answered, it succeeds: a failures-only URL hears nothing more
+    await answerStep(rt.ownerId, run.id, { nodeId: "review", choice: "go" }, "Ada");
+    expect((await waitTerminal(run.id)).run.status).toBe("succeeded");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(hits("/review")).toHaveLength(2);
+  }, 60_000);
 
   it("a ping tests a receiver from the app, signed like a delivery; refusals and bad URLs are explained", async () => {
     const { workflowId } = await createTestWorkflow(rt.ownerId, quick);

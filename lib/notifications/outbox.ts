@@ -1,5 +1,5 @@
 import "server-only";
-import { createMissedDeliveries, createRunDeliveries, stalePendingDeliveries, touchDeliveries } from "@/lib/db/deliveries";
+import { createMissedDeliveries, createMissedWaitingDeliveries, createRunDeliveries, createWaitingDeliveries, stalePendingDeliveries, touchDeliveries } from "@/lib/db/deliveries";
 import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
 import { enqueueDelivery } from "@/lib/queue";
@@ -33,11 +33,24 @@ export async function notifyRunEnded(runId: string): Promise<number> {
 }
 
 /**
+ * A run parked waiting for a human review: tells every listening notifier (run.waiting), once per
+ * wait. Never throws, like notifyRunEnded; the sweep catches up.
+ */
+export async function notifyRunWaiting(runId: string): Promise<number> {
+  try {
+    return await enqueueAll(await createWaitingDeliveries(runId));
+  } catch (err) {
+    log.warn("waiting-run notifications not recorded; the sweep will", { runId, err: err instanceof Error ? err.message : String(err) });
+    return 0;
+  }
+}
+
+/**
  * The worker's periodic catch-up: deliveries for runs that ended lately without them (a crash
  * between the end and notifyRunEnded), and pending deliveries whose job is gone (Redis lost).
  */
 export async function sweepNotifications(): Promise<{ created: number; enqueued: number }> {
-  const created = await createMissedDeliveries();
+  const created = [...(await createMissedDeliveries()), ...(await createMissedWaitingDeliveries())];
   const stale = (await stalePendingDeliveries(lostJobAfterMs())).filter((id) => !created.includes(id));
   // touched first: a row whose job is only slow (a long backlog) gets one more job per full wait, not one per sweep
   await touchDeliveries(stale);

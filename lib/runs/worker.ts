@@ -6,7 +6,7 @@ import type { Redis } from "ioredis";
 import { systemClock } from "@/lib/engine/clock";
 import { runJob, type DriverOutcome } from "@/lib/engine/driver";
 import { createLogger } from "@/lib/logger";
-import { notifyRunEnded } from "@/lib/notifications/outbox";
+import { notifyRunEnded, notifyRunWaiting } from "@/lib/notifications/outbox";
 import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
 import type { LivenessPort } from "@/lib/engine/ports";
 import { resumeIfAnswered } from "./answers";
@@ -122,7 +122,11 @@ async function processRunJob(job: Job<RunJobData>, workerId: string, stop: Abort
   logger.info("run job done", { outcome });
   // after the end is committed and published: a notification never delays the run's own end
   if (outcome.kind === "terminal") await notifyRunEnded(data.runId);
-  // an answer stored while this job was parking the run found it still running: wake it now
-  if (outcome.kind === "waiting") await resumeIfAnswered(data.runId);
+  // an answer stored while this job was parking the run found it still running: wake it now;
+  // otherwise tell whoever listens that a review waits
+  if (outcome.kind === "waiting") {
+    const woken = await resumeIfAnswered(data.runId);
+    if (!woken && outcome.steps > 0) await notifyRunWaiting(data.runId);
+  }
   return outcome;
 }
