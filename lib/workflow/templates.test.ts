@@ -10,8 +10,8 @@ const byId = (id: string) => {
 };
 
 describe("workflowTemplates", () => {
-  it("ships the five patterns, each with id, title, description and positions", () => {
-    expect(workflowTemplates.map((t) => t.pattern).sort()).toEqual(["evaluator-optimizer", "fsm", "orchestrator-workers", "parallel", "routing"]);
+  it("ships the five patterns and a human review, each with id, title, description and positions", () => {
+    expect(workflowTemplates.map((t) => t.pattern).sort()).toEqual(["evaluator-optimizer", "fsm", "human-review", "orchestrator-workers", "parallel", "routing"]);
     for (const t of workflowTemplates) {
       expect(t.title).not.toBe("");
       expect(t.description.length).toBeGreaterThan(20);
@@ -52,6 +52,13 @@ describe("workflowTemplates", () => {
     const w = byId("ml-pipeline");
     expect(w.edges.filter((e) => e.kind === "loop").map((e) => `${e.sourceHandle}->${e.target}`)).toEqual(["retrain->train", "data_problem->preprocess"]);
     expect(w.limits.maxSteps).toBe(30);
+  });
+
+  it("post with approval: a person publishes or sends the draft back (loop, max 3, then publish)", () => {
+    const w = byId("post-approval");
+    const review = w.nodes.find((n) => n.id === "review");
+    expect(review?.type === "human" && review.branches.map((b) => b.id)).toEqual(["publish", "revise"]);
+    expect(w.edges.filter((e) => e.kind === "loop")).toEqual([expect.objectContaining({ source: "review", sourceHandle: "revise", target: "draft", maxIterations: 3, onExhausted: "continue", continueWith: "publish" })]);
   });
 
   it("financial analyst: one orchestrator with two workers", () => {

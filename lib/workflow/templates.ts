@@ -5,7 +5,7 @@ import { workflowSchema, type Edge, type Workflow, type WorkflowInput } from "./
  * documents with canvas positions. They double as the acceptance scenarios' workflows, as designer
  * few-shot examples and as the gallery a user starts from. Each validates with zero issues (tested).
  */
-export type PatternId = "routing" | "parallel" | "evaluator-optimizer" | "fsm" | "orchestrator-workers";
+export type PatternId = "routing" | "parallel" | "evaluator-optimizer" | "fsm" | "orchestrator-workers" | "human-review";
 
 /** A gallery entry: the ready-to-run document plus what to show about it. */
 export type WorkflowTemplate = { id: string; title: string; description: string; pattern: PatternId; workflow: Workflow };
@@ -171,6 +171,39 @@ const financialAnalyst: WorkflowInput = {
   edges: [edge("start", "next", "analyse"), edge("analyse", "done", "end")],
 };
 
+const postApproval: WorkflowInput = {
+  name: "Post with approval",
+  description: "Draft a post, ask a person to publish it or send it back with a note (up to 3 drafts), then polish the approved draft.",
+  inputs: [{ key: "topic", type: "string", description: "What the post is about" }],
+  outputs: [{ key: "post", type: "text", description: "The approved, polished post" }],
+  agents: [
+    agentSpec("drafter", "Drafter", "Write short, clear posts for a company blog."),
+    agentSpec("editor", "Editor", "Polish an approved post: fix grammar and tighten sentences without changing its meaning."),
+  ],
+  nodes: [
+    { id: "start", type: "start", position: at(0, 1) },
+    agentNode("draft", "drafter", "Write a short post about {{inputs.topic}}.\n\nThe reviewer's note on the last draft (if any): {{feedback.values.note}}", at(1, 1)),
+    {
+      id: "review", type: "human", name: "review", position: at(2, 1),
+      prompt: "Publish this post about {{inputs.topic}}?\n\n{{nodes.draft.output}}",
+      branches: [
+        { id: "publish", label: "Publish", condition: "" },
+        { id: "revise", label: "Send back", condition: "" },
+      ],
+      fields: [{ key: "note", type: "text", description: "What to change (for Send back)", required: false }],
+    },
+    agentNode("polish", "editor", "Polish this approved post:\n{{nodes.draft.output}}", at(3, 1)),
+    { id: "end", type: "end", position: at(4, 1), outputs: { post: "{{nodes.polish.output}}" } },
+  ],
+  edges: [
+    edge("start", "next", "draft"),
+    edge("draft", "done", "review"),
+    edge("review", "publish", "polish"),
+    loopEdge("review", "revise", "draft", 3, { onExhausted: "continue", continueWith: "publish" }),
+    edge("polish", "done", "end"),
+  ],
+};
+
 const make = (id: string, title: string, pattern: PatternId, input: WorkflowInput): WorkflowTemplate => {
   const workflow = workflowSchema.parse(input);
   return { id, title, description: workflow.description, pattern, workflow };
@@ -183,6 +216,7 @@ export const workflowTemplates: readonly WorkflowTemplate[] = [
   make("refund-triage", "Refund triage", "routing", refundTriage),
   make("ml-pipeline", "ML pipeline", "fsm", mlPipeline),
   make("financial-analyst", "Financial analyst", "orchestrator-workers", financialAnalyst),
+  make("post-approval", "Post with approval", "human-review", postApproval),
 ];
 
 /** A deep copy of a template's workflow (safe to edit), or undefined for an unknown id. */

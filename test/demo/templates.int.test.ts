@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_FIXTURE_DIR } from "@/lib/llm/scripted/fixture";
 import { instantiateTemplate, workflowTemplates } from "@/lib/workflow/templates";
+import { db } from "@/lib/db/client";
+import { answerStep } from "@/lib/runs/answers";
+import { startRun } from "@/lib/runs/service";
+import { createTestWorkflow } from "@/lib/runs/test-fixtures";
 import { useWorkerRuntime } from "@/test/helpers/runtime";
+import { waitFor, waitTerminal } from "@/test/helpers/worker";
 
 /**
  * The offline demo runs every pattern template: the real worker, BullMQ, PostgreSQL and the scripted
@@ -17,10 +22,14 @@ const INPUTS: Record<string, Record<string, string>> = {
   "refund-triage": { message: "I want my money back for order 42, it arrived broken" },
   "ml-pipeline": { dataset: "s3://demo/churn.csv: 10k customers, churn labels" },
   "financial-analyst": { request: "Analyse ACME's latest 10-K and its market" },
+  "post-approval": { topic: "Our new durable workflow engine" },
 };
 
+/** Templates whose runs wait for a person: run to the end below, answering their reviews. */
+const reviewed = new Set(workflowTemplates.filter((t) => t.workflow.nodes.some((n) => n.type === "human")).map((t) => t.id));
+
 describe("the offline demo runs every template", () => {
-  it.each(workflowTemplates.map((t) => [t.id]))("%s succeeds", { timeout: 90_000 }, async (id) => {
+  it.each(workflowTemplates.filter((t) => !reviewed.has(t.id)).map((t) => [t.id]))("%s succeeds", { timeout: 90_000 }, async (id) => {
     const { run, steps } = await rt.run(instantiateTemplate(id)!, INPUTS[id]);
     expect(run.status, run.reason ?? "").toBe("succeeded");
     expect(steps.filter((s) => s.status === "failed")).toEqual([]);
@@ -50,5 +59,26 @@ describe("the offline demo runs every template", () => {
     expect(ran(refund)).not.toContain("sales");
     expect(ran(sale)).toContain("sales");
     expect(ran(sale)).not.toContain("refund");
+  });
+
+  it("post with approval waits for its reviewer, redrafts with the note sent back, and succeeds once published", { timeout: 90_000 }, async () => {
+    expect([...reviewed]).toEqual(["post-approval"]);
+    const { workflowId } = await createTestWorkflow(rt.ownerId, instantiateTemplate("post-approval")!);
+    const { run } = await startRun(rt.ownerId, workflowId, { inputs: INPUTS["post-approval"] });
+    const waitingAt = async (iteration: number) => waitFor(async () => {
+      const r = await db().run.findUniqueOrThrow({ where: { id: run.id } });
+      return r.status === "waiting" && (await db().step.findFirst({ where: { runId: run.id, nodeId: "review", iteration, status: "waiting" } }));
+    }, 30_000, `review ${iteration} waiting`);
+    const first = await waitingAt(1);
+    expect((first.output as { request: { prompt: string } }).request.prompt).toMatch(/^Publish this post about Our new durable workflow engine\?\n\n\S/);
+    await answerStep(rt.ownerId, run.id, { nodeId: "review", choice: "revise", values: { note: "Mention crash recovery" } }, "Ada");
+    await waitingAt(2);
+    const drafts = await db().step.findMany({ where: { runId: run.id, nodeId: "draft" }, orderBy: { iteration: "asc" } });
+    expect(drafts.map((d) => d.iteration)).toEqual([1, 2]);
+    expect(JSON.stringify(drafts[1]!.input)).toContain("Mention crash recovery");
+    await answerStep(rt.ownerId, run.id, { nodeId: "review", choice: "publish" }, "Ada");
+    const done = await waitTerminal(run.id);
+    expect(done.run.status, done.run.reason ?? "").toBe("succeeded");
+    expect(done.steps.filter((s) => s.status === "failed")).toEqual([]);
   });
 });

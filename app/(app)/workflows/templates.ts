@@ -10,6 +10,7 @@ const PATTERN_LABEL: Record<(typeof workflowTemplates)[number]["pattern"], strin
   "evaluator-optimizer": "Evaluator–optimizer",
   fsm: "State machine",
   "orchestrator-workers": "Orchestrator–workers",
+  "human-review": "Human review",
 };
 
 /** The choices of "New workflow": blank first, then lib/workflow's pattern templates. */
