@@ -8,7 +8,8 @@ import { formatCost, formatDuration } from "./cost";
 import { FieldsView } from "./json-view";
 import { RawEvents } from "./raw-events";
 import { RunActions } from "./run-actions";
-import { isFinished, nodeOverlay, orderedSteps, runUsage, stepKey } from "./run-fold";
+import { ReviewCard } from "./review-card";
+import { isFinished, nodeOverlay, orderedSteps, runUsage, stepKey, waitingReviews } from "./run-fold";
 import { RunGraph } from "./run-graph";
 import { RunTimeline } from "./run-timeline";
 import { statusTone } from "./status";
@@ -50,7 +51,8 @@ function useNow(on: boolean, ms = 500): number {
 /**
  * A run's dashboard (owner and share views): status and totals, the read-only graph with live node
  * status, the timeline, the step inspector, inputs/outputs and the raw event log, all folded from
- * the run's SSE stream. The owner view adds cancel / re-run / retry / share in the header.
+ * the run's SSE stream. The owner view adds cancel / re-run / retry / share in the header and
+ * answers waiting human reviews (ReviewCard; a share viewer sees their questions only).
  */
 export function RunDashboard(props: DashboardProps) {
   const { run, doc, steps, eventsUrl, shareUrl, prices, mode, notifications } = props;
@@ -64,6 +66,7 @@ export function RunDashboard(props: DashboardProps) {
   // The fold mutates in place; state.version changes with every applied event.
   const overlay = useMemo(() => nodeOverlay(state, nodeIds), [state, state.version, nodeIds]); // eslint-disable-line react-hooks/exhaustive-deps
   const ordered = orderedSteps(state);
+  const reviews = isFinished(state.status) ? [] : waitingReviews(state);
   const cost = estimateCost(prices, runUsage(state));
   const started = state.startedAt ? Date.parse(state.startedAt) : null;
   const duration = started === null ? null : (state.finishedAt ? Date.parse(state.finishedAt) : now) - started;
@@ -104,6 +107,8 @@ export function RunDashboard(props: DashboardProps) {
           {state.reason && <p className="basis-full text-sm text-muted" data-testid="run-reason">{state.reason}</p>}
         </CardContent>
       </Card>
+
+      {reviews.length > 0 && <ReviewCard runId={run.id} reviews={reviews} nodeName={nodeName} canAnswer={mode === "owner"} />}
 
       {doc ? (
         <div onClick={(e) => {

@@ -41,6 +41,9 @@ export interface InputRequestView {
   prompt: string;
   choices: { id: string; label: string }[];
   fields: { key: string; type: string; description: string; required: boolean }[];
+  /** How long the review waits from its start, and the choice then taken (none: the step times out). */
+  timeoutMs?: number;
+  timeoutChoice?: string;
 }
 
 /** The question a waiting Step row holds in its output (set by the engine), if it is one. */
@@ -48,7 +51,15 @@ function requestOf(output: unknown): InputRequestView | undefined {
   const r = output && typeof output === "object" ? (output as { request?: unknown }).request : undefined;
   if (!r || typeof r !== "object") return undefined;
   const q = r as Partial<InputRequestView>;
-  return typeof q.prompt === "string" && Array.isArray(q.choices) ? { prompt: q.prompt, choices: q.choices, fields: Array.isArray(q.fields) ? q.fields : [] } : undefined;
+  if (typeof q.prompt !== "string" || !Array.isArray(q.choices)) return undefined;
+  return { prompt: q.prompt, choices: q.choices, fields: Array.isArray(q.fields) ? q.fields : [], ...timeoutOf(q) };
+}
+
+function timeoutOf(q: { timeoutMs?: unknown; timeoutChoice?: unknown }): Pick<InputRequestView, "timeoutMs" | "timeoutChoice"> {
+  return {
+    ...(typeof q.timeoutMs === "number" ? { timeoutMs: q.timeoutMs } : {}),
+    ...(typeof q.timeoutChoice === "string" ? { timeoutChoice: q.timeoutChoice } : {}),
+  };
 }
 
 /** The folded run: mutable, owned by one hook; `version` bumps on every applied event. */
@@ -171,7 +182,7 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
       if (e.outputs !== undefined) state.outputs = e.outputs;
       return;
     case "input_requested":
-      Object.assign(step(state, e.nodeId, e.iteration), { status: "waiting", request: { prompt: e.prompt, choices: e.choices, fields: e.fields } });
+      Object.assign(step(state, e.nodeId, e.iteration), { status: "waiting", request: { prompt: e.prompt, choices: e.choices, fields: e.fields, ...timeoutOf(e) } });
       return;
     case "run_waiting":
       state.status = "waiting";

@@ -5,6 +5,7 @@ import type { StepState } from "./run-fold";
 
 const BAR: Record<string, string> = {
   running: "bg-sky-500 animate-pulse",
+  waiting: "bg-amber-400",
   succeeded: "bg-emerald-500",
   failed: "bg-red-500",
   timed_out: "bg-red-500",
@@ -25,8 +26,8 @@ interface Props {
 
 /**
  * Gantt of the run: one lane per node, one bar per iteration (loops show as several bars in a
- * lane), parallel steps overlap in time. Bars of running steps grow until now. Each bar carries its
- * recorded start/finish (data-started/data-finished) so tests can assert on them.
+ * lane), parallel steps overlap in time. Bars of running and waiting steps grow until now. Each bar
+ * carries its recorded start/finish (data-started/data-finished) so tests can assert on them.
  */
 export function RunTimeline({ steps, nodeOrder, nodeName, now, selected, onSelect }: Props) {
   const timed = steps.filter((s) => s.startedAt);

@@ -35,8 +35,9 @@ function Messages({ messages }: { messages: RecordedMessage[] }) {
  * Everything the engine records about one step: status, attempt (retries = attempt − 1), timing,
  * input (the edges that delivered data) and loop feedback, the rendered prompt (messages), tool calls
  * with arguments and results, invalid-call repairs, progress, model calls with tokens and latency,
- * handoffs, the branch taken, why and where it led, output and error. Content (prompt, arguments,
- * results, reasons, output) only when `showContent` (a share link without content has none).
+ * handoffs, the branch taken, why and where it led, a human review's question (its answer is the
+ * output), output and error. Content (prompt, arguments, results, reasons, question, output) only
+ * when `showContent` (a share link without content has none).
  */
 export function StepInspector({ step, nodeName, prices, showContent }: { step: StepState | null; nodeName: (id: string) => string; prices?: Prices; showContent: boolean }) {
   if (!step) return <p className="text-sm text-muted">Select a node or a timeline bar to inspect its step.</p>;
@@ -62,6 +63,14 @@ export function StepInspector({ step, nodeName, prices, showContent }: { step: S
           <span data-testid="step-branch"><code>{step.branch}</code>{step.targets.length > 0 && <> → {step.targets.map(nodeName).join(", ")}</>}</span>
           {step.skipped.length > 0 && <span className="text-muted"> (skipped: {step.skipped.map(nodeName).join(", ")})</span>}
           {showContent && detail.branchReason && <span className="mt-1 block text-xs text-muted" data-testid="step-branch-reason">Why: {detail.branchReason}</span>}
+        </Row>
+      )}
+      {step.request && (
+        <Row label={step.status === "waiting" ? "Question (waiting for an answer)" : "Question"}>
+          {showContent && step.request.prompt
+            ? <div className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md border border-border bg-surface-2 p-2 text-sm" data-testid="step-question">{step.request.prompt}</div>
+            : <span className="text-muted">Not shared.</span>}
+          <span className="mt-1 block text-xs text-muted">Choices: {step.request.choices.map((c) => c.label || c.id).join(", ")}</span>
         </Row>
       )}
       {step.error && <Row label="Error"><span className="text-danger" data-testid="step-error">{step.error}</span></Row>}

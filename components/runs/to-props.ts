@@ -25,7 +25,7 @@ export function graphToWorkflow(g: GraphLike): Workflow | null {
       ...(n.position ? { position: n.position } : {}),
       ...(n.agent !== null ? { agent: n.agent } : {}),
       ...(n.tool !== null ? { tool: { name: n.tool } } : {}),
-      ...(n.type === "agent" || n.type === "router" ? { branches: n.branches.map((b) => ({ id: b.id, label: b.label })) } : {}),
+      ...(n.type === "agent" || n.type === "router" || (n.type === "human" && n.branches.length > 0) ? { branches: n.branches.map((b) => ({ id: b.id, label: b.label })) } : {}),
       // output names only: the templates stay out of the shared graph
       ...(n.type === "end" ? { outputs: Object.fromEntries(n.outputs.map((k) => [k, ""])) } : {}),
     })),

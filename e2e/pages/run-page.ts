@@ -13,6 +13,8 @@ export class RunPage {
   status = (): Locator => this.page.getByTestId("run-status");
   node = (id: string): Locator => this.page.getByTestId(`node-${id}`);
   bar = (nodeId: string, iteration = 1): Locator => this.page.getByTestId(`bar-${nodeId}-${iteration}`);
+  /** A waiting human review's block in the review card. */
+  review = (nodeId: string): Locator => this.page.getByTestId(`review-${nodeId}`);
 
   /** The recorded start/finish (ms since epoch) of a step's timeline bar. */
   async times(nodeId: string, iteration = 1): Promise<{ started: number; finished: number }> {

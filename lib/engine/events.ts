@@ -141,6 +141,9 @@ export const inputRequestedEvent = z.object({
   prompt: z.string(),
   choices: z.array(z.object({ id: z.string(), label: z.string() })),
   fields: z.array(z.object({ key: z.string(), type: z.string(), description: z.string().default(""), required: z.boolean().default(true) })).default([]),
+  /** How long it waits for an answer (from the step's start), and the choice then taken (none: the step times out). */
+  timeoutMs: z.number().int().positive().optional(),
+  timeoutChoice: z.string().optional(),
 });
 
 /** Nothing runs any more but human reviews wait for answers: the run is `waiting` and no worker holds it. */

@@ -87,3 +87,29 @@ export async function wakeWaitingRun(runId: string, only: "answered" | "any"): P
 /** After an answer was stored (or a job parked a run): wakes the run if it is parked with an answer waiting. */
 export const resumeIfAnswered = (runId: string): Promise<boolean> => wakeWaitingRun(runId, "answered");
 
+/**
+ * The reviews nobody answered within their timeoutMs (from the step's start) are answered by the
+ * clock: with their timeoutChoice, or with none (the step then times out and fails the run). Runs
+ * parked are woken; a run still working takes the answer at its next poll. Called by the worker's
+ * reconciler each pass, so a review expires up to one interval late. Answers how many expired.
+ */
+export async function expireReviews(): Promise<number> {
+  const due = await db().$queryRaw<{ id: string; runId: string; timeoutMs: number; timeoutChoice: string | null }[]>`
+    SELECT s.id, s."runId", (s.output->'request'->>'timeoutMs')::int AS "timeoutMs", s.output->'request'->>'timeoutChoice' AS "timeoutChoice"
+    FROM "Run" r JOIN "Step" s ON s."runId" = r.id
+    WHERE r.status IN ('waiting', 'running', 'queued') AND s.status = 'waiting' AND s.answer IS NULL
+      AND s.output->'request' ? 'timeoutMs'
+      AND s."startedAt" + make_interval(secs => (s.output->'request'->>'timeoutMs')::numeric / 1000) <= (now() AT TIME ZONE 'UTC')
+    LIMIT 500`;
+  let expired = 0;
+  for (const d of due) {
+    const answer: HumanAnswer = { choice: d.timeoutChoice ?? "", values: {}, answeredBy: "timeout", answeredAt: new Date().toISOString(), timedOutAfterMs: d.timeoutMs };
+    const stored = await db().$executeRaw`
+      UPDATE "Step" SET answer = ${JSON.stringify(answer)}::jsonb WHERE id = ${d.id} AND status = 'waiting' AND answer IS NULL`;
+    if (stored === 0) continue;
+    expired++;
+    await resumeIfAnswered(d.runId);
+  }
+  if (expired) log.info("reviews expired unanswered", { count: expired });
+  return expired;
+}

@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import { db } from "@/lib/db/client";
 import { createLogger } from "@/lib/logger";
 import { enqueueRun, hasLiveRunJob, queuePrefix } from "@/lib/queue";
+import { expireReviews } from "./answers";
 
 const log = createLogger({ component: "reconciler" });
 
@@ -41,7 +42,8 @@ export async function reconcileOnce(minAgeMs = RECONCILE_MIN_AGE_MS): Promise<st
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
 
 /**
- * Runs reconcileOnce on start and every `intervalMs`, only on the elected leader: a Redis key
+ * Runs reconcileOnce (and expires unanswered human reviews, answers.ts expireReviews) on start and
+ * every `intervalMs`, only on the elected leader: a Redis key
  * `<prefix>:reconciler:leader` taken with SET NX PX (3 × interval) and renewed by its holder, so
  * one worker of many does the scan and a dead leader is replaced after its key expires.
  * If Redis itself was flushed, the key is gone too and the next tick elects a leader again.
@@ -84,6 +86,7 @@ export class Reconciler {
       this.leader = took === "OK" || (await this.redis.eval(RENEW, 1, this.key(), this.id, ttl)) === 1;
       if (!this.leader) return;
       await reconcileOnce();
+      await expireReviews();
       this.passes++;
     } catch (err) {
       log.warn("reconcile pass failed; retrying next interval", { err });

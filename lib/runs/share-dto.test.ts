@@ -13,6 +13,8 @@ const events: RunEvent[] = [
   { type: "step_progress", nodeId: "a", iteration: 2, message: 'chose branch "done"', detail: { branch: "done", reason: SECRET } },
   { type: "step_finished", nodeId: "a", iteration: 2, status: "succeeded", output: SECRET, promptTokens: 1, completionTokens: 2 },
   { type: "handoff", nodeId: "o", iteration: 1, worker: "w", phase: "handoff", task: SECRET, result: SECRET },
+  { type: "input_requested", nodeId: "review", iteration: 1, prompt: SECRET, choices: [{ id: "approve", label: "Approve" }], fields: [{ key: "note", type: "text", description: "", required: true }], timeoutMs: 60_000, timeoutChoice: "approve" },
+  { type: "run_waiting", steps: [{ nodeId: "review", iteration: 1 }] },
   { type: "run_finished", status: "succeeded", reason: "done", outputs: { answer: SECRET } },
 ];
 
@@ -23,6 +25,13 @@ describe("shared events", () => {
       expect(sharedEvent(e, false).type).toBe(e.type);
     }
     expect(JSON.parse(JSON.stringify(events.map((e) => sharedEvent(e, true))))).toEqual(JSON.parse(JSON.stringify(events)));
+  });
+});
+
+describe("shared graph", () => {
+  it("carries a human review's choices, like a router's branches", () => {
+    const graph = sharedGraph(instantiateTemplate("post-approval")!);
+    expect(graph.nodes.find((n) => n.id === "review")?.branches).toEqual([{ id: "publish", label: "Publish" }, { id: "revise", label: "Send back" }]);
   });
 });
 

@@ -67,7 +67,7 @@ export function sharedGraph(doc: Workflow): SharedGraph {
       position: n.position ? { x: n.position.x, y: n.position.y } : null,
       agent: n.type === "agent" || n.type === "orchestrator" ? n.agent : null,
       tool: n.type === "tool" ? n.tool.name : null,
-      branches: n.type === "agent" || n.type === "router" ? n.branches.map((b) => ({ id: b.id, label: b.label })) : [],
+      branches: n.type === "agent" || n.type === "router" || n.type === "human" ? n.branches.map((b) => ({ id: b.id, label: b.label })) : [],
       outputs: n.type === "end" ? Object.keys(n.outputs) : [],
     })),
     edges: doc.edges.map((e) => ({
@@ -135,6 +135,7 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent {
         type: e.type, nodeId: e.nodeId, iteration: e.iteration, prompt: c ? e.prompt : "",
         choices: e.choices.map((x) => ({ id: x.id, label: x.label })),
         fields: e.fields.map((f) => ({ key: f.key, type: f.type, description: f.description, required: f.required })),
+        ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}), ...(e.timeoutChoice !== undefined ? { timeoutChoice: e.timeoutChoice } : {}),
       };
     case "run_waiting":
       return { type: e.type, steps: e.steps.map((x) => ({ nodeId: x.nodeId, iteration: x.iteration })) };

@@ -128,7 +128,8 @@ export const orchestratorNodeSchema = z.object({
  * choose one of `branches` and fill in `fields`; the answer is the step's output
  * (`{choice, values, comment, answeredBy, answeredAt}`) and the choice is the outcome followed.
  * While nothing else runs, the run is `waiting` and holds no worker; time spent waiting does not
- * count toward limits.runTimeoutMs.
+ * count toward limits.runTimeoutMs. `timeoutMs` bounds the wait (checked by the worker's reconciler,
+ * so up to its interval late): then `timeoutChoice` is taken, or the step times out.
  */
 export const humanNodeSchema = z.object({
   ...nodeBase,
@@ -142,6 +143,11 @@ export const humanNodeSchema = z.object({
   ]),
   /** Values the person fills in with the choice (the answer's `values`). */
   fields: z.array(fieldSchema).default([]),
+  /**
+   * With `timeoutMs` (how long to wait for an answer): the choice taken when nobody answered in time.
+   * Without it, an unanswered review times out and fails the run.
+   */
+  timeoutChoice: z.string().optional(),
 });
 export const endNodeSchema = z.object({
   ...nodeBase,

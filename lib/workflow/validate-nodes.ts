@@ -47,7 +47,7 @@ function checkWiring(node: WorkflowNode, graph: Graph): ValidationIssue[] {
     });
 }
 
-/** A human review offers at least one choice; its fields are keyed uniquely; a step timeout does not apply to it. */
+/** A human review offers at least one choice; its fields are keyed uniquely; its choice on timeout is one of them. */
 function checkHuman(node: NodeOf<"human">): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const at = { nodeId: node.id };
@@ -56,7 +56,12 @@ function checkHuman(node: NodeOf<"human">): ValidationIssue[] {
   for (const key of new Set(keys.filter((k, i) => keys.indexOf(k) !== i))) {
     issues.push(issue("duplicate_field", `Human review ${q(node.id)} has more than one field with key ${q(key)}.`, at));
   }
-  if (node.timeoutMs !== undefined) issues.push(issue("human_timeout_ignored", `Human review ${q(node.id)} has a step timeout, which does not apply: it waits until someone answers or the run is cancelled.`, at));
+  if (node.timeoutChoice !== undefined && !node.branches.some((b) => b.id === node.timeoutChoice)) {
+    issues.push(issue("human_timeout_choice_unknown", `Human review ${q(node.id)} takes ${q(node.timeoutChoice)} when nobody answers, which is not one of its choices (${qs(node.branches.map((b) => b.id))}).`, at));
+  }
+  if (node.timeoutChoice !== undefined && node.timeoutMs === undefined) {
+    issues.push(issue("human_timeout_choice_unused", `Human review ${q(node.id)} has a choice for when nobody answers but no timeout, so it waits until someone does.`, at));
+  }
   return issues;
 }
 

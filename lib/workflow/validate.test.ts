@@ -83,12 +83,17 @@ const cases: [string, () => WorkflowInput, ValidationCode[], ValidationContext?]
     d.edges.push(fwd("write", "done", "route"), fwd("route", "only", "end"));
   }), ["router_too_few_branches", "router_default_missing"]],
   ["human review", () => edit((d) => {
-    d.nodes.push({ id: "review", type: "human", name: "", join: "all", prompt: "Ship {{nodes.write.output}}?", timeoutMs: 1000,
+    d.nodes.push({ id: "review", type: "human", name: "", join: "all", prompt: "Ship {{nodes.write.output}}?", timeoutMs: 1000, timeoutChoice: "later",
       branches: [{ id: "ship", label: "Ship", condition: "" }, { id: "ship", label: "Again", condition: "" }],
       fields: [{ key: "note", type: "text", description: "", required: false }, { key: "note", type: "string", description: "", required: true }] });
     d.edges = d.edges.filter((e) => e.id !== "write-done-end");
     d.edges.push(fwd("write", "done", "review"), fwd("review", "ship", "end"));
-  }), ["duplicate_branch_id", "duplicate_field", "human_timeout_ignored"]],
+  }), ["duplicate_branch_id", "duplicate_field", "human_timeout_choice_unknown"]],
+  ["human review timeout choice without a timeout", () => edit((d) => {
+    d.nodes.push({ id: "review", type: "human", name: "", join: "all", prompt: "", timeoutChoice: "ship", branches: [{ id: "ship", label: "", condition: "" }], fields: [] });
+    d.edges = d.edges.filter((e) => e.id !== "write-done-end");
+    d.edges.push(fwd("write", "done", "review"), fwd("review", "ship", "end"));
+  }), ["human_timeout_choice_unused"]],
   ["human review without choices", () => edit((d) => {
     d.nodes.push({ id: "review", type: "human", name: "", join: "all", prompt: "", branches: [], fields: [] });
     d.edges.push(fwd("write", "done", "review"));

@@ -5,7 +5,8 @@ import { defaultNode } from "@/lib/workflow/registry";
 import { nodeKinds, workflowSchema, type Field, type Workflow } from "@/lib/workflow/schema";
 import { BranchesEditor } from "./branches-editor";
 import { FieldList } from "./field-list";
-import { HumanForm } from "./human-form";
+import { CommitInput, SelectField } from "./fields";
+import { HumanForm, minutesToMs } from "./human-form";
 import { Inspector } from "./inspector";
 import { TemplateField } from "./template-field";
 import type { InspectorActions } from "./types";
@@ -96,6 +97,33 @@ describe("Inspector", () => {
     const none: Field[] = [];
     fields?.props.onChange(none);
     expect(act.updateNode).toHaveBeenLastCalledWith("review", { fields: none });
+  });
+
+  it("human review: a wait limit in minutes, then a choice or a timeout", () => {
+    const doc = reviewed();
+    const node = doc.nodes.find((n) => n.type === "human");
+    if (node?.type !== "human") throw new Error("no human node");
+    const act = actions();
+    const [limit] = elementsOf(HumanForm({ node, doc, act }), CommitInput);
+    expect(limit?.props).toMatchObject({ value: "", testId: "human-timeout" });
+    const selectOf = (tree: ReactNode) => elementsOf(tree, SelectField<string>);
+    expect(selectOf(HumanForm({ node, doc, act }))).toHaveLength(0);
+    limit?.props.onCommit("90");
+    expect(act.updateNode).toHaveBeenLastCalledWith("review", { timeoutMs: 5_400_000 });
+    limit?.props.onCommit("");
+    expect(act.updateNode).toHaveBeenLastCalledWith("review", { timeoutMs: undefined });
+
+    const timed = { ...node, timeoutMs: 1_800_000, timeoutChoice: "approve" };
+    const [minutes] = elementsOf(HumanForm({ node: timed, doc, act }), CommitInput);
+    expect(minutes?.props.value).toBe("30");
+    const [then] = selectOf(HumanForm({ node: timed, doc, act }));
+    expect(then?.props.value).toBe("approve");
+    expect(then?.props.options.map((o) => o.value)).toEqual(["", "approve", "reject"]);
+    then?.props.onChange("");
+    expect(act.updateNode).toHaveBeenLastCalledWith("review", { timeoutChoice: undefined });
+    expect(minutesToMs("0.5")).toBe(30_000);
+    expect(minutesToMs("-1")).toBeUndefined();
+    expect(minutesToMs("soon")).toBeUndefined();
   });
 
   it("workflow settings keep their compact input rows (no description field)", () => {

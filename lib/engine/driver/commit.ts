@@ -18,7 +18,7 @@ export function buildCommit(owner: string, expectedVersion: number, event: Plann
     if (e.type === "input_requested") {
       // a human review's question: the row waits (output = the question) until an answer finishes it
       const attempt = r.state.nodes[e.nodeId]?.attempt ?? 1;
-      const request = { prompt: e.prompt, choices: e.choices, fields: e.fields };
+      const request = { prompt: e.prompt, choices: e.choices, fields: e.fields, ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}), ...(e.timeoutChoice !== undefined ? { timeoutChoice: e.timeoutChoice } : {}) };
       return [{ nodeId: e.nodeId, iteration: e.iteration, attempt, status: "waiting", output: { request }, branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, at }];
     }
     if (e.type !== "step_finished" || e.status === "skipped") return [];

@@ -97,7 +97,7 @@ function answersOf(snap: RunSnapshot, state: PlannerState): PlannerEvent[] {
 
 /** A stored answer as the planner's step_answered (the step's output is the whole answer). */
 function answered(nodeId: string, iteration: number, answer: HumanAnswer): PlannerEvent {
-  return { type: "step_answered", nodeId, iteration, choice: answer.choice, answer: { ...answer } };
+  return { type: "step_answered", nodeId, iteration, choice: answer.choice, answer: { ...answer }, ...(answer.timedOutAfterMs !== undefined ? { timedOutAfterMs: answer.timedOutAfterMs } : {}) };
 }
 
 function newSession(ports: EnginePorts, workflow: Workflow, snap: RunSnapshot, state: PlannerState | null, options: RunJobOptions): RunSession {

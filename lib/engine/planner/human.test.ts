@@ -118,4 +118,13 @@ describe("human review (planner)", () => {
     ], r.state);
     expect(again.commands).toEqual(["start:review", "start:end"]);
   });
+
+  it("a review nobody answered in time takes its timeout choice, or times out and fails the run without one", () => {
+    const late = (choice: string): PlannerEvent => ({ type: "step_answered", nodeId: "review", iteration: 1, choice, answer: { choice, values: {}, answeredBy: "timeout", timedOutAfterMs: 60_000 }, timedOutAfterMs: 60_000 });
+    const chosen = run(review(), [...untilReview, asked, late("reject")]);
+    expect(chosen.commands.slice(-2)).toEqual(["start:stop", "skip_step"]);
+    const none = run(review(), [...untilReview, asked, late("")]);
+    expect(none.events.slice(-2)).toEqual(["step_finished:review:timed_out", "run_finished"]);
+    expect(none.state).toMatchObject({ status: "failed", reason: 'Step "review" (iteration 1) no answer within 60000 ms' });
+  });
 });

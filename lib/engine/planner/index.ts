@@ -170,7 +170,11 @@ function onWaiting(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_waiting" }>)
   const ns = current(ctx, e);
   if (!ns) return false;
   ns.phase = "waiting";
-  ctx.events.push({ type: "input_requested", nodeId: e.nodeId, iteration: e.iteration, prompt: e.request.prompt, choices: e.request.choices, fields: e.request.fields });
+  const { prompt, choices, fields, timeoutMs, timeoutChoice } = e.request;
+  ctx.events.push({
+    type: "input_requested", nodeId: e.nodeId, iteration: e.iteration, prompt, choices, fields,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(timeoutChoice !== undefined ? { timeoutChoice } : {}),
+  });
   settle(ctx);
   return true;
 }
@@ -179,12 +183,16 @@ function onWaiting(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_waiting" }>)
  * A person answered a waiting human review: it succeeds with the answer as its output and the choice
  * as its branch (an unknown choice fails the step, like any step choosing an undeclared branch).
  * Answers for a node that is not waiting at that iteration (answered twice, or the run ended) are ignored.
+ * A review nobody answered in time (`timedOutAfterMs`) takes its timeout choice, or times out without one.
  */
 function onAnswered(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_answered" }>): boolean {
   const ns = ctx.state.nodes[e.nodeId];
   if (ctx.state.status !== "running" || !ns || ns.phase !== "waiting" || ns.iteration !== e.iteration) return false;
   ns.phase = "running";
-  return onSucceeded(ctx, { type: "step_succeeded", nodeId: e.nodeId, iteration: e.iteration, attempt: ns.attempt, output: e.answer, branch: e.choice, latencyMs: 0 });
+  const key = { nodeId: e.nodeId, iteration: e.iteration, attempt: ns.attempt };
+  // nobody answered in time and the review names no choice for that: the step times out
+  if (e.timedOutAfterMs !== undefined && e.choice === "") return onFailed(ctx, key, `no answer within ${e.timedOutAfterMs} ms`, undefined, "timed_out");
+  return onSucceeded(ctx, { type: "step_succeeded", ...key, output: e.answer, branch: e.choice, latencyMs: 0 });
 }
 
 type Measured = StepKey & { usage?: TokenUsage; latencyMs?: number };

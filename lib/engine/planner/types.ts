@@ -26,7 +26,7 @@ export type PlannerEvent =
   /** A human review asked its question (its executor rendered it): the step waits for an answer. */
   | ({ type: "step_waiting"; request: InputRequest } & StepKey)
   /** A person answered a waiting human review: the choice is the branch followed, the answer the step's output. */
-  | { type: "step_answered"; nodeId: string; iteration: number; choice: string; answer: Record<string, unknown> }
+  | { type: "step_answered"; nodeId: string; iteration: number; choice: string; answer: Record<string, unknown>; timedOutAfterMs?: number }
   /** One model call's usage, reported while the step runs so the shared token budget holds (R6). */
   | ({ type: "tokens_used"; model: string; usage: TokenUsage; latencyMs?: number } & Omit<StepKey, "attempt">)
   | { type: "cancel_requested"; reason?: string }
@@ -38,6 +38,8 @@ export interface InputRequest {
   prompt: string;
   choices: { id: string; label: string }[];
   fields: { key: string; type: string; description: string; required: boolean }[];
+  timeoutMs?: number;
+  timeoutChoice?: string;
 }
 
 /** What the planner asks the driver to do. */

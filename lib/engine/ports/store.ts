@@ -36,6 +36,8 @@ export interface HumanAnswer {
   /** Who answered (name or email), and when (ISO). */
   answeredBy?: string;
   answeredAt?: string;
+  /** Nobody answered within the review's timeoutMs (this many ms): `choice` is its timeoutChoice, or "" (the step times out). */
+  timedOutAfterMs?: number;
 }
 
 /** Everything the driver needs to (re)start a run, as loaded in one read. */

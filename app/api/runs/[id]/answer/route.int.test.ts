@@ -5,7 +5,7 @@ import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { useWorkerRuntime } from "@/test/helpers/runtime";
 import { waitFor, waitTerminal } from "@/test/helpers/worker";
-import { POST as ANSWER } from "@/app/api/runs/[id]/answer/route";
+import { POST as ANSWER } from "./route";
 import { POST as CANCEL } from "@/app/api/runs/[id]/cancel/route";
 import { POST as START } from "@/app/api/workflows/[id]/runs/route";
 
