@@ -15,7 +15,7 @@ import { RunTimeline } from "./run-timeline";
 import { statusTone } from "./status";
 import { StepInspector } from "./step-inspector";
 import { describeTrigger } from "./trigger";
-import { describeDelivery } from "@/components/workflows/notifier-types";
+import { deliveryEventLabel, describeDelivery } from "@/components/workflows/notifier-types";
 import type { DashboardProps } from "./types";
 import { useRunEvents, type LiveState } from "./use-run-events";
 
@@ -157,6 +157,7 @@ export function RunDashboard(props: DashboardProps) {
             <ul className="grid gap-1 text-sm" data-testid="run-notifications">
               {notifications.map((n) => (
                 <li key={n.id} className="flex flex-wrap gap-x-3">
+                  <span className="text-xs font-medium">{deliveryEventLabel(n.event)}</span>
                   <code className="break-all font-mono text-xs">{n.url}</code>
                   <span className={n.status === "failed" ? "text-xs text-danger" : "text-xs text-muted"}>{describeDelivery(n)}</span>
                 </li>

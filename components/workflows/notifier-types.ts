@@ -5,6 +5,8 @@ import { timeAgo } from "./format";
 export interface DeliveryRow {
   id: string;
   runId: string;
+  /** run.finished or run.waiting (absent in older rows: an end). */
+  event?: string;
   status: "pending" | "delivered" | "failed";
   attempts: number;
   responseStatus: number | null;
@@ -47,3 +49,6 @@ export function describeDelivery(d: DeliveryRow | null, now: Date = new Date()):
   if (d.status === "failed") return `Failed ${when} after ${tries}: ${d.error ?? "no answer"}`;
   return d.attempts === 0 ? `Sending (${when})` : `Retrying after ${tries} (${when}): ${d.error ?? "no answer"}`;
 }
+
+/** What a delivery told its URL, in words. */
+export const deliveryEventLabel = (event: string | undefined): string => (event === "run.waiting" ? "Review waiting" : "Run ended");

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { ListCard, RowControls, useRowActions } from "./list-card";
 import { NotifierEditForm, NotifierForm } from "./notifier-form";
-import { describeDelivery, NOTIFY_ON_LABEL, type NotifierActions, type NotifierRow } from "./notifier-types";
+import { deliveryEventLabel, describeDelivery, NOTIFY_ON_LABEL, type NotifierActions, type NotifierRow } from "./notifier-types";
 
 /** The workflow's notification URLs: told of every run that ends (or only failures), signed; test, pause, delete. */
 export function NotifiersCard({ workflowId, notifiers, actions }: { workflowId: string; notifiers: NotifierRow[]; actions: NotifierActions }) {
@@ -41,6 +41,7 @@ export function NotifiersCard({ workflowId, notifiers, actions }: { workflowId: 
                   <ul className="mt-1 grid gap-1">
                     {n.recent.map((d) => (
                       <li key={d.id} className="flex flex-wrap items-center gap-2" data-testid="delivery" data-status={d.status}>
+                        <span className="text-muted">{deliveryEventLabel(d.event)}:</span>
                         <span className={d.status === "failed" ? "text-danger" : ""}>{describeDelivery(d)}</span>
                         <Link href={`/runs/${d.runId}`} className="underline">run</Link>
                         {d.status !== "pending" && (

@@ -15,6 +15,8 @@ export type NotifyOn = "all" | "failures";
 export interface DeliveryView {
   id: string;
   runId: string;
+  /** run.finished or run.waiting (a human review waits). */
+  event: string;
   status: "pending" | "delivered" | "failed";
   attempts: number;
   responseStatus: number | null;
@@ -39,7 +41,7 @@ export interface NotifierView {
 /** How many deliveries the workflow page lists per notifier. */
 export const RECENT_DELIVERIES = 5;
 
-const deliveryView = { id: true, runId: true, status: true, attempts: true, responseStatus: true, error: true, createdAt: true } as const;
+const deliveryView = { id: true, runId: true, event: true, status: true, attempts: true, responseStatus: true, error: true, createdAt: true } as const;
 const view = {
   id: true, workflowId: true, url: true, on: true, secretLast4: true, enabled: true, createdAt: true,
   deliveries: { select: deliveryView, orderBy: { createdAt: "desc" }, take: RECENT_DELIVERIES },
