@@ -85,6 +85,42 @@ describe("postgresStore", () => {
     expect(run).toMatchObject({ status: "succeeded", promptTokens: 3, completionTokens: 4, nextSeq: 2 });
   });
 
+  it("a waiting review's row is closed by whoever holds the run next; a parked run cannot be claimed until woken", async () => {
+    const store = postgresStore();
+    const runId = await createTestRun(ownerId, "queued");
+    const a = await store.claimRun(runId, "worker-a");
+    if (!a.ok) throw new Error("claim failed");
+    const request = { prompt: "Go?", choices: [{ id: "go", label: "Go" }], fields: [] };
+    const asked = await store.commit(runId, {
+      owner: "worker-a", expectedVersion: a.run.version,
+      stepStarts: [{ nodeId: "review", iteration: 1, attempt: 1, kind: "human", input: {}, at: at() }],
+      stepResults: [{ nodeId: "review", iteration: 1, attempt: 1, status: "waiting", output: { request }, branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, at: at() }],
+      run: { status: "running", startedAt: at() },
+      events: [{ type: "input_requested", nodeId: "review", iteration: 1, ...request }],
+    });
+    if (!asked.ok) throw new Error("commit failed");
+    expect(await db().step.findFirstOrThrow({ where: { runId, nodeId: "review" } })).toMatchObject({ status: "waiting", finishedAt: null, leaseOwner: "worker-a", output: { request } });
+    const parked = await store.commit(runId, { owner: "worker-a", expectedVersion: asked.version, run: { status: "waiting", waitingSince: at() }, events: [{ type: "run_waiting", steps: [{ nodeId: "review", iteration: 1 }] }] });
+    if (!parked.ok) throw new Error("park failed");
+    await store.releaseRun(runId, "worker-a", parked.version);
+    expect(await store.claimRun(runId, "worker-b")).toEqual({ ok: false, reason: "waiting" });
+    expect(await store.readAnswers(runId)).toEqual([]);
+
+    await db().step.updateMany({ where: { runId, nodeId: "review" }, data: { answer: { choice: "go", values: {} } } });
+    await db().run.update({ where: { id: runId }, data: { status: "queued", waitingSince: null } });
+    expect(await store.readAnswers(runId)).toEqual([{ nodeId: "review", iteration: 1, answer: { choice: "go", values: {} } }]);
+    const b = await store.claimRun(runId, "worker-b");
+    if (!b.ok) throw new Error("claim failed");
+    expect(b.run.steps.find((s) => s.nodeId === "review")).toMatchObject({ status: "waiting", answer: { choice: "go", values: {} } });
+    const done = await store.commit(runId, {
+      owner: "worker-b", expectedVersion: b.run.version,
+      stepResults: [{ nodeId: "review", iteration: 1, attempt: 1, status: "succeeded", output: { choice: "go" }, branch: "go", promptTokens: 0, completionTokens: 0, latencyMs: 0, error: null, at: at() }],
+      events: [{ type: "step_finished", nodeId: "review", iteration: 1, status: "succeeded", branch: "go", promptTokens: 0, completionTokens: 0 }],
+    });
+    expect(done.ok).toBe(true);
+    expect(await db().step.findFirstOrThrow({ where: { runId, nodeId: "review" } })).toMatchObject({ status: "succeeded", branch: "go", finishedAt: expect.any(Date) });
+  });
+
   it("records cancel requests with their reason until the run ends", async () => {
     const store = postgresStore();
     const runId = await createTestRun(ownerId, "running");
