@@ -19,6 +19,7 @@ export const patternNames = [
   "evaluator-optimizer",
   "fsm-traceback",
   "orchestrator-workers",
+  "human-in-the-loop",
 ] as const;
 export type PatternName = (typeof patternNames)[number];
 

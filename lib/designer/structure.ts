@@ -42,7 +42,7 @@ export function structureOf(wf: Workflow): Structure {
     nodes: wf.nodes.map((n) => ({
       id: n.id,
       kind: n.type,
-      ...(n.type === "agent" || n.type === "router" ? { branches: n.branches.length } : {}),
+      ...(n.type === "agent" || n.type === "router" || n.type === "human" ? { branches: n.branches.length } : {}),
       ...(n.type === "orchestrator" ? { branches: n.workers.length } : {}),
     })),
     edges: wf.edges.map((e) => ({
