@@ -9,7 +9,8 @@ import "server-only";
  * live-status check, and it also requires every step result to hit a `running` row of this owner and
  * attempt and every skip to hit no existing row; every other write joins the UPDATE's output, so a
  * refused guard writes nothing at all. A waiting human review's row is closed by whoever holds the run
- * when its answer comes (the Run guard proves that), so its result needs no owner match. The `Run` row lock taken by the UPDATE orders concurrent
+ * when its answer comes (the Run guard proves that), so its result needs no owner match. Parking a
+ * run (status `waiting`) releases its lease in the same statement. The `Run` row lock taken by the UPDATE orders concurrent
  * appenders, so event seqs stay contiguous (R8) exactly as with lib/events appendEvents.
  */
 
@@ -118,7 +119,12 @@ function commitStatement(bump: (p: (name: Param) => string) => Bump, parts: Part
   return { text: `WITH ${ctes.join(", ")}\nSELECT * FROM bump`, params };
 }
 
-const COMMIT_BUMP = (p: (name: Param) => string): Bump => ({ set: "version = version + 1", where: `"leaseOwner" = ${p("owner")} AND status IN ('queued', 'running')`, returning: "" });
+const COMMIT_BUMP = (p: (name: Param) => string): Bump => ({
+  // parking a run (status waiting) releases it: nobody holds a run that waits for a person
+  set: `version = version + 1, "leaseOwner" = CASE WHEN ${p("run")}::jsonb->>'status' = 'waiting' THEN NULL ELSE "leaseOwner" END`,
+  where: `"leaseOwner" = ${p("owner")} AND status IN ('queued', 'running')`,
+  returning: "",
+});
 
 /**
  * A fresh run's claim and first commit (StorePort.claimFresh): the same statement, but the run must
@@ -140,7 +146,7 @@ export function preparedCommit(fresh: boolean, parts: Parts): { name: string; te
   const key = `${fresh ? "fresh" : "commit"}_${parts.results ? "r" : ""}${parts.starts ? "s" : ""}${parts.skips ? "k" : ""}`;
   let st = prepared.get(key);
   if (!st) {
-    st = { name: `weft_run_${key}_v5`, ...commitStatement(fresh ? FRESH_BUMP : COMMIT_BUMP, parts) };
+    st = { name: `weft_run_${key}_v6`, ...commitStatement(fresh ? FRESH_BUMP : COMMIT_BUMP, parts) };
     prepared.set(key, st);
   }
   return st;

@@ -85,5 +85,7 @@ export async function applyRunWrite(tx: Tx, runId: string, w: RunWrite): Promise
   }
   if (w.addSteps) data.stepCount = { increment: w.addSteps };
   if (w.waitingSince) data.waitingSince = w.waitingSince;
+  // a parked run holds no lease: nobody works on it until an answer wakes it
+  if (w.status === "waiting") data.leaseOwner = null;
   if (Object.keys(data).length > 0) await tx.run.update({ where: { id: runId }, data });
 }

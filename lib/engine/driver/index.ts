@@ -238,17 +238,16 @@ function armTimers(session: RunSession, snap: RunSnapshot, options: RunJobOption
 
 /**
  * Only human reviews are left: the run is committed as `waiting` (with when it started waiting, so
- * the wait is left out of its timeout) and released; no job holds it. An answer sets it queued and
+ * the wait is left out of its timeout), which releases it; no job holds it. An answer sets it queued and
  * enqueues it (lib/runs answers), and the resumed job finishes the reviews with their answers.
  */
-async function park(session: RunSession, options: RunJobOptions): Promise<DriverOutcome> {
+async function park(session: RunSession): Promise<DriverOutcome> {
   const steps = session.waitingSteps();
   session.abortAll(new StepAbort("handed_back"));
   const at = new Date(session.ports.clock.now());
+  // one commit: the status, when it started waiting, the event, and the lease released
   const ok = await session.commitRaw({ run: { status: "waiting", waitingSince: at }, events: [{ type: "run_waiting", steps }] });
   if (!ok) return { kind: "lost_lease", reason: session.lost ?? "stale" };
-  session.flushWakes();
-  await session.ports.store.releaseRun(session.runId, options.owner, session.version);
   return { kind: "waiting", steps: steps.length };
 }
 
@@ -267,7 +266,7 @@ async function conclude(session: RunSession, options: RunJobOptions): Promise<Dr
     grace.abort();
     return { kind: "terminal", ...finished };
   }
-  if (session.parked) return park(session, options);
+  if (session.parked) return park(session);
   const running = Object.values(session.state?.nodes ?? {}).filter((n) => n.phase === "running").length;
   session.abortAll(new StepAbort("handed_back"));
   await store.releaseRun(session.runId, options.owner, session.version);

@@ -130,7 +130,7 @@ export interface RunWrite {
   addTokens?: TokenUsage;
   /** Added to Run.stepCount (steps started). */
   addSteps?: number;
-  /** With status `waiting`: since when (Run.waitingSince). */
+  /** With status `waiting` (which also clears the lease: a parked run is held by nobody): since when (Run.waitingSince). */
   waitingSince?: Date;
 }
 

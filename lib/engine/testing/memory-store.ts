@@ -170,6 +170,7 @@ export class MemoryStore implements StorePort {
     }
     if (w.addSteps) r.stepCount += w.addSteps;
     if (w.waitingSince) r.waitingSince = w.waitingSince;
+    if (w.status === "waiting") r.leaseOwner = null;
   }
 
   async releaseRun(runId: string, owner: string, version: number): Promise<void> {
