@@ -15,7 +15,8 @@ import { SettingsPage } from "./pages/settings-page";
  * README screenshots into docs/screenshots/: the workflows list and settings (light and dark), the
  * editor with the article-writer template (editor-light, editor-dark), a finished run's dashboard with a step open in the inspector (run-light, run-dark) and the same run
  * through a share link with content (share), and a workflow's page with a schedule, a webhook and a
- * notification URL that each did their part (workflow-light, workflow-dark). The run is real: web app, worker and the scripted model
+ * notification URL that each did their part (workflow-light, workflow-dark), and a run of the
+ * post-approval template waiting for its human review (review-light, review-dark). The run is real: web app, worker and the scripted model
  * of playwright.config.ts. Opt-in (it writes into the repository):
  * WEFT_SCREENSHOTS=1 npx playwright test e2e/screenshots.spec.ts
  */
@@ -195,4 +196,27 @@ test("screenshots: a workflow's page with a schedule, a webhook and a notificati
   } finally {
     await new Promise<void>((r) => receiver.close(() => r()));
   }
+});
+
+test("screenshots: a run waiting for its human review (light, dark)", async ({ page }) => {
+  test.setTimeout(240_000);
+  fs.mkdirSync(OUT, { recursive: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpNewUser(page, "screens-review");
+  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Post with approval/ }).click();
+  await page.waitForURL(/\/workflows\/[^/]+$/);
+  const workflowId = new URL(page.url()).pathname.split("/").pop()!;
+  const started = await page.evaluate(async (id) => {
+    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { topic: "our durable workflow engine" } }) });
+    return (await res.json()) as { run: { id: string } };
+  }, workflowId);
+  const run = new RunPage(page);
+  await run.goto(started.run.id);
+  await shoot(page, "review", {
+    fullPage: true,
+    ready: async () => {
+      await expect(run.status()).toHaveText("waiting", { timeout: 60_000 });
+      await run.review("review").getByTestId("review-field-note").fill("Mention that a killed worker loses nothing.");
+    },
+  });
 });
