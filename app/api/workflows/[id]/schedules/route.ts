@@ -1,0 +1,7 @@
+import { collectionRoutes, schedulesResource } from "../trigger-routes";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** The workflow's schedules: list and create (see trigger-routes.ts). */
+export const { GET, POST } = collectionRoutes(schedulesResource);
