@@ -1,5 +1,5 @@
 import type { NodeRunState } from "@/components/editor/flow-mapping";
-import type { RunEvent, RunEventEnvelope, RunStatus } from "@/lib/engine/events";
+import type { InputRequest, RunEvent, RunEventEnvelope, RunStatus } from "@/lib/engine/events";
 import type { ModelUsage } from "@/lib/runs/cost";
 import type { RunInfoView, StepView } from "@/lib/runs/dto";
 
@@ -37,14 +37,7 @@ export interface StepState {
 }
 
 /** What a human review asks (the input_requested event; the waiting Step row's output.request). */
-export interface InputRequestView {
-  prompt: string;
-  choices: { id: string; label: string }[];
-  fields: { key: string; type: string; description: string; required: boolean }[];
-  /** How long the review waits from its start, and the choice then taken (none: the step times out). */
-  timeoutMs?: number;
-  timeoutChoice?: string;
-}
+export type InputRequestView = InputRequest;
 
 /** The question a waiting Step row holds in its output (set by the engine), if it is one. */
 function requestOf(output: unknown): InputRequestView | undefined {

@@ -146,6 +146,9 @@ export const inputRequestedEvent = z.object({
   timeoutChoice: z.string().optional(),
 });
 
+/** What a human review asks (the input_requested event without its step reference). */
+export type InputRequest = Omit<z.infer<typeof inputRequestedEvent>, "type" | "nodeId" | "iteration">;
+
 /** Nothing runs any more but human reviews wait for answers: the run is `waiting` and no worker holds it. */
 export const runWaitingEvent = z.object({
   type: z.literal("run_waiting"),

@@ -19,31 +19,27 @@ async function enqueueAll(ids: readonly string[], again = false): Promise<number
   return enqueued;
 }
 
-/**
- * A run ended: writes its deliveries to the outbox and enqueues them. Never throws (a run's end must
- * not fail for its notifications): a failure is logged and the worker's sweep catches up.
- */
-export async function notifyRunEnded(runId: string): Promise<number> {
+/** Writes deliveries with `create` and enqueues them; never throws (a failure is logged, the sweep catches up). */
+async function record(what: string, runId: string, create: (runId: string) => Promise<string[]>): Promise<number> {
   try {
-    return await enqueueAll(await createRunDeliveries(runId));
+    return await enqueueAll(await create(runId));
   } catch (err) {
-    log.warn("run notifications not recorded; the sweep will", { runId, err: err instanceof Error ? err.message : String(err) });
+    log.warn(`${what} notifications not recorded; the sweep will`, { runId, err: err instanceof Error ? err.message : String(err) });
     return 0;
   }
 }
 
 /**
+ * A run ended: writes its deliveries to the outbox and enqueues them. Never throws (a run's end must
+ * not fail for its notifications): a failure is logged and the worker's sweep catches up.
+ */
+export const notifyRunEnded = (runId: string): Promise<number> => record("run", runId, createRunDeliveries);
+
+/**
  * A run parked waiting for a human review: tells every listening notifier (run.waiting), once per
  * wait. Never throws, like notifyRunEnded; the sweep catches up.
  */
-export async function notifyRunWaiting(runId: string): Promise<number> {
-  try {
-    return await enqueueAll(await createWaitingDeliveries(runId));
-  } catch (err) {
-    log.warn("waiting-run notifications not recorded; the sweep will", { runId, err: err instanceof Error ? err.message : String(err) });
-    return 0;
-  }
-}
+export const notifyRunWaiting = (runId: string): Promise<number> => record("waiting-run", runId, createWaitingDeliveries);
 
 /**
  * The worker's periodic catch-up: deliveries for runs that ended lately without them (a crash

@@ -1,4 +1,4 @@
-import type { RunEvent, TerminalRunStatus, TokenUsage } from "../events";
+import type { InputRequest, RunEvent, TerminalRunStatus, TokenUsage } from "../events";
 import type { GraphIndex } from "./graph-index";
 import type { Interruption, PlannerState, StepInput } from "./state";
 
@@ -33,14 +33,7 @@ export type PlannerEvent =
   /** The run's timeout (limits.runTimeoutMs) elapsed. */
   | { type: "deadline"; timeoutMs: number };
 
-/** What a human review asks: its rendered prompt, the choices (branch ids and labels) and the fields to fill in. */
-export interface InputRequest {
-  prompt: string;
-  choices: { id: string; label: string }[];
-  fields: { key: string; type: string; description: string; required: boolean }[];
-  timeoutMs?: number;
-  timeoutChoice?: string;
-}
+export type { InputRequest };
 
 /** What the planner asks the driver to do. */
 export type PlannerCommand =
