@@ -31,6 +31,13 @@ describe("preparedCommit", () => {
     expect(startsOnly.text).not.toMatch(/UPDATE "Step"|NOT EXISTS/);
   });
 
+  it("only a parking commit releases the lease and sets waitingSince", () => {
+    const parked = preparedCommit(false, { results: false, starts: false, skips: false, park: true });
+    expect(parked.text).toContain(`"leaseOwner" = NULL`);
+    expect(parked.text).toContain(`"waitingSince" =`);
+    for (const parts of variants) expect(preparedCommit(false, parts).text).not.toMatch(/waitingSince|"leaseOwner" = NULL/);
+  });
+
   it("builds each statement once per process", () => {
     const parts = { results: true, starts: true, skips: false };
     expect(preparedCommit(false, parts)).toBe(preparedCommit(false, parts));

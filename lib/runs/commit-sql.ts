@@ -22,6 +22,8 @@ export interface Parts {
   results: boolean;
   starts: boolean;
   skips: boolean;
+  /** The run parks (status waiting): its lease is released and waitingSince set; other commits leave both alone. */
+  park?: boolean;
 }
 
 /** Values a commit statement may take, each bound only when the statement uses it. */
@@ -34,7 +36,7 @@ export type Param = "runId" | "version" | "owner" | "run" | "events" | "at" | "e
  * counts the guards compare with are bound values rather than counts over the CTEs. Parameters
  * are numbered in the order the text uses them; `params` says which value goes where.
  */
-function commitStatement(bump: (p: (name: Param) => string) => Bump, parts: Parts): { text: string; params: Param[] } {
+function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bump, parts: Parts): { text: string; params: Param[] } {
   const params: Param[] = [];
   const p = (name: Param) => {
     let i = params.indexOf(name);
@@ -42,7 +44,7 @@ function commitStatement(bump: (p: (name: Param) => string) => Bump, parts: Part
     return `$${i + 1}`;
   };
   const [runId, version, owner, run] = [p("runId"), p("version"), p("owner"), p("run")];
-  const b = bump(p);
+  const b = bump(p, parts);
   const ctes: string[] = [];
   if (parts.results) {
     ctes.push(`res AS (
@@ -77,8 +79,7 @@ function commitStatement(bump: (p: (name: Param) => string) => Bump, parts: Part
     "promptTokens" = "promptTokens" + COALESCE((${run}::jsonb->>'addPrompt')::int, 0),
     "completionTokens" = "completionTokens" + COALESCE((${run}::jsonb->>'addCompletion')::int, 0),
     "stepCount" = "stepCount" + COALESCE((${run}::jsonb->>'addSteps')::int, 0),
-    "waitingSince" = COALESCE((${run}::jsonb->>'waitingSince')::timestamp(3), "waitingSince"),
-    "nextSeq" = "nextSeq" + ${eventCount}
+${parts.park ? `    "waitingSince" = (${run}::jsonb->>'waitingSince')::timestamp(3),\n` : ""}    "nextSeq" = "nextSeq" + ${eventCount}
   WHERE id = ${runId} AND version = ${version} AND ${b.where}${guards.map((g) => `\n    AND ${g}`).join("")}
   RETURNING version, "nextSeq"${b.returning}
 )`);
@@ -119,9 +120,9 @@ function commitStatement(bump: (p: (name: Param) => string) => Bump, parts: Part
   return { text: `WITH ${ctes.join(", ")}\nSELECT * FROM bump`, params };
 }
 
-const COMMIT_BUMP = (p: (name: Param) => string): Bump => ({
+const COMMIT_BUMP = (p: (name: Param) => string, parts: Parts): Bump => ({
   // parking a run (status waiting) releases it: nobody holds a run that waits for a person
-  set: `version = version + 1, "leaseOwner" = CASE WHEN ${p("run")}::jsonb->>'status' = 'waiting' THEN NULL ELSE "leaseOwner" END`,
+  set: `version = version + 1${parts.park ? `, "leaseOwner" = NULL` : ""}`,
   where: `"leaseOwner" = ${p("owner")} AND status IN ('queued', 'running')`,
   returning: "",
 });
@@ -138,12 +139,12 @@ const FRESH_BUMP = (p: (name: Param) => string): Bump => ({
   returning: `, "ownerId", to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS "createdAt"`,
 });
 
-/** The prepared statements by kind and parts (at most 16), each built once per process. */
+/** The prepared statements by kind and parts (at most 32), each built once per process. */
 const prepared = new Map<string, { name: string; text: string; params: Param[] }>();
 
 /** The prepared statement (name, text, which value binds to each `$n`) of a commit with `parts`, a fresh run's first commit or any other. */
 export function preparedCommit(fresh: boolean, parts: Parts): { name: string; text: string; params: Param[] } {
-  const key = `${fresh ? "fresh" : "commit"}_${parts.results ? "r" : ""}${parts.starts ? "s" : ""}${parts.skips ? "k" : ""}`;
+  const key = `${fresh ? "fresh" : "commit"}_${parts.results ? "r" : ""}${parts.starts ? "s" : ""}${parts.skips ? "k" : ""}${parts.park ? "p" : ""}`;
   let st = prepared.get(key);
   if (!st) {
     st = { name: `weft_run_${key}_v6`, ...commitStatement(fresh ? FRESH_BUMP : COMMIT_BUMP, parts) };

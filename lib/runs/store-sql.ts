@@ -137,7 +137,8 @@ export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart)
     };
   });
   const skips = (c.stepSkips ?? []).map((s) => ({ id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, at: iso(s.at) }));
-  const statement = preparedCommit(fresh !== undefined, { results: results.length > 0, starts: starts.length > 0, skips: skips.length > 0 });
+  const park = c.run?.status === "waiting";
+  const statement = preparedCommit(fresh !== undefined, { results: results.length > 0, starts: starts.length > 0, skips: skips.length > 0, park });
   const value = (param: Param): unknown => {
     switch (param) {
       case "runId": return runId;
