@@ -31,6 +31,30 @@ describe("templateSuggestions", () => {
   });
 });
 
+describe("templateSuggestions after a human review", () => {
+  const reviewed = workflowSchema.parse({
+    agents: [{ key: "a", name: "A" }],
+    nodes: [
+      { id: "start", type: "start" },
+      { id: "draft", type: "agent", agent: "a" },
+      { id: "review", type: "human", fields: [{ key: "note", type: "text" }], branches: [{ id: "ok" }, { id: "again" }] },
+      { id: "polish", type: "agent", agent: "a" },
+    ],
+    edges: [
+      { id: "e1", source: "start", sourceHandle: "next", target: "draft" },
+      { id: "e2", source: "draft", sourceHandle: "done", target: "review" },
+      { id: "e3", source: "review", sourceHandle: "ok", target: "polish" },
+      { id: "l", source: "review", sourceHandle: "again", target: "draft", kind: "loop", maxIterations: 3 },
+    ],
+  });
+  it("offers the answer's choice, each field's value and the comment, downstream and as the loop's feedback", () => {
+    expect(templateSuggestions(reviewed, "polish").map((s) => s.ref)).toEqual([
+      "nodes.draft.output", "nodes.review.output", "nodes.review.output.choice", "nodes.review.output.values.note", "nodes.review.output.comment",
+    ]);
+    expect(templateSuggestions(reviewed, "draft").map((s) => s.ref)).toEqual(["feedback", "feedback.choice", "feedback.values.note", "feedback.comment"]);
+  });
+});
+
 describe("openTagAt / insertSuggestion", () => {
   it("finds the partial ref after an unclosed {{ and completes it", () => {
     expect(openTagAt("Write on {{inp", 14)).toEqual({ start: 9, partial: "inp" });

@@ -6,7 +6,8 @@ export type Suggestion = { ref: string; detail: string };
 
 /**
  * What a template of node `nodeId` may refer to: the run's inputs, the variables, the nodes upstream
- * of it (forward ancestors) and `feedback` when a loop edge re-enters it. Node undefined = a
+ * of it (forward ancestors; a human review's answer part by part) and `feedback` when a loop edge
+ * re-enters it (part by part when a human review sends the work back). Node undefined = a
  * workflow-level template (none of the node refs).
  */
 export function templateSuggestions(doc: Workflow, nodeId?: string): Suggestion[] {
@@ -18,10 +19,26 @@ export function templateSuggestions(doc: Workflow, nodeId?: string): Suggestion[
   const graph = buildGraph(doc);
   const upstream = forwardAncestors(graph, nodeId);
   for (const n of doc.nodes) {
-    if (n.id !== nodeId && upstream.has(n.id) && n.type !== "start") out.push({ ref: `nodes.${n.id}.output`, detail: `output of ${n.name || n.id}` });
+    if (n.id === nodeId || !upstream.has(n.id) || n.type === "start") continue;
+    out.push({ ref: `nodes.${n.id}.output`, detail: `output of ${n.name || n.id}` });
+    if (n.type === "human") out.push(...answerRefs(`nodes.${n.id}.output`, n, n.name || n.id));
   }
-  if (doc.edges.some((e) => e.kind === "loop" && e.target === nodeId)) out.push({ ref: "feedback", detail: "payload of the loop edge back here" });
+  const loops = doc.edges.filter((e) => e.kind === "loop" && e.target === nodeId);
+  if (loops.length > 0) out.push({ ref: "feedback", detail: "payload of the loop edge back here" });
+  for (const e of loops) {
+    const source = doc.nodes.find((n) => n.id === e.source);
+    if (source?.type === "human") out.push(...answerRefs("feedback", source, `${source.name || source.id}, sent back`));
+  }
   return out;
+}
+
+/** The parts of a human review's answer: the choice, each field's value and the comment. */
+function answerRefs(prefix: string, node: Extract<Workflow["nodes"][number], { type: "human" }>, name: string): Suggestion[] {
+  return [
+    { ref: `${prefix}.choice`, detail: `choice made in ${name}` },
+    ...node.fields.map((f) => ({ ref: `${prefix}.values.${f.key}`, detail: `${f.key} (${f.type}) given in ${name}` })),
+    { ref: `${prefix}.comment`, detail: `comment given in ${name}` },
+  ];
 }
 
 /**
