@@ -14,9 +14,6 @@ export interface AnswerBody {
 
 export type BuiltAnswer = { ok: true; body: AnswerBody } | { ok: false; errors: Record<string, string> };
 
-/** The longest comment the answer route accepts. */
-export const COMMENT_MAX = 4000;
-
 /**
  * The answer's request body from the form: numbers and JSON parsed, empty optional fields left out,
  * a required field left empty or a value that does not parse reported under its key (nothing sent).

@@ -6,7 +6,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input, Textarea } from "@/components/ui/input";
-import { answerError, buildAnswer, COMMENT_MAX, deadlineText, type ReviewFormValues } from "./review-answer";
+import { ANSWER_COMMENT_MAX } from "@/lib/runs/dto";
+import { answerError, buildAnswer, deadlineText, type ReviewFormValues } from "./review-answer";
 import type { InputRequestView, StepState } from "./run-fold";
 
 type Review = StepState & { request: InputRequestView };
@@ -101,7 +102,7 @@ function ReviewBlock({ runId, review, name, canAnswer }: { runId: string; review
             </FormField>
           ))}
           <FormField label="Comment (optional)">
-            <Textarea rows={2} maxLength={COMMENT_MAX} value={comment} onChange={(e) => setComment(e.target.value)} data-testid="review-comment" />
+            <Textarea rows={2} maxLength={ANSWER_COMMENT_MAX} value={comment} onChange={(e) => setComment(e.target.value)} data-testid="review-comment" />
           </FormField>
           {message && <p role="alert" className="text-sm text-danger" data-testid="review-error">{message}</p>}
           <div className="flex flex-wrap gap-2">

@@ -7,6 +7,7 @@ import { AppError, notFound } from "@/lib/errors";
 import { createLogger } from "@/lib/logger";
 import { enqueueRun } from "@/lib/queue";
 import { workflowSchema } from "@/lib/workflow/schema";
+import { ANSWER_COMMENT_MAX } from "./dto";
 import { inputsSchema } from "./inputs";
 
 const log = createLogger({ component: "run-answers" });
@@ -18,7 +19,7 @@ export const answerSchema = z.object({
   iteration: z.number().int().positive().optional(),
   choice: z.string().min(1).max(64),
   values: z.record(z.string(), z.unknown()).default({}),
-  comment: z.string().trim().max(4000).optional(),
+  comment: z.string().trim().max(ANSWER_COMMENT_MAX).optional(),
 });
 export type AnswerInput = z.input<typeof answerSchema>;
 

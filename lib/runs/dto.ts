@@ -9,6 +9,9 @@
 export const runTriggers = ["manual", "api", "schedule", "webhook", "mcp", "rerun"] as const;
 export type RunTrigger = (typeof runTriggers)[number];
 
+/** The longest comment a human review's answer may carry (the answer route refuses longer; the run page's field stops there). */
+export const ANSWER_COMMENT_MAX = 4000;
+
 /** What started a run and, when known, which token, schedule, webhook, tool or run (named as it was then). */
 export interface RunOrigin {
   trigger: RunTrigger;

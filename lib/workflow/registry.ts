@@ -136,7 +136,7 @@ export const nodeKindRegistry: NodeKindRegistry = {
     outcomes: outcomesOf,
     terminal: false,
     singleton: false,
-    color: "teal",
+    color: "fuchsia",
     icon: "user-check",
   },
   end: {
