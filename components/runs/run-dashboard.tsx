@@ -95,7 +95,7 @@ export function RunDashboard(props: DashboardProps) {
           <Stat
             label="Trigger"
             testId="run-trigger"
-            value={run.trigger === "rerun" && run.triggerLabel ? (
+            value={(run.trigger === "rerun" || run.trigger === "subflow") && run.triggerLabel ? (
               <Link href={`/runs/${run.triggerLabel}`} className="underline">{describeTrigger(run.trigger, run.triggerLabel)}</Link>
             ) : describeTrigger(run.trigger, run.triggerLabel)}
           />

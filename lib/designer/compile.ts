@@ -83,6 +83,8 @@ export function compileNode(node: DesignNode): NodeInput | undefined {
       return { ...base, type: "orchestrator", agent: node.agent ?? "", task: node.task ?? "", workers: node.workers ?? [] };
     case "human":
       return { ...base, type: "human", prompt: node.prompt ?? node.task ?? "", ...(branches?.length ? { branches } : {}) };
+    case "subflow":
+      return { ...base, type: "subflow", ...subflowArgs(node.args) };
     case "end":
       return { ...base, type: "end", outputs: node.outputs ?? {} };
     case "abort":
@@ -161,6 +163,8 @@ export function toDesign(wf: Workflow): { design: Design; agents: DesignAgent[] 
         return { ...base, agent: n.agent, task: n.task, workers: n.workers };
       case "human":
         return { ...base, prompt: n.prompt, branches: n.branches.map((b) => ({ id: b.id, condition: b.condition })) };
+      case "subflow":
+        return { ...base, args: { workflowId: n.workflowId, inputs: n.inputs, ...(n.version !== undefined ? { version: n.version } : {}) } };
       case "end":
         return { ...base, outputs: n.outputs };
       case "abort":
@@ -183,4 +187,15 @@ export function toDesign(wf: Workflow): { design: Design; agents: DesignAgent[] 
     ...(a.savedAgentId ? { reuse: a.savedAgentId } : {}),
   }));
   return { design: { name: wf.name, description: wf.description, variables: wf.variables.map(({ key, value }) => ({ key, value })), nodes, edges }, agents };
+}
+
+/** A subflow node's settings as a design carries them (in `args`; see kinds.ts), with what is malformed dropped. */
+function subflowArgs(args: Record<string, unknown> | undefined): { workflowId: string; inputs: Record<string, string>; version?: number } {
+  const inputs = args?.inputs && typeof args.inputs === "object" && !Array.isArray(args.inputs) ? args.inputs : {};
+  const version = args?.version;
+  return {
+    workflowId: typeof args?.workflowId === "string" ? args.workflowId : "",
+    inputs: Object.fromEntries(Object.entries(inputs).filter((e): e is [string, string] => typeof e[1] === "string")),
+    ...(typeof version === "number" && Number.isInteger(version) && version > 0 ? { version } : {}),
+  };
 }

@@ -149,6 +149,26 @@ export const inputRequestedEvent = z.object({
 /** What a human review asks (the input_requested event without its step reference). */
 export type InputRequest = Omit<z.infer<typeof inputRequestedEvent>, "type" | "nodeId" | "iteration">;
 
+/** A subflow step started its child run (or found the one it started before a crash): the step waits, holding no worker, until that run ends. */
+export const subflowStartedEvent = z.object({
+  type: z.literal("subflow_started"),
+  ...stepRef,
+  /** The child run and the workflow it runs. */
+  runId: z.string(),
+  workflowId: z.string(),
+  workflowName: z.string(),
+  /** How long the step waits for the child's end (the node's timeoutMs); then it times out. */
+  timeoutMs: z.number().int().positive().optional(),
+});
+
+/** What a waiting subflow step waits for (the subflow_started event without its step reference). */
+export type SubflowRequest = { kind: "subflow" } & Omit<z.infer<typeof subflowStartedEvent>, "type" | "nodeId" | "iteration">;
+
+/** What a waiting step waits for: a person's answer to a human review, or a child run's end. */
+export type WaitRequest = InputRequest | SubflowRequest;
+
+export const isSubflowRequest = (r: WaitRequest): r is SubflowRequest => (r as { kind?: string }).kind === "subflow";
+
 /** Nothing runs any more but human reviews wait for answers: the run is `waiting` and no worker holds it. */
 export const runWaitingEvent = z.object({
   type: z.literal("run_waiting"),
@@ -177,6 +197,7 @@ export const runEventSchema = z.discriminatedUnion("type", [
   tokensUsedEvent,
   cancelRequestedEvent,
   inputRequestedEvent,
+  subflowStartedEvent,
   runWaitingEvent,
   runFinishedEvent,
 ]);

@@ -5,8 +5,8 @@
  * or React props.
  */
 
-/** What can start a run (Run.trigger): the editor or a rerun button, the REST API, a schedule, a webhook, an MCP client. */
-export const runTriggers = ["manual", "api", "schedule", "webhook", "mcp", "rerun"] as const;
+/** What can start a run (Run.trigger): the editor or a rerun button, the REST API, a schedule, a webhook, an MCP client, another run's subflow node. */
+export const runTriggers = ["manual", "api", "schedule", "webhook", "mcp", "rerun", "subflow"] as const;
 export type RunTrigger = (typeof runTriggers)[number];
 
 /** The longest comment a human review's answer may carry (the answer route refuses longer; the run page's field stops there). */
@@ -21,6 +21,8 @@ export interface RunOrigin {
    * already started a run answers that run instead of starting another.
    */
   idempotencyKey?: string;
+  /** A subflow node's child run: the run and step its end answers, and how deep it nests (label = the parent run's id). */
+  parent?: { runId: string; nodeId: string; iteration: number; depth: number };
 }
 
 /** A step as the run dashboard first renders it; live changes come from the event stream. */

@@ -137,6 +137,9 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent {
         fields: e.fields.map((f) => ({ key: f.key, type: f.type, description: f.description, required: f.required })),
         ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}), ...(e.timeoutChoice !== undefined ? { timeoutChoice: e.timeoutChoice } : {}),
       };
+    case "subflow_started":
+      // the child run is the owner's: a share link shows which workflow runs, not the run's id
+      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, runId: "", workflowId: "", workflowName: e.workflowName, ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}) };
     case "run_waiting":
       return { type: e.type, steps: e.steps.map((x) => ({ nodeId: x.nodeId, iteration: x.iteration })) };
     case "run_finished":

@@ -115,6 +115,8 @@ function renameInNode(node: WorkflowNode, from: string, to: string): WorkflowNod
       return { ...node, id, args: deep(node.args) as Record<string, unknown> };
     case "human":
       return { ...node, id, prompt: t(node.prompt) };
+    case "subflow":
+      return { ...node, id, inputs: Object.fromEntries(Object.entries(node.inputs).map(([k, v]) => [k, t(v)])) };
     case "end":
       return { ...node, id, outputs: Object.fromEntries(Object.entries(node.outputs).map(([k, v]) => [k, t(v)])) };
     case "abort":

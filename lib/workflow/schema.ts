@@ -149,6 +149,26 @@ export const humanNodeSchema = z.object({
    */
   timeoutChoice: z.string().optional(),
 });
+/**
+ * Subflow: runs another of the owner's saved workflows as one step and waits for its end without
+ * holding a worker (like a human review). `inputs` maps the child's input fields to templates
+ * rendered with this run's data (a template that is exactly one tag passes its value with its
+ * type). The child runs `version`, or its newest saved version when the step starts; its outputs
+ * are this step's output (`{{nodes.<id>.output.<key>}}`). A child that does not succeed fails the
+ * step. Runs nest at most SUBFLOW_MAX_DEPTH deep (a workflow that runs itself stops there).
+ */
+export const subflowNodeSchema = z.object({
+  ...nodeBase,
+  type: z.literal("subflow"),
+  /** Id of the owner's workflow to run; "" until one is chosen. */
+  workflowId: z.string().default(""),
+  /** A saved version to run; default the newest saved version when the step starts. */
+  version: z.number().int().positive().optional(),
+  /** Child input key → template. */
+  inputs: z.record(z.string(), z.string()).default({}),
+});
+/** How deep runs started by subflow nodes may nest (the top-level run is depth 0). */
+export const SUBFLOW_MAX_DEPTH = 5;
 export const endNodeSchema = z.object({
   ...nodeBase,
   type: z.literal("end"),
@@ -168,13 +188,14 @@ export const nodeSchema = z.discriminatedUnion("type", [
   toolNodeSchema,
   orchestratorNodeSchema,
   humanNodeSchema,
+  subflowNodeSchema,
   endNodeSchema,
   abortNodeSchema,
 ]);
 export type WorkflowNode = z.infer<typeof nodeSchema>;
 export type NodeKind = WorkflowNode["type"];
 export type NodeOf<K extends NodeKind> = Extract<WorkflowNode, { type: K }>;
-export const nodeKinds = ["start", "agent", "router", "tool", "orchestrator", "human", "end", "abort"] as const satisfies readonly NodeKind[];
+export const nodeKinds = ["start", "agent", "router", "tool", "orchestrator", "human", "subflow", "end", "abort"] as const satisfies readonly NodeKind[];
 
 /**
  * An edge from a node's outcome handle to a node. `forward` carries data and control; `loop` goes
@@ -232,6 +253,7 @@ export function outcomesOf(node: WorkflowNode): string[] {
     case "tool":
       return ["done", "error"];
     case "orchestrator":
+    case "subflow":
       return ["done"];
     case "end":
     case "abort":

@@ -11,6 +11,8 @@ export type ValidationContext = {
   models?: readonly { provider?: string; model: string }[];
   /** Ids of the user's saved agents (for agents that reference one). */
   savedAgentIds?: readonly string[];
+  /** The owner's workflows a subflow node may run, each with the input fields of what it would run. */
+  workflows?: readonly { id: string; name: string; inputs: readonly { key: string; required: boolean }[] }[];
 };
 
 const label = (node: WorkflowNode) => (node.type === "router" ? "router" : node.type === "human" ? "human review" : "node");

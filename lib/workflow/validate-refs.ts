@@ -32,6 +32,8 @@ export function templatedFields(node: WorkflowNode): TemplatedField[] {
       return argStrings(node.args, "args").map(({ field, text }) => t(field, text));
     case "human":
       return [t("prompt", node.prompt)];
+    case "subflow":
+      return Object.entries(node.inputs).map(([key, text]) => t(`inputs.${key}`, text));
     case "end":
       return Object.entries(node.outputs).map(([key, text]) => t(`outputs.${key}`, text));
     case "abort":

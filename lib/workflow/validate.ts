@@ -4,6 +4,7 @@ import type { Workflow } from "./schema";
 import { checkIdsAndEdges, checkLoops, checkReachability } from "./validate-structure";
 import { checkAgents, checkBranches, checkInputsOutputs, checkToolsAndModels, type ValidationContext } from "./validate-nodes";
 import { checkReferences } from "./validate-refs";
+import { checkSubflows } from "./validate-subflows";
 
 export { hasErrors, issueSeverity, type Severity, type ValidationCode, type ValidationIssue } from "./issues";
 export type { ValidationContext } from "./validate-nodes";
@@ -12,7 +13,7 @@ export { templatedFields, type TemplatedField } from "./validate-refs";
 /**
  * Checks every rule of workflow-semantics.md §2 and returns all issues (never throws, never stops at
  * the first). Errors block a run; warnings are shown but allowed. Registry-dependent checks (tools,
- * models, saved agents) run only for the parts of `context` that are given.
+ * models, saved agents, subflows' workflows) run only for the parts of `context` that are given.
  */
 export function validate(doc: Workflow, context: ValidationContext = {}): ValidationIssue[] {
   const graph = buildGraph(doc);
@@ -23,6 +24,7 @@ export function validate(doc: Workflow, context: ValidationContext = {}): Valida
     ...checkBranches(doc, graph),
     ...checkAgents(doc, context),
     ...checkToolsAndModels(doc, context),
+    ...checkSubflows(doc, context),
     ...checkInputsOutputs(doc, graph),
     ...checkReferences(doc, graph),
   ];

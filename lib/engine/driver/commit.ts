@@ -21,6 +21,12 @@ export function buildCommit(owner: string, expectedVersion: number, event: Plann
       const request = { prompt: e.prompt, choices: e.choices, fields: e.fields, ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}), ...(e.timeoutChoice !== undefined ? { timeoutChoice: e.timeoutChoice } : {}) };
       return [{ nodeId: e.nodeId, iteration: e.iteration, attempt, status: "waiting", output: { request }, branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, at }];
     }
+    if (e.type === "subflow_started") {
+      // a subflow's child run started: the row waits (output = what it waits for) until that run's end finishes it
+      const attempt = r.state.nodes[e.nodeId]?.attempt ?? 1;
+      const request = { kind: "subflow", runId: e.runId, workflowId: e.workflowId, workflowName: e.workflowName, ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}) };
+      return [{ nodeId: e.nodeId, iteration: e.iteration, attempt, status: "waiting", output: { request }, branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, at }];
+    }
     if (e.type !== "step_finished" || e.status === "skipped") return [];
     const attempt = r.state.nodes[e.nodeId]?.attempt ?? 1;
     return [{

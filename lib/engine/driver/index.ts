@@ -95,9 +95,14 @@ function answersOf(snap: RunSnapshot, state: PlannerState): PlannerEvent[] {
   });
 }
 
-/** A stored answer as the planner's step_answered (the step's output is the whole answer). */
+/** A stored answer as the planner's step_answered (a person's: the step's output is the whole answer; a child run's: its output or error). */
 function answered(nodeId: string, iteration: number, answer: HumanAnswer): PlannerEvent {
-  return { type: "step_answered", nodeId, iteration, choice: answer.choice, answer: { ...answer }, ...(answer.timedOutAfterMs !== undefined ? { timedOutAfterMs: answer.timedOutAfterMs } : {}) };
+  const { output, error, ...rest } = answer;
+  return {
+    type: "step_answered", nodeId, iteration, choice: answer.choice, answer: { ...rest },
+    ...(answer.timedOutAfterMs !== undefined ? { timedOutAfterMs: answer.timedOutAfterMs } : {}),
+    ...(output !== undefined ? { output } : {}), ...(error !== undefined ? { error } : {}),
+  };
 }
 
 function newSession(ports: EnginePorts, workflow: Workflow, snap: RunSnapshot, state: PlannerState | null, options: RunJobOptions): RunSession {

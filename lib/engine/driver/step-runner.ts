@@ -74,7 +74,7 @@ function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, sign
   const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);
   return {
     runId: host.runId, workflow: host.workflow, node, iteration: cmd.iteration, attempt: cmd.attempt, input: cmd.input, data,
-    signal, model: host.ports.model, tools: host.ports.tools,
+    signal, model: host.ports.model, tools: host.ports.tools, ...(host.ports.subflows ? { subflows: host.ports.subflows } : {}),
     logger: host.ports.logger.child({ runId: host.runId, nodeId: cmd.nodeId, iteration: cmd.iteration }),
     emit: (event) => live() && host.post({ t: "emit", event }),
     reportUsage: (model, usage, latencyMs) =>

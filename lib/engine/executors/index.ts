@@ -2,6 +2,7 @@ import { agentExecutor } from "./agent";
 import { humanExecutor } from "./human";
 import { orchestratorExecutor } from "./orchestrator";
 import { routerExecutor } from "./router";
+import { subflowExecutor } from "./subflow";
 import { abortExecutor, endExecutor, startExecutor } from "./terminal";
 import { toolExecutor } from "./tool";
 import type { ExecutorRegistry } from "./types";
@@ -19,6 +20,7 @@ export const defaultExecutors: ExecutorRegistry = {
   tool: toolExecutor,
   orchestrator: orchestratorExecutor,
   human: humanExecutor,
+  subflow: subflowExecutor,
   end: endExecutor,
   abort: abortExecutor,
 };

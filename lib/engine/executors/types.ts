@@ -1,8 +1,8 @@
 import type { TemplateContext } from "@/lib/workflow/template";
 import type { NodeKind, NodeOf, Workflow } from "@/lib/workflow/schema";
 import type { RunEvent, TokenUsage } from "../events";
-import type { InputRequest, StepInput } from "../planner";
-import type { Logger, ModelPort, ToolsPort } from "../ports";
+import type { StepInput, WaitRequest } from "../planner";
+import type { Logger, ModelPort, SubflowsPort, ToolsPort } from "../ports";
 
 /**
  * What an executor gets for one step (kind-independent part). Each step gets its own context and builds its own messages:
@@ -22,6 +22,8 @@ export interface StepEnv {
   signal: AbortSignal;
   model: ModelPort;
   tools: ToolsPort;
+  /** Child runs (subflow nodes); absent where the engine runs without them. */
+  subflows?: SubflowsPort;
   logger: Logger;
   /** Appends a visible event (step_progress, handoff); committed to the log in order. */
   emit(event: Extract<RunEvent, { type: "step_progress" | "handoff" }>): void;
@@ -36,11 +38,12 @@ export interface StepContext<K extends NodeKind = NodeKind> extends StepEnv {
 
 /**
  * How a step ended. `limit` on a failure names a budget (e.g. maxTurnsPerVisit): the run ends
- * budget_exhausted. `waiting`: a human review asked its question; a person's answer ends it later.
+ * budget_exhausted. `waiting`: a human review asked its question (a person's answer ends it later),
+ * or a subflow started its child run (the child's end ends it).
  */
 export type StepOutcome =
   | { status: "succeeded"; output: unknown; branch?: string; usage: TokenUsage; latencyMs: number }
-  | { status: "waiting"; request: InputRequest; usage: TokenUsage; latencyMs: number }
+  | { status: "waiting"; request: WaitRequest; usage: TokenUsage; latencyMs: number }
   | { status: "failed"; error: string; limit?: string; usage: TokenUsage; latencyMs: number };
 
 /** Runs one node kind. Throwing is allowed: the driver turns it into a failed step with the message. */

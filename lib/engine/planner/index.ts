@@ -1,5 +1,5 @@
 import type { Workflow } from "@/lib/workflow/schema";
-import type { TokenUsage } from "../events";
+import { isSubflowRequest, type TokenUsage } from "../events";
 import { evaluate, startNode } from "./activation";
 import { addTokens, exhaust, finish, settle } from "./budgets";
 import { indexWorkflow } from "./graph-index";
@@ -8,7 +8,7 @@ import { route } from "./loops";
 import { copyState, nodeState, plannerStateSchema, type PlannerState } from "./state";
 import type { Ctx, PlannerEvent, PlannerOptions, PlanResult, StepKey } from "./types";
 
-export type { InputRequest, PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
+export type { InputRequest, WaitRequest, PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
 export { isBusy, nodeStateSchema, parsePlannerState, plannerStateSchema, stepInputSchema, type Interruption, type PlannerState, type StepInput } from "./state";
 export { earlierInterruptions, interruptionCap } from "./interruptions";
 
@@ -165,34 +165,42 @@ function follow(ctx: Ctx, nodeId: string, iteration: number, chosen: string, out
   }
 }
 
-/** A human review asked its question: the node waits (it holds no worker); the run goes on with whatever else runs. */
+/** A human review asked its question, or a subflow started its child run: the node waits (it holds no worker); the run goes on with whatever else runs. */
 function onWaiting(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_waiting" }>): boolean {
   const ns = current(ctx, e);
   if (!ns) return false;
   ns.phase = "waiting";
-  const { prompt, choices, fields, timeoutMs, timeoutChoice } = e.request;
-  ctx.events.push({
-    type: "input_requested", nodeId: e.nodeId, iteration: e.iteration, prompt, choices, fields,
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(timeoutChoice !== undefined ? { timeoutChoice } : {}),
-  });
+  const r = e.request;
+  const step = { nodeId: e.nodeId, iteration: e.iteration };
+  if (isSubflowRequest(r)) {
+    ctx.events.push({ type: "subflow_started", ...step, runId: r.runId, workflowId: r.workflowId, workflowName: r.workflowName, ...(r.timeoutMs !== undefined ? { timeoutMs: r.timeoutMs } : {}) });
+  } else {
+    ctx.events.push({
+      type: "input_requested", ...step, prompt: r.prompt, choices: r.choices, fields: r.fields,
+      ...(r.timeoutMs !== undefined ? { timeoutMs: r.timeoutMs } : {}), ...(r.timeoutChoice !== undefined ? { timeoutChoice: r.timeoutChoice } : {}),
+    });
+  }
   settle(ctx);
   return true;
 }
 
 /**
- * A person answered a waiting human review: it succeeds with the answer as its output and the choice
- * as its branch (an unknown choice fails the step, like any step choosing an undeclared branch).
- * Answers for a node that is not waiting at that iteration (answered twice, or the run ended) are ignored.
- * A review nobody answered in time (`timedOutAfterMs`) takes its timeout choice, or times out without one.
+ * A waiting step was answered. A person's answer to a human review: it succeeds with the answer as
+ * its output and the choice as its branch (an unknown choice fails the step, like any step choosing
+ * an undeclared branch). A subflow's child run ended: its outputs are the step's output, or its
+ * failure fails the step. Answers for a node that is not waiting at that iteration (answered twice,
+ * or the run ended) are ignored. A step nobody answered in time (`timedOutAfterMs`) takes its
+ * timeout choice, or times out without one.
  */
 function onAnswered(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_answered" }>): boolean {
   const ns = ctx.state.nodes[e.nodeId];
   if (ctx.state.status !== "running" || !ns || ns.phase !== "waiting" || ns.iteration !== e.iteration) return false;
   ns.phase = "running";
   const key = { nodeId: e.nodeId, iteration: e.iteration, attempt: ns.attempt };
-  // nobody answered in time and the review names no choice for that: the step times out
+  // nobody answered in time and the step names no choice for that: the step times out
   if (e.timedOutAfterMs !== undefined && e.choice === "") return onFailed(ctx, key, `no answer within ${e.timedOutAfterMs} ms`, undefined, "timed_out");
-  return onSucceeded(ctx, { type: "step_succeeded", ...key, output: e.answer, branch: e.choice, latencyMs: 0 });
+  if (e.error !== undefined) return onFailed(ctx, key, e.error);
+  return onSucceeded(ctx, { type: "step_succeeded", ...key, output: e.output !== undefined ? e.output : e.answer, branch: e.choice, latencyMs: 0 });
 }
 
 type Measured = StepKey & { usage?: TokenUsage; latencyMs?: number };

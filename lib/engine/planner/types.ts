@@ -1,4 +1,4 @@
-import type { InputRequest, RunEvent, TerminalRunStatus, TokenUsage } from "../events";
+import type { InputRequest, RunEvent, TerminalRunStatus, TokenUsage, WaitRequest } from "../events";
 import type { GraphIndex } from "./graph-index";
 import type { Interruption, PlannerState, StepInput } from "./state";
 
@@ -23,17 +23,20 @@ export type PlannerEvent =
   /** `limit` set = the executor hit a budget (e.g. maxTurnsPerVisit): the run ends budget_exhausted. */
   | ({ type: "step_failed"; error: string; limit?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)
   | ({ type: "step_timed_out"; timeoutMs: number } & StepKey)
-  /** A human review asked its question (its executor rendered it): the step waits for an answer. */
-  | ({ type: "step_waiting"; request: InputRequest } & StepKey)
-  /** A person answered a waiting human review: the choice is the branch followed, the answer the step's output. */
-  | { type: "step_answered"; nodeId: string; iteration: number; choice: string; answer: Record<string, unknown>; timedOutAfterMs?: number }
+  /** A human review asked its question, or a subflow started its child run: the step waits for an answer. */
+  | ({ type: "step_waiting"; request: WaitRequest } & StepKey)
+  /**
+   * A waiting step was answered: by a person (the choice is the branch followed, the answer the
+   * step's output), or by its child run's end (`output` is the step's output; `error` fails it).
+   */
+  | { type: "step_answered"; nodeId: string; iteration: number; choice: string; answer: Record<string, unknown>; timedOutAfterMs?: number; output?: unknown; error?: string }
   /** One model call's usage, reported while the step runs so the shared token budget holds (R6). */
   | ({ type: "tokens_used"; model: string; usage: TokenUsage; latencyMs?: number } & Omit<StepKey, "attempt">)
   | { type: "cancel_requested"; reason?: string }
   /** The run's timeout (limits.runTimeoutMs) elapsed. */
   | { type: "deadline"; timeoutMs: number };
 
-export type { InputRequest };
+export type { InputRequest, WaitRequest };
 
 /** What the planner asks the driver to do. */
 export type PlannerCommand =

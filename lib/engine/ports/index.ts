@@ -10,3 +10,4 @@ export * from "./model";
 export * from "./tools";
 export * from "./runtime";
 export * from "./liveness";
+export * from "./subflows";

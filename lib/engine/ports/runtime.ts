@@ -2,6 +2,7 @@ import type { Logger } from "@/lib/logger";
 import type { LivenessPort } from "./liveness";
 import type { ModelPort } from "./model";
 import type { StoredEvent, StorePort } from "./store";
+import type { SubflowsPort } from "./subflows";
 import type { ToolsPort } from "./tools";
 
 /** Event publication, queue, clock and the bundle of all ports. */
@@ -42,4 +43,6 @@ export interface EnginePorts {
   events?: EventsPort;
   /** Worker liveness for the crash-loop rule; without it every interruption counts as a crash. */
   liveness?: LivenessPort;
+  /** Child runs for subflow nodes; without it a subflow step fails. */
+  subflows?: SubflowsPort;
 }

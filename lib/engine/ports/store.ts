@@ -27,7 +27,11 @@ export interface StepRecord {
   answer?: HumanAnswer | null;
 }
 
-/** A person's answer to a human review, as stored on its step until the engine takes it. */
+/**
+ * The answer to a waiting step, as stored on it until the engine takes it: a person's to a human
+ * review (or the clock's, when nobody answered in time), or a subflow's child run's end (`output`
+ * or `error`; `choice` is then "done").
+ */
 export interface HumanAnswer {
   /** The branch chosen. */
   choice: string;
@@ -38,6 +42,10 @@ export interface HumanAnswer {
   answeredAt?: string;
   /** Nobody answered within the review's timeoutMs (this many ms): `choice` is its timeoutChoice, or "" (the step times out). */
   timedOutAfterMs?: number;
+  /** A subflow's child run succeeded: the step's output (its outputs). */
+  output?: unknown;
+  /** A subflow's child run did not succeed: the step fails with this. */
+  error?: string;
 }
 
 /** Everything the driver needs to (re)start a run, as loaded in one read. */

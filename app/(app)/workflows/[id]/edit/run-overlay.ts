@@ -71,6 +71,7 @@ function reduce(view: RunView, event: RunEvent): RunView {
     case "run_finished":
       return { ...view, status: event.status, reason: event.reason };
     case "input_requested":
+    case "subflow_started":
       return setNode(view, event.nodeId, { status: "waiting", iteration: event.iteration });
     case "run_waiting":
       return { ...view, status: "waiting" };
