@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { personStepSql } from "@/lib/db/runs";
 import type { RunStatus, RunTrigger } from "@/lib/generated/prisma/client";
 
 /**
@@ -77,6 +78,7 @@ async function insertWaiting(which: string, value: string | number): Promise<str
      JOIN "WorkflowVersion" v ON v.id = r."workflowVersionId"
      JOIN "RunNotifier" n ON n."workflowId" = v."workflowId" AND n."ownerId" = r."ownerId"
      WHERE ${which} AND r.status = 'waiting' AND r."waitingSince" IS NOT NULL AND n.enabled AND n."enabledAt" <= r."waitingSince"
+       AND ${personStepSql(`r.id`)}
      ON CONFLICT ("notifierId", "runId", "key") DO NOTHING
      RETURNING id`,
     value,
@@ -146,6 +148,7 @@ export async function deliveryToSend(id: string): Promise<DeliveryToSend | null>
   const reviews = d.event === "run.waiting"
     ? (await db().step.findMany({ where: { runId: d.runId, status: "waiting" }, orderBy: { startedAt: "asc" }, select: { nodeId: true, iteration: true, output: true } }))
         .map((s) => ({ nodeId: s.nodeId, iteration: s.iteration, request: (s.output as { request?: unknown } | null)?.request ?? null }))
+        .filter((s) => (s.request as { kind?: string } | null)?.kind !== "subflow")
     : [];
   return { id: d.id, status: d.status, attempts: d.attempts, notifierId: d.notifierId, event: d.event, reviews, run };
 }

@@ -8,6 +8,7 @@ import { registryToolsPort } from "@/lib/tools/registry";
 import { llmModelPort } from "./model-port";
 import { ownerModelResolver } from "./model-resolver";
 import { postgresStore } from "./store";
+import { subflowsPort } from "./subflows";
 import { ledgerTools, retryingTools } from "./tools-port";
 
 /** Overrides for the real ports (tests, or a tool registry once one is wired). */
@@ -23,7 +24,7 @@ export interface PortOverrides {
 /**
  * The real engine ports for one run job: PostgreSQL store, lib/llm models resolved per owner (keys
  * decrypted here, in the worker), tools behind the at-most-once ledger, the system clock, BullMQ for
- * resumes and Redis pub/sub wake-ups for live viewers. `owner` is the run's owner, or null for the
+ * resumes, Redis pub/sub wake-ups for live viewers and child runs for subflow nodes. `owner` is the run's owner, or null for the
  * owner the claim reads from the Run row (the worker: no look-up of its own before the claim). The
  * owner-scoped ports (model, tools) are built at their first call, which comes after the claim.
  */
@@ -44,6 +45,7 @@ export function enginePorts(owner: string | null, logger: Logger, overrides: Por
     logger,
     queue: { enqueueRun: async (runId, reason) => void (await enqueueRun(runId, reason)) },
     events: redisEventsPort,
+    subflows: subflowsPort(whose),
   };
 }
 

@@ -4,6 +4,7 @@ import { db } from "@/lib/db/client";
 import { createLogger } from "@/lib/logger";
 import { enqueueRun, hasLiveRunJob, queuePrefix } from "@/lib/queue";
 import { expireReviews } from "./answers";
+import { reconcileSubflows } from "./subflows";
 
 const log = createLogger({ component: "reconciler" });
 
@@ -42,7 +43,8 @@ export async function reconcileOnce(minAgeMs = RECONCILE_MIN_AGE_MS): Promise<st
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
 
 /**
- * Runs reconcileOnce (and expires unanswered human reviews, answers.ts expireReviews) on start and
+ * Runs reconcileOnce (and expires unanswered human reviews, answers.ts expireReviews, and settles
+ * subflows whose parent or child ended unnoticed, subflows.ts reconcileSubflows) on start and
  * every `intervalMs`, only on the elected leader: a Redis key
  * `<prefix>:reconciler:leader` taken with SET NX PX (3 × interval) and renewed by its holder, so
  * one worker of many does the scan and a dead leader is replaced after its key expires.
@@ -87,6 +89,7 @@ export class Reconciler {
       if (!this.leader) return;
       await reconcileOnce();
       await expireReviews();
+      await reconcileSubflows();
       this.passes++;
     } catch (err) {
       log.warn("reconcile pass failed; retrying next interval", { err });

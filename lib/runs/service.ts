@@ -16,6 +16,7 @@ import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { hasErrors } from "@/lib/workflow/validate";
 import { wakeWaitingRun } from "./answers";
 import { inputsSchema } from "./inputs";
+import { settleParent } from "./subflow-answers";
 import type { RunOrigin } from "./dto";
 import { insertQueuedRun, isIdempotencyConflict, newRunKey, readRunTarget, runIdByIdempotencyKey, TRIGGER_LABEL_MAX } from "./start-sql";
 import { postgresStore } from "./store";
@@ -73,7 +74,7 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   // EARLY_JOB_MS). A failed insert fails the start, and its job finds no run and ends; a failed
   // enqueue leaves the committed run to the reconciler.
   const row = newRunKey();
-  const source = { trigger: origin.trigger, label: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null, ...(key ? { idempotencyKey: key } : {}) };
+  const source = { trigger: origin.trigger, label: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null, ...(key ? { idempotencyKey: key } : {}), ...(origin.parent ? { parent: origin.parent } : {}) };
   // the job also says what was written (version, inputs), so the worker can claim with the first commit
   const inputsJson = JSON.stringify(parsedInputs.data);
   const fresh = inputsJson.length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs: parsedInputs.data } : undefined;
@@ -183,6 +184,8 @@ export async function cancelRun(ownerId: string, runId: string, reason = "Cancel
   if (lastSeq !== null) {
     await publishRunWake(runId, lastSeq);
     await notifyRunEnded(runId);
+    // a subflow's child cancelled before any worker took it: its end answers the parent's step
+    await settleParent(runId);
   } else {
     await postgresStore().requestCancel(runId, reason);
     // a parked run (waiting for people) has no job: it is woken so the engine ends it and its open reviews

@@ -45,14 +45,16 @@ export const newRunKey = (): { id: string; createdAt: Date } => ({ id: randomUUI
 /** Longest trigger label kept (a token, schedule, webhook or tool name). */
 export const TRIGGER_LABEL_MAX = 120;
 
-/** Inserts a queued run with the given id, creation time, inputs (as JSON) and origin (its label already cut to TRIGGER_LABEL_MAX); nothing is read back. */
+/** Inserts a queued run with the given id, creation time, inputs (as JSON) and origin (its label already cut to TRIGGER_LABEL_MAX; a subflow's parent step and depth); nothing is read back. */
 export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputsJson: string, key: { id: string; createdAt: Date }, origin: RunOrigin): Promise<void> {
   const { id, createdAt } = key;
+  const parent = origin.parent;
   await runStorePool().query({
-    name: "weft_run_insert_v3",
-    text: `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey")
-      VALUES ($1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8)`,
-    values: [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label ?? null, origin.idempotencyKey ?? null],
+    name: "weft_run_insert_v4",
+    text: `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey", "parentRunId", "parentNodeId", "parentIteration", depth)
+      VALUES ($1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8, $9, $10, $11::int, $12::int)`,
+    values: [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label ?? null, origin.idempotencyKey ?? null,
+      parent?.runId ?? null, parent?.nodeId ?? null, parent?.iteration ?? null, parent?.depth ?? 0],
   });
 }
 

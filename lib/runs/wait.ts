@@ -1,5 +1,6 @@
 import "server-only";
 import { isTerminalRunStatus, type RunStatus } from "@/lib/engine/events";
+import { waitsForPerson } from "@/lib/db/runs";
 import { runEventHub, runProgress } from "@/lib/events";
 import { createLogger } from "@/lib/logger";
 
@@ -12,8 +13,8 @@ export const MAX_WAIT_SECONDS = 60;
 const FALLBACK_POLL_MS = 2_000;
 
 /**
- * Waits until the run is terminal or waits for a person (status `waiting`: a human review, which
- * may take days), `timeoutMs` passed or `signal` aborted, and answers the status it last read (null:
+ * Waits until the run is terminal or waits for a person (status `waiting` with a human review,
+ * which may take days; a run waiting only for its subflows' runs is waited for), `timeoutMs` passed or `signal` aborted, and answers the status it last read (null:
  * no such run). Woken by the run's Redis wake-ups (lib/events hub), subscribed BEFORE
  * the first read so no ending is missed; PostgreSQL is read again on each wake-up and every 2 s, so a
  * Redis outage only makes it slower.
@@ -40,7 +41,8 @@ export async function waitForRunEnd(runId: string, opts: { timeoutMs: number; si
     for (;;) {
       const progress = await runProgress(runId);
       const status = (progress?.status ?? null) as RunStatus | null;
-      if (!status || isTerminalRunStatus(status) || status === "waiting" || opts.signal?.aborted) return status;
+      if (!status || isTerminalRunStatus(status) || opts.signal?.aborted) return status;
+      if (status === "waiting" && (await waitsForPerson(runId))) return status;
       const left = deadline - Date.now();
       if (left <= 0) return status;
       let timer: ReturnType<typeof setTimeout> | undefined;

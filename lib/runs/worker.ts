@@ -10,6 +10,8 @@ import { notifyRunEnded, notifyRunWaiting } from "@/lib/notifications/outbox";
 import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
 import type { LivenessPort } from "@/lib/engine/ports";
 import { resumeIfAnswered } from "./answers";
+import { settleParent, settleSubflowSteps, subflowLinks } from "./subflow-answers";
+import { cancelChildRuns } from "./subflows";
 import { enginePorts, type PortOverrides } from "./engine-ports";
 import { leaseOwner, redisLiveness, WorkerHeartbeat } from "./liveness";
 import { Reconciler } from "./reconciler";
@@ -120,11 +122,22 @@ async function processRunJob(job: Job<RunJobData>, workerId: string, stop: Abort
     if (!stop.aborted) outcome = await drive();
   }
   logger.info("run job done", { outcome });
-  // after the end is committed and published: a notification never delays the run's own end
-  if (outcome.kind === "terminal") await notifyRunEnded(data.runId);
-  // an answer stored while this job was parking the run found it still running: wake it now;
-  // otherwise tell whoever listens that a review waits
+  // after the end is committed and published: a notification never delays the run's own end; a
+  // subflow's child answers its parent's step, and a parent's children still going are cancelled
+  if (outcome.kind === "terminal") {
+    await notifyRunEnded(data.runId);
+    // best effort: the reconciler's pass settles what a failure here leaves (reconcileSubflows)
+    await subflowLinks(data.runId)
+      .then(async (links) => {
+        if (links.hasParent) await settleParent(data.runId);
+        if (links.liveChildren) await cancelChildRuns(data.runId);
+      })
+      .catch((err: unknown) => logger.warn("subflow links after the run's end failed; the reconciler settles them", { err }));
+  }
+  // an answer stored while this job was parking the run (a person's, or a child run that ended
+  // meanwhile) found it still running: wake it now; otherwise tell whoever listens that a review waits
   if (outcome.kind === "waiting") {
+    await settleSubflowSteps(data.runId).catch((err: unknown) => logger.warn("settling subflow steps failed; the reconciler will", { err }));
     const woken = await resumeIfAnswered(data.runId);
     if (!woken && outcome.steps > 0) await notifyRunWaiting(data.runId);
   }
