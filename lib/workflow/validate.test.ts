@@ -98,6 +98,24 @@ const cases: [string, () => WorkflowInput, ValidationCode[], ValidationContext?]
     d.nodes.push({ id: "review", type: "human", name: "", join: "all", prompt: "", branches: [], fields: [] });
     d.edges.push(fwd("write", "done", "review"));
   }), ["no_branches", "cannot_reach_terminal"]],
+  ["subflow without a workflow", () => edit((d) => {
+    d.nodes.push({ id: "sub", type: "subflow", name: "", join: "all", workflowId: " ", inputs: { text: "{{nodes.write.output}}" } });
+    d.edges = d.edges.filter((e) => e.id !== "write-done-end");
+    d.edges.push(fwd("write", "done", "sub"), fwd("sub", "done", "end"));
+  }), ["subflow_workflow_missing"]],
+  ["subflows against the owner's workflows", () => edit((d) => {
+    d.nodes.push(
+      { id: "sub", type: "subflow", name: "", join: "all", workflowId: "wf-gone", inputs: {} },
+      { id: "sub2", type: "subflow", name: "", join: "all", workflowId: "wf-sum", inputs: { texte: "{{inputs.topic}}" } },
+    );
+    d.edges = d.edges.filter((e) => e.id !== "write-done-end");
+    d.edges.push(fwd("write", "done", "sub"), fwd("sub", "done", "sub2"), fwd("sub2", "done", "end"));
+  }), ["subflow_unknown_workflow", "subflow_unknown_input", "subflow_input_missing"], { workflows: [{ id: "wf-sum", name: "Summariser", inputs: [{ key: "text", required: true }, { key: "tone", required: false }] }] }],
+  ["subflow input templates are checked", () => edit((d) => {
+    d.nodes.push({ id: "sub", type: "subflow", name: "", join: "all", workflowId: "wf-sum", inputs: { text: "{{inputs.nope}}" } });
+    d.edges = d.edges.filter((e) => e.id !== "write-done-end");
+    d.edges.push(fwd("write", "done", "sub"), fwd("sub", "done", "end"));
+  }), ["unknown_input_ref"], { workflows: [{ id: "wf-sum", name: "Summariser", inputs: [{ key: "text", required: true }] }] }],
   ["agents", () => edit((d) => {
     d.agents.push({ ...d.agents[0]!, key: "writer" }, { ...d.agents[0]!, key: "ref", savedAgentId: "missing", tools: [] });
     const n = node(d, "write"); if (n.type === "agent") n.agent = "nobody";
