@@ -67,9 +67,25 @@ describe("waitForRunEnd", () => {
     const waiting = waitForRunEnd(runId, { timeoutMs: 20_000 });
     await new Promise((r) => setTimeout(r, 150));
     const t0 = Date.now();
+    await db().step.create({ data: { runId, nodeId: "review", status: "waiting", output: { request: { prompt: "OK?", choices: [{ id: "yes", label: "Yes" }], fields: [] } } } });
     await db().run.update({ where: { id: runId }, data: { status: "waiting", waitingSince: new Date() } });
     await publishRunEvents(runId, [{ seq: 1, at: new Date(), event: { type: "run_waiting" as const, steps: [{ nodeId: "review", iteration: 1 }] } }]);
     expect(await waiting).toBe("waiting");
+    expect(Date.now() - t0).toBeLessThan(1_000);
+  });
+
+  it("goes on waiting through a park for subflows only (their runs, not a person, are awaited) until the run ends", async () => {
+    const runId = await createTestRun(owner, "running");
+    const waiting = waitForRunEnd(runId, { timeoutMs: 20_000 });
+    await new Promise((r) => setTimeout(r, 150));
+    await db().step.create({ data: { runId, nodeId: "sub", status: "waiting", output: { request: { kind: "subflow", runId: "child", workflowId: "w", workflowName: "Child" } } } });
+    await db().run.update({ where: { id: runId }, data: { status: "waiting", waitingSince: new Date() } });
+    await publishRunEvents(runId, [{ seq: 1, at: new Date(), event: { type: "run_waiting" as const, steps: [{ nodeId: "sub", iteration: 1 }] } }]);
+    await new Promise((r) => setTimeout(r, 400));
+    const t0 = Date.now();
+    await db().run.update({ where: { id: runId }, data: { status: "succeeded" } });
+    await publishRunEvents(runId, [{ seq: 2, at: new Date(), event: { type: "run_finished" as const, status: "succeeded", reason: "done" } }]);
+    expect(await waiting).toBe("succeeded");
     expect(Date.now() - t0).toBeLessThan(1_000);
   });
 
