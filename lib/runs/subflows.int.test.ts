@@ -17,6 +17,8 @@ import { createTestWorkflow } from "./test-fixtures";
  */
 const rt = useWorkerRuntime({
   fixtures: [{ rules: [{ id: "sum", match: { anyMessage: "Summarise" }, reply: { text: "SUMMARY of owls" } }] }],
+  // the reconciler's pass expires a subflow step's timeout: often, so a test sees it
+  workerEnv: { WEFT_RECONCILE_INTERVAL_MS: "500" },
 });
 
 /** A child workflow: input topic, one agent step, outputs summary (and the topic it got). */
@@ -34,13 +36,13 @@ const child: WorkflowInput = {
 };
 
 /** A parent that runs `childId` once per subflow node given (`inputs` each), all into one end. */
-const parent = (subs: { id: string; workflowId: string; inputs: Record<string, string> }[], output = "{{nodes.sub.output.summary}}"): WorkflowInput => ({
+const parent = (subs: { id: string; workflowId: string; inputs: Record<string, string>; timeoutMs?: number }[], output = "{{nodes.sub.output.summary}}"): WorkflowInput => ({
   name: "Parent",
   inputs: [{ key: "topic", type: "string" }],
   outputs: [{ key: "result", type: "string" }],
   nodes: [
     { id: "start", type: "start" },
-    ...subs.map((s) => ({ id: s.id, type: "subflow" as const, workflowId: s.workflowId, inputs: s.inputs })),
+    ...subs.map((s) => ({ id: s.id, type: "subflow" as const, workflowId: s.workflowId, inputs: s.inputs, ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}) })),
     { id: "end", type: "end", outputs: { result: output } },
   ],
   edges: subs.flatMap((s) => [
@@ -137,12 +139,26 @@ test("a workflow that runs itself stops at the depth limit: six runs, the deepes
   expect(chain.at(-1)!.reason).toMatch(/nest at most 5 deep/);
 });
 
+/** The child workflow with a human review before its end (it waits until someone answers). */
+const reviewed: WorkflowInput = {
+  ...child,
+  nodes: [...child.nodes!, { id: "ok", type: "human", prompt: "Fine?", branches: [{ id: "yes" }] }],
+  edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "sum" }, { id: "e2", source: "sum", sourceHandle: "done", target: "ok" }, { id: "e3", source: "ok", sourceHandle: "yes", target: "end" }],
+};
+
+test("a subflow step with a timeout times out when its child takes longer, failing the parent, whose end cancels the child", async () => {
+  const { workflowId: childId } = await createTestWorkflow(rt.ownerId, reviewed);
+  const { workflowId } = await createTestWorkflow(rt.ownerId, parent([{ id: "sub", workflowId: childId, inputs: { topic: "{{inputs.topic}}" }, timeoutMs: 1_000 }]));
+  const runId = await start(workflowId);
+  const run = await waitTerminal(runId, 30_000);
+  expect(run.status).toBe("failed");
+  expect(run.reason).toMatch(/Step "sub".*its subflow's run did not end within 1000 ms/);
+  expect(await db().step.findFirstOrThrow({ where: { runId, nodeId: "sub" } })).toMatchObject({ status: "timed_out" });
+  const kid = await db().run.findFirstOrThrow({ where: { parentRunId: runId } });
+  expect((await waitTerminal(kid.id)).status).toBe("cancelled");
+});
+
 test("a child's human review is what people wait for; answering it finishes the child, then the parent; cancelling a parent cancels its child", async () => {
-  const reviewed: WorkflowInput = {
-    ...child,
-    nodes: [...child.nodes!, { id: "ok", type: "human", prompt: "Fine?", branches: [{ id: "yes" }] }],
-    edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "sum" }, { id: "e2", source: "sum", sourceHandle: "done", target: "ok" }, { id: "e3", source: "ok", sourceHandle: "yes", target: "end" }],
-  };
   const { workflowId: childId } = await createTestWorkflow(rt.ownerId, reviewed);
   const { workflowId } = await createTestWorkflow(rt.ownerId, parent([{ id: "sub", workflowId: childId, inputs: { topic: "{{inputs.topic}}" } }]));
   const before = await countWaitingRuns(rt.ownerId);

@@ -156,6 +156,8 @@ export const humanNodeSchema = z.object({
  * type). The child runs `version`, or its newest saved version when the step starts; its outputs
  * are this step's output (`{{nodes.<id>.output.<key>}}`). A child that does not succeed fails the
  * step. Runs nest at most SUBFLOW_MAX_DEPTH deep (a workflow that runs itself stops there).
+ * `timeoutMs` bounds the wait for the child's end (checked by the worker's reconciler, so up to its
+ * interval late): the step then times out, and the run's end cancels the child.
  */
 export const subflowNodeSchema = z.object({
   ...nodeBase,

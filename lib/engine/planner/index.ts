@@ -198,7 +198,10 @@ function onAnswered(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_answered" }
   ns.phase = "running";
   const key = { nodeId: e.nodeId, iteration: e.iteration, attempt: ns.attempt };
   // nobody answered in time and the step names no choice for that: the step times out
-  if (e.timedOutAfterMs !== undefined && e.choice === "") return onFailed(ctx, key, `no answer within ${e.timedOutAfterMs} ms`, undefined, "timed_out");
+  if (e.timedOutAfterMs !== undefined && e.choice === "") {
+    const what = ctx.g.node(e.nodeId)?.type === "subflow" ? "its subflow's run did not end" : "no answer";
+    return onFailed(ctx, key, `${what} within ${e.timedOutAfterMs} ms`, undefined, "timed_out");
+  }
   if (e.error !== undefined) return onFailed(ctx, key, e.error);
   return onSucceeded(ctx, { type: "step_succeeded", ...key, output: e.output !== undefined ? e.output : e.answer, branch: e.choice, latencyMs: 0 });
 }
