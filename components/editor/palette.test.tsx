@@ -4,9 +4,10 @@ import { nodeKinds } from "@/lib/workflow/schema";
 import { Palette } from "./palette";
 
 describe("Palette", () => {
-  it("offers every node kind in schema order, human review included", () => {
+  it("offers every node kind in schema order, human review and subflow included", () => {
     const html = renderToStaticMarkup(<Palette onAdd={() => {}} />);
     expect([...html.matchAll(/data-testid="palette-([a-z]+)"/g)].map((m) => m[1])).toEqual([...nodeKinds]);
     expect(html).toMatch(/data-testid="palette-human"[^>]*>Human review</);
+    expect(html).toMatch(/data-testid="palette-subflow"[^>]*title="Runs another saved workflow as one step[^"]*"[^>]*>Subflow</);
   });
 });

@@ -12,6 +12,7 @@ const HINTS: Record<NodeKind, string> = {
   tool: "Call a tool, no LLM",
   orchestrator: "Hands sub-tasks to worker agents",
   human: "A person picks a branch and fills in fields",
+  subflow: "Runs another saved workflow as one step",
   end: "Writes the outputs, finishes the run",
   abort: "Ends the run as aborted",
 };

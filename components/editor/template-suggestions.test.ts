@@ -55,6 +55,37 @@ describe("templateSuggestions after a human review", () => {
   });
 });
 
+describe("templateSuggestions after a subflow", () => {
+  const withSubflow = workflowSchema.parse({
+    inputs: [{ key: "topic" }],
+    agents: [{ key: "a", name: "A" }],
+    nodes: [
+      { id: "start", type: "start" },
+      { id: "sub", type: "subflow", name: "Summary", workflowId: "wf_s", inputs: { topic: "{{inputs.topic}}" } },
+      { id: "check", type: "agent", agent: "a", branches: [{ id: "ok" }, { id: "again" }] },
+    ],
+    edges: [
+      { id: "e1", source: "start", sourceHandle: "next", target: "sub" },
+      { id: "e2", source: "sub", sourceHandle: "done", target: "check" },
+    ],
+  });
+  const subflows = { targets: [{ id: "wf_s", name: "Summarise", version: 1, inputs: [], outputs: [{ key: "summary" }, { key: "title" }] }] };
+
+  it("offers the output and each declared output of the workflow it runs, downstream", () => {
+    expect(templateSuggestions(withSubflow, "check", subflows).map((s) => s.ref)).toEqual([
+      "inputs.topic", "nodes.sub.output", "nodes.sub.output.summary", "nodes.sub.output.title",
+    ]);
+    expect(templateSuggestions(withSubflow, "check", subflows).find((s) => s.ref === "nodes.sub.output.summary")?.detail).toBe("summary from Summarise (Summary)");
+  });
+
+  it("offers only the whole output when the workflow is not known (or not chosen)", () => {
+    expect(templateSuggestions(withSubflow, "check").map((s) => s.ref)).toEqual(["inputs.topic", "nodes.sub.output"]);
+    expect(templateSuggestions(withSubflow, "check", { targets: [] }).map((s) => s.ref)).toEqual(["inputs.topic", "nodes.sub.output"]);
+    const unchosen = { ...withSubflow, nodes: withSubflow.nodes.map((n) => (n.type === "subflow" ? { ...n, workflowId: "" } : n)) };
+    expect(templateSuggestions(unchosen, "check", subflows).map((s) => s.ref)).toEqual(["inputs.topic", "nodes.sub.output"]);
+  });
+});
+
 describe("openTagAt / insertSuggestion", () => {
   it("finds the partial ref after an unclosed {{ and completes it", () => {
     expect(openTagAt("Write on {{inp", 14)).toEqual({ start: 9, partial: "inp" });

@@ -1,16 +1,18 @@
 import { buildGraph, forwardAncestors } from "@/lib/workflow/graph";
-import type { Workflow } from "@/lib/workflow/schema";
+import type { NodeOf, Workflow, WorkflowNode } from "@/lib/workflow/schema";
+import { findTarget, type SubflowTargets } from "./subflow-targets";
 
 /** One completion offered inside `{{ }}`: the reference text and where it comes from. */
 export type Suggestion = { ref: string; detail: string };
 
 /**
  * What a template of node `nodeId` may refer to: the run's inputs, the variables, the nodes upstream
- * of it (forward ancestors; a human review's answer part by part) and `feedback` when a loop edge
- * re-enters it (part by part when a human review sends the work back). Node undefined = a
- * workflow-level template (none of the node refs).
+ * of it (forward ancestors; a human review's answer part by part; a subflow's output key by key, from
+ * the declared outputs of the workflow it runs, when `subflows` knows it) and `feedback` when a loop
+ * edge re-enters it (part by part when a human review or a subflow sends the work back). Node
+ * undefined = a workflow-level template (none of the node refs).
  */
-export function templateSuggestions(doc: Workflow, nodeId?: string): Suggestion[] {
+export function templateSuggestions(doc: Workflow, nodeId?: string, subflows?: SubflowTargets): Suggestion[] {
   const out: Suggestion[] = [
     ...doc.inputs.map((f) => ({ ref: `inputs.${f.key}`, detail: `input (${f.type})` })),
     ...doc.variables.map((v) => ({ ref: `vars.${v.key}`, detail: `variable = ${String(v.value)}` })),
@@ -21,19 +23,32 @@ export function templateSuggestions(doc: Workflow, nodeId?: string): Suggestion[
   for (const n of doc.nodes) {
     if (n.id === nodeId || !upstream.has(n.id) || n.type === "start") continue;
     out.push({ ref: `nodes.${n.id}.output`, detail: `output of ${n.name || n.id}` });
-    if (n.type === "human") out.push(...answerRefs(`nodes.${n.id}.output`, n, n.name || n.id));
+    out.push(...partRefs(`nodes.${n.id}.output`, n, n.name || n.id, subflows));
   }
   const loops = doc.edges.filter((e) => e.kind === "loop" && e.target === nodeId);
   if (loops.length > 0) out.push({ ref: "feedback", detail: "payload of the loop edge back here" });
   for (const e of loops) {
     const source = doc.nodes.find((n) => n.id === e.source);
-    if (source?.type === "human") out.push(...answerRefs("feedback", source, `${source.name || source.id}, sent back`));
+    if (source) out.push(...partRefs("feedback", source, `${source.name || source.id}, sent back`, subflows));
   }
   return out;
 }
 
+/** The parts of a node's output worth offering one by one: a human review's answer, a subflow's outputs. */
+function partRefs(prefix: string, node: WorkflowNode, name: string, subflows: SubflowTargets | undefined): Suggestion[] {
+  if (node.type === "human") return answerRefs(prefix, node, name);
+  if (node.type === "subflow") return subflowRefs(prefix, node, name, subflows);
+  return [];
+}
+
+/** Each declared output of the workflow a subflow runs (nothing while none is chosen or it is unknown). */
+function subflowRefs(prefix: string, node: NodeOf<"subflow">, name: string, subflows: SubflowTargets | undefined): Suggestion[] {
+  const target = findTarget(subflows, node.workflowId);
+  return (target?.outputs ?? []).map((o) => ({ ref: `${prefix}.${o.key}`, detail: `${o.key} from ${target?.name} (${name})` }));
+}
+
 /** The parts of a human review's answer: the choice, each field's value and the comment. */
-function answerRefs(prefix: string, node: Extract<Workflow["nodes"][number], { type: "human" }>, name: string): Suggestion[] {
+function answerRefs(prefix: string, node: NodeOf<"human">, name: string): Suggestion[] {
   return [
     { ref: `${prefix}.choice`, detail: `choice made in ${name}` },
     ...node.fields.map((f) => ({ ref: `${prefix}.values.${f.key}`, detail: `${f.key} (${f.type}) given in ${name}` })),

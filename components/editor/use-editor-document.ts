@@ -1,7 +1,7 @@
 "use client";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
-import type { ValidationIssue } from "@/lib/workflow/validate";
+import type { ValidationContext, ValidationIssue } from "@/lib/workflow/validate";
 import type { Workflow } from "@/lib/workflow/schema";
 import { commit, createHistory, redo, undo, type History } from "./history";
 import { editorIssues } from "./validation";
@@ -29,8 +29,12 @@ export type EditorDocument = {
   markSaved: (doc: Workflow) => void;
 };
 
-/** Holds the workflow document being edited; every change is a new document in the history. */
-export function useEditorDocument(initial: Workflow): EditorDocument {
+/**
+ * Holds the workflow document being edited; every change is a new document in the history. Issues
+ * are validated under `context` (the owner's workflows for subflow nodes; default none), which
+ * should keep its identity while the editor lives (validation results are cached per context).
+ */
+export function useEditorDocument(initial: Workflow, context?: ValidationContext): EditorDocument {
   const [history, setHistory] = useState<History>(() => createHistory(initial));
   const [saved, setSaved] = useState<Workflow>(initial);
   const ref = useRef(history);
@@ -55,7 +59,7 @@ export function useEditorDocument(initial: Workflow): EditorDocument {
   const doUndo = useCallback(() => set(undo(ref.current)), [set]);
   const doRedo = useCallback(() => set(redo(ref.current)), [set]);
   // A drag changes only positions: the previous document's issues are reused (see validation.ts).
-  const issues = useMemo(() => editorIssues(history.present, [history.past.at(-1), history.future[0]]), [history]);
+  const issues = useMemo(() => editorIssues(history.present, [history.past.at(-1), history.future[0]], context), [history, context]);
 
   // One object per state, so callers' memoised callbacks depending on it change only with the document.
   return useMemo(() => ({

@@ -48,4 +48,17 @@ describe("editor validation", () => {
     const first = editorIssues(d0);
     expect(editorIssues(d0)).toBe(first);
   });
+
+  it("validates under the editor's context (subflow issues), caching per context", () => {
+    const d0 = must(ops.addNode("subflow", { x: 200, y: 100 })(base()));
+    const sub = d0.nodes.find((n) => n.type === "subflow")!;
+    const d1 = must(ops.updateNode(sub.id, { workflowId: "wf_s", inputs: { colour: "red" } })(d0));
+    const context = { workflows: [{ id: "wf_s", name: "Summarise", inputs: [{ key: "topic", required: true }] }] };
+    const codes = (issues: readonly { code: string }[]) => issues.map((i) => i.code).filter((c) => c.startsWith("subflow_"));
+    expect(codes(editorIssues(d1, [], context))).toEqual(["subflow_unknown_input", "subflow_input_missing"]);
+    expect(codes(editorIssues(d1))).toEqual([]); // without context: only "no workflow chosen" is checked
+    expect(codes(editorIssues(d0, [], context))).toEqual(["subflow_workflow_missing"]);
+    expect(codes(editorIssues(d1, [], { workflows: [] }))).toEqual(["subflow_unknown_workflow"]);
+    expect(editorIssues(d1, [], context)).toBe(editorIssues(d1, [], context));
+  });
 });

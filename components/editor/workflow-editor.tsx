@@ -16,6 +16,8 @@ import { layoutDocument } from "./layout";
 import { Palette, type SavedAgentItem } from "./palette";
 import type { PaletteItem } from "./palette-item";
 import { SidePanel, type PanelTab } from "./side-panel";
+import { subflowValidationContext, type SubflowTarget, type SubflowTargets } from "./subflow-targets";
+import { SubflowTargetsProvider } from "./subflow-targets-context";
 import { Toolbar } from "./toolbar";
 import { useEditorDocument } from "./use-editor-document";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
@@ -31,6 +33,11 @@ export type WorkflowEditorProps = {
   initialDraft: Workflow;
   actions: EditorServerActions;
   savedAgents?: SavedAgentItem[];
+  /**
+   * The owner's workflows a subflow node may run (this one included), for the subflow inspector,
+   * canvas nodes, template completion and validation; absent: subflows are checked without them.
+   */
+  subflowTargets?: SubflowTarget[];
   /** The run tab's content (inputs form, live overlay); rendered by the route. */
   renderRunPanel?: RenderRunPanel;
 };
@@ -44,8 +51,10 @@ export function WorkflowEditor(props: WorkflowEditorProps) {
   );
 }
 
-function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunPanel }: WorkflowEditorProps) {
-  const editor = useEditorDocument(initialDraft);
+function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTargets, renderRunPanel }: WorkflowEditorProps) {
+  const validationContext = useMemo(() => (subflowTargets ? subflowValidationContext(subflowTargets) : undefined), [subflowTargets]);
+  const subflows = useMemo<SubflowTargets | undefined>(() => (subflowTargets ? { targets: subflowTargets, currentId: workflowId } : undefined), [subflowTargets, workflowId]);
+  const editor = useEditorDocument(initialDraft, validationContext);
   const { doc, issues, apply } = editor;
   const flow = useReactFlow();
   const [selection, setSelection] = useState<CanvasSelection>({ nodes: [], edges: [] });
@@ -137,29 +146,31 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, renderRunP
   }, [editor, flow]);
 
   return (
-    <div className="flex h-full min-h-0 flex-col" data-testid="workflow-editor">
-      <Toolbar name={doc.name} dirty={editor.dirty} saving={saving} canUndo={editor.canUndo} canRedo={editor.canRedo}
-        errorCount={blockers.length} onSave={onSave} onSaveVersion={onSaveVersion} onUndo={editor.undo}
-        onRedo={editor.redo} onLayout={onLayout} onExport={onExport} onImport={importText}
-        onHelp={openHelp} />
-      <div className="flex min-h-0 flex-1">
-        <Palette savedAgents={savedAgents} onAdd={addItem} />
-        <div className="relative min-w-0 flex-1" data-testid="canvas">
-          <WorkflowCanvas doc={designer.preview?.doc ?? doc} overlay={designer.preview?.overlay ?? overlay} readOnly={Boolean(designer.preview)} sizesRef={sizes} focus={focus}
-            onMoveNodes={moveNodes}
-            onConnect={connect}
-            onDropItem={addItem}
-            onSelectionChange={setSelection} />
-          {designer.toggle}
+    <SubflowTargetsProvider value={subflows}>
+      <div className="flex h-full min-h-0 flex-col" data-testid="workflow-editor">
+        <Toolbar name={doc.name} dirty={editor.dirty} saving={saving} canUndo={editor.canUndo} canRedo={editor.canRedo}
+          errorCount={blockers.length} onSave={onSave} onSaveVersion={onSaveVersion} onUndo={editor.undo}
+          onRedo={editor.redo} onLayout={onLayout} onExport={onExport} onImport={importText}
+          onHelp={openHelp} />
+        <div className="flex min-h-0 flex-1">
+          <Palette savedAgents={savedAgents} onAdd={addItem} />
+          <div className="relative min-w-0 flex-1" data-testid="canvas">
+            <WorkflowCanvas doc={designer.preview?.doc ?? doc} overlay={designer.preview?.overlay ?? overlay} readOnly={Boolean(designer.preview)} sizesRef={sizes} focus={focus}
+              onMoveNodes={moveNodes}
+              onConnect={connect}
+              onDropItem={addItem}
+              onSelectionChange={setSelection} />
+            {designer.toggle}
+          </div>
+          {designer.panel}
+          <SidePanel tab={tab} onTab={setTab} issueCount={issues.length}
+            inspect={<Inspector doc={doc} nodeId={selection.nodes[0]} edgeId={selection.edges[0]} act={act} />}
+            issues={<IssuesPanel issues={issues} onFocus={focusIssue} />}
+            versions={<VersionsPanel workflowId={workflowId} draft={doc} actions={actions} refreshKey={versionsKey} onCompare={setDiff} onRestore={editor.replace} />}
+            run={renderRunPanel ? renderRunPanel({ workflowId, doc, blockers, save, setRunOverlay }) : <p className="text-xs text-muted">Runs are not available here.</p>} />
         </div>
-        {designer.panel}
-        <SidePanel tab={tab} onTab={setTab} issueCount={issues.length}
-          inspect={<Inspector doc={doc} nodeId={selection.nodes[0]} edgeId={selection.edges[0]} act={act} />}
-          issues={<IssuesPanel issues={issues} onFocus={focusIssue} />}
-          versions={<VersionsPanel workflowId={workflowId} draft={doc} actions={actions} refreshKey={versionsKey} onCompare={setDiff} onRestore={editor.replace} />}
-          run={renderRunPanel ? renderRunPanel({ workflowId, doc, blockers, save, setRunOverlay }) : <p className="text-xs text-muted">Runs are not available here.</p>} />
+        <HelpDialog open={helpOpen} onOpenChange={setHelpOpen} shortcuts={shortcuts} />
       </div>
-      <HelpDialog open={helpOpen} onOpenChange={setHelpOpen} shortcuts={shortcuts} />
-    </div>
+    </SubflowTargetsProvider>
   );
 }

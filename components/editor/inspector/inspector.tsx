@@ -6,6 +6,7 @@ import { EdgeInspector } from "./edge-inspector";
 import { CommitInput, Row, SelectField } from "./fields";
 import { HumanForm } from "./human-form";
 import { AbortForm, EndForm, RouterForm, StartForm, ToolForm } from "./other-forms";
+import { SubflowForm } from "./subflow-form";
 import type { InspectorActions } from "./types";
 import { WorkflowInspector } from "./workflow-inspector";
 
@@ -19,6 +20,7 @@ const FORMS: { [K in NodeKind]: KindForm<K> } = {
   tool: ToolForm,
   orchestrator: OrchestratorForm,
   human: HumanForm,
+  subflow: SubflowForm,
   end: EndForm,
   abort: AbortForm,
 };

@@ -2,6 +2,7 @@
 import { useMemo, useRef, useState } from "react";
 import { Textarea } from "@/components/ui/input";
 import type { Workflow } from "@/lib/workflow/schema";
+import { useSubflowTargets } from "../subflow-targets-context";
 import { insertSuggestion, openTagAt, templateSuggestions } from "../template-suggestions";
 
 type Props = {
@@ -17,9 +18,9 @@ type Props = {
 };
 
 /**
- * A templated text field: typing `{{` offers the inputs, variables, upstream node outputs and
- * feedback this node may refer to; a click (or Enter on the highlighted one) completes the tag.
- * Commits on blur like the other inspector fields.
+ * A templated text field: typing `{{` offers the inputs, variables, upstream node outputs (a
+ * subflow's output keys from the editor's subflow targets) and feedback this node may refer to; a
+ * click (or Enter on the highlighted one) completes the tag. Commits on blur like the other fields.
  */
 export function TemplateField({ doc, nodeId, value, onCommit, rows = 3, testId, ariaLabel, placeholder }: Props) {
   const [draft, setDraft] = useState(value);
@@ -31,7 +32,8 @@ export function TemplateField({ doc, nodeId, value, onCommit, rows = 3, testId, 
     setSeen(value);
     setDraft(value);
   }
-  const all = useMemo(() => templateSuggestions(doc, nodeId), [doc, nodeId]);
+  const subflows = useSubflowTargets();
+  const all = useMemo(() => templateSuggestions(doc, nodeId, subflows), [doc, nodeId, subflows]);
   const tag = caret === null ? null : openTagAt(draft, caret);
   const options = tag ? all.filter((s) => s.ref.startsWith(tag.partial)).slice(0, 8) : [];
 

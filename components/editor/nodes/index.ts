@@ -9,6 +9,7 @@ import { HumanNode } from "./human-node";
 import { OrchestratorNode } from "./orchestrator-node";
 import { RouterNode } from "./router-node";
 import { StartNode } from "./start-node";
+import { SubflowNode } from "./subflow-node";
 import { ToolNode } from "./tool-node";
 
 /**
@@ -22,6 +23,7 @@ export const nodeTypes: Record<NodeKind, ComponentType<NodeProps<FlowNode>>> = {
   tool: ToolNode,
   orchestrator: OrchestratorNode,
   human: HumanNode,
+  subflow: SubflowNode,
   end: EndNode,
   abort: AbortNode,
 };

@@ -1,0 +1,28 @@
+import type { Field } from "@/lib/workflow/schema";
+import type { ValidationContext } from "@/lib/workflow/validate";
+
+/**
+ * A workflow a subflow node may run (lib/db/subflow-targets.ts loads them; the same shape, declared
+ * here because components may not import lib/db): its newest saved version and that version's
+ * input fields and output keys (the draft's while nothing is saved).
+ */
+export type SubflowTarget = {
+  id: string;
+  name: string;
+  /** The newest saved version's number; null while nothing is saved (a subflow cannot run it yet). */
+  version: number | null;
+  inputs: Pick<Field, "key" | "type" | "required" | "description">[];
+  outputs: { key: string }[];
+};
+
+/** What the editor knows about subflow targets: the owner's workflows and which one is being edited. */
+export type SubflowTargets = { targets: readonly SubflowTarget[]; currentId?: string };
+
+/** The validation context that makes subflow issues (unknown workflow, undeclared or missing inputs) show in the editor. */
+export function subflowValidationContext(targets: readonly SubflowTarget[]): ValidationContext {
+  return { workflows: targets.map(({ id, name, inputs }) => ({ id, name, inputs: inputs.map(({ key, required }) => ({ key, required })) })) };
+}
+
+/** The target a subflow node runs, when the editor knows it. */
+export const findTarget = (subflows: SubflowTargets | undefined, workflowId: string): SubflowTarget | undefined =>
+  workflowId === "" ? undefined : subflows?.targets.find((t) => t.id === workflowId);

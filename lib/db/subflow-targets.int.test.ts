@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/test/db";
+import { listSubflowTargets } from "./subflow-targets";
+import { createUser } from "./users";
+import { blankWorkflowDocument, createWorkflow, saveWorkflowVersion, updateWorkflow } from "./workflows";
+
+useTestDatabase();
+
+const user = (tag: string) => createUser({ email: `${tag}-${Date.now()}@example.com`, name: tag, password: "correct horse battery" });
+
+const withFields = (name: string, inputs: string[], outputs: string[]) => ({
+  ...blankWorkflowDocument(name),
+  inputs: inputs.map((key, i) => ({ key, type: "string" as const, description: `${key} to use`, required: i === 0 })),
+  outputs: outputs.map((key) => ({ key, type: "string" as const, description: "", required: true })),
+});
+
+describe("lib/db/subflow-targets", () => {
+  it("lists the owner's workflows only, by name, with the newest saved version's fields (the draft's before any save)", async () => {
+    const [a, b] = await Promise.all([user("sub-a"), user("sub-b")]);
+    const summarise = await createWorkflow(a.id, withFields("Summarise", ["topic", "tone"], ["summary"]));
+    await saveWorkflowVersion(a.id, summarise.id);
+    // a later draft changes the fields; a subflow runs the saved version, so the saved fields count
+    await updateWorkflow(a.id, summarise.id, { draft: withFields("Summarise", ["subject"], ["text"]) });
+    await saveWorkflowVersion(a.id, summarise.id);
+    await updateWorkflow(a.id, summarise.id, { draft: withFields("Summarise", ["unsaved"], []) });
+    const draftOnly = await createWorkflow(a.id, withFields("Alpha draft", ["q"], ["a"]));
+    await createWorkflow(b.id, withFields("Not yours", ["x"], ["y"]));
+
+    const targets = await listSubflowTargets(a.id);
+    expect(targets).toEqual([
+      { id: draftOnly.id, name: "Alpha draft", version: null, inputs: [{ key: "q", type: "string", required: true, description: "q to use" }], outputs: [{ key: "a" }] },
+      { id: summarise.id, name: "Summarise", version: 2, inputs: [{ key: "subject", type: "string", required: true, description: "subject to use" }], outputs: [{ key: "text" }] },
+    ]);
+    expect((await listSubflowTargets(b.id)).map((t) => t.name)).toEqual(["Not yours"]);
+  });
+});
