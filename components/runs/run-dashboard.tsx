@@ -9,11 +9,12 @@ import { FieldsView } from "./json-view";
 import { RawEvents } from "./raw-events";
 import { RunActions } from "./run-actions";
 import { ReviewCard } from "./review-card";
-import { isFinished, nodeOverlay, orderedSteps, runUsage, stepKey, waitingReviews } from "./run-fold";
+import { isFinished, nodeOverlay, orderedSteps, runUsage, stepKey, subflowSteps, waitingReviews } from "./run-fold";
 import { RunGraph } from "./run-graph";
 import { RunTimeline } from "./run-timeline";
 import { statusTone } from "./status";
 import { StepInspector } from "./step-inspector";
+import { SubflowRuns } from "./subflow-runs";
 import { describeTrigger } from "./trigger";
 import { deliveryEventLabel, describeDelivery } from "@/components/workflows/notifier-types";
 import type { DashboardProps } from "./types";
@@ -52,7 +53,8 @@ function useNow(on: boolean, ms = 500): number {
  * A run's dashboard (owner and share views): status and totals, the read-only graph with live node
  * status, the timeline, the step inspector, inputs/outputs and the raw event log, all folded from
  * the run's SSE stream. The owner view adds cancel / re-run / retry / share in the header and
- * answers waiting human reviews (ReviewCard; a share viewer sees their questions only).
+ * answers waiting human reviews (ReviewCard; a share viewer sees their questions only) and links to
+ * the runs its subflow steps started (SubflowRuns; a share viewer sees the workflows' names only).
  */
 export function RunDashboard(props: DashboardProps) {
   const { run, doc, steps, eventsUrl, shareUrl, prices, mode, notifications } = props;
@@ -67,6 +69,7 @@ export function RunDashboard(props: DashboardProps) {
   const overlay = useMemo(() => nodeOverlay(state, nodeIds), [state, state.version, nodeIds]); // eslint-disable-line react-hooks/exhaustive-deps
   const ordered = orderedSteps(state);
   const reviews = isFinished(state.status) ? [] : waitingReviews(state);
+  const subflows = subflowSteps(state);
   const cost = estimateCost(prices, runUsage(state));
   const started = state.startedAt ? Date.parse(state.startedAt) : null;
   const duration = started === null ? null : (state.finishedAt ? Date.parse(state.finishedAt) : now) - started;
@@ -109,6 +112,7 @@ export function RunDashboard(props: DashboardProps) {
       </Card>
 
       {reviews.length > 0 && <ReviewCard runId={run.id} reviews={reviews} nodeName={nodeName} canAnswer={mode === "owner"} />}
+      {subflows.length > 0 && <SubflowRuns steps={subflows} nodeName={nodeName} link={mode === "owner"} />}
 
       {doc ? (
         <div onClick={(e) => {
@@ -135,7 +139,7 @@ export function RunDashboard(props: DashboardProps) {
         <Card className="content-start">
           <CardHeader><CardTitle>Step</CardTitle></CardHeader>
           <CardContent>
-            <StepInspector step={current} nodeName={nodeName} prices={prices} showContent={showContent} />
+            <StepInspector step={current} nodeName={nodeName} prices={prices} showContent={showContent} linkRuns={mode === "owner"} />
           </CardContent>
         </Card>
       </div>

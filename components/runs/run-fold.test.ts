@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RunEvent, RunEventEnvelope } from "@/lib/engine/events";
 import { estimateCost } from "@/lib/runs/cost";
 import type { StepView } from "@/lib/runs/dto";
-import { applyEnvelope, initialRunState, isFinished, nodeOverlay, orderedSteps, runUsage, waitingReviews } from "./run-fold";
+import { applyEnvelope, initialRunState, isFinished, nodeOverlay, orderedSteps, runUsage, subflowSteps, waitingReviews } from "./run-fold";
 
 const run = { id: "r1", status: "queued", reason: null, workflowName: "W", version: 1, promptTokens: 0, completionTokens: 0, createdAt: "2026-01-01T00:00:00.000Z", startedAt: null, finishedAt: null, trigger: "manual" as const };
 let seq = 0;
@@ -61,5 +61,37 @@ describe("run fold", () => {
     const state = initialRunState({ ...run, status: "waiting" }, [row]);
     expect(waitingReviews(state)[0]?.request).toEqual({ prompt: "Ok?", choices: [{ id: "yes", label: "Yes" }], fields: [] });
     expect(state.steps.get("review#1")?.output).toBeUndefined();
+  });
+
+  it("a subflow's started child run makes its step waiting (not a review) until the child's end finishes it", () => {
+    seq = 0;
+    const state = initialRunState(run, []);
+    for (const e of [
+      env({ type: "run_started", inputs: {}, resumed: false, redispatched: [] }, 0),
+      env({ type: "step_started", nodeId: "sub", iteration: 1, attempt: 1, kind: "subflow" }, 10),
+      env({ type: "subflow_started", nodeId: "sub", iteration: 1, runId: "child1", workflowId: "wf_s", workflowName: "Summarise", timeoutMs: 60_000 }, 12),
+      env({ type: "run_waiting", steps: [{ nodeId: "sub", iteration: 1 }] }, 13),
+    ]) applyEnvelope(state, e);
+    expect(state.status).toBe("waiting");
+    expect(state.steps.get("sub#1")).toMatchObject({ status: "waiting", kind: "subflow", subflow: { runId: "child1", workflowId: "wf_s", workflowName: "Summarise", timeoutMs: 60_000 } });
+    expect(state.steps.get("sub#1")?.request).toBeUndefined();
+    expect(waitingReviews(state)).toEqual([]);
+    expect(subflowSteps(state).map((s) => [s.key, s.subflow.runId])).toEqual([["sub#1", "child1"]]);
+    expect(nodeOverlay(state, ["sub"]).get("sub")).toEqual({ status: "waiting", iteration: 1 });
+    applyEnvelope(state, env({ type: "step_finished", nodeId: "sub", iteration: 1, status: "succeeded", branch: "done", output: { summary: "About owls" }, promptTokens: 0, completionTokens: 0 }, 30));
+    expect(state.steps.get("sub#1")).toMatchObject({ status: "succeeded", output: { summary: "About owls" }, subflow: { runId: "child1" } });
+    expect(subflowSteps(state)).toHaveLength(1); // kept for the record: the page still links to the child run
+  });
+
+  it("a waiting subflow Step row rendered by the server seeds its child run, not a question", () => {
+    const row: StepView = {
+      nodeId: "sub", iteration: 1, attempt: 1, status: "waiting", branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null,
+      startedAt: "2026-01-01T00:00:00.000Z", finishedAt: null, input: null, output: { request: { kind: "subflow", runId: "child1", workflowId: "wf_s", workflowName: "Summarise" } },
+    };
+    const state = initialRunState({ ...run, status: "waiting" }, [row]);
+    expect(state.steps.get("sub#1")?.subflow).toEqual({ runId: "child1", workflowId: "wf_s", workflowName: "Summarise" });
+    expect(state.steps.get("sub#1")?.request).toBeUndefined();
+    expect(state.steps.get("sub#1")?.output).toBeUndefined();
+    expect(waitingReviews(state)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { NodeRunState } from "@/components/editor/flow-mapping";
-import type { InputRequest, RunEvent, RunEventEnvelope, RunStatus } from "@/lib/engine/events";
+import type { InputRequest, RunEvent, RunEventEnvelope, RunStatus, SubflowRequest } from "@/lib/engine/events";
 import type { ModelUsage } from "@/lib/runs/cost";
 import type { RunInfoView, StepView } from "@/lib/runs/dto";
 
@@ -34,10 +34,27 @@ export interface StepState {
   handoffs: { at: string; worker: string; phase: string; task?: string; result?: string; error?: string }[];
   /** A human review's question (while it waits, and after, for the record). */
   request?: InputRequestView;
+  /** A subflow's child run (while the step waits for its end, and after, for the record). */
+  subflow?: SubflowRunView;
 }
 
 /** What a human review asks (the input_requested event; the waiting Step row's output.request). */
 export type InputRequestView = InputRequest;
+
+/**
+ * The run a subflow step started (the subflow_started event; the waiting Step row's output.request).
+ * A share view gets `runId` "" (the child run is the owner's alone).
+ */
+export type SubflowRunView = Omit<SubflowRequest, "kind">;
+
+/** The child run a waiting subflow Step row holds in its output (set by the engine), if it is one. */
+function subflowOf(output: unknown): SubflowRunView | undefined {
+  const r = output && typeof output === "object" ? (output as { request?: unknown }).request : undefined;
+  if (!r || typeof r !== "object") return undefined;
+  const q = r as Partial<SubflowRequest>;
+  if (q.kind !== "subflow" || typeof q.runId !== "string" || typeof q.workflowName !== "string") return undefined;
+  return { runId: q.runId, workflowId: typeof q.workflowId === "string" ? q.workflowId : "", workflowName: q.workflowName, ...(typeof q.timeoutMs === "number" ? { timeoutMs: q.timeoutMs } : {}) };
+}
 
 /** The question a waiting Step row holds in its output (set by the engine), if it is one. */
 function requestOf(output: unknown): InputRequestView | undefined {
@@ -82,6 +99,12 @@ function blankStep(nodeId: string, iteration: number): StepState {
   };
 }
 
+/** A waiting Step row's output is what it waits for, not an output: a review's question or a subflow's child run. */
+function waitingFields(output: unknown): Pick<StepState, "output" | "request" | "subflow"> {
+  const subflow = subflowOf(output);
+  return subflow ? { output: undefined, subflow } : { output: undefined, request: requestOf(output) };
+}
+
 /** The state before the first event, seeded with what the server rendered (Step rows). */
 export function initialRunState(run: RunInfoView, steps: readonly StepView[]): RunState {
   const map = new Map<string, StepState>();
@@ -90,7 +113,7 @@ export function initialRunState(run: RunInfoView, steps: readonly StepView[]): R
       ...blankStep(s.nodeId, s.iteration),
       attempt: s.attempt, status: s.status, branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens,
       latencyMs: s.latencyMs, error: s.error, startedAt: s.startedAt, finishedAt: s.finishedAt, input: s.input,
-      ...(s.status === "waiting" ? { output: undefined, request: requestOf(s.output) } : { output: s.output }),
+      ...(s.status === "waiting" ? waitingFields(s.output) : { output: s.output }),
     });
   }
   return {
@@ -177,6 +200,11 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
     case "input_requested":
       Object.assign(step(state, e.nodeId, e.iteration), { status: "waiting", request: { prompt: e.prompt, choices: e.choices, fields: e.fields, ...timeoutOf(e) } });
       return;
+    case "subflow_started": {
+      const subflow: SubflowRunView = { runId: e.runId, workflowId: e.workflowId, workflowName: e.workflowName, ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}) };
+      Object.assign(step(state, e.nodeId, e.iteration), { status: "waiting", subflow });
+      return;
+    }
     case "run_waiting":
       state.status = "waiting";
       return;
@@ -219,6 +247,10 @@ export function runUsage(state: RunState): ModelUsage[] {
 
 /** True when the run can no longer change. */
 export const isFinished = (status: string): boolean => !["queued", "running", "waiting"].includes(status as RunStatus);
+
+/** The steps that started a subflow's child run (waiting for it or ended), in start order. */
+export const subflowSteps = (state: RunState): (StepState & { subflow: SubflowRunView })[] =>
+  orderedSteps(state).filter((s): s is StepState & { subflow: SubflowRunView } => s.subflow !== undefined);
 
 /** The human reviews waiting for an answer, in start order. */
 export const waitingReviews = (state: RunState): (StepState & { request: InputRequestView })[] =>

@@ -7,6 +7,7 @@ import { JsonView } from "./json-view";
 import type { StepState } from "./run-fold";
 import { stepDetail, type RecordedMessage } from "./step-detail";
 import { statusTone } from "./status";
+import { SubflowRunLink } from "./subflow-runs";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -36,10 +37,13 @@ function Messages({ messages }: { messages: RecordedMessage[] }) {
  * input (the edges that delivered data) and loop feedback, the rendered prompt (messages), tool calls
  * with arguments and results, invalid-call repairs, progress, model calls with tokens and latency,
  * handoffs, the branch taken, why and where it led, a human review's question (its answer is the
- * output), output and error. Content (prompt, arguments, results, reasons, question, output) only
+ * output), a subflow's child run (its outputs are the output; linked when `linkRuns`: the owner's
+ * view), output and error. Content (prompt, arguments, results, reasons, question, output) only
  * when `showContent` (a share link without content has none).
  */
-export function StepInspector({ step, nodeName, prices, showContent }: { step: StepState | null; nodeName: (id: string) => string; prices?: Prices; showContent: boolean }) {
+export function StepInspector({ step, nodeName, prices, showContent, linkRuns = false }: {
+  step: StepState | null; nodeName: (id: string) => string; prices?: Prices; showContent: boolean; linkRuns?: boolean;
+}) {
   if (!step) return <p className="text-sm text-muted">Select a node or a timeline bar to inspect its step.</p>;
   const duration = step.startedAt && step.finishedAt ? Date.parse(step.finishedAt) - Date.parse(step.startedAt) : null;
   const cost = estimateCost(prices, step.calls);
@@ -71,6 +75,11 @@ export function StepInspector({ step, nodeName, prices, showContent }: { step: S
             ? <div className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md border border-border bg-surface-2 p-2 text-sm" data-testid="step-question">{step.request.prompt}</div>
             : <span className="text-muted">Not shared.</span>}
           <span className="mt-1 block text-xs text-muted">Choices: {step.request.choices.map((c) => c.label || c.id).join(", ")}</span>
+        </Row>
+      )}
+      {step.subflow && (
+        <Row label={step.status === "waiting" ? "Subflow (waiting for its run to end)" : "Subflow"}>
+          <span data-testid="step-subflow"><SubflowRunLink subflow={step.subflow} link={linkRuns} /></span>
         </Row>
       )}
       {step.error && <Row label="Error"><span className="text-danger" data-testid="step-error">{step.error}</span></Row>}

@@ -1,0 +1,40 @@
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import type { StepState, SubflowRunView } from "./run-fold";
+import { statusTone } from "./status";
+
+/**
+ * "Runs <workflow name>", linked to the child run when `link` (the owner's view). A share view never
+ * links: the child run is the owner's alone (and its id reaches a share view as "").
+ */
+export function SubflowRunLink({ subflow, link }: { subflow: SubflowRunView; link: boolean }) {
+  const text = <>Runs <span data-testid="subflow-workflow-name">{subflow.workflowName}</span></>;
+  if (!link || subflow.runId === "") return <span data-testid="subflow-run">{text}</span>;
+  return <Link href={`/runs/${subflow.runId}`} className="underline" data-testid="subflow-run-link">{text}</Link>;
+}
+
+type SubflowStep = StepState & { subflow: SubflowRunView };
+
+/**
+ * The run's subflow steps, each with the run it started and that step's status (waiting while the
+ * child runs): where the owner goes on to a child run.
+ */
+export function SubflowRuns({ steps, nodeName, link }: { steps: readonly SubflowStep[]; nodeName: (id: string) => string; link: boolean }) {
+  return (
+    <Card data-testid="subflow-runs">
+      <CardHeader><CardTitle>Subflows</CardTitle></CardHeader>
+      <CardContent>
+        <ul className="grid gap-1 text-sm">
+          {steps.map((s) => (
+            <li key={s.key} className="flex flex-wrap items-center gap-2" data-testid={`subflow-step-${s.nodeId}`}>
+              <span className="font-medium">{nodeName(s.nodeId)}{s.iteration > 1 ? ` #${s.iteration}` : ""}</span>
+              <SubflowRunLink subflow={s.subflow} link={link} />
+              <Badge tone={statusTone(s.status)}>{s.status === "waiting" ? "waiting for its end" : s.status}</Badge>
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}
