@@ -156,22 +156,21 @@ export async function isRunOwnedBy(ownerId: string, runId: string): Promise<bool
 
 /**
  * A waiting step that waits for a person (a human review), not for a child run (a subflow's step,
- * whose stored request says kind "subflow"); `run` is the SQL expression of the run's id.
+ * whose stored request says kind "subflow"); `run` is the SQL expression of the run's id. Also
+ * used by the run.waiting notifications (deliveries.ts).
  */
-const personStep = (run: string) =>
+export const personStepSql = (run: string) =>
   `EXISTS (SELECT 1 FROM "Step" s WHERE s."runId" = ${run} AND s.status = 'waiting' AND COALESCE(s.output->'request'->>'kind', '') <> 'subflow')`;
 
 /** How many of the owner's runs wait for a person (a human review to answer): the navigation shows it. A run waiting only for its subflows' runs is not counted. */
 export async function countWaitingRuns(ownerId: string): Promise<number> {
-  const rows = await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "Run" r WHERE r."ownerId" = $1 AND r.status = 'waiting' AND ${personStep("r.id")}`, ownerId);
+  const rows = await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "Run" r WHERE r."ownerId" = $1 AND r.status = 'waiting' AND ${personStepSql("r.id")}`, ownerId);
   return rows[0]?.n ?? 0;
 }
 
 /** Whether a run has a step waiting for a person (a human review), not only for its subflows' runs. */
 export async function waitsForPerson(runId: string): Promise<boolean> {
-  const rows = await db().$queryRawUnsafe<{ yes: boolean }[]>(`SELECT ${personStep("$1")} AS yes`, runId);
+  const rows = await db().$queryRawUnsafe<{ yes: boolean }[]>(`SELECT ${personStepSql("$1")} AS yes`, runId);
   return rows[0]?.yes ?? false;
 }
 
-/** personStep for SQL elsewhere in lib/db (the run.waiting notifications). */
-export const personStepSql = personStep;

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { workflowSchema } from "@/lib/workflow/schema";
+import { compileNode, toDesign } from "./compile";
+import { KIND_NAMES, kindCatalogue } from "./kinds";
+
+describe("subflow nodes in the designer", () => {
+  it("are not offered to the model (a design cannot know the user's workflow ids), but are a kind a design may hold", () => {
+    expect(kindCatalogue().map((k) => k.kind)).not.toContain("subflow");
+    expect(kindCatalogue().map((k) => k.kind)).toContain("human");
+    expect(KIND_NAMES).toContain("subflow");
+  });
+
+  it("round-trip through the design form (an edited graph keeps its subflow, pinned version and inputs)", () => {
+    const wf = workflowSchema.parse({
+      nodes: [{ id: "start", type: "start" }, { id: "sub", type: "subflow", workflowId: "wf-1", version: 3, inputs: { topic: "{{inputs.topic}}" } }, { id: "end", type: "end" }],
+      edges: [{ id: "a", source: "start", sourceHandle: "next", target: "sub" }, { id: "b", source: "sub", sourceHandle: "done", target: "end" }],
+    });
+    const node = toDesign(wf).design.nodes.find((n) => n.id === "sub")!;
+    expect(node).toMatchObject({ kind: "subflow", args: { workflowId: "wf-1", version: 3, inputs: { topic: "{{inputs.topic}}" } } });
+    expect(compileNode(node)).toMatchObject({ id: "sub", type: "subflow", workflowId: "wf-1", version: 3, inputs: { topic: "{{inputs.topic}}" } });
+  });
+
+  it("drop what is malformed in a design's subflow args instead of failing", () => {
+    expect(compileNode({ id: "s", kind: "subflow", args: { workflowId: 7, version: -1, inputs: { ok: "x", bad: 3 } } })).toEqual({ id: "s", name: "", type: "subflow", workflowId: "", inputs: { ok: "x" } });
+  });
+});
