@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/engine/events";
 import { instantiateTemplate } from "@/lib/workflow/templates";
-import { sharedEvent, sharedGraph } from "./share-dto";
+import { sharedEvent, sharedGraph, sharedStep } from "./share-dto";
 
 const SECRET = "SECRET-CONTENT";
 const events: RunEvent[] = [
@@ -25,6 +25,24 @@ describe("shared events", () => {
       expect(sharedEvent(e, false).type).toBe(e.type);
     }
     expect(JSON.parse(JSON.stringify(events.map((e) => sharedEvent(e, true))))).toEqual(JSON.parse(JSON.stringify(events)));
+  });
+});
+
+describe("shared subflows", () => {
+  const ids = { runId: "child-run-id", workflowId: "child-workflow-id" };
+  it("name the workflow a subflow runs but never the owner's run and workflow ids, in events and in the waiting step's output", () => {
+    const e: RunEvent = { type: "subflow_started", nodeId: "sub", iteration: 1, ...ids, workflowName: "Summariser" };
+    for (const content of [false, true]) {
+      const out = JSON.stringify(sharedEvent(e, content));
+      expect(out).toContain("Summariser");
+      expect(out).not.toContain("child-run-id");
+      expect(out).not.toContain("child-workflow-id");
+    }
+    const row = { nodeId: "sub", iteration: 1, attempt: 1, status: "waiting", branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, startedAt: new Date(), finishedAt: null };
+    const step = sharedStep({ ...row, output: { request: { kind: "subflow", ...ids, workflowName: "Summariser", timeoutMs: 5_000 } } }, true);
+    expect(step.output).toEqual({ request: { kind: "subflow", runId: "", workflowId: "", workflowName: "Summariser", timeoutMs: 5_000 } });
+    expect(sharedStep({ ...row, status: "succeeded", output: { summary: "owls" } }, true).output).toEqual({ summary: "owls" });
+    expect(sharedStep({ ...row, output: { request: { kind: "subflow", ...ids, workflowName: "S" } } }, false).output).toBeUndefined();
   });
 });
 

@@ -86,8 +86,15 @@ export function sharedGraph(doc: Workflow): SharedGraph {
 /** One shared step; `output` only with content. */
 export function sharedStep(s: StepRowLike & { output: unknown }, includeContent: boolean): SharedStep {
   const step: SharedStep = stepView(s);
-  if (includeContent) step.output = s.output ?? null;
+  if (includeContent) step.output = sharedOutput(s.output);
   return step;
+}
+
+/** A step's output for a share viewer: a waiting subflow's names its workflow but not the owner's run and workflow ids. */
+function sharedOutput(output: unknown): unknown {
+  const request = (output as { request?: { kind?: unknown; workflowName?: unknown; timeoutMs?: unknown } } | null)?.request;
+  if (request?.kind !== "subflow") return output ?? null;
+  return { request: { kind: "subflow", runId: "", workflowId: "", workflowName: request.workflowName, ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}) } };
 }
 
 /** The shared run; `inputs`/`outputs` only with content. */
