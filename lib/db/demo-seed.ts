@@ -1,4 +1,5 @@
 import "server-only";
+import type { WorkflowInput } from "@/lib/workflow/schema";
 import { workflowTemplates } from "@/lib/workflow/templates";
 import { createAgent, listAgents, type SavedAgentInput } from "./agents";
 import { createUser, findUserByEmail } from "./users";
@@ -19,19 +20,53 @@ export const DEMO_AGENTS: readonly SavedAgentInput[] = [
   { name: "Knowledge assistant", description: "Answers from your knowledge base, with sources", instructions: "Answer the task from the knowledge base: look it up first, then answer citing the sources you used.", tools: [{ name: "kb_query" }] },
 ];
 
+/** The demo's subflow example: two articles written at once, each by a run of the saved "Article writer". */
+export const TWO_ARTICLES_NAME = "Two articles at once";
+export function twoArticles(articleWriterId: string): WorkflowInput {
+  const sub = (id: string, input: string, y: number) => ({
+    id, type: "subflow" as const, name: `Article on ${input}`, workflowId: articleWriterId, inputs: { topic: `{{inputs.${input}}}` }, position: { x: 320, y },
+  });
+  return {
+    name: TWO_ARTICLES_NAME,
+    description: "Runs the saved Article writer twice in parallel (two subflows), one run per topic, and returns both articles.",
+    inputs: [{ key: "first", type: "string", description: "The first article's topic" }, { key: "second", type: "string", description: "The second article's topic" }],
+    outputs: [{ key: "first", type: "text", description: "The first article" }, { key: "second", type: "text", description: "The second article" }],
+    nodes: [
+      { id: "start", type: "start", position: { x: 40, y: 140 } },
+      sub("first_article", "first", 40),
+      sub("second_article", "second", 240),
+      { id: "end", type: "end", position: { x: 600, y: 140 }, outputs: { first: "{{nodes.first_article.output.article}}", second: "{{nodes.second_article.output.article}}" } },
+    ],
+    edges: [
+      { id: "start-first", source: "start", sourceHandle: "next", target: "first_article" },
+      { id: "start-second", source: "start", sourceHandle: "next", target: "second_article" },
+      { id: "first-end", source: "first_article", sourceHandle: "done", target: "end" },
+      { id: "second-end", source: "second_article", sourceHandle: "done", target: "end" },
+    ],
+  };
+}
+
 /**
- * The demo account (DEMO_EMAIL / DEMO_PASSWORD) with one saved workflow per pattern template and the
- * DEMO_AGENTS, for `npm run up`'s seed. Idempotent: what exists (by email, workflow name, agent
+ * The demo account (DEMO_EMAIL / DEMO_PASSWORD) with one saved workflow per pattern template, the
+ * subflow example (TWO_ARTICLES_NAME, running the seeded Article writer) and the DEMO_AGENTS, for
+ * `npm run up`'s seed. Idempotent: what exists (by email, workflow name, agent
  * name) is left as it is, so re-running creates nothing and never overwrites the user's edits.
  */
 export async function seedDemoAccount(): Promise<{ userId: string; workflowsCreated: number; agentsCreated: number }> {
   const user = (await findUserByEmail(DEMO_EMAIL)) ?? (await createUser({ email: DEMO_EMAIL, password: DEMO_PASSWORD, name: "Demo" }));
-  const workflows = new Set((await listWorkflows(user.id)).map((w) => w.name));
+  const workflows = new Map((await listWorkflows(user.id)).map((w) => [w.name, w.id]));
   let workflowsCreated = 0;
   for (const template of workflowTemplates) {
     if (workflows.has(template.workflow.name)) continue;
     const wf = await createWorkflow(user.id, template.workflow);
     await saveWorkflowVersion(user.id, wf.id, "Seeded from template");
+    workflows.set(template.workflow.name, wf.id);
+    workflowsCreated++;
+  }
+  const articleWriter = workflows.get("Article writer");
+  if (articleWriter && !workflows.has(TWO_ARTICLES_NAME)) {
+    const wf = await createWorkflow(user.id, twoArticles(articleWriter));
+    await saveWorkflowVersion(user.id, wf.id, "Seeded: the subflow example");
     workflowsCreated++;
   }
   const agents = new Set((await listAgents(user.id)).map((a) => a.name));

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_FIXTURE_DIR } from "@/lib/llm/scripted/fixture";
 import { instantiateTemplate, workflowTemplates } from "@/lib/workflow/templates";
 import { db } from "@/lib/db/client";
+import { twoArticles } from "@/lib/db/demo-seed";
 import { answerStep } from "@/lib/runs/answers";
 import { startRun } from "@/lib/runs/service";
 import { createTestWorkflow } from "@/lib/runs/test-fixtures";
@@ -80,5 +81,18 @@ describe("the offline demo runs every template", () => {
     const done = await waitTerminal(run.id);
     expect(done.run.status, done.run.reason ?? "").toBe("succeeded");
     expect(done.steps.filter((s) => s.status === "failed")).toEqual([]);
+  });
+
+  it("the subflow example writes two articles at once, each by a run of the saved Article writer", { timeout: 120_000 }, async () => {
+    const { workflowId: writer } = await createTestWorkflow(rt.ownerId, instantiateTemplate("article-writer")!);
+    const { run, steps } = await rt.run(twoArticles(writer), { first: "Durable workflow engines", second: "Human review in agent systems" }, 120_000);
+    expect(run.status, run.reason ?? "").toBe("succeeded");
+    expect(steps.filter((s) => s.nodeId.endsWith("_article")).map((s) => s.status)).toEqual(["succeeded", "succeeded"]);
+    const outputs = run.outputs as { first: string; second: string };
+    expect(outputs.first.length).toBeGreaterThan(40);
+    expect(outputs.second.length).toBeGreaterThan(40);
+    const children = await db().run.findMany({ where: { parentRunId: run.id }, select: { status: true, inputs: true, trigger: true } });
+    expect(children.map((c) => c.inputs).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([{ topic: "Durable workflow engines" }, { topic: "Human review in agent systems" }]);
+    expect(children.every((c) => c.status === "succeeded" && c.trigger === "subflow")).toBe(true);
   });
 });
