@@ -41,23 +41,37 @@ export async function settleParent(childRunId: string): Promise<boolean> {
 /**
  * Waiting subflow steps whose child run has ended but whose answer is missing (the child ended
  * while the parent was committing its wait, or a worker died between the child's end and the
- * answer): settles them. `parentRunId` limits it to one run (the worker, after parking it); without
- * it the reconciler's pass looks at every live run. Answers how many it settled.
+ * answer): settles them. A step whose child run is gone (its workflow was deleted, and its runs
+ * with it) is answered with that error instead of waiting forever. `parentRunId` limits it to one
+ * run (the worker, after parking it); without it the reconciler's pass looks at every live run.
+ * Answers how many it settled.
  */
 export async function settleSubflowSteps(parentRunId?: string): Promise<number> {
-  const rows = await db().$queryRawUnsafe<{ childId: string }[]>(
-    `SELECT c.id AS "childId"
-     FROM "Run" p JOIN "Step" s ON s."runId" = p.id JOIN "Run" c ON c.id = s.output->'request'->>'runId'
+  const rows = await db().$queryRawUnsafe<{ stepId: string; parentId: string; childId: string; ended: boolean; gone: boolean }[]>(
+    `SELECT s.id AS "stepId", p.id AS "parentId", s.output->'request'->>'runId' AS "childId",
+       COALESCE(c.status::text = ANY($1::text[]), false) AS ended, c.id IS NULL AS gone
+     FROM "Run" p JOIN "Step" s ON s."runId" = p.id LEFT JOIN "Run" c ON c.id = s.output->'request'->>'runId'
      WHERE ${parentRunId ? `p.id = $2` : `p.status IN ('waiting', 'running', 'queued')`}
        AND s.status = 'waiting' AND s.answer IS NULL AND s.output->'request'->>'kind' = 'subflow'
-       AND c.status::text = ANY($1::text[])
+       AND (c.id IS NULL OR c.status::text = ANY($1::text[]))
      LIMIT 500`,
     [...terminalRunStatuses],
     ...(parentRunId ? [parentRunId] : []),
   );
   let settled = 0;
-  for (const r of rows) if (await settleParent(r.childId)) settled++;
+  for (const r of rows) {
+    if (r.gone ? await answerGone(r.stepId, r.parentId, r.childId) : await settleParent(r.childId)) settled++;
+  }
   return settled;
+}
+
+/** A waiting subflow step whose child run no longer exists fails with that error. */
+async function answerGone(stepId: string, parentRunId: string, childRunId: string): Promise<boolean> {
+  const answer: HumanAnswer = { choice: "done", values: {}, answeredBy: `run:${childRunId}`, answeredAt: new Date().toISOString(), error: `its run (${childRunId}) no longer exists (was its workflow deleted?)` };
+  const stored = await db().$executeRaw`UPDATE "Step" SET answer = ${JSON.stringify(answer)}::jsonb WHERE id = ${stepId} AND status = 'waiting' AND answer IS NULL`;
+  if (stored === 0) return false;
+  await resumeIfAnswered(parentRunId);
+  return true;
 }
 
 /**

@@ -180,3 +180,15 @@ test("a child's human review is what people wait for; answering it finishes the 
   expect(cancelled.status).toBe("cancelled");
   expect(cancelled.reason).toMatch(/The run that started it ended \(cancelled\)/);
 });
+
+test("a waiting subflow whose child run is gone (its workflow deleted) fails instead of waiting forever", async () => {
+  const { workflowId: childId } = await createTestWorkflow(rt.ownerId, reviewed);
+  const { workflowId } = await createTestWorkflow(rt.ownerId, parent([{ id: "sub", workflowId: childId, inputs: { topic: "{{inputs.topic}}" } }]));
+  const runId = await start(workflowId);
+  await waitFor(async () => db().run.findFirst({ where: { parentRunId: runId, status: "waiting" } }), 30_000, "child waiting");
+  await waitFor(async () => (await db().run.findUniqueOrThrow({ where: { id: runId } })).status === "waiting", 30_000, "parent parked");
+  await db().workflow.delete({ where: { id: childId } });
+  const run = await waitTerminal(runId, 30_000);
+  expect(run.status).toBe("failed");
+  expect(run.reason).toMatch(/no longer exists/);
+});
