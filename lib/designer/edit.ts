@@ -88,18 +88,35 @@ function removeNodeOps(s: State, id: string, reconnect: boolean): Operation[] {
   return ops;
 }
 
+/**
+ * A subflow's `args` in update_node: keys given replace the current ones (`inputs` as a whole), the
+ * others stay; a new workflowId drops a pinned version unless one is given with it.
+ */
+function subflowArgsUpdate(current: Record<string, unknown> = {}, set: Record<string, unknown>): Record<string, unknown> {
+  const { version: _pinned, ...unpinned } = current;
+  const switched = typeof set.workflowId === "string" && set.workflowId !== current.workflowId;
+  return { ...(switched ? unpinned : current), ...set };
+}
+
+/** The document fields a design field sets: a subflow carries workflowId, inputs and version in `args`. */
+const SUBFLOW_ARG_FIELDS = ["workflowId", "inputs", "version"];
+const fieldsOf = (kind: string, key: string) => (kind === "subflow" && key === "args" ? SUBFLOW_ARG_FIELDS : [key]);
+
 function updateNodeOps(s: State, i: number, id: string, set: Partial<DesignNode>): Operation[] | undefined {
   const current = s.wf.nodes.find((n) => n.id === id);
   if (!current) return void opIssue(s, i, `node "${id}" does not exist.`);
   const asDesign = toDesign({ ...s.wf, nodes: [current], edges: [] }).design.nodes[0]!;
-  const repaired = repairNode({ ...asDesign, ...set, id, kind: current.type }, s.opts.kinds, [], s.fixes);
+  const args = current.type === "subflow" && set.args ? { args: subflowArgsUpdate(asDesign.args, set.args) } : {};
+  const repaired = repairNode({ ...asDesign, ...set, ...args, id, kind: current.type }, s.opts.kinds, [], s.fixes);
   set.branches?.forEach((b, k) => {
     const now = repaired.branches?.[k]?.id;
     if (now && now !== b.id) s.renamed.set(id, new Map([...(s.renamed.get(id) ?? []), [b.id, now]]));
   });
   const compiled = compileNode(repaired) as Record<string, unknown>;
-  const patch = Object.fromEntries(Object.keys(set).filter((k) => k in compiled).map((k) => [k, compiled[k]]));
-  return [{ type: "updateNode", id, patch }];
+  const fields = Object.keys(set).flatMap((k) => fieldsOf(current.type, k));
+  const patch = Object.fromEntries(fields.filter((k) => k in compiled).map((k) => [k, compiled[k]]));
+  const unset = current.type === "subflow" ? fields.filter((k) => k === "version" && !(k in compiled) && k in current) : [];
+  return [{ type: "updateNode", id, patch, ...(unset.length ? { unset } : {}) }];
 }
 
 function agentOps(s: State, i: number, op: Extract<EditOperation, { op: "add_agent" | "update_agent" | "remove_agent" }>): Operation[] | undefined {

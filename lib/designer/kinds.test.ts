@@ -4,10 +4,21 @@ import { compileNode, toDesign } from "./compile";
 import { KIND_NAMES, kindCatalogue } from "./kinds";
 
 describe("subflow nodes in the designer", () => {
-  it("are not offered to the model (a design cannot know the user's workflow ids), but are a kind a design may hold", () => {
+  it("are not offered to the model without saved workflows in the context (a design could not name one), but are a kind a design may hold", () => {
     expect(kindCatalogue().map((k) => k.kind)).not.toContain("subflow");
+    expect(kindCatalogue({ subflows: false }).map((k) => k.kind)).not.toContain("subflow");
     expect(kindCatalogue().map((k) => k.kind)).toContain("human");
     expect(KIND_NAMES).toContain("subflow");
+  });
+
+  it("are offered, in lib/workflow's order, with the args a design carries them in, when the context has saved workflows", () => {
+    const offered = kindCatalogue({ subflows: true });
+    expect(offered.map((k) => k.kind)).toEqual(["start", "agent", "router", "tool", "orchestrator", "human", "subflow", "end", "abort"]);
+    expect(offered.find((k) => k.kind === "subflow")).toMatchObject({
+      fields: expect.stringContaining("args: {workflowId: <an id from the saved workflows>, inputs: {<that workflow's input key>: <template>}}"),
+      outcomes: "done",
+    });
+    expect(offered.filter((k) => k.kind !== "subflow")).toEqual(kindCatalogue());
   });
 
   it("round-trip through the design form (an edited graph keeps its subflow, pinned version and inputs)", () => {

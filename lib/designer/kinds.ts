@@ -7,19 +7,31 @@ import type { KindInfo } from "./prompts";
  * outcomes, terminal) plus the design-form fields of each kind. Keyed by NodeKind like every other
  * per-kind table, so a kind added to lib/workflow without a designer entry fails to compile.
  */
-const DESIGN_FIELDS: { [K in NodeKind]: string | null } = {
+const DESIGN_FIELDS: { [K in NodeKind]: string } = {
   start: "id",
   agent: "id, agent (agent key), task, branches [{id, condition}]",
   router: "id, prompt, branches [{id, condition}] (>= 2)",
   tool: "id, tool (tool name), args",
   orchestrator: "id, agent, task, workers (agent keys)",
   human: "id, prompt (what a person is asked), branches [{id, condition}] (the choices offered, default approve/reject)",
-  // not offered to the model: a subflow names one of the user's workflows by id, which a design
-  // cannot know; one already in an edited graph round-trips through `args` (compile.ts)
-  subflow: null,
+  subflow: "id, args: {workflowId: <an id from the saved workflows>, inputs: {<that workflow's input key>: <template>}}; later nodes read {{nodes.<id>.output.<output key>}}",
   end: "id, outputs {key: template}",
   abort: "id, reason",
 };
+
+/** What the catalogue offers beyond the kinds every design can fill in. Default: nothing more. */
+export interface CatalogueOptions {
+  /** The context lists saved workflows, so a design can name one: offer `subflow`. */
+  subflows?: boolean;
+}
+
+/**
+ * Kinds a design can only fill in from the context: a subflow names one of the user's saved
+ * workflows by id, so it is offered only when the context lists some (without them the prompt is
+ * exactly what it was before subflows existed). One already in an edited graph round-trips through
+ * `args` either way (compile.ts).
+ */
+const OFFERED_WHEN: { [K in NodeKind]?: keyof CatalogueOptions } = { subflow: "subflows" };
 
 function outcomes<K extends NodeKind>(spec: NodeKindSpec<K>): string {
   if (spec.terminal) return "none";
@@ -30,11 +42,12 @@ function outcomes<K extends NodeKind>(spec: NodeKindSpec<K>): string {
 }
 
 /** Catalogue entries for every node kind the model may design, in lib/workflow's order. */
-export function kindCatalogue(): KindInfo[] {
+export function kindCatalogue(options: CatalogueOptions = {}): KindInfo[] {
   return nodeKinds.flatMap((kind) => {
     const spec = nodeKindRegistry[kind] as NodeKindSpec<NodeKind>;
     const fields = DESIGN_FIELDS[kind];
-    if (fields === null) return [];
+    const needs = OFFERED_WHEN[kind];
+    if (needs && !options[needs]) return [];
     const once = spec.singleton ? " Exactly one per workflow." : "";
     return [{ kind, does: `${spec.description}${once}`, fields, outcomes: outcomes(spec) }];
   });

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
+import type { NodeOf, Workflow } from "@/lib/workflow/schema";
+import { validate } from "@/lib/workflow/validate";
+import { compileDesign } from "./compile";
 import type { DesignerEvent } from "./events";
 import { article, majority } from "./fixtures/bases";
 import { CORPUS_CONTEXT, baseWorkflow } from "./fixtures/corpus";
 import { badJson, json, mutate } from "./fixtures/helpers";
+import { SAVED_WORKFLOWS, compareArticles } from "./fixtures/workflows";
+import { KIND_NAMES } from "./kinds";
+import { layeredLayout } from "./layout";
 import type { DesignerModel, StructuredRequest } from "./model";
 import { design, type DesignerOptions } from "./pipeline";
 import { replayModel, type ScriptedReply } from "./replay";
@@ -127,5 +133,90 @@ describe("designer pipeline", () => {
     const added = last.result.workflow.nodes.find((n) => n.id === "check")!;
     expect(added.position).toBeDefined();
     expect(base.nodes.some((n) => n.position!.x === added.position!.x && n.position!.y === added.position!.y)).toBe(false);
+  });
+});
+
+describe("designer pipeline: subflows running the user's saved workflows", () => {
+  const withWorkflows = { ...CORPUS_CONTEXT, workflows: SAVED_WORKFLOWS };
+  const done = (events: DesignerEvent[]) => {
+    const last = events.at(-1)!;
+    if (last.type !== "done") throw new Error(`expected done, got ${JSON.stringify(last)}`);
+    return last.result;
+  };
+  const subflowOf = (wf: Workflow, id: string) => wf.nodes.find((n): n is NodeOf<"subflow"> => n.id === id && n.type === "subflow");
+  const validation = { workflows: SAVED_WORKFLOWS.map(({ id, name, inputs }) => ({ id, name, inputs })) };
+
+  it("offers the subflow kind and the saved workflows, and compiles the model's subflows into a valid workflow", async () => {
+    const { model, requests } = recording([json(compareArticles())]);
+    const result = done(await collect("Run my Article writer on two topics and compare", { model, context: withWorkflows, validation }));
+    expect(requests[0]!.system).toContain("- subflow: Runs another of your saved workflows");
+    expect(requests[0]!.system).toContain("- wf_article: Article writer (");
+    expect(subflowOf(result.workflow, "write_a")).toMatchObject({ workflowId: "wf_article", inputs: { topic: "{{inputs.topic_a}}" } });
+    expect(subflowOf(result.workflow, "write_b")).toMatchObject({ workflowId: "wf_article", inputs: { topic: "{{inputs.topic_b}}" } });
+    expect(subflowOf(result.workflow, "write_a")!.version).toBeUndefined();
+    const errors = validate(result.workflow, { ...validation, tools: CORPUS_CONTEXT.tools.map((t) => t.name) }).filter((i) => i.severity === "error");
+    expect(errors).toEqual([]);
+    expect(result.usage.calls).toBe(1);
+  });
+
+  it("sends the same prompt as before subflows existed when the context lists no workflows", async () => {
+    const without = recording([json(article)]);
+    const empty = recording([json(article)]);
+    await collect("article", { model: without.model });
+    await collect("article", { model: empty.model, context: { ...CORPUS_CONTEXT, workflows: [] } });
+    expect(empty.requests[0]!.system).toBe(without.requests[0]!.system);
+    expect(without.requests[0]!.system).not.toContain("subflow");
+  });
+
+  it("sends an unknown workflow id back for repair with the ids a subflow may run (checked against the context's workflows by default)", async () => {
+    const { model, requests } = recording([json(compareArticles("wf_missing")), json(compareArticles())]);
+    const events = await collect("Run my Article writer on two topics and compare", { model, context: withWorkflows });
+    const found = events.find((e) => e.type === "issues_found");
+    const issue = found?.type === "issues_found" ? found.issues.find((i) => i.code === "subflow_unknown_workflow") : undefined;
+    expect(issue).toMatchObject({ nodeId: "write_a" });
+    const repair = requests[1]!.messages.at(-1)!.content;
+    expect(repair).toContain(`[subflow_unknown_workflow] ${issue!.message}`);
+    expect(repair).toContain("A subflow's args.workflowId is one of: wf_article (Article writer), wf_triage (Support triage).");
+    expect(subflowOf(done(events).workflow, "write_a")!.workflowId).toBe("wf_article");
+    expect(events.some((e) => e.type === "repaired" && e.by === "model")).toBe(true);
+  });
+
+  it("sends undeclared and missing inputs back with the inputs of the workflow the subflow runs", async () => {
+    const wrong = compareArticles("wf_article", (topic) => ({ subject: `{{inputs.${topic}}}` }));
+    const { model, requests } = recording([json(wrong), json(compareArticles())]);
+    const events = await collect("compare two articles", { model, context: withWorkflows, validation });
+    const found = events.find((e) => e.type === "issues_found");
+    expect(found?.type === "issues_found" && found.issues.map((i) => `${i.code}@${i.nodeId}`).sort()).toEqual([
+      "subflow_input_missing@write_a", "subflow_input_missing@write_b", "subflow_unknown_input@write_a", "subflow_unknown_input@write_b",
+    ]);
+    const repair = requests[1]!.messages.at(-1)!.content;
+    expect(repair).toContain('Subflow "write_a" runs wf_article (Article writer): inputs topic:string*, tone:string (* = required).');
+    expect(repair).toContain('Subflow "write_b" runs wf_article (Article writer): inputs topic:string*, tone:string (* = required).');
+    expect(subflowOf(done(events).workflow, "write_b")!.inputs).toEqual({ topic: "{{inputs.topic_b}}" });
+  });
+
+  it("does not dry-run a proposal with subflows (a dry run starts no child runs)", async () => {
+    let runs = 0;
+    const dryRun: DesignerOptions["dryRun"] = async () => ((runs += 1), { ok: false, trace: "sub failed: no subflow port" });
+    const result = done(await collect("compare", { model: replayModel([json(compareArticles())]), context: withWorkflows, dryRun }));
+    expect(runs).toBe(0);
+    expect(result.dryRun).toBeUndefined();
+  });
+
+  it("edits a subflow's args: inputs replaced, workflow and pinned version kept; another workflow drops the pin", async () => {
+    const answer = compareArticles();
+    const compiled = compileDesign(answer.design, answer.profile, { kinds: KIND_NAMES }).workflow!;
+    const positions = layeredLayout(compiled) as Map<string, { x: number; y: number }>;
+    const base: Workflow = { ...compiled, nodes: compiled.nodes.map((n) => ({ ...n, position: positions.get(n.id), ...(n.type === "subflow" ? { version: 2 } : {}) })) };
+    const ops = [
+      { op: "update_node", id: "write_a", set: { args: { inputs: { topic: "{{inputs.topic_a}}", tone: "formal" } } } },
+      { op: "update_node", id: "write_b", set: { args: { workflowId: "wf_triage", inputs: { message: "{{inputs.topic_b}}" } } } },
+    ];
+    const events = await collect("make the first one formal and triage the second topic", { model: replayModel([json({ summary: "edit", operations: ops })]), context: withWorkflows, validation }, base);
+    const result = done(events);
+    expect(subflowOf(result.workflow, "write_a")).toMatchObject({ workflowId: "wf_article", version: 2, inputs: { topic: "{{inputs.topic_a}}", tone: "formal" } });
+    expect(subflowOf(result.workflow, "write_b")).toMatchObject({ workflowId: "wf_triage", inputs: { message: "{{inputs.topic_b}}" } });
+    expect(subflowOf(result.workflow, "write_b")!.version).toBeUndefined();
+    expect(result.diff.changed.sort()).toEqual(["write_a", "write_b"]);
   });
 });

@@ -11,6 +11,7 @@ import { mergeOverlappingAgents } from "./merge";
 import { countingModel, type ChatMessage, type DesignerModel, type Usage } from "./model";
 import * as P from "./prompts";
 import { SCHEMA_NAMES, designAnswerSchema, editAnswerSchema, type DesignAnswer, type EditAnswer } from "./schemas";
+import { subflowRepairNotes } from "./workflows";
 
 /**
  * The designer pipeline as an async generator of events (the chat panel streams them):
@@ -33,11 +34,14 @@ export interface DesignRequest {
 
 export interface DesignerOptions {
   model: DesignerModel;
-  /** Registered tools and saved agents the design may reuse. Default: none. */
+  /** Registered tools, saved agents and saved workflows (run by subflow nodes) the design may reuse. Default: none. */
   context?: P.DesignContext;
   /** Configured models per class (compiled into agent specs). Default: workflow default model. */
   models?: ModelClassMap;
-  /** Configured models and saved agent ids for validation. Default: those checks off. */
+  /**
+   * Configured models, saved agent ids and the owner's workflows (subflow targets) for validation.
+   * Default: those checks off, except subflows, checked against `context.workflows` when given.
+   */
   validation?: Omit<ValidationContext, "tools">;
   /** Model repair rounds after the first answer. Default 3. */
   maxRepairs?: number;
@@ -106,8 +110,8 @@ async function finish(ctx: Ctx, built: Built, answer: Answer): Promise<DesignRes
 }
 
 async function ask(ctx: Ctx, model: DesignerModel, messages: ChatMessage[]) {
-  const kinds = kindCatalogue();
   const context = ctx.env.context;
+  const kinds = kindCatalogue({ subflows: (context.workflows?.length ?? 0) > 0 });
   if (ctx.mode.kind === "design") {
     return model.structured({ name: SCHEMA_NAMES.design, schema: designAnswerSchema as never, system: P.designSystemPrompt(kinds, context), messages, signal: ctx.opts.signal });
   }
@@ -122,10 +126,17 @@ function firstMessage(ctx: Ctx): ChatMessage {
 
 const cancelled = (ctx: Ctx): DesignerEvent => ({ type: "failed", reason: "cancelled", message: "Cancelled.", issues: [], usage: { ...ctx.usage } });
 
+/** The validation context; subflows are checked against the context's workflows unless the caller lists the owner's own. */
+function validationOf(opts: DesignerOptions): DesignerOptions["validation"] {
+  const offered = opts.context?.workflows;
+  if (opts.validation?.workflows || !offered?.length) return opts.validation;
+  return { ...opts.validation, workflows: offered.map(({ id, name, inputs }) => ({ id, name, inputs })) };
+}
+
 /** Runs the designer on one request; the last event is always `done` or `failed`. */
 export async function* design(request: DesignRequest, opts: DesignerOptions): AsyncGenerator<DesignerEvent, void> {
   const usage: Usage = { calls: 0, promptTokens: 0, completionTokens: 0 };
-  const env: BuildEnv = { kinds: KIND_NAMES, models: opts.models, context: opts.context ?? { tools: [], savedAgents: [] }, validation: opts.validation };
+  const env: BuildEnv = { kinds: KIND_NAMES, models: opts.models, context: opts.context ?? { tools: [], savedAgents: [] }, validation: validationOf(opts) };
   const ctx: Ctx = { opts, env, usage, request, mode: request.workflow ? { kind: "edit", base: request.workflow } : { kind: "design" } };
   yield* attempts(ctx, countingModel(opts.model, usage));
 }
@@ -154,6 +165,7 @@ async function* attempts(ctx: Ctx, model: DesignerModel): AsyncGenerator<Designe
     const answer = result.value as Answer;
     yield proposalEvent(attempt, answer);
     const built = build(ctx, answer);
+    let notes: string[] = [];
     if (built.fixes.length) yield { type: "repaired", attempt, by: "local", fixes: built.fixes };
     yield { type: "stage_started", stage: "validate", attempt };
     if (built.blocking.length === 0 && built.workflow) {
@@ -163,20 +175,27 @@ async function* attempts(ctx: Ctx, model: DesignerModel): AsyncGenerator<Designe
       previous = outcome.issues;
     } else {
       previous = built.blocking;
+      notes = subflowRepairNotes(previous, built.workflow, ctx.env.context.workflows, ctx.env.validation?.workflows);
       yield { type: "issues_found", attempt, issues: previous };
     }
-    const repair = previous[0]?.code === "dry_run_failed" ? P.dryRunRepairMessage(previous[0].message, what) : P.repairMessage(previous, what);
+    const repair = previous[0]?.code === "dry_run_failed" ? P.dryRunRepairMessage(previous[0].message, what) : P.repairMessage(previous, what, notes);
     followUp = [{ role: "assistant", content: result.raw }, { role: "user", content: repair }];
   }
   yield { type: "failed", reason: "invalid", message: `Still invalid after ${maxRepairs} repairs.`, issues: previous, usage: { ...ctx.usage } };
 }
+
+/**
+ * A dry run starts no child runs (they would be real runs of the user's workflows; the engine fails a
+ * subflow step without a subflow port), so a proposal with subflow nodes is not dry-run.
+ */
+const dryRunnable = (wf: Workflow) => !wf.nodes.some((n) => n.type === "subflow");
 
 /** Steps 4–6 on a valid build; a failing dry run returns its trace as the issue to repair. */
 async function* complete(ctx: Ctx, built: Built, answer: Answer, attempt: number): AsyncGenerator<DesignerEvent, { done: boolean; issues: DesignerIssue[] }> {
   yield { type: "stage_started", stage: "optimise", attempt };
   yield { type: "stage_started", stage: "layout", attempt };
   const result = await finish(ctx, built, answer);
-  if (ctx.opts.dryRun) {
+  if (ctx.opts.dryRun && dryRunnable(result.workflow)) {
     if (ctx.opts.signal?.aborted) return yield cancelled(ctx), { done: true, issues: [] };
     yield { type: "stage_started", stage: "dry_run", attempt };
     const samples = "profile" in answer ? (answer.profile.sampleInputs ?? {}) : {};

@@ -1,4 +1,5 @@
 import type { DesignIssue } from "./compile";
+import { workflowsSection, type ContextWorkflow } from "./workflows";
 
 /**
  * System prompts and repair messages. The node-kind catalogue is generated from lib/workflow's
@@ -9,10 +10,12 @@ import type { DesignIssue } from "./compile";
 /** What the model is told about one node kind. */
 export type KindInfo = { kind: string; does: string; fields: string; outcomes: string };
 
-/** What the designer may reuse: registered tools and saved agents (names and one line each). */
+/** What the designer may reuse: registered tools, saved agents (names and one line each) and saved workflows. */
 export interface DesignContext {
   tools: { name: string; description?: string }[];
   savedAgents: { id: string; name: string; description?: string }[];
+  /** Saved workflows a subflow node may run (workflows.ts); with none, `subflow` is not offered. Default none. */
+  workflows?: ContextWorkflow[];
 }
 
 /** Marker in the designer's system prompts (fixtures of the scripted model match on it). */
@@ -49,7 +52,8 @@ function contextSection(ctx: DesignContext): string {
   const agents = ctx.savedAgents.length
     ? ctx.savedAgents.map((a) => `${a.id}: ${a.name}${a.description ? ` (${a.description})` : ""}`).join("; ")
     : "none";
-  return `Registered tools: ${tools}\nSaved agents (reuse by id in agent.reuse): ${agents}`;
+  const workflows = workflowsSection(ctx.workflows);
+  return `Registered tools: ${tools}\nSaved agents (reuse by id in agent.reuse): ${agents}${workflows ? `\n${workflows}` : ""}`;
 }
 
 const shared = (kinds: readonly KindInfo[], ctx: DesignContext) =>
@@ -89,9 +93,9 @@ export function editUserMessage(request: string, current: unknown): string {
 /** A validator issue, or a designer issue, as one line for the model. */
 export type PromptIssue = Pick<DesignIssue, "code" | "message"> & { nodeId?: string; edgeId?: string };
 
-/** Repair message: the issues verbatim, and what to answer. */
-export function repairMessage(issues: readonly PromptIssue[], what: "design" | "edit"): string {
-  const lines = issues.map((i) => `- [${i.code}] ${i.message}`);
+/** Repair message: the issues verbatim, then `notes` (e.g. a subflow's workflow inputs, workflows.ts), and what to answer. */
+export function repairMessage(issues: readonly PromptIssue[], what: "design" | "edit", notes: readonly string[] = []): string {
+  const lines = [...issues.map((i) => `- [${i.code}] ${i.message}`), ...notes];
   const answer = what === "design" ? "the corrected complete JSON object {profile, design}" : "the corrected complete list of operations {summary, operations}";
   return `The validator found these problems:\n${lines.join("\n")}\nAnswer with ${answer}.`;
 }

@@ -56,4 +56,16 @@ describe("local repairs", () => {
     bad.design.edges[1]!.to = "publisher";
     expect(repairAnswer(bad, KIND_NAMES).answer.design.edges[1]!.to).toBe("publisher");
   });
+
+  it("reads common names of a subflow as one, and follows a renamed node id into a subflow's inputs", () => {
+    expect(resolveKind("sub_workflow", KIND_NAMES)).toBe("subflow");
+    expect(resolveKind("Workflow", KIND_NAMES)).toBe("subflow");
+    const named = structuredClone(base);
+    named.design.nodes.splice(2, 0, { id: "run", kind: "subworkflow", args: { workflowId: "wf_article", inputs: { topic: "{{nodes.1st_draft.output}}", n: 3 } } });
+    named.design.nodes[1]!.id = "1st_draft";
+    named.design.edges = edges("start>1st_draft 1st_draft.ok>run run>end 1st_draft.again~1st_draft");
+    const { answer: fixed, fixes } = repairAnswer(named, KIND_NAMES);
+    expect(fixed.design.nodes[2]).toMatchObject({ id: "run", kind: "subflow", args: { workflowId: "wf_article", inputs: { topic: "{{nodes.st_draft.output}}", n: 3 } } });
+    expect(fixes.map((f) => f.code)).toEqual(["invalid_id", "unknown_node_kind"]);
+  });
 });

@@ -19,6 +19,7 @@ const KIND_SYNONYMS: Record<string, string> = {
   decision: "router", classifier: "router", route: "router",
   function: "tool", api: "tool", http: "tool", action: "tool",
   supervisor: "orchestrator", manager: "orchestrator", coordinator: "orchestrator",
+  workflow: "subflow", subworkflow: "subflow", "sub-workflow": "subflow", sub_workflow: "subflow", child_workflow: "subflow", run_workflow: "subflow",
   begin: "start", input: "start", trigger: "start", entry: "start", on_start: "start",
   finish: "end", output: "end", stop: "end", terminal: "end", final: "end", result: "end",
   fail: "abort", error: "abort", cancel: "abort",
@@ -139,11 +140,15 @@ function slugIds(answer: DesignAnswer, fixes: LocalFix[]): DesignAnswer {
   const node = (id: string) => nodeIds.get(id) ?? id;
   const key = (k: string | undefined) => (k === undefined ? k : (keys.get(k) ?? k));
   const text = (t: string | undefined) => (t === undefined ? t : [...nodeIds].reduce((acc, [from, to]) => renameNodeInTemplate(acc, from, to), t));
+  const templates = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, text(v)!]));
+  // tool and subflow args hold templates in their string values (a subflow's `args.inputs`)
+  const inArgs = (v: unknown): unknown =>
+    typeof v === "string" ? text(v) : Array.isArray(v) ? v.map(inArgs) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inArgs(x)])) : v;
   return {
     profile: { ...answer.profile, agents: answer.profile.agents.map((a) => ({ ...a, key: key(a.key)! })) },
     design: {
       ...answer.design,
-      nodes: answer.design.nodes.map((n) => ({ ...n, id: node(n.id), agent: key(n.agent), task: text(n.task), prompt: text(n.prompt), workers: n.workers?.map((w) => key(w)!), ...(n.outputs ? { outputs: Object.fromEntries(Object.entries(n.outputs).map(([k, v]) => [k, text(v)!])) } : {}) })),
+      nodes: answer.design.nodes.map((n) => ({ ...n, id: node(n.id), agent: key(n.agent), task: text(n.task), prompt: text(n.prompt), workers: n.workers?.map((w) => key(w)!), ...(n.outputs ? { outputs: templates(n.outputs) } : {}), ...(n.args ? { args: inArgs(n.args) as Record<string, unknown> } : {}) })),
       edges: answer.design.edges.map((e) => ({ ...e, from: node(e.from), to: node(e.to) })),
     },
   };
