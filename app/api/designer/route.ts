@@ -58,7 +58,7 @@ export async function POST(request: Request): Promise<Response> {
     }
     if (body.workflowId && !(await getWorkflow(caller.userId, body.workflowId))) throw notFound("Workflow not found");
 
-    const { options, config } = await designerOptions(caller.userId);
+    const { options, config } = await designerOptions(caller.userId, { message: body.message, workflowId: body.workflowId, workflow: base });
     const abort = new AbortController();
     request.signal.addEventListener("abort", () => abort.abort(), { once: true });
     const events = design(

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { approveToolVersion, saveMcpServer } from "@/lib/db/tools";
+import { blankWorkflowDocument, createWorkflow, saveWorkflowVersion } from "@/lib/db/workflows";
 import { createTestUser } from "@/lib/runs/test-fixtures";
 import { listRunnableTools } from "@/lib/tools/catalog";
 import { clearMcpListings, mcpListingCount } from "@/lib/tools/mcp/listing";
@@ -38,4 +39,39 @@ describe("designerOptions", () => {
     expect(others.filter((n) => n.startsWith("fixture__"))).toEqual([]);
     expect(mcpListingCount() - before).toBe(1);
   }, 120_000);
+
+  test("offers the user's saved workflows (not drafts, not the one being edited) and validates subflows against all of theirs", async () => {
+    const [owner, other] = await Promise.all([createTestUser(), createTestUser()]);
+    const doc = (name: string, description = "") => ({
+      ...blankWorkflowDocument(name),
+      description,
+      inputs: [{ key: "topic", type: "string" as const, description: "", required: true }, { key: "tone", type: "string" as const, description: "", required: false }],
+      outputs: [{ key: "article", type: "string" as const, description: "", required: true }],
+    });
+    const article = await createWorkflow(owner.id, doc("Article writer", "Writes an article on a topic"));
+    await saveWorkflowVersion(owner.id, article.id);
+    const draft = await createWorkflow(owner.id, doc("Draft only"));
+    const editing = await createWorkflow(owner.id, doc("Being edited"));
+    await saveWorkflowVersion(owner.id, editing.id);
+    await saveWorkflowVersion(other.id, (await createWorkflow(other.id, doc("Not yours"))).id);
+
+    const { options } = await designerOptions(owner.id, { message: "Run my Article writer on two topics", workflowId: editing.id });
+    expect(options.context!.workflows).toEqual([
+      {
+        id: article.id,
+        name: "Article writer",
+        description: "Writes an article on a topic",
+        inputs: [{ key: "topic", type: "string", description: "", required: true }, { key: "tone", type: "string", description: "", required: false }],
+        outputs: [{ key: "article" }],
+      },
+    ]);
+    const validated = options.validation!.workflows!;
+    expect(validated.map((w) => w.id).sort()).toEqual([article.id, draft.id, editing.id].sort());
+    expect(validated.find((w) => w.id === article.id)!.inputs).toEqual([{ key: "topic", required: true }, { key: "tone", required: false }]);
+
+    // a user with nothing saved gets no workflows (and so no subflow kind in the prompt)
+    expect((await designerOptions(other.id, { workflowId: "x" })).options.context!.workflows).toHaveLength(1);
+    const fresh = await createTestUser();
+    expect((await designerOptions(fresh.id)).options.context).not.toHaveProperty("workflows");
+  }, 60_000);
 });

@@ -1,11 +1,15 @@
 import "server-only";
 import { layoutDocument } from "@/components/editor/layout";
 import { listAgents } from "@/lib/db/agents";
+import { listSubflowTargets, type SubflowTarget } from "@/lib/db/subflow-targets";
+import { listWorkflowDescriptions, type WorkflowDescription } from "@/lib/db/workflow-descriptions";
 import { llmDesignerModel } from "@/lib/designer/llm";
 import type { DesignerOptions } from "@/lib/designer/pipeline";
+import { offeredWorkflows, type ContextWorkflow } from "@/lib/designer/workflows";
 import { modelLabel, type ModelConfig } from "@/lib/llm/models";
 import { ownerModelResolver } from "@/lib/runs/model-resolver";
 import { listRunnableTools } from "@/lib/tools/catalog";
+import type { Workflow } from "@/lib/workflow/schema";
 
 /**
  * Which model designs, for one user: the designer provider/model from Settings; without one, the
@@ -22,19 +26,47 @@ export const designerModelName = (config: ModelConfig): string => modelLabel(con
 /** How the designer lists MCP servers' tools: it waits at most 3 s (a slower server's listing goes on for the next request); kept 5 min, failures 30 s. */
 const DESIGNER_MCP_LISTING = { waitMs: 3_000 } as const;
 
+/** What the designer's context depends on in one request. Default: a new design with no request words. */
+export interface DesignerRequestInfo {
+  /** What the user typed: the saved workflows it names are offered first. */
+  message?: string;
+  /** The workflow being edited: not offered to itself. */
+  workflowId?: string;
+  /** The current graph of an edit: the workflows its subflows run are offered first. */
+  workflow?: Workflow;
+}
+
+/**
+ * The saved workflows offered to the model (lib/designer/workflows.ts: only those with a saved
+ * version, not the one being edited, at most 30, those the edited graph runs or the request names
+ * first, then the most recently updated).
+ */
+function contextWorkflows(targets: SubflowTarget[], described: WorkflowDescription[], request: DesignerRequestInfo): ContextWorkflow[] {
+  const about = new Map(described.map((d) => [d.id, d]));
+  const prefer = (request.workflow?.nodes ?? []).flatMap((n) => (n.type === "subflow" ? [n.workflowId] : []));
+  const candidates = targets.map((t) => ({ ...t, description: about.get(t.id)?.description, updatedAt: about.get(t.id)?.updatedAt }));
+  return offeredWorkflows(candidates, { message: request.message, exclude: request.workflowId, prefer });
+}
+
 /**
  * Everything design() needs besides the request: the user's designer model, the registry context
- * (built-in and approved code tools, the tools of approved MCP servers; saved agents to reuse) and
- * the validation context (saved agent ids). MCP servers come from the per-process listing cache
- * (lib/tools/mcp/listing.ts), with a short wait: a server that has not answered within it is left
- * out of this design (logged) rather than holding up the request, and its listing goes on for the next.
+ * (built-in and approved code tools, the tools of approved MCP servers; saved agents to reuse; saved
+ * workflows a subflow may run) and the validation context (saved agent ids; every one of the user's
+ * workflows with its input fields, as the editor validates subflows, so a subflow of the edited graph
+ * running a workflow not offered is not reported as unknown). MCP servers come from the per-process
+ * listing cache (lib/tools/mcp/listing.ts), with a short wait: a server that has not answered within
+ * it is left out of this design (logged) rather than holding up the request, and its listing goes on
+ * for the next.
  */
-export async function designerOptions(userId: string): Promise<{ options: Omit<DesignerOptions, "signal" | "dryRun">; config: ModelConfig }> {
-  const [config, agents, tools] = await Promise.all([
+export async function designerOptions(userId: string, request: DesignerRequestInfo = {}): Promise<{ options: Omit<DesignerOptions, "signal" | "dryRun">; config: ModelConfig }> {
+  const [config, agents, tools, targets, described] = await Promise.all([
     designerModelConfig(userId),
     listAgents(userId),
     listRunnableTools(userId, { mcp: DESIGNER_MCP_LISTING }),
+    listSubflowTargets(userId),
+    listWorkflowDescriptions(userId),
   ]);
+  const workflows = contextWorkflows(targets, described, request);
   return {
     config,
     options: {
@@ -42,8 +74,12 @@ export async function designerOptions(userId: string): Promise<{ options: Omit<D
       context: {
         tools: tools.map((t) => ({ name: t.descriptor.name, description: t.descriptor.description })),
         savedAgents: agents.map((a) => ({ id: a.id, name: a.name, description: a.description })),
+        ...(workflows.length ? { workflows } : {}),
       },
-      validation: { savedAgentIds: agents.map((a) => a.id) },
+      validation: {
+        savedAgentIds: agents.map((a) => a.id),
+        workflows: targets.map(({ id, name, inputs }) => ({ id, name, inputs: inputs.map(({ key, required }) => ({ key, required })) })),
+      },
       layout: (doc) => layoutDocument(doc),
     },
   };
