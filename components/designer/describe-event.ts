@@ -61,7 +61,7 @@ export function describeEvent(e: DesignerEvent): EventLine {
       const details = [
         ...(e.result.merged.length ? e.result.merged.map((m) => `merged agent ${m.removed} into ${m.kept}`) : []),
         ...e.result.toCreate.map((t) => `tool to create: ${t.name}${t.purpose ? ` (${t.purpose})` : ""}`),
-        ...(e.result.dryRun ? [`dry run ${e.result.dryRun.ok ? "passed" : "failed"}:`, ...e.result.dryRun.trace.split("\n").slice(0, 8)] : []),
+        ...(e.result.dryRun ? [`dry run ${e.result.dryRun.skipped ? "skipped" : e.result.dryRun.ok ? "passed" : "failed"}:`, ...e.result.dryRun.trace.split("\n").slice(0, 8)] : []),
       ];
       return { type: e.type, tone: "ok", text: `Ready: ${e.result.summary}. ${added.length} added, ${changed.length} changed, ${removed.length} removed — review it on the canvas.`, details };
     }

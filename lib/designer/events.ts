@@ -50,7 +50,8 @@ export interface DesignResult {
   fixes: LocalFix[];
   /** Agents merged by the optimisation step. */
   merged: { kept: string; removed: string }[];
-  dryRun?: { ok: boolean; trace: string };
+  /** The dry run's outcome; `skipped` (with ok true) when the proposal could not be dry-run, the trace saying why. */
+  dryRun?: { ok: boolean; trace: string; skipped?: boolean };
   usage: Usage;
 }
 

@@ -195,7 +195,9 @@ async function* complete(ctx: Ctx, built: Built, answer: Answer, attempt: number
   yield { type: "stage_started", stage: "optimise", attempt };
   yield { type: "stage_started", stage: "layout", attempt };
   const result = await finish(ctx, built, answer);
-  if (ctx.opts.dryRun && dryRunnable(result.workflow)) {
+  if (ctx.opts.dryRun && !dryRunnable(result.workflow)) {
+    result.dryRun = { ok: true, skipped: true, trace: "The proposal runs saved workflows as subflows; a dry run would start real runs of them, so it was not dry-run." };
+  } else if (ctx.opts.dryRun) {
     if (ctx.opts.signal?.aborted) return yield cancelled(ctx), { done: true, issues: [] };
     yield { type: "stage_started", stage: "dry_run", attempt };
     const samples = "profile" in answer ? (answer.profile.sampleInputs ?? {}) : {};

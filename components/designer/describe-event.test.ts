@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import type { DesignResult } from "@/lib/designer/events";
+import { workflowSchema } from "@/lib/workflow/schema";
+import { describeEvent } from "./describe-event";
+
+const result = (dryRun?: DesignResult["dryRun"]): DesignResult => ({
+  workflow: workflowSchema.parse({}), diff: { added: ["a"], changed: [], removed: [] }, changes: [], summary: "Two articles", toCreate: [], pendingIssues: [], fixes: [], merged: [],
+  usage: { calls: 1, promptTokens: 1, completionTokens: 1 }, ...(dryRun ? { dryRun } : {}),
+} as DesignResult);
+
+describe("the designer's done line", () => {
+  it("says whether the dry run passed, failed or was skipped (a proposal with subflows), with its trace", () => {
+    expect(describeEvent({ type: "done", result: result({ ok: true, trace: "ran" }) }).details).toEqual(["dry run passed:", "ran"]);
+    const skipped = describeEvent({ type: "done", result: result({ ok: true, skipped: true, trace: "The proposal runs saved workflows as subflows." }) });
+    expect(skipped.details).toEqual(["dry run skipped:", "The proposal runs saved workflows as subflows."]);
+    expect(describeEvent({ type: "done", result: result() }).details).toEqual([]);
+  });
+});
