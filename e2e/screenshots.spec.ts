@@ -10,13 +10,16 @@ import { signUpNewUser } from "./pages/auth-pages";
 import { EditorPage } from "./pages/editor-page";
 import { RunPage } from "./pages/run-page";
 import { SettingsPage } from "./pages/settings-page";
+import { WorkflowsPage } from "./pages/workflows-page";
 
 /**
  * README screenshots into docs/screenshots/: the workflows list and settings (light and dark), the
  * editor with the article-writer template (editor-light, editor-dark), a finished run's dashboard with a step open in the inspector (run-light, run-dark) and the same run
  * through a share link with content (share), and a workflow's page with a schedule, a webhook and a
  * notification URL that each did their part (workflow-light, workflow-dark), and a run of the
- * post-approval template waiting for its human review (review-light, review-dark). The run is real: web app, worker and the scripted model
+ * post-approval template waiting for its human review (review-light, review-dark), and a parent
+ * running the Article writer twice as subflows: its editor with a subflow step inspected
+ * (subflow-light, subflow-dark) and its finished run with the Subflows card (subflow-run-light). The run is real: web app, worker and the scripted model
  * of playwright.config.ts. Opt-in (it writes into the repository):
  * WEFT_SCREENSHOTS=1 npx playwright test e2e/screenshots.spec.ts
  */
@@ -219,4 +222,90 @@ test("screenshots: a run waiting for its human review (light, dark)", async ({ p
       await run.review("review").getByTestId("review-field-note").fill("Mention that a killed worker loses nothing.");
     },
   });
+});
+
+/**
+ * The demo seed's "Two articles at once" (lib/db/demo-seed.ts `twoArticles`, which imports
+ * server-only code, hence the copy): two subflows running the saved Article writer in parallel.
+ */
+function twoArticles(articleWriterId: string) {
+  const sub = (id: string, input: string, y: number) => ({
+    id, type: "subflow", name: `Article on ${input}`, workflowId: articleWriterId, inputs: { topic: `{{inputs.${input}}}` }, position: { x: 320, y },
+  });
+  return {
+    schemaVersion: 1,
+    name: "Two articles at once",
+    description: "Runs the saved Article writer twice in parallel (two subflows), one run per topic, and returns both articles.",
+    inputs: [{ key: "first", type: "string", description: "The first article's topic" }, { key: "second", type: "string", description: "The second article's topic" }],
+    outputs: [{ key: "first", type: "text", description: "The first article" }, { key: "second", type: "text", description: "The second article" }],
+    nodes: [
+      { id: "start", type: "start", position: { x: 40, y: 140 } },
+      sub("first_article", "first", 40),
+      sub("second_article", "second", 240),
+      { id: "end", type: "end", position: { x: 600, y: 140 }, outputs: { first: "{{nodes.first_article.output.article}}", second: "{{nodes.second_article.output.article}}" } },
+    ],
+    edges: [
+      { id: "start-first", source: "start", sourceHandle: "next", target: "first_article" },
+      { id: "start-second", source: "start", sourceHandle: "next", target: "second_article" },
+      { id: "first-end", source: "first_article", sourceHandle: "done", target: "end" },
+      { id: "second-end", source: "second_article", sourceHandle: "done", target: "end" },
+    ],
+  };
+}
+
+test("screenshots: subflow — a parent running the Article writer twice, its editor (light, dark) and its finished run", async ({ page }) => {
+  test.setTimeout(240_000);
+  fs.mkdirSync(OUT, { recursive: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpNewUser(page, "screens-subflow");
+  const editor = new EditorPage(page);
+
+  // The child: the Article writer from its template, saved as version 1 (subflows run saved versions).
+  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+  await page.waitForURL(/\/workflows\/[^/]+$/);
+  const childId = new URL(page.url()).pathname.split("/").pop()!;
+  await editor.goto(childId);
+  await page.getByTestId("save-version").click();
+  await expect(page.getByText("Saved version 1")).toBeVisible();
+
+  // The parent, imported into a blank workflow and saved as a version too.
+  const parentId = await new WorkflowsPage(page).createBlank();
+  await editor.goto(parentId);
+  await page.getByTestId("import-file").setInputFiles({ name: "two-articles.weft.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(twoArticles(childId))) });
+  await expect(editor.nodes()).toHaveCount(4);
+  await editor.save();
+  await page.getByTestId("save-version").click();
+  await expect(page.getByText("Saved version 1")).toBeVisible();
+
+  await shoot(page, "subflow", {
+    ready: async () => {
+      await expect(editor.nodes().first()).toBeVisible();
+      await editor.fit();
+      await editor.selectNode("first_article");
+      await expect(page.getByTestId("subflow-workflow")).toHaveValue(childId);
+      await expect(page.getByTestId("subflow-input-topic-value")).toHaveValue("{{inputs.first}}");
+      await expect(page.getByTestId("subflow-outputs")).toContainText("{{nodes.first_article.output.article}}");
+      await page.mouse.move(0, 0);
+    },
+  });
+
+  // The parent's run: both children run the Article writer on the scripted model, then it ends.
+  const started = await page.evaluate(async (id) => {
+    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { first: "Durable workflow engines", second: "Webhooks that wait" } }) });
+    return { status: res.status, body: (await res.json()) as { run?: { id?: string } } };
+  }, parentId);
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  await page.evaluate(() => localStorage.setItem("theme", "light"));
+  const run = new RunPage(page);
+  await run.goto(started.body.run!.id!);
+  await expect(page.locator("html")).toHaveClass(/light/);
+  await expect(run.status()).toHaveText("succeeded", { timeout: 90_000 });
+  await expect(page.getByTestId("subflow-runs").getByTestId("subflow-run-link")).toHaveCount(2);
+  await run.bar("first_article").click();
+  await expect(page.getByTestId("step-subflow").getByRole("link")).toBeVisible();
+  // the click scrolled the page, and the sticky header would be drawn mid-page
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: path.join(OUT, "subflow-run-light.png"), fullPage: true });
 });
