@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
+import { twoArticles } from "../lib/workflow/subflow-example";
 import { e2eEnv, SCRIPTED_PORT } from "../playwright.config";
 import { signUpNewUser } from "./pages/auth-pages";
 import { EditorPage } from "./pages/editor-page";
@@ -223,35 +224,6 @@ test("screenshots: a run waiting for its human review (light, dark)", async ({ p
     },
   });
 });
-
-/**
- * The demo seed's "Two articles at once" (lib/db/demo-seed.ts `twoArticles`, which imports
- * server-only code, hence the copy): two subflows running the saved Article writer in parallel.
- */
-function twoArticles(articleWriterId: string) {
-  const sub = (id: string, input: string, y: number) => ({
-    id, type: "subflow", name: `Article on ${input}`, workflowId: articleWriterId, inputs: { topic: `{{inputs.${input}}}` }, position: { x: 320, y },
-  });
-  return {
-    schemaVersion: 1,
-    name: "Two articles at once",
-    description: "Runs the saved Article writer twice in parallel (two subflows), one run per topic, and returns both articles.",
-    inputs: [{ key: "first", type: "string", description: "The first article's topic" }, { key: "second", type: "string", description: "The second article's topic" }],
-    outputs: [{ key: "first", type: "text", description: "The first article" }, { key: "second", type: "text", description: "The second article" }],
-    nodes: [
-      { id: "start", type: "start", position: { x: 40, y: 140 } },
-      sub("first_article", "first", 40),
-      sub("second_article", "second", 240),
-      { id: "end", type: "end", position: { x: 600, y: 140 }, outputs: { first: "{{nodes.first_article.output.article}}", second: "{{nodes.second_article.output.article}}" } },
-    ],
-    edges: [
-      { id: "start-first", source: "start", sourceHandle: "next", target: "first_article" },
-      { id: "start-second", source: "start", sourceHandle: "next", target: "second_article" },
-      { id: "first-end", source: "first_article", sourceHandle: "done", target: "end" },
-      { id: "second-end", source: "second_article", sourceHandle: "done", target: "end" },
-    ],
-  };
-}
 
 test("screenshots: subflow — a parent running the Article writer twice, its editor (light, dark) and its finished run", async ({ page }) => {
   test.setTimeout(240_000);

@@ -3,7 +3,8 @@ import { useTestDatabase } from "@/test/db";
 import { workflowTemplates } from "@/lib/workflow/templates";
 import { hasErrors, validate } from "@/lib/workflow/validate";
 import { listAgents, updateAgent } from "./agents";
-import { DEMO_AGENTS, seedDemoAccount, TWO_ARTICLES_NAME } from "./demo-seed";
+import { TWO_ARTICLES_NAME } from "@/lib/workflow/subflow-example";
+import { DEMO_AGENTS, seedDemoAccount } from "./demo-seed";
 import { getWorkflow, listWorkflows } from "./workflows";
 
 useTestDatabase();

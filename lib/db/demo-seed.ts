@@ -1,5 +1,5 @@
 import "server-only";
-import type { WorkflowInput } from "@/lib/workflow/schema";
+import { TWO_ARTICLES_NAME, twoArticles } from "@/lib/workflow/subflow-example";
 import { workflowTemplates } from "@/lib/workflow/templates";
 import { createAgent, listAgents, type SavedAgentInput } from "./agents";
 import { createUser, findUserByEmail } from "./users";
@@ -19,32 +19,6 @@ export const DEMO_AGENTS: readonly SavedAgentInput[] = [
   { name: "Critic", description: "Reviews a draft and says what to fix", instructions: "You review drafts strictly: say whether the draft is complete and well ordered, and exactly what to fix if it is not." },
   { name: "Knowledge assistant", description: "Answers from your knowledge base, with sources", instructions: "Answer the task from the knowledge base: look it up first, then answer citing the sources you used.", tools: [{ name: "kb_query" }] },
 ];
-
-/** The demo's subflow example: two articles written at once, each by a run of the saved "Article writer". */
-export const TWO_ARTICLES_NAME = "Two articles at once";
-export function twoArticles(articleWriterId: string): WorkflowInput {
-  const sub = (id: string, input: string, y: number) => ({
-    id, type: "subflow" as const, name: `Article on ${input}`, workflowId: articleWriterId, inputs: { topic: `{{inputs.${input}}}` }, position: { x: 320, y },
-  });
-  return {
-    name: TWO_ARTICLES_NAME,
-    description: "Runs the saved Article writer twice in parallel (two subflows), one run per topic, and returns both articles.",
-    inputs: [{ key: "first", type: "string", description: "The first article's topic" }, { key: "second", type: "string", description: "The second article's topic" }],
-    outputs: [{ key: "first", type: "text", description: "The first article" }, { key: "second", type: "text", description: "The second article" }],
-    nodes: [
-      { id: "start", type: "start", position: { x: 40, y: 140 } },
-      sub("first_article", "first", 40),
-      sub("second_article", "second", 240),
-      { id: "end", type: "end", position: { x: 600, y: 140 }, outputs: { first: "{{nodes.first_article.output.article}}", second: "{{nodes.second_article.output.article}}" } },
-    ],
-    edges: [
-      { id: "start-first", source: "start", sourceHandle: "next", target: "first_article" },
-      { id: "start-second", source: "start", sourceHandle: "next", target: "second_article" },
-      { id: "first-end", source: "first_article", sourceHandle: "done", target: "end" },
-      { id: "second-end", source: "second_article", sourceHandle: "done", target: "end" },
-    ],
-  };
-}
 
 /**
  * The demo account (DEMO_EMAIL / DEMO_PASSWORD) with one saved workflow per pattern template, the

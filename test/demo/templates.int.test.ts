@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_FIXTURE_DIR } from "@/lib/llm/scripted/fixture";
 import { instantiateTemplate, workflowTemplates } from "@/lib/workflow/templates";
 import { db } from "@/lib/db/client";
-import { twoArticles } from "@/lib/db/demo-seed";
+import { twoArticles } from "@/lib/workflow/subflow-example";
 import { answerStep } from "@/lib/runs/answers";
 import { startRun } from "@/lib/runs/service";
 import { createTestWorkflow } from "@/lib/runs/test-fixtures";
