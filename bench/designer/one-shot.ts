@@ -20,10 +20,15 @@ import { SCHEMA_NAMES, designAnswerSchema, editAnswerSchema, type DesignAnswer, 
 /** Marker in the peer's system prompt (its scripted rules match on it). */
 export const ONE_SHOT_MARKER = "WEFT-ONE-SHOT";
 
-const KINDS: readonly string[] = nodeKinds;
+/**
+ * The kinds the peer offers: every kind but `subflow`, which runs one of the user's saved workflows
+ * by id — B4's requests come with no saved workflows, so the designer does not offer it either
+ * (lib/designer/kinds.ts), and offering it here would only lengthen the peer's prompt.
+ */
+const KINDS: readonly string[] = nodeKinds.filter((k) => k !== "subflow");
 
 function catalogue(): string {
-  return nodeKinds
+  return (KINDS as readonly (typeof nodeKinds)[number][])
     .map((k) => {
       const spec = nodeKindRegistry[k];
       return `## ${k}: ${spec.description}\nConfig schema: ${JSON.stringify(z.toJSONSchema(spec.configSchema as z.ZodType, { unrepresentable: "any", io: "input" }))}`;
