@@ -95,6 +95,8 @@ test("subflow: the inspector maps a saved workflow's inputs; the parent run wait
   // The parent run links to the child run (the subflows card and the step inspector).
   const link = page.getByTestId("subflow-runs").getByTestId("subflow-run-link");
   await expect(link).toContainText("Runs Topic summary");
+  // the run's graph names the workflow its subflow node ran
+  await expect(page.getByTestId("node-sub").getByTestId("node-subflow-workflow")).toHaveText("Topic summary");
   const href = await link.getAttribute("href");
   expect(href).toMatch(/^\/runs\/[^/]+$/);
   expect(href).not.toBe(`/runs/${parentRunId}`);

@@ -15,8 +15,12 @@ export type SubflowTarget = {
   outputs: { key: string }[];
 };
 
-/** What the editor knows about subflow targets: the owner's workflows and which one is being edited. */
-export type SubflowTargets = { targets: readonly SubflowTarget[]; currentId?: string };
+/**
+ * What is known about subflow targets: in the editor the owner's workflows and which one is being
+ * edited; on a run page (`partial`) only the workflows its subflow steps started, so a workflow not
+ * listed there is not missing, just not known.
+ */
+export type SubflowTargets = { targets: readonly SubflowTarget[]; currentId?: string; partial?: boolean };
 
 /** The validation context that makes subflow issues (unknown workflow, undeclared or missing inputs) show in the editor. */
 export function subflowValidationContext(targets: readonly SubflowTarget[]): ValidationContext {

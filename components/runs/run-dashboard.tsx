@@ -14,7 +14,8 @@ import { RunGraph } from "./run-graph";
 import { RunTimeline } from "./run-timeline";
 import { statusTone } from "./status";
 import { StepInspector } from "./step-inspector";
-import { SubflowRuns } from "./subflow-runs";
+import { startedSubflowTargets, SubflowRuns } from "./subflow-runs";
+import { SubflowTargetsProvider } from "@/components/editor/subflow-targets-context";
 import { describeTrigger } from "./trigger";
 import { deliveryEventLabel, describeDelivery } from "@/components/workflows/notifier-types";
 import type { DashboardProps } from "./types";
@@ -70,6 +71,10 @@ export function RunDashboard(props: DashboardProps) {
   const ordered = orderedSteps(state);
   const reviews = isFinished(state.status) ? [] : waitingReviews(state);
   const subflows = subflowSteps(state);
+  // the workflows its subflow steps started name the canvas's subflow nodes (owner view); the same object until one starts
+  const subflowKey = mode === "owner" ? subflows.map((s) => `${s.subflow.workflowId}:${s.subflow.workflowName}`).join("|") : "";
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by what the targets are made of
+  const knownSubflows = useMemo(() => (mode === "owner" ? startedSubflowTargets(subflows) : undefined), [mode, subflowKey]);
   const cost = estimateCost(prices, runUsage(state));
   const started = state.startedAt ? Date.parse(state.startedAt) : null;
   const duration = started === null ? null : (state.finishedAt ? Date.parse(state.finishedAt) : now) - started;
@@ -120,7 +125,9 @@ export function RunDashboard(props: DashboardProps) {
           const id = el?.getAttribute("data-testid")?.slice(5);
           if (id && names.has(id)) selectNode(id);
         }}>
-          <RunGraph doc={doc} overlay={overlay} />
+          <SubflowTargetsProvider value={knownSubflows}>
+            <RunGraph doc={doc} overlay={overlay} />
+          </SubflowTargetsProvider>
         </div>
       ) : <p className="text-sm text-muted">The workflow version of this run could not be read.</p>}
 

@@ -4,7 +4,7 @@ import type { RunEvent } from "@/lib/engine/events";
 import type { RunInfoView } from "@/lib/runs/dto";
 import { applyEnvelope, initialRunState, subflowSteps, type RunState } from "./run-fold";
 import { StepInspector } from "./step-inspector";
-import { SubflowRuns } from "./subflow-runs";
+import { startedSubflowTargets, SubflowRuns } from "./subflow-runs";
 
 const run: RunInfoView = {
   id: "parent1", status: "running", reason: null, workflowName: "Parent", version: 1, promptTokens: 0, completionTokens: 0,
@@ -55,5 +55,13 @@ describe("StepInspector of a subflow step", () => {
     const shared = renderToStaticMarkup(<StepInspector step={step} nodeName={nodeName} showContent={false} />);
     expect(shared).toContain("Runs <span data-testid=\"subflow-workflow-name\">Summarise</span>");
     expect(shared).not.toContain('href="/runs/child1"');
+  });
+});
+
+describe("the workflows a run's subflow steps started", () => {
+  it("name the canvas's subflow nodes on the owner's run page: each workflow once, the rest unknown (partial)", () => {
+    const steps = [...subflowSteps(folded("child1")), ...subflowSteps(folded("child2"))];
+    expect(startedSubflowTargets(steps)).toEqual({ partial: true, targets: [{ id: "wf_s", name: "Summarise", version: null, inputs: [], outputs: [] }] });
+    expect(startedSubflowTargets(subflowSteps(folded("")))).toEqual({ partial: true, targets: [] });
   });
 });

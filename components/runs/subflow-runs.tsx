@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import type { SubflowTargets } from "@/components/editor/subflow-targets";
 import type { StepState, SubflowRunView } from "./run-fold";
 import { statusTone } from "./status";
 
@@ -37,4 +38,13 @@ export function SubflowRuns({ steps, nodeName, link }: { steps: readonly Subflow
       </CardContent>
     </Card>
   );
+}
+
+/**
+ * The workflows a run's subflow steps started, as the canvas's subflow nodes name them (owner view:
+ * a share view has no workflow ids). Only those are known, so the rest read "another workflow".
+ */
+export function startedSubflowTargets(steps: readonly { subflow: SubflowRunView }[]): SubflowTargets {
+  const byId = new Map(steps.filter((s) => s.subflow.workflowId !== "").map((s) => [s.subflow.workflowId, s.subflow.workflowName]));
+  return { partial: true, targets: [...byId].map(([id, name]) => ({ id, name, version: null, inputs: [], outputs: [] })) };
 }

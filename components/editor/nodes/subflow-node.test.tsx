@@ -59,5 +59,10 @@ describe("SubflowNode", () => {
     expect(subflowLabel(node, undefined)).toBe("another workflow");
     expect(subflowLabel({ ...node, workflowId: "" }, undefined)).toBe("another workflow");
     expect(renderNode(node)).toMatch(/data-testid="node-subflow-workflow">another workflow</);
+    // the owner's run page knows the workflows its steps started, and only those
+    const started = { partial: true, targets: [{ id: "wf_child", name: "Child", version: null, inputs: [], outputs: [] }] };
+    expect(subflowLabel({ ...node, workflowId: "wf_child" }, started)).toBe("Child");
+    expect(subflowLabel(node, started)).toBe("another workflow");
+    expect(subflowLabel({ ...node, workflowId: "" }, started)).toBe("another workflow");
   });
 });

@@ -8,14 +8,15 @@ import { useSubflowTargets } from "../subflow-targets-context";
 import { NodeLine, NodeShell, sameNodeView } from "./node-shell";
 
 /**
- * What a subflow node says it runs: "another workflow" where nothing is known (the run page's
- * canvas, whose share view has no workflow ids either); in the editor "Choose a workflow" until
- * one is chosen, then its name, or "missing workflow" when the owner has no such workflow.
+ * What a subflow node says it runs: "another workflow" where nothing is known (a share view's
+ * canvas, which has no workflow ids) or where only some workflows are known (the owner's run page
+ * names those its steps started); in the editor "Choose a workflow" until one is chosen, then its
+ * name, or "missing workflow" when the owner has no such workflow.
  */
 export function subflowLabel(node: NodeOf<"subflow">, subflows: SubflowTargets | undefined): string {
   if (!subflows) return "another workflow";
-  if (node.workflowId.trim() === "") return "Choose a workflow";
-  return findTarget(subflows, node.workflowId)?.name ?? "missing workflow";
+  if (node.workflowId.trim() === "") return subflows.partial ? "another workflow" : "Choose a workflow";
+  return findTarget(subflows, node.workflowId)?.name ?? (subflows.partial ? "another workflow" : "missing workflow");
 }
 
 /** A subflow: the workflow it runs, the version when one is pinned, and the input keys it maps; one handle, "done". */
