@@ -13,6 +13,9 @@ export type SubflowTarget = {
   version: number | null;
   inputs: Pick<Field, "key" | "type" | "required" | "description">[];
   outputs: { key: string }[];
+  /** What it does, and when it last changed (ISO); lib/db gives both, the editor does not need them. */
+  description?: string;
+  updatedAt?: string;
 };
 
 /**

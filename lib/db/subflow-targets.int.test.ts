@@ -28,9 +28,10 @@ describe("lib/db/subflow-targets", () => {
 
     const targets = await listSubflowTargets(a.id);
     expect(targets).toEqual([
-      { id: draftOnly.id, name: "Alpha draft", version: null, inputs: [{ key: "q", type: "string", required: true, description: "q to use" }], outputs: [{ key: "a" }] },
-      { id: summarise.id, name: "Summarise", version: 2, inputs: [{ key: "subject", type: "string", required: true, description: "subject to use" }], outputs: [{ key: "text" }] },
+      { id: draftOnly.id, name: "Alpha draft", version: null, inputs: [{ key: "q", type: "string", required: true, description: "q to use" }], outputs: [{ key: "a" }], description: "", updatedAt: expect.any(String) },
+      { id: summarise.id, name: "Summarise", version: 2, inputs: [{ key: "subject", type: "string", required: true, description: "subject to use" }], outputs: [{ key: "text" }], description: "", updatedAt: expect.any(String) },
     ]);
+    expect(Date.parse(targets[0]!.updatedAt)).toBeGreaterThan(Date.now() - 60_000);
     expect((await listSubflowTargets(b.id)).map((t) => t.name)).toEqual(["Not yours"]);
   });
 });

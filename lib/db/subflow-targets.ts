@@ -18,6 +18,9 @@ export interface SubflowTarget {
   inputs: Pick<Field, "key" | "type" | "required" | "description">[];
   /** The output keys of the same document. */
   outputs: { key: string }[];
+  /** The workflow's description (one line of what it does) and when it last changed (ISO): the designer ranks and describes the workflows it offers by them. */
+  description: string;
+  updatedAt: string;
 }
 
 /**
@@ -29,9 +32,9 @@ export async function listSubflowTargets(ownerId: string): Promise<SubflowTarget
   const rows = await db().workflow.findMany({
     where: { ownerId },
     orderBy: [{ name: "asc" }, { createdAt: "asc" }],
-    select: { id: true, name: true, draft: true, versions: { select: { version: true, document: true }, orderBy: { version: "desc" }, take: 1 } },
+    select: { id: true, name: true, description: true, updatedAt: true, draft: true, versions: { select: { version: true, document: true }, orderBy: { version: "desc" }, take: 1 } },
   });
-  return rows.map(({ id, name, draft, versions }) => {
+  return rows.map(({ id, name, description, updatedAt, draft, versions }) => {
     const newest = versions[0];
     const doc = workflowSchema.safeParse(newest ? newest.document : draft).data;
     return {
@@ -40,6 +43,8 @@ export async function listSubflowTargets(ownerId: string): Promise<SubflowTarget
       version: newest?.version ?? null,
       inputs: (doc?.inputs ?? []).map(({ key, type, required, description }) => ({ key, type, required, description })),
       outputs: (doc?.outputs ?? []).map(({ key }) => ({ key })),
+      description,
+      updatedAt: updatedAt.toISOString(),
     };
   });
 }

@@ -2,7 +2,6 @@ import "server-only";
 import { layoutDocument } from "@/components/editor/layout";
 import { listAgents } from "@/lib/db/agents";
 import { listSubflowTargets, type SubflowTarget } from "@/lib/db/subflow-targets";
-import { listWorkflowDescriptions, type WorkflowDescription } from "@/lib/db/workflow-descriptions";
 import { llmDesignerModel } from "@/lib/designer/llm";
 import type { DesignerOptions } from "@/lib/designer/pipeline";
 import { offeredWorkflows, type ContextWorkflow } from "@/lib/designer/workflows";
@@ -41,10 +40,9 @@ export interface DesignerRequestInfo {
  * version, not the one being edited, at most 30, those the edited graph runs or the request names
  * first, then the most recently updated).
  */
-function contextWorkflows(targets: SubflowTarget[], described: WorkflowDescription[], request: DesignerRequestInfo): ContextWorkflow[] {
-  const about = new Map(described.map((d) => [d.id, d]));
+function contextWorkflows(targets: SubflowTarget[], request: DesignerRequestInfo): ContextWorkflow[] {
   const prefer = (request.workflow?.nodes ?? []).flatMap((n) => (n.type === "subflow" ? [n.workflowId] : []));
-  const candidates = targets.map((t) => ({ ...t, description: about.get(t.id)?.description, updatedAt: about.get(t.id)?.updatedAt }));
+  const candidates = targets.map((t) => ({ ...t, updatedAt: new Date(t.updatedAt) }));
   return offeredWorkflows(candidates, { message: request.message, exclude: request.workflowId, prefer });
 }
 
@@ -59,14 +57,13 @@ function contextWorkflows(targets: SubflowTarget[], described: WorkflowDescripti
  * for the next.
  */
 export async function designerOptions(userId: string, request: DesignerRequestInfo = {}): Promise<{ options: Omit<DesignerOptions, "signal" | "dryRun">; config: ModelConfig }> {
-  const [config, agents, tools, targets, described] = await Promise.all([
+  const [config, agents, tools, targets] = await Promise.all([
     designerModelConfig(userId),
     listAgents(userId),
     listRunnableTools(userId, { mcp: DESIGNER_MCP_LISTING }),
     listSubflowTargets(userId),
-    listWorkflowDescriptions(userId),
   ]);
-  const workflows = contextWorkflows(targets, described, request);
+  const workflows = contextWorkflows(targets, request);
   return {
     config,
     options: {
