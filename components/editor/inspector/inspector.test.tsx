@@ -1,4 +1,4 @@
-import { isValidElement, type ReactElement, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 import { defaultNode } from "@/lib/workflow/registry";
@@ -9,6 +9,7 @@ import { CommitInput, SelectField } from "./fields";
 import { HumanForm, minutesToMs } from "./human-form";
 import { Inspector } from "./inspector";
 import { TemplateField } from "./template-field";
+import { elementsOf, tagOf } from "./test-markup";
 import type { InspectorActions } from "./types";
 
 const actions = (): InspectorActions => ({ updateNode: vi.fn(), updateEdge: vi.fn(), updateWorkflow: vi.fn(), upsertAgent: vi.fn(), newAgentKey: vi.fn(() => "agent9") });
@@ -37,16 +38,6 @@ function reviewed(): Workflow {
   });
 }
 
-/** The opening tag of the element with `data-testid={testId}` in server markup ("" when absent). */
-const tagOf = (html: string, testId: string) => new RegExp(`<[a-z]+[^>]*data-testid="${testId}"[^>]*>`).exec(html)?.[0] ?? "";
-
-/** Every element of type `type` in a (shallow) element tree. */
-function elementsOf<P>(tree: ReactNode, type: (p: P) => ReactNode): ReactElement<P>[] {
-  if (Array.isArray(tree)) return tree.flatMap((t: ReactNode) => elementsOf(t, type));
-  if (!isValidElement<{ children?: ReactNode }>(tree)) return [];
-  const here = tree.type === type ? [tree as unknown as ReactElement<P>] : [];
-  return [...here, ...elementsOf(tree.props.children, type)];
-}
 
 describe("Inspector", () => {
   it("has a form for every node kind", () => {

@@ -8,6 +8,7 @@ import { CommitInput, SelectField } from "./fields";
 import { Inspector } from "./inspector";
 import { SubflowFields, withInput, workflowOptions } from "./subflow-form";
 import { TemplateField } from "./template-field";
+import { elementsOf, tagOf } from "./test-markup";
 import type { InspectorActions } from "./types";
 
 const actions = (): InspectorActions => ({ updateNode: vi.fn(), updateEdge: vi.fn(), updateWorkflow: vi.fn(), upsertAgent: vi.fn(), newAgentKey: vi.fn(() => "agent9") });
@@ -43,16 +44,6 @@ const subNode = (doc: Workflow) => {
 const render = (doc: Workflow, value: SubflowTargets | undefined = subflows) =>
   renderToStaticMarkup(<SubflowTargetsProvider value={value}><Inspector doc={doc} nodeId="sub" act={actions()} /></SubflowTargetsProvider>);
 
-/** The opening tag of the element with `data-testid={testId}` in server markup ("" when absent). */
-const tagOf = (html: string, testId: string) => new RegExp(`<[a-z]+[^>]*data-testid="${testId}"[^>]*>`).exec(html)?.[0] ?? "";
-
-/** Every element of type `type` in a (shallow) element tree. */
-function elementsOf<P>(tree: ReactNode, type: (p: P) => ReactNode): ReactElement<P>[] {
-  if (Array.isArray(tree)) return tree.flatMap((t: ReactNode) => elementsOf(t, type));
-  if (!isValidElement<{ children?: ReactNode }>(tree)) return [];
-  const here = tree.type === type ? [tree as unknown as ReactElement<P>] : [];
-  return [...here, ...elementsOf(tree.props.children, type)];
-}
 
 describe("workflowOptions", () => {
   it("lists the other workflows by name, then this one marked as running itself, then an unknown chosen id", () => {
