@@ -7,6 +7,7 @@ import { useWorkerRuntime } from "@/test/helpers/runtime";
 import { waitFor, waitTerminal as waitEnd } from "@/test/helpers/worker";
 import { answerStep } from "./answers";
 import { cancelRun, startRun } from "./service";
+import { startSubflowRun } from "./subflows";
 import { createTestWorkflow } from "./test-fixtures";
 
 /**
@@ -191,4 +192,21 @@ test("a waiting subflow whose child run is gone (its workflow deleted) fails ins
   const run = await waitTerminal(runId, 30_000);
   expect(run.status).toBe("failed");
   expect(run.reason).toMatch(/no longer exists/);
+});
+
+test("a retried attempt of a subflow step (its worker died after starting the child) gets the same child, never a second one", async () => {
+  const { workflowId: childId } = await createTestWorkflow(rt.ownerId, reviewed);
+  const { workflowId } = await createTestWorkflow(rt.ownerId, parent([{ id: "sub", workflowId: childId, inputs: { topic: "{{inputs.topic}}" } }]));
+  const runId = await start(workflowId);
+  const first = await waitFor(async () => db().run.findFirst({ where: { parentRunId: runId } }), 30_000, "child started");
+  // what the re-dispatched attempt's executor asks for: the same parent step
+  const again = await startSubflowRun(rt.ownerId, { parentRunId: runId, nodeId: "sub", iteration: 1, workflowId: childId, inputs: { topic: "owls" } });
+  expect(again).toEqual({ runId: first.id, workflowName: "Test workflow" });
+  expect(await db().run.count({ where: { parentRunId: runId } })).toBe(1);
+  // another iteration of the step is another child
+  const next = await startSubflowRun(rt.ownerId, { parentRunId: runId, nodeId: "sub", iteration: 2, workflowId: childId, inputs: { topic: "owls" } });
+  expect(next.runId).not.toBe(first.id);
+  await cancelRun(rt.ownerId, runId);
+  expect((await waitTerminal(runId)).status).toBe("cancelled");
+  await waitFor(async () => (await db().run.count({ where: { parentRunId: runId, status: { in: ["queued", "running", "waiting"] } } })) === 0, 30_000, "children cancelled");
 });
