@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { workflowSchema, type Field } from "@/lib/workflow/schema";
+import { z } from "zod";
+import { fieldSchema, type Field } from "@/lib/workflow/schema";
 
 /**
  * A workflow a subflow node may run, as the editor shows and validates it: what a run of it takes
@@ -23,28 +24,31 @@ export interface SubflowTarget {
   updatedAt: string;
 }
 
+/** A document's field list (inputs or outputs) as stored; what does not parse gives none. */
+const fieldList = z.array(fieldSchema);
+const fieldsOf = (raw: unknown): Field[] => fieldList.safeParse(raw ?? []).data ?? [];
+
 /**
  * The owner's workflows (another user's are never read) with what a subflow node needs of each,
- * by name. One query: each workflow's draft and its newest saved version's document. A document
- * that does not parse gives no fields.
+ * by name. One query that reads only the input and output lists of each workflow's newest saved
+ * version (its draft's while nothing is saved), not whole documents: the editor page and every
+ * designer request load this list.
  */
 export async function listSubflowTargets(ownerId: string): Promise<SubflowTarget[]> {
-  const rows = await db().workflow.findMany({
-    where: { ownerId },
-    orderBy: [{ name: "asc" }, { createdAt: "asc" }],
-    select: { id: true, name: true, description: true, updatedAt: true, draft: true, versions: { select: { version: true, document: true }, orderBy: { version: "desc" }, take: 1 } },
-  });
-  return rows.map(({ id, name, description, updatedAt, draft, versions }) => {
-    const newest = versions[0];
-    const doc = workflowSchema.safeParse(newest ? newest.document : draft).data;
-    return {
-      id,
-      name,
-      version: newest?.version ?? null,
-      inputs: (doc?.inputs ?? []).map(({ key, type, required, description }) => ({ key, type, required, description })),
-      outputs: (doc?.outputs ?? []).map(({ key }) => ({ key })),
-      description,
-      updatedAt: updatedAt.toISOString(),
-    };
-  });
+  const rows = await db().$queryRaw<{ id: string; name: string; description: string; updatedAt: Date; version: number | null; inputs: unknown; outputs: unknown }[]>`
+    SELECT w.id, w.name, w.description, w."updatedAt", v.version,
+      COALESCE(v.document, w.draft)->'inputs' AS inputs, COALESCE(v.document, w.draft)->'outputs' AS outputs
+    FROM "Workflow" w
+    LEFT JOIN LATERAL (SELECT version, document FROM "WorkflowVersion" WHERE "workflowId" = w.id ORDER BY version DESC LIMIT 1) v ON true
+    WHERE w."ownerId" = ${ownerId}
+    ORDER BY w.name ASC, w."createdAt" ASC`;
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    version: r.version,
+    inputs: fieldsOf(r.inputs).map(({ key, type, required, description }) => ({ key, type, required, description })),
+    outputs: fieldsOf(r.outputs).map(({ key }) => ({ key })),
+    description: r.description,
+    updatedAt: r.updatedAt.toISOString(),
+  }));
 }
