@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { createWorkflow, updateWorkflow } from "@/lib/db/workflows";
+import { createWorkflow, deleteWorkflow, saveWorkflowVersion, updateWorkflow } from "@/lib/db/workflows";
 import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
 import { closeRunLimiter } from "@/lib/runs/limits";
 import { createTestUser } from "@/lib/runs/test-fixtures";
@@ -9,7 +9,8 @@ import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { checkedVersionCount } from "@/lib/workflow/checked-versions";
 import { rerun } from "./dashboard";
 import { getRun, startRun } from "./service";
-import { readRunTarget } from "./start-sql";
+import { readRunTarget, runTargetReadCount } from "./start-sql";
+import { knownTarget } from "./known-targets";
 
 /** startRun: which version a run gets, and the run it answers (no worker runs here). */
 useTestDatabase();
@@ -46,6 +47,43 @@ describe("startRun", () => {
     const edited = await startRun(owner, wf.id, { inputs: { topic: "owls" } });
     expect(edited.run.version).toBe(2);
     expect(await versions(wf.id)).toEqual([1, 2]);
+  });
+
+  it("starts a workflow it started before without reading its target; a target changed since (renamed, saved again, new inputs, deleted) writes nothing and is read again", async () => {
+    const wf = await createWorkflow(owner, doc);
+    const first = (await startRun(owner, wf.id, { inputs: { topic: "a" } })).run;
+    expect(knownTarget(owner, wf.id)?.versionId).toBe(first.workflowVersionId);
+    const reads = runTargetReadCount();
+    const second = (await startRun(owner, wf.id, { inputs: { topic: "b" } })).run;
+    expect(runTargetReadCount()).toBe(reads);
+    expect(await getRun(owner, second.id)).toEqual(second);
+    expect(second).toMatchObject({ workflowVersionId: first.workflowVersionId, version: 1, workflowName: "Greeter", inputs: { topic: "b" } });
+    // its job names it and says what was written (the worker claims with its first commit)
+    const job = (await runsQueue().getJobs(["waiting", "prioritized"])).find((j) => j.data.runId === second.id);
+    expect(job?.data.fresh).toEqual({ versionId: first.workflowVersionId, inputs: { topic: "b" } });
+
+    await updateWorkflow(owner, wf.id, { draft: { ...doc, name: "Greeter 2" } });
+    const renamed = (await startRun(owner, wf.id, { inputs: { topic: "c" } })).run;
+    expect(runTargetReadCount()).toBe(reads + 1);
+    expect(await getRun(owner, renamed.id)).toEqual(renamed);
+    expect(renamed).toMatchObject({ workflowName: "Greeter 2", version: 2 });
+
+    await saveWorkflowVersion(owner, wf.id, "saved by hand");
+    const saved = (await startRun(owner, wf.id, { inputs: { topic: "d" } })).run;
+    expect(saved.version).toBe(3);
+    expect(runTargetReadCount()).toBe(reads + 2);
+
+    // new input fields: the kept document refuses them, so the start reads the target (no false 400)
+    await updateWorkflow(owner, wf.id, { draft: { ...doc, name: "Greeter 2", inputs: [...doc.inputs!, { key: "lang", type: "string", required: true }] } });
+    const widened = (await startRun(owner, wf.id, { inputs: { topic: "e", lang: "fr" } })).run;
+    expect(widened).toMatchObject({ version: 4, inputs: { topic: "e", lang: "fr" } });
+    await expect(startRun(owner, wf.id, { inputs: { topic: "f" } })).rejects.toMatchObject({ code: "bad_request" });
+
+    expect(await deleteWorkflow(owner, wf.id)).toBe(true); // its runs go with it
+    const runs = await db().run.count({ where: { ownerId: owner } });
+    await expect(startRun(owner, wf.id, { inputs: { topic: "g", lang: "fr" } })).rejects.toMatchObject({ code: "not_found" });
+    expect(await db().run.count({ where: { ownerId: owner } })).toBe(runs);
+    expect(knownTarget(owner, wf.id)).toBeUndefined();
   });
 
   it("answers the run exactly as a later read of it shows it (before any worker touched it)", async () => {

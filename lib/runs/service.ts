@@ -18,7 +18,8 @@ import { wakeWaitingRun } from "./answers";
 import { inputsSchema } from "./inputs";
 import { settleParent } from "./subflow-answers";
 import type { RunOrigin } from "./dto";
-import { insertQueuedRun, isIdempotencyConflict, newRunKey, readRunTarget, runIdByIdempotencyKey, TRIGGER_LABEL_MAX } from "./start-sql";
+import { forgetTarget, knownTarget, rememberTarget, type RunTarget } from "./known-targets";
+import { insertQueuedRun, isIdempotencyConflict, newRunKey, readRunTarget, runIdByIdempotencyKey, TRIGGER_LABEL_MAX, type ExpectedTarget } from "./start-sql";
 import { postgresStore } from "./store";
 import { enforceRunStartLimit } from "@/lib/runs/limits";
 
@@ -48,7 +49,8 @@ export interface StartedRun {
  * inputs that do not match the workflow's input fields (400 with the paths). The Run row (queued) and
  * the job are written at the same time: a crash after the insert loses nothing (the reconciler
  * dispatches a queued run without a job, D6), and a job whose row is not committed yet is claimed
- * again for a moment by the worker (lib/runs/worker.ts).
+ * again for a moment by the worker (lib/runs/worker.ts). A workflow this process started before is
+ * not read again: the insert is guarded by the target it kept (known-targets.ts).
  * At most WEFT_RUN_START_LIMIT starts per user per minute (429 with Retry-After, W6).
  */
 export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}, origin: RunOrigin = { trigger: "manual" }): Promise<StartedRun> {
@@ -59,9 +61,38 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
     const prior = await runIdByIdempotencyKey(ownerId, key);
     if (prior) return { run: await getRun(ownerId, prior), dispatched: true, replayed: true };
   }
+  const row = newRunKey();
+  const source = { trigger: origin.trigger, label: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null, ...(key ? { idempotencyKey: key } : {}), ...(origin.parent ? { parent: origin.parent } : {}) };
+  const started = (target: RunTarget, inputs: Record<string, unknown>, dispatched: boolean): StartedRun => ({
+    // the run as inserted (queued, no steps yet): no second read on the start path
+    run: {
+      id: row.id, status: "queued", reason: null, workflowId, workflowName: target.workflowName, workflowVersionId: target.versionId, version: target.version,
+      promptTokens: 0, completionTokens: 0, stepCount: 0, createdAt: row.createdAt, startedAt: null, finishedAt: null,
+      inputs, outputs: null, cancelRequested: false, lastSeq: 0, steps: [], trigger: source.trigger, triggerLabel: source.label,
+    },
+    dispatched,
+  });
+  // A workflow this process started before: its target is not read again. The rate limit is counted
+  // first (a refused start writes nothing), then the insert — guarded by that target, so a workflow
+  // edited, renamed or saved again since writes nothing — goes out with the enqueue. A guard that
+  // fails forgets the target, and the start reads it as usual with the same run id (the job already
+  // names it; its worker claims again until the row is there, and checks version and inputs).
+  const known = knownTarget(ownerId, workflowId, body.version);
+  const knownInputs = known && inputsSchema(known.document.inputs).safeParse(body.inputs);
+  let enqueued: PromiseSettledResult<unknown> | undefined;
+  const counted = known !== undefined && knownInputs?.success === true;
+  if (counted) {
+    await enforceRunStartLimit(ownerId);
+    const expected = { workflowId, workflowName: known.workflowName, ...(body.version !== undefined ? { requested: body.version } : {}) };
+    const outcome = await insertAndEnqueue(ownerId, known, knownInputs.data, row, source, expected);
+    if (outcome.kind === "replayed") return outcome.started;
+    if (outcome.kind === "inserted") return started(known, knownInputs.data, outcome.dispatched);
+    forgetTarget(ownerId, workflowId, body.version);
+    enqueued = outcome.enqueued;
+  }
   // the rate limit (Redis) is counted while the target is read (PostgreSQL): one round trip less on
   // the start path; a refused target still wins over a refused rate
-  const [found, limit] = await Promise.allSettled([runnableVersion(ownerId, workflowId, body.version), enforceRunStartLimit(ownerId)]);
+  const [found, limit] = await Promise.allSettled([runnableVersion(ownerId, workflowId, body.version), counted ? undefined : enforceRunStartLimit(ownerId)]);
   if (found.status === "rejected") throw found.reason;
   if (limit.status === "rejected") throw limit.reason;
   const target = found.value;
@@ -69,55 +100,59 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   if (!parsedInputs.success) {
     throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", z.treeifyError(parsedInputs.error));
   }
-  // The insert and the enqueue go out together (one round trip less on the start path). A worker
-  // may take the job before the row is committed: it claims again for a moment (lib/runs/worker.ts
-  // EARLY_JOB_MS). A failed insert fails the start, and its job finds no run and ends; a failed
-  // enqueue leaves the committed run to the reconciler.
-  const row = newRunKey();
-  const source = { trigger: origin.trigger, label: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null, ...(key ? { idempotencyKey: key } : {}), ...(origin.parent ? { parent: origin.parent } : {}) };
+  const outcome = await insertAndEnqueue(ownerId, target, parsedInputs.data, row, source, undefined, enqueued);
+  if (outcome.kind === "replayed") return outcome.started;
+  if (outcome.kind !== "inserted") throw new Error("an unguarded run insert wrote nothing");
+  if (target.reusable) rememberTarget(ownerId, workflowId, body.version, target);
+  return started(target, parsedInputs.data, outcome.dispatched);
+}
+
+type Source = RunOrigin & { label: string | null };
+
+/** What insertAndEnqueue did: the row written (and whether its job is enqueued), another start's row under the same idempotency key, or nothing (the guard failed). */
+type Written =
+  | { kind: "inserted"; dispatched: boolean }
+  | { kind: "replayed"; started: StartedRun }
+  | { kind: "stale"; enqueued: PromiseSettledResult<unknown> | undefined };
+
+/**
+ * Writes the Run row (guarded by `expected` when given) and enqueues its job at the same time (one
+ * round trip less on the start path: a worker may take the job before the row is committed and
+ * claims again for a moment, lib/runs/worker.ts EARLY_JOB_MS). With an idempotency key the insert
+ * goes first: a concurrent start with the same key may win it, and then no job may name this row.
+ * `enqueued`: the job was enqueued already (a guarded attempt that failed), it is not enqueued again.
+ * A failed insert fails the start (its job finds no run and ends); a failed enqueue leaves the
+ * committed run to the reconciler.
+ */
+async function insertAndEnqueue(ownerId: string, target: RunTarget, inputs: Record<string, unknown>, row: { id: string; createdAt: Date }, source: Source, expected?: ExpectedTarget, enqueued?: PromiseSettledResult<unknown>): Promise<Written> {
   // the job also says what was written (version, inputs), so the worker can claim with the first commit
-  const inputsJson = JSON.stringify(parsedInputs.data);
-  const fresh = inputsJson.length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs: parsedInputs.data } : undefined;
-  // with a key the insert goes first: a concurrent start with the same key may win it, and then no job may name this row
-  const [inserted, enqueued] = key
-    ? await insertThenEnqueue(() => insertQueuedRun(ownerId, target.versionId, inputsJson, row, source), () => enqueueRun(row.id, "start", fresh))
-    : await Promise.allSettled([insertQueuedRun(ownerId, target.versionId, inputsJson, row, source), enqueueRun(row.id, "start", fresh)]);
+  const inputsJson = JSON.stringify(inputs);
+  const fresh = inputsJson.length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs } : undefined;
+  const insert = () => insertQueuedRun(ownerId, target.versionId, inputsJson, row, source, expected);
+  const enqueue = () => (enqueued ? Promise.resolve(enqueued) : settled(enqueueRun(row.id, "start", fresh)));
+  const key = source.idempotencyKey;
+  const [inserted, job] = key ? await insertThenEnqueue(insert, enqueue) : await Promise.all([settled(insert()), enqueue()]);
   if (inserted.status === "rejected") {
     if (key && isIdempotencyConflict(inserted.reason)) {
       const winner = await runIdByIdempotencyKey(ownerId, key);
-      if (winner) return { run: await getRun(ownerId, winner), dispatched: true, replayed: true };
+      if (winner) return { kind: "replayed", started: { run: await getRun(ownerId, winner), dispatched: true, replayed: true } };
     }
     throw inserted.reason;
   }
-  const dispatched = enqueued.status === "fulfilled";
-  if (enqueued.status === "rejected") log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err: enqueued.reason });
-  // the run as inserted (queued, no steps yet): no second read on the start path
-  const run: RunDetail = {
-    id: row.id, status: "queued", reason: null, workflowId, workflowName: target.workflowName, workflowVersionId: target.versionId, version: target.version,
-    promptTokens: 0, completionTokens: 0, stepCount: 0, createdAt: row.createdAt, startedAt: null, finishedAt: null,
-    inputs: parsedInputs.data, outputs: null, cancelRequested: false, lastSeq: 0, steps: [],
-    trigger: source.trigger, triggerLabel: source.label,
-  };
-  return { run, dispatched };
+  if (!inserted.value) return { kind: "stale", enqueued: key ? undefined : job };
+  if (job.status === "rejected") log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err: job.reason });
+  return { kind: "inserted", dispatched: job.status === "fulfilled" };
 }
 
 /** How a promise ended, as Promise.allSettled reports it. */
 const settled = <T>(p: Promise<T>): Promise<PromiseSettledResult<T>> =>
   p.then((value) => ({ status: "fulfilled" as const, value }), (reason: unknown) => ({ status: "rejected" as const, reason }));
 
-/** A keyed start's insert, then (only if it landed) its enqueue, reported like the unkeyed pair. */
-async function insertThenEnqueue(insert: () => Promise<void>, enqueue: () => ReturnType<typeof enqueueRun>) {
+/** A keyed start's insert, then (only if it wrote the row) its enqueue, reported like the unkeyed pair. */
+async function insertThenEnqueue(insert: () => Promise<boolean>, enqueue: () => Promise<PromiseSettledResult<unknown>>) {
   const inserted = await settled(insert());
-  const enqueued = inserted.status === "fulfilled" ? await settled(enqueue()) : inserted;
-  return [inserted, enqueued] as const;
-}
-
-/** What a run starts from: a saved version of the owner's workflow and its checked document. */
-interface RunTarget {
-  versionId: string;
-  version: number;
-  workflowName: string;
-  document: Workflow;
+  const job = inserted.status === "fulfilled" && inserted.value ? await enqueue() : inserted;
+  return [inserted, job] as const;
 }
 
 /**
@@ -127,11 +162,14 @@ interface RunTarget {
  * a version's parse and validation are kept per version (lib/workflow checkVersion), so starting a
  * saved workflow again checks nothing twice. Only a draft that differs is parsed and validated here.
  */
-async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<RunTarget> {
+/** A target as read, and whether a later start may guard its insert with it (not when the draft only deep-equals the version: jsonb equality, the guard's, would fail). */
+type ReadTarget = RunTarget & { reusable: boolean };
+
+async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<ReadTarget> {
   const wf = await readRunTarget(ownerId, workflowId, version);
   if (!wf) throw notFound("Workflow not found");
   const latest = wf.versionId !== null && wf.version !== null ? { id: wf.versionId, version: wf.version, document: wf.document } : undefined;
-  const saved = (v: NonNullable<typeof latest>): RunTarget => ({ versionId: v.id, version: v.version, workflowName: wf.name, document: thrown(checkVersion(v.id, v.document)) });
+  const saved = (v: NonNullable<typeof latest>): ReadTarget => ({ versionId: v.id, version: v.version, workflowName: wf.name, document: thrown(checkVersion(v.id, v.document)), reusable: true });
   if (version !== undefined) {
     if (!latest) throw notFound(`Version ${version} not found`);
     return saved(latest);
@@ -142,11 +180,11 @@ async function runnableVersion(ownerId: string, workflowId: string, version?: nu
   // a stored version is a parsed document: compare as stored first, re-parse only if that differs
   // (a schema default added since it was saved must not make an unchanged draft a new version)
   if (latest && (deepEqual(latest.document, document) || deepEqual(workflowSchema.safeParse(latest.document).data, document))) {
-    return { versionId: latest.id, version: latest.version, workflowName: wf.name, document };
+    return { versionId: latest.id, version: latest.version, workflowName: wf.name, document, reusable: false };
   }
   const created = await saveWorkflowVersion(ownerId, workflowId, "Saved for a run");
   if (!created) throw notFound("Workflow not found");
-  return { versionId: created.id, version: created.version, workflowName: wf.name, document };
+  return { versionId: created.id, version: created.version, workflowName: wf.name, document, reusable: true };
 }
 
 /** A checked document, or AppError("invalid_workflow") (422) with every issue. */

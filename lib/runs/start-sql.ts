@@ -33,8 +33,14 @@ export interface TargetRow {
   document: unknown;
 }
 
+let targetReads = 0;
+
+/** Targets this process read (a start of a workflow it started before reads none: lib/runs known-targets.ts). */
+export const runTargetReadCount = (): number => targetReads;
+
 /** The owner's workflow and the version a run would start from; null when it is not theirs. */
 export async function readRunTarget(ownerId: string, workflowId: string, version?: number): Promise<TargetRow | null> {
+  targetReads++;
   const res = await runStorePool().query<TargetRow>({ name: "weft_run_target_v1", text: TARGET_SQL, values: [workflowId, ownerId, version ?? null] });
   return res.rows[0] ?? null;
 }
@@ -45,17 +51,46 @@ export const newRunKey = (): { id: string; createdAt: Date } => ({ id: randomUUI
 /** Longest trigger label kept (a token, schedule, webhook or tool name). */
 export const TRIGGER_LABEL_MAX = 120;
 
-/** Inserts a queued run with the given id, creation time, inputs (as JSON) and origin (its label already cut to TRIGGER_LABEL_MAX; a subflow's parent step and depth); nothing is read back. */
-export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputsJson: string, key: { id: string; createdAt: Date }, origin: RunOrigin): Promise<void> {
+const RUN_COLUMNS = `id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey", "parentRunId", "parentNodeId", "parentIteration", depth`;
+const RUN_VALUES = `$1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8, $9, $10, $11::int, $12::int`;
+
+/**
+ * The insert of a start that read no target (a target this process started before, lib/runs
+ * known-targets.ts): the row is written only if that target is still what a start would read — the
+ * owner's workflow with that name, its latest version (or the requested one) still `$3`, and, when
+ * no version is requested, the draft still that version's document — so a cached target costs no
+ * read and a stale one writes nothing.
+ */
+const GUARDED_INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS})
+  SELECT ${RUN_VALUES} FROM "Workflow" w
+  JOIN LATERAL (
+    SELECT id, document FROM "WorkflowVersion"
+    WHERE "workflowId" = w.id AND ($15::int IS NULL OR version = $15::int) ORDER BY version DESC LIMIT 1
+  ) v ON v.id = $3
+  WHERE w.id = $13 AND w."ownerId" = $2 AND w.name = $14 AND ($15::int IS NOT NULL OR v.document = w.draft)`;
+
+/** A start's target as a guarded insert expects it to be still (see GUARDED_INSERT_SQL). */
+export interface ExpectedTarget {
+  workflowId: string;
+  workflowName: string;
+  /** The version number the start asked for; undefined: the draft, which must still be the version's document. */
+  requested?: number;
+}
+
+/**
+ * Inserts a queued run with the given id, creation time, inputs (as JSON) and origin (its label
+ * already cut to TRIGGER_LABEL_MAX; a subflow's parent step and depth); nothing is read back. With
+ * `expected`, only if the target is still as expected: answers whether the row was written.
+ */
+export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputsJson: string, key: { id: string; createdAt: Date }, origin: RunOrigin, expected?: ExpectedTarget): Promise<boolean> {
   const { id, createdAt } = key;
   const parent = origin.parent;
-  await runStorePool().query({
-    name: "weft_run_insert_v4",
-    text: `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey", "parentRunId", "parentNodeId", "parentIteration", depth)
-      VALUES ($1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8, $9, $10, $11::int, $12::int)`,
-    values: [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label ?? null, origin.idempotencyKey ?? null,
-      parent?.runId ?? null, parent?.nodeId ?? null, parent?.iteration ?? null, parent?.depth ?? 0],
-  });
+  const values = [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label ?? null, origin.idempotencyKey ?? null,
+    parent?.runId ?? null, parent?.nodeId ?? null, parent?.iteration ?? null, parent?.depth ?? 0];
+  const res = expected
+    ? await runStorePool().query({ name: "weft_run_insert_guarded_v1", text: GUARDED_INSERT_SQL, values: [...values, expected.workflowId, expected.workflowName, expected.requested ?? null] })
+    : await runStorePool().query({ name: "weft_run_insert_v5", text: `INSERT INTO "Run" (${RUN_COLUMNS}) VALUES (${RUN_VALUES})`, values });
+  return res.rowCount === 1;
 }
 
 /** The run an idempotency key already started for this owner, if any. */
