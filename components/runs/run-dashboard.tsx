@@ -58,7 +58,7 @@ function useNow(on: boolean, ms = 500): number {
  * the runs its subflow steps started (SubflowRuns; a share viewer sees the workflows' names only).
  */
 export function RunDashboard(props: DashboardProps) {
-  const { run, doc, steps, eventsUrl, shareUrl, prices, mode, notifications } = props;
+  const { run, doc, steps, eventsUrl, shareUrl, prices, mode, notifications, subflowNames } = props;
   const { state, live } = useRunEvents({ url: eventsUrl, run, steps, checkUrl: shareUrl });
   const [selected, setSelected] = useState<string | null>(null);
   const running = !isFinished(state.status) && live !== "revoked";
@@ -71,10 +71,10 @@ export function RunDashboard(props: DashboardProps) {
   const ordered = orderedSteps(state);
   const reviews = isFinished(state.status) ? [] : waitingReviews(state);
   const subflows = subflowSteps(state);
-  // the workflows its subflow steps started name the canvas's subflow nodes (owner view); the same object until one starts
+  // the workflows its subflow steps started, and those the document names, name the canvas's subflow nodes (owner view); the same object until one starts
   const subflowKey = mode === "owner" ? subflows.map((s) => `${s.subflow.workflowId}:${s.subflow.workflowName}`).join("|") : "";
   // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by what the targets are made of
-  const knownSubflows = useMemo(() => (mode === "owner" ? startedSubflowTargets(subflows) : undefined), [mode, subflowKey]);
+  const knownSubflows = useMemo(() => (mode === "owner" ? startedSubflowTargets(subflows, subflowNames) : undefined), [mode, subflowKey, subflowNames]);
   const cost = estimateCost(prices, runUsage(state));
   const started = state.startedAt ? Date.parse(state.startedAt) : null;
   const duration = started === null ? null : (state.finishedAt ? Date.parse(state.finishedAt) : now) - started;

@@ -64,4 +64,10 @@ describe("the workflows a run's subflow steps started", () => {
     expect(startedSubflowTargets(steps)).toEqual({ partial: true, targets: [{ id: "wf_s", name: "Summarise", version: null, inputs: [], outputs: [] }] });
     expect(startedSubflowTargets(subflowSteps(folded("")))).toEqual({ partial: true, targets: [] });
   });
+
+  it("add the workflows the document names before their steps start; a started step keeps the name it started with", () => {
+    const targets = startedSubflowTargets(subflowSteps(folded("child1")), { wf_s: "Summarise (renamed)", wf_t: "Translate" });
+    expect(targets.targets.map((t) => [t.id, t.name])).toEqual([["wf_s", "Summarise"], ["wf_t", "Translate"]]);
+    expect(startedSubflowTargets([], { wf_t: "Translate" }).targets.map((t) => t.name)).toEqual(["Translate"]);
+  });
 });

@@ -41,10 +41,13 @@ export function SubflowRuns({ steps, nodeName, link }: { steps: readonly Subflow
 }
 
 /**
- * The workflows a run's subflow steps started, as the canvas's subflow nodes name them (owner view:
- * a share view has no workflow ids). Only those are known, so the rest read "another workflow".
+ * The workflows the canvas's subflow nodes name (owner view: a share view has no workflow ids):
+ * those the run's subflow steps started, under the name they started with, and the owner's
+ * workflows the document names (`known`, id → current name) for nodes not started yet. Only those
+ * are known, so the rest read "another workflow".
  */
-export function startedSubflowTargets(steps: readonly { subflow: SubflowRunView }[]): SubflowTargets {
-  const byId = new Map(steps.filter((s) => s.subflow.workflowId !== "").map((s) => [s.subflow.workflowId, s.subflow.workflowName]));
+export function startedSubflowTargets(steps: readonly { subflow: SubflowRunView }[], known: Readonly<Record<string, string>> = {}): SubflowTargets {
+  const byId = new Map(Object.entries(known));
+  for (const s of steps) if (s.subflow.workflowId !== "") byId.set(s.subflow.workflowId, s.subflow.workflowName);
   return { partial: true, targets: [...byId].map(([id, name]) => ({ id, name, version: null, inputs: [], outputs: [] })) };
 }

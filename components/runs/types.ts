@@ -17,6 +17,8 @@ export interface DashboardProps {
   prices?: Prices;
   /** Share view: whether prompts/outputs are included. */
   includeContent?: boolean;
+  /** Owner view: names of the workflows the document's subflow nodes run (by workflow id), so a node not started yet names its workflow. */
+  subflowNames?: Record<string, string>;
   /** Owner view: the run's notifications (lib/notifications), as they stood when the page was opened. */
   notifications?: (DeliveryRow & { url: string })[];
 }

@@ -13,6 +13,8 @@ export interface RunDashboard {
   run: RunDetail;
   doc: Workflow | null;
   prices: PriceTable;
+  /** The owner's workflows the document's subflow nodes run, by id → name (a node names its workflow before its step starts). */
+  subflowNames: Record<string, string>;
 }
 
 /** The owner's run with the document of its version and the owner's price table; 404 for anyone else's. */
@@ -24,7 +26,15 @@ export async function getRunDashboard(ownerId: string, runId: string): Promise<R
     getSettings(ownerId),
   ]);
   const doc = workflowSchema.safeParse(version?.document);
-  return { run, doc: doc.success ? doc.data : null, prices: settings.prices };
+  return { run, doc: doc.success ? doc.data : null, prices: settings.prices, subflowNames: doc.success ? await subflowNames(ownerId, doc.data) : {} };
+}
+
+/** The names of the owner's workflows that `doc`'s subflow nodes run (another user's or a deleted one is left out). */
+async function subflowNames(ownerId: string, doc: Workflow): Promise<Record<string, string>> {
+  const ids = [...new Set(doc.nodes.flatMap((n) => (n.type === "subflow" && n.workflowId !== "" ? [n.workflowId] : [])))];
+  if (ids.length === 0) return {};
+  const rows = await db().workflow.findMany({ where: { ownerId, id: { in: ids } }, select: { id: true, name: true } });
+  return Object.fromEntries(rows.map((r) => [r.id, r.name]));
 }
 
 /**

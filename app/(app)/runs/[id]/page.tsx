@@ -28,7 +28,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const user = await requireUser(`/runs/${id}`);
   const data = await load(user.id, id);
   if (!data) notFound();
-  const { run, doc, prices } = data;
+  const { run, doc, prices, subflowNames } = data;
   const notifications = await deliveriesOfRun(user.id, run.id);
   const steps: StepView[] = run.steps.map((s) => ({ ...stepView(s), input: s.input ?? undefined, output: s.output ?? undefined }));
   return (
@@ -50,6 +50,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         eventsUrl={`/api/runs/${run.id}/events`}
         prices={prices}
         notifications={notifications}
+        subflowNames={subflowNames}
       />
     </>
   );
