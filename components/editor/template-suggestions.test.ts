@@ -78,6 +78,13 @@ describe("templateSuggestions after a subflow", () => {
     expect(templateSuggestions(withSubflow, "check", subflows).find((s) => s.ref === "nodes.sub.output.summary")?.detail).toBe("summary from Summarise (Summary)");
   });
 
+  it("a subflow pinned to an older version offers that version's outputs", () => {
+    const pinned = { ...withSubflow, nodes: withSubflow.nodes.map((n) => (n.type === "subflow" ? { ...n, version: 1 } : n)) };
+    const history = { targets: [{ ...subflows.targets[0]!, version: 2, history: [{ from: 1, inputs: [], outputs: [{ key: "gist" }] }, { from: 2, inputs: [], outputs: [{ key: "summary" }, { key: "title" }] }] }] };
+    expect(templateSuggestions(pinned, "check", history).map((s) => s.ref)).toEqual(["inputs.topic", "nodes.sub.output", "nodes.sub.output.gist"]);
+    expect(templateSuggestions(withSubflow, "check", history).map((s) => s.ref)).toContain("nodes.sub.output.title");
+  });
+
   it("offers only the whole output when the workflow is not known (or not chosen)", () => {
     expect(templateSuggestions(withSubflow, "check").map((s) => s.ref)).toEqual(["inputs.topic", "nodes.sub.output"]);
     expect(templateSuggestions(withSubflow, "check", { targets: [] }).map((s) => s.ref)).toEqual(["inputs.topic", "nodes.sub.output"]);

@@ -1,6 +1,6 @@
 import { buildGraph, forwardAncestors } from "@/lib/workflow/graph";
 import type { NodeOf, Workflow, WorkflowNode } from "@/lib/workflow/schema";
-import { findTarget, type SubflowTargets } from "./subflow-targets";
+import { findTarget, targetFields, type SubflowTargets } from "./subflow-targets";
 
 /** One completion offered inside `{{ }}`: the reference text and where it comes from. */
 export type Suggestion = { ref: string; detail: string };
@@ -44,7 +44,8 @@ function partRefs(prefix: string, node: WorkflowNode, name: string, subflows: Su
 /** Each declared output of the workflow a subflow runs (nothing while none is chosen or it is unknown). */
 function subflowRefs(prefix: string, node: NodeOf<"subflow">, name: string, subflows: SubflowTargets | undefined): Suggestion[] {
   const target = findTarget(subflows, node.workflowId);
-  return (target?.outputs ?? []).map((o) => ({ ref: `${prefix}.${o.key}`, detail: `${o.key} from ${target?.name} (${name})` }));
+  const outputs = target ? (targetFields(target, node.version)?.outputs ?? []) : [];
+  return outputs.map((o) => ({ ref: `${prefix}.${o.key}`, detail: `${o.key} from ${target?.name} (${name})` }));
 }
 
 /** The parts of a human review's answer: the choice, each field's value and the comment. */

@@ -38,6 +38,7 @@ export const issueSeverity = {
   subflow_workflow_missing: "error",
   subflow_unknown_workflow: "error",
   subflow_unknown_input: "error",
+  subflow_unknown_version: "error",
   subflow_input_missing: "error",
   duplicate_agent_key: "error",
   unknown_agent: "error",

@@ -11,9 +11,20 @@ export type ValidationContext = {
   models?: readonly { provider?: string; model: string }[];
   /** Ids of the user's saved agents (for agents that reference one). */
   savedAgentIds?: readonly string[];
-  /** The owner's workflows a subflow node may run, each with the input fields of what it would run. */
-  workflows?: readonly { id: string; name: string; inputs: readonly { key: string; required: boolean }[] }[];
+  /** The owner's workflows a subflow node may run, each with the input fields of what it would run (see SubflowWorkflow). */
+  workflows?: readonly SubflowWorkflow[];
 };
+
+/** An input field as subflow validation needs it. */
+type InputKey = { key: string; required: boolean };
+
+/**
+ * A workflow a subflow node may run: the input fields of what an unpinned node runs (its newest
+ * saved version); with `version` (the newest saved number, null while nothing is saved) a pinned
+ * version above it is reported, and with `history` (each saved version where the fields changed,
+ * from that version on) a pinned older version is checked against its own fields.
+ */
+export type SubflowWorkflow = { id: string; name: string; inputs: readonly InputKey[]; version?: number | null; history?: readonly { from: number; inputs: readonly InputKey[] }[] };
 
 const label = (node: WorkflowNode) => (node.type === "router" ? "router" : node.type === "human" ? "human review" : "node");
 const hasBranches = (node: WorkflowNode): node is NodeOf<"agent" | "router" | "human"> => node.type === "agent" || node.type === "router" || node.type === "human";

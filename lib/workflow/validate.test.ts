@@ -111,6 +111,19 @@ const cases: [string, () => WorkflowInput, ValidationCode[], ValidationContext?]
     d.edges = d.edges.filter((e) => e.id !== "write-done-end");
     d.edges.push(fwd("write", "done", "sub"), fwd("sub", "done", "sub2"), fwd("sub2", "done", "end"));
   }), ["subflow_unknown_workflow", "subflow_unknown_input", "subflow_input_missing"], { workflows: [{ id: "wf-sum", name: "Summariser", inputs: [{ key: "text", required: true }, { key: "tone", required: false }] }] }],
+  ["a subflow pinned to an older version is checked against that version's inputs; a pinned version not saved is reported", () => edit((d) => {
+    d.nodes.push(
+      { id: "sub", type: "subflow", name: "", join: "all", workflowId: "wf-sum", version: 1, inputs: { body: "{{inputs.topic}}" } },
+      { id: "sub2", type: "subflow", name: "", join: "all", workflowId: "wf-sum", version: 7, inputs: {} },
+    );
+    d.edges = d.edges.filter((e) => e.id !== "write-done-end");
+    d.edges.push(fwd("write", "done", "sub"), fwd("sub", "done", "sub2"), fwd("sub2", "done", "end"));
+  }), ["subflow_unknown_version"], { workflows: [{ id: "wf-sum", name: "Summariser", version: 3, inputs: [{ key: "text", required: true }], history: [{ from: 1, inputs: [{ key: "body", required: true }] }, { from: 2, inputs: [{ key: "text", required: true }] }] }] }],
+  ["a subflow pinned to a version whose inputs are not the newest's", () => edit((d) => {
+    d.nodes.push({ id: "sub", type: "subflow", name: "", join: "all", workflowId: "wf-sum", version: 2, inputs: { body: "{{inputs.topic}}" } });
+    d.edges = d.edges.filter((e) => e.id !== "write-done-end");
+    d.edges.push(fwd("write", "done", "sub"), fwd("sub", "done", "end"));
+  }), ["subflow_unknown_input", "subflow_input_missing"], { workflows: [{ id: "wf-sum", name: "Summariser", version: 3, inputs: [{ key: "body", required: true }], history: [{ from: 1, inputs: [{ key: "body", required: true }] }, { from: 2, inputs: [{ key: "text", required: true }] }, { from: 3, inputs: [{ key: "body", required: true }] }] }] }],
   ["subflow input templates are checked", () => edit((d) => {
     d.nodes.push({ id: "sub", type: "subflow", name: "", join: "all", workflowId: "wf-sum", inputs: { text: "{{inputs.nope}}" } });
     d.edges = d.edges.filter((e) => e.id !== "write-done-end");

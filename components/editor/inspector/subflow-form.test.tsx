@@ -90,6 +90,22 @@ describe("SubflowForm", () => {
     expect(html).not.toContain("subflow-note");
   });
 
+  it("a version pinned: the rows and outputs of that version's fields; a pinned version not saved keeps the newest's rows under its note", () => {
+    const history = {
+      ...subflows,
+      targets: subflows.targets.map((t) => (t.id === "wf_s" ? { ...t, history: [{ from: 1, inputs: [{ key: "text", type: "string" as const, required: true, description: "" }], outputs: [{ key: "gist" }] }, { from: 2, inputs: t.inputs, outputs: t.outputs }] } : t)),
+    };
+    const html = render(parent({ workflowId: "wf_s", version: 1, inputs: { text: "{{inputs.subject}}" } }), history);
+    expect(html).toContain('data-testid="subflow-input-text"');
+    expect(html).not.toContain('data-testid="subflow-input-topic"');
+    expect(html).not.toContain("subflow-extra-text");
+    expect(html).toContain("{{nodes.sub.output.gist}}");
+    expect(html).not.toContain("{{nodes.sub.output.summary}}");
+    const unsaved = render(parent({ workflowId: "wf_s", version: 9 }), history);
+    expect(unsaved).toContain("Version 9 is not saved; its newest is v3.");
+    expect(unsaved).toContain('data-testid="subflow-input-topic"');
+  });
+
   it("flags mapped keys the workflow does not declare, each with a remove button", () => {
     const html = render(parent({ workflowId: "wf_s", inputs: { topic: "x", colour: "{{inputs.subject}}" } }));
     expect(html).toContain('data-testid="subflow-extra-colour"');

@@ -1,7 +1,7 @@
 "use client";
 import { Button } from "@/components/ui/button";
 import { SUBFLOW_MAX_DEPTH, type NodeOf, type Workflow } from "@/lib/workflow/schema";
-import { findTarget, type SubflowTarget, type SubflowTargets } from "../subflow-targets";
+import { findTarget, targetFields, type SubflowTarget, type SubflowTargets } from "../subflow-targets";
 import { useSubflowTargets } from "../subflow-targets-context";
 import { CommitInput, parsePositiveInt, Row, Section, SelectField } from "./fields";
 import { minutesToMs } from "./human-form";
@@ -44,7 +44,9 @@ export function withInput(inputs: Record<string, string>, key: string, template:
  * and how long the step waits for the child run.
  */
 export function SubflowFields({ node, doc, act, subflows }: FormProps & { subflows: SubflowTargets | undefined }) {
-  const target = findTarget(subflows, node.workflowId);
+  const found = findTarget(subflows, node.workflowId);
+  // the fields of the version it runs: a pinned older version's own (the newest's while the pinned one is not saved: the note says so)
+  const target = found && { ...found, ...targetFields(found, node.version) };
   const declared = new Set(target?.inputs.map((f) => f.key));
   const extra = Object.keys(node.inputs).filter((k) => !declared.has(k));
   const setInputs = (inputs: Record<string, string>) => act.updateNode(node.id, { inputs });
