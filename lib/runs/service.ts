@@ -155,6 +155,9 @@ async function insertThenEnqueue(insert: () => Promise<boolean>, enqueue: () => 
   return [inserted, job] as const;
 }
 
+/** A target as read, and whether a later start may guard its insert with it (not when the draft only deep-equals the version: jsonb equality, the guard's, would fail). */
+type ReadTarget = RunTarget & { reusable: boolean };
+
 /**
  * The version to run: `version` if given, else the draft — the latest version when it holds the
  * same document, else a new version saved from it. One statement (start-sql.ts) brings the workflow's
@@ -162,9 +165,6 @@ async function insertThenEnqueue(insert: () => Promise<boolean>, enqueue: () => 
  * a version's parse and validation are kept per version (lib/workflow checkVersion), so starting a
  * saved workflow again checks nothing twice. Only a draft that differs is parsed and validated here.
  */
-/** A target as read, and whether a later start may guard its insert with it (not when the draft only deep-equals the version: jsonb equality, the guard's, would fail). */
-type ReadTarget = RunTarget & { reusable: boolean };
-
 async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<ReadTarget> {
   const wf = await readRunTarget(ownerId, workflowId, version);
   if (!wf) throw notFound("Workflow not found");
