@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { preparedCommit, type Parts } from "./commit-sql";
 
-const variants: Parts[] = [false, true].flatMap((results) => [false, true].flatMap((starts) => [false, true].map((skips) => ({ results, starts, skips }))));
+const variants: Parts[] = [false, true].flatMap((results) => [false, true].flatMap((starts) => [false, true].flatMap((skips): Parts[] =>
+  results ? [{ results, starts, skips }, { results, oneResult: true, starts, skips }] : [{ results, starts, skips }])));
 
 describe("preparedCommit", () => {
-  it("binds every value it numbers, and nothing else, in each of the 16 statements", () => {
+  it("binds every value it numbers, and nothing else, in each of the 24 statements", () => {
     const names = new Set<string>();
     for (const fresh of [false, true]) {
       for (const parts of variants) {
@@ -16,7 +17,7 @@ describe("preparedCommit", () => {
         expect(params.includes("versionId") && params.includes("inputs"), name).toBe(fresh);
       }
     }
-    expect(names.size).toBe(16);
+    expect(names.size).toBe(24);
   });
 
   it("leaves out the CTE, guard and write of each part a commit lacks", () => {
@@ -29,6 +30,20 @@ describe("preparedCommit", () => {
     const startsOnly = preparedCommit(false, { results: false, starts: true, skips: false });
     expect(startsOnly.text).toContain("INSERT INTO \"Step\"");
     expect(startsOnly.text).not.toMatch(/UPDATE "Step"|NOT EXISTS/);
+  });
+
+  it("one result is bound as one object and its row found by the whole key; several are a set joined by key", () => {
+    const one = preparedCommit(false, { results: true, oneResult: true, starts: true, skips: false });
+    const i = one.params.indexOf("results") + 1;
+    expect(one.text).toContain(`jsonb_to_record($${i}::jsonb)`);
+    expect(one.text).not.toContain("jsonb_to_recordset($" + i);
+    expect(one.text).toContain(`s."nodeId" = ($${i}::jsonb->>'nodeId') AND s.iteration = ($${i}::jsonb->>'iteration')::int AND s.attempt = ($${i}::jsonb->>'attempt')::int`);
+    expect(one.params).not.toContain("resultCount");
+    const many = preparedCommit(false, { results: true, starts: true, skips: false });
+    expect(many.text).toContain(`jsonb_to_recordset($${many.params.indexOf("results") + 1}::jsonb)`);
+    expect(many.text).toContain(`s."nodeId" = res."nodeId"`);
+    expect(many.params).toContain("resultCount");
+    expect(one.name).not.toBe(many.name);
   });
 
   it("only a parking commit releases the lease and sets waitingSince", () => {

@@ -20,6 +20,13 @@ type Bump = { set: string; where: string; returning: string };
 /** The parts of a commit besides its Run write and events; the statement leaves out those it lacks. */
 export interface Parts {
   results: boolean;
+  /**
+   * Exactly one result (most commits: a chain step's, a loop's): its row is bound as one JSON object
+   * (jsonb_to_record, which PostgreSQL plans as one row), so the guard and the write find the Step row
+   * by its whole key. A set (jsonb_to_recordset, planned as 100 rows) is hash-joined with every Step
+   * row of the run instead, a cost that grows with the run.
+   */
+  oneResult?: boolean;
   starts: boolean;
   skips: boolean;
   /** The run parks (status waiting): its lease is released and waitingSince set; other commits leave both alone. */
@@ -48,7 +55,7 @@ function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bum
   const ctes: string[] = [];
   if (parts.results) {
     ctes.push(`res AS (
-  SELECT * FROM jsonb_to_recordset(${p("results")}::jsonb) AS r("nodeId" text, iteration int, attempt int, status text, output jsonb, branch text,
+  SELECT * FROM ${parts.oneResult ? "jsonb_to_record" : "jsonb_to_recordset"}(${p("results")}::jsonb) AS r("nodeId" text, iteration int, attempt int, status text, output jsonb, branch text,
     "promptTokens" int, "completionTokens" int, "latencyMs" int, error text, at timestamp(3), apply boolean)
 )`);
   }
@@ -61,10 +68,18 @@ function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bum
   if (parts.skips) ctes.push(`sk AS (\n  SELECT * FROM jsonb_to_recordset(${p("skips")}::jsonb) AS k(id text, "nodeId" text, iteration int, at timestamp(3))\n)`);
   ctes.push(`ev AS (\n  SELECT e.v->>'type' AS type, e.v->'payload' AS payload, e.ord::int AS ord FROM jsonb_array_elements(${p("events")}::jsonb) WITH ORDINALITY AS e(v, ord)\n)`);
   const eventCount = `${p("eventCount")}::int`;
+  // a result's Step row by its whole key: with one result, from the bound object itself (values PostgreSQL
+  // can look up in the unique index), with several, joined from `res`
+  const one = (field: string, type = "") => `(${p("results")}::jsonb->>'${field}')${type}`;
+  const resultRow = parts.oneResult
+    ? `s."runId" = ${runId} AND s."nodeId" = ${one("nodeId")} AND s.iteration = ${one("iteration", "::int")} AND s.attempt = ${one("attempt", "::int")}`
+    : `s."runId" = ${runId} AND s."nodeId" = res."nodeId" AND s.iteration = res.iteration AND s.attempt = res.attempt`;
+  const open = (cancelled: string) => `(s.status = 'waiting' OR (s.status = 'running' AND (s."leaseOwner" = ${owner} OR ${cancelled} = 'cancelled')))`;
   const guards = [
     parts.results
-      ? `(SELECT count(*) FROM res JOIN "Step" s ON s."runId" = ${runId} AND s."nodeId" = res."nodeId" AND s.iteration = res.iteration
-           AND s.attempt = res.attempt AND (s.status = 'waiting' OR (s.status = 'running' AND (s."leaseOwner" = ${owner} OR res.status = 'cancelled')))) = ${p("resultCount")}::int`
+      ? parts.oneResult
+        ? `EXISTS (SELECT 1 FROM "Step" s WHERE ${resultRow} AND ${open(one("status"))})`
+        : `(SELECT count(*) FROM res JOIN "Step" s ON ${resultRow} AND ${open("res.status")}) = ${p("resultCount")}::int`
       : "",
     parts.skips ? `NOT EXISTS (SELECT 1 FROM sk JOIN "Step" s ON s."runId" = ${runId} AND s."nodeId" = sk."nodeId" AND s.iteration = sk.iteration)` : "",
   ].filter(Boolean);
@@ -88,7 +103,7 @@ ${parts.park ? `    "waitingSince" = (${run}::jsonb->>'waitingSince')::timestamp
   UPDATE "Step" s SET status = res.status::"StepStatus", output = res.output, branch = res.branch, "promptTokens" = res."promptTokens",
     "completionTokens" = res."completionTokens", "latencyMs" = res."latencyMs", error = res.error, "finishedAt" = CASE WHEN res.status = 'waiting' THEN NULL ELSE res.at END
   FROM res, bump
-  WHERE res.apply AND s."runId" = ${runId} AND s."nodeId" = res."nodeId" AND s.iteration = res.iteration AND s.attempt = res.attempt
+  WHERE res.apply AND ${resultRow}
   RETURNING 1
 )`);
   }
@@ -139,15 +154,15 @@ const FRESH_BUMP = (p: (name: Param) => string): Bump => ({
   returning: `, "ownerId", to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS "createdAt"`,
 });
 
-/** The prepared statements by kind and parts (at most 32), each built once per process. */
+/** The prepared statements by kind and parts (at most 48), each built once per process. */
 const prepared = new Map<string, { name: string; text: string; params: Param[] }>();
 
 /** The prepared statement (name, text, which value binds to each `$n`) of a commit with `parts`, a fresh run's first commit or any other. */
 export function preparedCommit(fresh: boolean, parts: Parts): { name: string; text: string; params: Param[] } {
-  const key = `${fresh ? "fresh" : "commit"}_${parts.results ? "r" : ""}${parts.starts ? "s" : ""}${parts.skips ? "k" : ""}${parts.park ? "p" : ""}`;
+  const key = `${fresh ? "fresh" : "commit"}_${parts.results ? (parts.oneResult ? "r1" : "r") : ""}${parts.starts ? "s" : ""}${parts.skips ? "k" : ""}${parts.park ? "p" : ""}`;
   let st = prepared.get(key);
   if (!st) {
-    st = { name: `weft_run_${key}_v6`, ...commitStatement(fresh ? FRESH_BUMP : COMMIT_BUMP, parts) };
+    st = { name: `weft_run_${key}_v7`, ...commitStatement(fresh ? FRESH_BUMP : COMMIT_BUMP, parts) };
     prepared.set(key, st);
   }
   return st;

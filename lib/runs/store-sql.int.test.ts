@@ -90,6 +90,32 @@ describe("single-statement commit", () => {
     expect(await db().run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "queued", version: version + 1, nextSeq: 2 });
   });
 
+  it("one result or several: each must hit its own row (whole key) running under this owner, waiting under anyone, or be a cancel", async () => {
+    // a run with a running row of another worker ("b", as after a takeover), a waiting review of anyone and this worker's rows
+    const setUp = async () => {
+      const { runId, version } = await claimed();
+      expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a"), start("c"), start("d")] })).ok).toBe(true);
+      await db().step.updateMany({ where: { runId, nodeId: "c" }, data: { leaseOwner: "b" } });
+      await db().step.updateMany({ where: { runId, nodeId: "d" }, data: { status: "waiting", leaseOwner: "b" } });
+      return { runId, v: version + 1 };
+    };
+    const outcome = async (results: StepResultWrite[]) => {
+      const { runId, v } = await setUp();
+      const res = await store.commit(runId, { owner: "w", expectedVersion: v, stepResults: results });
+      return { ok: res.ok, rows: (await rows(runId)).map((r) => `${r.nodeId}:${r.status}`) };
+    };
+    // one result (bound as one object)
+    expect(await outcome([result("a")])).toEqual({ ok: true, rows: ["a:succeeded", "c:running", "d:waiting"] });
+    expect(await outcome([result("d", 1, { branch: "approve" })])).toMatchObject({ ok: true, rows: ["a:running", "c:running", "d:succeeded"] });
+    expect(await outcome([result("c", 1, { status: "cancelled", output: null })])).toMatchObject({ ok: true, rows: ["a:running", "c:cancelled", "d:waiting"] });
+    expect(await outcome([result("c")])).toMatchObject({ ok: false, rows: ["a:running", "c:running", "d:waiting"] });
+    expect(await outcome([result("a", 2)])).toMatchObject({ ok: false, rows: ["a:running", "c:running", "d:waiting"] });
+    expect(await outcome([{ ...result("a"), iteration: 2 }])).toMatchObject({ ok: false });
+    // several (a set joined with the rows): all or nothing
+    expect(await outcome([result("a"), result("d")])).toMatchObject({ ok: true, rows: ["a:succeeded", "c:running", "d:succeeded"] });
+    expect(await outcome([result("a"), result("c")])).toMatchObject({ ok: false, rows: ["a:running", "c:running", "d:waiting"] });
+  });
+
   it("refuses a skip of an existing row as stale, and a stale version, writing nothing", async () => {
     const { runId, version } = await claimed();
     expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a")] })).ok).toBe(true);

@@ -138,7 +138,8 @@ export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart)
   });
   const skips = (c.stepSkips ?? []).map((s) => ({ id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, at: iso(s.at) }));
   const park = c.run?.status === "waiting";
-  const statement = preparedCommit(fresh !== undefined, { results: results.length > 0, starts: starts.length > 0, skips: skips.length > 0, park });
+  const oneResult = results.length === 1;
+  const statement = preparedCommit(fresh !== undefined, { results: results.length > 0, oneResult, starts: starts.length > 0, skips: skips.length > 0, park });
   const value = (param: Param): unknown => {
     switch (param) {
       case "runId": return runId;
@@ -148,7 +149,7 @@ export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart)
       case "events": return JSON.stringify(events.map((e) => ({ type: e.type, payload: eventPayload(e) })));
       case "at": return iso(at);
       case "eventCount": return events.length;
-      case "results": return JSON.stringify(results);
+      case "results": return JSON.stringify(oneResult ? results[0] : results);
       case "resultCount": return results.length;
       case "starts": return JSON.stringify(starts);
       case "skips": return JSON.stringify(skips);
