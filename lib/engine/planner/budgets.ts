@@ -1,5 +1,5 @@
 import type { TerminalRunStatus, TokenUsage } from "../events";
-import { isBusy } from "./state";
+import { isBusy, nodeState } from "./state";
 import type { Ctx } from "./types";
 
 /**
@@ -17,8 +17,9 @@ export function finish(
   const { state } = ctx;
   if (state.status !== "running") return;
   const cancelled = [];
-  for (const [nodeId, ns] of Object.entries(state.nodes)) {
-    if (!isBusy(ns)) continue;
+  for (const [nodeId, seen] of Object.entries(state.nodes)) {
+    if (!isBusy(seen)) continue;
+    const ns = nodeState(state, nodeId);
     ns.phase = "cancelled";
     cancelled.push({ nodeId, iteration: ns.iteration, attempt: ns.attempt, reason });
     ctx.events.push({

@@ -89,7 +89,7 @@ function onRunStarted(ctx: Ctx, inputs: Record<string, unknown>): boolean {
 function onResume(ctx: Ctx, event: Extract<PlannerEvent, { type: "resume" }>): boolean {
   const inputs = event.inputs ?? {};
   if (ctx.state.status !== "running") return false;
-  const inFlight = Object.entries(ctx.state.nodes).filter(([, n]) => n.phase === "running");
+  const inFlight = Object.entries(ctx.state.nodes).filter(([, n]) => n.phase === "running").map(([nodeId]) => [nodeId, nodeState(ctx.state, nodeId)] as const);
   ctx.events.push({
     type: "run_started",
     inputs,
@@ -119,7 +119,7 @@ function onResume(ctx: Ctx, event: Extract<PlannerEvent, { type: "resume" }>): b
 function current(ctx: Ctx, key: StepKey) {
   const ns = ctx.state.nodes[key.nodeId];
   if (ctx.state.status !== "running" || !ns || ns.phase !== "running") return undefined;
-  return ns.iteration === key.iteration && ns.attempt === key.attempt ? ns : undefined;
+  return ns.iteration === key.iteration && ns.attempt === key.attempt ? nodeState(ctx.state, key.nodeId) : undefined;
 }
 
 function onSucceeded(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_succeeded" }>): boolean {
@@ -193,8 +193,9 @@ function onWaiting(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_waiting" }>)
  * timeout choice, or times out without one.
  */
 function onAnswered(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_answered" }>): boolean {
-  const ns = ctx.state.nodes[e.nodeId];
-  if (ctx.state.status !== "running" || !ns || ns.phase !== "waiting" || ns.iteration !== e.iteration) return false;
+  const seen = ctx.state.nodes[e.nodeId];
+  if (ctx.state.status !== "running" || !seen || seen.phase !== "waiting" || seen.iteration !== e.iteration) return false;
+  const ns = nodeState(ctx.state, e.nodeId);
   ns.phase = "running";
   const key = { nodeId: e.nodeId, iteration: e.iteration, attempt: ns.attempt };
   // nobody answered in time and the step names no choice for that: the step times out

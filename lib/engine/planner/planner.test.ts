@@ -16,7 +16,7 @@ describe("R1 activation", () => {
     const r = simulate(diamond("all"), () => ok);
     expect(r.waves).toEqual([["start"], ["a", "b"], [], ["j"], ["end"], []]);
     expect(countSteps(r.steps).j).toBe(1);
-    expect(r.steps.find((s) => s.nodeId === "j")?.input.via.sort()).toEqual(["a-done-j", "b-done-j"]);
+    expect(r.steps.find((s) => s.nodeId === "j")?.input.via.toSorted()).toEqual(["a-done-j", "b-done-j"]);
     expect(r.finish?.status).toBe("succeeded");
   });
 

@@ -94,23 +94,41 @@ export function parsePlannerState(raw: unknown): PlannerState | null {
 /** Whether a node's current step is still open: running, or a human review waiting for its answer. */
 export const isBusy = (n: NodeState): boolean => n.phase === "running" || n.phase === "waiting";
 
-/** The state of a node, created idle on first access. */
+/**
+ * The nodes a planning step may change in place: those it copied or created (copy-on-write, see
+ * copyState). A state that copyState did not make has no entry and is changed in place.
+ */
+const ownedNodes = new WeakMap<PlannerState, WeakSet<NodeState>>();
+
+/**
+ * The state of a node, to read or change: created idle on first access; in a state made by
+ * copyState, copied on its first access (with its inbox and absorb list), so the state it was
+ * copied from never changes.
+ */
 export function nodeState(state: PlannerState, nodeId: string): NodeState {
+  const owned = ownedNodes.get(state);
   let found = state.nodes[nodeId];
   if (!found) {
     found = { phase: "idle", iteration: 0, attempt: 0, inbox: {}, absorb: [] };
     state.nodes[nodeId] = found;
+    owned?.add(found);
+  } else if (owned && !owned.has(found)) {
+    found = { ...found, inbox: { ...found.inbox }, absorb: [...found.absorb] };
+    state.nodes[nodeId] = found;
+    owned.add(found);
   }
   return found;
 }
 
 /**
- * Copy-on-plan: a copy deep enough that the planner can mutate it freely (its maps, counters and
- * inboxes), sharing only values it never mutates (step outputs, inputs, feedback). Much cheaper
- * than structuredClone on every event, which matters for the per-step overhead (benchmark B1).
+ * Copy-on-plan: a copy the planner can change freely — its maps and counters copied, its nodes
+ * copied only when a planning step reaches them through nodeState (a chain step changes two of
+ * them; copying all of them on every event was the planner's largest cost in B1's worker) —
+ * sharing values it never changes (step outputs, inputs, feedback). Much cheaper than
+ * structuredClone on every event, which matters for the per-step overhead (benchmark B1).
  */
 export function copyState(s: PlannerState): PlannerState {
-  const nodes: Record<string, NodeState> = {};
-  for (const [id, n] of Object.entries(s.nodes)) nodes[id] = { ...n, inbox: { ...n.inbox }, absorb: [...n.absorb] };
-  return { ...s, tokens: { ...s.tokens }, nodes, loops: { ...s.loops }, lastDelivery: { ...s.lastDelivery } };
+  const copy = { ...s, tokens: { ...s.tokens }, nodes: { ...s.nodes }, loops: { ...s.loops }, lastDelivery: { ...s.lastDelivery } };
+  ownedNodes.set(copy, new WeakSet());
+  return copy;
 }

@@ -44,7 +44,9 @@ export function simulate(
   const counts = new Map<string, number>();
   let state = initial;
   const feed = (event: PlannerEvent) => {
-    const r = plan(workflow, state, event);
+    // every state the planner is given is frozen, so a planning step that changed a node it shares
+    // with the state it was given (copy-on-write, planner/state.ts) throws here
+    const r = plan(workflow, state && deepFreeze(state), event);
     state = r.state;
     out.state = r.state;
     out.events.push(...r.events);
@@ -83,4 +85,11 @@ export function countSteps(steps: SimStep[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const s of steps) counts[s.nodeId] = (counts[s.nodeId] ?? 0) + 1;
   return counts;
+}
+
+/** Freezes `value` and everything it holds (a planner state is plain JSON-like data). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value)) deepFreeze(v);
+  return Object.freeze(value);
 }
