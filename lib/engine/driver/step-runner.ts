@@ -72,10 +72,14 @@ export async function runInstantStep(host: StepHost, cmd: StartStep, data: Templ
 
 function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, signal: AbortSignal, live: () => boolean): StepContext {
   const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);
+  let logger: StepContext["logger"] | undefined;
   return {
     runId: host.runId, workflow: host.workflow, node, iteration: cmd.iteration, attempt: cmd.attempt, input: cmd.input, data,
     signal, model: host.ports.model, tools: host.ports.tools, ...(host.ports.subflows ? { subflows: host.ports.subflows } : {}),
-    logger: host.ports.logger.child({ runId: host.runId, nodeId: cmd.nodeId, iteration: cmd.iteration }),
+    // made when an executor first logs (most steps never do)
+    get logger() {
+      return (logger ??= host.ports.logger.child({ runId: host.runId, nodeId: cmd.nodeId, iteration: cmd.iteration }));
+    },
     emit: (event) => live() && host.post({ t: "emit", event }),
     reportUsage: (model, usage, latencyMs) =>
       live() && host.post({ t: "plan", event: { type: "tokens_used", nodeId: cmd.nodeId, iteration: cmd.iteration, model, usage, latencyMs } }),
