@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { preparedCommit, type Parts } from "./commit-sql";
 
-const variants: Parts[] = [false, true].flatMap((results) => [false, true].flatMap((starts) => [false, true].flatMap((skips): Parts[] =>
-  results ? [{ results, starts, skips }, { results, oneResult: true, starts, skips }] : [{ results, starts, skips }])));
+/** Every shape of commit: each part absent, a set, or (results, skips) exactly one. */
+const variants: Parts[] = [false, true].flatMap((results) => [false, true].flatMap((starts) => [false, true].flatMap((skips): Parts[] => {
+  const base = { results, starts, skips };
+  const ones = [{}, ...(results ? [{ oneResult: true }] : [])].flatMap((r) => [r, ...(skips ? [{ ...r, oneSkip: true }] : [])]);
+  return ones.map((o) => ({ ...base, ...o }));
+})));
 
 describe("preparedCommit", () => {
-  it("binds every value it numbers, and nothing else, in each of the 24 statements", () => {
+  it("binds every value it numbers, and nothing else, in each of the 36 statements", () => {
     const names = new Set<string>();
     for (const fresh of [false, true]) {
       for (const parts of variants) {
@@ -17,7 +21,7 @@ describe("preparedCommit", () => {
         expect(params.includes("versionId") && params.includes("inputs"), name).toBe(fresh);
       }
     }
-    expect(names.size).toBe(24);
+    expect(names.size).toBe(36);
   });
 
   it("leaves out the CTE, guard and write of each part a commit lacks", () => {
@@ -44,6 +48,10 @@ describe("preparedCommit", () => {
     expect(many.text).toContain(`s."nodeId" = res."nodeId"`);
     expect(many.params).toContain("resultCount");
     expect(one.name).not.toBe(many.name);
+    const oneSkip = preparedCommit(false, { results: false, starts: false, skips: true, oneSkip: true });
+    const k = oneSkip.params.indexOf("skips") + 1;
+    expect(oneSkip.text).toContain(`jsonb_to_record($${k}::jsonb)`);
+    expect(oneSkip.text).toContain(`NOT EXISTS (SELECT 1 FROM "Step" s WHERE s."runId" = $1 AND s."nodeId" = ($${k}::jsonb->>'nodeId') AND s.iteration = ($${k}::jsonb->>'iteration')::int)`);
   });
 
   it("only a parking commit releases the lease and sets waitingSince", () => {

@@ -29,6 +29,8 @@ export interface Parts {
   oneResult?: boolean;
   starts: boolean;
   skips: boolean;
+  /** Exactly one skip (a loop's "revise" commit skips the path not taken): bound as one object and checked by its whole key, like oneResult. */
+  oneSkip?: boolean;
   /** The run parks (status waiting): its lease is released and waitingSince set; other commits leave both alone. */
   park?: boolean;
 }
@@ -65,7 +67,7 @@ function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bum
     status text, output jsonb, branch text, "promptTokens" int, "completionTokens" int, "latencyMs" int, error text, "finishedAt" timestamp(3))
 )`);
   }
-  if (parts.skips) ctes.push(`sk AS (\n  SELECT * FROM jsonb_to_recordset(${p("skips")}::jsonb) AS k(id text, "nodeId" text, iteration int, at timestamp(3))\n)`);
+  if (parts.skips) ctes.push(`sk AS (\n  SELECT * FROM ${parts.oneSkip ? "jsonb_to_record" : "jsonb_to_recordset"}(${p("skips")}::jsonb) AS k(id text, "nodeId" text, iteration int, at timestamp(3))\n)`);
   ctes.push(`ev AS (\n  SELECT e.v->>'type' AS type, e.v->'payload' AS payload, e.ord::int AS ord FROM jsonb_array_elements(${p("events")}::jsonb) WITH ORDINALITY AS e(v, ord)\n)`);
   const eventCount = `${p("eventCount")}::int`;
   // a result's Step row by its whole key: with one result, from the bound object itself (values PostgreSQL
@@ -81,7 +83,11 @@ function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bum
         ? `EXISTS (SELECT 1 FROM "Step" s WHERE ${resultRow} AND ${open(one("status"))})`
         : `(SELECT count(*) FROM res JOIN "Step" s ON ${resultRow} AND ${open("res.status")}) = ${p("resultCount")}::int`
       : "",
-    parts.skips ? `NOT EXISTS (SELECT 1 FROM sk JOIN "Step" s ON s."runId" = ${runId} AND s."nodeId" = sk."nodeId" AND s.iteration = sk.iteration)` : "",
+    parts.skips
+      ? parts.oneSkip
+        ? `NOT EXISTS (SELECT 1 FROM "Step" s WHERE s."runId" = ${runId} AND s."nodeId" = (${p("skips")}::jsonb->>'nodeId') AND s.iteration = (${p("skips")}::jsonb->>'iteration')::int)`
+        : `NOT EXISTS (SELECT 1 FROM sk JOIN "Step" s ON s."runId" = ${runId} AND s."nodeId" = sk."nodeId" AND s.iteration = sk.iteration)`
+      : "",
   ].filter(Boolean);
   ctes.push(`bump AS (
   UPDATE "Run" SET ${b.set},
@@ -154,12 +160,12 @@ const FRESH_BUMP = (p: (name: Param) => string): Bump => ({
   returning: `, "ownerId", to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS "createdAt"`,
 });
 
-/** The prepared statements by kind and parts (at most 48), each built once per process. */
+/** The prepared statements by kind and parts (at most 72), each built once per process. */
 const prepared = new Map<string, { name: string; text: string; params: Param[] }>();
 
 /** The prepared statement (name, text, which value binds to each `$n`) of a commit with `parts`, a fresh run's first commit or any other. */
 export function preparedCommit(fresh: boolean, parts: Parts): { name: string; text: string; params: Param[] } {
-  const key = `${fresh ? "fresh" : "commit"}_${parts.results ? (parts.oneResult ? "r1" : "r") : ""}${parts.starts ? "s" : ""}${parts.skips ? "k" : ""}${parts.park ? "p" : ""}`;
+  const key = `${fresh ? "fresh" : "commit"}_${parts.results ? (parts.oneResult ? "r1" : "r") : ""}${parts.starts ? "s" : ""}${parts.skips ? (parts.oneSkip ? "k1" : "k") : ""}${parts.park ? "p" : ""}`;
   let st = prepared.get(key);
   if (!st) {
     st = { name: `weft_run_${key}_v7`, ...commitStatement(fresh ? FRESH_BUMP : COMMIT_BUMP, parts) };

@@ -127,6 +127,11 @@ describe("single-statement commit", () => {
     const skipped = await store.commit(runId, { owner: "w", expectedVersion: version + 1, stepSkips: [{ nodeId: "b", iteration: 1, kind: "agent", at: at() }] });
     expect(skipped.ok).toBe(true);
     expect(await rows(runId)).toMatchObject([{ nodeId: "a", status: "running" }, { nodeId: "b", status: "skipped", leaseOwner: "w", finishedAt: at() }]);
+    // several skips (a set) are refused together when any of them exists, written together otherwise
+    const skipOf = (nodeId: string) => ({ nodeId, iteration: 1, kind: "agent", at: at() });
+    expect(await store.commit(runId, { owner: "w", expectedVersion: version + 2, stepSkips: [skipOf("c"), skipOf("b")] })).toMatchObject({ ok: false, reason: "stale" });
+    expect((await store.commit(runId, { owner: "w", expectedVersion: version + 2, stepSkips: [skipOf("c"), skipOf("d")] })).ok).toBe(true);
+    expect((await rows(runId)).map((r) => `${r.nodeId}:${r.status}`)).toEqual(["a:running", "b:skipped", "c:skipped", "d:skipped"]);
   });
 
   it("a commit one statement cannot express (a row started twice) takes the transactional path with the same result", async () => {

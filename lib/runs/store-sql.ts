@@ -139,7 +139,8 @@ export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart)
   const skips = (c.stepSkips ?? []).map((s) => ({ id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, at: iso(s.at) }));
   const park = c.run?.status === "waiting";
   const oneResult = results.length === 1;
-  const statement = preparedCommit(fresh !== undefined, { results: results.length > 0, oneResult, starts: starts.length > 0, skips: skips.length > 0, park });
+  const oneSkip = skips.length === 1;
+  const statement = preparedCommit(fresh !== undefined, { results: results.length > 0, oneResult, starts: starts.length > 0, skips: skips.length > 0, oneSkip, park });
   const value = (param: Param): unknown => {
     switch (param) {
       case "runId": return runId;
@@ -152,7 +153,7 @@ export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart)
       case "results": return JSON.stringify(oneResult ? results[0] : results);
       case "resultCount": return results.length;
       case "starts": return JSON.stringify(starts);
-      case "skips": return JSON.stringify(skips);
+      case "skips": return JSON.stringify(oneSkip ? skips[0] : skips);
       case "versionId": return fresh!.versionId;
       case "inputs": return JSON.stringify(fresh!.inputs);
     }
