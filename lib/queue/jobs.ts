@@ -15,6 +15,11 @@ export const runJobSchema = z.object({
    * claim it together with its first commit, which checks both against the row (a mismatch changes
    * nothing: the run is claimed as usual). Absent on other jobs and when the inputs are large.
    */
-  fresh: z.object({ versionId: z.string().min(1).max(64), inputs: z.record(z.string(), z.unknown()) }).optional(),
+  fresh: z.object({
+    versionId: z.string().min(1).max(64),
+    inputs: z.record(z.string(), z.unknown()),
+    /** The run is a subflow's child (its end answers its parent's step); absent: it has no parent. */
+    child: z.literal(true).optional(),
+  }).optional(),
 });
 export type RunJobData = z.infer<typeof runJobSchema>;

@@ -86,6 +86,15 @@ describe("startRun", () => {
     expect(knownTarget(owner, wf.id)).toBeUndefined();
   });
 
+  it("a subflow's child run says so in its start job (its end then reads its links); another run's job does not", async () => {
+    const wf = await createWorkflow(owner, doc);
+    const parent = (await startRun(owner, wf.id, { inputs: { topic: "a" } })).run;
+    const child = (await startRun(owner, wf.id, { inputs: { topic: "b" } }, { trigger: "subflow", label: parent.id, parent: { runId: parent.id, nodeId: "sub", iteration: 1, depth: 1 } })).run;
+    const jobs = await runsQueue().getJobs(["waiting", "prioritized"]);
+    expect(jobs.find((j) => j.data.runId === child.id)?.data.fresh).toMatchObject({ child: true });
+    expect(jobs.find((j) => j.data.runId === parent.id)?.data.fresh).not.toHaveProperty("child");
+  });
+
   it("answers the run exactly as a later read of it shows it (before any worker touched it)", async () => {
     const wf = await createWorkflow(owner, doc);
     const { run } = await startRun(owner, wf.id, { inputs: { topic: "owls" } });

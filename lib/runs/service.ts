@@ -127,7 +127,7 @@ type Written =
 async function insertAndEnqueue(ownerId: string, target: RunTarget, inputs: Record<string, unknown>, row: { id: string; createdAt: Date }, source: Source, expected?: ExpectedTarget, enqueued?: PromiseSettledResult<unknown>): Promise<Written> {
   // the job also says what was written (version, inputs), so the worker can claim with the first commit
   const inputsJson = JSON.stringify(inputs);
-  const fresh = inputsJson.length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs } : undefined;
+  const fresh = inputsJson.length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs, ...(source.parent ? { child: true as const } : {}) } : undefined;
   const insert = () => insertQueuedRun(ownerId, target.versionId, inputsJson, row, source, expected);
   const enqueue = () => (enqueued ? Promise.resolve(enqueued) : settled(enqueueRun(row.id, "start", fresh)));
   const key = source.idempotencyKey;

@@ -3,6 +3,8 @@ import { db } from "@/lib/db/client";
 import { isTerminalRunStatus, terminalRunStatuses, type RunStatus } from "@/lib/engine/events";
 import type { HumanAnswer } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
+import type { RunJobData } from "@/lib/queue";
+import { keptVersion } from "@/lib/workflow/checked-versions";
 import { resumeIfAnswered } from "./answers";
 import { runStorePool } from "./store-sql";
 
@@ -72,6 +74,19 @@ async function answerGone(stepId: string, parentRunId: string, childRunId: strin
   if (stored === 0) return false;
   await resumeIfAnswered(parentRunId);
   return true;
+}
+
+/**
+ * Whether a run's end may concern subflows, from its start job alone: unless the job says the run
+ * has no parent and the version it names (kept in this process) has no subflow node, yes (a resume
+ * job, a start without the hint, a version not kept). Most runs then skip subflowLinks' read. A
+ * start whose hint named an older version than the row (a start that read its target again) could
+ * leave children of an ended parent going: the reconciler's subflow pass cancels them.
+ */
+export function mayHaveSubflowLinks(fresh: RunJobData["fresh"]): boolean {
+  if (!fresh || fresh.child) return true;
+  const kept = keptVersion(fresh.versionId);
+  return !kept?.ok || kept.workflow.nodes.some((n) => n.type === "subflow");
 }
 
 /**

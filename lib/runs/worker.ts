@@ -10,7 +10,7 @@ import { notifyRunEnded, notifyRunWaiting } from "@/lib/notifications/outbox";
 import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
 import type { LivenessPort } from "@/lib/engine/ports";
 import { resumeIfAnswered } from "./answers";
-import { settleParent, settleSubflowSteps, subflowLinks } from "./subflow-answers";
+import { mayHaveSubflowLinks, settleParent, settleSubflowSteps, subflowLinks } from "./subflow-answers";
 import { cancelChildRuns } from "./subflows";
 import { enginePorts, type PortOverrides } from "./engine-ports";
 import { leaseOwner, redisLiveness, WorkerHeartbeat } from "./liveness";
@@ -127,12 +127,14 @@ async function processRunJob(job: Job<RunJobData>, workerId: string, stop: Abort
   if (outcome.kind === "terminal") {
     await notifyRunEnded(data.runId);
     // best effort: the reconciler's pass settles what a failure here leaves (reconcileSubflows)
-    await subflowLinks(data.runId)
-      .then(async (links) => {
-        if (links.hasParent) await settleParent(data.runId);
-        if (links.liveChildren) await cancelChildRuns(data.runId);
-      })
-      .catch((err: unknown) => logger.warn("subflow links after the run's end failed; the reconciler settles them", { err }));
+    if (mayHaveSubflowLinks(data.fresh)) {
+      await subflowLinks(data.runId)
+        .then(async (links) => {
+          if (links.hasParent) await settleParent(data.runId);
+          if (links.liveChildren) await cancelChildRuns(data.runId);
+        })
+        .catch((err: unknown) => logger.warn("subflow links after the run's end failed; the reconciler settles them", { err }));
+    }
   }
   // an answer stored while this job was parking the run (a person's, or a child run that ended
   // meanwhile) found it still running: wake it now; otherwise tell whoever listens that a review waits
