@@ -70,9 +70,10 @@ function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bum
   if (parts.skips) ctes.push(`sk AS (\n  SELECT * FROM ${parts.oneSkip ? "jsonb_to_record" : "jsonb_to_recordset"}(${p("skips")}::jsonb) AS k(id text, "nodeId" text, iteration int, at timestamp(3))\n)`);
   ctes.push(`ev AS (\n  SELECT e.v->>'type' AS type, e.v->'payload' AS payload, e.ord::int AS ord FROM jsonb_array_elements(${p("events")}::jsonb) WITH ORDINALITY AS e(v, ord)\n)`);
   const eventCount = `${p("eventCount")}::int`;
-  // a result's Step row by its whole key: with one result, from the bound object itself (values PostgreSQL
-  // can look up in the unique index), with several, joined from `res`
-  const one = (field: string, type = "") => `(${p("results")}::jsonb->>'${field}')${type}`;
+  // a result's (or skip's) Step row by its whole key: with one, from the bound object itself (values
+  // PostgreSQL can look up in the unique index), with several, joined from `res` (`sk`)
+  const of = (param: Param, field: string, type = "") => `(${p(param)}::jsonb->>'${field}')${type}`;
+  const one = (field: string, type = "") => of("results", field, type);
   const resultRow = parts.oneResult
     ? `s."runId" = ${runId} AND s."nodeId" = ${one("nodeId")} AND s.iteration = ${one("iteration", "::int")} AND s.attempt = ${one("attempt", "::int")}`
     : `s."runId" = ${runId} AND s."nodeId" = res."nodeId" AND s.iteration = res.iteration AND s.attempt = res.attempt`;
@@ -85,7 +86,7 @@ function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bum
       : "",
     parts.skips
       ? parts.oneSkip
-        ? `NOT EXISTS (SELECT 1 FROM "Step" s WHERE s."runId" = ${runId} AND s."nodeId" = (${p("skips")}::jsonb->>'nodeId') AND s.iteration = (${p("skips")}::jsonb->>'iteration')::int)`
+        ? `NOT EXISTS (SELECT 1 FROM "Step" s WHERE s."runId" = ${runId} AND s."nodeId" = ${of("skips", "nodeId")} AND s.iteration = ${of("skips", "iteration", "::int")})`
         : `NOT EXISTS (SELECT 1 FROM sk JOIN "Step" s ON s."runId" = ${runId} AND s."nodeId" = sk."nodeId" AND s.iteration = sk.iteration)`
       : "",
   ].filter(Boolean);

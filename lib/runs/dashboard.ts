@@ -4,6 +4,7 @@ import { getRunForOwner, listRunsForOwner, type RunDetail, type RunListFilter } 
 import { getSettings, type PriceTable } from "@/lib/db/settings";
 import { notFound } from "@/lib/errors";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
+import { subflowWorkflowIds } from "@/lib/workflow/validate-subflows";
 import { estimateCost, type ModelUsage } from "./cost";
 import type { RunRow } from "./dto";
 import { startRun, type StartedRun } from "./service";
@@ -31,7 +32,7 @@ export async function getRunDashboard(ownerId: string, runId: string): Promise<R
 
 /** The names of the owner's workflows that `doc`'s subflow nodes run (another user's or a deleted one is left out). */
 async function subflowNames(ownerId: string, doc: Workflow): Promise<Record<string, string>> {
-  const ids = [...new Set(doc.nodes.flatMap((n) => (n.type === "subflow" && n.workflowId !== "" ? [n.workflowId] : [])))];
+  const ids = subflowWorkflowIds(doc);
   if (ids.length === 0) return {};
   const rows = await db().workflow.findMany({ where: { ownerId, id: { in: ids } }, select: { id: true, name: true } });
   return Object.fromEntries(rows.map((r) => [r.id, r.name]));

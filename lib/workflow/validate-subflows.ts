@@ -58,3 +58,8 @@ export function fieldsAtVersion<I, O = unknown>(
   for (const h of target.history) if (h.from <= pinned) found = h;
   return found;
 }
+
+/** The workflows a document's subflow nodes run, each once, in node order (nodes without a choice left out). */
+export function subflowWorkflowIds(doc: Pick<Workflow, "nodes">): string[] {
+  return [...new Set(doc.nodes.flatMap((n) => (n.type === "subflow" && n.workflowId !== "" ? [n.workflowId] : [])))];
+}

@@ -9,6 +9,7 @@ import { modelLabel, type ModelConfig } from "@/lib/llm/models";
 import { ownerModelResolver } from "@/lib/runs/model-resolver";
 import { listRunnableTools } from "@/lib/tools/catalog";
 import type { Workflow } from "@/lib/workflow/schema";
+import { subflowWorkflowIds } from "@/lib/workflow/validate-subflows";
 
 /**
  * Which model designs, for one user: the designer provider/model from Settings; without one, the
@@ -41,7 +42,7 @@ export interface DesignerRequestInfo {
  * first, then the most recently updated).
  */
 function contextWorkflows(targets: SubflowTarget[], request: DesignerRequestInfo): ContextWorkflow[] {
-  const prefer = (request.workflow?.nodes ?? []).flatMap((n) => (n.type === "subflow" ? [n.workflowId] : []));
+  const prefer = request.workflow ? subflowWorkflowIds(request.workflow) : [];
   const candidates = targets.map((t) => ({ ...t, updatedAt: new Date(t.updatedAt) }));
   return offeredWorkflows(candidates, { message: request.message, exclude: request.workflowId, prefer });
 }
