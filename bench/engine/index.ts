@@ -36,6 +36,8 @@
  * B1_QUICK=1 (not stored) measures only the first table (≈ 15 s instead of ≈ 150 s), to compare
  * changes run against run; B1_TIMING=1 has our worker time its store calls (store-timing.ts: the
  * first claim, each commit's round trip, the engine's gap between commits) and prints them.
+ * `oursTimeline` (every table, stored) splits our run's time into its start, its commits and its end
+ * (see Timeline below); B1_TIMELINE=1 prints it too.
  * `pairedRatioSync` (every table) is the median over repetitions of ours ÷ LangGraph sync, each
  * pair measured one after the other: this machine's speed drifts by a quarter or more within
  * minutes (LangGraph's chain step took 3.2 ms in one run and 5.3 ms in another ten minutes later),
@@ -106,15 +108,26 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   };
 
   let dbMs = 0;
+  let timeline: Timeline = { startRun: 0, toFirstCommit: 0, commits: 0, toWake: 0 };
+  /** A time of this process's performance clock as epoch ms, the clock PostgreSQL rows and the worker stamp. */
+  const epoch = (t: number) => performance.timeOrigin + t;
   const oursOnce = async (shape: ShapeName) => {
     const t0 = performance.now();
     const { run: r } = await startRun(owner, wf[shape]!, { inputs: {} });
+    const started = performance.now();
     const end = await finished(r.id);
     if (end.status !== "succeeded") throw new Error(`${shape}: ${end.status} ${end.reason}`);
     polls++;
-    const row = (await stat.query(`SELECT e.seq, r."createdAt", r."finishedAt" FROM "RunEvent" e JOIN "Run" r ON r.id = e."runId" WHERE e."runId" = $1 AND e.type = 'run_finished'`, [r.id])).rows[0] as { seq: number; createdAt: Date; finishedAt: Date };
+    // an event's createdAt is the worker's clock when it sent the commit holding it (store-sql.ts sqlCommit)
+    const row = (await stat.query(
+      `SELECT e.seq, r."createdAt", r."finishedAt", e."createdAt" AS "lastSent", (SELECT "createdAt" FROM "RunEvent" WHERE "runId" = $1 AND seq = 1) AS "firstSent"
+       FROM "RunEvent" e JOIN "Run" r ON r.id = e."runId" WHERE e."runId" = $1 AND e.type = 'run_finished'`,
+      [r.id],
+    )).rows[0] as { seq: number; createdAt: Date; finishedAt: Date; firstSent: Date; lastSent: Date };
     dbMs = row.finishedAt.getTime() - row.createdAt.getTime();
     const t1 = await wakes.at(r.id, row.seq);
+    const [first, last] = [row.firstSent.getTime(), row.lastSent.getTime()];
+    timeline = { startRun: started - t0, toFirstCommit: first - epoch(t0), commits: last - first, toWake: epoch(t1) - last };
     return t1 - t0;
   };
   // steady state: both arms' code warmed by a few runs of every shape before anything is measured
@@ -126,6 +139,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   /** Interleaved repetitions of both arms on every shape, with `worker` running our runs and `lg` the peer's. */
   const measure = async (worker: WorkerProcess, lg: LangGraphArm): Promise<Result> => {
     const samples = { ours: {} as Record<string, number[]>, oursDb: {} as Record<string, number[]>, sync: {} as Record<string, number[]>, async: {} as Record<string, number[]> };
+    const timelines: Partial<Record<ShapeName, Timeline[]>> = {};
     const push = (arm: keyof typeof samples, s: ShapeName, ms: number) => (samples[arm][s] ??= []).push(ms / SHAPES[s].steps);
     await worker.ready;
     try {
@@ -134,6 +148,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
         for (const s of shapes) {
           push("ours", s, await oursOnce(s));
           push("oursDb", s, dbMs);
+          (timelines[s] ??= []).push(timeline);
           for (const d of durabilities) push(d, s, (await lg.runOnce(s, d)).ms);
         }
       }
@@ -142,7 +157,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     }
     const timing = worker.logs.find((l) => l.includes('"b1 store timing"'));
     const rows = (arm: keyof typeof samples) => Object.fromEntries(Object.entries(samples[arm]).map(([s, v]) => [s, { p50: round(median(v)), p95: round(p95(v)), samples: v.length }]));
-    const result: Result = { ours: rows("ours"), oursDbClock: rows("oursDb"), langgraphSync: rows("sync"), langgraphAsync: rows("async"), ratioSync: {}, ratioAsync: {}, pairedRatioSync: {} };
+    const result: Result = { ours: rows("ours"), oursDbClock: rows("oursDb"), oursTimeline: medianTimelines(timelines), langgraphSync: rows("sync"), langgraphAsync: rows("async"), ratioSync: {}, ratioAsync: {}, pairedRatioSync: {} };
     if (timing) result.storeTiming = (JSON.parse(timing) as { timings: unknown }).timings;
     for (const s of shapes) {
       const sync = samples.sync[s]!;
@@ -155,7 +170,8 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
 
   const line = (r: Result) =>
     shapes.map((s) => `${s} ${r.ours[s]!.p50}ms/step vs LG sync ${r.langgraphSync[s]!.p50} (×${r.ratioSync[s]}, paired ×${r.pairedRatioSync[s]})`).join("; ") +
-    (r.storeTiming ? `\n  our worker's store calls, ms: ${JSON.stringify(r.storeTiming)}` : "");
+    (r.storeTiming ? `\n  our worker's store calls, ms: ${JSON.stringify(r.storeTiming)}` : "") +
+    (process.env.B1_TIMELINE === "1" ? `\n  our runs' timeline, ms per run: ${JSON.stringify(r.oursTimeline)}` : "");
   const result = await measure(spawnTrivial(diagnostic ? SPLIT_WORKERS[diagnostic] : undefined), trivialLg);
   if (diagnostic) {
     await cleanup();
@@ -271,6 +287,22 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   }
 }
 const round = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Where one of our runs' time goes, ms per run (not per step), from this process's clock and the
+ * commit times the worker stamps on events: `startRun` (the call's own duration: rate limit, Run
+ * insert and enqueue), `toFirstCommit` (from the call until the worker sends its fresh claim with the
+ * first commit: the enqueue, BullMQ's hand-over and the job's set-up; overlaps `startRun`), `commits`
+ * (first commit sent until the last one, holding run_finished, is sent: the steps), `toWake` (the
+ * last commit's round trip, then the wake-up's publish until this process receives it). The
+ * event times have millisecond resolution; medians over the repetitions.
+ */
+type Timeline = { startRun: number; toFirstCommit: number; commits: number; toWake: number };
+
+function medianTimelines(all: Partial<Record<ShapeName, Timeline[]>>): Partial<Record<ShapeName, Timeline>> {
+  const of = (ts: Timeline[], k: keyof Timeline) => round(median(ts.map((t) => t[k])));
+  return Object.fromEntries(Object.entries(all).map(([s, ts]) => [s, { startRun: of(ts, "startRun"), toFirstCommit: of(ts, "toFirstCommit"), commits: of(ts, "commits"), toWake: of(ts, "toWake") }]));
+}
 
 /** How long the latency proxy holds each answer (ms); the round trip it really adds is measured. */
 const REMOTE_DELAY_MS = Number(process.env.B1_REMOTE_DELAY_MS ?? 1);
