@@ -36,7 +36,7 @@ describe("preparedCommit", () => {
     expect(startsOnly.text).not.toMatch(/UPDATE "Step"|NOT EXISTS/);
   });
 
-  it("one result is bound as one object and its row found by the whole key; several are a set joined by key", () => {
+  it("one result is bound as one object and its row found by the whole key; several are a set, each member looked up by key", () => {
     const one = preparedCommit(false, { results: true, oneResult: true, starts: true, skips: false });
     const i = one.params.indexOf("results") + 1;
     expect(one.text).toContain(`jsonb_to_record($${i}::jsonb)`);
@@ -46,6 +46,12 @@ describe("preparedCommit", () => {
     const many = preparedCommit(false, { results: true, starts: true, skips: false });
     expect(many.text).toContain(`jsonb_to_recordset($${many.params.indexOf("results") + 1}::jsonb)`);
     expect(many.text).toContain(`s."nodeId" = res."nodeId"`);
+    // per member, never flattened into a join over the run's rows (store-sql.int.test.ts reads the plan)
+    expect(many.text).toContain(`FROM res CROSS JOIN LATERAL (SELECT 1 FROM "Step" s WHERE s."runId" = $1 AND s."nodeId" = res."nodeId"`);
+    expect(many.text).toMatch(/CROSS JOIN LATERAL \(SELECT s\.id FROM "Step" s WHERE [^)]* LIMIT 1\) hit\) res, bump/);
+    expect(many.text).not.toMatch(/JOIN "Step" s ON/);
+    const manySkips = preparedCommit(false, { results: false, starts: false, skips: true });
+    expect(manySkips.text).toContain(`NOT EXISTS (SELECT 1 FROM sk CROSS JOIN LATERAL (SELECT 1 FROM "Step" s WHERE s."runId" = $1 AND s."nodeId" = sk."nodeId" AND s.iteration = sk.iteration LIMIT 1) hit)`);
     expect(many.params).toContain("resultCount");
     expect(one.name).not.toBe(many.name);
     const oneSkip = preparedCommit(false, { results: false, starts: false, skips: true, oneSkip: true });

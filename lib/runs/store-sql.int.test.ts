@@ -6,7 +6,7 @@ import type { RunCommit, StepResultWrite } from "@/lib/engine/ports";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/db";
 import { postgresStore, storeStats } from "./store";
-import { claimRereadCount, closeRunStorePool } from "./store-sql";
+import { claimRereadCount, closeRunStorePool, commitQuery } from "./store-sql";
 import { createTestRun, createTestUser } from "./test-fixtures";
 
 /** The single-statement commit (store-sql.ts): same answers and rows as the transactional path. */
@@ -114,6 +114,41 @@ describe("single-statement commit", () => {
     // several (a set joined with the rows): all or nothing
     expect(await outcome([result("a"), result("d")])).toMatchObject({ ok: true, rows: ["a:succeeded", "c:running", "d:succeeded"] });
     expect(await outcome([result("a"), result("c")])).toMatchObject({ ok: false, rows: ["a:running", "c:running", "d:waiting"] });
+  });
+
+  it("a commit with several results or skips reads only their rows, however long the run (each looked up by key, generic plan or not)", async () => {
+    const { runId, version } = await claimed();
+    // a long run: 400 finished rows, then two running branches (a, b)
+    const old = Array.from({ length: 400 }, (_, i) => start(`old${i}`));
+    expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: old })).ok).toBe(true);
+    expect((await store.commit(runId, { owner: "w", expectedVersion: version + 1, stepStarts: [start("a"), start("b")] })).ok).toBe(true);
+    const skipOf = (nodeId: string) => ({ nodeId, iteration: 1, kind: "agent", at: at() });
+    const commit: RunCommit = { owner: "w", expectedVersion: version + 2, stepResults: [result("a"), result("b")], stepSkips: [skipOf("x"), skipOf("y")], run: { plannerState: { n: 3 } } };
+    const built = commitQuery(runId, commit)!;
+    expect(built.query.text).toContain("jsonb_to_recordset"); // the set statements, not the one-result ones
+    type PlanNode = { "Relation Name"?: string; "Actual Rows": number; "Actual Loops": number; "Node Type": string; Plans?: PlanNode[] };
+    const stepRowsRead = (n: PlanNode): number =>
+      (n["Relation Name"] === "Step" && /Scan/.test(n["Node Type"]) ? n["Actual Rows"] * n["Actual Loops"] : 0) + (n.Plans ?? []).reduce((sum, c) => sum + stepRowsRead(c), 0);
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      for (const mode of ["force_custom_plan", "force_generic_plan"]) {
+        await client.query("BEGIN");
+        await client.query(`SET LOCAL plan_cache_mode = ${mode}`);
+        const plan = (await client.query({ name: `explain_${mode}`, text: `EXPLAIN (ANALYZE, FORMAT JSON) ${built.query.text}`, values: built.query.values })).rows[0]["QUERY PLAN"][0].Plan as PlanNode;
+        await client.query("ROLLBACK");
+        // a and b are each read by the guard, the update's look-up and the update's fetch by id (3 × 2),
+        // the skips' guard finds no row: not the run's 402 rows
+        const read = stepRowsRead(plan);
+        expect(read, mode).toBeGreaterThanOrEqual(4); // the guard and the update ran (the statement was not refused early)
+        expect(read, mode).toBeLessThanOrEqual(6);
+      }
+    } finally {
+      await client.end();
+    }
+    // and the commit itself still applies all of it
+    expect((await store.commit(runId, commit)).ok).toBe(true);
+    expect((await rows(runId)).filter((r) => !r.nodeId.startsWith("old")).map((r) => `${r.nodeId}:${r.status}`)).toEqual(["a:succeeded", "b:succeeded", "x:skipped", "y:skipped"]);
   });
 
   it("refuses a skip of an existing row as stale, and a stale version, writing nothing", async () => {

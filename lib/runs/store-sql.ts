@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { isTerminalRunStatus, type RunStatus, type StepStatus } from "@/lib/engine/events";
 import type { ClaimResult, FreshStart, HumanAnswer, RunCommit, StepRecord, StoredEvent } from "@/lib/engine/ports";
+import type { RunEvent } from "@/lib/engine/events";
 import { dbPoolMax } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { eventPayload } from "@/lib/events/store";
@@ -116,10 +117,30 @@ function runWriteJson(c: RunCommit): Record<string, unknown> {
   };
 }
 
+/** The one statement of a commit: its prepared name and text, the values it binds, and what it stores (events, time). */
+export interface CommitQuery {
+  query: { name: string; text: string; values: unknown[] };
+  events: RunEvent[];
+  at: Date;
+}
+
 /** Applies `c` in one statement; see commit-sql.ts (its fresh variant with `fresh`: the claim too). Throws only on database errors. */
 export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart): Promise<SqlCommitResult> {
+  const built = commitQuery(runId, c, fresh);
+  if (!built) return { kind: "unsupported" };
+  const { query: q, events, at } = built;
+  const res = await query<{ version: number; nextSeq: number; ownerId?: string; createdAt?: string }>(q);
+  const row = res.rows[0];
+  if (!row) return { kind: "refused" };
+  const first = row.nextSeq - events.length;
+  const stored = events.map((event, i) => ({ seq: first + i, at, event }));
+  return { kind: "ok", version: row.version, events: stored, ...(row.ownerId ? { ownerId: row.ownerId, createdAt: utc(row.createdAt ?? null)! } : {}) };
+}
+
+/** The statement sqlCommit sends for `c`, or null when one statement cannot express it (the caller takes the general path). */
+export function commitQuery(runId: string, c: RunCommit, fresh?: FreshStart): CommitQuery | null {
   const folded = foldResults(c);
-  if (!folded) return { kind: "unsupported" };
+  if (!folded) return null;
   // stored as the engine made them: typed, and checked against runEventSchema by every engine test
   // (MemoryStore); parsing each one here again cost ≈ 7 % of a B1 worker's CPU
   const events = c.events ?? [];
@@ -158,12 +179,7 @@ export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart)
       case "inputs": return JSON.stringify(fresh!.inputs);
     }
   };
-  const res = await query<{ version: number; nextSeq: number; ownerId?: string; createdAt?: string }>({ name: statement.name, text: statement.text, values: statement.params.map(value) });
-  const row = res.rows[0];
-  if (!row) return { kind: "refused" };
-  const first = row.nextSeq - events.length;
-  const stored = events.map((event, i) => ({ seq: first + i, at, event }));
-  return { kind: "ok", version: row.version, events: stored, ...(row.ownerId ? { ownerId: row.ownerId, createdAt: utc(row.createdAt ?? null)! } : {}) };
+  return { query: { name: statement.name, text: statement.text, values: statement.params.map(value) }, events, at };
 }
 
 /** A `timestamp(3)` rendered by row_to_json (no zone; Prisma stores UTC). */
