@@ -97,8 +97,13 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     return Number(row.xact_commit) - 2; // this client's own two statements
   };
   let polls = 0;
-  /** Waits for a run to end (50 ms polls on this process's own connection, counted); answers its status. */
+  /**
+   * Waits for a run to end: for the wake-up carrying its run_finished (published after that commit),
+   * then reads its status, polling every 50 ms (this process's own connection, counted) only if that
+   * wake-up did not come within 10 s.
+   */
   const finished = async (id: string) => {
+    await wakes.ended(id, 10_000);
     for (;;) {
       polls++;
       const r = (await stat.query('SELECT status, reason FROM "Run" WHERE id = $1', [id])).rows[0] as { status: string; reason: string | null };

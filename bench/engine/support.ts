@@ -37,18 +37,31 @@ export async function benchEnvironment(options: { experimentSql?: string } = {})
 export async function wakeRecorder(prefix: string) {
   const redis = createWorkerConnection("b1-wakes");
   const seen = new Map<string, number>();
+  const ended = new Set<string>();
   const pattern = runEventsChannel("*", prefix);
   const head = pattern.slice(0, -1);
   redis.on("pmessage", (_p: string, channel: string, message: string) => {
     const t = performance.now();
-    // lib/events/wake.ts: `{"last":N,…}` (encodeWake writes `last` first) or a bare N. Only N is read:
-    // parsing the envelopes too would spend CPU this stand-in for a viewer does not need, on the cores
-    // the measured run uses.
+    // lib/events/wake.ts: `{"last":N,…}` (encodeWake writes `last` first) or a bare N. Only N is read,
+    // and whether the envelopes hold the run's end: parsing them would spend CPU this stand-in for a
+    // viewer does not need, on the cores the measured run uses.
     const last = Number(/^\{"last":(\d+)/.exec(message)?.[1] ?? message);
-    seen.set(`${channel.slice(head.length)}#${last}`, t);
+    const runId = channel.slice(head.length);
+    seen.set(`${runId}#${last}`, t);
+    if (message.includes('"type":"run_finished"')) ended.add(runId);
   });
   await redis.psubscribe(pattern);
   return {
+    /**
+     * Waits (10 ms naps, up to `ms`) for a wake-up of `runId` carrying its run_finished event; false
+     * when none came (a wake-up too large to carry its events, or none at all). B1 waits for a run's
+     * end this way instead of querying the Run row while the run goes: a poll of PostgreSQL every 50 ms
+     * took the cores and the database from the run it measured.
+     */
+    async ended(runId: string, ms: number): Promise<boolean> {
+      for (let i = 0; i * 10 < ms && !ended.has(runId); i++) await new Promise((r) => setTimeout(r, 10));
+      return ended.has(runId);
+    },
     async at(runId: string, seq: number): Promise<number> {
       const key = `${runId}#${seq}`;
       for (let i = 0; i < 500 && !seen.has(key); i++) await new Promise((r) => setTimeout(r, 10));
