@@ -132,11 +132,17 @@ describe("single-statement commit", () => {
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
     try {
+      // the statement prepared as the run store prepares it, its plan read under either plan cache mode
+      // (a generic plan is what a pooled connection settles on after a few executions)
+      const args = built.query.values.map((v) => (typeof v === "number" ? String(v) : client.escapeLiteral(String(v)))).join(", ");
+      await client.query(`PREPARE fan_in AS ${built.query.text}`);
       for (const mode of ["force_custom_plan", "force_generic_plan"]) {
         await client.query("BEGIN");
         await client.query(`SET LOCAL plan_cache_mode = ${mode}`);
-        const plan = (await client.query({ name: `explain_${mode}`, text: `EXPLAIN (ANALYZE, FORMAT JSON) ${built.query.text}`, values: built.query.values })).rows[0]["QUERY PLAN"][0].Plan as PlanNode;
+        const explained = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE fan_in(${args})`)).rows[0]["QUERY PLAN"][0];
         await client.query("ROLLBACK");
+        const plan = explained.Plan as PlanNode;
+        expect(JSON.stringify(plan).includes("$1"), mode).toBe(mode === "force_generic_plan"); // the mode took effect
         // a and b are each read by the guard, the update's look-up and the update's fetch by id (3 × 2),
         // the skips' guard finds no row: not the run's 402 rows
         const read = stepRowsRead(plan);

@@ -1,9 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { isTerminalRunStatus, type RunStatus, type StepStatus } from "@/lib/engine/events";
+import { isTerminalRunStatus, type RunEvent, type RunStatus, type StepStatus } from "@/lib/engine/events";
 import type { ClaimResult, FreshStart, HumanAnswer, RunCommit, StepRecord, StoredEvent } from "@/lib/engine/ports";
-import type { RunEvent } from "@/lib/engine/events";
 import { dbPoolMax } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { eventPayload } from "@/lib/events/store";
