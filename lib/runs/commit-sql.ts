@@ -73,7 +73,8 @@ function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bum
   ctes.push(`ev AS (\n  SELECT e.v->>'type' AS type, e.v->'payload' AS payload, e.ord::int AS ord FROM jsonb_array_elements(${p("events")}::jsonb) WITH ORDINALITY AS e(v, ord)\n)`);
   const eventCount = `${p("eventCount")}::int`;
   // a result's (or skip's) Step row by its whole key: with one, from the bound object itself (values
-  // PostgreSQL can look up in the unique index), with several, joined from `res` (`sk`)
+  // PostgreSQL can look up in the unique index), with several, from each member of `res` (`sk`) in
+  // `rowOf` below
   const of = (param: Param, field: string, type = "") => `(${p(param)}::jsonb->>'${field}')${type}`;
   const one = (field: string, type = "") => of("results", field, type);
   const resultRow = parts.oneResult
