@@ -1,8 +1,8 @@
 import type { Workflow } from "@/lib/workflow/schema";
 import type { TemplateContext } from "@/lib/workflow/template";
 import { isTerminalRunStatus, type RunEvent, type TerminalRunStatus } from "../events";
-import { defaultExecutors } from "../executors";
-import type { ExecutorRegistry } from "../executors/types";
+import { defaultExecutors, instantExecutors } from "../executors";
+import type { ExecutorRegistry, InstantExecutor, InstantKind } from "../executors/types";
 import { plan, type PlannerCommand, type PlannerEvent, type PlannerState } from "../planner";
 import type { CommitFailure, EnginePorts, FreshStart, RunCommit, RunSnapshot, StoredEvent } from "../ports";
 import { buildCommit, mergeCommits, withStoredState } from "./commit";
@@ -12,12 +12,6 @@ import { DEFAULT_WAKE_WINDOW_MS, WakeBatcher } from "./wakes";
 
 type Item = { t: "plan"; event: PlannerEvent } | { t: "emit"; event: RunEvent };
 type StartCommand = Extract<PlannerCommand, { type: "start_step" }>;
-
-/**
- * Node kinds whose default executor does no I/O: their steps run inside the batch that starts them.
- * A human review's executor only renders its question, so its start and its question share a commit.
- */
-const INSTANT_KINDS = new Set<string>(["start", "end", "abort", "human"]);
 
 export interface SessionOptions {
   owner: string;
@@ -159,7 +153,8 @@ export class RunSession implements StepHost {
       commits.push(buildCommit(this.options.owner, this.version, item.event, r, at));
       state = r.state;
       for (const c of r.commands) {
-        if (c.type === "start_step" && this.isInstant(c)) queue.push({ t: "plan", event: await runInstantStep(this, c, this.templateData(state, c.input.feedback)) });
+        const instant = c.type === "start_step" ? this.instant(c) : undefined;
+        if (c.type === "start_step" && instant) queue.push({ t: "plan", event: runInstantStep(this, c, this.templateData(state, c.input.feedback), instant) });
         else commands.push(c);
       }
     }
@@ -245,9 +240,15 @@ export class RunSession implements StepHost {
     }
   }
 
-  private isInstant(c: StartCommand): boolean {
-    const kind = c.kind as keyof ExecutorRegistry;
-    return !this.stopping && INSTANT_KINDS.has(kind) && this.executors[kind] === defaultExecutors[kind];
+  /**
+   * The synchronous executor of a node kind that does no I/O (lib/engine/executors instantExecutors),
+   * when this session runs the kind's default executor: its step runs inside the batch that starts
+   * it. A human review's executor only renders its question, so its start and question share a commit.
+   */
+  private instant(c: StartCommand): InstantExecutor | undefined {
+    if (this.stopping || !Object.hasOwn(instantExecutors, c.kind)) return undefined;
+    const kind = c.kind as InstantKind;
+    return this.executors[kind] === defaultExecutors[kind] ? (instantExecutors[kind] as InstantExecutor) : undefined;
   }
 
   /** A start planned earlier in a batch may have been cancelled by a later item of the same batch. */

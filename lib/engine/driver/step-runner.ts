@@ -1,7 +1,7 @@
 import type { Workflow } from "@/lib/workflow/schema";
 import type { TemplateContext } from "@/lib/workflow/template";
 import type { RunEvent } from "../events";
-import type { ExecutorRegistry, StepContext, StepOutcome } from "../executors/types";
+import type { ExecutorRegistry, InstantExecutor, StepContext, StepOutcome } from "../executors/types";
 import type { PlannerCommand, PlannerEvent } from "../planner";
 import type { EnginePorts } from "../ports";
 
@@ -60,15 +60,27 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext)
 }
 
 /**
- * Runs an instant step (a node kind whose executor does no I/O: start, end, abort) right away and
- * answers its result event, so the driver commits the step's start and result in one transaction
- * (both before anything depending on it runs). No timeout or abort applies: it cannot block.
+ * Runs an instant step (a node kind whose executor does no I/O: start, end, abort, human) right away
+ * and answers its result event, so the driver commits the step's start and result in one transaction
+ * (both before anything depending on it runs). Synchronous: no await lets other work (the queue's,
+ * the wake-ups') in between a batch's planning and its commit. No timeout or abort applies: it
+ * cannot block. A throw becomes a failed step, as in `execute`.
  */
-export async function runInstantStep(host: StepHost, cmd: StartStep, data: TemplateContext): Promise<PlannerEvent> {
+export function runInstantStep(host: StepHost, cmd: StartStep, data: TemplateContext, run: InstantExecutor): PlannerEvent {
+  const key = { nodeId: cmd.nodeId, iteration: cmd.iteration, attempt: cmd.attempt };
+  const usage = { promptTokens: 0, completionTokens: 0 };
   const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);
-  const ctx = stepContext(host, cmd, data, new AbortController().signal, () => true);
-  return toEvent(await execute(host, ctx, node === undefined), { nodeId: cmd.nodeId, iteration: cmd.iteration, attempt: cmd.attempt });
+  if (!node) return toEvent({ status: "failed", error: "node not found in the workflow", usage, latencyMs: 0 }, key);
+  const ctx = stepContext(host, cmd, data, NEVER_ABORTED, () => true);
+  try {
+    return toEvent(run(ctx), key);
+  } catch (err) {
+    return toEvent({ status: "failed", error: err instanceof Error ? err.message : String(err), usage, latencyMs: 0 }, key);
+  }
 }
+
+/** The signal of an instant step, which nothing aborts. */
+const NEVER_ABORTED = new AbortController().signal;
 
 function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, signal: AbortSignal, live: () => boolean): StepContext {
   const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);

@@ -1,11 +1,11 @@
 import { renderTemplate } from "@/lib/workflow/template";
-import { noUsage, type Executor } from "./types";
+import { noUsage, type Executor, type InstantExecutor } from "./types";
 
 /**
  * Human review: renders the question with the run's data and asks it. The step then waits (no
  * worker holds it) until a person answers; the planner turns the answer into the step's result.
  */
-export const humanExecutor: Executor<"human"> = async (ctx) => ({
+export const humanOutcome: InstantExecutor<"human"> = (ctx) => ({
   status: "waiting",
   request: {
     prompt: renderTemplate(ctx.node.prompt, ctx.data),
@@ -16,3 +16,5 @@ export const humanExecutor: Executor<"human"> = async (ctx) => ({
   usage: noUsage(),
   latencyMs: 0,
 });
+
+export const humanExecutor: Executor<"human"> = async (ctx) => humanOutcome(ctx);

@@ -1,13 +1,13 @@
 import { agentExecutor } from "./agent";
-import { humanExecutor } from "./human";
+import { humanExecutor, humanOutcome } from "./human";
 import { orchestratorExecutor } from "./orchestrator";
 import { routerExecutor } from "./router";
 import { subflowExecutor } from "./subflow";
-import { abortExecutor, endExecutor, startExecutor } from "./terminal";
+import { abortExecutor, abortOutcome, endExecutor, endOutcome, startExecutor, startOutcome } from "./terminal";
 import { toolExecutor } from "./tool";
-import type { ExecutorRegistry } from "./types";
+import type { ExecutorRegistry, InstantExecutor, InstantKind } from "./types";
 
-export type { Executor, ExecutorRegistry, StepContext, StepOutcome } from "./types";
+export type { Executor, ExecutorRegistry, InstantExecutor, InstantKind, StepContext, StepOutcome } from "./types";
 export { StepError, StepLimitError } from "./common";
 export { handoffToolName } from "./orchestrator";
 export { BRANCH_FORMAT_RETRIES, branchChoiceSchema } from "./branch";
@@ -23,4 +23,15 @@ export const defaultExecutors: ExecutorRegistry = {
   subflow: subflowExecutor,
   end: endExecutor,
   abort: abortExecutor,
+};
+
+/**
+ * The default executors of the kinds that do no I/O, as plain functions: the driver runs a step of
+ * one of these kinds (when the registry holds its default executor) inside the batch that starts it.
+ */
+export const instantExecutors: { [K in InstantKind]: InstantExecutor<K> } = {
+  start: startOutcome,
+  end: endOutcome,
+  abort: abortOutcome,
+  human: humanOutcome,
 };

@@ -49,6 +49,15 @@ export type StepOutcome =
 /** Runs one node kind. Throwing is allowed: the driver turns it into a failed step with the message. */
 export type Executor<K extends NodeKind = NodeKind> = (ctx: StepContext<K>) => Promise<StepOutcome>;
 
+/**
+ * A node kind whose default executor does no I/O (start, end, abort, human): it answers at once,
+ * without a promise, so the driver runs its step inside the batch that starts it (no await between).
+ */
+export type InstantExecutor<K extends NodeKind = NodeKind> = (ctx: StepContext<K>) => StepOutcome;
+
+/** The kinds with an InstantExecutor. */
+export type InstantKind = "start" | "end" | "abort" | "human";
+
 /** One executor per node kind; a half-added kind fails to compile (house rule 4). */
 export type ExecutorRegistry = { [K in NodeKind]: Executor<K> };
 
