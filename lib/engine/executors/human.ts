@@ -17,4 +17,5 @@ export const humanOutcome: InstantExecutor<"human"> = (ctx) => ({
   latencyMs: 0,
 });
 
+/** The registry's (async) form; the driver runs humanOutcome directly (index.ts instantExecutors). */
 export const humanExecutor: Executor<"human"> = async (ctx) => humanOutcome(ctx);

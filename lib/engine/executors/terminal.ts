@@ -26,6 +26,7 @@ export const abortOutcome: InstantExecutor<"abort"> = (ctx) => ({
   latencyMs: 0,
 });
 
+/** The registry's (async) forms; the driver runs the instant ones directly (index.ts instantExecutors). */
 export const startExecutor: Executor<"start"> = async (ctx) => startOutcome(ctx);
 export const endExecutor: Executor<"end"> = async (ctx) => endOutcome(ctx);
 export const abortExecutor: Executor<"abort"> = async (ctx) => abortOutcome(ctx);
