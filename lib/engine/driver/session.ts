@@ -153,8 +153,8 @@ export class RunSession implements StepHost {
       commits.push(buildCommit(this.options.owner, this.version, item.event, r, at));
       state = r.state;
       for (const c of r.commands) {
-        const instant = c.type === "start_step" ? this.instant(c) : undefined;
-        if (c.type === "start_step" && instant) queue.push({ t: "plan", event: runInstantStep(this, c, this.templateData(state, c.input.feedback), instant) });
+        const instant = c.type === "start_step" && this.instant(c);
+        if (instant) queue.push({ t: "plan", event: runInstantStep(this, c, this.templateData(state, c.input.feedback), instant) });
         else commands.push(c);
       }
     }

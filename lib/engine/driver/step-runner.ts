@@ -68,14 +68,12 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext)
  */
 export function runInstantStep(host: StepHost, cmd: StartStep, data: TemplateContext, run: InstantExecutor): PlannerEvent {
   const key = { nodeId: cmd.nodeId, iteration: cmd.iteration, attempt: cmd.attempt };
-  const usage = { promptTokens: 0, completionTokens: 0 };
-  const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);
-  if (!node) return toEvent({ status: "failed", error: "node not found in the workflow", usage, latencyMs: 0 }, key);
+  if (!host.workflow.nodes.some((n) => n.id === cmd.nodeId)) return toEvent(failed(NODE_MISSING), key);
   const ctx = stepContext(host, cmd, data, NEVER_ABORTED, () => true);
   try {
     return toEvent(run(ctx), key);
   } catch (err) {
-    return toEvent({ status: "failed", error: err instanceof Error ? err.message : String(err), usage, latencyMs: 0 }, key);
+    return toEvent(failed(err), key);
   }
 }
 
@@ -114,16 +112,22 @@ function armTimeout(host: StepHost, ms: number, onTimeout: () => void): () => vo
 }
 
 async function execute(host: StepHost, ctx: StepContext, missing: boolean): Promise<StepOutcome> {
-  const usage = { promptTokens: 0, completionTokens: 0 };
-  if (missing) return { status: "failed", error: "node not found in the workflow", usage, latencyMs: 0 };
+  if (missing) return failed(NODE_MISSING);
   const started = host.ports.clock.now();
   try {
     const run = host.executors[ctx.node.type] as (c: StepContext) => Promise<StepOutcome>;
     return await run(ctx);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    return { status: "failed", error: message, usage, latencyMs: host.ports.clock.now() - started };
+    return failed(err, host.ports.clock.now() - started);
   }
+}
+
+const NODE_MISSING = "node not found in the workflow";
+
+/** A step that failed before its executor answered: a thrown error (its message) or a reason, no usage. */
+function failed(err: unknown, latencyMs = 0): StepOutcome {
+  const error = err instanceof Error ? err.message : String(err);
+  return { status: "failed", error, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs };
 }
 
 function toEvent(o: StepOutcome, key: { nodeId: string; iteration: number; attempt: number }): PlannerEvent {
