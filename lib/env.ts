@@ -14,6 +14,7 @@ const HOW: Record<string, string> = {
   WEFT_WORKER_SHUTDOWN_GRACE_MS: "set WEFT_WORKER_SHUTDOWN_GRACE_MS to how long SIGTERM waits for in-flight steps, in ms (default 20000)",
   WEFT_RECONCILE_INTERVAL_MS: "set WEFT_RECONCILE_INTERVAL_MS to how often the reconciler re-dispatches orphaned runs, in ms (default 30000)",
   WEFT_SSE_HEARTBEAT_MS: "set WEFT_SSE_HEARTBEAT_MS to the SSE heartbeat period in ms, 100-60000 (default 15000)",
+  WEFT_STEP_LOG_MS: "set WEFT_STEP_LOG_MS to how long a running run's commits may stay in its step log before its rows are written, 0-60000 ms (default 1000; 0 = never)",
   WEFT_DB_POOL_MAX: "set WEFT_DB_POOL_MAX to the connections per PostgreSQL pool, 1-100 (default 10; a process has two pools)",
   WEFT_SEARCH_URL: "set WEFT_SEARCH_URL to a SearXNG-compatible base URL, e.g. http://127.0.0.1:8888 (unset = web_search is not configured)",
   WEFT_MCP_ALLOW_STDIO: "set WEFT_MCP_ALLOW_STDIO=1 to let users connect stdio MCP servers (runs commands on this host), or 0 (default)",
@@ -64,6 +65,7 @@ export const envSchema = z.object({
   /** W6: runs one user may start per minute. */
   WEFT_RUN_START_LIMIT: z.coerce.number().int().min(1).default(60),
   /** Connections per PostgreSQL pool (a process has two: Prisma and the run store's hot path). */
+  WEFT_STEP_LOG_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   WEFT_DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /** SearXNG-compatible base URL for the web_search tool; unset = "not configured". */
   WEFT_SEARCH_URL: url(["http:", "https:"]).optional(),

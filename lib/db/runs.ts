@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
+import { readRunNow } from "@/lib/db/run-log";
 import { runStatuses } from "@/lib/engine/events";
 import type { Prisma, RunStatus, StepStatus } from "@/lib/generated/prisma/client";
 import { runTriggers, type RunTrigger } from "@/lib/runs/dto";
@@ -112,24 +113,19 @@ export async function listRunsForOwner(ownerId: string, filter: RunListFilter = 
 export async function getRunForOwner(ownerId: string, runId: string): Promise<RunDetail | null> {
   const row = await db().run.findFirst({
     where: { id: runId, ownerId },
-    select: {
-      ...summarySelect,
-      inputs: true,
-      outputs: true,
-      cancelRequested: true,
-      nextSeq: true,
-      steps: { orderBy: [{ createdAt: "asc" }, { iteration: "asc" }] },
-    },
+    select: { ...summarySelect, inputs: true, outputs: true, cancelRequested: true },
   });
-  if (!row) return null;
-  const { inputs, outputs, cancelRequested, nextSeq, steps, ...summary } = row;
+  // steps, counters and last seq with the run's log folded in (a running run's may be ahead of its rows)
+  const now = row && (await readRunNow(runId));
+  if (!row || !now) return null;
+  const { inputs, outputs, cancelRequested, ...summary } = row;
   return {
-    ...summaryOf(summary),
+    ...summaryOf({ ...summary, promptTokens: now.promptTokens, completionTokens: now.completionTokens, stepCount: now.stepCount }),
     inputs,
     outputs,
     cancelRequested,
-    lastSeq: nextSeq - 1,
-    steps: steps.map((s) => ({
+    lastSeq: now.lastSeq,
+    steps: now.steps.map((s) => ({
       id: s.id,
       nodeId: s.nodeId,
       iteration: s.iteration,

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { readRunNow } from "@/lib/db/run-log";
 import { isShareLinkActive, resolveShareToken, type ShareGrant } from "@/lib/db/share-links";
 import { AppError, notFound } from "@/lib/errors";
 import { clientIp } from "@/lib/auth/client-ip";
@@ -51,16 +52,17 @@ async function sharedRunOf(grant: ShareGrant): Promise<SharedRun | null> {
       id: true, status: true, reason: true, promptTokens: true, completionTokens: true, stepCount: true,
       createdAt: true, startedAt: true, finishedAt: true, inputs: true, outputs: true, trigger: true,
       workflowVersion: { select: { version: true, document: true, workflow: { select: { name: true } } } },
-      steps: { orderBy: [{ createdAt: "asc" }, { iteration: "asc" }] },
     },
   });
-  if (!row) return null;
+  // steps and counters with the run's log folded in (a running run's may be ahead of its rows)
+  const now = row && (await readRunNow(row.id));
+  if (!row || !now) return null;
   const doc = workflowSchema.safeParse(row.workflowVersion.document);
   const c = grant.includeContent;
   return {
-    run: sharedRunInfo({ ...row, workflowName: row.workflowVersion.workflow.name, version: row.workflowVersion.version }, c),
+    run: sharedRunInfo({ ...row, promptTokens: now.promptTokens, completionTokens: now.completionTokens, stepCount: now.stepCount, workflowName: row.workflowVersion.workflow.name, version: row.workflowVersion.version }, c),
     graph: doc.success ? sharedGraph(doc.data) : { name: "", nodes: [], edges: [], agents: [] },
-    steps: row.steps.map((s) => sharedStep(s, c)),
+    steps: now.steps.map((s) => sharedStep(s, c)),
     includeContent: c,
     expiresAt: grant.expiresAt.toISOString(),
   };

@@ -8,11 +8,12 @@ import { env } from "@/lib/env";
 import { eventPayload } from "@/lib/events/store";
 import { createLogger } from "@/lib/logger";
 import { preparedCommit, type Param } from "./commit-sql";
+import { hold, logRowOf, rowKey, type LogRow } from "./held-runs";
 
 const log = createLogger({ component: "run-store-sql" });
 
 /** What the single-statement commit answered. `unsupported`: the caller must use the general path. */
-export type SqlCommitResult = { kind: "ok"; version: number; events: StoredEvent[]; ownerId?: string; createdAt?: Date } | { kind: "refused" } | { kind: "unsupported" };
+export type SqlCommitResult = { kind: "ok"; version: number; nextSeq: number; events: StoredEvent[]; ownerId?: string; createdAt?: Date } | { kind: "refused" } | { kind: "unsupported" };
 
 const g = globalThis as unknown as { __weftRunStorePool?: { url: string; pool: pg.Pool } };
 
@@ -31,15 +32,12 @@ export function runStorePool(): pg.Pool {
 }
 
 let statements = 0;
-let claimRereads = 0;
 
 /** Statements this process sent on the hot-path pool (B1 reports them per step). */
 export const sqlStatementCount = (): number => statements;
-/** Claims whose snapshot had to be read again because a commit landed while the claim waited (see sqlClaim). */
-export const claimRereadCount = (): number => claimRereads;
 
 /** One statement on the hot-path pool, counted. */
-function query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
+export function query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
   statements++;
   return runStorePool().query<R>(config);
 }
@@ -51,7 +49,6 @@ export async function closeRunStorePool(): Promise<void> {
   await current?.pool.end();
 }
 
-const rowKey = (s: { nodeId: string; iteration: number }) => `${s.nodeId}\u0000${s.iteration}`;
 const iso = (d: Date) => d.toISOString();
 
 /**
@@ -100,7 +97,7 @@ function foldResults(c: RunCommit): Folded | null {
   return folded;
 }
 
-function runWriteJson(c: RunCommit): Record<string, unknown> {
+export function runWriteJson(c: RunCommit): Record<string, unknown> {
   const w = c.run;
   if (!w) return {};
   return {
@@ -124,8 +121,8 @@ export interface CommitQuery {
 }
 
 /** Applies `c` in one statement; see commit-sql.ts (its fresh variant with `fresh`: the claim too). Throws only on database errors. */
-export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart): Promise<SqlCommitResult> {
-  const built = commitQuery(runId, c, fresh);
+export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart, ids?: RowIds): Promise<SqlCommitResult> {
+  const built = commitQuery(runId, c, fresh, ids);
   if (!built) return { kind: "unsupported" };
   const { query: q, events, at } = built;
   const res = await query<{ version: number; nextSeq: number; ownerId?: string; createdAt?: string }>(q);
@@ -133,11 +130,14 @@ export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart)
   if (!row) return { kind: "refused" };
   const first = row.nextSeq - events.length;
   const stored = events.map((event, i) => ({ seq: first + i, at, event }));
-  return { kind: "ok", version: row.version, events: stored, ...(row.ownerId ? { ownerId: row.ownerId, createdAt: utc(row.createdAt ?? null)! } : {}) };
+  return { kind: "ok", version: row.version, nextSeq: row.nextSeq, events: stored, ...(row.ownerId ? { ownerId: row.ownerId, createdAt: utc(row.createdAt ?? null)! } : {}) };
 }
 
 /** The statement sqlCommit sends for `c`, or null when one statement cannot express it (the caller takes the general path). */
-export function commitQuery(runId: string, c: RunCommit, fresh?: FreshStart): CommitQuery | null {
+/** The ids the rows a commit inserts get (a held run's, so that the rows and its log agree); random without. */
+export type RowIds = (row: { nodeId: string; iteration: number }) => string | undefined;
+
+export function commitQuery(runId: string, c: RunCommit, fresh?: FreshStart, ids?: RowIds): CommitQuery | null {
   const folded = foldResults(c);
   if (!folded) return null;
   // stored as the engine made them: typed, and checked against runEventSchema by every engine test
@@ -152,11 +152,11 @@ export function commitQuery(runId: string, c: RunCommit, fresh?: FreshStart): Co
   const starts = (c.stepStarts ?? []).map((s, i) => {
     const done = stepResults[folded.completes.get(i) ?? -1];
     return {
-      id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, input: s.input ?? null, at: iso(s.at),
+      id: ids?.(s) ?? randomUUID(), nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, input: s.input ?? null, at: iso(s.at),
       ...(done ? { status: done.status, output: done.output ?? null, branch: done.branch, promptTokens: done.promptTokens, completionTokens: done.completionTokens, latencyMs: done.latencyMs, error: done.error, finishedAt: done.status === "waiting" ? null : iso(done.at) } : {}),
     };
   });
-  const skips = (c.stepSkips ?? []).map((s) => ({ id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, at: iso(s.at) }));
+  const skips = (c.stepSkips ?? []).map((s) => ({ id: ids?.(s) ?? randomUUID(), nodeId: s.nodeId, iteration: s.iteration, at: iso(s.at) }));
   const park = c.run?.status === "waiting";
   const oneResult = results.length === 1;
   const oneSkip = skips.length === 1;
@@ -200,69 +200,37 @@ export async function sqlReadAnswers(runId: string): Promise<{ nodeId: string; i
   return res.rows;
 }
 
-const SNAPSHOT_SQL = `
-SELECT json_build_object('run', row_to_json(r), 'document', w.document,
-  'steps', COALESCE((SELECT json_agg(s) FROM "Step" s WHERE s."runId" = r.id), '[]'::json)) AS snap
-FROM "Run" r JOIN "WorkflowVersion" w ON w.id = r."workflowVersionId" WHERE r.id = $1`;
-
-/**
- * The claim (lease := owner, version + 1) and, in the same statement, the snapshot as of the
- * statement's start. The fields a cancel request changes without a version bump come from the
- * claimed row itself (RETURNING sees the latest row). Always one row: when nothing was claimed,
- * `seen` is the run's status in the same snapshot (null: no row yet), so a refusal is explained
- * consistently (a second statement could see a row inserted after the claim missed it).
- */
-const CLAIM_SQL = `
-WITH c AS (
-  UPDATE "Run" SET "leaseOwner" = $2, "leaseExpiresAt" = NULL, version = version + 1 WHERE id = $1 AND status IN ('queued', 'running')
-  RETURNING version, status, "cancelRequested", reason
-)
-SELECT c.version, c.status, c."cancelRequested", c.reason,
-  CASE WHEN c.version IS NOT NULL THEN (${SNAPSHOT_SQL.trim()}) END AS snap,
-  (SELECT status FROM "Run" WHERE id = $1) AS seen
-FROM (SELECT 1) AS one LEFT JOIN c ON true`;
-
-type Snap = { run: RunJson; document: unknown; steps: StepJson[] };
+type Snap = { run: RunJson & { nextSeq: number }; document: unknown; steps: (StepJson & LogRow)[] };
 
 /** A claim's answer, plus (when it succeeded) the user who owns the run. */
 export type SqlClaimResult = Exclude<ClaimResult, { ok: true }> | (Extract<ClaimResult, { ok: true }> & { ownerId: string });
 
 /**
- * Claims a live run for `owner` (lease := owner, version + 1) and reads its snapshot, normally in
- * one round trip. The snapshot must include every commit that preceded the claim (after it no older
- * holder can commit: its version is stale). The statement reads as of its start, while its UPDATE
- * sees the latest Run row, so a commit that landed in between (the UPDATE waited for its row lock)
- * shows as a version gap: the snapshot's Run version is not the claimed one minus 1. Only then is
- * the snapshot read again, by a statement of its own. The claim also answers the run's owner, so
- * the worker needs no look-up of its own.
+ * Claims a live run for `owner` (lease := owner, version + 1) and reads its snapshot in one round
+ * trip: the SQL function weft_claim (migration run_step_log) moves the lease, then folds the run's
+ * log into its rows and reads them, each in a snapshot of its own taken after the lease moved, so
+ * the snapshot holds every commit that preceded the claim (after it no older holder can commit: its
+ * version is stale). The run is then held by this process (held-runs.ts), seeded from the snapshot.
+ * The claim also answers the run's owner, so the worker needs no look-up of its own.
  */
 export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimResult> {
-  type ClaimRow = { version: number | null; status: RunStatus; cancelRequested: boolean; reason: string | null; snap: Snap | null; seen: RunStatus | null };
-  // A refused claim is explained by the same statement's snapshot: no row yet (its insert may still be
-  // committing: the worker claims again, lib/runs/worker.ts), a terminal row, or a live row that a
-  // commit changed while the UPDATE waited for its lock — then the claim is simply tried again.
-  let row: ClaimRow & { version: number };
+  type Claimed = { version?: number; status: RunStatus; cancelRequested: boolean; reason: string | null; snap?: Snap; seen?: RunStatus | null };
+  // A refused claim is explained by the run's status read right after it: no row yet (its insert may
+  // still be committing: the worker claims again, lib/runs/worker.ts), a terminal row, a parked one,
+  // or a live one (its insert or a status change landed between the two reads): then it is tried again.
+  let answer: Claimed;
   for (let tries = 1; ; tries++) {
-    const answer = (await query<ClaimRow>({ name: "weft_run_claim_v3", text: CLAIM_SQL, values: [runId, owner] })).rows[0]!;
-    if (answer.version !== null) {
-      row = { ...answer, version: answer.version };
-      break;
-    }
-    if (answer.seen === null) return { ok: false, reason: "not_found" };
-    if (isTerminalRunStatus(answer.seen)) return { ok: false, reason: "terminal" };
+    answer = (await query<{ c: Claimed }>({ name: "weft_run_claim_v4", text: `SELECT weft_claim($1, $2) AS c`, values: [runId, owner] })).rows[0]!.c;
+    if (answer.version !== undefined && answer.snap) break;
+    if (!answer.seen) return { ok: false, reason: "not_found" };
     if (answer.seen === "waiting") return { ok: false, reason: "waiting" };
-    // still live and still refused: the queue retries the job (runJob throws only on store failures)
-    if (tries === 3) throw new Error(`claim of run ${runId} kept racing with concurrent commits`);
+    if (isTerminalRunStatus(answer.seen)) return { ok: false, reason: "terminal" };
+    if (tries === 3) throw new Error(`claim of run ${runId} kept racing with changes of its status`);
   }
-  const version = row.version;
-  let snap = row.snap;
-  if (!snap || snap.run.version !== version - 1) {
-    claimRereads++;
-    snap = (await query<{ snap: Snap }>({ name: "weft_run_snapshot_v1", text: SNAPSHOT_SQL, values: [runId] })).rows[0]?.snap ?? null;
-  }
-  if (!snap) return { ok: false, reason: "not_found" };
-  const r = { ...snap.run, status: row.status, cancelRequested: row.cancelRequested, reason: row.reason, leaseOwner: owner };
+  const { version, snap } = answer as Claimed & { version: number; snap: Snap };
+  const r = { ...snap.run, status: answer.status, cancelRequested: answer.cancelRequested, reason: answer.reason, leaseOwner: owner };
   const live = !isTerminalRunStatus(r.status);
+  hold({ runId, owner, status: r.status, version, dbVersion: version, next: snap.run.nextSeq, rows: new Map(snap.steps.map((s) => [rowKey(s), logRowOf(s)])) });
   return {
     ok: true,
     ownerId: r.ownerId,

@@ -4,7 +4,9 @@ import { appendEvents, type Tx } from "@/lib/events/store";
 import type { RunStatus } from "@/lib/engine/events";
 import type { ClaimResult, CommitFailure, CommitResult, FreshClaimResult, FreshStart, RunCommit, StorePort } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
-import { claimRereadCount, sqlCancelRequested, sqlClaim, sqlCommit, sqlReadAnswers, sqlStatementCount } from "./store-sql";
+import { commitHeld, freshHeld, heldStats } from "./held-commit";
+import { heldRun, letGo } from "./held-runs";
+import { sqlCancelRequested, sqlClaim, sqlCommit, sqlReadAnswers, sqlStatementCount } from "./store-sql";
 import { applyRunWrite, applyStepWrites, StepConflict, StepLeaseLost } from "./store-writes";
 
 const log = createLogger({ component: "run-store" });
@@ -15,10 +17,10 @@ const counters = { commits: 0, rejectedCommits: 0, claims: 0, freshClaims: 0, tr
  * Counters of this process: `rejectedCommits` counts refused stale/zombie commits (D4); `freshClaims`
  * the claims that rode on a fresh run's first commit (claimFresh; also counted in `claims` and `commits`);
  * `transactionalCommits` those that took the general path; `sqlStatements` the single statements
- * sent on the hot-path pool (commits, claims); `cancelPolls` the cancel checks; `claimRereads` the
- * claims that read their snapshot again because a commit landed while they waited (store-sql.ts).
+ * sent on the hot-path pool (commits, claims); `cancelPolls` the cancel checks; `logged` the commits of
+ * held runs stored in the run's log alone and `written` those that wrote the rows (held-commit.ts).
  */
-export const storeStats = () => ({ ...counters, sqlStatements: sqlStatementCount(), claimRereads: claimRereadCount() });
+export const storeStats = () => ({ ...counters, ...heldStats(), sqlStatements: sqlStatementCount() });
 
 /** Waiting for a pooled connection under load must not fail a commit; a stuck one must not hold locks forever. */
 const COMMIT_TX = { maxWait: 15_000, timeout: 30_000 } as const;
@@ -69,7 +71,7 @@ async function claimRun(runId: string, owner: string, onClaim?: (ownerId: string
 
 /** See StorePort.claimFresh: the claim and the first commit as one statement (commit-sql.ts FRESH_BUMP). */
 async function claimFresh(runId: string, c: RunCommit, fresh: FreshStart, onClaim?: (ownerId: string) => void): Promise<FreshClaimResult> {
-  const res = await sqlCommit(runId, c, fresh);
+  const res = await freshHeld(runId, c, fresh);
   if (res.kind !== "ok" || !res.ownerId || !res.createdAt) return { ok: false };
   counters.claims++;
   counters.freshClaims++;
@@ -79,10 +81,22 @@ async function claimFresh(runId: string, c: RunCommit, fresh: FreshStart, onClai
 }
 
 /**
- * One commit: normally a single statement (store-sql.ts); a commit that writes one step row in a
+ * One commit: normally a single statement (store-sql.ts), or for a run this process holds the
+ * held run's (held-commit.ts: often an append to the run's log); a commit that writes one step row in a
  * way one statement cannot (rare) takes the general path, an interactive transaction with the same guards.
  */
 async function commit(runId: string, c: RunCommit): Promise<CommitResult> {
+  const h = heldRun(runId, c.owner);
+  if (h) {
+    const res = await commitHeld(h, c);
+    if ("general" in res) return transactionalCommit(runId, res.general);
+    if ("refused" in res) {
+      const why = await diagnose(runId, res.refused, res.reason && new Refused(res.reason, res.detail));
+      return reject(runId, c, why.reason, why.detail);
+    }
+    if (res.ok) counters.commits++;
+    return res;
+  }
   const fast = await sqlCommit(runId, c);
   if (fast.kind === "ok") {
     counters.commits++;
@@ -95,11 +109,12 @@ async function commit(runId: string, c: RunCommit): Promise<CommitResult> {
   return transactionalCommit(runId, c);
 }
 
-/** Why a single-statement commit changed nothing (read after the fact, for the answer and the log). */
-async function diagnose(runId: string, c: RunCommit): Promise<Refused> {
+/** Why a single-statement commit changed nothing (read after the fact, for the answer and the log); `known`: the step-level reason, if known. */
+async function diagnose(runId: string, c: RunCommit, known?: Refused): Promise<Refused> {
   const run = await db().run.findUnique({ where: { id: runId }, select: { status: true, version: true, leaseOwner: true } });
   const guard = runRefusal(run, c);
   if (guard) return guard;
+  if (known) return known;
   for (const r of c.stepResults ?? []) {
     const startedHere = c.stepStarts?.some((s) => s.nodeId === r.nodeId && s.iteration === r.iteration);
     const hit = startedHere ? 1 : await db().step.count({ where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, OR: [{ status: "running", leaseOwner: c.owner }, { status: "waiting" }] } });
@@ -155,7 +170,10 @@ function runRefusal(run: { status: RunStatus; version: number; leaseOwner: strin
 }
 
 async function releaseRun(runId: string, owner: string, version: number): Promise<void> {
-  await db().run.updateMany({ where: { id: runId, leaseOwner: owner, version }, data: { leaseOwner: null } });
+  // a held run's version is the engine's (held-runs.ts); its log stays as it is, for the next claim to fold
+  const h = heldRun(runId, owner);
+  letGo(runId, owner);
+  await db().run.updateMany({ where: { id: runId, leaseOwner: owner, version: h && h.version === version ? h.dbVersion : version }, data: { leaseOwner: null } });
 }
 
 async function requestCancel(runId: string, reason?: string): Promise<void> {

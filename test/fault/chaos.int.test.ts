@@ -8,7 +8,7 @@ import { db } from "@/lib/db/client";
 import { startRun } from "@/lib/runs/service";
 import { createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
-import { alive, expectContiguousSeq, saveWorkerLogs, TERMINAL, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+import { alive, expectContiguousSeq, saveWorkerLogs, stepsNow, TERMINAL, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
 import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
@@ -103,7 +103,7 @@ async function chaos(workflowId: string): Promise<Chaos> {
     // only while another started worker survives: recovery then never waits for a start-up
     const ready = workers.filter((w) => alive(w) && !killed.has(w) && w.readyAt !== undefined);
     if (ready.length < 2) continue;
-    const running = await db().step.findMany({ where: { runId: { in: c.runIds }, status: "running" }, select: { leaseOwner: true, nodeId: true } });
+    const running = (await Promise.all(c.runIds.map(stepsNow))).flat().filter((s) => s.status === "running");
     const holders = [...new Set(running.map((s) => workerOf(ready, s.leaseOwner)).filter((w): w is WorkerProcess => !!w))];
     const victim = holders[Math.floor(Math.random() * holders.length)];
     if (!victim) continue;

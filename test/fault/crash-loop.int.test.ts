@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { hasLiveRunJob } from "@/lib/queue";
 import { startRun } from "@/lib/runs/service";
 import { createTestWorkflow } from "@/lib/runs/test-fixtures";
-import { alive, chainWorkflow, expectContiguousSeq, modelCalls, TERMINAL, waitFor, waitTerminal, workerOf } from "@/test/helpers/worker";
+import { alive, chainWorkflow, expectContiguousSeq, modelCalls, stepsNow, TERMINAL, waitFor, waitTerminal, workerOf } from "@/test/helpers/worker";
 import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
@@ -39,7 +39,7 @@ describe("D3: crash loop", () => {
         expect.fail(`run still ${r.status} at the deadline after crashes ${killedAttempts.join(", ")}; worker logs:\n${tail.join("\n")}`);
       }
       expect(killedAttempts.length, "more crashes than the cap allows").toBeLessThanOrEqual(3);
-      const step = await db().step.findFirst({ where: { runId, nodeId: "n1", status: "running" } });
+      const step = (await stepsNow(runId)).find((s) => s.nodeId === "n1" && s.status === "running");
       const victim = step && !killedAttempts.includes(step.attempt) ? workerOf(workers.filter(alive), step.leaseOwner) : undefined;
       // the attempt's model call has reached the server: the step is mid-flight
       if (victim && step && modelCalls(pool.model, "d3") >= step.attempt) {

@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { startRun } from "@/lib/runs/service";
 import { createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
-import { alive, chainWorkflow, expectContiguousSeq, flushPrefix, modelCalls, stopWorker, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+import { alive, chainWorkflow, expectContiguousSeq, flushPrefix, modelCalls, stepsNow, stopWorker, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
 import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
@@ -44,7 +44,7 @@ const { workers, start, live, prefix } = pool;
 /** The pool worker holding the step `nodeId` of `runId` while it runs. */
 async function holderOf(runId: string, nodeId: string): Promise<WorkerProcess> {
   return waitFor(async () => {
-    const step = await db().step.findFirst({ where: { runId, nodeId, status: "running" } });
+    const step = (await stepsNow(runId)).find((s) => s.nodeId === nodeId && s.status === "running");
     return workerOf(live(), step?.leaseOwner);
   }, 120_000, `a live worker holding ${nodeId}`);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startRun } from "@/lib/runs/service";
 import { createTestWorkflow } from "@/lib/runs/test-fixtures";
-import { alive, chainWorkflow, expectContiguousSeq, modelCalls, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+import { alive, chainWorkflow, expectContiguousSeq, modelCalls, stepsNow, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
 import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
@@ -28,7 +28,7 @@ describe("false stalls", () => {
     for (let attempt = 1; attempt <= 3; attempt++) {
       // freeze only once this attempt's model call has reached the server: the step is mid-flight
       const step = await waitFor(async () => {
-        const s = await db().step.findFirst({ where: { runId, nodeId: "n1", status: "running", attempt } });
+        const s = (await stepsNow(runId)).find((x) => x.nodeId === "n1" && x.status === "running" && x.attempt === attempt);
         return s && modelCalls(pool.model, "fs") >= attempt ? s : null;
       }, 120_000, `attempt ${attempt} in its model call`);
       const holder = workerOf(workers.filter(alive), step.leaseOwner)!;
@@ -36,7 +36,7 @@ describe("false stalls", () => {
       holder.child.kill("SIGSTOP");
       frozen.push(holder);
       await waitFor(async () => {
-        const s = await db().step.findFirst({ where: { runId, nodeId: "n1" } });
+        const s = (await stepsNow(runId)).find((x) => x.nodeId === "n1");
         return s && (s.attempt > attempt || s.status !== "running");
       }, 120_000, `attempt ${attempt} taken over`);
       holder.child.kill("SIGCONT"); // alive again: its late commit is refused, and it keeps beating

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
 import { db } from "@/lib/db/client";
+import { readRunNow } from "@/lib/db/run-log";
 import { createWorkerConnection } from "@/lib/queue";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 
@@ -96,6 +97,14 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
 export const TERMINAL = ["succeeded", "failed", "aborted", "budget_exhausted", "cancelled"];
 
 /** Waits until the run is terminal; returns it with its steps (ordered by start) and events (by seq). */
+/**
+ * A run's steps as they are now, its step log folded in (lib/db/run-log.ts): how a test reads a
+ * running run's steps (its Step rows may lag its log by up to WEFT_STEP_LOG_MS).
+ */
+export async function stepsNow(runId: string) {
+  return (await readRunNow(runId))?.steps ?? [];
+}
+
 export async function waitTerminal(runId: string, ms = 60_000) {
   const run = await waitFor(async () => {
     const r = await db().run.findUnique({ where: { id: runId } });

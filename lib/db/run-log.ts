@@ -1,0 +1,40 @@
+import "server-only";
+import type { Step } from "@/lib/generated/prisma/client";
+import { db } from "./client";
+
+/** A run's Step rows and counters as they are now, its log folded in (see `readRunNow`). */
+export interface RunNow {
+  promptTokens: number;
+  completionTokens: number;
+  stepCount: number;
+  lastSeq: number;
+  /** In start order (row creation, then iteration). */
+  steps: Step[];
+}
+
+type StepJson = Omit<Step, "createdAt" | "startedAt" | "finishedAt"> & { createdAt: string; startedAt: string | null; finishedAt: string | null };
+const utc = (v: string | null): Date | null => (v === null ? null : new Date(v.endsWith("Z") ? v : `${v}Z`));
+
+/**
+ * A run's steps, token and step counters and last event seq as they are now, in one statement (one
+ * snapshot): the Step and Run rows with what the run's log holds beyond them (commits a worker
+ * stored as events alone while the run was running: migration run_step_log, lib/runs/held-runs.ts).
+ * Readers that show a running run's steps read them here, never from the Step rows alone. Null: no
+ * such run. Not owner-scoped: callers authorise the run first.
+ */
+export async function readRunNow(runId: string): Promise<RunNow | null> {
+  const rows = await db().$queryRaw<{ promptTokens: number; completionTokens: number; stepCount: number; lastSeq: number; steps: StepJson[] }[]>`
+    SELECT r."promptTokens" + l."addPrompt" AS "promptTokens", r."completionTokens" + l."addCompletion" AS "completionTokens",
+      r."stepCount" + l."addSteps" AS "stepCount", l."lastSeq",
+      COALESCE((SELECT json_agg(s ORDER BY s."createdAt", s.iteration) FROM weft_run_steps(r.id) s), '[]'::json) AS steps
+    FROM "Run" r CROSS JOIN LATERAL weft_run_log(r.id) l WHERE r.id = ${runId}`;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens,
+    stepCount: row.stepCount,
+    lastSeq: row.lastSeq,
+    steps: row.steps.map((s) => ({ ...s, createdAt: utc(s.createdAt)!, startedAt: utc(s.startedAt), finishedAt: utc(s.finishedAt) })),
+  };
+}

@@ -1,0 +1,213 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { RunStatus } from "@/lib/engine/events";
+import type { CommitFailure, RunCommit } from "@/lib/engine/ports";
+
+/**
+ * What this process knows of the runs it holds: every Step row as it now is, the next event seq,
+ * the Run row's version and what the run's log holds that the rows do not yet (lib/runs/log-sql.ts).
+ * A run is held from its claim (seeded from the claim's snapshot, or from a fresh run's first
+ * commit) until it ends, parks, is released or a commit is refused.
+ *
+ * The engine sees a version that moves by one with every commit (StorePort). A commit stored in the
+ * log alone leaves the Run row, so its version too: `version` is the engine's, `dbVersion` the row's.
+ */
+export interface HeldRun {
+  runId: string;
+  owner: string;
+  status: RunStatus;
+  version: number;
+  dbVersion: number;
+  /** The seq the run's next event gets. */
+  next: number;
+  rows: Map<string, LogRow>;
+  /** What log-only commits hold that the Step and Run rows do not; null when nothing. */
+  unfolded: Unfolded | null;
+  /** When the rows were last written (ms): the log holds at most WEFT_STEP_LOG_MS of commits. */
+  writtenAt: number;
+  /** The commit in flight: commits of one held run are applied one after another. */
+  busy: Promise<unknown> | null;
+}
+
+/** A Step row as the log and the fold write it (column names; times as ISO strings). */
+export interface LogRow {
+  id: string;
+  nodeId: string;
+  iteration: number;
+  attempt: number;
+  status: string;
+  input: unknown;
+  output: unknown;
+  branch: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number | null;
+  error: string | null;
+  leaseOwner: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface Unfolded {
+  rows: Set<string>;
+  addPrompt: number;
+  addCompletion: number;
+  addSteps: number;
+  state?: unknown;
+}
+
+/**
+ * How long commits may stay in the log before one writes the rows again (WEFT_STEP_LOG_MS, validated
+ * by lib/env at start-up; 0 turns the log off): readers that do not fold the log (run lists) lag a
+ * running run by at most this much plus one step. Steps slower than this (most model calls) are
+ * therefore committed as before, one Run and Step write each. Read here without lib/env for the
+ * reason lib/db/client.ts gives for its pool size.
+ */
+let logWindowMs = Number(process.env.WEFT_STEP_LOG_MS ?? 1_000) || 0;
+/** Sets the window (tests of the single-statement commit turn the log off). */
+export const setLogWindowMs = (ms: number) => {
+  logWindowMs = ms;
+};
+/** Held runs a process remembers at most (a driver that stops without releasing leaves one behind). */
+const MAX_HELD = 10_000;
+
+const held = new Map<string, HeldRun>();
+const keyOf = (runId: string, owner: string) => `${runId}\u0000${owner}`;
+export const rowKey = (s: { nodeId: string; iteration: number }) => `${s.nodeId}\u0000${s.iteration}`;
+const iso = (d: Date) => d.toISOString();
+
+export function heldRun(runId: string, owner: string): HeldRun | undefined {
+  return held.get(keyOf(runId, owner));
+}
+
+export function hold(run: Omit<HeldRun, "unfolded" | "writtenAt" | "busy">): HeldRun {
+  const h: HeldRun = { ...run, unfolded: null, writtenAt: Date.now(), busy: null };
+  held.delete(keyOf(run.runId, run.owner));
+  held.set(keyOf(run.runId, run.owner), h);
+  if (held.size > MAX_HELD) held.delete(held.keys().next().value!);
+  return h;
+}
+
+export function letGo(runId: string, owner: string): void {
+  held.delete(keyOf(runId, owner));
+}
+
+/** Held runs of this process (tests). */
+export const heldCount = (): number => held.size;
+
+/** A claimed snapshot's Step row (row_to_json of "Step") as a LogRow. */
+export function logRowOf(s: LogRow): LogRow {
+  const t = (v: string | null) => (v === null ? null : v.endsWith("Z") ? v : `${v}Z`);
+  return {
+    id: s.id, nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: s.status, input: s.input ?? null, output: s.output ?? null,
+    branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error,
+    leaseOwner: s.leaseOwner, createdAt: t(s.createdAt)!, startedAt: t(s.startedAt), finishedAt: t(s.finishedAt),
+  };
+}
+
+/** A commit's effect on the held rows, checked as the commit statement checks them (commit-sql.ts). */
+export type Planned = { ok: true; rows: Map<string, LogRow>; touched: LogRow[]; closesWaiting: boolean } | { ok: false; reason: CommitFailure; detail: string };
+
+/**
+ * Applies `c`'s step writes to a copy of `h`'s rows, in the order one statement applies them: each
+ * result of a row not (re)started in the same commit must hit a row running under this owner and
+ * attempt, waiting under anyone, or be a cancel; a result with its restart is only checked; a
+ * start then (re)writes its row, with the result of the same attempt when the commit has one; a
+ * skip must hit no row. Null: the commit writes a row twice in a way one statement cannot.
+ */
+export function planRows(h: HeldRun, c: RunCommit): Planned | null {
+  const starts = new Map((c.stepStarts ?? []).map((s) => [rowKey(s), s]));
+  if (starts.size !== (c.stepStarts ?? []).length) return null;
+  const rows = new Map(h.rows);
+  const touched = new Map<string, LogRow>();
+  let closesWaiting = false;
+  const results = new Set<string>();
+  for (const r of c.stepResults ?? []) {
+    const k = rowKey(r);
+    if (results.has(k)) return null;
+    results.add(k);
+    const restart = starts.get(k);
+    if (restart && restart.attempt === r.attempt) continue; // completes its start, below
+    if (restart && restart.attempt < r.attempt) return null;
+    const row = rows.get(k);
+    const open = row && row.attempt === r.attempt && (row.status === "waiting" || (row.status === "running" && (row.leaseOwner === c.owner || r.status === "cancelled")));
+    if (!open) return { ok: false, reason: "lost_lease", detail: `step ${r.nodeId}#${r.iteration} attempt ${r.attempt} is not running under this owner` };
+    closesWaiting ||= row.status === "waiting";
+    if (restart) continue; // the restart overwrites it
+    const done: LogRow = { ...row, status: r.status, output: r.output ?? null, branch: r.branch, promptTokens: r.promptTokens, completionTokens: r.completionTokens, latencyMs: r.latencyMs, error: r.error, finishedAt: r.status === "waiting" ? null : iso(r.at) };
+    rows.set(k, done);
+    touched.set(k, done);
+  }
+  for (const [k, s] of starts) {
+    const old = rows.get(k);
+    const done = (c.stepResults ?? []).find((r) => r.attempt === s.attempt && rowKey(r) === k);
+    const row: LogRow = {
+      id: old?.id ?? randomUUID(), nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: done?.status ?? "running", input: s.input ?? null,
+      output: done ? (done.output ?? null) : null, branch: done?.branch ?? null, promptTokens: done?.promptTokens ?? 0, completionTokens: done?.completionTokens ?? 0,
+      latencyMs: done?.latencyMs ?? null, error: done?.error ?? null, leaseOwner: c.owner, createdAt: old?.createdAt ?? iso(s.at), startedAt: iso(s.at),
+      finishedAt: done && done.status !== "waiting" ? iso(done.at) : null,
+    };
+    rows.set(k, row);
+    touched.set(k, row);
+  }
+  for (const s of c.stepSkips ?? []) {
+    const k = rowKey(s);
+    if (rows.has(k)) return { ok: false, reason: "stale", detail: "a skipped step already exists" };
+    const row: LogRow = {
+      id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, attempt: 1, status: "skipped", input: null, output: null, branch: null, promptTokens: 0,
+      completionTokens: 0, latencyMs: null, error: null, leaseOwner: c.owner, createdAt: iso(s.at), startedAt: null, finishedAt: iso(s.at),
+    };
+    rows.set(k, row);
+    touched.set(k, row);
+  }
+  return { ok: true, rows, touched: [...touched.values()], closesWaiting };
+}
+
+/**
+ * Whether `c` may be stored in the log alone: the run is running and stays so, the commit changes
+ * only the planner state and counters of the Run row, asks and answers no human review (waiting
+ * rows are read by other processes, lib/runs/answers.ts), has events to carry it, and the rows were
+ * written less than WEFT_STEP_LOG_MS ago.
+ */
+export function logOnly(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, now: number): boolean {
+  if (h.status !== "running" || !c.events?.length || planned.closesWaiting || now - h.writtenAt >= logWindowMs) return false;
+  const w = c.run;
+  if (w && (w.status !== undefined || w.outputs !== undefined || w.reason !== undefined || w.startedAt !== undefined || w.finishedAt !== undefined || w.waitingSince !== undefined)) return false;
+  return !planned.touched.some((r) => r.status === "waiting");
+}
+
+/** What a log-only commit stores on its last event (see the migration run_step_log). */
+export function logEntry(c: RunCommit, touched: LogRow[]): Record<string, unknown> {
+  const w = c.run;
+  return {
+    rows: touched,
+    ...(w?.plannerState !== undefined ? { state: w.plannerState ?? {} } : {}),
+    ...(w?.addTokens ? { addPrompt: w.addTokens.promptTokens, addCompletion: w.addTokens.completionTokens } : {}),
+    ...(w?.addSteps ? { addSteps: w.addSteps } : {}),
+  };
+}
+
+/** Records a log-only commit that landed. */
+export function loggedCommit(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, events: number): void {
+  const u = (h.unfolded ??= { rows: new Set(), addPrompt: 0, addCompletion: 0, addSteps: 0 });
+  for (const r of planned.touched) u.rows.add(rowKey(r));
+  u.addPrompt += c.run?.addTokens?.promptTokens ?? 0;
+  u.addCompletion += c.run?.addTokens?.completionTokens ?? 0;
+  u.addSteps += c.run?.addSteps ?? 0;
+  if (c.run?.plannerState !== undefined) u.state = c.run.plannerState ?? {};
+  h.rows = planned.rows;
+  h.next += events;
+  h.version++;
+}
+
+/** Records a commit that wrote the Run row (and with it every unfolded row). */
+export function writtenCommit(h: HeldRun, c: RunCommit, rows: Map<string, LogRow>, dbVersion: number, next: number): void {
+  h.rows = rows;
+  h.unfolded = null;
+  h.writtenAt = Date.now();
+  h.dbVersion = dbVersion;
+  h.next = next;
+  h.version++;
+  if (c.run?.status) h.status = c.run.status;
+}
