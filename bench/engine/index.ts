@@ -29,10 +29,8 @@
  * INSERT commit per step or batch of parallel steps, one wake-up) and replay-worker.ts (our real
  * commit statements replayed back to back, no engine between them). Ours − replay is the engine's
  * own cost per step, replay − floor the cost of our commit statements above a plain insert.
- * B1_WORKER=floor|replay measures only that row (not stored); with B1_WORKER=replay, B1_REPLAY=lean
- * replays the statements the append-only step log would send instead (replay-worker.ts).
- * B1_STORE=lean (not for the stored result) runs our real worker with those statements in place of
- * the store's commits (lean-store.ts): what the design would give with today's engine.
+ * B1_WORKER=floor|replay measures only that row (not stored). WEFT_STEP_LOG_MS=0 runs our workers
+ * without the step log (lib/runs/held-runs.ts; not for the stored result).
  * B1_QUICK=1 (not stored) measures only the first table (≈ 15 s instead of ≈ 150 s), to compare
  * changes run against run; B1_TIMING=1 has our worker time its store calls (store-timing.ts: the
  * first claim, each commit's round trip, the engine's gap between commits) and prints them.
@@ -184,7 +182,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   }
   if (process.env.B1_QUICK === "1" && !smoke) {
     await cleanup();
-    return { summary: `B1_QUICK (first table only, not stored)${process.env.B1_STORE ? `, B1_STORE=${process.env.B1_STORE}` : ""}: ${line(result)}`, ok: true };
+    return { summary: `B1_QUICK (first table only, not stored)${process.env.WEFT_STEP_LOG_MS ? `, WEFT_STEP_LOG_MS=${process.env.WEFT_STEP_LOG_MS}` : ""}: ${line(result)}`, ok: true };
   }
   if (smoke) {
     await cleanup();
@@ -271,12 +269,12 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   }
   const pgVersion = String((await stat.query("SHOW server_version")).rows[0]?.server_version);
   const out = { nodes: "trivial (trivial-node.ts)", ...result, split, withModelCall, remoteServices: remote, commits, throughput, method: "see bench/engine/index.ts header", reps, warmups, loadAverage: os.loadavg(), machine: await machine(), versions: { ...versions(), postgres: pgVersion }, at: new Date().toISOString() };
-  // B1_STORE swaps our worker's store for a diagnostic one (lean-store.ts), B1_TIMING wraps it: never the stored result
-  const diagnosticStore = process.env.B1_STORE || process.env.B1_TIMING === "1";
+  // WEFT_STEP_LOG_MS changes our worker's store, B1_TIMING wraps it: never the stored result
+  const diagnosticStore = process.env.WEFT_STEP_LOG_MS !== undefined || process.env.B1_TIMING === "1";
   if (!diagnosticStore) await writeResult(FILE, out);
   await cleanup();
   return {
-    summary: `${diagnosticStore ? "B1_STORE / B1_TIMING, not stored: " : ""}trivial nodes: ${line(result)}\n${Object.entries(split).map(([name, r]) => `split, ${name} worker: ${line(r)}`).join("\n")}\nwith a model request per node: ${line(withModelCall)}\nremote services (+${remote.addedRoundTripMs} ms per round trip): ${line(remote)}`,
+    summary: `${diagnosticStore ? "WEFT_STEP_LOG_MS / B1_TIMING, not stored: " : ""}trivial nodes: ${line(result)}\n${Object.entries(split).map(([name, r]) => `split, ${name} worker: ${line(r)}`).join("\n")}\nwith a model request per node: ${line(withModelCall)}\nremote services (+${remote.addedRoundTripMs} ms per round trip): ${line(remote)}`,
     ok: true,
   };
 

@@ -7,8 +7,7 @@
  * at the version the previous one answered), sequentially, with no planner, executor or wake-ups between them,
  * and publishes only the run's last wake-up. Between floor-worker.ts (one INSERT per step) and the
  * real worker, its B1 ratio (`B1_WORKER=replay npm run bench -- engine`) splits the engine's cost
- * above the floor into the store's statements and the engine's own per-step work. B1_REPLAY=lean
- * prices the append-only step log's statements instead (see `store` below).
+ * above the floor into the store's statements and the engine's own per-step work.
  */
 import { randomBytes } from "node:crypto";
 import { runJob } from "@/lib/engine/driver";
@@ -18,7 +17,6 @@ import type { RunJobData } from "@/lib/queue";
 import { enginePorts } from "@/lib/runs/engine-ports";
 import { postgresStore } from "@/lib/runs/store";
 import { publishFinished, startDiagnosticWorker, whenRowLands } from "./diagnostic-worker";
-import { leanStore } from "./lean-store";
 import { trivialModelPort } from "./trivial-node";
 
 const OWNER = `b1-replay-${randomBytes(3).toString("hex")}`;
@@ -42,11 +40,7 @@ async function record(runId: string, versionId: string, fresh: RunJobData["fresh
   recordings.set(versionId, commits);
 }
 
-/**
- * B1_REPLAY=lean: the commits go through lean-store.ts instead, the append-only step log's
- * statements (lib/engine/README.md, "Next"), to price that design before building it.
- */
-const store = process.env.B1_REPLAY === "lean" ? leanStore(postgresStore()) : postgresStore();
+const store = postgresStore();
 
 async function replay(runId: string, commits: RunCommit[], fresh: NonNullable<RunJobData["fresh"]>): Promise<void> {
   let version = 0;

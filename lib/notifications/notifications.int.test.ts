@@ -201,8 +201,11 @@ describe("run notifications", () => {
 
     // a delivery left pending with no job (Redis lost it): untouched for longer than every backoff, the sweep enqueues it afresh
     const lost = await createNotifier(rt.ownerId, workflowId, { url: `${base}/lost` });
-    const run = await db().run.create({ data: { ownerId: rt.ownerId, workflowVersionId: versionId, status: "succeeded", finishedAt: new Date() } });
-    const row = await db().notificationDelivery.create({ data: { notifierId: lost.notifier.id, runId: run.id } });
+    // the run and its delivery in one transaction: the worker's own pass over ended runs must not see the run without it
+    const row = await db().$transaction(async (tx) => {
+      const run = await tx.run.create({ data: { ownerId: rt.ownerId, workflowVersionId: versionId, status: "succeeded", finishedAt: new Date() } });
+      return tx.notificationDelivery.create({ data: { notifierId: lost.notifier.id, runId: run.id } });
+    });
     await db().$executeRaw`UPDATE "NotificationDelivery" SET "updatedAt" = now() - interval '2 hours', attempts = 1 WHERE id = ${row.id}`;
     await sweepNotifications();
     await waitFor(async () => (await db().notificationDelivery.findUnique({ where: { id: row.id } }))?.status === "delivered", 20_000, "the lost delivery sent");

@@ -2,7 +2,7 @@ import "server-only";
 import type { CommitFailure, CommitResult, FreshStart, RunCommit, StoredEvent } from "@/lib/engine/ports";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import { eventPayload } from "@/lib/events/store";
-import { hold, letGo, loggedCommit, logEntry, logOnly, planRows, rowKey, writtenCommit, type HeldRun, type LogRow, type Planned } from "./held-runs";
+import { hold, letGo, loggedCommit, logEntry, logOnly, planRows, rowAfter, rowKey, writtenCommit, type HeldRun, type Planned } from "./held-runs";
 import { FOLD_LOG, LOG_APPEND, WRITE_HELD } from "./log-sql";
 import { query, runWriteJson, sqlCommit, type SqlCommitResult } from "./store-sql";
 
@@ -18,7 +18,7 @@ export const heldStats = () => ({ ...counters });
 
 const eventsJson = (c: RunCommit) => JSON.stringify((c.events ?? []).map((e) => ({ type: e.type, payload: eventPayload(e) })));
 const storedAt = (c: RunCommit, first: number, at: Date): StoredEvent[] => (c.events ?? []).map((event, i) => ({ seq: first + i, at, event }));
-const idsOf = (rows: Map<string, LogRow>) => (row: { nodeId: string; iteration: number }) => rows.get(rowKey(row))?.id;
+const idsOf = (h: HeldRun, planned: Extract<Planned, { ok: true }>) => (row: { nodeId: string; iteration: number }) => rowAfter(h, planned, rowKey(row))?.id;
 
 /**
  * A fresh run's claim and first commit (store.claimFresh) whose rows get the ids a held run's
@@ -27,9 +27,9 @@ const idsOf = (rows: Map<string, LogRow>) => (row: { nodeId: string; iteration: 
 export async function freshHeld(runId: string, c: RunCommit, fresh: FreshStart): Promise<SqlCommitResult> {
   const empty: HeldRun = { runId, owner: c.owner, status: "queued", version: 0, dbVersion: 0, next: 1, rows: new Map(), unfolded: null, writtenAt: 0, busy: null };
   const planned = planRows(empty, c);
-  const res = await sqlCommit(runId, c, fresh, planned?.ok ? idsOf(planned.rows) : undefined);
+  const res = await sqlCommit(runId, c, fresh, planned?.ok ? idsOf(empty, planned) : undefined);
   if (res.kind === "ok" && planned?.ok && !isTerminalRunStatus(c.run?.status ?? "queued") && c.run?.status !== "waiting") {
-    hold({ runId, owner: c.owner, status: c.run?.status ?? "queued", version: res.version, dbVersion: res.version, next: res.nextSeq, rows: planned.rows });
+    hold({ runId, owner: c.owner, status: c.run?.status ?? "queued", version: res.version, dbVersion: res.version, next: res.nextSeq, rows: planned.touched });
   }
   return res;
 }
@@ -67,7 +67,7 @@ async function commitHeldNow(h: HeldRun, c: RunCommit): Promise<HeldOutcome> {
   }
   const at = new Date();
   if (logOnly(h, c, planned, at.getTime())) return append(h, c, planned, at, asRow);
-  const res = h.unfolded ? await writeHeld(h, c, planned, at) : await sqlCommit(h.runId, asRow, undefined, idsOf(planned.rows));
+  const res = h.unfolded ? await writeHeld(h, c, planned, at) : await sqlCommit(h.runId, asRow, undefined, idsOf(h, planned));
   if (res.kind === "unsupported") {
     letGo(h.runId, h.owner);
     return { general: asRow };
@@ -77,7 +77,7 @@ async function commitHeldNow(h: HeldRun, c: RunCommit): Promise<HeldOutcome> {
     return { refused: asRow };
   }
   counters.written++;
-  writtenCommit(h, c, planned.rows, res.version, res.nextSeq);
+  writtenCommit(h, c, planned, res.version, res.nextSeq);
   if (isTerminalRunStatus(h.status) || h.status === "waiting") letGo(h.runId, h.owner);
   return { ok: true, version: h.version, events: res.events };
 }
@@ -101,8 +101,8 @@ async function append(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: 
 /** WRITE_HELD: the commit with every row the log changed since the rows were last written. */
 async function writeHeld(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, at: Date): Promise<SqlCommitResult> {
   const u = h.unfolded!;
-  const keys = new Set([...u.rows, ...planned.touched.map(rowKey)]);
-  const rows = [...keys].map((k) => planned.rows.get(k)!);
+  const keys = new Set([...u.rows, ...planned.touched.keys()]);
+  const rows = [...keys].map((k) => rowAfter(h, planned, k)!);
   const w = runWriteJson(c);
   const run = {
     ...w,

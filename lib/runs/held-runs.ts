@@ -106,11 +106,17 @@ export function logRowOf(s: LogRow): LogRow {
   };
 }
 
-/** A commit's effect on the held rows, checked as the commit statement checks them (commit-sql.ts). */
-export type Planned = { ok: true; rows: Map<string, LogRow>; touched: LogRow[]; closesWaiting: boolean } | { ok: false; reason: CommitFailure; detail: string };
+/**
+ * A commit's effect on the held rows, checked as the commit statement checks them (commit-sql.ts):
+ * the rows it changes, by key, each as it will be (the held rows change only once it landed).
+ */
+export type Planned = { ok: true; touched: Map<string, LogRow>; closesWaiting: boolean } | { ok: false; reason: CommitFailure; detail: string };
+
+/** A held row as it is once `planned` landed. */
+export const rowAfter = (h: HeldRun, planned: Extract<Planned, { ok: true }>, key: string): LogRow | undefined => planned.touched.get(key) ?? h.rows.get(key);
 
 /**
- * Applies `c`'s step writes to a copy of `h`'s rows, in the order one statement applies them: each
+ * Plans `c`'s step writes on `h`'s rows, in the order one statement applies them: each
  * result of a row not (re)started in the same commit must hit a row running under this owner and
  * attempt, waiting under anyone, or be a cancel; a result with its restart is only checked; a
  * start then (re)writes its row, with the result of the same attempt when the commit has one; a
@@ -119,8 +125,8 @@ export type Planned = { ok: true; rows: Map<string, LogRow>; touched: LogRow[]; 
 export function planRows(h: HeldRun, c: RunCommit): Planned | null {
   const starts = new Map((c.stepStarts ?? []).map((s) => [rowKey(s), s]));
   if (starts.size !== (c.stepStarts ?? []).length) return null;
-  const rows = new Map(h.rows);
   const touched = new Map<string, LogRow>();
+  const rowOf = (k: string) => touched.get(k) ?? h.rows.get(k);
   let closesWaiting = false;
   const results = new Set<string>();
   for (const r of c.stepResults ?? []) {
@@ -130,17 +136,16 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
     const restart = starts.get(k);
     if (restart && restart.attempt === r.attempt) continue; // completes its start, below
     if (restart && restart.attempt < r.attempt) return null;
-    const row = rows.get(k);
+    const row = rowOf(k);
     const open = row && row.attempt === r.attempt && (row.status === "waiting" || (row.status === "running" && (row.leaseOwner === c.owner || r.status === "cancelled")));
     if (!open) return { ok: false, reason: "lost_lease", detail: `step ${r.nodeId}#${r.iteration} attempt ${r.attempt} is not running under this owner` };
     closesWaiting ||= row.status === "waiting";
     if (restart) continue; // the restart overwrites it
     const done: LogRow = { ...row, status: r.status, output: r.output ?? null, branch: r.branch, promptTokens: r.promptTokens, completionTokens: r.completionTokens, latencyMs: r.latencyMs, error: r.error, finishedAt: r.status === "waiting" ? null : iso(r.at) };
-    rows.set(k, done);
     touched.set(k, done);
   }
   for (const [k, s] of starts) {
-    const old = rows.get(k);
+    const old = rowOf(k);
     const done = (c.stepResults ?? []).find((r) => r.attempt === s.attempt && rowKey(r) === k);
     const row: LogRow = {
       id: old?.id ?? randomUUID(), nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: done?.status ?? "running", input: s.input ?? null,
@@ -148,20 +153,18 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
       latencyMs: done?.latencyMs ?? null, error: done?.error ?? null, leaseOwner: c.owner, createdAt: old?.createdAt ?? iso(s.at), startedAt: iso(s.at),
       finishedAt: done && done.status !== "waiting" ? iso(done.at) : null,
     };
-    rows.set(k, row);
     touched.set(k, row);
   }
   for (const s of c.stepSkips ?? []) {
     const k = rowKey(s);
-    if (rows.has(k)) return { ok: false, reason: "stale", detail: "a skipped step already exists" };
+    if (rowOf(k)) return { ok: false, reason: "stale", detail: "a skipped step already exists" };
     const row: LogRow = {
       id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, attempt: 1, status: "skipped", input: null, output: null, branch: null, promptTokens: 0,
       completionTokens: 0, latencyMs: null, error: null, leaseOwner: c.owner, createdAt: iso(s.at), startedAt: null, finishedAt: iso(s.at),
     };
-    rows.set(k, row);
     touched.set(k, row);
   }
-  return { ok: true, rows, touched: [...touched.values()], closesWaiting };
+  return { ok: true, touched, closesWaiting };
 }
 
 /**
@@ -174,14 +177,15 @@ export function logOnly(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok
   if (h.status !== "running" || !c.events?.length || planned.closesWaiting || now - h.writtenAt >= logWindowMs) return false;
   const w = c.run;
   if (w && (w.status !== undefined || w.outputs !== undefined || w.reason !== undefined || w.startedAt !== undefined || w.finishedAt !== undefined || w.waitingSince !== undefined)) return false;
-  return !planned.touched.some((r) => r.status === "waiting");
+  for (const r of planned.touched.values()) if (r.status === "waiting") return false;
+  return true;
 }
 
 /** What a log-only commit stores on its last event (see the migration run_step_log). */
-export function logEntry(c: RunCommit, touched: LogRow[]): Record<string, unknown> {
+export function logEntry(c: RunCommit, touched: Map<string, LogRow>): Record<string, unknown> {
   const w = c.run;
   return {
-    rows: touched,
+    rows: [...touched.values()],
     ...(w?.plannerState !== undefined ? { state: w.plannerState ?? {} } : {}),
     ...(w?.addTokens ? { addPrompt: w.addTokens.promptTokens, addCompletion: w.addTokens.completionTokens } : {}),
     ...(w?.addSteps ? { addSteps: w.addSteps } : {}),
@@ -191,19 +195,21 @@ export function logEntry(c: RunCommit, touched: LogRow[]): Record<string, unknow
 /** Records a log-only commit that landed. */
 export function loggedCommit(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, events: number): void {
   const u = (h.unfolded ??= { rows: new Set(), addPrompt: 0, addCompletion: 0, addSteps: 0 });
-  for (const r of planned.touched) u.rows.add(rowKey(r));
+  for (const [k, r] of planned.touched) {
+    u.rows.add(k);
+    h.rows.set(k, r);
+  }
   u.addPrompt += c.run?.addTokens?.promptTokens ?? 0;
   u.addCompletion += c.run?.addTokens?.completionTokens ?? 0;
   u.addSteps += c.run?.addSteps ?? 0;
   if (c.run?.plannerState !== undefined) u.state = c.run.plannerState ?? {};
-  h.rows = planned.rows;
   h.next += events;
   h.version++;
 }
 
 /** Records a commit that wrote the Run row (and with it every unfolded row). */
-export function writtenCommit(h: HeldRun, c: RunCommit, rows: Map<string, LogRow>, dbVersion: number, next: number): void {
-  h.rows = rows;
+export function writtenCommit(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, dbVersion: number, next: number): void {
+  for (const [k, r] of planned.touched) h.rows.set(k, r);
   h.unfolded = null;
   h.writtenAt = Date.now();
   h.dbVersion = dbVersion;

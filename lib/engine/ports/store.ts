@@ -152,7 +152,10 @@ export interface RunWrite {
  *  3. insert `events` in array order with seq = Run.nextSeq, nextSeq+1, … and advance Run.nextSeq
  *     (contiguous per run, R8);
  *  4. set Run.version = expectedVersion + 1.
- * Only after it returns ok may the driver dispatch dependants or publish the events.
+ * Only after it returns ok may the driver dispatch dependants or publish the events. (The version is
+ * the one the engine sees: lib/runs may store a held run's commit in the run's step log alone and
+ * count its version in the process that holds the run, as long as every claim and reader sees the
+ * commit; see lib/runs/held-runs.ts.)
  */
 export interface RunCommit {
   owner: string;
