@@ -110,7 +110,7 @@ export function logRowOf(s: LogRow): LogRow {
  * A commit's effect on the held rows, checked as the commit statement checks them (commit-sql.ts):
  * the rows it changes, by key, each as it will be (the held rows change only once it landed).
  */
-export type Planned = { ok: true; touched: Map<string, LogRow>; closesWaiting: boolean } | { ok: false; reason: CommitFailure; detail: string };
+export type Planned = { ok: true; touched: Map<string, LogRow>; changesWaiting: boolean } | { ok: false; reason: CommitFailure; detail: string };
 
 /** A held row as it is once `planned` landed. */
 export const rowAfter = (h: HeldRun, planned: Extract<Planned, { ok: true }>, key: string): LogRow | undefined => planned.touched.get(key) ?? h.rows.get(key);
@@ -127,7 +127,7 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
   if (starts.size !== (c.stepStarts ?? []).length) return null;
   const touched = new Map<string, LogRow>();
   const rowOf = (k: string) => touched.get(k) ?? h.rows.get(k);
-  let closesWaiting = false;
+  let changesWaiting = false;
   const results = new Set<string>();
   for (const r of c.stepResults ?? []) {
     const k = rowKey(r);
@@ -139,13 +139,14 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
     const row = rowOf(k);
     const open = row && row.attempt === r.attempt && (row.status === "waiting" || (row.status === "running" && (row.leaseOwner === c.owner || r.status === "cancelled")));
     if (!open) return { ok: false, reason: "lost_lease", detail: `step ${r.nodeId}#${r.iteration} attempt ${r.attempt} is not running under this owner` };
-    closesWaiting ||= row.status === "waiting";
+    changesWaiting ||= row.status === "waiting";
     if (restart) continue; // the restart overwrites it
     const done: LogRow = { ...row, status: r.status, output: r.output ?? null, branch: r.branch, promptTokens: r.promptTokens, completionTokens: r.completionTokens, latencyMs: r.latencyMs, error: r.error, finishedAt: r.status === "waiting" ? null : iso(r.at) };
     touched.set(k, done);
   }
   for (const [k, s] of starts) {
     const old = rowOf(k);
+    changesWaiting ||= old?.status === "waiting";
     const done = (c.stepResults ?? []).find((r) => r.attempt === s.attempt && rowKey(r) === k);
     const row: LogRow = {
       id: old?.id ?? randomUUID(), nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: done?.status ?? "running", input: s.input ?? null,
@@ -164,7 +165,7 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
     };
     touched.set(k, row);
   }
-  return { ok: true, touched, closesWaiting };
+  return { ok: true, touched, changesWaiting };
 }
 
 /**
@@ -174,7 +175,7 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
  * written less than WEFT_STEP_LOG_MS ago.
  */
 export function logOnly(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, now: number): boolean {
-  if (h.status !== "running" || !c.events?.length || planned.closesWaiting || now - h.writtenAt >= logWindowMs) return false;
+  if (h.status !== "running" || !c.events?.length || planned.changesWaiting || now - h.writtenAt >= logWindowMs) return false;
   const w = c.run;
   if (w && (w.status !== undefined || w.outputs !== undefined || w.reason !== undefined || w.startedAt !== undefined || w.finishedAt !== undefined || w.waitingSince !== undefined)) return false;
   for (const r of planned.touched.values()) if (r.status === "waiting") return false;

@@ -19,12 +19,16 @@ CREATE FUNCTION weft_log_steps(run_id text) RETURNS SETOF "Step" LANGUAGE sql ST
   ) l
 $$;
 
--- A run's Step rows as they are now: the stored rows, each replaced by its newer version in the log.
+-- A run's Step rows as they are now: the stored rows, each replaced by its newer version in the log
+-- (never a waiting row: a commit that changes one writes the rows, so no review's answer is hidden).
 CREATE FUNCTION weft_run_steps(run_id text) RETURNS SETOF "Step" LANGUAGE sql STABLE AS $$
-  SELECT * FROM weft_log_steps(run_id)
-  UNION ALL
-  SELECT s.* FROM "Step" s WHERE s."runId" = run_id
-    AND NOT EXISTS (SELECT 1 FROM weft_log_steps(run_id) l WHERE l."nodeId" = s."nodeId" AND l.iteration = s.iteration)
+  SELECT (u.s).* FROM (
+    SELECT DISTINCT ON ((x.s)."nodeId", (x.s).iteration) x.s FROM (
+      SELECT l AS s, 1 AS newer FROM weft_log_steps(run_id) l
+      UNION ALL
+      SELECT st, 0 FROM "Step" st WHERE st."runId" = run_id
+    ) x ORDER BY (x.s)."nodeId", (x.s).iteration, x.newer DESC
+  ) u
 $$;
 
 -- What the unfolded log adds to the Run row: tokens, steps started, the newest planner state (null:
