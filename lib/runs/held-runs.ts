@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { RunStatus } from "@/lib/engine/events";
 import type { CommitFailure, RunCommit } from "@/lib/engine/ports";
+import type { Step } from "@/lib/generated/prisma/client";
 
 /**
  * What this process knows of the runs it holds: every Step row as it now is, the next event seq,
@@ -29,25 +30,15 @@ export interface HeldRun {
   busy: Promise<unknown> | null;
 }
 
-/** A Step row as the log and the fold write it (column names; times as ISO strings). */
-export interface LogRow {
-  id: string;
-  nodeId: string;
-  iteration: number;
-  attempt: number;
+/** A Step row as the log and the fold write it (column names; times as ISO strings; no answer: other processes write that). */
+export type LogRow = Omit<Step, "runId" | "answer" | "status" | "input" | "output" | "createdAt" | "startedAt" | "finishedAt"> & {
   status: string;
   input: unknown;
   output: unknown;
-  branch: string | null;
-  promptTokens: number;
-  completionTokens: number;
-  latencyMs: number | null;
-  error: string | null;
-  leaseOwner: string | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
-}
+};
 
 export interface Unfolded {
   rows: Set<string>;

@@ -9,7 +9,7 @@ import { heldRun, setLogWindowMs } from "./held-runs";
 import { LOG_APPEND } from "./log-sql";
 import { postgresStore, storeStats } from "./store";
 import { closeRunStorePool } from "./store-sql";
-import { createTestRun, createTestUser } from "./test-fixtures";
+import { createTestRun, createTestUser, untilSomeoneWaitsForALock } from "./test-fixtures";
 
 /**
  * The step log (migration run_step_log, held-runs.ts, held-commit.ts): a running run's commits that
@@ -120,12 +120,7 @@ describe("step log", () => {
       });
       expect(appended.rowCount).toBe(1);
       const claim = store.claimRun(runId, "new");
-      for (let i = 0; ; i++) {
-        const waiting = await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-        if ((waiting.rows[0] as { n: number }).n > 0) break;
-        if (i > 200) throw new Error("the claim never waited for the row lock");
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await untilSomeoneWaitsForALock(other);
       await other.query("COMMIT");
       const c = await claim;
       if (!c.ok) throw new Error("claim failed");

@@ -8,7 +8,7 @@ import { useTestDatabase } from "@/test/db";
 import { postgresStore, storeStats } from "./store";
 import { closeRunStorePool, commitQuery } from "./store-sql";
 import { setLogWindowMs } from "./held-runs";
-import { createTestRun, createTestUser } from "./test-fixtures";
+import { createTestRun, createTestUser, untilSomeoneWaitsForALock } from "./test-fixtures";
 
 /**
  * The single-statement commit (store-sql.ts): same answers and rows as the transactional path. With
@@ -223,12 +223,7 @@ describe("claim", () => {
       await other.query(`UPDATE "Run" SET version = version + 1, status = 'running' WHERE id = $1`, [runId]);
       await other.query(`INSERT INTO "Step" (id, "runId", "nodeId", iteration, attempt, status, "startedAt", "leaseOwner") VALUES ($1, $2, 'a', 1, 1, 'running', now(), 'old')`, [randomUUID(), runId]);
       const claim = store.claimRun(runId, "new");
-      for (let i = 0; ; i++) {
-        const waiting = await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-        if ((waiting.rows[0] as { n: number }).n > 0) break;
-        if (i > 200) throw new Error("the claim never waited for the row lock");
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await untilSomeoneWaitsForALock(other);
       await other.query("COMMIT");
       const c = await claim;
       if (!c.ok) throw new Error("claim failed");

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import type pg from "pg";
 import { createApiToken } from "@/lib/db/api-tokens";
 import { db } from "@/lib/db/client";
 import type { RunStatus } from "@/lib/engine/events";
@@ -38,4 +39,14 @@ export async function createTestRun(ownerId: string, status: RunStatus = "runnin
   const { versionId } = await createTestWorkflow(ownerId, document);
   const run = await db().run.create({ data: { ownerId, workflowVersionId: versionId, status } });
   return run.id;
+}
+
+/** Waits until some session of the test database waits for a lock (a claim queued behind `other`'s open transaction). */
+export async function untilSomeoneWaitsForALock(other: pg.Client): Promise<void> {
+  for (let i = 0; ; i++) {
+    const waiting = await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    if ((waiting.rows[0] as { n: number }).n > 0) return;
+    if (i > 200) throw new Error("nobody waited for the row lock");
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
