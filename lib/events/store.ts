@@ -64,7 +64,10 @@ export async function readEvents(runId: string, afterSeq: number, limit = READ_E
   }));
 }
 
-/** What a live reader needs to know to stop: the run's status and the last seq allocated. */
+/**
+ * What a live reader needs to know to stop: the run's status and the last seq its Run row accounts
+ * for — exact once the run has ended; while it runs, its step log may be ahead (lib/db/run-log.ts).
+ */
 export async function runProgress(runId: string): Promise<{ status: string; lastSeq: number } | null> {
   const run = await db().run.findUnique({ where: { id: runId }, select: { status: true, nextSeq: true } });
   return run ? { status: run.status, lastSeq: run.nextSeq - 1 } : null;
