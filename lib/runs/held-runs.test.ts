@@ -63,6 +63,7 @@ describe("held runs: a commit planned on the rows the holder knows", () => {
     expect(plan(commit({ stepResults: [result("a", { status: "waiting" })] }))).toBe(false);
     expect(plan(commit({ stepResults: [result("q")] }))).toBe(false);
     expect(plan(commit({ stepStarts: [start("q", 2)] }))).toBe(false);
+    expect(plan(commit({ stepStarts: [{ ...start("s"), kind: "subflow" }] }))).toBe(false);
     const queued = held([row("a")], "queued");
     const p = planRows(queued, commit({ stepResults: [result("a")] }));
     expect(p?.ok && logOnly(queued, commit({ stepResults: [result("a")] }), p, queued.writtenAt)).toBe(false);

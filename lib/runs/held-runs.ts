@@ -161,12 +161,14 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
 
 /**
  * Whether `c` may be stored in the log alone: the run is running and stays so, the commit changes
- * only the planner state and counters of the Run row, asks and answers no human review (waiting
- * rows are read by other processes, lib/runs/answers.ts), has events to carry it, and the rows were
- * written less than WEFT_STEP_LOG_MS ago.
+ * only the planner state and counters of the Run row, changes no waiting row and starts no subflow
+ * step (rows other processes write answers to: answers.ts, subflow-answers.ts), has events to carry
+ * it, and the rows were written less than WEFT_STEP_LOG_MS ago.
  */
 export function logOnly(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, now: number): boolean {
   if (h.status !== "running" || !c.events?.length || planned.changesWaiting || now - h.writtenAt >= logWindowMs) return false;
+  // a subflow step's row must be there while it runs: its child's end may answer it before it waits (subflow-answers.ts)
+  if (c.stepStarts?.some((s) => s.kind === "subflow")) return false;
   const w = c.run;
   if (w && (w.status !== undefined || w.outputs !== undefined || w.reason !== undefined || w.startedAt !== undefined || w.finishedAt !== undefined || w.waitingSince !== undefined)) return false;
   for (const r of planned.touched.values()) if (r.status === "waiting") return false;
