@@ -64,8 +64,9 @@ export const envSchema = z.object({
   WEFT_SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /** W6: runs one user may start per minute. */
   WEFT_RUN_START_LIMIT: z.coerce.number().int().min(1).default(60),
-  /** Connections per PostgreSQL pool (a process has two: Prisma and the run store's hot path). */
+  /** How long a held running run's commits may stay in its step log before its rows are written (0: never logged). */
   WEFT_STEP_LOG_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  /** Connections per PostgreSQL pool (a process has two: Prisma and the run store's hot path). */
   WEFT_DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /** SearXNG-compatible base URL for the web_search tool; unset = "not configured". */
   WEFT_SEARCH_URL: url(["http:", "https:"]).optional(),

@@ -13,7 +13,8 @@ export interface RunNow {
 }
 
 type StepJson = Omit<Step, "createdAt" | "startedAt" | "finishedAt"> & { createdAt: string; startedAt: string | null; finishedAt: string | null };
-const utc = (v: string | null): Date | null => (v === null ? null : new Date(v.endsWith("Z") ? v : `${v}Z`));
+/** A `timestamp(3)` as row_to_json renders it (no zone; Prisma stores UTC), as a Date. */
+export const jsonTimestamp = (v: string | null): Date | null => (v === null ? null : new Date(v.endsWith("Z") ? v : `${v}Z`));
 
 /**
  * A run's steps, token and step counters and last event seq as they are now, in one statement (one
@@ -35,6 +36,6 @@ export async function readRunNow(runId: string): Promise<RunNow | null> {
     completionTokens: row.completionTokens,
     stepCount: row.stepCount,
     lastSeq: row.lastSeq,
-    steps: row.steps.map((s) => ({ ...s, createdAt: utc(s.createdAt)!, startedAt: utc(s.startedAt), finishedAt: utc(s.finishedAt) })),
+    steps: row.steps.map((s) => ({ ...s, createdAt: jsonTimestamp(s.createdAt)!, startedAt: jsonTimestamp(s.startedAt), finishedAt: jsonTimestamp(s.finishedAt) })),
   };
 }

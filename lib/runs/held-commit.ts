@@ -2,7 +2,7 @@ import "server-only";
 import type { CommitFailure, CommitResult, FreshStart, RunCommit, StoredEvent } from "@/lib/engine/ports";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import { eventPayload } from "@/lib/events/store";
-import { hold, letGo, loggedCommit, logEntry, logOnly, planRows, rowAfter, rowKey, writtenCommit, type HeldRun, type Planned } from "./held-runs";
+import { hold, letGo, loggedCommit, logEntry, logOnly, planRows, rowAfter, rowKey, writtenCommit, type HeldRun, type Plan } from "./held-runs";
 import { FOLD_LOG, LOG_APPEND, WRITE_HELD } from "./log-sql";
 import { query, runWriteJson, sqlCommit, type SqlCommitResult } from "./store-sql";
 
@@ -18,7 +18,7 @@ export const heldStats = () => ({ ...counters });
 
 const eventsJson = (c: RunCommit) => JSON.stringify((c.events ?? []).map((e) => ({ type: e.type, payload: eventPayload(e) })));
 const storedAt = (c: RunCommit, first: number, at: Date): StoredEvent[] => (c.events ?? []).map((event, i) => ({ seq: first + i, at, event }));
-const idsOf = (h: HeldRun, planned: Extract<Planned, { ok: true }>) => (row: { nodeId: string; iteration: number }) => rowAfter(h, planned, rowKey(row))?.id;
+const idsOf = (h: HeldRun, planned: Plan) => (row: { nodeId: string; iteration: number }) => rowAfter(h, planned, rowKey(row))?.id;
 
 /**
  * A fresh run's claim and first commit (store.claimFresh) whose rows get the ids a held run's
@@ -82,7 +82,7 @@ async function commitHeldNow(h: HeldRun, c: RunCommit): Promise<HeldOutcome> {
   return { ok: true, version: h.version, events: res.events };
 }
 
-async function append(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, at: Date, asRow: RunCommit): Promise<HeldOutcome> {
+async function append(h: HeldRun, c: RunCommit, planned: Plan, at: Date, asRow: RunCommit): Promise<HeldOutcome> {
   const n = c.events!.length;
   const res = await query({
     ...LOG_APPEND,
@@ -99,7 +99,7 @@ async function append(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: 
 }
 
 /** WRITE_HELD: the commit with every row the log changed since the rows were last written. */
-async function writeHeld(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, at: Date): Promise<SqlCommitResult> {
+async function writeHeld(h: HeldRun, c: RunCommit, planned: Plan, at: Date): Promise<SqlCommitResult> {
   const u = h.unfolded!;
   const keys = new Set([...u.rows, ...planned.touched.keys()]);
   const rows = [...keys].map((k) => rowAfter(h, planned, k)!);

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { jsonTimestamp } from "@/lib/db/run-log";
 import type { RunStatus } from "@/lib/engine/events";
 import type { CommitFailure, RunCommit } from "@/lib/engine/ports";
 import type { Step } from "@/lib/generated/prisma/client";
@@ -84,12 +85,9 @@ export function letGo(runId: string, owner: string): void {
   held.delete(keyOf(runId, owner));
 }
 
-/** Held runs of this process (tests). */
-export const heldCount = (): number => held.size;
-
 /** A claimed snapshot's Step row (row_to_json of "Step") as a LogRow. */
 export function logRowOf(s: LogRow): LogRow {
-  const t = (v: string | null) => (v === null ? null : v.endsWith("Z") ? v : `${v}Z`);
+  const t = (v: string | null) => jsonTimestamp(v)?.toISOString() ?? null;
   return {
     id: s.id, nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: s.status, input: s.input ?? null, output: s.output ?? null,
     branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error,
@@ -101,10 +99,12 @@ export function logRowOf(s: LogRow): LogRow {
  * A commit's effect on the held rows, checked as the commit statement checks them (commit-sql.ts):
  * the rows it changes, by key, each as it will be (the held rows change only once it landed).
  */
-export type Planned = { ok: true; touched: Map<string, LogRow>; changesWaiting: boolean } | { ok: false; reason: CommitFailure; detail: string };
+export type Planned = Plan | { ok: false; reason: CommitFailure; detail: string };
+/** A plan the held rows allow. */
+export type Plan = { ok: true; touched: Map<string, LogRow>; changesWaiting: boolean };
 
 /** A held row as it is once `planned` landed. */
-export const rowAfter = (h: HeldRun, planned: Extract<Planned, { ok: true }>, key: string): LogRow | undefined => planned.touched.get(key) ?? h.rows.get(key);
+export const rowAfter = (h: HeldRun, planned: Plan, key: string): LogRow | undefined => planned.touched.get(key) ?? h.rows.get(key);
 
 /**
  * Plans `c`'s step writes on `h`'s rows, in the order one statement applies them: each
@@ -165,7 +165,7 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
  * step (rows other processes write answers to: answers.ts, subflow-answers.ts), has events to carry
  * it, and the rows were written less than WEFT_STEP_LOG_MS ago.
  */
-export function logOnly(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, now: number): boolean {
+export function logOnly(h: HeldRun, c: RunCommit, planned: Plan, now: number): boolean {
   if (h.status !== "running" || !c.events?.length || planned.changesWaiting || now - h.writtenAt >= logWindowMs) return false;
   // a subflow step's row must be there while it runs: its child's end may answer it before it waits (subflow-answers.ts)
   if (c.stepStarts?.some((s) => s.kind === "subflow")) return false;
@@ -187,7 +187,7 @@ export function logEntry(c: RunCommit, touched: Map<string, LogRow>): Record<str
 }
 
 /** Records a log-only commit that landed. */
-export function loggedCommit(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, events: number): void {
+export function loggedCommit(h: HeldRun, c: RunCommit, planned: Plan, events: number): void {
   const u = (h.unfolded ??= { rows: new Set(), addPrompt: 0, addCompletion: 0, addSteps: 0 });
   for (const [k, r] of planned.touched) {
     u.rows.add(k);
@@ -202,7 +202,7 @@ export function loggedCommit(h: HeldRun, c: RunCommit, planned: Extract<Planned,
 }
 
 /** Records a commit that wrote the Run row (and with it every unfolded row). */
-export function writtenCommit(h: HeldRun, c: RunCommit, planned: Extract<Planned, { ok: true }>, dbVersion: number, next: number): void {
+export function writtenCommit(h: HeldRun, c: RunCommit, planned: Plan, dbVersion: number, next: number): void {
   for (const [k, r] of planned.touched) h.rows.set(k, r);
   h.unfolded = null;
   h.writtenAt = Date.now();

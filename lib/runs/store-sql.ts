@@ -4,6 +4,7 @@ import pg from "pg";
 import { isTerminalRunStatus, type RunEvent, type RunStatus, type StepStatus } from "@/lib/engine/events";
 import type { ClaimResult, FreshStart, HumanAnswer, RunCommit, StepRecord, StoredEvent } from "@/lib/engine/ports";
 import { dbPoolMax } from "@/lib/db/client";
+import { jsonTimestamp } from "@/lib/db/run-log";
 import { env } from "@/lib/env";
 import { eventPayload } from "@/lib/events/store";
 import { createLogger } from "@/lib/logger";
@@ -130,7 +131,7 @@ export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart,
   if (!row) return { kind: "refused" };
   const first = row.nextSeq - events.length;
   const stored = events.map((event, i) => ({ seq: first + i, at, event }));
-  return { kind: "ok", version: row.version, nextSeq: row.nextSeq, events: stored, ...(row.ownerId ? { ownerId: row.ownerId, createdAt: utc(row.createdAt ?? null)! } : {}) };
+  return { kind: "ok", version: row.version, nextSeq: row.nextSeq, events: stored, ...(row.ownerId ? { ownerId: row.ownerId, createdAt: jsonTimestamp(row.createdAt ?? null)! } : {}) };
 }
 
 /** The statement sqlCommit sends for `c`, or null when one statement cannot express it (the caller takes the general path). */
@@ -181,8 +182,6 @@ export function commitQuery(runId: string, c: RunCommit, fresh?: FreshStart, ids
   return { query: { name: statement.name, text: statement.text, values: statement.params.map(value) }, events, at };
 }
 
-/** A `timestamp(3)` rendered by row_to_json (no zone; Prisma stores UTC). */
-const utc = (v: string | null): Date | null => (v === null ? null : new Date(v.endsWith("Z") ? v : `${v}Z`));
 
 type RunJson = {
   id: string; ownerId: string; workflowVersionId: string; version: number; status: RunStatus; inputs: Record<string, unknown> | null; state: unknown; leaseOwner: string | null; cancelRequested: boolean;
@@ -236,12 +235,12 @@ export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimRe
     ownerId: r.ownerId,
     run: {
       runId: r.id, workflow: snap.document, workflowVersionId: r.workflowVersionId, inputs: r.inputs ?? {}, status: r.status, plannerState: r.state, version, leaseOwner: r.leaseOwner,
-      cancelRequested: r.cancelRequested, cancelReason: r.cancelRequested && live ? r.reason : null, createdAt: utc(r.createdAt)!,
-      startedAt: utc(r.startedAt), promptTokens: r.promptTokens, completionTokens: r.completionTokens, pausedMs: r.pausedMs ?? 0,
+      cancelRequested: r.cancelRequested, cancelReason: r.cancelRequested && live ? r.reason : null, createdAt: jsonTimestamp(r.createdAt)!,
+      startedAt: jsonTimestamp(r.startedAt), promptTokens: r.promptTokens, completionTokens: r.completionTokens, pausedMs: r.pausedMs ?? 0,
       steps: snap.steps.map((s) => ({
         nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: s.status, input: s.input, output: s.output, branch: s.branch,
         promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error, leaseOwner: s.leaseOwner,
-        startedAt: utc(s.startedAt), finishedAt: utc(s.finishedAt), answer: s.answer ?? null,
+        startedAt: jsonTimestamp(s.startedAt), finishedAt: jsonTimestamp(s.finishedAt), answer: s.answer ?? null,
       })),
     },
   };
