@@ -12,7 +12,8 @@ import { median, quantile } from "../stats";
  *    start (a chain step's commit, the same statement in every shape);
  *  - `gap`: the engine's time on the critical path, from a store call's return to the run's next
  *    commit (perform, executor, mailbox, plan, building the statement), and `chainGap` only those
- *    before a chain step's commit (the fan-out's and the router's gaps hold more work).
+ *    before a chain step's commit (the fan-out's and the router's gaps hold more work);
+ *  - `terminal`: the commit that ends the run (with the step log, the one that writes its rows).
  * One collector for the whole process: `wrap` is applied to each run job's store (engine-ports.ts
  * builds the ports per job); `report()` logs the medians and p90s as one "b1 store timing" line,
  * under `timings` (B1's bench prints it).
@@ -23,6 +24,7 @@ export function storeTiming() {
   const chain: number[] = [];
   const gaps: number[] = [];
   const chainGaps: number[] = [];
+  const terminals: number[] = [];
   /** When the run's last store call returned, while the run is still running. */
   const returned = new Map<string, number>();
   /** Runs one store call, records its duration in `into` (and in `also`, when given), and notes when it returned. */
@@ -51,7 +53,7 @@ export function storeTiming() {
         if (isChain) chainGaps.push(gap);
       }
       const terminal = c.run?.status !== undefined && isTerminalRunStatus(c.run.status);
-      return timed(runId, () => inner.commit(runId, c), commits, isChain ? chain : undefined, terminal);
+      return timed(runId, () => inner.commit(runId, c), commits, isChain ? chain : terminal ? terminals : undefined, terminal);
     },
   });
   const row = (v: number[]) => ({ n: v.length, p50: round(median(v)), p90: round(quantile(v, 0.9)) });
@@ -59,7 +61,7 @@ export function storeTiming() {
     wrap,
     report: () =>
       createLogger({ component: "b1-timing" }).info("b1 store timing", {
-        timings: { claim: row(claims), commit: row(commits), chain: row(chain), gap: row(gaps), chainGap: row(chainGaps) },
+        timings: { claim: row(claims), commit: row(commits), chain: row(chain), gap: row(gaps), chainGap: row(chainGaps), terminal: row(terminals) },
       }),
   };
 }

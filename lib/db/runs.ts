@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { readRunNow } from "@/lib/db/run-log";
+import { readRunNow, withEnd } from "@/lib/db/run-log";
 import { runStatuses } from "@/lib/engine/events";
 import type { Prisma, RunStatus, StepStatus } from "@/lib/generated/prisma/client";
 import { runTriggers, type RunTrigger } from "@/lib/runs/dto";
@@ -115,10 +115,10 @@ export async function getRunForOwner(ownerId: string, runId: string): Promise<Ru
     where: { id: runId, ownerId },
     select: { ...summarySelect, inputs: true, outputs: true, cancelRequested: true },
   });
-  // steps, counters and last seq with the run's log folded in (a running run's may be ahead of its rows)
+  // steps, counters, last seq and a logged end with the run's log folded in (a running run's may be ahead of its rows)
   const now = row && (await readRunNow(runId));
   if (!row || !now) return null;
-  const { inputs, outputs, cancelRequested, ...summary } = row;
+  const { inputs, outputs, cancelRequested, ...summary } = withEnd(row, now.end);
   return {
     ...summaryOf({ ...summary, promptTokens: now.promptTokens, completionTokens: now.completionTokens, stepCount: now.stepCount }),
     inputs,

@@ -95,7 +95,53 @@ async function append(h: HeldRun, c: RunCommit, planned: Plan, at: Date, asRow: 
   counters.logged++;
   const events = storedAt(c, h.next, at);
   loggedCommit(h, c, planned, n);
+  if (h.unfolded?.end) writeEnd(h);
   return { ok: true, version: h.version, events };
+}
+
+/** The row writes after logged ends, per run, until `settleHeld` took them: each resolves to the error it met, if any. */
+const ending = new Map<string, Promise<unknown>>();
+
+/**
+ * After a logged end (the run's last commit, appended like the others, so its wake-up leaves after
+ * one INSERT): writes the Run row (status, outputs, counters, planner state) and every Step row the
+ * log holds, as WRITE_HELD without events, on the next turn of the event loop (the driver publishes
+ * the wake-up first). Later commits of the run wait for it (`busy`). A claim in between folds the log
+ * and with it the end (weft_fold_log), so then nothing is left to write.
+ */
+function writeEnd(h: HeldRun): void {
+  const u = h.unfolded!;
+  const run = { ...u.end, ...(u.state !== undefined ? { state: u.state } : {}), addPrompt: u.addPrompt, addCompletion: u.addCompletion, addSteps: u.addSteps };
+  const rows = [...u.rows].map((k) => h.rows.get(k)!);
+  const done = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => query({ ...WRITE_HELD, values: [h.runId, h.dbVersion, h.owner, JSON.stringify(run), h.next, JSON.stringify(rows), "[]", new Date().toISOString()] }))
+    .then(
+      () => {
+        counters.written++;
+        if (ending.get(h.runId) === done) ending.delete(h.runId);
+        return undefined;
+      },
+      (err: unknown) => err,
+    )
+    .finally(() => {
+      h.unfolded = null;
+      if (h.busy === done) h.busy = null;
+      letGo(h.runId, h.owner);
+    });
+  h.busy = done;
+  ending.set(h.runId, done);
+}
+
+/**
+ * Resolves once the rows of a run whose end was logged are written (StorePort.settle); throws what
+ * writing them met (the run's row still says running then, and its next claim folds the end).
+ */
+export async function settleHeld(runId: string): Promise<void> {
+  const done = ending.get(runId);
+  if (!done) return;
+  ending.delete(runId);
+  const err = await done;
+  if (err) throw err;
 }
 
 /** WRITE_HELD: the commit with every row the log changed since the rows were last written. */

@@ -48,7 +48,7 @@ describe("held runs: a commit planned on the rows the holder knows", () => {
     expect(planRows(h, commit({ stepStarts: [start("a"), start("a", 2)] }))).toBeNull();
   });
 
-  it("stores in the log only a running run's commit with events that changes no status, no review and no more than the state and counters", () => {
+  it("stores in the log only a running run's commit with events that changes no review and no more than the state, the counters and the run's end", () => {
     const h = held([row("a"), row("q", { status: "waiting" })]);
     const now = h.writtenAt;
     const plan = (c: RunCommit) => {
@@ -58,8 +58,12 @@ describe("held runs: a commit planned on the rows the holder knows", () => {
     };
     expect(plan(commit({ stepResults: [result("a")], run: { plannerState: { n: 1 }, addSteps: 1, addTokens: { promptTokens: 1, completionTokens: 2 } } }))).toBe(true);
     expect(plan(commit({ stepResults: [result("a")], events: [] }))).toBe(false);
-    expect(plan(commit({ stepResults: [result("a")], run: { status: "succeeded", reason: "done" } }))).toBe(false);
+    // the run's end may go to the log (its rows are written right after); another status change, or an end's columns without it, may not
+    expect(plan(commit({ stepResults: [result("a")], run: { status: "succeeded", reason: "done", outputs: {}, finishedAt: new Date() } }))).toBe(true);
+    expect(plan(commit({ stepResults: [result("a")], run: { status: "waiting", waitingSince: new Date() } }))).toBe(false);
+    expect(plan(commit({ stepResults: [result("a")], run: { status: "running", startedAt: new Date() } }))).toBe(false);
     expect(plan(commit({ stepResults: [result("a")], run: { outputs: {} } }))).toBe(false);
+    expect(plan(commit({ stepResults: [result("a")], run: { reason: "why" } }))).toBe(false);
     expect(plan(commit({ stepResults: [result("a", { status: "waiting" })] }))).toBe(false);
     expect(plan(commit({ stepResults: [result("q")] }))).toBe(false);
     expect(plan(commit({ stepStarts: [start("q", 2)] }))).toBe(false);

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { jsonTimestamp } from "@/lib/db/run-log";
-import type { RunStatus } from "@/lib/engine/events";
+import { isTerminalRunStatus, type RunStatus } from "@/lib/engine/events";
 import type { CommitFailure, RunCommit } from "@/lib/engine/ports";
 import type { Step } from "@/lib/generated/prisma/client";
 
@@ -47,6 +47,8 @@ export interface Unfolded {
   addCompletion: number;
   addSteps: number;
   state?: unknown;
+  /** The run's end, when a logged commit ended it (its rows are written right after). */
+  end?: LoggedEnd;
 }
 
 /**
@@ -159,30 +161,51 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
   return { ok: true, touched, changesWaiting };
 }
 
+/** Whether `c` ends the run (a terminal status). */
+export const endsRun = (c: RunCommit): boolean => c.run?.status !== undefined && isTerminalRunStatus(c.run.status);
+
 /**
- * Whether `c` may be stored in the log alone: the run is running and stays so, the commit changes
- * only the planner state and counters of the Run row, changes no waiting row and starts no subflow
- * step (rows other processes write answers to: answers.ts, subflow-answers.ts), has events to carry
- * it, and the rows were written less than WEFT_STEP_LOG_MS ago.
+ * Whether `c` may be stored in the log alone: the run is running, the commit changes only the planner
+ * state and counters of the Run row or ends the run (its end rides in the log too, and the rows are
+ * written right after: held-commit.ts), changes no waiting row and starts no subflow step (rows other
+ * processes write answers to: answers.ts, subflow-answers.ts), has events to carry it, and the rows
+ * were written less than WEFT_STEP_LOG_MS ago.
  */
 export function logOnly(h: HeldRun, c: RunCommit, planned: Plan, now: number): boolean {
   if (h.status !== "running" || !c.events?.length || planned.changesWaiting || now - h.writtenAt >= logWindowMs) return false;
   // a subflow step's row must be there while it runs: its child's end may answer it before it waits (subflow-answers.ts)
   if (c.stepStarts?.some((s) => s.kind === "subflow")) return false;
   const w = c.run;
-  if (w && (w.status !== undefined || w.outputs !== undefined || w.reason !== undefined || w.startedAt !== undefined || w.finishedAt !== undefined || w.waitingSince !== undefined)) return false;
+  const endOnly = endsRun(c) || (w?.status === undefined && w?.outputs === undefined && w?.reason === undefined && w?.finishedAt === undefined);
+  if (w && (!endOnly || w.startedAt !== undefined || w.waitingSince !== undefined)) return false;
   for (const r of planned.touched.values()) if (r.status === "waiting") return false;
   return true;
 }
 
-/** What a log-only commit stores on its last event (see the migration run_step_log). */
+/** A run's end as a logged commit carries it (the migration logged_run_end folds it into the Run row). */
+export type LoggedEnd = { status: RunStatus; reason?: string; outputs?: Record<string, unknown>; finishedAt?: string };
+
+function endOf(c: RunCommit): LoggedEnd | undefined {
+  const w = c.run;
+  if (!w?.status || !endsRun(c)) return undefined;
+  return {
+    status: w.status,
+    ...(w.reason !== undefined ? { reason: w.reason } : {}),
+    ...(w.outputs !== undefined ? { outputs: w.outputs } : {}),
+    ...(w.finishedAt !== undefined ? { finishedAt: iso(w.finishedAt) } : {}),
+  };
+}
+
+/** What a log-only commit stores on its last event (see the migrations run_step_log and logged_run_end). */
 export function logEntry(c: RunCommit, touched: Map<string, LogRow>): Record<string, unknown> {
   const w = c.run;
+  const end = endOf(c);
   return {
     rows: [...touched.values()],
     ...(w?.plannerState !== undefined ? { state: w.plannerState ?? {} } : {}),
     ...(w?.addTokens ? { addPrompt: w.addTokens.promptTokens, addCompletion: w.addTokens.completionTokens } : {}),
     ...(w?.addSteps ? { addSteps: w.addSteps } : {}),
+    ...(end ? { end } : {}),
   };
 }
 
@@ -197,6 +220,11 @@ export function loggedCommit(h: HeldRun, c: RunCommit, planned: Plan, events: nu
   u.addCompletion += c.run?.addTokens?.completionTokens ?? 0;
   u.addSteps += c.run?.addSteps ?? 0;
   if (c.run?.plannerState !== undefined) u.state = c.run.plannerState ?? {};
+  const end = endOf(c);
+  if (end) {
+    u.end = end;
+    h.status = end.status;
+  }
   h.next += events;
   h.version++;
 }

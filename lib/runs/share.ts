@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { readRunNow } from "@/lib/db/run-log";
+import { readRunNow, withEnd } from "@/lib/db/run-log";
 import { isShareLinkActive, resolveShareToken, type ShareGrant } from "@/lib/db/share-links";
 import { AppError, notFound } from "@/lib/errors";
 import { clientIp } from "@/lib/auth/client-ip";
@@ -54,13 +54,13 @@ async function sharedRunOf(grant: ShareGrant): Promise<SharedRun | null> {
       workflowVersion: { select: { version: true, document: true, workflow: { select: { name: true } } } },
     },
   });
-  // steps and counters with the run's log folded in (a running run's may be ahead of its rows)
+  // steps, counters and a logged end with the run's log folded in (a running run's may be ahead of its rows)
   const now = row && (await readRunNow(row.id));
   if (!row || !now) return null;
   const doc = workflowSchema.safeParse(row.workflowVersion.document);
   const c = grant.includeContent;
   return {
-    run: sharedRunInfo({ ...row, promptTokens: now.promptTokens, completionTokens: now.completionTokens, stepCount: now.stepCount, workflowName: row.workflowVersion.workflow.name, version: row.workflowVersion.version }, c),
+    run: sharedRunInfo({ ...withEnd(row, now.end), promptTokens: now.promptTokens, completionTokens: now.completionTokens, stepCount: now.stepCount, workflowName: row.workflowVersion.workflow.name, version: row.workflowVersion.version }, c),
     graph: doc.success ? sharedGraph(doc.data) : { name: "", nodes: [], edges: [], agents: [] },
     steps: now.steps.map((s) => sharedStep(s, c)),
     includeContent: c,

@@ -55,7 +55,7 @@ const step = (owner: string, v: number, done: string, next: string, n: number): 
 });
 
 describe("step log", () => {
-  it("stores a running run's step commits as events alone; readers fold them; the run's end writes every row", async () => {
+  it("stores a running run's step commits as events alone; readers fold them; after the run's end every row is written", async () => {
     const { runId, v } = await running();
     const logged = storeStats().logged;
     const b = await store.commit(runId, step("w", v, "a", "b", 2));
@@ -79,6 +79,8 @@ describe("step log", () => {
       events: [finished("c"), { type: "run_finished", status: "succeeded", reason: "done" }],
     });
     expect(end).toMatchObject({ ok: true, version: v + 3, events: [{ seq: 6 }, { seq: 7 }] });
+    expect(storeStats().logged).toBe(logged + 3);
+    await store.settle!(runId);
     expect(await stepRows(runId)).toEqual(["a:succeeded", "b:succeeded", "c:succeeded"]);
     const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
     expect(run).toMatchObject({ status: "succeeded", state: { n: 4 }, promptTokens: 6, completionTokens: 9, stepCount: 3, nextSeq: 8 });
@@ -104,6 +106,51 @@ describe("step log", () => {
     expect(next).toMatchObject({ ok: true, events: [{ seq: events + 1 }] });
     expect(storeStats().logged).toBe(logged + 1);
     expect((await readRunNow(runId))!.steps.map((s) => `${s.nodeId}:${s.status}:${s.attempt}:${s.leaseOwner}`).sort()).toEqual(["a:succeeded:1:old", "b:running:2:new"]);
+  });
+
+  it("a logged end: readers show it before the rows are written, which waits for nobody but the end's own write", async () => {
+    const { runId, v } = await running();
+    expect((await store.commit(runId, step("w", v, "a", "b", 2))).ok).toBe(true);
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      // a share lock lets the end's append pass (it takes one too) and holds the row write (an UPDATE) back
+      await other.query("BEGIN");
+      await other.query(`SELECT 1 FROM "Run" WHERE id = $1 FOR SHARE`, [runId]);
+      const end = await store.commit(runId, {
+        owner: "w", expectedVersion: v + 1, stepResults: [result("b")], run: { status: "failed", reason: "b said no", finishedAt: at(30), plannerState: { n: 3 } },
+        events: [finished("b"), { type: "run_finished", status: "failed", reason: "b said no" }],
+      });
+      expect(end).toMatchObject({ ok: true, events: [{ seq: 4 }, { seq: 5 }] });
+      await untilSomeoneWaitsForALock(other);
+      expect(await db().run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "running", finishedAt: null });
+      expect(await stepRows(runId)).toEqual(["a:running"]);
+      const detail = await getRunForOwner(ownerId, runId);
+      expect(detail).toMatchObject({ status: "failed", reason: "b said no", finishedAt: at(30), lastSeq: 5 });
+      expect(detail!.steps.map((s) => `${s.nodeId}:${s.status}`)).toEqual(["a:succeeded", "b:succeeded"]);
+      const settled = store.settle!(runId);
+      await other.query("COMMIT");
+      await settled;
+      expect(await db().run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "failed", reason: "b said no", finishedAt: at(30), state: { n: 3 }, nextSeq: 6 });
+      expect(await stepRows(runId)).toEqual(["a:succeeded", "b:succeeded"]);
+      expect(heldRun(runId, "w")).toBeUndefined();
+    } finally {
+      await other.end();
+    }
+  });
+
+  it("a claim folds an end its holder logged but did not write (it died in between): the run is over", async () => {
+    const { runId } = await running("old");
+    const h = heldRun(runId, "old")!;
+    const row = { id: "row-a", nodeId: "a", iteration: 1, attempt: 1, status: "succeeded", input: null, output: { text: "a" }, branch: null, promptTokens: 2, completionTokens: 3, latencyMs: 7, error: null, leaseOwner: "old", createdAt: at().toISOString(), startedAt: at().toISOString(), finishedAt: at(10).toISOString() };
+    const entry = { rows: [row], addPrompt: 2, addCompletion: 3, end: { status: "succeeded", reason: "done", outputs: { x: 2 }, finishedAt: at(20).toISOString() } };
+    const appended = await db().$executeRawUnsafe(LOG_APPEND.text, runId, h.dbVersion, "old", h.next, at().toISOString(), 2, JSON.stringify(entry),
+      JSON.stringify([{ type: "step_finished", payload: { nodeId: "a" } }, { type: "run_finished", payload: { status: "succeeded" } }]));
+    expect(appended).toBe(2);
+    expect(await store.claimRun(runId, "new")).toEqual({ ok: false, reason: "terminal" });
+    expect(await db().run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "succeeded", reason: "done", outputs: { x: 2 }, finishedAt: at(20), promptTokens: 2, nextSeq: h.next + 2 });
+    expect(await stepRows(runId)).toEqual(["a:succeeded"]);
+    expect((await readRunNow(runId))!.end).toBeNull();
   });
 
   it("a claim that waited for an append in flight folds it", async () => {

@@ -4,7 +4,7 @@ import { appendEvents, type Tx } from "@/lib/events/store";
 import type { RunStatus } from "@/lib/engine/events";
 import type { ClaimResult, CommitFailure, CommitResult, FreshClaimResult, FreshStart, RunCommit, StorePort } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
-import { commitHeld, freshHeld, heldStats } from "./held-commit";
+import { commitHeld, freshHeld, heldStats, settleHeld } from "./held-commit";
 import { heldRun, letGo } from "./held-runs";
 import { sqlCancelRequested, sqlClaim, sqlCommit, sqlReadAnswers, sqlStatementCount } from "./store-sql";
 import { applyRunWrite, applyStepWrites, StepConflict, StepLeaseLost } from "./store-writes";
@@ -52,6 +52,7 @@ export function postgresStore(options: StoreOptions = {}): StorePort {
     requestCancel,
     isCancelRequested,
     readAnswers: sqlReadAnswers,
+    settle: settleHeld,
   };
 }
 

@@ -238,6 +238,34 @@ describe("driver: event publication is a wake-up only", () => {
   });
 });
 
+describe("driver: a store that still writes after the end (StorePort.settle)", () => {
+  it("the end's wake-up goes out first; the job ends only once the store settled, and fails with it", async () => {
+    const { ports, store } = setup(chain(), () => ({ content: "x" }));
+    let release: (err?: Error) => void = () => undefined;
+    let publishedAtSettle: number[] = [];
+    store.settle = (runId) => {
+      expect(runId).toBe("r1");
+      publishedAtSettle = [...ports.published];
+      return new Promise<void>((resolve, reject) => (release = (err) => (err ? reject(err) : resolve())));
+    };
+    let ended = false;
+    const job = runJob(ports, "r1", { owner: "w1" }).then((o) => ((ended = true), o));
+    await expect.poll(() => publishedAtSettle.length).toBeGreaterThan(0);
+    expect(publishedAtSettle.at(-1)).toBe(store.run("r1").events.at(-1)!.seq);
+    expect(store.run("r1").events.at(-1)!.event.type).toBe("run_finished");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(ended).toBe(false);
+    release();
+    expect(await job).toMatchObject({ kind: "terminal", status: "succeeded" });
+
+    const again = setup(chain(), () => ({ content: "x" }));
+    again.store.settle = async () => {
+      throw new Error("rows not written");
+    };
+    await expect(runJob(again.ports, "r1", { owner: "w1" })).rejects.toThrow("rows not written");
+  });
+});
+
 describe("driver: wake-ups are batched per window (wakeWindowMs)", () => {
   const publishes = (ports: ReturnType<typeof setup>["ports"]) => {
     const calls: number[][] = [];

@@ -269,6 +269,8 @@ async function conclude(session: RunSession, options: RunJobOptions): Promise<Dr
     const grace = new AbortController();
     await Promise.race([Promise.allSettled(flights), clock.sleep(options.settleMs ?? 5_000, grace.signal).catch(() => undefined)]);
     grace.abort();
+    // the end is committed and its wake-up sent: the store may still be writing rows behind it
+    await store.settle?.(session.runId);
     return { kind: "terminal", ...finished };
   }
   if (session.parked) return park(session);

@@ -216,6 +216,13 @@ export interface StorePort {
   isCancelRequested(runId: string): Promise<{ requested: boolean; reason: string | null }>;
   /** The answers given to the run's waiting human reviews and not yet taken by the engine (polled while such a step waits). */
   readAnswers(runId: string): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }[]>;
+  /**
+   * Optional: resolves once what the store still writes for a run after its last commit answered is
+   * written (lib/runs: the rows of a run whose end went to its step log). The driver awaits it after
+   * the run's end was committed and published, before the job ends; a rejection fails the job (the
+   * end is committed: the run's next claim completes it).
+   */
+  settle?(runId: string): Promise<void>;
 }
 
 /** Thrown by the driver internally when a commit is refused; callers see it as a DriverOutcome. */
