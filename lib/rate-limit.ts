@@ -22,6 +22,12 @@ export interface RateLimiter {
   hit(rule: RateLimitRule, key: string): Promise<RateDecision>;
   /** Decides without counting: refused once `max` hits are already recorded. */
   peek(rule: RateLimitRule, key: string): Promise<RateDecision>;
+  /**
+   * Counts up to `want` hits at once, as many as the window still has room for and at least one
+   * (the hit that crosses `max` is counted and refused, as `hit` does): `granted` hits are allowed,
+   * the caller spends them (lib/leased-limit.ts) until the window ends, `windowLeftMs` from now.
+   */
+  take(rule: RateLimitRule, key: string, want: number): Promise<{ decision: RateDecision; granted: number; windowLeftMs: number }>;
   /** Forgets the counter (e.g. after a successful sign-in). */
   reset(rule: RateLimitRule, key: string): Promise<void>;
   close(): Promise<void>;
@@ -41,6 +47,14 @@ const HIT = `local c = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
+
+// Counts min(want, room left) hits, at least one, and returns [hits counted, count, ms left in the window].
+const TAKE = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+local n = math.max(1, math.min(tonumber(ARGV[2]), tonumber(ARGV[3]) - c))
+c = redis.call('INCRBY', KEYS[1], n)
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {n, c, ttl}`;
 
 const PEEK = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
 local ttl = redis.call('PTTL', KEYS[1])
@@ -96,6 +110,17 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
   return {
     hit: (rule, key) => run(rule, key, HIT, true),
     peek: (rule, key) => run(rule, key, PEEK, false),
+    async take(rule, key, want) {
+      try {
+        const args = [String(rule.windowMs), String(Math.max(1, Math.floor(want))), String(rule.max)];
+        const [n, count, ttl] = (await withTimeout(redis.eval(TAKE, 1, keyOf(rule, key), ...args), timeoutMs)) as [number, number, number];
+        const decision = decide(rule, count, ttl, true);
+        return { decision, granted: decision.allowed ? n : 0, windowLeftMs: ttl > 0 ? ttl : rule.windowMs };
+      } catch (err) {
+        logger.warn("rate limiter unavailable; allowing request", { rule: rule.name, err });
+        return { decision: { allowed: true, count: 0, remaining: rule.max }, granted: 1, windowLeftMs: 0 };
+      }
+    },
     async reset(rule, key) {
       await withTimeout(redis.del(keyOf(rule, key)), timeoutMs).catch((err: unknown) =>
         logger.warn("rate limiter reset failed", { rule: rule.name, err }),
