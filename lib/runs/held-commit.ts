@@ -116,8 +116,9 @@ function writeEnd(h: HeldRun): void {
   const done = new Promise<void>((resolve) => setImmediate(resolve))
     .then(() => query({ ...WRITE_HELD, values: [h.runId, h.dbVersion, h.owner, JSON.stringify(run), h.next, JSON.stringify(rows), "[]", new Date().toISOString()] }))
     .then(
-      () => {
-        counters.written++;
+      (res) => {
+        // no row: a claim came first and folded the log, the end with it
+        if (res.rowCount) counters.written++;
         if (ending.get(h.runId) === done) ending.delete(h.runId);
         return undefined;
       },

@@ -162,7 +162,7 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
 }
 
 /** Whether `c` ends the run (a terminal status). */
-export const endsRun = (c: RunCommit): boolean => c.run?.status !== undefined && isTerminalRunStatus(c.run.status);
+const endsRun = (c: RunCommit): boolean => c.run?.status !== undefined && isTerminalRunStatus(c.run.status);
 
 /**
  * Whether `c` may be stored in the log alone: the run is running, the commit changes only the planner

@@ -264,6 +264,15 @@ describe("driver: a store that still writes after the end (StorePort.settle)", (
     };
     await expect(runJob(again.ports, "r1", { owner: "w1" })).rejects.toThrow("rows not written");
   });
+
+  it("a run refused at its start (invalid workflow) settles too before the job ends", async () => {
+    const { ports, store } = setup(chain(), () => ({ content: "x" }));
+    const settled: string[] = [];
+    store.settle = async (runId) => void settled.push(runId);
+    const outcome = await runJob(ports, "r1", { owner: "w1", checkWorkflow: () => "refused by the check" });
+    expect(outcome).toMatchObject({ kind: "terminal", status: "failed" });
+    expect(settled).toEqual(["r1"]);
+  });
 });
 
 describe("driver: wake-ups are batched per window (wakeWindowMs)", () => {

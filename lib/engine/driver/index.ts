@@ -198,7 +198,9 @@ async function refuse(session: RunSession, reason: string): Promise<DriverOutcom
     run: { status: "failed", reason, finishedAt: at, plannerState: { v: 1, status: "failed", reason } },
     events: [{ type: "run_finished", status: "failed", reason }],
   });
-  return ok ? { kind: "terminal", status: "failed", reason } : { kind: "lost_lease", reason: session.lost ?? "stale" };
+  if (!ok) return { kind: "lost_lease", reason: session.lost ?? "stale" };
+  await session.ports.store.settle?.(session.runId);
+  return { kind: "terminal", status: "failed", reason };
 }
 
 /** Run deadline, cancel polling and graceful stop; all end with the job. */
