@@ -97,16 +97,19 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   let polls = 0;
   /**
    * Waits for a run to end: for the wake-up carrying its run_finished (published after that commit),
-   * then reads its status, polling every 50 ms (this process's own connection, counted) only if that
-   * wake-up did not come within 10 s.
+   * then reads its status (this process's own connection, counted) until the Run row says ended.
+   * The worker writes a logged end's rows just after that wake-up (lib/runs held-commit.ts), so the
+   * status is polled every 2 ms then — outside the measured span, and so that the peer's next run
+   * never shares the machine with our run's last writes; every 50 ms if the wake-up did not come
+   * within 10 s.
    */
   const finished = async (id: string) => {
-    await wakes.ended(id, 10_000);
+    const woke = await wakes.ended(id, 10_000);
     for (;;) {
       polls++;
       const r = (await stat.query('SELECT status, reason FROM "Run" WHERE id = $1', [id])).rows[0] as { status: string; reason: string | null };
       if (!["queued", "running"].includes(r.status)) return r;
-      await new Promise((res) => setTimeout(res, 50));
+      await new Promise((res) => setTimeout(res, woke ? 2 : 50));
     }
   };
 
