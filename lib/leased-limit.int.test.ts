@@ -10,7 +10,7 @@ afterAll(() => limiter.close());
 function counted(inner: RateLimiter = limiter) {
   const wants: number[] = [];
   const wrapped: RateLimiter = { ...inner, take: (rule, key, want) => (wants.push(want), inner.take(rule, key, want)) };
-  return { wants, limit: leasedLimit(() => wrapped) };
+  return { wants, limit: leasedLimit(wrapped) };
 }
 
 let n = 0;

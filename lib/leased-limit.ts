@@ -29,7 +29,7 @@ interface Lease {
  * ends, so a key that bursts from several processes may be refused up to a lease per process early.
  * Refused hits are counted as `hit` counts them; a Redis outage fails open as the limiter does.
  */
-export function leasedLimit(limiter: () => RateLimiter): (rule: RateLimitRule, key: string) => Promise<RateDecision> {
+export function leasedLimit(limiter: RateLimiter): (rule: RateLimitRule, key: string) => Promise<RateDecision> {
   const leases = new Map<string, Lease>();
   return async (rule, key) => {
     const now = Date.now();
@@ -42,11 +42,13 @@ export function leasedLimit(limiter: () => RateLimiter): (rule: RateLimitRule, k
     }
     const cap = Math.max(1, Math.floor(rule.max / LEASE_SHARE));
     const want = Math.min(cap, lease?.next ?? 1);
-    const { decision, granted, windowLeftMs } = await limiter().take(rule, key, want);
+    const { decision, granted, windowLeftMs } = await limiter.take(rule, key, want);
     leases.delete(key);
     if (!decision.allowed || granted < 1) return decision;
-    leases.set(key, { left: granted - 1, until: now + windowLeftMs, next: Math.min(cap, want * 2), max: rule.max, count: decision.count - granted + 1 });
+    // this hit is the first of those granted
+    const count = decision.count - granted + 1;
+    leases.set(key, { left: granted - 1, until: now + windowLeftMs, next: Math.min(cap, want * 2), max: rule.max, count });
     if (leases.size > MAX_KEYS) leases.delete(leases.keys().next().value!);
-    return { allowed: true, count: decision.count - granted + 1, remaining: Math.max(0, rule.max - (decision.count - granted + 1)) };
+    return { allowed: true, count, remaining: Math.max(0, rule.max - count) };
   };
 }

@@ -2,7 +2,7 @@ import "server-only";
 import type { CommitFailure, CommitResult, FreshStart, RunCommit, StoredEvent } from "@/lib/engine/ports";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import { eventPayload } from "@/lib/events/store";
-import { hold, letGo, loggedCommit, logEntry, logOnly, planRows, rowAfter, rowKey, writtenCommit, type HeldRun, type Plan } from "./held-runs";
+import { hold, letGo, loggedCommit, logEntry, logOnly, planRows, rowAfter, rowKey, writtenCommit, type HeldRun, type Plan, type Unfolded } from "./held-runs";
 import { FOLD_LOG, LOG_APPEND, WRITE_HELD } from "./log-sql";
 import { query, runWriteJson, sqlCommit, type SqlCommitResult } from "./store-sql";
 
@@ -111,7 +111,7 @@ const ending = new Map<string, Promise<unknown>>();
  */
 function writeEnd(h: HeldRun): void {
   const u = h.unfolded!;
-  const run = { ...u.end, ...(u.state !== undefined ? { state: u.state } : {}), addPrompt: u.addPrompt, addCompletion: u.addCompletion, addSteps: u.addSteps };
+  const run = withUnfolded({ ...u.end }, u);
   const rows = [...u.rows].map((k) => h.rows.get(k)!);
   const done = new Promise<void>((resolve) => setImmediate(resolve))
     .then(() => query({ ...WRITE_HELD, values: [h.runId, h.dbVersion, h.owner, JSON.stringify(run), h.next, JSON.stringify(rows), "[]", new Date().toISOString()] }))
@@ -145,22 +145,25 @@ export async function settleHeld(runId: string): Promise<void> {
   if (err) throw err;
 }
 
-/** WRITE_HELD: the commit with every row the log changed since the rows were last written. */
-async function writeHeld(h: HeldRun, c: RunCommit, planned: Plan, at: Date): Promise<SqlCommitResult> {
-  const u = h.unfolded!;
-  const keys = new Set([...u.rows, ...planned.touched.keys()]);
-  const rows = [...keys].map((k) => rowAfter(h, planned, k)!);
-  const w = runWriteJson(c);
-  const run = {
+/** A Run write (runWriteJson's shape) with what the log added: its counters, and its planner state unless the write has one. */
+function withUnfolded(w: Record<string, unknown>, u: Unfolded): Record<string, unknown> {
+  return {
     ...w,
     ...(w.state === undefined && u.state !== undefined ? { state: u.state } : {}),
     addPrompt: ((w.addPrompt as number | undefined) ?? 0) + u.addPrompt,
     addCompletion: ((w.addCompletion as number | undefined) ?? 0) + u.addCompletion,
     addSteps: ((w.addSteps as number | undefined) ?? 0) + u.addSteps,
   };
+}
+
+/** WRITE_HELD: the commit with every row the log changed since the rows were last written. */
+async function writeHeld(h: HeldRun, c: RunCommit, planned: Plan, at: Date): Promise<SqlCommitResult> {
+  const u = h.unfolded!;
+  const keys = new Set([...u.rows, ...planned.touched.keys()]);
+  const rows = [...keys].map((k) => rowAfter(h, planned, k)!);
   const res = await query<{ version: number; nextSeq: number }>({
     ...WRITE_HELD,
-    values: [h.runId, h.dbVersion, h.owner, JSON.stringify(run), h.next, JSON.stringify(rows), eventsJson(c), at.toISOString()],
+    values: [h.runId, h.dbVersion, h.owner, JSON.stringify(withUnfolded(runWriteJson(c), u)), h.next, JSON.stringify(rows), eventsJson(c), at.toISOString()],
   });
   const row = res.rows[0];
   if (!row) return { kind: "refused" };

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { jsonTimestamp } from "@/lib/db/run-log";
+import { jsonTimestamp, type RunEnd } from "@/lib/db/run-log";
 import { isTerminalRunStatus, type RunStatus } from "@/lib/engine/events";
 import type { CommitFailure, RunCommit } from "@/lib/engine/ports";
 import type { Step } from "@/lib/generated/prisma/client";
@@ -182,12 +182,12 @@ export function logOnly(h: HeldRun, c: RunCommit, planned: Plan, now: number): b
   return true;
 }
 
-/** A run's end as a logged commit carries it (the migration logged_run_end folds it into the Run row). */
-export type LoggedEnd = { status: RunStatus; reason?: string; outputs?: Record<string, unknown>; finishedAt?: string };
+/** A run's end as a logged commit carries it (readers see it as lib/db/run-log.ts RunEnd; the migration logged_run_end folds it into the Run row). */
+export type LoggedEnd = Omit<RunEnd, "outputs"> & { outputs?: Record<string, unknown> };
 
 function endOf(c: RunCommit): LoggedEnd | undefined {
   const w = c.run;
-  if (!w?.status || !endsRun(c)) return undefined;
+  if (!w?.status || !isTerminalRunStatus(w.status)) return undefined;
   return {
     status: w.status,
     ...(w.reason !== undefined ? { reason: w.reason } : {}),

@@ -19,7 +19,7 @@ function runStarts() {
   if (g.__weftRunLimiter?.key !== key) {
     void g.__weftRunLimiter?.limiter.close();
     const limiter = createRateLimiter({ prefix, redisUrl: e.REDIS_URL, timeoutMs: 250 });
-    g.__weftRunLimiter = { key, limiter, count: leasedLimit(() => limiter) };
+    g.__weftRunLimiter = { key, limiter, count: leasedLimit(limiter) };
   }
   return g.__weftRunLimiter;
 }
