@@ -40,7 +40,11 @@
  * pair measured one after the other: this machine's speed drifts by a quarter or more within
  * minutes (LangGraph's chain step took 3.2 ms in one run and 5.3 ms in another ten minutes later),
  * and a drift between repetitions cancels within a pair but not in the ratio of the two p50s. The
- * goal is judged on `ratioSync`, the ratio of the p50s.
+ * goal is judged on `ratioSync`, the ratio of the p50s. `ratioSyncCi95` (every table, and printed
+ * in brackets) is its 95 % bootstrap interval over the repetitions (stats.ts
+ * bootstrapRatioOfMedians, pairs resampled together): how far the ratio could move from the
+ * repetitions' spread alone. Drift between full runs minutes apart comes on top of it, so a goal
+ * "met reliably" needs the interval under 0.5 in run after run.
  * Commits (trivial nodes): pg_stat_database.xact_commit delta of the bench database (every
  * statement outside an explicit transaction counts as one), read after the measured processes'
  * connections closed (PostgreSQL counts a backend's commits when it flushes its statistics): our
@@ -53,7 +57,7 @@ import os from "node:os";
 import pg from "pg";
 import { ChatOpenAI } from "@langchain/openai";
 import { dropTestDatabase } from "@/test/db";
-import { median, p95, machine, readResult, writeResult } from "../stats";
+import { bootstrapRatioOfMedians, median, p95, machine, readResult, writeResult } from "../stats";
 import type { WorkerProcess } from "@/test/helpers/worker";
 import { langGraphArm, modelCalls, type Durability, type LangGraphArm } from "./langgraph-arm";
 import { ourRules, ourWorkflow } from "./ours";
@@ -62,7 +66,7 @@ import { trivialCalls } from "./trivial-node";
 import { benchEnvironment, modelServerProcess, versions, wakeRecorder, workerStoreStats } from "./support";
 
 type Row = { p50: number; p95: number; samples: number };
-type Result = { ours: Record<string, Row>; langgraphSync: Record<string, Row>; langgraphAsync: Record<string, Row>; ratioSync: Record<string, number>; ratioAsync: Record<string, number>; pairedRatioSync: Record<string, number>; storeTiming?: unknown; [k: string]: unknown };
+type Result = { ours: Record<string, Row>; langgraphSync: Record<string, Row>; langgraphAsync: Record<string, Row>; ratioSync: Record<string, number>; ratioSyncCi95: Record<string, [number, number]>; ratioAsync: Record<string, number>; pairedRatioSync: Record<string, number>; storeTiming?: unknown; [k: string]: unknown };
 const FILE = "engine-b1.json";
 const SHAPE_NAMES = Object.keys(SHAPES) as ShapeName[];
 
@@ -163,19 +167,20 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     }
     const timing = worker.logs.find((l) => l.includes('"b1 store timing"'));
     const rows = (arm: keyof typeof samples) => Object.fromEntries(Object.entries(samples[arm]).map(([s, v]) => [s, { p50: round(median(v)), p95: round(p95(v)), samples: v.length }]));
-    const result: Result = { ours: rows("ours"), oursDbClock: rows("oursDb"), oursTimeline: medianTimelines(timelines), langgraphSync: rows("sync"), langgraphAsync: rows("async"), ratioSync: {}, ratioAsync: {}, pairedRatioSync: {} };
+    const result: Result = { ours: rows("ours"), oursDbClock: rows("oursDb"), oursTimeline: medianTimelines(timelines), langgraphSync: rows("sync"), langgraphAsync: rows("async"), ratioSync: {}, ratioSyncCi95: {}, ratioAsync: {}, pairedRatioSync: {} };
     if (timing) result.storeTiming = (JSON.parse(timing) as { timings: unknown }).timings;
     for (const s of shapes) {
       const sync = samples.sync[s]!;
       result.pairedRatioSync[s] = round(median(samples.ours[s]!.map((v, i) => v / sync[i]!)));
       result.ratioSync[s] = round(result.ours[s]!.p50 / result.langgraphSync[s]!.p50);
+      result.ratioSyncCi95[s] = bootstrapRatioOfMedians(samples.ours[s]!, sync).map(round) as [number, number];
       if (result.langgraphAsync[s]) result.ratioAsync[s] = round(result.ours[s]!.p50 / result.langgraphAsync[s]!.p50);
     }
     return result;
   };
 
   const line = (r: Result) =>
-    shapes.map((s) => `${s} ${r.ours[s]!.p50}ms/step vs LG sync ${r.langgraphSync[s]!.p50} (×${r.ratioSync[s]}, paired ×${r.pairedRatioSync[s]})`).join("; ") +
+    shapes.map((s) => `${s} ${r.ours[s]!.p50}ms/step vs LG sync ${r.langgraphSync[s]!.p50} (×${r.ratioSync[s]} [${r.ratioSyncCi95[s]!.join("–")}], paired ×${r.pairedRatioSync[s]})`).join("; ") +
     (r.storeTiming ? `\n  our worker's store calls, ms: ${JSON.stringify(r.storeTiming)}` : "") +
     (process.env.B1_TIMELINE === "1" ? `\n  our runs' timeline, ms per run: ${JSON.stringify(r.oursTimeline)}` : "");
   const result = await measure(spawnTrivial(diagnostic ? SPLIT_WORKERS[diagnostic] : undefined), trivialLg);
