@@ -31,7 +31,7 @@
  * own cost per step, replay − floor the cost of our commit statements above a plain insert.
  * B1_WORKER=floor|replay measures only that row (not stored). WEFT_STEP_LOG_MS=0 runs our workers
  * without the step log (lib/runs/held-runs.ts; not for the stored result).
- * B1_QUICK=1 (not stored) measures only the first table (≈ 15 s instead of ≈ 150 s), to compare
+ * B1_QUICK=1 (not stored) measures only the first table, with 15 repetitions instead of 30 (≈ 15 s instead of ≈ 4 min), to compare
  * changes run against run; B1_TIMING=1 has our worker time its store calls (store-timing.ts: the
  * first claim, each commit's round trip, the engine's gap between commits) and prints them.
  * `oursTimeline` (every table, stored) splits our run's time into its start, its commits and its end
@@ -141,7 +141,8 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     return t1 - t0;
   };
   // steady state: both arms' code warmed by a few runs of every shape before anything is measured
-  const reps = smoke ? 3 : Number(process.env.B1_REPS ?? 15);
+  // 30 repetitions per table for the stored result: with 15 the ratio's 95 % interval was ±0.06–0.15 wide on a noisy machine
+  const reps = smoke ? 3 : Number(process.env.B1_REPS ?? (process.env.B1_QUICK === "1" ? 15 : 30));
   const warmups = smoke ? 1 : Number(process.env.B1_WARMUPS ?? 5);
   const shapes: ShapeName[] = smoke ? ["chain20"] : SHAPE_NAMES;
   const durabilities: Durability[] = smoke ? ["sync"] : ["sync", "async"];
