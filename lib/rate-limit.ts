@@ -42,18 +42,20 @@ export interface RateLimiterOptions {
   timeoutMs?: number;
 }
 
+// After a count: sets the window (ARGV[1] ms) on the key's first hit and leaves `ttl` = ms left in it.
+const WINDOW = `local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end`;
+
 // INCR, set the window on the first hit, and return [count, ms left in the window].
 const HIT = `local c = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+${WINDOW}
 return {c, ttl}`;
 
-// Counts min(want, room left) hits, at least one, and returns [hits counted, count, ms left in the window].
+// Counts min(want = ARGV[2], room left under max = ARGV[3]) hits, at least one, and returns [hits counted, count, ms left in the window].
 const TAKE = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
 local n = math.max(1, math.min(tonumber(ARGV[2]), tonumber(ARGV[3]) - c))
 c = redis.call('INCRBY', KEYS[1], n)
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+${WINDOW}
 return {n, c, ttl}`;
 
 const PEEK = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -94,16 +96,21 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
   const keyOf = (rule: RateLimitRule, key: string) =>
     `${prefix}:${rule.name}:${createHash("sha256").update(key).digest("hex").slice(0, 32)}`;
 
+  /** Runs `script` on the rule's key (ARGV[1] = the window, then `args`) within the deadline. */
+  const evalOn = async (rule: RateLimitRule, key: string, script: string, ...args: string[]): Promise<number[]> =>
+    (await withTimeout(redis.eval(script, 1, keyOf(rule, key), String(rule.windowMs), ...args), timeoutMs)) as number[];
+  /** Fails open: logs and answers what an allowed hit with nothing counted looks like. */
+  const unavailable = (rule: RateLimitRule, err: unknown): RateDecision => {
+    logger.warn("rate limiter unavailable; allowing request", { rule: rule.name, err });
+    return { allowed: true, count: 0, remaining: rule.max };
+  };
+
   const run = async (rule: RateLimitRule, key: string, script: string, counts: boolean): Promise<RateDecision> => {
     try {
-      const [count, ttl] = (await withTimeout(redis.eval(script, 1, keyOf(rule, key), String(rule.windowMs)), timeoutMs)) as [
-        number,
-        number,
-      ];
-      return decide(rule, count, ttl, counts);
+      const [count, ttl] = await evalOn(rule, key, script);
+      return decide(rule, count!, ttl!, counts);
     } catch (err) {
-      logger.warn("rate limiter unavailable; allowing request", { rule: rule.name, err });
-      return { allowed: true, count: 0, remaining: rule.max };
+      return unavailable(rule, err);
     }
   };
 
@@ -112,13 +119,11 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     peek: (rule, key) => run(rule, key, PEEK, false),
     async take(rule, key, want) {
       try {
-        const args = [String(rule.windowMs), String(Math.max(1, Math.floor(want))), String(rule.max)];
-        const [n, count, ttl] = (await withTimeout(redis.eval(TAKE, 1, keyOf(rule, key), ...args), timeoutMs)) as [number, number, number];
-        const decision = decide(rule, count, ttl, true);
-        return { decision, granted: decision.allowed ? n : 0, windowLeftMs: ttl > 0 ? ttl : rule.windowMs };
+        const [n, count, ttl] = await evalOn(rule, key, TAKE, String(Math.max(1, Math.floor(want))), String(rule.max));
+        const decision = decide(rule, count!, ttl!, true);
+        return { decision, granted: decision.allowed ? n! : 0, windowLeftMs: ttl! > 0 ? ttl! : rule.windowMs };
       } catch (err) {
-        logger.warn("rate limiter unavailable; allowing request", { rule: rule.name, err });
-        return { decision: { allowed: true, count: 0, remaining: rule.max }, granted: 1, windowLeftMs: 0 };
+        return { decision: unavailable(rule, err), granted: 1, windowLeftMs: 0 };
       }
     },
     async reset(rule, key) {
