@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { withAdmin } from "@/test/pg-admin";
 import { useTestDatabase } from "@/test/db";
@@ -32,10 +32,18 @@ const hold = async (): Promise<pg.Client> => {
   await c.connect();
   return c;
 };
+// The role's one slot, taken as soon as it is free: a client's end() resolves before its backend has
+// exited, and until then PostgreSQL still counts that backend against the role's limit.
+const holdFree = () => retryTransientDb(hold, { budgetMs: 10_000 });
+
+afterEach(async () => {
+  await holder?.end().catch(() => undefined);
+  holder = undefined;
+});
 
 describe("transient database errors (real PostgreSQL)", () => {
   it("classifies PostgreSQL's too-many-connections, through pg and through Prisma, and not a SQL error", async () => {
-    holder = await hold();
+    holder = await holdFree();
     const second = new pg.Client({ connectionString: url });
     const viaPg = await second.connect().then(() => null, (e: unknown) => e);
     expect((viaPg as { code?: string }).code).toBe("53300");
@@ -53,10 +61,8 @@ describe("transient database errors (real PostgreSQL)", () => {
   });
 
   it("retries while the server refuses connections and succeeds once one is free; other errors fail at once", async () => {
-    holder ??= await hold();
-    const held = holder;
+    const held = await holdFree();
     setTimeout(() => void held.end(), 400);
-    holder = undefined;
     let attempts = 0;
     const answer = await retryTransientDb(async () => {
       attempts++;
@@ -79,7 +85,7 @@ describe("transient database errors (real PostgreSQL)", () => {
   });
 
   it("gives up after its budget with the last error", async () => {
-    holder = await hold();
+    holder = await holdFree();
     const started = Date.now();
     await expect(retryTransientDb(() => hold(), { budgetMs: 500 })).rejects.toSatisfy(isTransientDbError);
     expect(Date.now() - started).toBeLessThan(3_000);
