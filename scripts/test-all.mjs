@@ -64,6 +64,8 @@ const stages = [
         for (const spec of suite.specs ?? []) {
           for (const t of spec.tests) {
             if (t.status === "unexpected") names.push(`${spec.file} › ${spec.title}: ${firstLine(t.results.at(-1)?.error?.message)}`);
+            // passed on a retry: counted as passed, named so a flake is seen before it fails a run
+            if (t.status === "flaky") names.push(`(flaky, passed on retry) ${spec.file} › ${spec.title}: ${firstLine(t.results[0]?.error?.message)}`);
           }
         }
         for (const child of suite.suites ?? []) walk(child);
@@ -98,7 +100,7 @@ for (const stage of stages) {
   const ok = r.status === 0;
   if (!ok && (!counts || counts.failed === 0)) failed += 1; // a stage that failed without counted tests
   summary.push(`${ok ? "ok  " : "FAIL"} ${stage.name} (${secs}s)${counts ? ` ${counts.passed} passed, ${counts.failed} failed` : ""}`);
-  for (const name of counts?.names ?? []) summary.push(`  ✗ ${name}`);
+  for (const name of counts?.names ?? []) summary.push(`  ${name.startsWith("(flaky") ? "~" : "✗"} ${name}`);
 }
 say("summary:\n  " + summary.join("\n  "));
 process.stdout.write(`Tests: ${passed} passed, ${failed} failed\n`);
