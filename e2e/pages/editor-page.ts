@@ -59,10 +59,46 @@ export class EditorPage {
     return id;
   }
 
+  /**
+   * Clicks a node's title and waits for the inspector to show it. The canvas may still be moving (a
+   * fit or focus animates for 300 ms) or show the node outside the pane (under the inspector): the
+   * click waits for the viewport to stand still, and fits the graph first when a click on the title
+   * would not reach the node.
+   */
   async selectNode(id: string) {
     await this.tab("inspect");
-    await this.node(id).locator(".truncate").first().click();
+    const title = this.node(id).locator(".truncate").first();
+    await this.still();
+    if (!(await this.reaches(title, id))) {
+      await this.fit();
+      await this.still();
+    }
+    await title.click();
     await expect(this.page.getByTestId("node-inspector")).toHaveAttribute("data-node-id", id);
+  }
+
+  /** Waits until the canvas viewport's transform is the same over two animation frames. */
+  private async still() {
+    await expect
+      .poll(() =>
+        this.page.evaluate(
+          () =>
+            new Promise<boolean>((resolve) => {
+              const viewport = document.querySelector(".react-flow__viewport");
+              const before = viewport?.getAttribute("style");
+              requestAnimationFrame(() => requestAnimationFrame(() => resolve(viewport?.getAttribute("style") === before)));
+            }),
+        ),
+      )
+      .toBe(true);
+  }
+
+  /** Whether a click at the middle of a node's title would reach that node (not the inspector, minimap or controls over it, nor nothing). */
+  private async reaches(title: Locator, id: string): Promise<boolean> {
+    const box = await title.boundingBox();
+    if (!box) return false;
+    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    return this.page.evaluate(({ x, y, id }) => document.elementFromPoint(x, y)?.closest(".react-flow__node")?.getAttribute("data-id") === id, { ...at, id });
   }
 
   /** Clicks the middle of an edge's path (edges are thin curves: the bounding box centre can miss). */
