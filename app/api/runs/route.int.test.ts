@@ -66,7 +66,7 @@ describe("REST: runs", () => {
     const bobDetail = await DETAIL(get(`/api/runs/${run.id}`, bob.auth), ctx(run.id));
     expect(bobDetail.status).toBe(404);
     expect(JSON.stringify(await bobDetail.json())).not.toContain("owls");
-    expect(((await (await LIST(get("/api/runs", bob.auth))).json()) as { runs: unknown[] }).runs).toEqual([]);
+    expect(((await (await LIST(get("/api/runs", bob.auth))).json()) as { runs: { id: string }[] }).runs.map((r) => r.id)).not.toContain(run.id);
     expect((await START(post(`/api/workflows/${workflowId}/runs`, { inputs: { topic: "x" } }, bob.auth), ctx(workflowId))).status).toBe(404);
     expect((await CANCEL(post(`/api/runs/${run.id}/cancel`, {}, bob.auth), ctx(run.id))).status).toBe(404);
   });

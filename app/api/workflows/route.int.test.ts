@@ -32,9 +32,11 @@ beforeAll(async () => {
 
 describe("REST: workflows for scripts", () => {
   it("lists the caller's workflows with their input fields and latest version, and nobody else's", async () => {
-    const { workflowId } = await createTestWorkflow(alice.id, withInputs);
+    // a user of its own: the list must hold exactly this one workflow, whatever the other tests made
+    const carol = await createTestUser();
+    const { workflowId } = await createTestWorkflow(carol.id, withInputs);
     await createTestWorkflow(bob.id, withInputs);
-    const res = await LIST(get("/api/workflows", alice.auth));
+    const res = await LIST(get("/api/workflows", carol.auth));
     expect(res.status).toBe(200);
     const { workflows } = (await res.json()) as { workflows: { id: string; latestVersion: number | null; inputs: unknown }[] };
     expect(workflows).toEqual([
