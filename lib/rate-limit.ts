@@ -97,8 +97,8 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     `${prefix}:${rule.name}:${createHash("sha256").update(key).digest("hex").slice(0, 32)}`;
 
   /** Runs `script` on the rule's key (ARGV[1] = the window, then `args`) within the deadline. */
-  const evalOn = async (rule: RateLimitRule, key: string, script: string, ...args: string[]): Promise<number[]> =>
-    (await withTimeout(redis.eval(script, 1, keyOf(rule, key), String(rule.windowMs), ...args), timeoutMs)) as number[];
+  const evalOn = async <T extends number[]>(rule: RateLimitRule, key: string, script: string, ...args: string[]): Promise<T> =>
+    (await withTimeout(redis.eval(script, 1, keyOf(rule, key), String(rule.windowMs), ...args), timeoutMs)) as T;
   /** Fails open: logs and answers what an allowed hit with nothing counted looks like. */
   const unavailable = (rule: RateLimitRule, err: unknown): RateDecision => {
     logger.warn("rate limiter unavailable; allowing request", { rule: rule.name, err });
@@ -107,8 +107,8 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
 
   const run = async (rule: RateLimitRule, key: string, script: string, counts: boolean): Promise<RateDecision> => {
     try {
-      const [count, ttl] = await evalOn(rule, key, script);
-      return decide(rule, count!, ttl!, counts);
+      const [count, ttl] = await evalOn<[number, number]>(rule, key, script);
+      return decide(rule, count, ttl, counts);
     } catch (err) {
       return unavailable(rule, err);
     }
@@ -119,9 +119,9 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     peek: (rule, key) => run(rule, key, PEEK, false),
     async take(rule, key, want) {
       try {
-        const [n, count, ttl] = await evalOn(rule, key, TAKE, String(Math.max(1, Math.floor(want))), String(rule.max));
-        const decision = decide(rule, count!, ttl!, true);
-        return { decision, granted: decision.allowed ? n! : 0, windowLeftMs: ttl! > 0 ? ttl! : rule.windowMs };
+        const [n, count, ttl] = await evalOn<[number, number, number]>(rule, key, TAKE, String(Math.max(1, Math.floor(want))), String(rule.max));
+        const decision = decide(rule, count, ttl, true);
+        return { decision, granted: decision.allowed ? n : 0, windowLeftMs: ttl > 0 ? ttl : rule.windowMs };
       } catch (err) {
         return { decision: unavailable(rule, err), granted: 1, windowLeftMs: 0 };
       }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check in one command — lint, typecheck, unit + integration (Vitest, real
 // PostgreSQL and Redis), end-to-end (Playwright in /usr/bin/chromium) and the benchmark smokes.
-// Ends with a summary that names every failed test (so the tail of a CI log says what failed) and
+// Ends with a summary that names every failed (✗) and flaky (~) test (so the tail of a CI log says what failed) and
 // one line "Tests: N passed, N failed" (the totals of Vitest and Playwright).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -42,12 +42,12 @@ const stages = [
       const names = r.testResults.flatMap((file) =>
         file.assertionResults
           .filter((t) => t.status === "failed")
-          .map((t) => `${path.relative(root, file.name)} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`),
+          .map((t) => `✗ ${path.relative(root, file.name)} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`),
       );
       // A file that failed before any test ran (an import error, a hook) has no failed test to name.
       const broken = r.testResults
         .filter((file) => file.status === "failed" && !file.assertionResults.some((t) => t.status === "failed"))
-        .map((file) => `${path.relative(root, file.name)}: ${firstLine(file.message)}`);
+        .map((file) => `✗ ${path.relative(root, file.name)}: ${firstLine(file.message)}`);
       return { passed: r.numPassedTests, failed: r.numFailedTests, names: [...names, ...broken] };
     },
   },
@@ -59,13 +59,13 @@ const stages = [
     count: () => {
       const report = JSON.parse(fs.readFileSync("test-results/playwright.json", "utf8"));
       const s = report.stats;
-      const names = (report.errors ?? []).map((e) => `playwright: ${firstLine(e.message)}`);
+      const names = (report.errors ?? []).map((e) => `✗ playwright: ${firstLine(e.message)}`);
       const walk = (suite) => {
         for (const spec of suite.specs ?? []) {
           for (const t of spec.tests) {
-            if (t.status === "unexpected") names.push(`${spec.file} › ${spec.title}: ${firstLine(t.results.at(-1)?.error?.message)}`);
+            if (t.status === "unexpected") names.push(`✗ ${spec.file} › ${spec.title}: ${firstLine(t.results.at(-1)?.error?.message)}`);
             // passed on a retry: counted as passed, named so a flake is seen before it fails a run
-            if (t.status === "flaky") names.push(`(flaky, passed on retry) ${spec.file} › ${spec.title}: ${firstLine(t.results[0]?.error?.message)}`);
+            if (t.status === "flaky") names.push(`~ (flaky, passed on retry) ${spec.file} › ${spec.title}: ${firstLine(t.results[0]?.error?.message)}`);
           }
         }
         for (const child of suite.suites ?? []) walk(child);
@@ -100,7 +100,7 @@ for (const stage of stages) {
   const ok = r.status === 0;
   if (!ok && (!counts || counts.failed === 0)) failed += 1; // a stage that failed without counted tests
   summary.push(`${ok ? "ok  " : "FAIL"} ${stage.name} (${secs}s)${counts ? ` ${counts.passed} passed, ${counts.failed} failed` : ""}`);
-  for (const name of counts?.names ?? []) summary.push(`  ${name.startsWith("(flaky") ? "~" : "✗"} ${name}`);
+  for (const name of counts?.names ?? []) summary.push(`  ${name}`);
 }
 say("summary:\n  " + summary.join("\n  "));
 process.stdout.write(`Tests: ${passed} passed, ${failed} failed\n`);
