@@ -56,7 +56,8 @@ async function launch(doc: WorkflowInput): Promise<string> {
 const calls = (rule: string) => modelCalls(pool.model, rule);
 const eventsOf = (runId: string) => db().runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } });
 
-describe.sequential("durable execution with real worker processes", () => {
+// the order above is part of the design (each test leaves the pool for the next): never shuffled
+describe.sequential("durable execution with real worker processes", { shuffle: false }, () => {
   it("D9: a failing parallel branch takes the join to a terminal state within seconds while the other branch is still slow", { timeout: 180_000 }, async () => {
     const doc: WorkflowInput = {
       name: "D9",

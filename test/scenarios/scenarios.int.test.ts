@@ -49,7 +49,8 @@ describe("A: article writer (evaluator-optimizer)", () => {
   it("onExhausted abort ends budget_exhausted with the loop named", { timeout: 90_000 }, async () => {
     const doc = template("article-writer");
     doc.edges = doc.edges.map((e) => (e.kind === "loop" ? { ...e, onExhausted: "abort", continueWith: undefined } : e));
-    const { run: r, steps, events } = await rt.run(doc, { topic: "topic-never" });
+    rt.model.load([{ rules: [{ id: "a-abort", match: { schema: "choose_branch", anyMessage: "topic-abort" }, reply: choose("revise") }] }], "add");
+    const { run: r, steps, events } = await rt.run(doc, { topic: "topic-abort" });
     expect(r.status).toBe("budget_exhausted");
     expect(r.reason ?? "").toMatch(/evaluate-revise-outline.*exhausted/);
     expect(JSON.stringify(events.find((e) => e.type === "run_finished")?.payload)).toContain("loop:evaluate-revise-outline");
