@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
@@ -6,6 +7,7 @@ import { closeApiRedis, closeRunsQueue, closeSchedulesQueue, createWorkerConnect
 import { reconcileOnce } from "@/lib/runs/reconciler";
 import { EARLY_JOB_MS } from "@/lib/runs/worker";
 import { startRun } from "@/lib/runs/service";
+import { RUN_INSERT_LOCK_SQL } from "@/lib/runs/start-sql";
 import { createTestRun, createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
@@ -155,6 +157,48 @@ describe("a job that arrives before its run's row (startRun writes both at once)
       expect(line).toContain('"kind":"not_found"');
       expect(Date.now() - enqueued).toBeGreaterThan(EARLY_JOB_MS / 2);
     } finally {
+      worker.child.kill("SIGTERM");
+      await worker.exited;
+    }
+  });
+
+  it("waits for its row's insert while that insert is in flight, however long it takes, and then runs it", { timeout: 60_000 }, async () => {
+    const { versionId } = await createTestWorkflow(ownerId, agentWorkflow);
+    const id = randomUUID();
+    // startRun's insert as it is while its job is already on its way: the insert's lock taken, the row written, not committed
+    const inserter = new pg.Client({ connectionString: database.current.url });
+    await inserter.connect();
+    const worker = start();
+    let open = false;
+    try {
+      await worker.ready;
+      await inserter.query("BEGIN");
+      open = true;
+      await inserter.query(RUN_INSERT_LOCK_SQL, [id]);
+      await inserter.query(`INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs) VALUES ($1, $2, $3, 'queued', $4::jsonb)`, [id, ownerId, versionId, JSON.stringify({ topic: "wrens" })]);
+      const enqueued = Date.now();
+      await enqueueRun(id, "start");
+      // the worker found no row and now waits on the insert's lock (advisory locks are per database: this file's)
+      await waitFor(async () => {
+        const res = await inserter.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+        return res.rows[0]!.n > 0;
+      }, 20_000, "the worker waiting for the insert");
+      // an insert slower than the early-job window: a job that only paused and claimed again would have given up by now
+      await new Promise((r) => setTimeout(r, Math.max(0, enqueued + EARLY_JOB_MS + 200 - Date.now())));
+      await inserter.query("COMMIT");
+      open = false;
+      const done = await waitFor(async () => {
+        const r = await db().run.findUnique({ where: { id } });
+        return r && TERMINAL.includes(r.status) && jobsDone(worker, id).length > 0 ? r : null;
+      }, 20_000);
+      expect(done.status, done.reason ?? "").toBe("succeeded");
+      const lines = jobsDone(worker, id);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('"reason":"start"');
+      expect(lines[0]).toContain('"kind":"terminal"');
+    } finally {
+      if (open) await inserter.query("ROLLBACK").catch(() => undefined);
+      await inserter.end();
       worker.child.kill("SIGTERM");
       await worker.exited;
     }

@@ -51,6 +51,16 @@ export const newRunKey = (): { id: string; createdAt: Date } => ({ id: randomUUI
 /** Longest trigger label kept (a token, schedule, webhook or tool name). */
 export const TRIGGER_LABEL_MAX = 120;
 
+/**
+ * Every run insert holds a transaction-level advisory lock keyed by the run's id until it commits
+ * or rolls back. startRun enqueues the run's job while it inserts the row, so a worker may take the
+ * job first; it then waits on this lock for exactly that insert to end (awaitRunInsert) instead of
+ * pausing and claiming again (lib/runs worker.ts). The key is a 64-bit hash of the id under its own
+ * seed; another holder of the same key (a hash collision) only makes such a wait a little longer.
+ */
+const RUN_INSERT_LOCK_SEED = 0x5765_6674; // "Weft"
+const runInsertLock = (shared: boolean) => `pg_advisory_xact_lock${shared ? "_shared" : ""}(hashtextextended($1::text, ${RUN_INSERT_LOCK_SEED}))`;
+
 const RUN_COLUMNS = `id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey", "parentRunId", "parentNodeId", "parentIteration", depth`;
 const RUN_VALUES = `$1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8, $9, $10, $11::int, $12::int`;
 
@@ -62,12 +72,15 @@ const RUN_VALUES = `$1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunT
  * read and a stale one writes nothing.
  */
 const GUARDED_INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS})
-  SELECT ${RUN_VALUES} FROM "Workflow" w
+  SELECT ${RUN_VALUES} FROM (SELECT ${runInsertLock(false)}) insert_lock, "Workflow" w
   JOIN LATERAL (
     SELECT id, document FROM "WorkflowVersion"
     WHERE "workflowId" = w.id AND ($15::int IS NULL OR version = $15::int) ORDER BY version DESC LIMIT 1
   ) v ON v.id = $3
   WHERE w.id = $13 AND w."ownerId" = $2 AND w.name = $14 AND ($15::int IS NOT NULL OR v.document = w.draft)`;
+
+/** The insert of a start that read its target (or needs no guard). */
+const INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS}) SELECT ${RUN_VALUES} FROM (SELECT ${runInsertLock(false)}) insert_lock`;
 
 /** A start's target as a guarded insert expects it to be still (see GUARDED_INSERT_SQL). */
 export interface ExpectedTarget {
@@ -88,10 +101,21 @@ export async function insertQueuedRun(ownerId: string, workflowVersionId: string
   const values = [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label ?? null, origin.idempotencyKey ?? null,
     parent?.runId ?? null, parent?.nodeId ?? null, parent?.iteration ?? null, parent?.depth ?? 0];
   const res = expected
-    ? await runStorePool().query({ name: "weft_run_insert_guarded_v1", text: GUARDED_INSERT_SQL, values: [...values, expected.workflowId, expected.workflowName, expected.requested ?? null] })
-    : await runStorePool().query({ name: "weft_run_insert_v5", text: `INSERT INTO "Run" (${RUN_COLUMNS}) VALUES (${RUN_VALUES})`, values });
+    ? await runStorePool().query({ name: "weft_run_insert_guarded_v2", text: GUARDED_INSERT_SQL, values: [...values, expected.workflowId, expected.workflowName, expected.requested ?? null] })
+    : await runStorePool().query({ name: "weft_run_insert_v6", text: INSERT_SQL, values });
   return res.rowCount === 1;
 }
+
+/**
+ * Answers once no insert of the run `id` is in flight: at once when none is (the row committed, or
+ * never inserted), otherwise when that insert commits or rolls back (see runInsertLock).
+ */
+export async function awaitRunInsert(id: string): Promise<void> {
+  await runStorePool().query({ name: "weft_run_insert_wait_v1", text: `SELECT ${runInsertLock(true)}`, values: [id] });
+}
+
+/** The SQL that takes a run insert's lock for `$1` (the run's id), for tests that hold an insert open. */
+export const RUN_INSERT_LOCK_SQL = `SELECT ${runInsertLock(false)}`;
 
 /** The run an idempotency key already started for this owner, if any. */
 export async function runIdByIdempotencyKey(ownerId: string, key: string): Promise<string | null> {

@@ -5,7 +5,7 @@ import { Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { systemClock } from "@/lib/engine/clock";
 import { runJob, type DriverOutcome } from "@/lib/engine/driver";
-import { createLogger } from "@/lib/logger";
+import { createLogger, type Logger } from "@/lib/logger";
 import { notifyRunEnded, notifyRunWaiting } from "@/lib/notifications/outbox";
 import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
 import type { LivenessPort } from "@/lib/engine/ports";
@@ -16,6 +16,7 @@ import { enginePorts, type PortOverrides } from "./engine-ports";
 import { leaseOwner, redisLiveness, WorkerHeartbeat } from "./liveness";
 import { Reconciler } from "./reconciler";
 import { storeStats } from "./store";
+import { awaitRunInsert } from "./start-sql";
 import { closeRunStorePool } from "./store-sql";
 
 const log = createLogger({ component: "worker" });
@@ -103,11 +104,24 @@ async function shutdown(worker: Worker, reconciler: Reconciler | undefined, hear
 
 /**
  * startRun writes a run's row and its job at the same time, so a worker may take the job before the
- * row is committed. A job whose run is not found is claimed again, with growing pauses, until this
- * long after it was enqueued (at most this long after it was taken, whatever the clocks say).
+ * row is committed. A job whose run is not found first waits for the row's insert, if one is in
+ * flight, to end (start-sql.ts awaitRunInsert) and is claimed again at once; if the run is still
+ * not found (the insert had not begun, or wrote nothing), it is claimed again, with growing pauses,
+ * until this long after it was enqueued (at most this long after it was taken, whatever the clocks say).
  */
 export const EARLY_JOB_MS = 2_000;
 const EARLY_JOB_PAUSES_MS = [2, 5, 10, 25, 50, 100, 200, 400];
+
+/** Waits until the run's insert in flight, if any, has ended; false when the wait itself failed (the pauses take over). */
+async function insertEnded(runId: string, logger: Logger): Promise<boolean> {
+  try {
+    await awaitRunInsert(runId);
+    return true;
+  } catch (err) {
+    logger.warn("waiting for the run's insert failed; claiming again after pauses", { err });
+    return false;
+  }
+}
 
 async function processRunJob(job: Job<RunJobData>, workerId: string, stop: AbortSignal, graceMs: number, liveness: LivenessPort, overrides: PortOverrides): Promise<DriverOutcome> {
   const data = runJobSchema.parse(job.data);
@@ -117,6 +131,7 @@ async function processRunJob(job: Job<RunJobData>, workerId: string, stop: Abort
     runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, { owner, stop, stopGraceMs: Math.max(0, graceMs - 1_000), ...(data.fresh ? { fresh: data.fresh } : {}) });
   let outcome = await drive();
   const until = Math.min(Date.now(), data.enqueuedAt) + EARLY_JOB_MS;
+  if (outcome.kind === "not_found" && (await insertEnded(data.runId, logger)) && !stop.aborted) outcome = await drive();
   for (let i = 0; outcome.kind === "not_found" && Date.now() < until && !stop.aborted; i++) {
     await systemClock.sleep(EARLY_JOB_PAUSES_MS[Math.min(i, EARLY_JOB_PAUSES_MS.length - 1)]!, stop).catch(() => undefined);
     if (!stop.aborted) outcome = await drive();
