@@ -129,6 +129,18 @@ describe("schedules in the worker process", () => {
 describe("a job that arrives before its run's row (startRun writes both at once)", () => {
   /** The "run job done" log lines of jobs for `runId` (the worker logs each job's reason and outcome). */
   const jobsDone = (worker: ReturnType<typeof start>, runId: string) => worker.logs.filter((l) => l.includes('"msg":"run job done"') && l.includes(runId));
+  /** The run ends succeeded, run by its own start job, not by the reconciler (which re-enqueues queued runs older than RECONCILE_MIN_AGE_MS). */
+  const expectRunByItsStartJob = async (worker: ReturnType<typeof start>, id: string) => {
+    const done = await waitFor(async () => {
+      const r = await db().run.findUnique({ where: { id } });
+      return r && TERMINAL.includes(r.status) && jobsDone(worker, id).length > 0 ? r : null;
+    }, 20_000);
+    expect(done.status, done.reason ?? "").toBe("succeeded");
+    const lines = jobsDone(worker, id);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('"reason":"start"');
+    expect(lines[0]).toContain('"kind":"terminal"');
+  };
 
   it("is claimed again until the row is committed and runs it at once; a job whose run never appears ends not_found", { timeout: 60_000 }, async () => {
     const worker = start();
@@ -139,16 +151,7 @@ describe("a job that arrives before its run's row (startRun writes both at once)
       await enqueueRun(id, "start");
       await new Promise((r) => setTimeout(r, 300));
       await db().run.create({ data: { id, ownerId, workflowVersionId: versionId, status: "queued", inputs: { topic: "larks" } } });
-      const done = await waitFor(async () => {
-        const r = await db().run.findUnique({ where: { id } });
-        return r && TERMINAL.includes(r.status) && jobsDone(worker, id).length > 0 ? r : null;
-      }, 20_000);
-      expect(done.status, done.reason ?? "").toBe("succeeded");
-      // run by its own start job, not by the reconciler (which re-enqueues queued runs older than RECONCILE_MIN_AGE_MS)
-      const lines = jobsDone(worker, id);
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain('"reason":"start"');
-      expect(lines[0]).toContain('"kind":"terminal"');
+      await expectRunByItsStartJob(worker, id);
 
       const ghost = randomUUID();
       const enqueued = Date.now();
@@ -187,15 +190,7 @@ describe("a job that arrives before its run's row (startRun writes both at once)
       await new Promise((r) => setTimeout(r, Math.max(0, enqueued + EARLY_JOB_MS + 200 - Date.now())));
       await inserter.query("COMMIT");
       open = false;
-      const done = await waitFor(async () => {
-        const r = await db().run.findUnique({ where: { id } });
-        return r && TERMINAL.includes(r.status) && jobsDone(worker, id).length > 0 ? r : null;
-      }, 20_000);
-      expect(done.status, done.reason ?? "").toBe("succeeded");
-      const lines = jobsDone(worker, id);
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain('"reason":"start"');
-      expect(lines[0]).toContain('"kind":"terminal"');
+      await expectRunByItsStartJob(worker, id);
     } finally {
       if (open) await inserter.query("ROLLBACK").catch(() => undefined);
       await inserter.end();
