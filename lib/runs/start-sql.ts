@@ -60,6 +60,8 @@ export const TRIGGER_LABEL_MAX = 120;
  */
 const RUN_INSERT_LOCK_SEED = 0x5765_6674; // "Weft"
 const runInsertLock = (shared: boolean) => `pg_advisory_xact_lock${shared ? "_shared" : ""}(hashtextextended($1::text, ${RUN_INSERT_LOCK_SEED}))`;
+/** The FROM item both inserts select their row from: one row, after the insert's lock is taken. */
+const LOCKED = `(SELECT ${runInsertLock(false)}) insert_lock`;
 
 const RUN_COLUMNS = `id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey", "parentRunId", "parentNodeId", "parentIteration", depth`;
 const RUN_VALUES = `$1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8, $9, $10, $11::int, $12::int`;
@@ -72,7 +74,7 @@ const RUN_VALUES = `$1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunT
  * read and a stale one writes nothing.
  */
 const GUARDED_INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS})
-  SELECT ${RUN_VALUES} FROM (SELECT ${runInsertLock(false)}) insert_lock, "Workflow" w
+  SELECT ${RUN_VALUES} FROM ${LOCKED}, "Workflow" w
   JOIN LATERAL (
     SELECT id, document FROM "WorkflowVersion"
     WHERE "workflowId" = w.id AND ($15::int IS NULL OR version = $15::int) ORDER BY version DESC LIMIT 1
@@ -80,7 +82,7 @@ const GUARDED_INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS})
   WHERE w.id = $13 AND w."ownerId" = $2 AND w.name = $14 AND ($15::int IS NOT NULL OR v.document = w.draft)`;
 
 /** The insert of a start that read its target (or needs no guard). */
-const INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS}) SELECT ${RUN_VALUES} FROM (SELECT ${runInsertLock(false)}) insert_lock`;
+const INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS}) SELECT ${RUN_VALUES} FROM ${LOCKED}`;
 
 /** A start's target as a guarded insert expects it to be still (see GUARDED_INSERT_SQL). */
 export interface ExpectedTarget {
