@@ -4,20 +4,24 @@ import { defineConfig } from "@playwright/test";
  * E2E: one production build served on http://localhost:3100 against a fresh `weft_e2e` database
  * (recreated and migrated by e2e/prepare-db.ts in the webServer command). Chromium is the system
  * one at /usr/bin/chromium: nothing is downloaded. Outside CI an already running server is reused.
+ * `E2E_SLOT=n` (n ≥ 1) moves every port by 20·n and suffixes the database and queue prefix, so two
+ * checkouts on one machine can run their e2e suites at the same time.
  */
-const PORT = 3100;
-const baseURL = `http://localhost:${PORT}`;
+const SLOT = Number(process.env.E2E_SLOT ?? 0);
+const PORT = 3100 + 20 * SLOT;
+export const baseURL = `http://localhost:${PORT}`;
 /** The e2e scripted model server (not the demo's 4010) and the e2e worker's health port. */
-export const SCRIPTED_PORT = 4110;
-const WORKER_HEALTH_PORT = 3111;
+export const SCRIPTED_PORT = 4110 + 20 * SLOT;
+const WORKER_HEALTH_PORT = 3111 + 20 * SLOT;
+const suffix = SLOT ? `_s${SLOT}` : "";
 
 export const e2eEnv = {
-  DATABASE_URL: process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/weft_e2e",
+  DATABASE_URL: process.env.E2E_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/weft_e2e${suffix}`,
   REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
   AUTH_SECRET: "e2e-auth-secret-e2e-auth-secret-0123456789",
   AUTH_URL: baseURL,
   WEFT_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
-  WEFT_QUEUE_PREFIX: "weft-e2e",
+  WEFT_QUEUE_PREFIX: `weft-e2e${suffix}`,
   WEFT_SKIP_BUILD_TYPECHECK: "1",
   // run notifications go to a receiver the test starts on this host
   WEFT_NOTIFY_ALLOW_PRIVATE: "true",

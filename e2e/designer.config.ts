@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import base from "../playwright.config";
+import base, { baseURL } from "../playwright.config";
 
 /**
  * e2e/designer.spec.ts with the standard config, except that the web server reuses the shared e2e
@@ -20,7 +20,7 @@ export default defineConfig({
   testMatch: "designer.spec.ts",
   outputDir: path.join(root, "test-results/designer"),
   webServer: [
-    { ...app, cwd: root, command: `npx tsx e2e/prepare-db.ts && { ${fresh} && echo "reusing e2e/.tmp/next" || npx next build; } && npx next start -p 3100` },
+    { ...app, cwd: root, command: `npx tsx e2e/prepare-db.ts && { ${fresh} && echo "reusing e2e/.tmp/next" || npx next build; } && npx next start -p ${new URL(baseURL).port}` },
     ...runtime.map((s) => ({ ...s, cwd: root })),
   ],
 });

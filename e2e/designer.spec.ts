@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { SCRIPTED_PORT } from "../playwright.config";
+import { baseURL, SCRIPTED_PORT } from "../playwright.config";
 import { signUpNewUser } from "./pages/auth-pages";
 import { EditorPage } from "./pages/editor-page";
 
@@ -91,11 +91,11 @@ test("describe a workflow, accept the proposal, run it; then edit it by chat and
 });
 
 test("the designer API refuses anonymous and invalid requests", async ({ page }) => {
-  const anonymous = await page.request.post("/api/designer", { data: { message: "hello" }, headers: { origin: "http://localhost:3100" } });
+  const anonymous = await page.request.post("/api/designer", { data: { message: "hello" }, headers: { origin: baseURL } });
   expect(anonymous.status()).toBe(401);
   await signUpNewUser(page, "designer-api");
-  const empty = await page.request.post("/api/designer", { data: { message: "" }, headers: { origin: "http://localhost:3100" } });
+  const empty = await page.request.post("/api/designer", { data: { message: "" }, headers: { origin: baseURL } });
   expect(empty.status()).toBe(400);
-  const badGraph = await page.request.post("/api/designer", { data: { message: "add a node", workflow: { nodes: "no" } }, headers: { origin: "http://localhost:3100" } });
+  const badGraph = await page.request.post("/api/designer", { data: { message: "add a node", workflow: { nodes: "no" } }, headers: { origin: baseURL } });
   expect(badGraph.status()).toBe(400);
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { SCRIPTED_PORT } from "../playwright.config";
+import { baseURL, SCRIPTED_PORT } from "../playwright.config";
 import { signUpNewUser } from "./pages/auth-pages";
 import { EditorPage } from "./pages/editor-page";
 import { RunPage } from "./pages/run-page";
@@ -98,7 +98,7 @@ test("human review: the owner answers on the run page (required field, approve, 
   await review.getByTestId("review-choice-approve").click();
   await expect(review.getByTestId("review-error")).toBeVisible();
   await expect(review.getByText("is required")).toBeVisible();
-  const refused = await page.request.post(`/api/runs/${first}/answer`, { data: { nodeId: "review", choice: "approve", values: {} }, headers: { origin: "http://localhost:3100" } });
+  const refused = await page.request.post(`/api/runs/${first}/answer`, { data: { nodeId: "review", choice: "approve", values: {} }, headers: { origin: baseURL } });
   expect(refused.status()).toBe(400);
   await expect(owner.status()).toHaveText("waiting");
 
@@ -116,7 +116,7 @@ test("human review: the owner answers on the run page (required field, approve, 
   await expect(page.getByTestId("step-output")).toContainText("Nice and short.");
   await expect(page.getByTestId("step-branch")).toContainText("approve");
   // A second answer is a conflict.
-  const again = await page.request.post(`/api/runs/${first}/answer`, { data: { nodeId: "review", choice: "reject", values: { note: "late" } }, headers: { origin: "http://localhost:3100" } });
+  const again = await page.request.post(`/api/runs/${first}/answer`, { data: { nodeId: "review", choice: "reject", values: { note: "late" } }, headers: { origin: baseURL } });
   expect(again.status()).toBe(409);
 
   // Run 2: Reject aborts it.

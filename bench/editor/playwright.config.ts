@@ -7,16 +7,18 @@ import base, { e2eEnv } from "../../playwright.config";
  * never reuse or disturb a server another run left on the shared port. Same build, same browser.
  * `npx playwright test -c bench/editor/playwright.config.ts e2e/editor.spec.ts`
  */
-const PORT = Number(process.env.EDITOR_E2E_PORT ?? 3107);
+const SLOT = Number(process.env.E2E_SLOT ?? 0);
+const PORT = Number(process.env.EDITOR_E2E_PORT ?? 3107 + 20 * SLOT);
+const suffix = SLOT ? `_s${SLOT}` : "";
 const baseURL = `http://localhost:${PORT}`;
 const root = path.resolve(import.meta.dirname, "../..");
 const MODEL_PORT = PORT + 1000;
 const WORKER_HEALTH_PORT = PORT + 10;
 const env = {
   ...e2eEnv,
-  DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/weft_e2e_editor",
+  DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/weft_e2e_editor${suffix}`,
   AUTH_URL: baseURL,
-  WEFT_QUEUE_PREFIX: "weft-e2e-editor",
+  WEFT_QUEUE_PREFIX: `weft-e2e-editor${suffix}`,
   WEFT_SCRIPTED_MODEL_PORT: String(MODEL_PORT),
   WEFT_WORKER_HEALTH_PORT: String(WORKER_HEALTH_PORT),
 };
