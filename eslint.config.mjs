@@ -1,18 +1,20 @@
 // Lint: TypeScript rules plus the import direction of docs/architecture.md.
-// The arrows are enforced here so a wrong import fails CI (see test/import-direction.test.ts).
+// The arrows are enforced here so a wrong import fails CI (see test/import-direction.test.ts):
+// `weft/rooms` checks lib/'s rooms against scripts/lint/rooms.mjs, keeps test code out of production
+// code and workers/ out of everything but tests; the zones below keep packages and UI layers apart.
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
+import { roomsRule } from "./scripts/lint/rooms-rule.mjs";
 
-// lib/engine/events.ts is zod-only (the run event schema the browser parses), so it is the one engine
-// module client code may import; lib/runs/dto.ts and lib/runs/cost.ts (the run shapes the dashboard
-// renders and its cost estimate, no imports) are the lib/runs modules it may import.
-const serverOnly = ["@/lib/db", "@/lib/db/**", "@/lib/engine", "@/lib/engine/**", "!@/lib/engine/events", "@/lib/queue", "@/lib/queue/**",
-  "@/lib/llm", "@/lib/llm/**", "@/lib/events", "@/lib/events/**", "@/lib/generated/**", "@/lib/runs/**", "!@/lib/runs/dto", "!@/lib/runs/cost", "@/lib/schedules/**", "@/lib/webhooks/**", "@/lib/notifications/**",
-  "@prisma/*", "bullmq", "ioredis", "pg"];
+// What client code (components/) may import from lib/: the model (lib/workflow), the run event schema
+// (lib/engine/events.ts, zod only), the run shapes and cost estimate the dashboards render
+// (lib/run-views/dto.ts, cost.ts), the knowledge base's view types and the designer's client-safe parts.
+const CLIENT_LIB = "^@/lib/(?!workflow(/|$)|engine/events$|run-views/(dto|cost)$|kb/types$|designer(/|$))";
+const SERVER_PACKAGES = ["@prisma/*", "bullmq", "ioredis", "pg"];
 
 /** One no-restricted-imports zone: files matching `files` may not import `patterns`. */
 const APP = ["@/app/**", "**/app/**"];
-const CLIENT = "components/ may import lib/workflow and client-safe helpers only.";
+const CLIENT = "components/ may import lib/workflow and client-safe helpers only (CLIENT_LIB in eslint.config.mjs).";
 const PURE = "lib/workflow is pure: it may import zod and lib/workflow only.";
 
 const zone = (files, patterns, message) => ({
@@ -64,14 +66,15 @@ export default tseslint.config(
     "@/lib/generated/**", "@prisma/*", "bullmq", "ioredis", "pg", "next", "next/**", "react", "**/db/**"],
     "lib/engine gets store/queue/model/tools/events as ports; wire real ones in lib/runs or workers."),
   // Components run in the browser: no server-only modules.
-  // Exception: lib/engine/events.ts is isomorphic (zod only), the run event schema the browser parses SSE frames with.
   {
     files: ["components/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [
-      { group: [...APP, ...serverOnly.filter((p) => !p.startsWith("@/lib/engine"))], message: CLIENT },
-      { regex: "^@/lib/engine(?!/events$)(/|$)", message: CLIENT },
+      { group: [...APP, ...SERVER_PACKAGES, "@/workers/**"], message: CLIENT },
+      { regex: CLIENT_LIB, message: CLIENT },
     ] }] },
   },
+  // Rooms of lib/, test code and workers/ (scripts/lint/rooms.mjs).
+  { plugins: { weft: { rules: { rooms: roomsRule } } }, rules: { "weft/rooms": "error" } },
   // Workers are plain Node: no Next, no React, no components.
   zone(["workers/**"], [...APP, "next", "next/**", "react", "react-dom", "@/components/**", "**/components/**"],
     "workers/ import lib/* only, never next/* or components/*."),

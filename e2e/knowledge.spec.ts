@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { buildDocx, buildPdf } from "../lib/kb/fixtures";
+import { buildDocx, buildPdf } from "@/lib/kb/testing/fixtures";
 import { signUpNewUser } from "./pages/auth-pages";
 
 /**

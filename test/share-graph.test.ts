@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sharedGraph } from "@/lib/runs/share-dto";
+import { sharedGraph } from "@/lib/run-views/share-dto";
 import { instantiateTemplate } from "@/lib/workflow/templates";
 import { graphToWorkflow } from "@/components/runs/to-props";
 

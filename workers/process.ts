@@ -3,11 +3,11 @@ import { env } from "@/lib/env";
 import { closeRunEventHub } from "@/lib/events/hub";
 import { createLogger } from "@/lib/logger";
 import { closeApiRedis, closeRunsQueue } from "@/lib/queue";
-import type { PortOverrides } from "@/lib/runs/engine-ports";
-import { startHealthServer } from "@/lib/runs/health";
-import { startRunWorker } from "@/lib/runs/worker";
-import { startScheduleWorker } from "@/lib/schedules/worker";
-import { startNotificationWorker } from "@/lib/notifications/worker";
+import type { PortOverrides } from "@/workers/engine-ports";
+import { startHealthServer } from "@/workers/health-server";
+import { startRunWorker } from "@/workers/run-worker";
+import { startScheduleWorker } from "@/workers/schedule-worker";
+import { startNotificationWorker } from "@/workers/notification-worker";
 
 /**
  * The run worker process: consumes the runs queue, reconciles orphaned runs, fires schedules

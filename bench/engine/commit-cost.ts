@@ -28,12 +28,12 @@ process.env.WEFT_DB_POOL_MAX = "1";
 const { randomUUID } = await import("node:crypto");
 const { disconnectDb } = await import("@/lib/db/client");
 const { startRun } = await import("@/lib/runs/service");
-const { enginePorts } = await import("@/lib/runs/engine-ports");
+const { enginePorts } = await import("@/workers/engine-ports");
 const { runJob } = await import("@/lib/engine/driver");
 const { createLogger } = await import("@/lib/logger");
-const { createTestUser, createTestWorkflow } = await import("@/lib/runs/test-fixtures");
+const { createTestUser, createTestWorkflow } = await import("@/test/fixtures");
 const { closeApiRedis, closeRunsQueue, runsQueue } = await import("@/lib/queue");
-const { closeRunStorePool, runStorePool, sqlCommit } = await import("@/lib/runs/store-sql");
+const { closeRunStorePool, runStorePool, sqlCommit } = await import("@/lib/run-store/run-sql");
 type Commit = Parameters<typeof sqlCommit>[1];
 
 const owner = (await createTestUser()).id;

@@ -18,10 +18,10 @@ const n = Number(process.argv[2] ?? 300);
 const sizes = (process.argv[3] ?? "10,3000").split(",").map(Number);
 const { database } = await benchEnvironment();
 process.env.WEFT_DB_POOL_MAX = "1";
-const { postgresStore } = await import("@/lib/runs/store");
-const { closeRunStorePool } = await import("@/lib/runs/store-sql");
+const { postgresStore } = await import("@/lib/run-store/postgres-store");
+const { closeRunStorePool } = await import("@/lib/run-store/run-sql");
 const { disconnectDb } = await import("@/lib/db/client");
-const { createTestRun, createTestUser } = await import("@/lib/runs/test-fixtures");
+const { createTestRun, createTestUser } = await import("@/test/fixtures");
 
 const store = postgresStore();
 const owner = (await createTestUser()).id;

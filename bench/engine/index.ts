@@ -30,7 +30,7 @@
  * commit statements replayed back to back, no engine between them). Ours − replay is the engine's
  * own cost per step, replay − floor the cost of our commit statements above a plain insert.
  * B1_WORKER=floor|replay measures only that row (not stored). WEFT_STEP_LOG_MS=0 runs our workers
- * without the step log (lib/runs/held-runs.ts; not for the stored result).
+ * without the step log (lib/run-store/held-runs.ts; not for the stored result).
  * B1_QUICK=1 (not stored) measures only the first table, with 15 repetitions instead of 30 (≈ 15 s instead of ≈ 4 min), to compare
  * changes run against run; B1_TIMING=1 has our worker time its store calls (store-timing.ts: the
  * first claim, each commit's round trip, the engine's gap between commits) and prints them.
@@ -76,9 +76,9 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const { spawnWorker, stopWorker, waitTerminal } = await import("@/test/helpers/worker");
   const { db } = await import("@/lib/db/client");
   const { startRun } = await import("@/lib/runs/service");
-  const { createTestUser, createTestWorkflow } = await import("@/lib/runs/test-fixtures");
+  const { createTestUser, createTestWorkflow } = await import("@/test/fixtures");
   const { closeApiRedis, closeRunsQueue, runsQueue } = await import("@/lib/queue");
-  const { closeRunStorePool } = await import("@/lib/runs/store-sql");
+  const { closeRunStorePool } = await import("@/lib/run-store/run-sql");
   const { withRemoteServices } = await import("./remote");
   const owner = (await createTestUser()).id;
   const wf = Object.fromEntries(await Promise.all(SHAPE_NAMES.map(async (s) => [s, (await createTestWorkflow(owner, ourWorkflow(s))).workflowId] as const)));

@@ -25,8 +25,8 @@ Object.assign(process.env, { DATABASE_URL: database.url, WEFT_QUEUE_PREFIX: test
 const { startScriptedServer } = await import("@/lib/llm/scripted/server");
 const { db, disconnectDb } = await import("@/lib/db/client");
 const { startRun } = await import("@/lib/runs/service");
-const { startRunWorker } = await import("@/lib/runs/worker");
-const { createTestUser, createTestWorkflow } = await import("@/lib/runs/test-fixtures");
+const { startRunWorker } = await import("@/workers/run-worker");
+const { createTestUser, createTestWorkflow } = await import("@/test/fixtures");
 const { closeApiRedis, closeRunsQueue } = await import("@/lib/queue");
 const model = await startScriptedServer({ fixtures: [{ rules: ourRules }] });
 process.env.WEFT_SCRIPTED_MODEL_PORT = String(model.port);

@@ -8,7 +8,7 @@ import pg from "pg";
 import { resetEnvCache } from "@/lib/env";
 import { closeApiRedis, closeRunsQueue, redisUrl } from "@/lib/queue";
 import { closeRunLimiter } from "@/lib/runs/limits";
-import { closeRunStorePool } from "@/lib/runs/store-sql";
+import { closeRunStorePool } from "@/lib/run-store/run-sql";
 import { median } from "../stats";
 import { latencyProxyProcess } from "./support";
 

@@ -14,8 +14,8 @@ import { runJob } from "@/lib/engine/driver";
 import type { RunCommit } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
 import type { RunJobData } from "@/lib/queue";
-import { enginePorts } from "@/lib/runs/engine-ports";
-import { postgresStore } from "@/lib/runs/store";
+import { enginePorts } from "@/workers/engine-ports";
+import { postgresStore } from "@/lib/run-store/postgres-store";
 import { publishFinished, startDiagnosticWorker, whenRowLands } from "./diagnostic-worker";
 import { trivialModelPort } from "./trivial-node";
 

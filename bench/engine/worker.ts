@@ -9,7 +9,7 @@ import { trivialModelPort } from "./trivial-node";
  * (trivial-node.ts), so B1 measures the engine's overhead per step rather than a model's transport.
  * B1_TIMING=1 times the store's calls inside this process (store-timing.ts) and logs them when the
  * worker is stopped. WEFT_STEP_LOG_MS=0 (passed on from the bench's environment) turns the step log
- * off (lib/runs/held-runs.ts): the A/B of that design without a second checkout.
+ * off (lib/run-store/held-runs.ts): the A/B of that design without a second checkout.
  */
 const timing = process.env.B1_TIMING === "1" ? storeTiming() : undefined;
 // registered before the worker's own SIGTERM handler, which exits once the worker has stopped

@@ -177,7 +177,7 @@ const machineTimes = (): { idle: number; total: number } => {
  */
 async function runArm(browser: Browser, server: HarnessServer, arm: Arm, c: Case, prefix: string, ownerId: string, producer: Producer): Promise<Raw> {
   const bases = server.bases;
-  const { createTestRun } = await import("@/lib/runs/test-fixtures");
+  const { createTestRun } = await import("@/test/fixtures");
   const runIds = await Promise.all(Array.from({ length: c.runs }, () => createTestRun(ownerId, "running")));
   const context = await browser.newContext();
   try {
@@ -274,7 +274,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const { resetEnvCache, env } = await import("@/lib/env");
   resetEnvCache();
   const { startHarnessServer } = await import("./server");
-  const { createTestUser } = await import("@/lib/runs/test-fixtures");
+  const { createTestUser } = await import("@/test/fixtures");
   const server = await startHarnessServer(prefix, env().REDIS_URL);
   const producer = await Producer.start();
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });

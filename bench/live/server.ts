@@ -12,7 +12,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import { runEventHub } from "@/lib/events/hub";
-import { readEvents } from "@/lib/events/store";
+import { readEvents } from "@/lib/events/event-log";
 import { runEventStream } from "@/lib/events/sse";
 import { relayChannel } from "./channels";
 import { PAGE_HTML } from "./page";

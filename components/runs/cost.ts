@@ -1,4 +1,4 @@
-/** How the run pages show costs and durations (the estimate itself is lib/runs/cost). */
+/** How the run pages show costs and durations (the estimate itself is lib/run-views/cost). */
 
 /** "$0.0123" style, "—" for null. */
 export function formatCost(usd: number | null): string {

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ReviewCard } from "./review-card";
-import type { RunInfoView, StepView } from "@/lib/runs/dto";
+import type { RunInfoView, StepView } from "@/lib/run-views/dto";
 import { initialRunState, waitingReviews } from "./run-fold";
 
 const request = {

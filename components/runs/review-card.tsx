@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input, Textarea } from "@/components/ui/input";
-import { ANSWER_COMMENT_MAX } from "@/lib/runs/dto";
+import { ANSWER_COMMENT_MAX } from "@/lib/workflow/runs";
 import { answerError, buildAnswer, deadlineText, type ReviewFormValues } from "./review-answer";
 import type { InputRequestView, StepState } from "./run-fold";
 

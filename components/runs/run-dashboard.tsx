@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { estimateCost } from "@/lib/runs/cost";
+import { estimateCost } from "@/lib/run-views/cost";
 import { formatCost, formatDuration } from "./cost";
 import { FieldsView } from "./json-view";
 import { RawEvents } from "./raw-events";

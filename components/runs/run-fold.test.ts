@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent, RunEventEnvelope } from "@/lib/engine/events";
-import { estimateCost } from "@/lib/runs/cost";
-import type { StepView } from "@/lib/runs/dto";
+import { estimateCost } from "@/lib/run-views/cost";
+import type { StepView } from "@/lib/run-views/dto";
 import { applyEnvelope, initialRunState, isFinished, nodeOverlay, orderedSteps, runUsage, subflowSteps, waitingReviews } from "./run-fold";
 
 const run = { id: "r1", status: "queued", reason: null, workflowName: "W", version: 1, promptTokens: 0, completionTokens: 0, createdAt: "2026-01-01T00:00:00.000Z", startedAt: null, finishedAt: null, trigger: "manual" as const };

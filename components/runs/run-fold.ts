@@ -1,7 +1,7 @@
 import type { NodeRunState } from "@/components/editor/flow-mapping";
 import type { InputRequest, RunEvent, RunEventEnvelope, RunStatus, SubflowRequest } from "@/lib/engine/events";
-import type { ModelUsage } from "@/lib/runs/cost";
-import type { RunInfoView, StepView } from "@/lib/runs/dto";
+import type { ModelUsage } from "@/lib/run-views/cost";
+import type { RunInfoView, StepView } from "@/lib/run-views/dto";
 
 /** One model call inside a step (a tokens_used event). */
 export interface ModelCall extends ModelUsage {

@@ -1,7 +1,7 @@
 "use client";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
-import { estimateCost, type Prices } from "@/lib/runs/cost";
+import { estimateCost, type Prices } from "@/lib/run-views/cost";
 import { formatCost, formatDuration } from "./cost";
 import { JsonView } from "./json-view";
 import type { StepState } from "./run-fold";

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/engine/events";
-import type { RunInfoView } from "@/lib/runs/dto";
+import type { RunInfoView } from "@/lib/run-views/dto";
 import { applyEnvelope, initialRunState, subflowSteps, type RunState } from "./run-fold";
 import { StepInspector } from "./step-inspector";
 import { startedSubflowTargets, SubflowRuns } from "./subflow-runs";

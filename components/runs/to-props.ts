@@ -1,7 +1,7 @@
 import type { Workflow } from "@/lib/workflow/schema";
 import { workflowSchema } from "@/lib/workflow/schema";
 
-/** A shared graph (allow-listed nodes/edges, see lib/runs/share-dto) as a drawable workflow document. */
+/** A shared graph (allow-listed nodes/edges, see lib/run-views/share-dto) as a drawable workflow document. */
 export interface GraphLike {
   name: string;
   nodes: { id: string; type: string; name: string; position: { x: number; y: number } | null; agent: string | null; tool: string | null; branches: { id: string; label: string }[]; outputs: string[] }[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runTriggers } from "@/lib/runs/dto";
+import { runTriggers } from "@/lib/workflow/runs";
 import { describeTrigger, TRIGGER_NAMES } from "./trigger";
 
 describe("describeTrigger", () => {

@@ -1,4 +1,4 @@
-import type { RunTrigger } from "@/lib/runs/dto";
+import type { RunTrigger } from "@/lib/workflow/runs";
 
 /** Each trigger's name in lists and filters. */
 export const TRIGGER_NAMES: Record<RunTrigger, string> = {

@@ -1,5 +1,5 @@
-import type { Prices } from "@/lib/runs/cost";
-import type { RunInfoView, StepView } from "@/lib/runs/dto";
+import type { Prices } from "@/lib/run-views/cost";
+import type { RunInfoView, StepView } from "@/lib/run-views/dto";
 import type { Workflow } from "@/lib/workflow/schema";
 import type { DeliveryRow } from "@/components/workflows/notifier-types";
 

@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import { runEventEnvelopeSchema } from "@/lib/engine/events";
-import type { RunInfoView, StepView } from "@/lib/runs/dto";
+import type { RunInfoView, StepView } from "@/lib/run-views/dto";
 import { applyEnvelope, initialRunState, type RunState } from "./run-fold";
 
 /** Connection state of the live stream. `revoked` = share link revoked or expired (share view only). */

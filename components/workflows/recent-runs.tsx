@@ -4,7 +4,7 @@ import { statusTone } from "@/components/runs/status";
 import { describeTrigger } from "@/components/runs/trigger";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import type { RunRow } from "@/lib/runs/dto";
+import type { RunRow } from "@/lib/run-views/dto";
 import { timeAgo } from "./format";
 
 /** How many of a workflow's runs its page lists. */

@@ -13,7 +13,7 @@ import { WebhooksCard } from "./webhooks-card";
 import type { WebhookActions, WebhookRow } from "./webhook-types";
 import { NotifiersCard } from "./notifiers-card";
 import { RecentRuns } from "./recent-runs";
-import type { RunRow } from "@/lib/runs/dto";
+import type { RunRow } from "@/lib/run-views/dto";
 import type { NotifierActions, NotifierRow } from "./notifier-types";
 import { exampleRunBody } from "./api-example";
 import type { Field } from "@/lib/workflow/schema";

@@ -9,7 +9,7 @@ beforeAll(() => {
   resetEnvCache();
 });
 afterAll(async () => {
-  const { rateLimiter } = await import("@/lib/rate-limit");
+  const { rateLimiter } = await import("@/lib/limits/rate-limit");
   await rateLimiter().close();
 });
 

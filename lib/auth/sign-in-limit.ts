@@ -1,5 +1,5 @@
 import "server-only";
-import { rateLimiter, type RateLimiter, type RateLimitRule } from "@/lib/rate-limit";
+import { rateLimiter, type RateLimiter, type RateLimitRule } from "@/lib/limits/rate-limit";
 
 /** 5 failed sign-ins per email and IP per 15 minutes. */
 export const SIGN_IN_PER_IP: RateLimitRule = { name: "signin-ip", max: 5, windowMs: 15 * 60_000 };

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestUser } from "@/test/fixtures";
 import { agentSpecSchema } from "@/lib/workflow/schema";
 import { useTestDatabase } from "@/test/db";
 import { agentSpecFrom, createAgent, deleteAgent, duplicateAgent, getAgent, listAgents, updateAgent } from "./agents";

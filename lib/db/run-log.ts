@@ -43,7 +43,7 @@ export const jsonTimestamp = (v: string | null): Date | null => (v === null ? nu
 /**
  * A run's steps, token and step counters and last event seq as they are now, in one statement (one
  * snapshot): the Step and Run rows with what the run's log holds beyond them (commits a worker
- * stored as events alone while the run was running: migration run_step_log, lib/runs/held-runs.ts),
+ * stored as events alone while the run was running: migration run_step_log, lib/run-store/held-runs.ts),
  * and the run's end if the log holds it and the Run row not yet (apply it with `withEnd`). Readers
  * that show a run's steps read them here, never from the Step rows alone. Null: no such run. Not
  * owner-scoped: callers authorise the run first.

@@ -4,7 +4,7 @@ import { db } from "@/lib/db/client";
 import { readRunNow, withEnd } from "@/lib/db/run-log";
 import { runStatuses } from "@/lib/engine/events";
 import type { Prisma, RunStatus, StepStatus } from "@/lib/generated/prisma/client";
-import { runTriggers, type RunTrigger } from "@/lib/runs/dto";
+import { runTriggers, type RunTrigger } from "@/lib/workflow/runs";
 
 /** A row of the runs list. */
 export interface RunSummary {

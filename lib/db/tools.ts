@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { hashCode } from "@/lib/tools/hash";
+import { hashCode } from "@/lib/crypto/code-hash";
 
 /** Config of a code tool version: its sandbox limits and the domains its `http` capability may reach. */
 export const codeToolConfigSchema = z.object({

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { hashPassword, verifyPassword } from "@/lib/auth/password";
+import { hashPassword, verifyPassword } from "@/lib/crypto/password";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";

@@ -2,7 +2,7 @@ import "server-only";
 import type { EventsPort, StoredEvent } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
 import { apiRedis, runEventsChannel, withRedisDeadline } from "@/lib/queue";
-import { envelopeOf } from "./store";
+import { envelopeOf } from "./event-log";
 import { encodeWake } from "./wake";
 
 const log = createLogger({ component: "events" });

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/engine/events";
 import { closeApiRedis } from "@/lib/queue";
-import { createTestRun, createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestRun, createTestUser } from "@/test/fixtures";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { closeRunEventHub } from "./hub";
 import { publishRunEvents } from "./publish";
 import { runEventStream } from "./sse";
-import { readEvents } from "./store";
-import { appendTestEvents, progressEvent as progress } from "./test-append";
-import { SseParser, type SseFrame } from "./test-sse";
+import { readEvents } from "./event-log";
+import { appendTestEvents, progressEvent as progress } from "./testing/append";
+import { SseParser, type SseFrame } from "./testing/sse";
 
 useTestDatabase();
 const prefix = testQueuePrefix();

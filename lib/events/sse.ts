@@ -2,7 +2,7 @@ import "server-only";
 import { isTerminalRunStatus, runStatusSchema, type RunEventEnvelope } from "@/lib/engine/events";
 import { createLogger } from "@/lib/logger";
 import { runEventHub } from "./hub";
-import { readEvents, runProgress } from "./store";
+import { readEvents, runProgress } from "./event-log";
 import type { WakeMessage } from "./wake";
 
 const log = createLogger({ component: "sse" });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkText } from "./chunk";
 import { convertToText } from "./convert";
-import { buildDocx, buildPdf, buildZip } from "./fixtures";
+import { buildDocx, buildPdf, buildZip } from "./testing/fixtures";
 import { checkSignature, formatOf } from "./formats";
 
 describe("formatOf", () => {

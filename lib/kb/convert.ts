@@ -3,7 +3,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import mammoth from "mammoth";
 import TurndownService from "turndown";
 import { extractText, getDocumentProxy, getMeta } from "unpdf";
-import { htmlToMarkdown } from "@/lib/tools/builtins/markdown";
+import { htmlToMarkdown } from "./html-markdown";
 import { checkSignature, decodeUtf8, kbRejected, type KbFormat } from "./formats";
 
 /** Where a page's text lies in the converted text (PDF only). */

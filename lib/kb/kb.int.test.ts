@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestUser } from "@/test/fixtures";
 import { executeTool } from "@/lib/tools/registry";
 import { useTestDatabase } from "@/test/db";
-import { buildDocx, buildPdf } from "./fixtures";
+import { buildDocx, buildPdf } from "./testing/fixtures";
 import { searchKnowledge } from "./search";
-import { createCollection, deleteCollection, deleteDocument, findCollection, ingestDocument, listCollections, listDocuments } from "./store";
+import { createCollection, deleteCollection, deleteDocument, findCollection, ingestDocument, listCollections, listDocuments } from "./collections";
 import { kbAnswerRule, sampleFiles, seedKnowledgeBase } from "./testing";
 
 useTestDatabase();

@@ -6,7 +6,6 @@ import { chatModelFor, DEFAULT_TIMEOUT_MS, type ModelConfig } from "./models";
 import { ProviderError, withRetry, type RetryOptions } from "./retry";
 
 export type { ChatMessage, ToolCall } from "./messages";
-export { structured, StructuredOutputError, type StructuredFailureReason, type StructuredMethod, type StructuredParams, type StructuredResult } from "./structured";
 
 /** A tool offered to the model. A zod schema also validates the arguments the model sends. */
 export interface ToolSpec {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { structured, StructuredOutputError } from "./invoke";
+import { structured, StructuredOutputError } from "./structured";
 import { extractJson } from "./json";
 import type { ModelConfig } from "./models";
 import { startScriptedServer, type ScriptedServer } from "./scripted/server";

@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { deliveriesOfRun } from "@/lib/db/deliveries";
 import { resetEnvCache } from "@/lib/env";
 import { startRun } from "@/lib/runs/service";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { useWorkerRuntime } from "@/test/helpers/runtime";
 import { waitFor, waitTerminal } from "@/test/helpers/worker";

@@ -1,6 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env";
-import { guardedFetch, NetRefusedError } from "@/lib/tools/net";
+import { guardedFetch, NetRefusedError } from "@/lib/net";
 import { SIGNATURE_HEADER, signBody } from "./signature";
 
 /** How one POST to a notifier went: `retry` for answers and failures worth another try later. */

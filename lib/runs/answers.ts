@@ -7,8 +7,8 @@ import { AppError, notFound } from "@/lib/errors";
 import { createLogger } from "@/lib/logger";
 import { enqueueRun } from "@/lib/queue";
 import { workflowSchema } from "@/lib/workflow/schema";
-import { ANSWER_COMMENT_MAX } from "./dto";
-import { inputsSchema } from "./inputs";
+import { ANSWER_COMMENT_MAX } from "@/lib/workflow/runs";
+import { inputsSchema } from "@/lib/workflow/inputs";
 
 const log = createLogger({ component: "run-answers" });
 

@@ -1,12 +1,12 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { leasedLimit } from "@/lib/leased-limit";
-import { createRateLimiter, type RateDecision, type RateLimiter, type RateLimitRule } from "@/lib/rate-limit";
+import { leasedLimit } from "@/lib/limits/leased-limit";
+import { createRateLimiter, type RateDecision, type RateLimiter, type RateLimitRule } from "@/lib/limits/rate-limit";
 
 /**
  * W6: how many runs one user may start per minute (WEFT_RUN_START_LIMIT, default 60). Counted in
- * leases (lib/leased-limit.ts): a burst of starts asks Redis once per few starts, a lone start once.
+ * leases (lib/limits/leased-limit.ts): a burst of starts asks Redis once per few starts, a lone start once.
  * The limiter fails open after 250 ms so a Redis outage never blocks or slows starting a run (D5: an
  * API call answers within 2 s while Redis hangs; the run is then dispatched by the reconciler).
  */

@@ -3,13 +3,13 @@ import { db } from "@/lib/db/client";
 import { createWorkflow, deleteWorkflow, saveWorkflowVersion, updateWorkflow } from "@/lib/db/workflows";
 import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
 import { closeRunLimiter } from "@/lib/runs/limits";
-import { createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestUser } from "@/test/fixtures";
 import { workflowSchema, type WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { checkedVersionCount } from "@/lib/workflow/checked-versions";
-import { getRunDashboard, rerun } from "./dashboard";
-import { getRun, startRun } from "./service";
-import { readRunTarget, runTargetReadCount } from "./start-sql";
+import { getRunDashboard } from "@/lib/run-views/dashboard";
+import { getRun, rerun, startRun } from "./service";
+import { readRunTarget, runTargetReadCount } from "@/lib/run-store/run-insert";
 import { knownTarget } from "./known-targets";
 
 /** startRun: which version a run gets, and the run it answers (no worker runs here). */

@@ -5,7 +5,7 @@ import { getRunForOwner, listRunsForOwner, type RunDetail, type RunListFilter, t
 import { saveWorkflowVersion } from "@/lib/db/workflows";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import { AppError, notFound } from "@/lib/errors";
-import { appendEvents } from "@/lib/events/store";
+import { appendEvents } from "@/lib/events/event-log";
 import { publishRunWake } from "@/lib/events/publish";
 import { createLogger } from "@/lib/logger";
 import { notifyRunEnded } from "@/lib/notifications/outbox";
@@ -15,12 +15,12 @@ import { deepEqual } from "@/lib/workflow/equal";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { hasErrors } from "@/lib/workflow/validate";
 import { wakeWaitingRun } from "./answers";
-import { inputsSchema } from "./inputs";
+import { inputsSchema } from "@/lib/workflow/inputs";
 import { settleParent } from "./subflow-answers";
-import type { RunOrigin } from "./dto";
+import type { RunOrigin } from "@/lib/workflow/runs";
 import { forgetTarget, knownTarget, rememberTarget, type RunTarget } from "./known-targets";
-import { insertQueuedRun, isIdempotencyConflict, newRunKey, readRunTarget, runIdByIdempotencyKey, TRIGGER_LABEL_MAX, type ExpectedTarget } from "./start-sql";
-import { postgresStore } from "./store";
+import { insertQueuedRun, isIdempotencyConflict, newRunKey, readRunTarget, runIdByIdempotencyKey, TRIGGER_LABEL_MAX, type ExpectedTarget } from "@/lib/run-store/run-insert";
+import { postgresStore } from "@/lib/run-store/postgres-store";
 import { enforceRunStartLimit } from "@/lib/runs/limits";
 
 const log = createLogger({ component: "run-service" });
@@ -49,7 +49,7 @@ export interface StartedRun {
  * inputs that do not match the workflow's input fields (400 with the paths). The Run row (queued) and
  * the job are written at the same time: a crash after the insert loses nothing (the reconciler
  * dispatches a queued run without a job, D6), and a job whose row is not committed yet is claimed
- * again for a moment by the worker (lib/runs/worker.ts). A workflow this process started before is
+ * again for a moment by the worker (workers/run-worker.ts). A workflow this process started before is
  * not read again: the insert is guarded by the target it kept (known-targets.ts).
  * At most WEFT_RUN_START_LIMIT starts per user per minute (429 with Retry-After, W6).
  */
@@ -118,7 +118,7 @@ type Written =
 /**
  * Writes the Run row (guarded by `expected` when given) and enqueues its job at the same time (one
  * round trip less on the start path: a worker may take the job before the row is committed and
- * claims again for a moment, lib/runs/worker.ts EARLY_JOB_MS). With an idempotency key the insert
+ * claims again for a moment, workers/run-worker.ts EARLY_JOB_MS). With an idempotency key the insert
  * goes first: a concurrent start with the same key may win it, and then no job may name this row.
  * `enqueued`: the job was enqueued already (a guarded attempt that failed), it is not enqueued again.
  * A failed insert fails the start (its job finds no run and ends); a failed enqueue leaves the
@@ -246,4 +246,19 @@ async function cancelIfUnclaimed(runId: string, reason: string): Promise<number 
     ]);
     return stored.at(-1)?.seq ?? null;
   });
+}
+
+/**
+ * Re-runs one of the owner's runs: a NEW run of the same workflow version with the same inputs.
+ * Also what "retry from a failed step" does: the engine has no resume-from-step primitive, so a
+ * retry starts over (completed steps run again).
+ */
+export async function rerun(ownerId: string, runId: string): Promise<StartedRun> {
+  const run = await db().run.findFirst({
+    where: { id: runId, ownerId },
+    select: { inputs: true, workflowVersion: { select: { workflowId: true, version: true } } },
+  });
+  if (!run) throw notFound("Run not found");
+  const inputs = (run.inputs ?? {}) as Record<string, unknown>;
+  return startRun(ownerId, run.workflowVersion.workflowId, { inputs, version: run.workflowVersion.version }, { trigger: "rerun", label: runId });
 }

@@ -6,7 +6,7 @@ import { createLogger } from "@/lib/logger";
 import type { RunJobData } from "@/lib/queue";
 import { keptVersion } from "@/lib/workflow/checked-versions";
 import { resumeIfAnswered } from "./answers";
-import { runStorePool } from "./store-sql";
+import { runStorePool } from "@/lib/run-store/run-sql";
 
 const log = createLogger({ component: "run-subflows" });
 

@@ -8,7 +8,7 @@ import { waitFor, waitTerminal as waitEnd } from "@/test/helpers/worker";
 import { answerStep } from "./answers";
 import { cancelRun, startRun } from "./service";
 import { startSubflowRun } from "./subflows";
-import { createTestWorkflow } from "./test-fixtures";
+import { createTestWorkflow } from "@/test/fixtures";
 
 /**
  * Subflow nodes through a real worker process, BullMQ, PostgreSQL and the scripted model: a parent

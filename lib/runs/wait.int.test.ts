@@ -4,7 +4,7 @@ import { closeRunEventHub, publishRunWake } from "@/lib/events";
 import { publishRunEvents } from "@/lib/events/publish";
 import { closeApiRedis } from "@/lib/queue";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { createTestRun, createTestUser } from "./test-fixtures";
+import { createTestRun, createTestUser } from "@/test/fixtures";
 import { MAX_WAIT_SECONDS, waitForRunEnd, waitSeconds } from "./wait";
 
 /** waitForRunEnd against real PostgreSQL and Redis pub/sub; the "worker" is this test, finishing runs by hand. */

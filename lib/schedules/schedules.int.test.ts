@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { closeApiRedis, closeRunsQueue, closeSchedulesQueue, listScheduleTimers, removeScheduleTimer, runsQueue, schedulesQueue, upsertScheduleTimer } from "@/lib/queue";
 import { closeRunLimiter } from "@/lib/runs/limits";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { startRun } from "@/lib/runs/service";
 import { fireSchedule, NO_SAVED_VERSION, reconcileSchedules } from "./fire";
 import { createSchedule, deleteSchedule, pauseSchedule, schedulesOf, updateSchedule } from "./service";
-import { startScheduleWorker } from "./worker";
+import { startScheduleWorker } from "@/workers/schedule-worker";
 
 useTestDatabase();
 let alice: Awaited<ReturnType<typeof createTestUser>>;

@@ -5,7 +5,7 @@ import { getWorkflow, latestVersionInputs } from "@/lib/db/workflows";
 import { AppError, notFound } from "@/lib/errors";
 import { createLogger } from "@/lib/logger";
 import { removeScheduleTimer, upsertScheduleTimer } from "@/lib/queue";
-import { inputsSchema } from "@/lib/runs/inputs";
+import { inputsSchema } from "@/lib/workflow/inputs";
 import { checkCron } from "./cron";
 
 const log = createLogger({ component: "schedules" });

@@ -3,7 +3,7 @@ import { listTools } from "@/lib/db/tools";
 import type { ToolDescriptor } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
 import { builtinTools } from "./builtins";
-import { approvedMcpTools, type ListingOptions } from "./mcp/listing";
+import { approvedMcpTools, type ListingOptions } from "@/lib/mcp/client/listing";
 import { mcpToolName, resolveTool, runnableVersion } from "./registry";
 
 const log = createLogger({ component: "tool-catalog" });

@@ -4,8 +4,8 @@ import { approveToolVersion, saveMcpServer } from "@/lib/db/tools";
 import { runJob } from "@/lib/engine/driver";
 import { agentNode, buildWorkflow, endNode, fwd, startNode } from "@/lib/engine/testing/build";
 import { fakePorts, ScriptedModel } from "@/lib/engine/testing/fakes";
-import { createTestUser } from "@/lib/runs/test-fixtures";
-import { ledgerTools } from "@/lib/runs/tools-port";
+import { createTestUser } from "@/test/fixtures";
+import { ledgerTools } from "@/lib/tools/ledger";
 import { useTestDatabase } from "@/test/db";
 import { registryToolsPort } from "./registry";
 

@@ -3,10 +3,10 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { approveToolVersion, listTools, saveCodeTool } from "@/lib/db/tools";
-import { createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestUser } from "@/test/fixtures";
 import { useTestDatabase } from "@/test/db";
-import { hashCode } from "./hash";
-import type { Resolver } from "./net";
+import { hashCode } from "@/lib/crypto/code-hash";
+import type { Resolver } from "@/lib/net";
 import { executeTool, registryToolsPort, resolveTool } from "./registry";
 
 useTestDatabase();

@@ -6,10 +6,10 @@ import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
 import type { ToolRef } from "@/lib/workflow/schema";
 import { builtinTools, type ToolContext } from "./builtins";
-import { hashCode } from "./hash";
-import { callMcpTool, mcpServerConfigSchema, type McpServerConfig } from "./mcp/client";
-import { approvedMcpTools } from "./mcp/listing";
-import { guardedFetch, type NetPolicy } from "./net";
+import { hashCode } from "@/lib/crypto/code-hash";
+import { callMcpTool, mcpServerConfigSchema, type McpServerConfig } from "@/lib/mcp/client/connection";
+import { approvedMcpTools } from "@/lib/mcp/client/listing";
+import { guardedFetch, type NetPolicy } from "@/lib/net";
 import { runSandboxed, type Capability } from "./sandbox";
 
 const log = createLogger({ component: "tool-registry" });
@@ -66,7 +66,7 @@ export async function resolveToolOrReason(ownerId: string, ref: ToolRef): Promis
   };
 }
 
-/** Run-time resolution's use of the MCP listing cache (lib/tools/mcp/listing.ts). */
+/** Run-time resolution's use of the MCP listing cache (lib/mcp/client/listing.ts). */
 const RUNTIME_MCP_LISTING = { maxAgeMs: 60_000, failureMaxAgeMs: 0 } as const;
 
 async function resolveMcp(ownerId: string, ref: ToolRef, server: string, remote: string): Promise<ResolvedTool | Unrunnable> {

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { guardedFetch } from "./net";
+import { guardedFetch } from "@/lib/net";
 import { escapePayloads } from "./sandbox/escapes";
 import { runSandboxed } from "./sandbox";
 

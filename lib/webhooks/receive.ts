@@ -2,7 +2,7 @@ import "server-only";
 import { recordWebhookCall, webhookBySecret } from "@/lib/db/webhooks";
 import { AppError, notFound } from "@/lib/errors";
 import { readLimitedBody } from "@/lib/http/limited-body";
-import { handle, idempotencyKeyOf } from "@/lib/runs/http";
+import { handle, idempotencyKeyOf } from "@/lib/http/handle";
 import { getRun, startRun } from "@/lib/runs/service";
 import { MAX_WAIT_SECONDS, waitForRunEnd, waitSeconds } from "@/lib/runs/wait";
 import { isTerminalRunStatus } from "@/lib/engine/events";

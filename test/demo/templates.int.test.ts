@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { twoArticles } from "@/lib/workflow/subflow-example";
 import { answerStep } from "@/lib/runs/answers";
 import { startRun } from "@/lib/runs/service";
-import { createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestWorkflow } from "@/test/fixtures";
 import { useWorkerRuntime } from "@/test/helpers/runtime";
 import { waitFor, waitTerminal } from "@/test/helpers/worker";
 

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it, onTestFailed } from "vitest";
 import { approveToolVersion, saveMcpServer } from "@/lib/db/tools";
 import { db } from "@/lib/db/client";
 import { startRun } from "@/lib/runs/service";
-import { createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { alive, expectContiguousSeq, saveWorkerLogs, stepsNow, TERMINAL, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
 import { useWorkerPool } from "@/test/helpers/worker-pool";
@@ -25,7 +25,7 @@ import { useWorkerPool } from "@/test/helpers/worker-pool";
  * side-effect sink (an MCP server process appending to a file) sees ≤ 1 effect per idempotency
  * key, exactly 1 when the tool step succeeded; every run's event seq is contiguous from 1.
  * A worker starved of CPU may lose its BullMQ lock (a false stall): the run is taken over, and that
- * takeover must not count as a crash (lib/runs/liveness.ts); the test reports how many it saw.
+ * takeover must not count as a crash (workers/liveness.ts); the test reports how many it saw.
  * Recovery of a killed worker's runs is BullMQ's stall detection (lock 10 s + check every 5 s,
  * lib/queue/settings.ts), so the test takes ≈ 1–2 min on a quiet 2-core machine.
  */

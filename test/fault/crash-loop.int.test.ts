@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { hasLiveRunJob } from "@/lib/queue";
 import { startRun } from "@/lib/runs/service";
-import { createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestWorkflow } from "@/test/fixtures";
 import { alive, chainWorkflow, expectContiguousSeq, modelCalls, stepsNow, TERMINAL, waitFor, waitTerminal, workerOf } from "@/test/helpers/worker";
 import { useWorkerPool } from "@/test/helpers/worker-pool";
 
@@ -16,7 +16,7 @@ import { useWorkerPool } from "@/test/helpers/worker-pool";
  * 5 s, so ≈ 15 s; they are not configurable by env). To keep worker start-up (5 s quiet, 30 s on a
  * loaded machine) out of that path, the file starts three workers and spawns a replacement after
  * each kill without waiting for it: a live worker is always there to pick the stalled run up.
- * Only crashes count (lib/runs/liveness.ts): at the third takeover the crash would decide the run, so
+ * Only crashes count (workers/liveness.ts): at the third takeover the crash would decide the run, so
  * the taker waits until the killed worker has been silent for 30 s (DEAD_AFTER_MS) before failing it.
  * Expected wall time ≈ 3 × 15 s + ≈ 20 s for that verdict, plus the start of the first workers.
  */

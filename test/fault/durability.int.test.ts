@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startRun } from "@/lib/runs/service";
-import { createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { alive, chainWorkflow, expectContiguousSeq, flushPrefix, modelCalls, stepsNow, stopWorker, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
 import { useWorkerPool } from "@/test/helpers/worker-pool";

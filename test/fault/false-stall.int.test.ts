@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startRun } from "@/lib/runs/service";
-import { createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestWorkflow } from "@/test/fixtures";
 import { alive, chainWorkflow, expectContiguousSeq, modelCalls, stepsNow, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
 import { useWorkerPool } from "@/test/helpers/worker-pool";
 
@@ -11,7 +11,7 @@ import { useWorkerPool } from "@/test/helpers/worker-pool";
  * run over — as a CPU-starved worker on a loaded machine) loses the step to another worker each
  * time, but that interruption must not count toward the crash-loop cap (3): after three such
  * takeovers of the same step the fourth attempt runs and the run succeeds. Before the liveness
- * check (lib/runs/liveness.ts) the third takeover failed the run with "interrupted 3 times".
+ * check (workers/liveness.ts) the third takeover failed the run with "interrupted 3 times".
  * Each takeover waits for BullMQ's stall recovery (lock 10 s + check every 5 s), so ≈ 3 × 15 s.
  */
 // the frozen attempts' answers arrive while their worker is frozen (it wakes to a refused commit); the fourth answers at once

@@ -4,7 +4,7 @@ import { startScriptedServer, type FixtureInput, type ScriptedServer } from "@/l
 import { closeRunEventHub } from "@/lib/events";
 import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
 import { startRun } from "@/lib/runs/service";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import type { Workflow, WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase, type TestDatabase } from "@/test/db";
 import { spawnWorker, stopWorker, waitTerminal, type WorkerProcess } from "@/test/helpers/worker";

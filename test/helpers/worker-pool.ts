@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from "@/lib/llm/scripted/server";
 import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
-import { createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestUser } from "@/test/fixtures";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { alive, spawnWorker, stopWorker, type WorkerProcess } from "./worker";
 

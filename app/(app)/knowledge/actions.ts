@@ -8,12 +8,12 @@ import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { answerWithSources, type KbSource } from "@/lib/kb/answer";
 import { searchKnowledge } from "@/lib/kb/search";
-import { collectionInputSchema, createCollection, deleteCollection, deleteDocument } from "@/lib/kb/store";
+import { collectionInputSchema, createCollection, deleteCollection, deleteDocument } from "@/lib/kb/collections";
 import { modelLabel } from "@/lib/llm/models";
 import { ProviderError } from "@/lib/llm/retry";
 import { createLogger } from "@/lib/logger";
-import { rateLimiter } from "@/lib/rate-limit";
-import { ownerModelResolver } from "@/lib/runs/model-resolver";
+import { rateLimiter } from "@/lib/limits/rate-limit";
+import { ownerModelResolver } from "@/lib/providers/resolver";
 
 const log = createLogger({ component: "knowledge-actions" });
 const idSchema = z.string().min(1).max(100);

@@ -5,7 +5,7 @@ import { CreateCollectionForm } from "@/components/knowledge/create-collection-f
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
-import { listCollections } from "@/lib/kb/store";
+import { listCollections } from "@/lib/kb/collections";
 import type { CollectionRow } from "@/lib/kb/types";
 import { askAction, createCollectionAction } from "./actions";
 

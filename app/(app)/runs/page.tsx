@@ -8,8 +8,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { listWorkflows } from "@/lib/db/workflows";
 import { runStatuses } from "@/lib/engine/events";
-import { listRunRows } from "@/lib/runs/dashboard";
-import { runTriggers } from "@/lib/runs/dto";
+import { listRunRows } from "@/lib/run-views/dashboard";
+import { runTriggers } from "@/lib/workflow/runs";
 
 export const metadata: Metadata = { title: "Runs" };
 export const dynamic = "force-dynamic";

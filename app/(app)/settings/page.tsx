@@ -11,7 +11,7 @@ import { listApiTokens } from "@/lib/db/api-tokens";
 import { listProviders } from "@/lib/db/providers";
 import { getSettings } from "@/lib/db/settings";
 import { savePricesAction } from "./price-actions";
-import { stdioAllowed } from "@/lib/tools/mcp/client";
+import { stdioAllowed } from "@/lib/mcp/client/connection";
 import { deleteToolAction, saveMcpServerAction } from "../tools/actions";
 import { loadToolViews } from "../tools/data";
 import { createApiTokenAction, revokeApiTokenAction } from "./token-actions";

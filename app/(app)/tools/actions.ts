@@ -7,7 +7,7 @@ import { approveToolVersion, deleteTool, findTool, listTools, recordedTests, rev
 import { AppError } from "@/lib/errors";
 import { createLogger } from "@/lib/logger";
 import { runToolTests } from "@/lib/tools/create";
-import { stdioAllowed } from "@/lib/tools/mcp/client";
+import { stdioAllowed } from "@/lib/mcp/client/connection";
 import { mcpFormSchema, splitArgs } from "./data";
 
 const log = createLogger({ component: "tools-actions" });

@@ -4,9 +4,9 @@ import type { McpConfigView, ToolVersionView, ToolView } from "@/components/tool
 import { listTools, recordedTests, type ToolRow } from "@/lib/db/tools";
 import { builtinTools } from "@/lib/tools/builtins";
 import { DUPLICATE_THRESHOLD, similarity } from "@/lib/tools/create";
-import { hashCode } from "@/lib/tools/hash";
-import { mcpServerConfigSchema } from "@/lib/tools/mcp/client";
-import { approvedMcpTools } from "@/lib/tools/mcp/listing";
+import { hashCode } from "@/lib/crypto/code-hash";
+import { mcpServerConfigSchema } from "@/lib/mcp/client/connection";
+import { approvedMcpTools } from "@/lib/mcp/client/listing";
 import { runnableVersion } from "@/lib/tools/registry";
 
 function versionView(v: ToolRow["versions"][number]): ToolVersionView {
@@ -38,7 +38,7 @@ const TOOLS_PAGE_MCP_LISTING = { waitMs: 5_000, maxAgeMs: 30_000 } as const;
 /**
  * The owner's registry for the tools page: built-ins, created code tools (versions, hashes, approval,
  * recorded tests, near-duplicates) and MCP servers (with their tools when approved; an unapproved
- * server is never started), listed through lib/tools/mcp/listing.ts so a slow or dead server does not
+ * server is never started), listed through lib/mcp/client/listing.ts so a slow or dead server does not
  * hold the page up.
  */
 export async function loadToolViews(ownerId: string, options: { listMcpTools?: boolean } = {}): Promise<ToolView[]> {

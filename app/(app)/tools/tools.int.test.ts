@@ -4,10 +4,10 @@ import type { CreateStreamEvent } from "@/components/tools/types";
 import { approveToolVersion, saveCodeTool, saveMcpServer } from "@/lib/db/tools";
 import { scriptedModelConfig } from "@/lib/llm/models";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestUser } from "@/test/fixtures";
 import { useTestDatabase } from "@/test/db";
 import { toolCreationStream } from "./create/stream";
-import { mcpListingCount } from "@/lib/tools/mcp/listing";
+import { mcpListingCount } from "@/lib/mcp/client/listing";
 import { loadToolViews, mcpFormSchema, splitArgs } from "./data";
 
 useTestDatabase();

@@ -3,11 +3,11 @@ import { randomUUID } from "node:crypto";
 import { systemClock } from "@/lib/engine/clock";
 import { runJob } from "@/lib/engine/driver";
 import type { StoredEvent, ToolsPort } from "@/lib/engine/ports";
-import { MemoryStore } from "@/lib/engine/testing/memory-store";
+import { MemoryStore } from "@/lib/engine/memory-store";
 import type { DryRunFn } from "@/lib/designer/pipeline";
 import { createLogger } from "@/lib/logger";
-import { llmModelPort } from "@/lib/runs/model-port";
-import { ownerModelResolver } from "@/lib/runs/model-resolver";
+import { llmModelPort } from "@/lib/providers/model-port";
+import { ownerModelResolver } from "@/lib/providers/resolver";
 import { registryToolsPort } from "@/lib/tools/registry";
 import type { Field, Workflow } from "@/lib/workflow/schema";
 

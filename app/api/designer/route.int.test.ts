@@ -6,7 +6,7 @@ import { updateSettings } from "@/lib/db/settings";
 import type { DesignerEvent } from "@/lib/designer/events";
 import { DEFAULT_FIXTURE_DIR, loadFixtureDir } from "@/lib/llm/scripted/fixture";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import type { Workflow } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { POST } from "./route";

@@ -2,9 +2,9 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { approveToolVersion, saveMcpServer } from "@/lib/db/tools";
 import { blankWorkflowDocument, createWorkflow, saveWorkflowVersion } from "@/lib/db/workflows";
-import { createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestUser } from "@/test/fixtures";
 import { listRunnableTools } from "@/lib/tools/catalog";
-import { clearMcpListings, mcpListingCount } from "@/lib/tools/mcp/listing";
+import { clearMcpListings, mcpListingCount } from "@/lib/mcp/client/listing";
 import { useTestDatabase } from "@/test/db";
 import { designerOptions } from "./setup";
 
@@ -23,7 +23,7 @@ describe("designerOptions", () => {
     await approveToolVersion(owner.id, v.id, v.codeHash!);
     const before = mcpListingCount();
     // the server listed once without a wait limit (under a loaded test run it can start slower than the
-    // designer's 3 s wait, whose skip-and-keep-listing behaviour lib/tools/mcp/listing.int.test.ts covers)
+    // designer's 3 s wait, whose skip-and-keep-listing behaviour lib/mcp/client/listing.int.test.ts covers)
     expect((await listRunnableTools(owner.id)).map((t) => t.descriptor.name)).toContain("fixture__add");
 
     const tools = (await designerOptions(owner.id)).options.context!.tools;

@@ -6,7 +6,7 @@ import { llmDesignerModel } from "@/lib/designer/llm";
 import type { DesignerOptions } from "@/lib/designer/pipeline";
 import { offeredWorkflows, type ContextWorkflow } from "@/lib/designer/workflows";
 import { modelLabel, type ModelConfig } from "@/lib/llm/models";
-import { ownerModelResolver } from "@/lib/runs/model-resolver";
+import { ownerModelResolver } from "@/lib/providers/resolver";
 import { listRunnableTools } from "@/lib/tools/catalog";
 import type { Workflow } from "@/lib/workflow/schema";
 import { subflowWorkflowIds } from "@/lib/workflow/validate-subflows";
@@ -53,7 +53,7 @@ function contextWorkflows(targets: SubflowTarget[], request: DesignerRequestInfo
  * workflows a subflow may run) and the validation context (saved agent ids; every one of the user's
  * workflows with its input fields, as the editor validates subflows, so a subflow of the edited graph
  * running a workflow not offered is not reported as unknown). MCP servers come from the per-process
- * listing cache (lib/tools/mcp/listing.ts), with a short wait: a server that has not answered within
+ * listing cache (lib/mcp/client/listing.ts), with a short wait: a server that has not answered within
  * it is left out of this design (logged) rather than holding up the request, and its listing goes on
  * for the next.
  */

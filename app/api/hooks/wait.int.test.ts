@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { db } from "@/lib/db/client";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import { createWebhook } from "@/lib/webhooks/service";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { useWorkerRuntime } from "@/test/helpers/runtime";

@@ -1,4 +1,4 @@
-import { handleMcpRequest } from "@/lib/tools/mcp/server";
+import { handleMcpRequest } from "@/lib/mcp/server/server";
 
 /** Weft's MCP endpoint (streamable HTTP, stateless, API-token auth): the owner's approved tools. */
 export const runtime = "nodejs";

@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { closeApiRedis, closeRunsQueue, hasLiveRunJob, runsQueue } from "@/lib/queue";
 import { resetEnvCache } from "@/lib/env";
 import { closeRunLimiter } from "@/lib/runs/limits";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { POST as START, GET as LIST_FOR_WORKFLOW } from "../workflows/[id]/runs/route";

@@ -1,6 +1,6 @@
 import { runListFilterSchema } from "@/lib/db/runs";
-import { requireCaller } from "@/lib/runs/auth-context";
-import { handle } from "@/lib/runs/http";
+import { requireCaller } from "@/lib/http/caller";
+import { handle } from "@/lib/http/handle";
 import { listRuns } from "@/lib/runs/service";
 
 export const runtime = "nodejs";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { useTestDatabase } from "@/test/db";
 import { GET as DETAIL } from "./[id]/route";

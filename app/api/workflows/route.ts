@@ -1,6 +1,6 @@
 import { listWorkflowApiViews } from "@/lib/db/workflows";
-import { requireCaller } from "@/lib/runs/auth-context";
-import { handle } from "@/lib/runs/http";
+import { requireCaller } from "@/lib/http/caller";
+import { handle } from "@/lib/http/handle";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -2,14 +2,14 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunDashboard } from "@/components/runs/run-dashboard";
 import { graphToWorkflow } from "@/components/runs/to-props";
-import { getSharedRun } from "@/lib/runs/share";
+import { getSharedRun } from "@/lib/run-views/share";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Shared run", referrer: "no-referrer", robots: { index: false, follow: false } };
 
 /**
  * A shared run, read-only and live, for anyone with the link (no account). Only the allow-listed DTO
- * of lib/runs/share-dto reaches the page; unknown, revoked and expired links are 404.
+ * of lib/run-views/share-dto reaches the page; unknown, revoked and expired links are 404.
  */
 export default async function SharedRunPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentNode, buildWorkflow, endNode, fwd, startNode } from "../testing/build";
 import { fakePorts, ScriptedModel, type RecordedCall, type ScriptedReply } from "../testing/fakes";
-import { MemoryStore } from "../testing/memory-store";
+import { MemoryStore } from "@/lib/engine/memory-store";
 import { runJob } from "./index";
 
 const taskOf = (c: RecordedCall) => c.messages.find((m) => m.role === "user")?.content ?? "";

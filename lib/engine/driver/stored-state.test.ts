@@ -3,7 +3,7 @@ import { parsePlannerState, type PlannerState } from "../planner";
 import type { StepRecord } from "../ports";
 import { agentNode, buildWorkflow, endNode, fwd, startNode } from "../testing/build";
 import { fakePorts, ScriptedModel, type RecordedCall } from "../testing/fakes";
-import { MemoryStore } from "../testing/memory-store";
+import { MemoryStore } from "@/lib/engine/memory-store";
 import { runJob } from "./index";
 import { storedState, withStepData } from "./stored-state";
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parsePlannerState } from "../planner";
 import { agentNode, buildWorkflow, endNode, fwd, startNode } from "../testing/build";
 import { FakeLiveness, fakePorts, ScriptedModel } from "../testing/fakes";
-import { MemoryStore } from "../testing/memory-store";
+import { MemoryStore } from "@/lib/engine/memory-store";
 import { runJob, type DriverOutcome } from "./index";
 import { judge } from "./takeover";
 

@@ -5,7 +5,7 @@ import type {
   ToolCallRequest, ToolCallResult, ToolDescriptor, ToolsPort, EnginePorts, LivenessPort, Logger, WorkerSighting,
 } from "../ports";
 import { systemClock } from "../clock";
-import { MemoryStore } from "./memory-store";
+import { MemoryStore } from "@/lib/engine/memory-store";
 
 /**
  * Test doubles for the model and tool ports: a scripted model that answers from a function of the

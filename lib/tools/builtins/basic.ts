@@ -1,6 +1,6 @@
 import { all, create } from "mathjs";
 import { z } from "zod";
-import { guardedFetch } from "@/lib/tools/net";
+import { guardedFetch } from "@/lib/net";
 import { runSandboxed } from "@/lib/tools/sandbox";
 import { defineBuiltin } from "./types";
 

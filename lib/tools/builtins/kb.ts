@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { answerWithSources } from "@/lib/kb/answer";
 import { searchKnowledge } from "@/lib/kb/search";
-import { ensureCollection, ingestDocument } from "@/lib/kb/store";
-import { ownerModelResolver } from "@/lib/runs/model-resolver";
+import { ensureCollection, ingestDocument } from "@/lib/kb/collections";
+import { ownerModelResolver } from "@/lib/providers/resolver";
 import { defineBuiltin } from "./types";
 
 /** Knowledge-base tools (lib/kb): save text, query chunks, answer with cited sources. Owner-scoped. */

@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import { htmlToMarkdown, pageMarkdown } from "./markdown";
+import { htmlToMarkdown } from "@/lib/kb/html-markdown";
+import { pageMarkdown } from "./markdown";
 
 const article = `<html><head><title>Weft notes</title><script>var secret=1</script></head><body>
 <nav><a href="/">Home</a> <a href="/about">About</a></nav>

@@ -1,20 +1,7 @@
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
-import TurndownService from "turndown";
 import { z } from "zod";
-import { guardedFetch } from "@/lib/tools/net";
+import { htmlToMarkdown } from "@/lib/kb/html-markdown";
+import { guardedFetch } from "@/lib/net";
 import { defineBuiltin } from "./types";
-
-/** Readable Markdown of an HTML page: Readability's main content (or the body), converted by Turndown. */
-export function htmlToMarkdown(html: string, url: string): { title: string; markdown: string } {
-  const { document } = parseHTML(html);
-  const article = new Readability(document as unknown as Document, { charThreshold: 100 }).parse();
-  const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
-  turndown.remove(["script", "style", "noscript"]);
-  const source = article?.content ?? parseHTML(html).document.body?.innerHTML ?? "";
-  const title = article?.title || parseHTML(html).document.title || url;
-  return { title, markdown: turndown.turndown(source).trim() };
-}
 
 /** Splits Markdown into pages of at most `size` characters, at paragraph boundaries where possible. */
 export function pageMarkdown(markdown: string, size: number): string[] {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { guardedFetch } from "@/lib/tools/net";
+import { guardedFetch } from "@/lib/net";
 import { defineBuiltin } from "./types";
 
 const searxResults = z.object({

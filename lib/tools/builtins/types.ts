@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { NetPolicy } from "@/lib/tools/net";
+import type { NetPolicy } from "@/lib/net";
 
 /** What a tool call may use: the caller's identity, cancellation, the network policy, providers. */
 export interface ToolContext {

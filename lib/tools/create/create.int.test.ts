@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { approveToolVersion, findTool, recordedTests, revokeToolVersion } from "@/lib/db/tools";
 import { scriptedModelConfig } from "@/lib/llm/models";
 import { startScriptedServer } from "@/lib/llm/scripted/server";
-import { createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestUser } from "@/test/fixtures";
 import { executeTool } from "@/lib/tools/registry";
 import { useTestDatabase } from "@/test/db";
 import { createTool, type CreateToolProgress } from "./create";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_FIXTURE_DIR, loadFixtureDir } from "@/lib/llm/scripted/fixture";
 import { scriptedModelConfig } from "@/lib/llm/models";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestUser } from "@/test/fixtures";
 import { useTestDatabase } from "@/test/db";
 import { createTool, toolDraftSchema } from "./create";
 import { runToolTests } from "./tests";

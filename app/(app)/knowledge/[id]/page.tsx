@@ -10,7 +10,7 @@ import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { KB_EXTENSIONS } from "@/lib/kb/formats";
-import { findCollection, listDocuments, maxUploadBytes } from "@/lib/kb/store";
+import { findCollection, listDocuments, maxUploadBytes } from "@/lib/kb/collections";
 import type { DocumentRow } from "@/lib/kb/types";
 import { askAction, deleteCollectionAction, deleteDocumentAction, searchAction } from "../actions";
 

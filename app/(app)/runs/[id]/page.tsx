@@ -7,8 +7,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { deliveriesOfRun } from "@/lib/db/deliveries";
-import { getRunDashboard, type RunDashboard as Dashboard } from "@/lib/runs/dashboard";
-import { runInfoView, stepView, type StepView } from "@/lib/runs/dto";
+import { getRunDashboard, type RunDashboard as Dashboard } from "@/lib/run-views/dashboard";
+import { runInfoView, stepView, type StepView } from "@/lib/run-views/dto";
 
 export const metadata: Metadata = { title: "Run" };
 export const dynamic = "force-dynamic";

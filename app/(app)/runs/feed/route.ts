@@ -1,7 +1,7 @@
 import { runListFilterSchema } from "@/lib/db/runs";
-import { requireCaller } from "@/lib/runs/auth-context";
-import { listRunRows } from "@/lib/runs/dashboard";
-import { handle } from "@/lib/runs/http";
+import { requireCaller } from "@/lib/http/caller";
+import { listRunRows } from "@/lib/run-views/dashboard";
+import { handle } from "@/lib/http/handle";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

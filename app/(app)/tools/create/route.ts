@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { currentUser } from "@/lib/auth/session";
-import { ownerModelResolver } from "@/lib/runs/model-resolver";
+import { ownerModelResolver } from "@/lib/providers/resolver";
 import { toolCreationStream } from "./stream";
 
 export const runtime = "nodejs";

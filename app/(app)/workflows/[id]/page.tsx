@@ -6,7 +6,7 @@ import { getWorkflow, listWorkflowVersions } from "@/lib/db/workflows";
 import { schedulesOf } from "@/lib/schedules/service";
 import { webhooksOf } from "@/lib/webhooks/service";
 import { notifiersOf } from "@/lib/notifications/service";
-import { listRunRows } from "@/lib/runs/dashboard";
+import { listRunRows } from "@/lib/run-views/dashboard";
 import { RECENT_RUNS } from "@/components/workflows/recent-runs";
 import { deleteWorkflowAction } from "../actions";
 import { deleteScheduleAction, pauseScheduleAction, saveScheduleAction } from "./schedule-actions";

@@ -1,5 +1,5 @@
-import { requireCaller } from "@/lib/runs/auth-context";
-import { handle } from "@/lib/runs/http";
+import { requireCaller } from "@/lib/http/caller";
+import { handle } from "@/lib/http/handle";
 import { getRun } from "@/lib/runs/service";
 
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { notFound } from "@/lib/errors";
-import { getSharedRun, handleShare } from "@/lib/runs/share";
+import { getSharedRun, handleShare } from "@/lib/run-views/share";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { getWorkflow, workflowApiView } from "@/lib/db/workflows";
 import { notFound } from "@/lib/errors";
-import { requireCaller } from "@/lib/runs/auth-context";
-import { handle } from "@/lib/runs/http";
+import { requireCaller } from "@/lib/http/caller";
+import { handle } from "@/lib/http/handle";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

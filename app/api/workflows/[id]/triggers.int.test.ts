@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { resetEnvCache } from "@/lib/env";
 import { closeApiRedis, closeRunsQueue, closeSchedulesQueue, listScheduleTimers } from "@/lib/queue";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { POST as NOTIFIER_ACTION } from "./notifiers/[itemId]/[action]/route";

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { db } from "@/lib/db/client";
 import type { RunStatus } from "@/lib/engine/events";
-import { createTestUser, createTestWorkflow } from "@/lib/runs/test-fixtures";
+import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { useWorkerRuntime } from "@/test/helpers/runtime";
 import { waitFor, waitTerminal } from "@/test/helpers/worker";

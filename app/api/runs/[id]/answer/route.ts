@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { answerSchema, answerStep } from "@/lib/runs/answers";
-import { handle, jsonBody, requireMutationCaller } from "@/lib/runs/http";
+import { handle, jsonBody, requireMutationCaller } from "@/lib/http/handle";
 import { getRun } from "@/lib/runs/service";
 
 export const runtime = "nodejs";

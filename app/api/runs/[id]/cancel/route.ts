@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { handle, jsonBody, requireMutationCaller } from "@/lib/runs/http";
+import { handle, jsonBody, requireMutationCaller } from "@/lib/http/handle";
 import { cancelRun } from "@/lib/runs/service";
 
 export const runtime = "nodejs";

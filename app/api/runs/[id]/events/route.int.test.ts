@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/engine/events";
 import { resetEnvCache } from "@/lib/env";
 import { closeApiRedis, createWorkerConnection } from "@/lib/queue";
-import { createTestRun, createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestRun, createTestUser } from "@/test/fixtures";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { GET } from "./route";
 import { closeRunEventHub, runEventHub } from "@/lib/events/hub";
 import { sseStats } from "@/lib/events/sse";
-import { readEvents } from "@/lib/events/store";
-import { appendTestEvents, progressEvent as progress, type TestWake } from "@/lib/events/test-append";
-import { SseParser, type SseFrame } from "@/lib/events/test-sse";
+import { readEvents } from "@/lib/events/event-log";
+import { appendTestEvents, progressEvent as progress, type TestWake } from "@/lib/events/testing/append";
+import { SseParser, type SseFrame } from "@/lib/events/testing/sse";
 
 useTestDatabase();
 const prefix = testQueuePrefix();

@@ -1,5 +1,5 @@
-import { handle } from "@/lib/runs/http";
-import { runEventsResponse } from "@/lib/runs/stream";
+import { handle } from "@/lib/http/handle";
+import { runEventsResponse } from "@/lib/http/run-events";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

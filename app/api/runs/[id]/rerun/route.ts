@@ -1,5 +1,5 @@
-import { rerun } from "@/lib/runs/dashboard";
-import { handle, requireMutationCaller } from "@/lib/runs/http";
+import { rerun } from "@/lib/runs/service";
+import { handle, requireMutationCaller } from "@/lib/http/handle";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import { createShareLink, createShareSchema, listShareLinks } from "@/lib/db/share-links";
 import { notFound } from "@/lib/errors";
 import { isRunOwnedBy } from "@/lib/db/runs";
-import { requireCaller } from "@/lib/runs/auth-context";
-import { handle, jsonBody, requireMutationCaller } from "@/lib/runs/http";
+import { requireCaller } from "@/lib/http/caller";
+import { handle, jsonBody, requireMutationCaller } from "@/lib/http/handle";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { handleShare, sharedEventsResponse } from "@/lib/runs/share";
+import { handleShare, sharedEventsResponse } from "@/lib/run-views/share";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

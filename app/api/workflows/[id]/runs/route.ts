@@ -1,5 +1,5 @@
-import { requireCaller } from "@/lib/runs/auth-context";
-import { handle, idempotencyKeyOf, jsonBody, requireMutationCaller } from "@/lib/runs/http";
+import { requireCaller } from "@/lib/http/caller";
+import { handle, idempotencyKeyOf, jsonBody, requireMutationCaller } from "@/lib/http/handle";
 import { getRun, listRuns, startRun, startRunSchema } from "@/lib/runs/service";
 import { MAX_WAIT_SECONDS, waitForRunEnd, waitSeconds } from "@/lib/runs/wait";
 import { AppError } from "@/lib/errors";

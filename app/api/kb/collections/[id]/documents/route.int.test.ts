@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { buildPdf } from "@/lib/kb/fixtures";
-import { createCollection } from "@/lib/kb/store";
+import { buildPdf } from "@/lib/kb/testing/fixtures";
+import { createCollection } from "@/lib/kb/collections";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
-import { createTestUser } from "@/lib/runs/test-fixtures";
+import { createTestUser } from "@/test/fixtures";
 import { useTestDatabase } from "@/test/db";
 import { GET, POST } from "./route";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { kbRejected } from "@/lib/kb/formats";
-import { ingestDocument, listDocuments, maxUploadBytes } from "@/lib/kb/store";
-import { requireCaller } from "@/lib/runs/auth-context";
-import { handle, requireMutationCaller } from "@/lib/runs/http";
+import { ingestDocument, listDocuments, maxUploadBytes } from "@/lib/kb/collections";
+import { requireCaller } from "@/lib/http/caller";
+import { handle, requireMutationCaller } from "@/lib/http/handle";
 import { notFound } from "@/lib/errors";
 import { readLimitedBody } from "@/lib/http/limited-body";
 

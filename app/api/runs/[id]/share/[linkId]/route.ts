@@ -1,6 +1,6 @@
 import { revokeShareLink } from "@/lib/db/share-links";
 import { notFound } from "@/lib/errors";
-import { handle, requireMutationCaller } from "@/lib/runs/http";
+import { handle, requireMutationCaller } from "@/lib/http/handle";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,0 +1,51 @@
+import "server-only";
+import { z } from "zod";
+import { isRunOwnedBy } from "@/lib/db/runs";
+import { env } from "@/lib/env";
+import type { RunEventEnvelope } from "@/lib/engine/events";
+import { notFound } from "@/lib/errors";
+import { resumeSeq, runEventStream, SSE_HEADERS } from "@/lib/events/sse";
+import { resolveCaller } from "./caller";
+
+/**
+ * What a viewer may see of a run's stream. The owner sees everything; a share link (later) plugs in
+ * its own resolver with `revalidate` (a revoked link closes open streams, S4) and `transform`
+ * (the read-only allowlist, W2).
+ */
+export interface StreamAccess {
+  runId: string;
+  revalidate?: () => Promise<boolean>;
+  transform?: (envelope: RunEventEnvelope) => RunEventEnvelope | null;
+}
+
+/** Decides access from the request; null = 404 (never 403: no existence leak). */
+export type StreamAccessResolver = (request: Request, runId: string) => Promise<StreamAccess | null>;
+
+const runIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+
+/** The run's owner (session or API token) sees the full stream. */
+export const ownerStreamAccess: StreamAccessResolver = async (request, runId) => {
+  const caller = await resolveCaller(request);
+  if (!caller || !(await isRunOwnedBy(caller.userId, runId))) return null;
+  return { runId };
+};
+
+/**
+ * The SSE response for GET /api/runs/[id]/events (and share variants): authorise with `resolve`,
+ * resume after Last-Event-ID / ?after=, heartbeat every WEFT_SSE_HEARTBEAT_MS (default 15 s).
+ * Unauthorised, unknown and other users' runs all throw the same 404.
+ */
+export async function runEventsResponse(request: Request, runId: string, resolve: StreamAccessResolver = ownerStreamAccess): Promise<Response> {
+  if (!runIdSchema.safeParse(runId).success) throw notFound("Run not found");
+  const access = await resolve(request, runId);
+  if (!access) throw notFound("Run not found");
+  const stream = runEventStream({
+    runId: access.runId,
+    afterSeq: resumeSeq(request),
+    request,
+    heartbeatMs: env().WEFT_SSE_HEARTBEAT_MS,
+    revalidate: access.revalidate,
+    transform: access.transform,
+  });
+  return new Response(stream, { status: 200, headers: SSE_HEADERS });
+}

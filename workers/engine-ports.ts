@@ -1,0 +1,56 @@
+import "server-only";
+import { systemClock } from "@/lib/engine/clock";
+import type { EnginePorts, ModelPort, StorePort, ToolsPort } from "@/lib/engine/ports";
+import { redisEventsPort } from "@/lib/events/publish";
+import type { Logger } from "@/lib/logger";
+import { enqueueRun } from "@/lib/queue";
+import { registryToolsPort } from "@/lib/tools/registry";
+import { llmModelPort } from "@/lib/providers/model-port";
+import { ownerModelResolver } from "@/lib/providers/resolver";
+import { postgresStore } from "@/lib/run-store/postgres-store";
+import { subflowsPort } from "@/lib/runs/subflows";
+import { ledgerTools, retryingTools } from "@/lib/tools/ledger";
+
+/** Overrides for the real ports (tests, or a tool registry once one is wired). */
+export interface PortOverrides {
+  /** Model port for a run's owner. Default: lib/llm with the owner's providers. */
+  model?: (ownerId: string) => ModelPort;
+  /** Tools before the idempotency ledger is applied. Default: the owner's tool registry (lib/tools). */
+  tools?: (ownerId: string) => ToolsPort;
+  /** Wraps the PostgreSQL store (B1's diagnostics price other statements under the real engine). */
+  store?: (store: StorePort) => StorePort;
+}
+
+/**
+ * The real engine ports for one run job: PostgreSQL store, lib/llm models resolved per owner (keys
+ * decrypted here, in the worker), tools behind the at-most-once ledger, the system clock, BullMQ for
+ * resumes, Redis pub/sub wake-ups for live viewers and child runs for subflow nodes. `owner` is the run's owner, or null for the
+ * owner the claim reads from the Run row (the worker: no look-up of its own before the claim). The
+ * owner-scoped ports (model, tools) are built at their first call, which comes after the claim.
+ */
+export function enginePorts(owner: string | null, logger: Logger, overrides: PortOverrides = {}): EnginePorts {
+  let ownerId = owner;
+  const whose = (): string => {
+    if (ownerId === null) throw new Error("a model or tool was called before the run was claimed");
+    return ownerId;
+  };
+  const model = once(() => overrides.model?.(whose()) ?? llmModelPort(ownerModelResolver(whose())));
+  const tools = once(() => ledgerTools(overrides.tools?.(whose()) ?? retryingTools(registryToolsPort(whose()))));
+  const store = postgresStore(owner === null ? { onClaim: (id) => (ownerId = id) } : {});
+  return {
+    store: overrides.store?.(store) ?? store,
+    model: { chat: async (request) => model().chat(request), structured: async (request) => model().structured(request) },
+    tools: { resolve: async (ref) => tools().resolve(ref), call: async (request) => tools().call(request) },
+    clock: systemClock,
+    logger,
+    queue: { enqueueRun: async (runId, reason) => void (await enqueueRun(runId, reason)) },
+    events: redisEventsPort,
+    subflows: subflowsPort(whose),
+  };
+}
+
+/** `make` called once, at the first call of the answer. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
