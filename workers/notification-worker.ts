@@ -1,7 +1,7 @@
 import "server-only";
 import { Worker } from "bullmq";
 import { createLogger } from "@/lib/logger";
-import { closeNotificationsQueue, createWorkerConnection, NOTIFICATIONS_QUEUE, notificationJobSchema, queuePrefix, type NotificationJobData } from "@/lib/queue";
+import { closeNotificationsQueue, createWorkerConnection, NOTIFICATIONS_QUEUE, notificationJobSchema, parseJobData, queuePrefix, type NotificationJobData } from "@/lib/queue";
 import { recordDeliveryAttempt } from "@/lib/db/deliveries";
 import { deliverNotification, type DeliveryOutcome } from "@/lib/notifications/deliver";
 import { sweepNotifications } from "@/lib/notifications/outbox";
@@ -25,7 +25,7 @@ export function startNotificationWorker(options: { sweepIntervalMs?: number; con
   const worker = new Worker<NotificationJobData, DeliveryOutcome>(
     NOTIFICATIONS_QUEUE,
     async (job) => {
-      const { deliveryId } = notificationJobSchema.parse(job.data);
+      const { deliveryId } = parseJobData(NOTIFICATIONS_QUEUE, notificationJobSchema, job.data);
       const finalTry = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       let outcome: DeliveryOutcome;
       try {

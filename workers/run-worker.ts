@@ -7,14 +7,15 @@ import { systemClock } from "@/lib/engine/clock";
 import { runJob, type DriverOutcome } from "@/lib/engine/driver";
 import { createLogger, type Logger } from "@/lib/logger";
 import { notifyRunEnded, notifyRunWaiting } from "@/lib/notifications/outbox";
-import { createWorkerConnection, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
+import { createWorkerConnection, parseJobData, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
 import type { LivenessPort } from "@/lib/engine/ports";
 import { resumeIfAnswered } from "@/lib/runs/answers";
-import { mayHaveSubflowLinks, settleParent, settleSubflowSteps, subflowLinks } from "@/lib/runs/subflow-answers";
+import { settleParent, settleSubflowSteps, subflowLinks } from "@/lib/runs/subflow-answers";
 import { cancelChildRuns } from "@/lib/runs/subflows";
 import { enginePorts, type PortOverrides } from "./engine-ports";
 import { leaseOwner, redisLiveness, WorkerHeartbeat } from "./liveness";
 import { Reconciler } from "./reconciler";
+import { settleHeld } from "@/lib/run-store/held-commit";
 import { storeStats } from "@/lib/run-store/postgres-store";
 import { awaitRunInsert } from "@/lib/run-store/run-insert";
 import { closeRunStorePool } from "@/lib/run-store/run-sql";
@@ -124,11 +125,11 @@ async function insertEnded(runId: string, logger: Logger): Promise<boolean> {
 }
 
 async function processRunJob(job: Job<RunJobData>, workerId: string, stop: AbortSignal, graceMs: number, liveness: LivenessPort, overrides: PortOverrides): Promise<DriverOutcome> {
-  const data = runJobSchema.parse(job.data);
+  const data = parseJobData(RUNS_QUEUE, runJobSchema, job.data);
   const owner = leaseOwner(workerId, job.id ?? "?", job.attemptsStarted);
   const logger = log.child({ runId: data.runId, jobId: job.id, reason: data.reason });
   const drive = () =>
-    runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, { owner, stop, stopGraceMs: Math.max(0, graceMs - 1_000), ...(data.fresh ? { fresh: data.fresh } : {}) });
+    runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, { owner, stop, stopGraceMs: Math.max(0, graceMs - 1_000) });
   let outcome = await drive();
   const until = Math.min(Date.now(), data.enqueuedAt) + EARLY_JOB_MS;
   if (outcome.kind === "not_found" && (await insertEnded(data.runId, logger)) && !stop.aborted) outcome = await drive();
@@ -136,20 +137,21 @@ async function processRunJob(job: Job<RunJobData>, workerId: string, stop: Abort
     await systemClock.sleep(EARLY_JOB_PAUSES_MS[Math.min(i, EARLY_JOB_PAUSES_MS.length - 1)]!, stop).catch(() => undefined);
     if (!stop.aborted) outcome = await drive();
   }
+  // a run whose end went to its step log has its rows written right after the end's wake-up: the job
+  // ends once they are (a failure fails the job; the run's next claim folds the end)
+  await settleHeld(data.runId);
   logger.info("run job done", { outcome });
   // after the end is committed and published: a notification never delays the run's own end; a
   // subflow's child answers its parent's step, and a parent's children still going are cancelled
   if (outcome.kind === "terminal") {
     await notifyRunEnded(data.runId);
     // best effort: the reconciler's pass settles what a failure here leaves (reconcileSubflows)
-    if (mayHaveSubflowLinks(data.fresh)) {
-      await subflowLinks(data.runId)
-        .then(async (links) => {
-          if (links.hasParent) await settleParent(data.runId);
-          if (links.liveChildren) await cancelChildRuns(data.runId);
-        })
-        .catch((err: unknown) => logger.warn("subflow links after the run's end failed; the reconciler settles them", { err }));
-    }
+    await subflowLinks(data.runId)
+      .then(async (links) => {
+        if (links.hasParent) await settleParent(data.runId);
+        if (links.liveChildren) await cancelChildRuns(data.runId);
+      })
+      .catch((err: unknown) => logger.warn("subflow links after the run's end failed; the reconciler settles them", { err }));
   }
   // an answer stored while this job was parking the run (a person's, or a child run that ended
   // meanwhile) found it still running: wake it now; otherwise tell whoever listens that a review waits

@@ -1,7 +1,7 @@
 import "server-only";
 import { Worker } from "bullmq";
 import { createLogger } from "@/lib/logger";
-import { closeSchedulesQueue, createWorkerConnection, queuePrefix, scheduleJobSchema, SCHEDULES_QUEUE, type ScheduleJobData } from "@/lib/queue";
+import { closeSchedulesQueue, createWorkerConnection, parseJobData, queuePrefix, scheduleJobSchema, SCHEDULES_QUEUE, type ScheduleJobData } from "@/lib/queue";
 import { fireSchedule, reconcileSchedules, type FireOutcome } from "@/lib/schedules/fire";
 
 const log = createLogger({ component: "schedule-worker" });
@@ -25,7 +25,7 @@ export function startScheduleWorker(options: { reconcileIntervalMs?: number; con
   const worker = new Worker<ScheduleJobData, FireOutcome>(
     SCHEDULES_QUEUE,
     async (job) => {
-      const { scheduleId } = scheduleJobSchema.parse(job.data);
+      const { scheduleId } = parseJobData(SCHEDULES_QUEUE, scheduleJobSchema, job.data);
       const tick = new Date(job.opts.prevMillis ?? job.timestamp);
       const outcome = await fireSchedule(scheduleId, tick);
       log.info("schedule fired", { scheduleId, tick: tick.toISOString(), ...outcome });

@@ -303,8 +303,8 @@ const round = (n: number) => Math.round(n * 100) / 100;
 /**
  * Where one of our runs' time goes, ms per run (not per step), from this process's clock and the
  * commit times the worker stamps on events: `startRun` (the call's own duration: rate limit, Run
- * insert and enqueue), `toFirstCommit` (from the call until the worker sends its fresh claim with the
- * first commit: the enqueue, BullMQ's hand-over and the job's set-up; overlaps `startRun`), `commits`
+ * insert and enqueue), `toFirstCommit` (from the call until the worker sends its first commit: the
+ * enqueue, BullMQ's hand-over, the job's set-up and the claim; overlaps `startRun`), `commits`
  * (first commit sent until the last one, holding run_finished, is sent: the steps), `toWake` (the
  * last commit's round trip, then the wake-up's publish until this process receives it). The
  * event times have millisecond resolution; medians over the repetitions.

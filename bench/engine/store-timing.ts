@@ -7,7 +7,7 @@ import { median, quantile } from "../stats";
  * B1 diagnostic, not a store: times the worker's store calls from inside B1's worker process
  * (`B1_TIMING=1 npm run bench -- engine`; bench/engine/worker.ts wraps its store with this), where
  * phases.ts can only time them in its own process, which measured faster. Per call, in ms:
- *  - `claim`: a run's first statement (claimFresh, else claimRun), sent after the BullMQ hand-over;
+ *  - `claim`: a run's first statement (claimRun), sent after the BullMQ hand-over;
  *  - `commit`: every later commit's round trip, and `chain` only those with one result and one
  *    start (a chain step's commit, the same statement in every shape);
  *  - `gap`: the engine's time on the critical path, from a store call's return to the run's next
@@ -43,7 +43,6 @@ export function storeTiming() {
   const wrap = (inner: StorePort): StorePort => ({
     ...inner,
     claimRun: (runId, owner) => timed(runId, () => inner.claimRun(runId, owner), claims),
-    ...(inner.claimFresh ? { claimFresh: (runId, c, fresh) => timed(runId, () => inner.claimFresh!(runId, c, fresh), claims) } : {}),
     commit: (runId, c) => {
       const last = returned.get(runId);
       const isChain = c.stepResults?.length === 1 && c.stepStarts?.length === 1;

@@ -25,8 +25,8 @@ export interface RunSummary {
   triggerLabel: string | null;
 }
 
-/** One step as the run page shows it. */
-export interface StepView {
+/** One step row as read (dates as Date); lib/run-views/dto.ts `stepView` makes it the StepView pages render. */
+export interface StepRow {
   id: string;
   nodeId: string;
   iteration: number;
@@ -50,7 +50,7 @@ export interface RunDetail extends RunSummary {
   cancelRequested: boolean;
   /** Last allocated event seq (0 = none yet). */
   lastSeq: number;
-  steps: StepView[];
+  steps: StepRow[];
 }
 
 /** Filters of the runs list; `cursor` is the id of the last run of the previous page. */

@@ -5,7 +5,8 @@ import "server-only";
  * commands through injected ports, and one executor per node kind. Wire real ports in lib/runs or
  * workers/ and call `runJob` from the run job; browser code imports only `@/lib/engine/events`.
  */
-export { runJob, structuralCheck, StepAbort, type DriverOutcome, type RunJobOptions } from "./driver";
+export { runJob, structuralCheck, type DriverOutcome, type RunJobOptions } from "./driver";
+export * from "./errors";
 export { plan, parsePlannerState, type PlannerCommand, type PlannerEvent, type PlannerState, type PlanResult } from "./planner";
 export { defaultExecutors, type Executor, type ExecutorRegistry, type StepContext, type StepOutcome } from "./executors";
 export { systemClock } from "./clock";

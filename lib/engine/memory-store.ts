@@ -1,6 +1,6 @@
 import { isTerminalRunStatus, runEventSchema, type RunEvent, type RunStatus } from "./events";
 import { deepEqual } from "@/lib/workflow/equal";
-import type { ClaimResult, CommitResult, FreshClaimResult, FreshStart, HumanAnswer, RunCommit, RunSnapshot, StepRecord, StorePort, StoredEvent } from "./ports";
+import type { ClaimResult, CommitResult, HumanAnswer, RunCommit, RunSnapshot, StepRecord, StorePort, StoredEvent } from "./ports";
 
 /**
  * An in-memory StorePort with the same guarantees the PostgreSQL store must give: claims bump the
@@ -14,7 +14,7 @@ import type { ClaimResult, CommitResult, FreshClaimResult, FreshStart, HumanAnsw
  */
 interface MemRun {
   workflow: unknown;
-  /** The saved version the document is (set it to test claimFresh). */
+  /** The saved version the document is (the driver then checks it once per version and process). */
   workflowVersionId?: string;
   inputs: Record<string, unknown>;
   status: RunStatus;
@@ -78,33 +78,6 @@ export class MemoryStore implements StorePort {
     r.leaseOwner = owner;
     r.version += 1;
     return { ok: true, run: this.snapshot(runId, r) };
-  }
-
-  /** Claims made through claimFresh (a claim and a first commit together). */
-  freshClaims = 0;
-
-  async claimFresh(runId: string, c: RunCommit, fresh: FreshStart): Promise<FreshClaimResult> {
-    const r = this.runs.get(runId);
-    const isFresh = r && r.status === "queued" && r.version === 0 && c.expectedVersion === 0 && r.leaseOwner === null && !r.cancelRequested
-      && (r.plannerState === null || deepEqual(r.plannerState, {})) && r.workflowVersionId === fresh.versionId && deepEqual(r.inputs, fresh.inputs);
-    if (!r || !isFresh) return { ok: false };
-    // all or nothing, like the one SQL statement: a commit that throws (beforeCommit) or is refused leaves the run unclaimed
-    const before = { leaseOwner: r.leaseOwner, version: r.version };
-    r.leaseOwner = c.owner;
-    r.version = 1;
-    let res: CommitResult;
-    try {
-      res = await this.commit(runId, { ...c, expectedVersion: 1 });
-    } catch (err) {
-      Object.assign(r, before);
-      throw err;
-    }
-    if (!res.ok) {
-      Object.assign(r, before);
-      return { ok: false };
-    }
-    this.freshClaims += 1;
-    return { ok: true, version: res.version, events: res.events, createdAt: r.createdAt };
   }
 
   async commit(runId: string, c: RunCommit): Promise<CommitResult> {

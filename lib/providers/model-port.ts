@@ -1,13 +1,6 @@
 import "server-only";
-import {
-  ModelCallError,
-  type ChatRequest,
-  type ChatResult,
-  type FinishReason,
-  type ModelPort,
-  type StructuredRequest,
-  type StructuredResult,
-} from "@/lib/engine/ports";
+import { type ChatRequest, type ChatResult, type FinishReason, type ModelPort, type StructuredRequest, type StructuredResult } from "@/lib/engine/ports";
+import { ModelCallError } from "@/lib/engine/errors";
 import { chat, type ChatResult as LlmChatResult } from "@/lib/llm/invoke";
 import { structured, StructuredOutputError } from "@/lib/llm/structured";
 import { ProviderError } from "@/lib/llm/retry";

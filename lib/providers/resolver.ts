@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { getProviderSecret } from "@/lib/db/providers";
 import { retryTransientDb } from "@/lib/db/transient";
-import { ModelCallError } from "@/lib/engine/ports";
+import { ModelCallError } from "@/lib/engine/errors";
 import { defaultModelConfig, isScriptedModel, scriptedModelConfig, SCRIPTED_MODEL, type ModelConfig } from "@/lib/llm/models";
 import type { ModelRef } from "@/lib/workflow/schema";
 

@@ -1,6 +1,7 @@
 import "server-only";
 export { RUNS_QUEUE, queuePrefix, runDedupId, runEventsChannel, runControlChannel } from "./names";
 export { runJobSchema, runJobReasons, type RunJobData, type RunJobReason } from "./jobs";
+export { parseJobData } from "./job-data";
 export { RUNS_WORKER_STALL_SETTINGS, RUN_JOB_OPTIONS } from "./settings";
 export {
   API_REDIS_TIMEOUT_MS,

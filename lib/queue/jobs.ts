@@ -10,16 +10,5 @@ export const runJobSchema = z.object({
   runId: z.string().min(1).max(64),
   reason: z.enum(runJobReasons).default("start"),
   enqueuedAt: z.number().int().nonnegative(),
-  /**
-   * What the start request wrote for a new run (its saved version and inputs): the worker may then
-   * claim it together with its first commit, which checks both against the row (a mismatch changes
-   * nothing: the run is claimed as usual). Absent on other jobs and when the inputs are large.
-   */
-  fresh: z.object({
-    versionId: z.string().min(1).max(64),
-    inputs: z.record(z.string(), z.unknown()),
-    /** The run is a subflow's child (its end answers its parent's step); absent: it has no parent. */
-    child: z.literal(true).optional(),
-  }).optional(),
 });
 export type RunJobData = z.infer<typeof runJobSchema>;

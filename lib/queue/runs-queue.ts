@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Queue } from "bullmq";
 import { withRedisDeadline } from "./connection";
-import { runJobSchema, type RunJobData, type RunJobReason } from "./jobs";
+import type { RunJobData, RunJobReason } from "./jobs";
 import { runDedupId, RUNS_QUEUE } from "./names";
 import { closeProducerQueue, producerQueue } from "./producer";
 import { RUN_JOB_OPTIONS } from "./settings";
@@ -29,8 +29,8 @@ export interface EnqueueResult {
  * Errors within API_REDIS_TIMEOUT_MS as AppError("unavailable") when Redis is down. The run row is
  * already committed by then, so the reconciler dispatches it later even if this call fails.
  */
-export async function enqueueRun(runId: string, reason: RunJobReason = "start", fresh?: RunJobData["fresh"]): Promise<EnqueueResult> {
-  const data = runJobSchema.parse({ runId, reason, enqueuedAt: Date.now(), ...(fresh ? { fresh } : {}) });
+export async function enqueueRun(runId: string, reason: RunJobReason = "start"): Promise<EnqueueResult> {
+  const data: RunJobData = { runId, reason, enqueuedAt: Date.now() };
   const queue = runsQueue();
   const wanted = `run-${runId}-${randomBytes(4).toString("hex")}`;
   const job = await withRedisDeadline(

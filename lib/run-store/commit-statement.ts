@@ -14,8 +14,8 @@ import "server-only";
  * appenders, so event seqs stay contiguous (R8) exactly as with lib/events appendEvents.
  */
 
-/** How a statement moves the Run row: the plain commit, or a fresh run's claim with its first commit. */
-type Bump = { set: string; where: string; returning: string };
+/** How a commit statement moves the Run row (its version, and its lease when the run parks) and which rows it may move. */
+type Bump = { set: string; where: string };
 
 /** The parts of a commit besides its Run write and events; the statement leaves out those it lacks. */
 export interface Parts {
@@ -38,7 +38,7 @@ export interface Parts {
 }
 
 /** Values a commit statement may take, each bound only when the statement uses it. */
-export type Param = "runId" | "version" | "owner" | "run" | "events" | "at" | "eventCount" | "results" | "resultCount" | "starts" | "skips" | "versionId" | "inputs";
+export type Param = "runId" | "version" | "owner" | "run" | "events" | "at" | "eventCount" | "results" | "resultCount" | "starts" | "skips";
 
 /**
  * The statement of a commit with `parts` (see the header above). A part the commit lacks leaves its
@@ -111,7 +111,7 @@ function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bum
     "stepCount" = "stepCount" + COALESCE((${run}::jsonb->>'addSteps')::int, 0),
 ${parts.park ? `    "waitingSince" = (${run}::jsonb->>'waitingSince')::timestamp(3),\n` : ""}    "nextSeq" = "nextSeq" + ${eventCount}
   WHERE id = ${runId} AND version = ${version} AND ${b.where}${guards.map((g) => `\n    AND ${g}`).join("")}
-  RETURNING version, "nextSeq"${b.returning}
+  RETURNING version, "nextSeq"
 )`);
   if (parts.results) {
     // one result: its row by the whole key; several: each row's id, looked up as in the guard
@@ -156,30 +156,17 @@ const COMMIT_BUMP = (p: (name: Param) => string, parts: Parts): Bump => ({
   // parking a run (status waiting) releases it: nobody holds a run that waits for a person
   set: `version = version + 1${parts.park ? `, "leaseOwner" = NULL` : ""}`,
   where: `"leaseOwner" = ${p("owner")} AND status IN ('queued', 'running')`,
-  returning: "",
 });
 
-/**
- * A fresh run's claim and first commit (StorePort.claimFresh): the same statement, but the run must
- * be queued, never claimed (version 0, no lease, no planner state), not cancelled, of the version
- * and with the inputs its start request wrote; the lease is taken and the version moves by two (the
- * claim's bump and the commit's). It also answers the run's owner and creation time.
- */
-const FRESH_BUMP = (p: (name: Param) => string): Bump => ({
-  set: `version = version + 2, "leaseOwner" = ${p("owner")}, "leaseExpiresAt" = NULL`,
-  where: `"leaseOwner" IS NULL AND status = 'queued' AND NOT "cancelRequested" AND state = '{}'::jsonb AND "workflowVersionId" = ${p("versionId")} AND inputs = ${p("inputs")}::jsonb`,
-  returning: `, "ownerId", to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS "createdAt"`,
-});
-
-/** The prepared statements by kind and parts (at most 72), each built once per process. */
+/** The prepared statements by parts (at most 36), each built once per process. */
 const prepared = new Map<string, { name: string; text: string; params: Param[] }>();
 
-/** The prepared statement (name, text, which value binds to each `$n`) of a commit with `parts`, a fresh run's first commit or any other. */
-export function preparedCommit(fresh: boolean, parts: Parts): { name: string; text: string; params: Param[] } {
-  const key = `${fresh ? "fresh" : "commit"}_${parts.results ? (parts.oneResult ? "r1" : "r") : ""}${parts.starts ? "s" : ""}${parts.skips ? (parts.oneSkip ? "k1" : "k") : ""}${parts.park ? "p" : ""}`;
+/** The prepared statement (name, text, which value binds to each `$n`) of a commit with `parts`. */
+export function preparedCommit(parts: Parts): { name: string; text: string; params: Param[] } {
+  const key = `commit_${parts.results ? (parts.oneResult ? "r1" : "r") : ""}${parts.starts ? "s" : ""}${parts.skips ? (parts.oneSkip ? "k1" : "k") : ""}${parts.park ? "p" : ""}`;
   let st = prepared.get(key);
   if (!st) {
-    st = { name: `weft_run_${key}_v8`, ...commitStatement(fresh ? FRESH_BUMP : COMMIT_BUMP, parts) };
+    st = { name: `weft_run_${key}_v8`, ...commitStatement(COMMIT_BUMP, parts) };
     prepared.set(key, st);
   }
   return st;

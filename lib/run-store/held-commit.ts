@@ -1,8 +1,8 @@
 import "server-only";
-import type { CommitFailure, CommitResult, FreshStart, RunCommit, StoredEvent } from "@/lib/engine/ports";
+import type { CommitFailure, CommitResult, RunCommit, StoredEvent } from "@/lib/engine/ports";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import { eventPayload } from "@/lib/events/event-log";
-import { hold, letGo, loggedCommit, logEntry, logOnly, planRows, rowAfter, rowKey, writtenCommit, type HeldRun, type Plan, type Unfolded } from "./held-runs";
+import { letGo, loggedCommit, logEntry, logOnly, planRows, rowAfter, rowKey, writtenCommit, type HeldRun, type Plan, type Unfolded } from "./held-runs";
 import { FOLD_LOG, LOG_APPEND, WRITE_HELD } from "./step-log-sql";
 import { query, runWriteJson, sqlCommit, type SqlCommitResult } from "./run-sql";
 
@@ -19,20 +19,6 @@ export const heldStats = () => ({ ...counters });
 const eventsJson = (c: RunCommit) => JSON.stringify((c.events ?? []).map((e) => ({ type: e.type, payload: eventPayload(e) })));
 const storedAt = (c: RunCommit, first: number, at: Date): StoredEvent[] => (c.events ?? []).map((event, i) => ({ seq: first + i, at, event }));
 const idsOf = (h: HeldRun, planned: Plan) => (row: { nodeId: string; iteration: number }) => rowAfter(h, planned, rowKey(row))?.id;
-
-/**
- * A fresh run's claim and first commit (store.claimFresh) whose rows get the ids a held run's
- * rows have; on success the run is held.
- */
-export async function freshHeld(runId: string, c: RunCommit, fresh: FreshStart): Promise<SqlCommitResult> {
-  const empty: HeldRun = { runId, owner: c.owner, status: "queued", version: 0, dbVersion: 0, next: 1, rows: new Map(), unfolded: null, writtenAt: 0, busy: null };
-  const planned = planRows(empty, c);
-  const res = await sqlCommit(runId, c, fresh, planned?.ok ? idsOf(empty, planned) : undefined);
-  if (res.kind === "ok" && planned?.ok && !isTerminalRunStatus(c.run?.status ?? "queued") && c.run?.status !== "waiting") {
-    hold({ runId, owner: c.owner, status: c.run?.status ?? "queued", version: res.version, dbVersion: res.version, next: res.nextSeq, rows: planned.touched });
-  }
-  return res;
-}
 
 /**
  * A commit of a run this process holds (held-runs.ts): applied one after another per run; refused
@@ -67,7 +53,7 @@ async function commitHeldNow(h: HeldRun, c: RunCommit): Promise<HeldOutcome> {
   }
   const at = new Date();
   if (logOnly(h, c, planned, at.getTime())) return append(h, c, planned, at, asRow);
-  const res = h.unfolded ? await writeHeld(h, c, planned, at) : await sqlCommit(h.runId, asRow, undefined, idsOf(h, planned));
+  const res = h.unfolded ? await writeHeld(h, c, planned, at) : await sqlCommit(h.runId, asRow, idsOf(h, planned));
   if (res.kind === "unsupported") {
     letGo(h.runId, h.owner);
     return { general: asRow };
@@ -134,8 +120,9 @@ function writeEnd(h: HeldRun): void {
 }
 
 /**
- * Resolves once the rows of a run whose end was logged are written (StorePort.settle); throws what
- * writing them met (the run's row still says running then, and its next claim folds the end).
+ * Resolves once the rows of a run whose end was logged are written; throws what writing them met
+ * (the run's row still says running then, and its next claim folds the end). The run worker awaits it
+ * after a job that ended its run (workers/run-worker.ts), so a job ends only when its rows are written.
  */
 export async function settleHeld(runId: string): Promise<void> {
   const done = ending.get(runId);

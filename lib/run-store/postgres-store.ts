@@ -2,20 +2,20 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { appendEvents, type Tx } from "@/lib/events/event-log";
 import type { RunStatus } from "@/lib/engine/events";
-import type { ClaimResult, CommitFailure, CommitResult, FreshClaimResult, FreshStart, RunCommit, StorePort } from "@/lib/engine/ports";
+import { CommitRefused } from "@/lib/engine/errors";
+import type { ClaimResult, CommitFailure, CommitResult, RunCommit, StorePort } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
-import { commitHeld, freshHeld, heldStats, settleHeld } from "./held-commit";
+import { commitHeld, heldStats } from "./held-commit";
 import { heldRun, letGo } from "./held-runs";
 import { sqlCancelRequested, sqlClaim, sqlCommit, sqlReadAnswers, sqlStatementCount } from "./run-sql";
-import { applyRunWrite, applyStepWrites, StepConflict, StepLeaseLost } from "./prisma-writes";
+import { applyRunWrite, applyStepWrites, stepNotHeld } from "./prisma-writes";
 
 const log = createLogger({ component: "run-store" });
 
-const counters = { commits: 0, rejectedCommits: 0, claims: 0, freshClaims: 0, transactionalCommits: 0, cancelPolls: 0 };
+const counters = { commits: 0, rejectedCommits: 0, claims: 0, transactionalCommits: 0, cancelPolls: 0 };
 
 /**
- * Counters of this process: `rejectedCommits` counts refused stale/zombie commits (D4); `freshClaims`
- * the claims that rode on a fresh run's first commit (claimFresh; also counted in `claims` and `commits`);
+ * Counters of this process: `rejectedCommits` counts refused stale/zombie commits (D4);
  * `transactionalCommits` those that took the general path; `sqlStatements` the single statements
  * sent on the hot-path pool (commits, claims); `cancelPolls` the cancel checks; `logged` the commits of
  * held runs stored in the run's log alone and `written` those that wrote the rows (held-commit.ts).
@@ -27,16 +27,6 @@ const COMMIT_TX = { maxWait: 15_000, timeout: 30_000 } as const;
 
 const LIVE: RunStatus[] = ["queued", "running"];
 
-/** Thrown inside the transaction to roll it back with a refusal reason. */
-class Refused extends Error {
-  constructor(
-    readonly reason: CommitFailure,
-    readonly detail?: string,
-  ) {
-    super(reason);
-  }
-}
-
 /**
  * The engine's StorePort on PostgreSQL. Every commit runs in one transaction guarded by
  * `UPDATE "Run" SET version = version + 1 WHERE id AND version AND leaseOwner AND status is live`;
@@ -46,13 +36,11 @@ class Refused extends Error {
 export function postgresStore(options: StoreOptions = {}): StorePort {
   return {
     claimRun: (runId, owner) => claimRun(runId, owner, options.onClaim),
-    claimFresh: (runId, c, fresh) => claimFresh(runId, c, fresh, options.onClaim),
     commit,
     releaseRun,
     requestCancel,
     isCancelRequested,
     readAnswers: sqlReadAnswers,
-    settle: settleHeld,
   };
 }
 
@@ -70,17 +58,6 @@ async function claimRun(runId: string, owner: string, onClaim?: (ownerId: string
   return { ok: true, run: res.run };
 }
 
-/** See StorePort.claimFresh: the claim and the first commit as one statement (commit-sql.ts FRESH_BUMP). */
-async function claimFresh(runId: string, c: RunCommit, fresh: FreshStart, onClaim?: (ownerId: string) => void): Promise<FreshClaimResult> {
-  const res = await freshHeld(runId, c, fresh);
-  if (res.kind !== "ok" || !res.ownerId || !res.createdAt) return { ok: false };
-  counters.claims++;
-  counters.freshClaims++;
-  counters.commits++;
-  onClaim?.(res.ownerId);
-  return { ok: true, version: res.version, events: res.events, createdAt: res.createdAt };
-}
-
 /**
  * One commit: normally a single statement (store-sql.ts), or for a run this process holds the
  * held run's (held-commit.ts: often an append to the run's log); a commit that writes one step row in a
@@ -92,7 +69,7 @@ async function commit(runId: string, c: RunCommit): Promise<CommitResult> {
     const res = await commitHeld(h, c);
     if ("general" in res) return transactionalCommit(runId, res.general);
     if ("refused" in res) {
-      const why = await diagnose(runId, res.refused, res.reason && new Refused(res.reason, res.detail));
+      const why = await diagnose(runId, res.refused, res.reason && new CommitRefused(res.reason, res.detail));
       return reject(runId, c, why.reason, why.detail);
     }
     if (res.ok) counters.commits++;
@@ -111,7 +88,7 @@ async function commit(runId: string, c: RunCommit): Promise<CommitResult> {
 }
 
 /** Why a single-statement commit changed nothing (read after the fact, for the answer and the log); `known`: the step-level reason, if known. */
-async function diagnose(runId: string, c: RunCommit, known?: Refused): Promise<Refused> {
+async function diagnose(runId: string, c: RunCommit, known?: CommitRefused): Promise<CommitRefused> {
   const run = await db().run.findUnique({ where: { id: runId }, select: { status: true, version: true, leaseOwner: true } });
   const guard = runRefusal(run, c);
   if (guard) return guard;
@@ -119,9 +96,9 @@ async function diagnose(runId: string, c: RunCommit, known?: Refused): Promise<R
   for (const r of c.stepResults ?? []) {
     const startedHere = c.stepStarts?.some((s) => s.nodeId === r.nodeId && s.iteration === r.iteration);
     const hit = startedHere ? 1 : await db().step.count({ where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, OR: [{ status: "running", leaseOwner: c.owner }, { status: "waiting" }] } });
-    if (hit !== 1) return new Refused("lost_lease", new StepLeaseLost(r.nodeId, r.iteration, r.attempt).message);
+    if (hit !== 1) return new CommitRefused("lost_lease", stepNotHeld(r));
   }
-  return new Refused("stale", "a skipped step already exists");
+  return new CommitRefused("stale", "a skipped step already exists");
 }
 
 async function transactionalCommit(runId: string, c: RunCommit): Promise<CommitResult> {
@@ -143,9 +120,7 @@ async function transactionalCommit(runId: string, c: RunCommit): Promise<CommitR
     counters.commits++;
     return { ok: true, ...result };
   } catch (err) {
-    if (err instanceof Refused) return reject(runId, c, err.reason, err.detail);
-    if (err instanceof StepLeaseLost) return reject(runId, c, "lost_lease", err.message);
-    if (err instanceof StepConflict) return reject(runId, c, "stale", err.message);
+    if (err instanceof CommitRefused) return reject(runId, c, err.reason, err.detail);
     throw err;
   }
 }
@@ -156,17 +131,17 @@ function reject(runId: string, c: RunCommit, reason: CommitFailure, detail?: str
   return { ok: false, reason, detail };
 }
 
-async function refusal(tx: Tx, runId: string, c: RunCommit): Promise<Refused> {
+async function refusal(tx: Tx, runId: string, c: RunCommit): Promise<CommitRefused> {
   const run = await tx.run.findUnique({ where: { id: runId }, select: { status: true, version: true, leaseOwner: true } });
-  return runRefusal(run, c) ?? new Refused("stale", `version is ${run?.version}, commit expected ${c.expectedVersion}`);
+  return runRefusal(run, c) ?? new CommitRefused("stale", `version is ${run?.version}, commit expected ${c.expectedVersion}`);
 }
 
 /** The run-level guard's verdict: null when the run is live, ours and at the expected version. */
-function runRefusal(run: { status: RunStatus; version: number; leaseOwner: string | null } | null, c: RunCommit): Refused | null {
-  if (!run) return new Refused("not_found");
-  if (!LIVE.includes(run.status)) return new Refused("terminal", `run is ${run.status}`);
-  if (run.leaseOwner !== c.owner) return new Refused("lost_lease", `held by ${run.leaseOwner ?? "nobody"}`);
-  if (run.version !== c.expectedVersion) return new Refused("stale", `version is ${run.version}, commit expected ${c.expectedVersion}`);
+function runRefusal(run: { status: RunStatus; version: number; leaseOwner: string | null } | null, c: RunCommit): CommitRefused | null {
+  if (!run) return new CommitRefused("not_found");
+  if (!LIVE.includes(run.status)) return new CommitRefused("terminal", `run is ${run.status}`);
+  if (run.leaseOwner !== c.owner) return new CommitRefused("lost_lease", `held by ${run.leaseOwner ?? "nobody"}`);
+  if (run.version !== c.expectedVersion) return new CommitRefused("stale", `version is ${run.version}, commit expected ${c.expectedVersion}`);
   return null;
 }
 

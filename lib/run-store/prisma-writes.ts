@@ -1,23 +1,12 @@
 import "server-only";
 import type { Tx } from "@/lib/events/event-log";
+import { CommitRefused } from "@/lib/engine/errors";
 import type { RunCommit, RunWrite } from "@/lib/engine/ports";
 import { Prisma } from "@/lib/generated/prisma/client";
 
-/** A step result whose row is no longer ours (re-dispatched elsewhere): the whole commit rolls back. */
-export class StepLeaseLost extends Error {
-  constructor(nodeId: string, iteration: number, attempt: number) {
-    super(`step ${nodeId}#${iteration} attempt ${attempt} is not running under this owner`);
-    this.name = "StepLeaseLost";
-  }
-}
-
-/** A skip for a step row that already exists: the planner's view is stale; the commit rolls back. */
-export class StepConflict extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StepConflict";
-  }
-}
+/** Why a step result's row is not this holder's (re-dispatched elsewhere): the whole commit is refused. */
+export const stepNotHeld = (r: { nodeId: string; iteration: number; attempt: number }): string =>
+  `step ${r.nodeId}#${r.iteration} attempt ${r.attempt} is not running under this owner`;
 
 /** JSON for a nullable Json column: undefined/null become SQL NULL. */
 const json = (v: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull =>
@@ -44,7 +33,7 @@ export async function applyStepWrites(tx: Tx, runId: string, c: RunCommit): Prom
       data: c.stepSkips.map((s) => ({ runId, nodeId: s.nodeId, iteration: s.iteration, status: "skipped" as const, finishedAt: s.at, leaseOwner: c.owner })),
       skipDuplicates: true,
     });
-    if (count !== c.stepSkips.length) throw new StepConflict("a skipped step already exists");
+    if (count !== c.stepSkips.length) throw new CommitRefused("stale", "a skipped step already exists");
   }
   for (const r of c.stepResults ?? []) {
     // A cancellation may close a row another (dead) worker started: the run holder ends a run whose
@@ -66,7 +55,7 @@ export async function applyStepWrites(tx: Tx, runId: string, c: RunCommit): Prom
         finishedAt: r.status === "waiting" ? null : r.at,
       },
     });
-    if (count !== 1) throw new StepLeaseLost(r.nodeId, r.iteration, r.attempt);
+    if (count !== 1) throw new CommitRefused("lost_lease", stepNotHeld(r));
   }
 }
 

@@ -3,7 +3,6 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import type { RunCommit, StepResultWrite } from "@/lib/engine/ports";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/db";
 import { postgresStore, storeStats } from "./postgres-store";
 import { closeRunStorePool, commitQuery } from "./run-sql";
@@ -232,54 +231,6 @@ describe("claim", () => {
       expect(c.run.steps.map((s) => s.nodeId)).toEqual(["a"]);
     } finally {
       await other.end();
-    }
-  });
-});
-
-describe("claimFresh: a fresh run's claim and first commit in one statement", () => {
-  /** A queued run as startRun writes it, and the start job's `fresh` hint for it. */
-  async function queued(inputs: Record<string, unknown> = { topic: "owls" }) {
-    const runId = await createTestRun(ownerId, "queued");
-    await db().run.update({ where: { id: runId }, data: { inputs: inputs as Prisma.InputJsonValue } });
-    const { workflowVersionId } = await db().run.findUniqueOrThrow({ where: { id: runId } });
-    return { runId, fresh: { versionId: workflowVersionId, inputs } };
-  }
-  const first = (owner = "w1"): RunCommit => ({
-    owner, expectedVersion: 0, stepStarts: [start("a")], run: { status: "running", startedAt: at(), plannerState: { v: 1, nodes: {} }, addSteps: 1 },
-    events: [runStarted({ topic: "owls" })],
-  });
-
-  it("takes the lease, applies the commit, moves the version by two and answers the run's owner and creation time", async () => {
-    const { runId, fresh } = await queued();
-    const owners: string[] = [];
-    const res = await postgresStore({ onClaim: (id) => owners.push(id) }).claimFresh!(runId, first(), fresh);
-    expect(res).toMatchObject({ ok: true, version: 2 });
-    expect(owners).toEqual([ownerId]);
-    const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
-    expect(run).toMatchObject({ status: "running", version: 2, leaseOwner: "w1", stepCount: 1, nextSeq: 2 });
-    if (res.ok) expect(res.createdAt.getTime()).toBe(run.createdAt.getTime());
-    expect((await rows(runId)).map((s) => `${s.nodeId}:${s.status}:${s.leaseOwner}`)).toEqual(["a:running:w1"]);
-    expect(await seqs(runId)).toEqual(["1:run_started"]);
-    // the holder's next commit goes through as usual
-    expect(await store.commit(runId, { owner: "w1", expectedVersion: 2, stepResults: [result("a")], events: [] })).toMatchObject({ ok: true, version: 3 });
-  });
-
-  it("changes nothing when the run is not fresh: claimed before, cancelled, other inputs, another version, or gone", async () => {
-    const cases: [string, (runId: string) => Promise<unknown>, (f: { versionId: string; inputs: Record<string, unknown> }) => typeof f][] = [
-      ["claimed before", (runId) => store.claimRun(runId, "w0"), (f) => f],
-      ["cancel pending", (runId) => store.requestCancel(runId, "no"), (f) => f],
-      ["other inputs", async () => undefined, (f) => ({ ...f, inputs: { topic: "larks" } })],
-      ["another version", async () => undefined, (f) => ({ ...f, versionId: "v-other" })],
-      ["gone", (runId) => db().run.delete({ where: { id: runId } }), (f) => f],
-    ];
-    for (const [what, arrange, hint] of cases) {
-      const { runId, fresh } = await queued();
-      await arrange(runId);
-      const before = await db().run.findUnique({ where: { id: runId } });
-      expect(await store.claimFresh!(runId, first(), hint(fresh)), what).toEqual({ ok: false });
-      expect(await db().run.findUnique({ where: { id: runId } }), what).toEqual(before);
-      expect(await rows(runId), what).toEqual([]);
-      expect(await seqs(runId), what).toEqual([]);
     }
   });
 });

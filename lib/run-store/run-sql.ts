@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { isTerminalRunStatus, type RunEvent, type RunStatus, type StepStatus } from "@/lib/engine/events";
-import type { ClaimResult, FreshStart, HumanAnswer, RunCommit, StepRecord, StoredEvent } from "@/lib/engine/ports";
+import type { ClaimResult, HumanAnswer, RunCommit, StepRecord, StoredEvent } from "@/lib/engine/ports";
 import { dbPoolMax } from "@/lib/db/client";
 import { jsonTimestamp } from "@/lib/db/run-log";
 import { env } from "@/lib/env";
@@ -14,7 +14,7 @@ import { hold, logRowOf, rowKey, type LogRow } from "./held-runs";
 const log = createLogger({ component: "run-store-sql" });
 
 /** What the single-statement commit answered. `unsupported`: the caller must use the general path. */
-export type SqlCommitResult = { kind: "ok"; version: number; nextSeq: number; events: StoredEvent[]; ownerId?: string; createdAt?: Date } | { kind: "refused" } | { kind: "unsupported" };
+export type SqlCommitResult = { kind: "ok"; version: number; nextSeq: number; events: StoredEvent[] } | { kind: "refused" } | { kind: "unsupported" };
 
 const g = globalThis as unknown as { __weftRunStorePool?: { url: string; pool: pg.Pool } };
 
@@ -121,24 +121,24 @@ export interface CommitQuery {
   at: Date;
 }
 
-/** Applies `c` in one statement; see commit-sql.ts (its fresh variant with `fresh`: the claim too). Throws only on database errors. */
-export async function sqlCommit(runId: string, c: RunCommit, fresh?: FreshStart, ids?: RowIds): Promise<SqlCommitResult> {
-  const built = commitQuery(runId, c, fresh, ids);
+/** Applies `c` in one statement (commit-statement.ts). Throws only on database errors. */
+export async function sqlCommit(runId: string, c: RunCommit, ids?: RowIds): Promise<SqlCommitResult> {
+  const built = commitQuery(runId, c, ids);
   if (!built) return { kind: "unsupported" };
   const { query: q, events, at } = built;
-  const res = await query<{ version: number; nextSeq: number; ownerId?: string; createdAt?: string }>(q);
+  const res = await query<{ version: number; nextSeq: number }>(q);
   const row = res.rows[0];
   if (!row) return { kind: "refused" };
   const first = row.nextSeq - events.length;
   const stored = events.map((event, i) => ({ seq: first + i, at, event }));
-  return { kind: "ok", version: row.version, nextSeq: row.nextSeq, events: stored, ...(row.ownerId ? { ownerId: row.ownerId, createdAt: jsonTimestamp(row.createdAt ?? null)! } : {}) };
+  return { kind: "ok", version: row.version, nextSeq: row.nextSeq, events: stored };
 }
 
 /** The statement sqlCommit sends for `c`, or null when one statement cannot express it (the caller takes the general path). */
 /** The ids the rows a commit inserts get (a held run's, so that the rows and its log agree); random without. */
 export type RowIds = (row: { nodeId: string; iteration: number }) => string | undefined;
 
-export function commitQuery(runId: string, c: RunCommit, fresh?: FreshStart, ids?: RowIds): CommitQuery | null {
+export function commitQuery(runId: string, c: RunCommit, ids?: RowIds): CommitQuery | null {
   const folded = foldResults(c);
   if (!folded) return null;
   // stored as the engine made them: typed, and checked against runEventSchema by every engine test
@@ -161,7 +161,7 @@ export function commitQuery(runId: string, c: RunCommit, fresh?: FreshStart, ids
   const park = c.run?.status === "waiting";
   const oneResult = results.length === 1;
   const oneSkip = skips.length === 1;
-  const statement = preparedCommit(fresh !== undefined, { results: results.length > 0, oneResult, starts: starts.length > 0, skips: skips.length > 0, oneSkip, park });
+  const statement = preparedCommit({ results: results.length > 0, oneResult, starts: starts.length > 0, skips: skips.length > 0, oneSkip, park });
   const value = (param: Param): unknown => {
     switch (param) {
       case "runId": return runId;
@@ -175,8 +175,6 @@ export function commitQuery(runId: string, c: RunCommit, fresh?: FreshStart, ids
       case "resultCount": return results.length;
       case "starts": return JSON.stringify(starts);
       case "skips": return JSON.stringify(oneSkip ? skips[0] : skips);
-      case "versionId": return fresh!.versionId;
-      case "inputs": return JSON.stringify(fresh!.inputs);
     }
   };
   return { query: { name: statement.name, text: statement.text, values: statement.params.map(value) }, events, at };

@@ -5,6 +5,7 @@ import { getRunForOwner } from "@/lib/db/runs";
 import { readRunNow } from "@/lib/db/run-log";
 import type { RunCommit, StepResultWrite } from "@/lib/engine/ports";
 import { useTestDatabase } from "@/test/db";
+import { settleHeld } from "./held-commit";
 import { heldRun, setLogWindowMs } from "./held-runs";
 import { LOG_APPEND } from "./step-log-sql";
 import { postgresStore, storeStats } from "./postgres-store";
@@ -80,7 +81,7 @@ describe("step log", () => {
     });
     expect(end).toMatchObject({ ok: true, version: v + 3, events: [{ seq: 6 }, { seq: 7 }] });
     expect(storeStats().logged).toBe(logged + 3);
-    await store.settle!(runId);
+    await settleHeld(runId);
     expect(await stepRows(runId)).toEqual(["a:succeeded", "b:succeeded", "c:succeeded"]);
     const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
     expect(run).toMatchObject({ status: "succeeded", state: { n: 4 }, promptTokens: 6, completionTokens: 9, stepCount: 3, nextSeq: 8 });
@@ -128,7 +129,7 @@ describe("step log", () => {
       const detail = await getRunForOwner(ownerId, runId);
       expect(detail).toMatchObject({ status: "failed", reason: "b said no", finishedAt: at(30), lastSeq: 5 });
       expect(detail!.steps.map((s) => `${s.nodeId}:${s.status}`)).toEqual(["a:succeeded", "b:succeeded"]);
-      const settled = store.settle!(runId);
+      const settled = settleHeld(runId);
       await other.query("COMMIT");
       await settled;
       expect(await db().run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "failed", reason: "b said no", finishedAt: at(30), state: { n: 3 }, nextSeq: 6 });

@@ -25,15 +25,13 @@ import { enforceRunStartLimit } from "@/lib/runs/limits";
 
 const log = createLogger({ component: "run-service" });
 
-/** Body of "start a run": inputs keyed by the workflow's input fields, and optionally a saved version number. */
+/** Body of "start a run" (parsed at the edge: routes and actions): inputs keyed by the workflow's input fields, and optionally a saved version number. */
 export const startRunSchema = z.object({
   inputs: z.record(z.string(), z.unknown()).default({}),
   version: z.number().int().positive().optional(),
 });
-export type StartRunInput = z.input<typeof startRunSchema>;
-
-/** Inputs up to this size (JSON characters) travel in the start job too (lib/queue/jobs.ts `fresh`); larger ones stay in PostgreSQL only. */
-export const FRESH_INPUTS_MAX_CHARS = 16_384;
+/** What startRun is given: inputs its callers parsed as an object (checked here against the workflow's input fields), and optionally a version. */
+export type StartRunInput = { inputs?: Record<string, unknown>; version?: number };
 
 /** A started run; `dispatched` is false when Redis was unreachable (the reconciler dispatches it later). */
 export interface StartedRun {
@@ -54,7 +52,7 @@ export interface StartedRun {
  * At most WEFT_RUN_START_LIMIT starts per user per minute (429 with Retry-After, W6).
  */
 export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}, origin: RunOrigin = { trigger: "manual" }): Promise<StartedRun> {
-  const body = startRunSchema.parse(input);
+  const body = { inputs: input.inputs ?? {}, version: input.version };
   const key = origin.idempotencyKey;
   if (key) {
     // a repeated request (a sender's retry) gets the run its key started, and counts as no new start
@@ -84,7 +82,7 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   if (counted) {
     await enforceRunStartLimit(ownerId);
     const expected = { workflowId, workflowName: known.workflowName, ...(body.version !== undefined ? { requested: body.version } : {}) };
-    const outcome = await insertAndEnqueue(ownerId, known, knownInputs.data, row, source, expected);
+    const outcome = await writeRunAndJob(ownerId, known, knownInputs.data, row, source, expected);
     if (outcome.kind === "replayed") return outcome.started;
     if (outcome.kind === "inserted") return started(known, knownInputs.data, outcome.dispatched);
     forgetTarget(ownerId, workflowId, body.version);
@@ -100,7 +98,7 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   if (!parsedInputs.success) {
     throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", z.treeifyError(parsedInputs.error));
   }
-  const outcome = await insertAndEnqueue(ownerId, target, parsedInputs.data, row, source, undefined, enqueued);
+  const outcome = await writeRunAndJob(ownerId, target, parsedInputs.data, row, source, undefined, enqueued);
   if (outcome.kind === "replayed") return outcome.started;
   if (outcome.kind !== "inserted") throw new Error("an unguarded run insert wrote nothing");
   if (target.reusable) rememberTarget(ownerId, workflowId, body.version, target);
@@ -109,7 +107,7 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
 
 type Source = RunOrigin & { label: string | null };
 
-/** What insertAndEnqueue did: the row written (and whether its job is enqueued), another start's row under the same idempotency key, or nothing (the guard failed). */
+/** What writeRunAndJob did: the row written (and whether its job is enqueued), another start's row under the same idempotency key, or nothing (the guard failed). */
 type Written =
   | { kind: "inserted"; dispatched: boolean }
   | { kind: "replayed"; started: StartedRun }
@@ -124,14 +122,12 @@ type Written =
  * A failed insert fails the start (its job finds no run and ends); a failed enqueue leaves the
  * committed run to the reconciler.
  */
-async function insertAndEnqueue(ownerId: string, target: RunTarget, inputs: Record<string, unknown>, row: { id: string; createdAt: Date }, source: Source, expected?: ExpectedTarget, enqueued?: PromiseSettledResult<unknown>): Promise<Written> {
-  // the job also says what was written (version, inputs), so the worker can claim with the first commit
-  const inputsJson = JSON.stringify(inputs);
-  const fresh = inputsJson.length <= FRESH_INPUTS_MAX_CHARS ? { versionId: target.versionId, inputs, ...(source.parent ? { child: true as const } : {}) } : undefined;
-  const insert = () => insertQueuedRun(ownerId, target.versionId, inputsJson, row, source, expected);
-  const enqueue = () => (enqueued ? Promise.resolve(enqueued) : settled(enqueueRun(row.id, "start", fresh)));
+async function writeRunAndJob(ownerId: string, target: RunTarget, inputs: Record<string, unknown>, row: { id: string; createdAt: Date }, source: Source, expected?: ExpectedTarget, enqueued?: PromiseSettledResult<unknown>): Promise<Written> {
+  const insert = () => insertQueuedRun(ownerId, target.versionId, JSON.stringify(inputs), row, source, expected);
+  const enqueue = () => (enqueued ? Promise.resolve(enqueued) : settled(enqueueRun(row.id, "start")));
   const key = source.idempotencyKey;
-  const [inserted, job] = key ? await insertThenEnqueue(insert, enqueue) : await Promise.all([settled(insert()), enqueue()]);
+  // a keyed start enqueues only once its insert wrote the row; an unkeyed one does both at once
+  const [inserted, job] = key ? await insertFirst(insert, enqueue) : await Promise.all([settled(insert()), enqueue()]);
   if (inserted.status === "rejected") {
     if (key && isIdempotencyConflict(inserted.reason)) {
       const winner = await runIdByIdempotencyKey(ownerId, key);
@@ -144,16 +140,16 @@ async function insertAndEnqueue(ownerId: string, target: RunTarget, inputs: Reco
   return { kind: "inserted", dispatched: job.status === "fulfilled" };
 }
 
-/** How a promise ended, as Promise.allSettled reports it. */
-const settled = <T>(p: Promise<T>): Promise<PromiseSettledResult<T>> =>
-  p.then((value) => ({ status: "fulfilled" as const, value }), (reason: unknown) => ({ status: "rejected" as const, reason }));
-
-/** A keyed start's insert, then (only if it wrote the row) its enqueue, reported like the unkeyed pair. */
-async function insertThenEnqueue(insert: () => Promise<boolean>, enqueue: () => Promise<PromiseSettledResult<unknown>>) {
+/** The insert, then (only if it wrote the row) the enqueue, reported like the pair done at once. */
+async function insertFirst(insert: () => Promise<boolean>, enqueue: () => Promise<PromiseSettledResult<unknown>>) {
   const inserted = await settled(insert());
   const job = inserted.status === "fulfilled" && inserted.value ? await enqueue() : inserted;
   return [inserted, job] as const;
 }
+
+/** How a promise ended, as Promise.allSettled reports it. */
+const settled = <T>(p: Promise<T>): Promise<PromiseSettledResult<T>> =>
+  p.then((value) => ({ status: "fulfilled" as const, value }), (reason: unknown) => ({ status: "rejected" as const, reason }));
 
 /** A target as read, and whether a later start may guard its insert with it (not when the draft only deep-equals the version: jsonb equality, the guard's, would fail). */
 type ReadTarget = RunTarget & { reusable: boolean };

@@ -3,8 +3,6 @@ import { db } from "@/lib/db/client";
 import { isTerminalRunStatus, terminalRunStatuses, type RunStatus } from "@/lib/engine/events";
 import type { HumanAnswer } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
-import type { RunJobData } from "@/lib/queue";
-import { keptVersion } from "@/lib/workflow/checked-versions";
 import { resumeIfAnswered } from "./answers";
 import { runStorePool } from "@/lib/run-store/run-sql";
 
@@ -77,22 +75,9 @@ async function answerGone(stepId: string, parentRunId: string, childRunId: strin
 }
 
 /**
- * Whether a run's end may concern subflows, from its start job alone: unless the job says the run
- * has no parent and the version it names (kept in this process) has no subflow node, yes (a resume
- * job, a start without the hint, a version not kept). Most runs then skip subflowLinks' read. A
- * start whose hint named an older version than the row (a start that read its target again) could
- * leave children of an ended parent going: the reconciler's subflow pass cancels them.
- */
-export function mayHaveSubflowLinks(fresh: RunJobData["fresh"]): boolean {
-  if (!fresh || fresh.child) return true;
-  const kept = keptVersion(fresh.versionId);
-  return !kept?.ok || kept.workflow.nodes.some((n) => n.type === "subflow");
-}
-
-/**
  * After a run ended: whether it is a subflow's child (its end answers a parent's step) and whether
- * child runs of its own still go (to be cancelled). One prepared statement, so a run with neither
- * (most) costs one cheap read after its end.
+ * child runs of its own still go (to be cancelled). One prepared statement, read after every run's
+ * end (after its wake-up went out, so it never delays the end a viewer sees).
  */
 export async function subflowLinks(runId: string): Promise<{ hasParent: boolean; liveChildren: boolean }> {
   const res = await runStorePool().query<{ hasParent: boolean; liveChildren: boolean }>({

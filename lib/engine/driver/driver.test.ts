@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { defaultExecutors } from "../executors";
-import { ModelCallError } from "../ports";
+import { ModelCallError } from "../errors";
 import { agentNode, buildWorkflow, endNode, fwd, startNode } from "../testing/build";
 import { fakePorts, ScriptedModel, systemOf, type RecordedCall, type ScriptedReply } from "../testing/fakes";
 import { articleWriter, financialAnalyst, majorityVote, refundTriage } from "../testing/scenarios";
-import { checkVersion } from "@/lib/workflow/checked-versions";
 import { runJob } from "./index";
 
 const taskOf = (c: RecordedCall) => c.messages.find((m) => m.role === "user")?.content ?? "";
@@ -238,43 +237,6 @@ describe("driver: event publication is a wake-up only", () => {
   });
 });
 
-describe("driver: a store that still writes after the end (StorePort.settle)", () => {
-  it("the end's wake-up goes out first; the job ends only once the store settled, and fails with it", async () => {
-    const { ports, store } = setup(chain(), () => ({ content: "x" }));
-    let release: (err?: Error) => void = () => undefined;
-    let publishedAtSettle: number[] = [];
-    store.settle = (runId) => {
-      expect(runId).toBe("r1");
-      publishedAtSettle = [...ports.published];
-      return new Promise<void>((resolve, reject) => (release = (err) => (err ? reject(err) : resolve())));
-    };
-    let ended = false;
-    const job = runJob(ports, "r1", { owner: "w1" }).then((o) => ((ended = true), o));
-    await expect.poll(() => publishedAtSettle.length).toBeGreaterThan(0);
-    expect(publishedAtSettle.at(-1)).toBe(store.run("r1").events.at(-1)!.seq);
-    expect(store.run("r1").events.at(-1)!.event.type).toBe("run_finished");
-    await new Promise((r) => setTimeout(r, 20));
-    expect(ended).toBe(false);
-    release();
-    expect(await job).toMatchObject({ kind: "terminal", status: "succeeded" });
-
-    const again = setup(chain(), () => ({ content: "x" }));
-    again.store.settle = async () => {
-      throw new Error("rows not written");
-    };
-    await expect(runJob(again.ports, "r1", { owner: "w1" })).rejects.toThrow("rows not written");
-  });
-
-  it("a run refused at its start (invalid workflow) settles too before the job ends", async () => {
-    const { ports, store } = setup(chain(), () => ({ content: "x" }));
-    const settled: string[] = [];
-    store.settle = async (runId) => void settled.push(runId);
-    const outcome = await runJob(ports, "r1", { owner: "w1", checkWorkflow: () => "refused by the check" });
-    expect(outcome).toMatchObject({ kind: "terminal", status: "failed" });
-    expect(settled).toEqual(["r1"]);
-  });
-});
-
 describe("driver: wake-ups are batched per window (wakeWindowMs)", () => {
   const publishes = (ports: ReturnType<typeof setup>["ports"]) => {
     const calls: number[][] = [];
@@ -301,53 +263,6 @@ describe("driver: wake-ups are batched per window (wakeWindowMs)", () => {
       expect(calls).toHaveLength(store.commits);
       expect(calls.flat()).toEqual(store.run("r1").events.map((e) => e.seq));
     }
-  });
-});
-
-describe("driver: a fresh run's claim rides on its first commit (claimFresh)", () => {
-  /** A queued run of a saved version this process keeps (startRun checked it), and claimRun counted. */
-  function freshRun(inputs: Record<string, unknown> = { topic: "owls" }) {
-    const s = setup(chain(), () => ({ content: "x" }), inputs);
-    const versionId = `v-${Math.random().toString(36).slice(2)}`;
-    checkVersion(versionId, s.store.run("r1").workflow);
-    s.store.run("r1").workflowVersionId = versionId;
-    const claims: string[] = [];
-    const claimRun = s.store.claimRun.bind(s.store);
-    s.store.claimRun = async (runId, owner) => (claims.push(owner), claimRun(runId, owner));
-    return { ...s, versionId, claims };
-  }
-
-  it("starts a fresh run without a claim of its own; the run ends as a claimed one would", async () => {
-    const { ports, store, versionId, claims } = freshRun();
-    expect(await runJob(ports, "r1", { owner: "w1", fresh: { versionId, inputs: { topic: "owls" } } })).toMatchObject({ kind: "terminal", status: "succeeded" });
-    expect(claims).toEqual([]);
-    expect(store.freshClaims).toBe(1);
-    const events = store.run("r1").events;
-    expectContiguous(events.map((e) => e.seq));
-    expect(events[0]?.event).toMatchObject({ type: "run_started", inputs: { topic: "owls" }, resumed: false });
-    expect(store.steps("r1").map((s) => `${s.nodeId}:${s.status}`)).toEqual(["start:succeeded", "a:succeeded", "b:succeeded", "end:succeeded"]);
-  });
-
-  it("claims as usual when the run is not fresh or its version is not kept: nothing is written twice", async () => {
-    const cases: [string, (s: ReturnType<typeof freshRun>) => Promise<unknown>, string][] = [
-      ["a cancel is pending", (s) => s.store.requestCancel("r1", "no"), "cancelled"],
-      ["other inputs", async () => undefined, "succeeded"],
-      ["another version", async (s) => void (s.store.run("r1").workflowVersionId = "v-other"), "succeeded"],
-      ["already claimed once", async (s) => s.store.claimRun("r1", "w0"), "succeeded"],
-    ];
-    for (const [what, arrange, status] of cases) {
-      const s = freshRun();
-      await arrange(s);
-      const inputs = what === "other inputs" ? { topic: "larks" } : { topic: "owls" };
-      expect(await runJob(s.ports, "r1", { owner: "w1", fresh: { versionId: s.versionId, inputs } }), what).toMatchObject({ kind: "terminal", status });
-      expect(s.store.freshClaims, what).toBe(0);
-      expect(s.claims.at(-1), what).toBe("w1");
-      expect(s.store.run("r1").events.filter((e) => e.event.type === "run_started"), what).toHaveLength(1);
-      expectContiguous(s.store.run("r1").events.map((e) => e.seq));
-    }
-    const unkept = freshRun();
-    expect(await runJob(unkept.ports, "r1", { owner: "w1", fresh: { versionId: "v-never-checked", inputs: { topic: "owls" } } })).toMatchObject({ kind: "terminal", status: "succeeded" });
-    expect(unkept.claims).toEqual(["w1"]);
   });
 });
 

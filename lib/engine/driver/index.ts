@@ -1,19 +1,17 @@
 import "server-only";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
-import { checkDocument, checkVersion, keptVersion } from "@/lib/workflow/checked-versions";
+import { checkDocument, checkVersion } from "@/lib/workflow/checked-versions";
 import type { ValidationIssue } from "@/lib/workflow/issues";
 import { validate } from "@/lib/workflow/validate";
 import type { TerminalRunStatus } from "../events";
 import { defaultExecutors } from "../executors";
 import type { ExecutorRegistry } from "../executors/types";
 import { parsePlannerState, type PlannerEvent, type PlannerState } from "../planner";
-import type { CommitFailure, EnginePorts, FreshStart, HumanAnswer, RunSnapshot } from "../ports";
+import type { CommitFailure, EnginePorts, HumanAnswer, RunSnapshot } from "../ports";
 import { RunSession } from "./session";
-import { StepAbort } from "./step-runner";
+import { StepAbort } from "../errors";
 import { withStepData } from "./stored-state";
 import { resumeEvent } from "./takeover";
-
-export { StepAbort } from "./step-runner";
 
 /** How a run job is driven. Only `owner` is required. */
 export interface RunJobOptions {
@@ -48,8 +46,6 @@ export interface RunJobOptions {
    * start (a resumed run keeps going). Default: lib/workflow validate() without registry context.
    */
   checkWorkflow?: (workflow: Workflow) => string | null;
-  /** What the start request knew of a run never started (its job carries it): see freshSession. */
-  fresh?: FreshStart;
 }
 
 /** How a run job ended. Only `terminal` means the run is over; the others leave it to another job. */
@@ -71,8 +67,6 @@ export type DriverOutcome =
  * then retries the job; the next attempt resumes from what was committed).
  */
 export async function runJob(ports: EnginePorts, runId: string, options: RunJobOptions): Promise<DriverOutcome> {
-  const fresh = await freshSession(ports, runId, options);
-  if (fresh) return drive(fresh, fresh.snapshot, options);
   const claim = await ports.store.claimRun(runId, options.owner);
   if (!claim.ok) return claim.reason === "not_found" ? { kind: "not_found" } : claim.reason === "waiting" ? { kind: "waiting", steps: 0 } : { kind: "already_terminal" };
   const snap = claim.run;
@@ -131,34 +125,6 @@ async function drive(session: RunSession, snap: RunSnapshot, options: RunJobOpti
 }
 
 /**
- * A run the start request handed over as fresh (`options.fresh`: its version and inputs, from the
- * job) is started without a separate claim: when this process keeps the version's checked
- * document, run_started is planned at once and its commit carries the claim (StorePort.claimFresh).
- * Answers the session after that first commit landed, or null (not fresh after all, the version not
- * kept, or no such store method): then nothing was written and the run is claimed as usual.
- */
-async function freshSession(ports: EnginePorts, runId: string, options: RunJobOptions): Promise<RunSession | null> {
-  const fresh = options.fresh;
-  if (!fresh || !ports.store.claimFresh || options.checkWorkflow) return null;
-  const checked = keptVersion(fresh.versionId);
-  if (!checked?.ok || structuralProblem(checked.issues) !== null) return null;
-  const snap: RunSnapshot = {
-    runId, workflow: checked.workflow, workflowVersionId: fresh.versionId, inputs: fresh.inputs, status: "queued", plannerState: null, version: 0,
-    leaseOwner: options.owner, cancelRequested: false, cancelReason: null, createdAt: new Date(ports.clock.now()), startedAt: null,
-    promptTokens: 0, completionTokens: 0, steps: [],
-  };
-  const session = newSession(ports, checked.workflow, snap, null, options);
-  session.freshStart = fresh;
-  try {
-    await session.apply({ type: "run_started", inputs: fresh.inputs });
-  } catch (err) {
-    session.abortAll(new StepAbort("lost_lease"));
-    throw err;
-  }
-  return session.notFresh ? null : session;
-}
-
-/**
  * Parses the run's document and, for a run that has not started, checks it. With the default check
  * and a known version, both come from lib/workflow checkVersion (once per version and process; the
  * document is then shared and frozen).
@@ -199,7 +165,6 @@ async function refuse(session: RunSession, reason: string): Promise<DriverOutcom
     events: [{ type: "run_finished", status: "failed", reason }],
   });
   if (!ok) return { kind: "lost_lease", reason: session.lost ?? "stale" };
-  await session.ports.store.settle?.(session.runId);
   return { kind: "terminal", status: "failed", reason };
 }
 
@@ -271,8 +236,6 @@ async function conclude(session: RunSession, options: RunJobOptions): Promise<Dr
     const grace = new AbortController();
     await Promise.race([Promise.allSettled(flights), clock.sleep(options.settleMs ?? 5_000, grace.signal).catch(() => undefined)]);
     grace.abort();
-    // the end is committed and its wake-up sent: the store may still be writing rows behind it
-    await store.settle?.(session.runId);
     return { kind: "terminal", ...finished };
   }
   if (session.parked) return park(session);

@@ -4,10 +4,11 @@ import { isTerminalRunStatus, type RunEvent, type TerminalRunStatus } from "../e
 import { defaultExecutors, instantExecutors } from "../executors";
 import type { ExecutorRegistry, InstantExecutor, InstantKind } from "../executors/types";
 import { plan, type PlannerCommand, type PlannerEvent, type PlannerState } from "../planner";
-import type { CommitFailure, EnginePorts, FreshStart, RunCommit, RunSnapshot, StoredEvent } from "../ports";
+import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot, StoredEvent } from "../ports";
 import { buildCommit, mergeCommits, withStoredState } from "./commit";
 import { Mailbox } from "./mailbox";
-import { runInstantStep, startStep, StepAbort, type Flight, type StepHost } from "./step-runner";
+import { runInstantStep, startStep, type Flight, type StepHost } from "./step-runner";
+import { StepAbort } from "../errors";
 import { DEFAULT_WAKE_WINDOW_MS, WakeBatcher } from "./wakes";
 
 type Item = { t: "plan"; event: PlannerEvent } | { t: "emit"; event: RunEvent };
@@ -174,26 +175,8 @@ export class RunSession implements StepHost {
     return stored !== null;
   }
 
-  /**
-   * A fresh run's first commit goes through claimFresh (the claim and the commit together) instead:
-   * set by the driver before the first batch. `notFresh` tells it the store refused (nothing written).
-   */
-  freshStart: FreshStart | undefined;
-  notFresh = false;
-
   /** One store commit; answers the stored events (to publish), or null when refused (the lease is lost). */
   private async commit(commit: RunCommit): Promise<StoredEvent[] | null> {
-    const fresh = this.freshStart;
-    this.freshStart = undefined;
-    if (fresh && this.ports.store.claimFresh) {
-      const claimed = await this.ports.store.claimFresh(this.runId, commit, fresh);
-      if (!claimed.ok) {
-        this.notFresh = true;
-        return null;
-      }
-      this.version = claimed.version;
-      return claimed.events;
-    }
     const res = await this.ports.store.commit(this.runId, commit);
     if (!res.ok) {
       this.lost = res.reason;

@@ -4,14 +4,7 @@ import type { RunEvent } from "../events";
 import type { ExecutorRegistry, InstantExecutor, StepContext, StepOutcome } from "../executors/types";
 import type { PlannerCommand, PlannerEvent } from "../planner";
 import type { EnginePorts } from "../ports";
-
-/** Why an in-flight step's signal was aborted (the executor sees it as `signal.reason`). */
-export class StepAbort extends Error {
-  constructor(readonly why: "cancelled" | "timed_out" | "handed_back" | "lost_lease") {
-    super(`step ${why.replace("_", " ")}`);
-    this.name = "StepAbort";
-  }
-}
+import { StepAbort } from "../errors";
 
 /** One step being executed. `settled` = its result was already decided (result, timeout or abort). */
 export interface Flight {

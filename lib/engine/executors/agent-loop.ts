@@ -1,7 +1,7 @@
 import type { ModelRef, ToolRef } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
 import type { ChatMessage, ModelToolCall, ModelToolSpec } from "../ports";
-import { ModelRefusalError, StepError, StepLimitError } from "./common";
+import { ModelRefusalError, StepError, StepLimitError } from "../errors";
 import { addUsage, type StepEnv } from "./types";
 
 /** Repairs allowed for invalid tool-call arguments before the step fails (L1). */

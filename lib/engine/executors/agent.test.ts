@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ModelCallError, type ModelPort } from "../ports";
+import { type ModelPort } from "../ports";
+import { ModelCallError } from "../errors";
 import { agentNode, buildWorkflow, endNode, fwd, startNode } from "../testing/build";
 import { FakeTools, ScriptedModel, type RecordedCall, type ScriptedReply } from "../testing/fakes";
 import { stepContext } from "../testing/step-context";

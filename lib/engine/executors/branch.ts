@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Branch, ModelRef } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
 import type { ChatMessage } from "../ports";
-import { StepError } from "./common";
+import { StepError } from "../errors";
 import { addUsage, type StepEnv } from "./types";
 
 /** Format retries after the first structured answer (R5). */

@@ -1,38 +1,8 @@
 import type { AgentSpec, ModelRef, Workflow } from "@/lib/workflow/schema";
 import { renderTemplate, renderTemplateValue, type TemplateContext } from "@/lib/workflow/template";
-import { ModelCallError } from "../ports";
+import { ModelCallError, StepError, StepLimitError } from "../errors";
 import type { StepEnv, StepOutcome } from "./types";
 import type { TokenUsage } from "../events";
-
-/** A budget hit inside a step (e.g. maxTurnsPerVisit): the step fails and the run ends budget_exhausted (R6). */
-export class StepLimitError extends Error {
-  constructor(
-    readonly limit: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "StepLimitError";
-  }
-}
-
-/** A failure with a message meant for the run's trace (configuration problems, tool refusals). */
-export class StepError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StepError";
-  }
-}
-
-/**
- * The model declined to answer (an OpenAI refusal): the step fails with a reason that says so,
- * instead of taking the empty answer as the agent's output (L1).
- */
-export class ModelRefusalError extends StepError {
-  constructor(readonly refusal: string) {
-    super(`the model refused to answer: ${refusal.length > 500 ? `${refusal.slice(0, 500)}…` : refusal}`);
-    this.name = "ModelRefusalError";
-  }
-}
 
 /** The agent spec a node refers to, or a StepError naming the missing key. */
 export function agentSpec(workflow: Workflow, key: string): AgentSpec {

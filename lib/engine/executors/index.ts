@@ -8,7 +8,6 @@ import { toolExecutor } from "./tool";
 import type { ExecutorRegistry, InstantExecutor, InstantKind } from "./types";
 
 export type { Executor, ExecutorRegistry, InstantExecutor, InstantKind, StepContext, StepOutcome } from "./types";
-export { StepError, StepLimitError } from "./common";
 export { handoffToolName } from "./orchestrator";
 export { BRANCH_FORMAT_RETRIES, branchChoiceSchema } from "./branch";
 

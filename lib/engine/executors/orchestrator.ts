@@ -1,6 +1,7 @@
 import type { AgentSpec } from "@/lib/workflow/schema";
 import { registryTools, runAgentLoop, type ToolBinding } from "./agent-loop";
-import { agentSpec, measured, renderTask, resolveModel, StepError, StepLimitError } from "./common";
+import { agentSpec, measured, renderTask, resolveModel } from "./common";
+import { StepError, StepLimitError } from "../errors";
 import { noUsage, type Executor, type StepContext, type StepEnv } from "./types";
 import type { TokenUsage } from "../events";
 

@@ -2,7 +2,8 @@ import { evaluateCondition } from "@/lib/workflow/expression";
 import { renderTemplate } from "@/lib/workflow/template";
 import type { NodeOf } from "@/lib/workflow/schema";
 import { chooseBranch } from "./branch";
-import { measured, resolveModel, StepError } from "./common";
+import { measured, resolveModel } from "./common";
+import { StepError } from "../errors";
 import { noUsage, type Executor, type StepContext } from "./types";
 
 /**

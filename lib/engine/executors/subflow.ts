@@ -1,5 +1,5 @@
 import { renderTemplateValue } from "@/lib/workflow/template";
-import { StepError } from "./common";
+import { StepError } from "../errors";
 import { noUsage, type Executor } from "./types";
 
 /**

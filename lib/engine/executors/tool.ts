@@ -1,4 +1,5 @@
-import { measured, renderArgs, StepError } from "./common";
+import { measured, renderArgs } from "./common";
+import { StepError } from "../errors";
 import { noUsage, type Executor } from "./types";
 
 /**

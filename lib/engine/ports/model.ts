@@ -82,21 +82,6 @@ export type StructuredResult<T> =
   | { ok: true; value: T; usage: TokenUsage; latencyMs: number; model: string }
   | { ok: false; error: string; raw: string; usage: TokenUsage; latencyMs: number; model: string };
 
-/** Why a model call failed for good (after lib/llm's retries): the step fails with `message`. */
-export type ModelErrorKind = "permanent" | "retries_exhausted" | "aborted" | "timeout" | "config";
-
-/** Thrown by ModelPort implementations; classes used as control signals. */
-export class ModelCallError extends Error {
-  constructor(
-    readonly kind: ModelErrorKind,
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = "ModelCallError";
-  }
-}
-
 /** Chat and structured calls. Retries with backoff honouring retry-after happen behind this port (R10). */
 export interface ModelPort {
   chat(request: ChatRequest): Promise<ChatResult>;

@@ -180,16 +180,7 @@ export interface StoredEvent {
   event: RunEvent;
 }
 
-/** What a run's start request knew of it (the job carries it): the saved version and the inputs. */
-export interface FreshStart {
-  versionId: string;
-  inputs: Record<string, unknown>;
-}
-
-/** A fresh claim's answer: the claim and the first commit landed together, or nothing was written. */
-export type FreshClaimResult = { ok: true; version: number; events: StoredEvent[]; createdAt: Date } | { ok: false };
-
-/** Persistence of runs, steps and events (implemented on PostgreSQL in lib/runs; in memory in tests). */
+/** Persistence of runs, steps and events (on PostgreSQL in lib/run-store; in memory in lib/engine/memory-store.ts). */
 export interface StorePort {
   /**
    * Takes the run for `owner`: sets leaseOwner := owner, version := version + 1 (so any older
@@ -198,14 +189,6 @@ export interface StorePort {
    * presumed dead (D4 zombie: its late commits are then refused). Refuses terminal or missing runs.
    */
   claimRun(runId: string, owner: string): Promise<ClaimResult>;
-  /**
-   * Optional: claimRun and the run's first commit in one transaction, for a run never claimed: only
-   * if it is queued at version 0 (= `commit.expectedVersion`), unleased, not cancelled, without
-   * planner state, of `fresh.versionId` and with exactly `fresh.inputs`; otherwise nothing changes
-   * and the driver claims as usual. On success the lease is `commit.owner` and the version 2 (the
-   * claim's bump and the commit's).
-   */
-  claimFresh?(runId: string, commit: RunCommit, fresh: FreshStart): Promise<FreshClaimResult>;
   /** Applies a RunCommit atomically (see RunCommit). Never throws for stale/lost lease: returns ok=false. */
   commit(runId: string, commit: RunCommit): Promise<CommitResult>;
   /** Graceful hand-back: clears leaseOwner if it is still `owner` at `version` (no version bump needed). */
@@ -216,22 +199,4 @@ export interface StorePort {
   isCancelRequested(runId: string): Promise<{ requested: boolean; reason: string | null }>;
   /** The answers given to the run's waiting human reviews and not yet taken by the engine (polled while such a step waits). */
   readAnswers(runId: string): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }[]>;
-  /**
-   * Optional: resolves once what the store still writes for a run after its last commit answered is
-   * written (lib/runs: the rows of a run whose end went to its step log). The driver awaits it after
-   * the run's end was committed and published, before the job ends; a rejection fails the job (the
-   * end is committed: the run's next claim completes it).
-   */
-  settle?(runId: string): Promise<void>;
-}
-
-/** Thrown by the driver internally when a commit is refused; callers see it as a DriverOutcome. */
-export class LostLeaseError extends Error {
-  constructor(
-    readonly reason: CommitFailure,
-    detail?: string,
-  ) {
-    super(`commit refused: ${reason}${detail ? ` (${detail})` : ""}`);
-    this.name = "LostLeaseError";
-  }
 }
