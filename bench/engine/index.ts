@@ -1,5 +1,5 @@
 /**
- * B1 (benchmarks.md): engine overhead per step, this engine vs LangGraph.js + PostgresSaver.
+ * B1 (docs/benchmarks.md): engine overhead per step, this engine vs LangGraph.js + PostgresSaver.
  * "Same trivial node functions in both arms": every node answers at once, in process
  * (trivial-node.ts). Ours: a real worker process (bench/engine/worker.ts = workers/process.ts with
  * the trivial functions as its model port), BullMQ, PostgreSQL (durable per step), Redis wake-ups;

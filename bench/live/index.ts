@@ -258,7 +258,7 @@ function summarise(arm: Arm, raws: Raw[]): ArmResult {
   };
 }
 
-/** Median over repetitions of ours/peer p95 (pair by pair, benchmarks.md). */
+/** Median over repetitions of ours/peer p95 (pair by pair, docs/benchmarks.md). */
 function ratio(ours: ArmResult, peer: ArmResult): number {
   return median(ours.repMsgP95.map((v, i) => v / peer.repMsgP95[i]!));
 }

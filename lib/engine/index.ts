@@ -1,7 +1,7 @@
 import "server-only";
 
 /**
- * The run engine (docs/architecture.md "The engine"): a pure planner, a driver that applies its
+ * The run engine (docs/architecture.md, "The planner and the driver"): a pure planner, a driver that applies its
  * commands through injected ports, and one executor per node kind. Wire real ports in lib/runs or
  * workers/ and call `runJob` from the run job; browser code imports only `@/lib/engine/events`.
  */
