@@ -38,8 +38,7 @@
  * (see Timeline below); B1_TIMELINE=1 prints it too.
  * `pairedRatioSync` (every table) is the median over repetitions of ours ÷ LangGraph sync, each
  * pair measured one after the other: this machine's speed drifts by a quarter or more within
- * minutes (LangGraph's chain step took 3.2 ms in one run and 5.3 ms in another ten minutes later),
- * and a drift between repetitions cancels within a pair but not in the ratio of the two p50s. The
+ * minutes, and a drift between repetitions cancels within a pair but not in the ratio of the two p50s. The
  * goal is judged on `ratioSync`, the ratio of the p50s. `ratioSyncCi95` (every table, and printed
  * in brackets) is its 95 % bootstrap interval over the repetitions (stats.ts
  * bootstrapRatioOfMedians, pairs resampled together): how far the ratio could move from the

@@ -4,9 +4,8 @@ import type { RunOrigin } from "@/lib/workflow/runs";
 import { runStorePool } from "./run-sql";
 
 /**
- * The two statements of starting a run, as prepared statements on the run store's pool (lib/runs
- * store-sql.ts): through Prisma they cost 3–4 ms each under load (bench/engine tl measurements),
- * a quarter of a 10-step run's engine time.
+ * The two statements of starting a run, as prepared statements on the run store's pool (run-sql.ts),
+ * a fraction of what Prisma's queries cost on the start path (bench/history.md).
  */
 
 /**
