@@ -24,8 +24,7 @@ export interface Parts {
    * (jsonb_to_record, which PostgreSQL plans as one row), so the guard and the write find the Step row
    * by its whole key. A set (jsonb_to_recordset, planned as 100 rows) finds each row by its key too,
    * through a LATERAL look-up with a LIMIT (see `rowOf`): joined plainly, it was hash-joined with every
-   * Step row of the run, a cost that grew with the run (a two-result commit: 1.1 ms on a run of 10
-   * rows, 3.1 ms on one of 3,000).
+   * Step row of the run, a cost that grew with the run (bench/history.md).
    */
   oneResult?: boolean;
   starts: boolean;
