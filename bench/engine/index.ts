@@ -127,7 +127,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     const end = await finished(r.id);
     if (end.status !== "succeeded") throw new Error(`${shape}: ${end.status} ${end.reason}`);
     polls++;
-    // an event's createdAt is the worker's clock when it sent the commit holding it (store-sql.ts sqlCommit)
+    // an event's createdAt is the worker's clock when it sent the commit holding it (run-store sqlCommit)
     const row = (await stat.query(
       `SELECT e.seq, r."createdAt", r."finishedAt", e."createdAt" AS "lastSent", (SELECT "createdAt" FROM "RunEvent" WHERE "runId" = $1 AND seq = 1) AS "firstSent"
        FROM "RunEvent" e JOIN "Run" r ON r.id = e."runId" WHERE e."runId" = $1 AND e.type = 'run_finished'`,
