@@ -64,7 +64,7 @@ export default tseslint.config(
   // The engine core talks to the world through injected ports, never directly to db/queue/redis/next.
   zone(["lib/engine/**"], [...APP, "@/components/**", "**/components/**", "@/lib/db", "@/lib/db/**", "@/lib/queue/**",
     "@/lib/generated/**", "@prisma/*", "bullmq", "ioredis", "pg", "next", "next/**", "react", "**/db/**"],
-    "lib/engine gets store/queue/model/tools/events as ports; wire real ones in lib/runs or workers."),
+    "lib/engine gets store/queue/model/tools/events as ports; real ones are wired in workers/engine-ports.ts."),
   // Components run in the browser: no server-only modules.
   {
     files: ["components/**"],

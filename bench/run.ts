@@ -1,7 +1,7 @@
 /**
  * Benchmark dispatcher: `npm run bench -- <name> [--smoke]` runs bench/<name>/index.ts.
  * `--smoke` with no name runs every benchmark's smoke (seconds each); a smoke fails only on a
- * ≥ 2× regression against the stored JSON in bench/results/ (benchmarks.md).
+ * ≥ 2× regression against the stored JSON in bench/results/ (docs/benchmarks.md).
  */
 import fs from "node:fs";
 import path from "node:path";

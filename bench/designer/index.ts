@@ -13,7 +13,7 @@ import type { Workflow } from "@/lib/workflow/schema";
 import { ONE_SHOT_MARKER, oneShot } from "./one-shot";
 
 /**
- * B4 (benchmarks.md): natural language → graph cost, this designer vs a one-shot generator, same
+ * B4 (docs/benchmarks.md): natural language → graph cost, this designer vs a one-shot generator, same
  * recorded model (the scripted server over real HTTP, answering each corpus request's transcript),
  * tokens counted identically for both arms with gpt-tokenizer (o200k_base, offline ranks): the
  * whole request (system, messages, JSON schema) and the answer text. Deterministic: the full run

@@ -17,7 +17,7 @@ import { startPageServer, type Arm } from "./server";
 
 const RESULT_FILE = "editor-b3.json";
 
-/** Its smoke (bundle + Chromium + one pair at 100 nodes) took 120-150 s on the loaded 2-core machine: named runs only. */
+/** Its smoke (bundle + Chromium + one pair at 100 nodes) takes minutes on a 2-core machine: named runs only. */
 export const smokeInSuite = false;
 const VIEWPORT = { width: 1600, height: 1000 };
 

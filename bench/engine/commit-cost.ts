@@ -1,6 +1,6 @@
 /**
  * B1 profiling aid (not part of the benchmark): what one run commit costs PostgreSQL, measured
- * steadily enough to compare small changes to the commit statement (lib/runs store-sql.ts), where
+ * steadily enough to compare small changes to the commit statement (lib/run-store/run-sql.ts), where
  * whole runs (phases.ts) vary by more than the change. It records the commits the engine really
  * makes for one run of a shape (runJob in this process, B1's trivial nodes), then replays that
  * sequence through sqlCommit against `n` fresh Run rows, on ONE hot-path connection

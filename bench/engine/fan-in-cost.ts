@@ -4,9 +4,8 @@
  * Step table holds `sizes` rows before it starts (default 10 and 3,000), it makes `n` rounds of: start
  * two branches (one commit), finish both (one commit with two results), through the real store on
  * one hot-path connection, and prints the finishing commit's median wall time and the CPU all
- * postgres processes used per round (proc-cpu.ts). Until session 21 the set of results was
- * hash-joined with every Step row of the run (3.1 ms at 3,000 rows against 1.1 ms at 10); each is
- * now looked up by its key (lib/runs commit-sql.ts `rowOf`). Usage:
+ * postgres processes used per round (proc-cpu.ts). Each result is looked up by its key
+ * (lib/run-store/commit-statement.ts), so the cost must not grow with the run (bench/history.md). Usage:
  *   npx tsx --conditions=react-server bench/engine/fan-in-cost.ts [n=300] [sizes=10,3000]
  */
 import { dropTestDatabase } from "@/test/db";

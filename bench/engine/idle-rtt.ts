@@ -2,7 +2,7 @@
  * B1 profiling aid (not part of the benchmark): what one round trip to PostgreSQL (`SELECT 1`) and
  * Redis (`PING`) costs back to back and after the client and server have been idle a while. On
  * this VM a round trip that wakes sleeping processes costs several times a hot one, and B1's
- * interleaving makes our arm's run start with such hops in four processes (lib/engine/README.md).
+ * interleaving makes our arm's run start with such hops in four processes (bench/history.md).
  * Usage: tsx --conditions=react-server bench/engine/idle-rtt.ts [idleMs=20] [n=200]
  */
 import pg from "pg";

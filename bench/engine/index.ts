@@ -1,5 +1,5 @@
 /**
- * B1 (benchmarks.md): engine overhead per step, this engine vs LangGraph.js + PostgresSaver.
+ * B1 (docs/benchmarks.md): engine overhead per step, this engine vs LangGraph.js + PostgresSaver.
  * "Same trivial node functions in both arms": every node answers at once, in process
  * (trivial-node.ts). Ours: a real worker process (bench/engine/worker.ts = workers/process.ts with
  * the trivial functions as its model port), BullMQ, PostgreSQL (durable per step), Redis wake-ups;
@@ -38,8 +38,7 @@
  * (see Timeline below); B1_TIMELINE=1 prints it too.
  * `pairedRatioSync` (every table) is the median over repetitions of ours ÷ LangGraph sync, each
  * pair measured one after the other: this machine's speed drifts by a quarter or more within
- * minutes (LangGraph's chain step took 3.2 ms in one run and 5.3 ms in another ten minutes later),
- * and a drift between repetitions cancels within a pair but not in the ratio of the two p50s. The
+ * minutes, and a drift between repetitions cancels within a pair but not in the ratio of the two p50s. The
  * goal is judged on `ratioSync`, the ratio of the p50s. `ratioSyncCi95` (every table, and printed
  * in brackets) is its 95 % bootstrap interval over the repetitions (stats.ts
  * bootstrapRatioOfMedians, pairs resampled together): how far the ratio could move from the
@@ -128,7 +127,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     const end = await finished(r.id);
     if (end.status !== "succeeded") throw new Error(`${shape}: ${end.status} ${end.reason}`);
     polls++;
-    // an event's createdAt is the worker's clock when it sent the commit holding it (store-sql.ts sqlCommit)
+    // an event's createdAt is the worker's clock when it sent the commit holding it (run-store sqlCommit)
     const row = (await stat.query(
       `SELECT e.seq, r."createdAt", r."finishedAt", e."createdAt" AS "lastSent", (SELECT "createdAt" FROM "RunEvent" WHERE "runId" = $1 AND seq = 1) AS "firstSent"
        FROM "RunEvent" e JOIN "Run" r ON r.id = e."runId" WHERE e."runId" = $1 AND e.type = 'run_finished'`,

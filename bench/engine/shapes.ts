@@ -1,5 +1,5 @@
 /**
- * The three B1 shapes (benchmarks.md), described once so both arms build the same graph:
+ * The three B1 shapes (docs/benchmarks.md), described once so both arms build the same graph:
  * (a) a chain of 20 agent steps, (b) fan-out 1→8 + a join, (c) a generator/evaluator loop of 5 iterations.
  */
 export type ShapeName = "chain20" | "fanout8" | "loop5";

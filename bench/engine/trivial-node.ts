@@ -4,7 +4,7 @@ import type { ModelCalls } from "./langgraph-arm";
 import { LOOP_ITERATIONS } from "./shapes";
 
 /**
- * B1's "same trivial node functions in both arms" (benchmarks.md): every node answers at once, in
+ * B1's "same trivial node functions in both arms" (docs/benchmarks.md): every node answers at once, in
  * process. A step says "ok"; the loop's evaluator makes the branch choice our LLM-judged router
  * makes (validated by the router's own zod schema), "revise" LOOP_ITERATIONS − 1 times, then
  * "approved". The LangGraph arm's nodes call these functions directly; our worker reaches them

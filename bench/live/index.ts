@@ -64,15 +64,14 @@ const FULL: Case[] = [
 /**
  * The smoke's load: 250 events/s, which every machine of this kind sustains. At the goal's 1,000
  * durable commits/s a slower host saturates both cores in the product arm only (the relay commits
- * nothing), and its p95 then measures the queue, not the code: on one day's machine, doing 2.1× the
- * CPU per event in both arms, session 3's code failed the old smoke at 50–86 ms against a relay at
- * 16–54 ms. The goal case is measured by the full run.
+ * nothing), and its p95 then measures the queue, not the code (bench/history.md). The goal case is
+ * measured by the full run.
  */
 const SMOKE: Case[] = [{ name: "50/s × 5 runs", rate: 50, runs: 5, seconds: 2, drop: false }];
 /**
  * Run once per arm before anything is measured, results discarded: the first seconds of each path pay
- * for cold code (JIT, Prisma's engine, first connections, Chromium's first frames); the smoke's only
- * case measured them as its p95 (41 ms against 6.9 ms warm in one CI run).
+ * for cold code (JIT, Prisma's engine, first connections, Chromium's first frames), which the smoke's
+ * only case would otherwise measure as its p95.
  */
 const WARMUP: Case = { name: "warm-up", rate: 50, runs: 20, seconds: 1, drop: false };
 /**
@@ -258,7 +257,7 @@ function summarise(arm: Arm, raws: Raw[]): ArmResult {
   };
 }
 
-/** Median over repetitions of ours/peer p95 (pair by pair, benchmarks.md). */
+/** Median over repetitions of ours/peer p95 (pair by pair, docs/benchmarks.md). */
 function ratio(ours: ArmResult, peer: ArmResult): number {
   return median(ours.repMsgP95.map((v, i) => v / peer.repMsgP95[i]!));
 }
@@ -320,7 +319,7 @@ async function report(results: CaseResult[], smoke: boolean, reps: number): Prom
     const relay = results[0]!.arms.find((a) => a.arm === "relay")!;
     // The regression check is a ratio to the relay of this run (it shares the machine's speed and
     // momentary load) against the same ratio in the stored goal case: fails when it doubled AND the
-    // product is ≥ 40 ms behind the relay (on a slow day 18–28 ms against a relay at 9–12; what it
+    // product is ≥ 40 ms behind the relay (a slow day's normal gap stays well under that; what it
     // must catch is the live path falling back to polling or heartbeats, hundreds of ms and more).
     const goal = stored?.results.find((r) => r.case.name === "50/s × 20 runs")?.arms;
     const storedRatio = goal ? goal.find((a) => a.arm === "product")!.msgP95 / goal.find((a) => a.arm === "relay")!.msgP95 : 1;

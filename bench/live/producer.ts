@@ -5,7 +5,7 @@
  * producer would and answers with, per event, when it was created and when it was handed over
  * (committed for the product and poll arms, handed to PUBLISH for the relay).
  *
- * The product and poll arms write the way the worker does (lib/run-store/postgres-store.ts → store-sql.ts): each
+ * The product and poll arms write the way the worker does (lib/run-store/postgres-store.ts → run-sql.ts): each
  * run is claimed once (`sqlClaim`: lease + version), then every event is one `sqlCommit` (a single
  * statement on the run store's own pg pool, guarded by version and lease); the product arm then
  * publishes the committed envelopes (`publishRunEvents`, what the driver's EventsPort does),

@@ -11,7 +11,7 @@ import { z } from "zod";
 export const modelClasses = ["fast", "balanced", "strong"] as const;
 export type ModelClass = (typeof modelClasses)[number];
 
-/** The workflow patterns the designer knows (docs/workflow-semantics.md §1). */
+/** The workflow patterns the designer knows (docs/workflow-model.md). */
 export const patternNames = [
   "sequential",
   "routing",

@@ -1,9 +1,9 @@
 import "server-only";
 
 /**
- * The run engine (docs/architecture.md "The engine"): a pure planner, a driver that applies its
- * commands through injected ports, and one executor per node kind. Wire real ports in lib/runs or
- * workers/ and call `runJob` from the run job; browser code imports only `@/lib/engine/events`.
+ * The run engine (docs/architecture.md, "The planner and the driver"): a pure planner, a driver that
+ * applies its commands through injected ports, and one executor per node kind. Real ports are wired
+ * in workers/ and `runJob` is called from the run job; browser code imports only `@/lib/engine/events`.
  */
 export { runJob, structuralCheck, type DriverOutcome, type RunJobOptions } from "./driver";
 export * from "./errors";

@@ -21,7 +21,7 @@ import "server-only";
  * long-lived (a whole run of many steps), so a worker crash during step 3 and another during step 8
  * are unrelated. The attempt cap that D3 asks for ("a step that keeps killing its worker ends
  * failed") is enforced per *step* by the engine (3 crashes, judged by worker heartbeats so that a
- * live worker that merely lost this lock is not counted: lib/runs/README.md, "Crash or takeover");
+ * live worker that merely lost this lock is not counted: workers/README.md, "Crash or takeover");
  * it must trip before BullMQ gives up, so the run ends `failed` with a precise reason
  * instead of a job silently failed in Redis. If BullMQ does fail the job anyway, the reconciler
  * re-enqueues the still non-terminal run from PostgreSQL (D6), so nothing is lost either way.

@@ -3,14 +3,13 @@ import "server-only";
 /**
  * The run store's hot path: a whole RunCommit as ONE SQL statement (data-modifying CTEs), i.e. one
  * round trip and one implicit transaction per commit, sent as a named prepared statement on a small
- * node-postgres pool of its own. Measured (bench/engine): Prisma's interactive transaction for the
- * same writes took 7–8 round trips plus client-side query compilation, and under CPU contention each
- * round trip costs milliseconds. The guards are unchanged: the `Run` UPDATE is the version + lease +
- * live-status check, and it also requires every step result to hit a `running` row of this owner and
- * attempt and every skip to hit no existing row; every other write joins the UPDATE's output, so a
- * refused guard writes nothing at all. A waiting human review's row is closed by whoever holds the run
- * when its answer comes (the Run guard proves that), so its result needs no owner match. Parking a
- * run (status `waiting`) releases its lease in the same statement. The `Run` row lock taken by the UPDATE orders concurrent
+ * node-postgres pool of its own, because every round trip on a step's path costs (bench/history.md).
+ * The guards: the `Run` UPDATE is the version + lease + live-status check, and it also requires
+ * every step result to hit a `running` row of this owner and attempt and every skip to hit no
+ * existing row; every other write joins the UPDATE's output, so a refused guard writes nothing at
+ * all. A waiting human review's row is closed by whoever holds the run when its answer comes (the Run
+ * guard proves that), so its result needs no owner match. Parking a run (status `waiting`) releases
+ * its lease in the same statement. The `Run` row lock taken by the UPDATE orders concurrent
  * appenders, so event seqs stay contiguous (R8) exactly as with lib/events appendEvents.
  */
 
@@ -25,8 +24,7 @@ export interface Parts {
    * (jsonb_to_record, which PostgreSQL plans as one row), so the guard and the write find the Step row
    * by its whole key. A set (jsonb_to_recordset, planned as 100 rows) finds each row by its key too,
    * through a LATERAL look-up with a LIMIT (see `rowOf`): joined plainly, it was hash-joined with every
-   * Step row of the run, a cost that grew with the run (a two-result commit: 1.1 ms on a run of 10
-   * rows, 3.1 ms on one of 3,000).
+   * Step row of the run, a cost that grew with the run (bench/history.md).
    */
   oneResult?: boolean;
   starts: boolean;

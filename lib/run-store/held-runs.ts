@@ -98,7 +98,7 @@ export function logRowOf(s: LogRow): LogRow {
 }
 
 /**
- * A commit's effect on the held rows, checked as the commit statement checks them (commit-sql.ts):
+ * A commit's effect on the held rows, checked as the commit statement checks them (commit-statement.ts):
  * the rows it changes, by key, each as it will be (the held rows change only once it landed).
  */
 export type Planned = Plan | { ok: false; reason: CommitFailure; detail: string };

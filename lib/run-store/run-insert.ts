@@ -4,9 +4,8 @@ import type { RunOrigin } from "@/lib/workflow/runs";
 import { runStorePool } from "./run-sql";
 
 /**
- * The two statements of starting a run, as prepared statements on the run store's pool (lib/runs
- * store-sql.ts): through Prisma they cost 3–4 ms each under load (bench/engine tl measurements),
- * a quarter of a 10-step run's engine time.
+ * The two statements of starting a run, as prepared statements on the run store's pool (run-sql.ts),
+ * a fraction of what Prisma's queries cost on the start path (bench/history.md).
  */
 
 /**
@@ -55,7 +54,7 @@ export const TRIGGER_LABEL_MAX = 120;
  * Every run insert holds a transaction-level advisory lock keyed by the run's id until it commits
  * or rolls back. startRun enqueues the run's job while it inserts the row, so a worker may take the
  * job first; it then waits on this lock for exactly that insert to end (awaitRunInsert) instead of
- * pausing and claiming again (lib/runs worker.ts). The key is a 64-bit hash of the id under its own
+ * pausing and claiming again (workers/run-worker.ts). The key is a 64-bit hash of the id under its own
  * seed; another holder of the same key (a hash collision) only makes such a wait a little longer.
  */
 const RUN_INSERT_LOCK_SEED = 0x5765_6674; // "Weft"

@@ -10,7 +10,7 @@ import { setLogWindowMs } from "./held-runs";
 import { createTestRun, createTestUser, untilSomeoneWaitsForALock } from "@/test/fixtures";
 
 /**
- * The single-statement commit (store-sql.ts): same answers and rows as the transactional path. With
+ * The single-statement commit (run-sql.ts): same answers and rows as the transactional path. With
  * the step log off: its commits are tested in step-log.int.test.ts.
  */
 useTestDatabase();

@@ -142,7 +142,7 @@ export function commitQuery(runId: string, c: RunCommit, ids?: RowIds): CommitQu
   const folded = foldResults(c);
   if (!folded) return null;
   // stored as the engine made them: typed, and checked against runEventSchema by every engine test
-  // (MemoryStore); parsing each one here again cost ≈ 7 % of a B1 worker's CPU
+  // (MemoryStore); parsing each one here again was a visible share of the worker's CPU (bench/history.md)
   const events = c.events ?? [];
   const at = new Date();
   const stepResults = c.stepResults ?? [];

@@ -2,7 +2,7 @@ import "server-only";
 
 /**
  * The run's step log (migration run_step_log, lib/run-store/held-runs.ts): the two statements of a held
- * run's commits besides commit-sql.ts's.
+ * run's commits besides commit-statement.ts's.
  *
  * LOG_APPEND stores a commit as its events alone, at seqs the holder allocates, its Step rows and
  * counters on the last one. It is fenced by a share lock on the Run row, still leased to this owner
@@ -11,7 +11,7 @@ import "server-only";
  * twice. One INSERT instead of the Run UPDATE, a Step UPDATE and INSERT and the events.
  *
  * WRITE_HELD writes the Run row of a held run whose log holds commits: its version, status and the
- * rest as commit-sql.ts does, the counters and planner state the log added, every Step row changed
+ * rest as commit-statement.ts does, the counters and planner state the log added, every Step row changed
  * since the rows were last written (whole, from what the holder knows: the same rows the log holds,
  * plus this commit's) and the events, with "nextSeq" moved past them (which folds the log: readers
  * no longer read it). The rows were checked by the holder (held-runs.ts planRows); the Run guard

@@ -19,7 +19,7 @@ const keyOf = (ownerId: string, workflowId: string, version?: number) => `${owne
 /**
  * The saved version this process last started for (owner, workflow, requested version): a hint
  * that lets the next start skip reading its target. Never trusted alone: the run's insert is
- * guarded by it (lib/runs start-sql.ts), and a start whose guard fails forgets it and reads the
+ * guarded by it (lib/run-store/run-insert.ts), and a start whose guard fails forgets it and reads the
  * target as usual.
  */
 export function knownTarget(ownerId: string, workflowId: string, version?: number): RunTarget | undefined {

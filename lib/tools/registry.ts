@@ -135,7 +135,7 @@ export async function executeTool(ownerId: string, ref: ToolRef, args: Record<st
   }
 }
 
-/** The engine's ToolsPort over this registry for one owner (wrap it in lib/runs' ledger). */
+/** The engine's ToolsPort over this registry for one owner (wrap it in the ledger, ledger.ts). */
 export function registryToolsPort(ownerId: string, options: RegistryOptions = {}): ToolsPort {
   return {
     resolve: async (ref) => (await resolveTool(ownerId, ref))?.descriptor ?? null,

@@ -1,5 +1,5 @@
 /**
- * Validation issues (workflow-semantics.md §2): one stable code per rule, a severity, where it is
+ * Validation issues (docs/workflow-model.md, "Validation"): one stable code per rule, a severity, where it is
  * (node/edge/branch) and a human message. The editor pins them on the canvas, the designer feeds
  * them back to the model, the engine refuses to start while any error remains.
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The workflow document (docs/workflow-semantics.md §1): the only graph model in the code base.
+ * The workflow document (docs/workflow-model.md): the only graph model in the code base.
  * Shapes here are deliberately lenient where a draft may be incomplete (e.g. a loop edge without
  * its cap); `validate()` reports those as precise issues instead of a parse failure, so the editor
  * can show them on the canvas and the designer can feed them back to the model.

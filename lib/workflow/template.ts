@@ -1,7 +1,7 @@
 import { getPath, isSafeSegment } from "./path";
 
 /**
- * Mustache-like templates resolved by the engine (workflow-semantics.md §1): `{{inputs.topic}}`,
+ * Mustache-like templates resolved by the engine (docs/workflow-model.md, "Templates"): `{{inputs.topic}}`,
  * `{{nodes.outline.output}}`, `{{nodes.score.output.value}}`, `{{vars.threshold}}`, `{{feedback}}`.
  * No code runs: a tag is a dotted path over the run's data, nothing else. Values are inserted raw
  * (no HTML escaping), objects as pretty JSON, missing values as "". A tag that does not parse is

@@ -1,7 +1,7 @@
 import { workflowSchema, type Edge, type Workflow, type WorkflowInput } from "./schema";
 
 /**
- * The five pattern templates (workflow-semantics.md §1 patterns, §5 scenarios) as ready-to-run
+ * The five pattern templates (docs/workflow-model.md, "Acceptance scenarios") as ready-to-run
  * documents with canvas positions. They double as the acceptance scenarios' workflows, as designer
  * few-shot examples and as the gallery a user starts from. Each validates with zero issues (tested).
  */

@@ -11,7 +11,7 @@ export type { ValidationContext } from "./validate-nodes";
 export { templatedFields, type TemplatedField } from "./validate-refs";
 
 /**
- * Checks every rule of workflow-semantics.md §2 and returns all issues (never throws, never stops at
+ * Checks every rule of docs/workflow-model.md ("Validation") and returns all issues (never throws, never stops at
  * the first). Errors block a run; warnings are shown but allowed. Registry-dependent checks (tools,
  * models, saved agents, subflows' workflows) run only for the parts of `context` that are given.
  */

@@ -1,5 +1,10 @@
-/** Types of ./rooms.mjs (the lint rule and test/import-direction.test.ts read it). */
-export declare const rooms: Record<string, string[]>;
-export declare function roomOf(file: string): string | null;
-export declare const isTestCode: (file: string) => boolean;
-export declare const mayImportTests: (file: string) => boolean;
+// Types of ./rooms.mjs for the TypeScript tests that read the rooms table.
+
+/** Room → the rooms it may import. */
+export const rooms: Record<string, string[]>;
+/** The room a repository path belongs to, or null outside lib/. */
+export function roomOf(file: string): string | null;
+/** Whether a repository path is test code. */
+export function isTestCode(file: string): boolean;
+/** Whether a repository path may import test code. */
+export function mayImportTests(file: string): boolean;

@@ -12,7 +12,7 @@ import { alive, expectContiguousSeq, saveWorkerLogs, stepsNow, TERMINAL, waitFor
 import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
- * D1 chaos (reliability-security.md), reduced to fit CI: 20 concurrent runs × 11 steps (start, 8
+ * D1 chaos (docs/reliability.md), reduced to fit CI: 20 concurrent runs × 11 steps (start, 8
  * agents, one side-effecting tool step, end) on five worker processes; a worker holding running
  * steps is SIGKILLed at a random moment 5 times (mid model call, mid tool call, between a commit
  * and the next step: wherever it happens to be) and a replacement is spawned each time (not

@@ -7,7 +7,7 @@ import { alive, chainWorkflow, expectContiguousSeq, modelCalls, stepsNow, TERMIN
 import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
- * D3 (reliability-security.md): a step that keeps killing its worker ends `failed` with the reason
+ * D3 (docs/reliability.md): a step that keeps killing its worker ends `failed` with the reason
  * after the attempt cap (the driver's maxAttempts, 3), the run shows it, and nothing retries it again.
  *
  * Every time the step is running on a worker and its model call is in flight, that worker is

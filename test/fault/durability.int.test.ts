@@ -7,7 +7,7 @@ import { alive, chainWorkflow, expectContiguousSeq, flushPrefix, modelCalls, ste
 import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
- * Durable execution with real worker processes (reliability-security.md D2, D4, D6, D9, D10):
+ * Durable execution with real worker processes (docs/reliability.md: D2, D4, D6, D9, D10):
  * SIGKILL, SIGSTOP/SIGCONT (zombie), SIGTERM and loss of this prefix's Redis keys mid-run.
  *
  * The file keeps a pool of two worker processes (started once: a worker takes ~5 s to start on a

@@ -5,7 +5,7 @@ import type { WorkflowInput } from "@/lib/workflow/schema";
 import { useWorkerRuntime } from "@/test/helpers/runtime";
 
 /**
- * Model-facing robustness through real runs (reliability-security.md D7, D8, L1, L2, L3): the
+ * Model-facing robustness through real runs (docs/reliability.md: D7, D8, L1, L2, L3): the
  * scripted server injects each failure; one real worker process runs every case concurrently.
  */
 

@@ -8,7 +8,7 @@ import { instantiateTemplate } from "@/lib/workflow/templates";
 import { useWorkerRuntime } from "@/test/helpers/runtime";
 
 /**
- * Scenario C in full (workflow-semantics.md §5, issue "Agents and tools"): the financial analyst
+ * Scenario C in full (docs/workflow-model.md): the financial analyst
  * orchestrator hands work to a document-manager worker that searches the knowledge base (real
  * PostgreSQL chunks, scripted embeddings) and to a market-research worker that calls a tool the
  * system wrote for itself (creation loop: a failing first attempt, a fixed second one, approved by

@@ -9,7 +9,7 @@ import { hasErrors, validate } from "@/lib/workflow/validate";
 import { useWorkerRuntime } from "@/test/helpers/runtime";
 
 /**
- * Acceptance scenarios A–E (workflow-semantics.md §5) and the seed formats (§4), end to end:
+ * Acceptance scenarios A–E and the seed formats (docs/workflow-model.md), end to end:
  * real worker process, BullMQ, PostgreSQL and the scripted model server over HTTP.
  */
 const rt = useWorkerRuntime();

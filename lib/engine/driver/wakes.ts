@@ -14,10 +14,9 @@ const SENT = Object.freeze({ reason: "wake-up sent" });
  * commit, and an isolated commit (the normal case with real model calls) is not delayed at all.
  * `urgent` (the run's last events) and `flush` (the job ends) send what is pending at once.
  *
- * Measured (B1 with trivial nodes, 2 cores): a wake-up per commit cost about a sixth of a step, in
- * the worker's write to Redis on the step's critical path and in Redis and the subscribers sharing
- * the cores; see lib/engine/README.md. Wake-ups are hints (viewers re-read PostgreSQL on a seq gap
- * and on their poll), so batching them loses nothing.
+ * Why: a wake-up per commit put a Redis write on every step's critical path (bench/history.md).
+ * Wake-ups are hints (viewers re-read PostgreSQL on a seq gap and on their poll), so batching them
+ * loses nothing.
  */
 export class WakeBatcher {
   private pending: StoredEvent[] = [];

@@ -1,6 +1,6 @@
 /**
  * The engine's ports: everything the driver and executors need from the world, injected.
- * The engine core never imports db/queue/redis/llm; lib/runs (or workers/) wires real ports and
+ * The engine core never imports db/queue/redis/llm; workers/engine-ports.ts wires real ports and
  * the unit tests use in-memory fakes (lib/engine/testing/).
  */
 export type { Logger } from "@/lib/logger";

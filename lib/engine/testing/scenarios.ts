@@ -2,7 +2,7 @@ import type { Workflow } from "@/lib/workflow/schema";
 import { agentNode, buildWorkflow, endNode, fwd, loop, routerNode, startNode } from "./build";
 
 /**
- * The acceptance scenarios of docs/workflow-semantics.md §5 as workflow documents, shared by the
+ * The acceptance scenarios of docs/workflow-model.md ("Acceptance scenarios") as workflow documents, shared by the
  * planner, driver and (if useful) integration tests.
  */
 

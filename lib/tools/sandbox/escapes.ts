@@ -1,5 +1,5 @@
 /**
- * X1 escape payloads (reliability-security.md): each tries to reach the host's process, files,
+ * X1 escape payloads (docs/reliability.md): each tries to reach the host's process, files,
  * environment, network or child processes from inside the sandbox, and would RETURN what it reached
  * if it got there; blocked, it throws (or runs into a limit). Kept in a module so the X2 test reuses them.
  */

@@ -4,7 +4,7 @@ import { layout, positiveInt, result, uniqueId, type ImportIssue, type ImportRes
 import { child, children, childText, parseXml, textOf, XmlError, type XmlElement } from "./xml";
 
 /**
- * Imports an AutoAgent workflow form (workflow-semantics.md §4): `on_start` → start; every other
+ * Imports an AutoAgent workflow form (docs/workflow-model.md, "Seed formats"): `on_start` → start; every other
  * event → an agent node whose branches are its outputs; RESULT → forward edges to the listeners (or
  * to the end when nobody listens); GOTO → a loop edge when the target is upstream (cap from the
  * `max_iterations` global variable, else the default), otherwise an ordinary branch edge; ABORT → an

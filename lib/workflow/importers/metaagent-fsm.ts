@@ -4,7 +4,7 @@ import { workflowSchema, type Edge, type WorkflowInput } from "../schema";
 import { layout, result, uniqueId, type ImportIssue, type ImportResult } from "./common";
 
 /**
- * Imports a MetaAgent finite state machine (workflow-semantics.md §4): one agent node per state;
+ * Imports a MetaAgent finite state machine (docs/workflow-model.md, "Seed formats"): one agent node per state;
  * transitions become branches (a transition back to a state on the path from the initial state, or
  * to itself, is a loop edge with the default cap); the implicit "no condition met" becomes a `stay`
  * self loop; final states lead to `end`; `listener` decides which downstream states receive a
