@@ -106,7 +106,7 @@ async function shutdown(worker: Worker, reconciler: Reconciler | undefined, hear
 /**
  * startRun writes a run's row and its job at the same time, so a worker may take the job before the
  * row is committed. A job whose run is not found first waits for the row's insert, if one is in
- * flight, to end (start-sql.ts awaitRunInsert) and is claimed again at once; if the run is still
+ * flight, to end (lib/run-store/run-insert.ts awaitRunInsert) and is claimed again at once; if the run is still
  * not found (the insert had not begun, or wrote nothing), it is claimed again, with growing pauses,
  * until this long after it was enqueued (at most this long after it was taken, whatever the clocks say).
  */

@@ -43,7 +43,7 @@ describe("preparedCommit", () => {
     const many = preparedCommit({ results: true, starts: true, skips: false });
     expect(many.text).toContain(`jsonb_to_recordset($${many.params.indexOf("results") + 1}::jsonb)`);
     expect(many.text).toContain(`s."nodeId" = res."nodeId"`);
-    // per member, never flattened into a join over the run's rows (store-sql.int.test.ts reads the plan)
+    // per member, never flattened into a join over the run's rows (run-sql.int.test.ts reads the plan)
     expect(many.text).toContain(`FROM res CROSS JOIN LATERAL (SELECT 1 FROM "Step" s WHERE s."runId" = $1 AND s."nodeId" = res."nodeId"`);
     expect(many.text).toMatch(/CROSS JOIN LATERAL \(SELECT s\.id FROM "Step" s WHERE [^)]* LIMIT 1\) hit\) res, bump/);
     expect(many.text).not.toMatch(/JOIN "Step" s ON/);

@@ -23,7 +23,7 @@ const idsOf = (h: HeldRun, planned: Plan) => (row: { nodeId: string; iteration: 
 /**
  * A commit of a run this process holds (held-runs.ts): applied one after another per run; refused
  * at once when it is stale against what this holder already committed; stored in the log alone
- * when `logOnly` allows; otherwise written as commit-sql.ts writes it, or with every unfolded row
+ * when `logOnly` allows; otherwise written as commit-statement.ts writes it, or with every unfolded row
  * (WRITE_HELD) when the log holds commits.
  */
 export async function commitHeld(h: HeldRun, c: RunCommit): Promise<HeldOutcome> {

@@ -59,7 +59,7 @@ async function claimRun(runId: string, owner: string, onClaim?: (ownerId: string
 }
 
 /**
- * One commit: normally a single statement (store-sql.ts), or for a run this process holds the
+ * One commit: normally a single statement (run-sql.ts), or for a run this process holds the
  * held run's (held-commit.ts: often an append to the run's log); a commit that writes one step row in a
  * way one statement cannot (rare) takes the general path, an interactive transaction with the same guards.
  */

@@ -156,7 +156,7 @@ type ReadTarget = RunTarget & { reusable: boolean };
 
 /**
  * The version to run: `version` if given, else the draft — the latest version when it holds the
- * same document, else a new version saved from it. One statement (start-sql.ts) brings the workflow's
+ * same document, else a new version saved from it. One statement (lib/run-store/run-insert.ts) brings the workflow's
  * name and latest (or requested) version, and tells whether the draft is that version's document;
  * a version's parse and validation are kept per version (lib/workflow checkVersion), so starting a
  * saved workflow again checks nothing twice. Only a draft that differs is parsed and validated here.
