@@ -29,9 +29,9 @@ const tokens = (text: string) => encode(text).length;
 /** Replaces provider-reported usage by a local, identical count for both arms. */
 function tokenCounted(model: DesignerModel): DesignerModel {
   return {
-    async structured<T>(request: StructuredRequest<T>) {
+    async structured(request: StructuredRequest) {
       const result = await model.structured(request);
-      return { ...result, usage: { promptTokens: tokens(requestText(request as StructuredRequest<unknown>)), completionTokens: tokens(result.raw) } };
+      return { ...result, usage: { promptTokens: tokens(requestText(request)), completionTokens: tokens(result.raw) } };
     },
   };
 }
