@@ -107,7 +107,10 @@ export class SchemaSampler {
   /** A random value valid against `schema` (its `$defs` resolve `$ref`s). */
   sample(schema: JsonSchema, root = true): unknown {
     if (root && schema.$defs) this.defs = schema.$defs as Record<string, JsonSchema>;
-    if (typeof schema.$ref === "string") return this.sample(this.defs[schema.$ref.replace("#/$defs/", "")]!, false);
+    if (typeof schema.$ref === "string") {
+      const { $ref, ...beside } = schema;
+      return this.sample({ ...this.defs[$ref.replace("#/$defs/", "")]!, ...beside }, false);
+    }
     if ("const" in schema) return schema.const;
     if (Array.isArray(schema.enum)) return this.enumValue(schema.enum);
     const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;

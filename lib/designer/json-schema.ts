@@ -34,9 +34,28 @@ export function cleanSchema(node: unknown): unknown {
   return out;
 }
 
+/**
+ * A `$ref` with keywords beside it (zod writes a refined reuse that way: `{$ref, minimum: 1}`) is
+ * inlined — the referenced schema with those keywords over it — since not every provider reads
+ * keywords next to a `$ref`. A `$ref` with only a description stays a reference.
+ */
+function inlineRefinedRefs(node: unknown, defs: Record<string, JsonSchema>): unknown {
+  if (Array.isArray(node)) return node.map((x) => inlineRefinedRefs(x, defs));
+  if (!node || typeof node !== "object") return node;
+  const o = node as JsonSchema;
+  const siblings = Object.keys(o).filter((k) => k !== "$ref" && k !== "description");
+  if (typeof o.$ref === "string" && siblings.length > 0) {
+    const { $ref, ...rest } = o;
+    const target = defs[$ref.replace("#/$defs/", "")] ?? {};
+    return inlineRefinedRefs({ ...target, ...rest }, defs);
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, inlineRefinedRefs(v, defs)]));
+}
+
 /** JSON schema of a zod wire schema (input side: fields with lib/workflow defaults may be left out). */
 export function jsonSchemaOfWire(schema: z.ZodType): JsonSchema {
-  return cleanSchema(z.toJSONSchema(schema, { io: "input", reused: "ref", unrepresentable: "any" })) as JsonSchema;
+  const clean = cleanSchema(z.toJSONSchema(schema, { io: "input", reused: "ref", unrepresentable: "any" })) as JsonSchema;
+  return inlineRefinedRefs(clean, (clean.$defs ?? {}) as Record<string, JsonSchema>) as JsonSchema;
 }
 
 const schemasOf = (name: string, schema: z.ZodType): WireSchemas => {

@@ -28,7 +28,8 @@ export function llmDesignerModel(config: ModelConfig, options: DesignerModelOpti
   const key = pathKey(config);
   return {
     async structured(request: StructuredRequest): Promise<StructuredResult> {
-      const start = pinned ?? (await memory.get(key)) ?? "json_schema";
+      const remembered = pinned ? undefined : await memory.get(key);
+      const start = pinned ?? remembered ?? "json_schema";
       const res = await askJson({
         config,
         name: request.schema.name,
@@ -38,7 +39,7 @@ export function llmDesignerModel(config: ModelConfig, options: DesignerModelOpti
         signal: request.signal,
         messages: [{ role: "system", content: request.system }, ...request.messages],
       });
-      if (!pinned && nextPath(res) !== start) await memory.set(key, nextPath(res));
+      if (!pinned && nextPath(res) !== remembered) await memory.set(key, nextPath(res));
       const usage = { promptTokens: res.usage.promptTokens, completionTokens: res.usage.completionTokens };
       if (res.data === undefined) {
         const error = res.text.trim() ? "The answer is not valid JSON: no JSON object was found in it." : "The answer was empty.";

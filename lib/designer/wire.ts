@@ -53,8 +53,10 @@ function bare<T extends z.ZodType>(schema: T): z.ZodType {
   return s;
 }
 
-const TEMPLATE_HELP =
-  "Template: {{inputs.<key>}}, {{vars.<key>}}, {{nodes.<id>.output}} of an upstream node, {{feedback}} in a node a loop re-enters.";
+/** Said once (on the node list); templated fields say "Template." */
+const TEMPLATES =
+  "Templates: {{inputs.<key>}}, {{vars.<key>}}, {{nodes.<id>.output}} of an upstream node, {{feedback}} in a node a loop re-enters.";
+const TEMPLATE_HELP = "Template.";
 
 /** Shared pieces: one zod instance each, so the JSON schema states them once ($defs). */
 function pieces(ctx: WireContext) {
@@ -205,7 +207,7 @@ export function designWireSchema(ctx: WireContext = {}) {
     name: z.string(),
     description: z.string().optional(),
     variables: z.array(variable).describe("Read as {{vars.<key>}}.").optional(),
-    nodes: z.array(nodeUnion(p, ctx)).min(2).describe("Exactly one start node and at least one end node."),
+    nodes: z.array(nodeUnion(p, ctx)).min(2).describe(`Exactly one start node and at least one end node. ${TEMPLATES}`),
     edges: z.array(edgeUnion(p)).describe("Every node reachable from start and able to reach an end or abort."),
   });
   return z.object({ profile, design });
@@ -239,7 +241,7 @@ export function editWireSchema(ctx: WireContext = {}, base: EditBase = { nodeIds
   ]);
   return z.object({
     summary: z.string().describe("One sentence: what changes."),
-    operations: z.array(op).describe("Applied in order; untouched nodes keep their ids."),
+    operations: z.array(op).describe(`Applied in order; untouched nodes keep their ids. ${TEMPLATES}`),
     toolsNeeded: z.array(toolNeeded).optional(),
   });
 }

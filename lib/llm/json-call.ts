@@ -47,7 +47,11 @@ export interface JsonCallResult {
   text: string;
   /** The path that produced the answer. */
   path: StructuredPath;
-  /** The provider answered in the form the path asks for (pure JSON content, or the forced tool call). */
+  /**
+   * The provider answered in the form the path asks for (pure JSON content, or the forced tool
+   * call); false when JSON came wrapped in prose or a fence (the path's parameters were ignored). An
+   * answer with no JSON at all says nothing about the path and counts as honoured.
+   */
   honoured: boolean;
   /** Paths the provider refused before this one (400 naming their parameters). */
   rejected: StructuredPath[];
@@ -92,15 +96,30 @@ function read(res: ChatResult, p: JsonCallParams, path: StructuredPath): { data?
     return { ...(found ? { data: found.value } : {}), text: bad.rawArgs, honoured: path === "tool" };
   }
   const found = extractJson(res.content);
-  const pure = found !== undefined && (() => {
-    try {
-      JSON.parse(res.content.trim());
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-  return { ...(found ? { data: found.value } : {}), text: res.content, honoured: path === "text" || (path !== "tool" && pure) };
+  if (!found) return { text: res.content, honoured: true };
+  return { data: found.value, text: res.content, honoured: path === "text" || !wrapped(res.content) };
+}
+
+const parses = (s: string) => {
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The content is a whole JSON object with prose or a fence around it: the provider answered as plain
+ * text, ignoring the path's parameters. A broken answer (cut off, a fragment found inside it) says
+ * nothing about them.
+ */
+function wrapped(content: string): boolean {
+  const text = content.trim();
+  if (parses(text)) return false;
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  return start >= 0 && end > start && parses(text.slice(start, end + 1));
 }
 
 /** One structured answer (see the module comment); throws ProviderError on transport failure or when every path is refused. */
