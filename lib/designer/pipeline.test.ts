@@ -3,7 +3,7 @@ import type { NodeOf, Workflow } from "@/lib/workflow/schema";
 import { validate } from "@/lib/workflow/validate";
 import { compileDesign } from "./compile";
 import type { DesignerEvent } from "./events";
-import { article, majority } from "./fixtures/bases";
+import { article, majority, mlFsm } from "./fixtures/bases";
 import { CORPUS_CONTEXT, baseWorkflow } from "./fixtures/corpus";
 import { badJson, json, mutate } from "./fixtures/helpers";
 import { SAVED_WORKFLOWS, compareArticles } from "./fixtures/workflows";
@@ -114,6 +114,20 @@ describe("designer pipeline", () => {
     expect(requests[1]!.messages.at(-1)!.content).toContain("step outline failed: tool timed out");
     const last = events.at(-1)!;
     expect(last.type === "done" && last.result.dryRun).toEqual({ ok: true, trace: 'ran with {"problem":"sample problem"}' });
+  });
+
+  it("dry-runs by default (auto) only proposals whose tools have no side effects or are still to create", async () => {
+    let runs = 0;
+    const dryRun: DesignerOptions["dryRun"] = async () => ((runs += 1), { ok: true, trace: "run succeeded" });
+    const context = { ...CORPUS_CONTEXT, tools: CORPUS_CONTEXT.tools.map((t) => ({ ...t, sideEffect: t.name === "run_python" })) };
+    const safe = (await collect("x", { model: replayModel([json(article)]), context, dryRun, dryRunPolicy: "auto" })).at(-1)!;
+    expect(safe.type === "done" && safe.result.dryRun).toEqual({ ok: true, trace: "run succeeded" });
+    const effects = (await collect("x", { model: replayModel([json(mlFsm)]), context, dryRun, dryRunPolicy: "auto" })).at(-1)!;
+    expect(runs).toBe(1);
+    expect(effects.type === "done" && effects.result.dryRun).toMatchObject({ ok: true, skipped: true, trace: expect.stringContaining("run_python") });
+    const always = (await collect("x", { model: replayModel([json(mlFsm)]), context, dryRun, dryRunPolicy: "always" })).at(-1)!;
+    expect(always.type === "done" && always.result.dryRun?.skipped).toBeUndefined();
+    expect(runs).toBe(2);
   });
 
   it("keeps positions of the existing nodes and uses a pluggable layout for new ones", async () => {
