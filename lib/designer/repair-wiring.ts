@@ -94,6 +94,17 @@ export function wireUnreachable(d: Draft): void {
   }
 }
 
+/** A router still short of branches gets an "otherwise" one (wired next, like any unwired outcome). */
+export function routerMinimum(d: Draft): void {
+  for (const n of d.wf.nodes) {
+    if (n.type !== "router" || n.branches.length >= MIN_BRANCHES.router) continue;
+    const taken = new Set(n.branches.map((b) => b.id));
+    const added = Array.from({ length: MIN_BRANCHES.router - n.branches.length }, () => ({ id: uniqueId("otherwise", taken), label: "Otherwise", condition: "" }));
+    d.replaceNode({ ...n, branches: [...n.branches, ...added] });
+    d.fixes.push(fix("branch_added", `Router "${n.id}" had ${n.branches.length} branch${n.branches.length === 1 ? "" : "es"}: added ${added.map((b) => `"${b.id}"`).join(", ")}.`, "router_too_few_branches"));
+  }
+}
+
 /** The terminal an unwired outcome should end in (see the module comment). */
 function terminalFor(d: Draft, n: WorkflowNode, handle: string, live: Set<string>) {
   const terminals = d.wf.nodes.filter(isTerminal);

@@ -178,6 +178,17 @@ describe("deterministic repairs, one kind at a time", () => {
     built(a, "condition_filled");
   });
 
+  it("branch_added: a router short of branches with nothing to route to gets an \"otherwise\" that ends the run", () => {
+    const a = answer({
+      summary: "route", inputs: ["q"], outputs: ["r"], patterns: ["routing"], agents: [agent("h", "helper")],
+      nodes: [start(), router("pick", "Which? {{inputs.q}}", [["help", "needs help"]]), step("do", "h", "Help with {{inputs.q}}"), end({ r: "{{nodes.do.output}}" })],
+      edges: edges("start>pick pick.help>do do>end"),
+    });
+    const { wf } = built(a, "branch_added");
+    expect((node(wf, "pick") as NodeOf<"router">).branches.map((b) => b.id)).toEqual(["help", "otherwise"]);
+    expect(edgesOf(wf)).toContain("pick.otherwise>end");
+  });
+
   it("data_wired: a node reading a node that is on no path before it gets an edge from it", () => {
     const a = answer({
       summary: "two facts, one summary", inputs: ["q"], outputs: ["s"], patterns: ["parallel"],

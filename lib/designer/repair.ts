@@ -5,7 +5,7 @@ import { repairAgentRefs, repairSavedAgents, repairToolNames, type RefContext } 
 import { fillConditions, repairOutputs, repairTemplates } from "./repair-data";
 import { Draft, capLoops, dropBadEdges, ensureEnd, ensureStart, orientEdges } from "./repair-graph";
 import { repairSubflows } from "./repair-subflows";
-import { loopContinuations, loopExits, strayTerminals, wireOutcomes, wireUnreachable } from "./repair-wiring";
+import { loopContinuations, loopExits, routerMinimum, strayTerminals, wireOutcomes, wireUnreachable } from "./repair-wiring";
 
 export { fix, summariseFixes, type LocalFix, type RepairKind } from "./fixes";
 export { defaultCapOf, repairAnswer } from "./repair-answer";
@@ -18,7 +18,7 @@ export { slug } from "./resolve";
  * each fix is recorded (the chat lists them). The answer-level ones run before compiling
  * (repair-answer.ts); these run on the document, for new designs and edits alike, in this order:
  * references (agents, saved agents, tools, subflows), edges the graph cannot hold, start and end,
- * cycles and loops, wiring (unreachable nodes, unwired outcomes, stray terminals, nodes that can only
+ * cycles and loops, wiring (unreachable nodes, routers short of branches, unwired outcomes, stray terminals, nodes that can only
  * loop), loop caps and continuations, branch conditions, outputs, templates. What is left — a
  * reference to a node that does not run first, a subflow naming no workflow — goes to the model.
  */
@@ -42,6 +42,7 @@ export function repairDocument(input: Workflow, ctx: RepairContext, fixes: Local
   orientEdges(d);
   wireUnreachable(d);
   orientEdges(d);
+  routerMinimum(d);
   wireOutcomes(d);
   strayTerminals(d);
   loopExits(d);
