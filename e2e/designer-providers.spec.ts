@@ -11,19 +11,27 @@ import { SettingsPage } from "./pages/settings-page";
  * JSON-mode-only provider and stores its report.
  */
 const SCRIPTED = `http://127.0.0.1:${SCRIPTED_PORT}`;
-const NEW_REQUEST = "Translate a press release into Italian and Portuguese in parallel, then merge both versions into a single document";
+const NEW_REQUEST =
+  "Translate a press release into Italian and Portuguese in parallel, then merge both versions into a single document";
 
 async function addDesignerProvider(page: Page, name: string, personality: string): Promise<void> {
   const settings = new SettingsPage(page);
   await settings.goto();
-  await settings.addProvider({ name, baseUrl: `${SCRIPTED}/p/${personality}/v1`, defaultModel: "scripted-demo", apiKey: "sk-e2e-scripted" });
+  await settings.addProvider({
+    name,
+    baseUrl: `${SCRIPTED}/p/${personality}/v1`,
+    defaultModel: "scripted-demo",
+    apiKey: "sk-e2e-scripted",
+  });
   const form = page.locator("form").filter({ has: page.locator('select[name="designerProviderId"]') });
   await form.locator('select[name="designerProviderId"]').selectOption({ label: name });
   await form.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Designer model saved.")).toBeVisible();
 }
 
-test("a provider that only answers JSON in text designs a valid workflow for a new request, and the chat lists the repairs", async ({ page }) => {
+test("a provider that only answers JSON in text designs a valid workflow for a new request, and the chat lists the repairs", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await signUpNewUser(page, "designer-text");
   await addDesignerProvider(page, "Plain chat only", "text-only");
@@ -43,9 +51,17 @@ test("a provider that only answers JSON in text designs a valid workflow for a n
 
   // the provider answered as plain text (prose and a code fence around the JSON): the path it was asked on was ignored
   const log = (await (await page.request.get(`${SCRIPTED}/_scripted/requests`)).json()) as {
-    requests: { personality: string; status: number; rule: string; nearest?: number; body: { messages: { content: string }[] } }[];
+    requests: {
+      personality: string;
+      status: number;
+      rule: string;
+      nearest?: number;
+      body: { messages: { content: string }[] };
+    }[];
   };
-  const mine = log.requests.slice(before.requests.length).filter((r) => r.personality === "text-only" && r.body.messages.some((m) => m.content.includes(NEW_REQUEST)));
+  const mine = log.requests
+    .slice(before.requests.length)
+    .filter((r) => r.personality === "text-only" && r.body.messages.some((m) => m.content.includes(NEW_REQUEST)));
   expect(mine.length).toBeGreaterThan(0);
   expect(mine[0]).toMatchObject({ status: 200, rule: "designer.n07-translate-aggregator-kind" });
   expect(mine[0]!.nearest).toBeGreaterThan(0);
@@ -56,7 +72,9 @@ test("a provider that only answers JSON in text designs a valid workflow for a n
   await expect(page.getByTestId("issues-empty")).toBeVisible();
 });
 
-test("the designer evaluation runs from Settings on a JSON-mode-only provider and stores its report", async ({ page }) => {
+test("the designer evaluation runs from Settings on a JSON-mode-only provider and stores its report", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await signUpNewUser(page, "designer-eval");
   await addDesignerProvider(page, "JSON mode only", "json-mode");

@@ -28,9 +28,15 @@ import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/ser
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    "base-url": { type: "string" }, model: { type: "string" }, "api-key-env": { type: "string" },
-    scripted: { type: "boolean" }, path: { type: "string", default: "auto" }, requests: { type: "string" },
-    out: { type: "string" }, user: { type: "string" }, help: { type: "boolean" },
+    "base-url": { type: "string" },
+    model: { type: "string" },
+    "api-key-env": { type: "string" },
+    scripted: { type: "boolean" },
+    path: { type: "string", default: "auto" },
+    requests: { type: "string" },
+    out: { type: "string" },
+    user: { type: "string" },
+    help: { type: "boolean" },
   },
 });
 
@@ -42,15 +48,26 @@ function fail(message: string): never {
 async function endpoint(): Promise<{ config: ModelConfig; server?: ScriptedServer }> {
   if (values.scripted) {
     const personality = positionals[0] ?? "plain";
-    if (!(personality in PERSONALITIES)) fail(`Unknown personality "${personality}" (have: ${Object.keys(PERSONALITIES).join(", ")}).`);
+    if (!(personality in PERSONALITIES))
+      fail(`Unknown personality "${personality}" (have: ${Object.keys(PERSONALITIES).join(", ")}).`);
     const server = await startScriptedServer({ fixtures: [scriptedFixture(corpus, "designer")] });
-    return { config: { baseURL: server.url.replace(/\/v1$/, `/p/${personality}/v1`), apiKey: "scripted", model: "scripted-demo", timeoutMs: 30_000 }, server };
+    return {
+      config: {
+        baseURL: server.url.replace(/\/v1$/, `/p/${personality}/v1`),
+        apiKey: "scripted",
+        model: "scripted-demo",
+        timeoutMs: 30_000,
+      },
+      server,
+    };
   }
   if (values["base-url"]) {
     if (!values.model) fail("--base-url needs --model.");
     const key = values["api-key-env"] ? process.env[values["api-key-env"]] : undefined;
     if (values["api-key-env"] && !key) fail(`The environment variable ${values["api-key-env"]} is not set.`);
-    return { config: { baseURL: values["base-url"], model: values.model, ...(key ? { apiKey: key } : {}), timeoutMs: 120_000 } };
+    return {
+      config: { baseURL: values["base-url"], model: values.model, ...(key ? { apiKey: key } : {}), timeoutMs: 120_000 },
+    };
   }
   if (!process.env.OPENAI_BASE_URL && !process.env.OPENAI_API_KEY) fail("Give --base-url and --model, or --scripted.");
   const config = defaultModelConfig();
@@ -64,20 +81,32 @@ const line = (r: EvaluationRow) =>
 async function main(): Promise<void> {
   if (values.help) fail("Designer evaluation.");
   const path = values.path as StructuredPath | "auto";
-  if (path !== "auto" && !STRUCTURED_PATHS.includes(path)) fail(`--path must be auto or one of ${STRUCTURED_PATHS.join(", ")}.`);
-  const ids = values.requests?.split(",").map((s) => s.trim()).filter(Boolean);
+  if (path !== "auto" && !STRUCTURED_PATHS.includes(path))
+    fail(`--path must be auto or one of ${STRUCTURED_PATHS.join(", ")}.`);
+  const ids = values.requests
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const entries = evaluationEntries(ids);
   if (entries.length === 0) fail("No corpus request has those ids.");
   const { config, server } = await endpoint();
-  process.stdout.write(`Evaluating the designer on ${modelLabel(config)} at ${config.baseURL} (${entries.length} requests, path ${path})\n`);
+  process.stdout.write(
+    `Evaluating the designer on ${modelLabel(config)} at ${config.baseURL} (${entries.length} requests, path ${path})\n`,
+  );
   const rows: EvaluationRow[] = [];
   try {
     if (values.user) {
       const user = await findUserByEmail(values.user);
       if (!user) fail(`No user with the email ${values.user}.`);
-      const { evaluation, done } = await startEvaluation(user.id, { config, label: `Command · ${modelLabel(config)}`, providerId: null, path }, {
-        ids, source: "command", onRow: (r) => (rows.push(r), process.stdout.write(`${line(r)}\n`)),
-      });
+      const { evaluation, done } = await startEvaluation(
+        user.id,
+        { config, label: `Command · ${modelLabel(config)}`, providerId: null, path },
+        {
+          ids,
+          source: "command",
+          onRow: (r) => (rows.push(r), process.stdout.write(`${line(r)}\n`)),
+        },
+      );
       await done;
       process.stdout.write(`Stored as evaluation ${evaluation.id} for ${values.user}.\n`);
     } else {
@@ -91,10 +120,15 @@ async function main(): Promise<void> {
     await disconnectDb();
   }
   const s = summariseEvaluation(rows);
-  process.stdout.write(`valid ${pct(s.validShare)}, golden match ${pct(s.goldenMatchShare)}, ${s.callsPerRequest.toFixed(2)} calls/request, ` +
-    `${Math.round(s.promptTokensPerRequest + s.completionTokensPerRequest)} tokens/request, ${Math.round(s.msPerRequest)} ms/request (p95 ${s.msP95} ms), paths ${JSON.stringify(s.paths)}\n`);
+  process.stdout.write(
+    `valid ${pct(s.validShare)}, golden match ${pct(s.goldenMatchShare)}, ${s.callsPerRequest.toFixed(2)} calls/request, ` +
+      `${Math.round(s.promptTokensPerRequest + s.completionTokensPerRequest)} tokens/request, ${Math.round(s.msPerRequest)} ms/request (p95 ${s.msP95} ms), paths ${JSON.stringify(s.paths)}\n`,
+  );
   const out = values.out ?? `designer-evaluation-${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
-  fs.writeFileSync(out, `${JSON.stringify({ endpoint: { baseURL: config.baseURL, model: config.model }, path, summary: s, rows }, null, 2)}\n`);
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify({ endpoint: { baseURL: config.baseURL, model: config.model }, path, summary: s, rows }, null, 2)}\n`,
+  );
   process.stdout.write(`Report written to ${out}\n`);
 }
 

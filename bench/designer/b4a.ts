@@ -19,7 +19,13 @@ import { SchemaSampler, prng } from "./schema-instances";
 const RICH: DesignContext = {
   ...CORPUS_CONTEXT,
   savedAgents: [
-    { id: "sa_fact", name: "Fact checker", description: "checks claims", instructions: "Check every claim against two sources.", tools: [{ name: "web_search" }] },
+    {
+      id: "sa_fact",
+      name: "Fact checker",
+      description: "checks claims",
+      instructions: "Check every claim against two sources.",
+      tools: [{ name: "web_search" }],
+    },
     { id: "sa_editor", name: "Copy editor", instructions: "Fix grammar and style." },
   ],
   workflows: SAVED_WORKFLOWS,
@@ -44,7 +50,10 @@ export type B4aResult = {
 };
 
 function schemasOf(c: Case, context: DesignContext): WireSchemas {
-  const wire = { savedAgentIds: context.savedAgents.map((a) => a.id), workflowIds: (context.workflows ?? []).map((w) => w.id) };
+  const wire = {
+    savedAgentIds: context.savedAgents.map((a) => a.id),
+    workflowIds: (context.workflows ?? []).map((w) => w.id),
+  };
   if (c.kind === "design") return designSchemas(wire);
   const base = baseWorkflow(c.base!);
   return editSchemas(wire, { nodeIds: base.nodes.map((n) => n.id), agentKeys: base.agents.map((a) => a.key) });
@@ -68,8 +77,17 @@ export async function runB4a(n: number, seed = 2024): Promise<B4aResult> {
   const ajv = new Ajv2020({ strict: false });
   const rand = prng(seed);
   const out: B4aResult = {
-    answers: n, seed, invalidInstances: 0, validZeroExtraCalls: 0, validZeroExtraShare: 0, endedDoneOrFailed: 0, crashes: 0,
-    byCase: {}, failedIssues: {}, repairShare: {}, fixesPerAnswer: 0,
+    answers: n,
+    seed,
+    invalidInstances: 0,
+    validZeroExtraCalls: 0,
+    validZeroExtraShare: 0,
+    endedDoneOrFailed: 0,
+    crashes: 0,
+    byCase: {},
+    failedIssues: {},
+    repairShare: {},
+    fixesPerAnswer: 0,
   };
   const needed = new Map<RepairKind, number>();
   let fixes = 0;
@@ -91,9 +109,11 @@ export async function runB4a(n: number, seed = 2024): Promise<B4aResult> {
         out.validZeroExtraCalls++;
         row.valid++;
         fixes += last.result.fixes.length;
-        for (const kind of new Set(last.result.fixes.map((f) => f.repair))) needed.set(kind, (needed.get(kind) ?? 0) + 1);
+        for (const kind of new Set(last.result.fixes.map((f) => f.repair)))
+          needed.set(kind, (needed.get(kind) ?? 0) + 1);
       } else if (last?.type === "failed") {
-        for (const code of new Set(last.issues.map((i) => i.code))) out.failedIssues[code] = (out.failedIssues[code] ?? 0) + 1;
+        for (const code of new Set(last.issues.map((i) => i.code)))
+          out.failedIssues[code] = (out.failedIssues[code] ?? 0) + 1;
       }
     } catch {
       out.crashes++;

@@ -15,7 +15,14 @@ import { ONE_SHOT_MARKER, oneShot } from "./one-shot";
  * offline ranks): the whole request (system, messages, the JSON schema sent) and the answer text.
  */
 
-export type Row = { id: string; calls: number; promptTokens: number; completionTokens: number; valid: boolean; match: boolean | null };
+export type Row = {
+  id: string;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  valid: boolean;
+  match: boolean | null;
+};
 export type Arm = "designer" | "oneShot";
 
 const tokens = (text: string) => encode(text).length;
@@ -31,12 +38,16 @@ function tokenCounted(model: DesignerModel): DesignerModel {
   return {
     async structured(request: StructuredRequest) {
       const result = await model.structured(request);
-      return { ...result, usage: { promptTokens: tokens(sentText(request, result.method)), completionTokens: tokens(result.raw) } };
+      return {
+        ...result,
+        usage: { promptTokens: tokens(sentText(request, result.method)), completionTokens: tokens(result.raw) },
+      };
     },
   };
 }
 
-const matches = (entry: CorpusEntry, wf: Workflow | undefined) => (entry.golden ? !!wf && matchStructure(entry.golden, structureOf(wf)).match : null);
+const matches = (entry: CorpusEntry, wf: Workflow | undefined) =>
+  entry.golden ? !!wf && matchStructure(entry.golden, structureOf(wf)).match : null;
 
 async function runDesigner(entry: CorpusEntry, model: DesignerModel): Promise<Row> {
   const request = { message: entry.request, ...(entry.base ? { workflow: baseWorkflow(entry.base) } : {}) };
@@ -44,7 +55,14 @@ async function runDesigner(entry: CorpusEntry, model: DesignerModel): Promise<Ro
   for await (const event of design(request, { model, context: CORPUS_CONTEXT })) last = event;
   if (last?.type === "done") {
     const { calls, promptTokens, completionTokens } = last.result.usage;
-    return { id: entry.id, calls, promptTokens, completionTokens, valid: true, match: matches(entry, last.result.workflow) };
+    return {
+      id: entry.id,
+      calls,
+      promptTokens,
+      completionTokens,
+      valid: true,
+      match: matches(entry, last.result.workflow),
+    };
   }
   const usage = last?.type === "failed" ? last.usage : { calls: 0, promptTokens: 0, completionTokens: 0 };
   return { id: entry.id, ...usage, valid: false, match: entry.golden ? false : null };
@@ -53,7 +71,12 @@ async function runDesigner(entry: CorpusEntry, model: DesignerModel): Promise<Ro
 async function runOneShot(entry: CorpusEntry, model: DesignerModel): Promise<Row> {
   const request = { message: entry.request, ...(entry.base ? { workflow: baseWorkflow(entry.base) } : {}) };
   const r = await oneShot(request, model, CORPUS_CONTEXT);
-  return { id: entry.id, ...r.usage, valid: r.valid, match: r.valid ? matches(entry, r.workflow) : entry.golden ? false : null };
+  return {
+    id: entry.id,
+    ...r.usage,
+    valid: r.valid,
+    match: r.valid ? matches(entry, r.workflow) : entry.golden ? false : null,
+  };
 }
 
 export function summarise(rows: Row[]) {
@@ -76,13 +99,16 @@ export async function runArms(entries: readonly CorpusEntry[], reps: number): Pr
     fixtures: [scriptedFixture(entries, "designer"), scriptedFixture(entries, "one-shot", ONE_SHOT_MARKER)],
   });
   try {
-    const model = tokenCounted(llmDesignerModel({ baseURL: server.url, apiKey: "scripted", model: "scripted-demo", timeoutMs: 10_000 }));
+    const model = tokenCounted(
+      llmDesignerModel({ baseURL: server.url, apiKey: "scripted", model: "scripted-demo", timeoutMs: 10_000 }),
+    );
     const out: Record<Arm, Row[][]> = { designer: [], oneShot: [] };
     for (let rep = 0; rep < reps; rep++) {
       for (const arm of ["designer", "oneShot"] as const) {
         server.reset();
         const rows: Row[] = [];
-        for (const e of entries) rows.push(arm === "designer" ? await runDesigner(e, model) : await runOneShot(e, model));
+        for (const e of entries)
+          rows.push(arm === "designer" ? await runDesigner(e, model) : await runOneShot(e, model));
         out[arm].push(rows);
       }
     }
@@ -91,4 +117,3 @@ export async function runArms(entries: readonly CorpusEntry[], reps: number): Pr
     await server.close();
   }
 }
-

@@ -21,7 +21,14 @@ export const PATH_PROVIDERS: [StructuredPath, PersonalityName][] = [
   ["text", "text-only"],
 ];
 
-export type B4cRun = { path: StructuredPath; provider: PersonalityName; mode: "pinned" | "auto"; remembered?: string; summary: EvaluationSummary; invalid: string[] };
+export type B4cRun = {
+  path: StructuredPath;
+  provider: PersonalityName;
+  mode: "pinned" | "auto";
+  remembered?: string;
+  summary: EvaluationSummary;
+  invalid: string[];
+};
 
 /** Runs B4c: each path pinned on its provider, and found automatically on it. */
 export async function runB4c(): Promise<B4cRun[]> {
@@ -32,12 +39,24 @@ export async function runB4c(): Promise<B4cRun[]> {
       for (const mode of ["pinned", "auto"] as const) {
         server.reset();
         const memory = processPathMemory();
-        const config = { baseURL: server.url.replace(/\/v1$/, `/p/${provider}/v1`), apiKey: "scripted", model: "scripted-demo", timeoutMs: 30_000 };
+        const config = {
+          baseURL: server.url.replace(/\/v1$/, `/p/${provider}/v1`),
+          apiKey: "scripted",
+          model: "scripted-demo",
+          timeoutMs: 30_000,
+        };
         const model = llmDesignerModel(config, { path: mode === "pinned" ? path : "auto", memory });
         const rows = [];
         for await (const row of evaluateDesigner(model, corpus)) rows.push(row);
         const remembered = mode === "auto" ? await memory.get(pathKey(config)) : undefined;
-        runs.push({ path, provider, mode, ...(remembered ? { remembered } : {}), summary: summariseEvaluation(rows), invalid: rows.filter((r) => !r.valid).map((r) => r.id) });
+        runs.push({
+          path,
+          provider,
+          mode,
+          ...(remembered ? { remembered } : {}),
+          summary: summariseEvaluation(rows),
+          invalid: rows.filter((r) => !r.valid).map((r) => r.id),
+        });
       }
     }
   } finally {

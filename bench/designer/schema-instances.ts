@@ -24,7 +24,10 @@ export function prng(seed: number): () => number {
 
 type Atom = { chars: string[]; min: number; max: number };
 
-const range = (from: string, to: string) => Array.from({ length: to.charCodeAt(0) - from.charCodeAt(0) + 1 }, (_, i) => String.fromCharCode(from.charCodeAt(0) + i));
+const range = (from: string, to: string) =>
+  Array.from({ length: to.charCodeAt(0) - from.charCodeAt(0) + 1 }, (_, i) =>
+    String.fromCharCode(from.charCodeAt(0) + i),
+  );
 
 function parseClass(body: string): string[] {
   const out: string[] = [];
@@ -42,7 +45,7 @@ function parseClass(body: string): string[] {
 export function parsePattern(pattern: string): Atom[] {
   const src = pattern.replace(/^\^/, "").replace(/\$$/, "");
   const atoms: Atom[] = [];
-  for (let i = 0; i < src.length; ) {
+  for (let i = 0; i < src.length;) {
     let chars: string[];
     if (src[i] === "[") {
       const end = src.indexOf("]", i + 1);
@@ -70,7 +73,23 @@ export function parsePattern(pattern: string): Atom[] {
   return atoms;
 }
 
-const WORDS = ["plan", "check", "Write", "data", "review", "step", "x", "answer", "topic", "final", "de", "über", "2nd", "A-B", "q_1"];
+const WORDS = [
+  "plan",
+  "check",
+  "Write",
+  "data",
+  "review",
+  "step",
+  "x",
+  "answer",
+  "topic",
+  "final",
+  "de",
+  "über",
+  "2nd",
+  "A-B",
+  "q_1",
+];
 const NOISE = " -_.,:;!?/\\'\"{}[]()#@";
 
 export class SchemaSampler {
@@ -99,7 +118,11 @@ export class SchemaSampler {
   private patterned(pattern: string): string {
     const pool = this.pools.get(pattern) ?? [];
     if (pool.length && this.rand() < 0.5) return this.pick(pool);
-    const s = parsePattern(pattern).map((a) => Array.from({ length: this.int(a.min, Math.min(a.max, a.min + 10)) }, () => this.pick(a.chars)).join("")).join("");
+    const s = parsePattern(pattern)
+      .map((a) =>
+        Array.from({ length: this.int(a.min, Math.min(a.max, a.min + 10)) }, () => this.pick(a.chars)).join(""),
+      )
+      .join("");
     this.pools.set(pattern, [...pool, s]);
     return s;
   }
@@ -129,7 +152,9 @@ export class SchemaSampler {
         return type === "integer" ? Math.ceil(n) : n;
       }
       case "string":
-        return typeof schema.pattern === "string" ? this.patterned(schema.pattern) : this.text(Number(schema.minLength ?? 0), Number(schema.maxLength ?? 40));
+        return typeof schema.pattern === "string"
+          ? this.patterned(schema.pattern)
+          : this.text(Number(schema.minLength ?? 0), Number(schema.maxLength ?? 40));
       case "array":
         return this.array(schema);
       case "object":
@@ -141,7 +166,8 @@ export class SchemaSampler {
 
   private enumValue(values: unknown[]): unknown {
     const v = this.pick(values);
-    if (typeof v === "string") for (const [pattern, pool] of this.pools) if (new RegExp(pattern).test(v) && !pool.includes(v)) pool.push(v);
+    if (typeof v === "string")
+      for (const [pattern, pool] of this.pools) if (new RegExp(pattern).test(v) && !pool.includes(v)) pool.push(v);
     return v;
   }
 
@@ -159,7 +185,8 @@ export class SchemaSampler {
     }
     const extra = schema.additionalProperties;
     if (extra && typeof extra === "object" && !schema.properties) {
-      for (let i = this.int(0, 4); i > 0; i--) out[this.patterned("^[a-z][a-z_]{0,8}$")] = this.sample(extra as JsonSchema, false);
+      for (let i = this.int(0, 4); i > 0; i--)
+        out[this.patterned("^[a-z][a-z_]{0,8}$")] = this.sample(extra as JsonSchema, false);
     }
     return out;
   }

@@ -15,12 +15,18 @@ export function dbPathMemory(ownerId: string): PathMemory {
   };
   return {
     async get(key) {
-      const row = await db().modelCapability.findUnique({ where: { ownerId_baseUrl_model: { ownerId, ...split(key) } } });
+      const row = await db().modelCapability.findUnique({
+        where: { ownerId_baseUrl_model: { ownerId, ...split(key) } },
+      });
       return STRUCTURED_PATHS.find((p) => p === row?.path);
     },
     async set(key, path: StructuredPath) {
       const where = { ownerId, ...split(key) };
-      await db().modelCapability.upsert({ where: { ownerId_baseUrl_model: where }, create: { ...where, path }, update: { path } });
+      await db().modelCapability.upsert({
+        where: { ownerId_baseUrl_model: where },
+        create: { ...where, path },
+        update: { path },
+      });
     },
   };
 }

@@ -32,13 +32,20 @@ export const opIssue = (s: EditState, i: number, message: string): undefined =>
   void s.issues.push({ code: "invalid_operation", message: `Operation ${i + 1}: ${message}` });
 
 /** Records that operation `i` had nothing to do (and is skipped). */
-export const noOp = (s: EditState, i: number, message: string): Operation[] =>
-  (s.fixes.push(fix("operation_dropped", `Operation ${i + 1}: ${message}: nothing to do.`, "invalid_operation")), []);
+export const noOp = (s: EditState, i: number, message: string): Operation[] => (
+  s.fixes.push(fix("operation_dropped", `Operation ${i + 1}: ${message}: nothing to do.`, "invalid_operation")),
+  []
+);
 
 /** The existing node `ref` names (exact, normalised or closest), reporting a fuzzy match. */
 export function nodeRef(s: EditState, i: number, ref: string): string | undefined {
-  const hit = resolveRef(ref, s.wf.nodes.map((n) => ({ id: n.id, aliases: n.name ? [n.name] : [] })));
-  if (hit && hit.how !== "exact") s.fixes.push(fix("reference_resolved", `Operation ${i + 1}: node "${ref}" read as "${hit.id}".`, "invalid_operation"));
+  const hit = resolveRef(
+    ref,
+    s.wf.nodes.map((n) => ({ id: n.id, aliases: n.name ? [n.name] : [] })),
+  );
+  if (hit && hit.how !== "exact")
+    s.fixes.push(
+      fix("reference_resolved", `Operation ${i + 1}: node "${ref}" read as "${hit.id}".`, "invalid_operation"),
+    );
   return hit?.id;
 }
-

@@ -60,18 +60,38 @@ function noting(model: DesignerModel, paths: string[]): DesignerModel {
 }
 
 /** One request through the designer: never throws (a transport failure is the row's error). */
-export async function evaluateEntry(entry: CorpusEntry, model: DesignerModel, signal?: AbortSignal): Promise<EvaluationRow> {
+export async function evaluateEntry(
+  entry: CorpusEntry,
+  model: DesignerModel,
+  signal?: AbortSignal,
+): Promise<EvaluationRow> {
   const paths: string[] = [];
   const started = performance.now();
   const request = { message: entry.request, ...(entry.base ? { workflow: baseWorkflow(entry.base) } : {}) };
   let last;
-  for await (const event of design(request, { model: noting(model, paths), context: CORPUS_CONTEXT, signal })) last = event;
+  for await (const event of design(request, { model: noting(model, paths), context: CORPUS_CONTEXT, signal }))
+    last = event;
   const ms = Math.round(performance.now() - started);
-  const base = { id: entry.id, request: entry.request, kind: entry.base ? ("edit" as const) : ("new" as const), ms, paths };
+  const base = {
+    id: entry.id,
+    request: entry.request,
+    kind: entry.base ? ("edit" as const) : ("new" as const),
+    ms,
+    paths,
+  };
   if (last?.type === "done") {
     const { calls, promptTokens, completionTokens } = last.result.usage;
     const match = entry.golden ? matchStructure(entry.golden, structureOf(last.result.workflow)).match : false;
-    return { ...base, valid: true, match, calls, promptTokens, completionTokens, fixes: last.result.fixes.length, issues: [] };
+    return {
+      ...base,
+      valid: true,
+      match,
+      calls,
+      promptTokens,
+      completionTokens,
+      fixes: last.result.fixes.length,
+      issues: [],
+    };
   }
   const usage = last?.type === "failed" ? last.usage : { calls: 0, promptTokens: 0, completionTokens: 0 };
   const issues = last?.type === "failed" ? [...new Set(last.issues.map((i) => i.code))] : [];
@@ -80,14 +100,19 @@ export async function evaluateEntry(entry: CorpusEntry, model: DesignerModel, si
 }
 
 /** Runs the requests one after another, yielding each row as it finishes. */
-export async function* evaluateDesigner(model: DesignerModel, entries: readonly CorpusEntry[] = corpus, signal?: AbortSignal): AsyncGenerator<EvaluationRow> {
+export async function* evaluateDesigner(
+  model: DesignerModel,
+  entries: readonly CorpusEntry[] = corpus,
+  signal?: AbortSignal,
+): AsyncGenerator<EvaluationRow> {
   for (const entry of entries) {
     if (signal?.aborted) return;
     yield await evaluateEntry(entry, model, signal);
   }
 }
 
-const per = (rows: readonly EvaluationRow[], f: (r: EvaluationRow) => number) => (rows.length ? rows.reduce((s, r) => s + f(r), 0) / rows.length : 0);
+const per = (rows: readonly EvaluationRow[], f: (r: EvaluationRow) => number) =>
+  rows.length ? rows.reduce((s, r) => s + f(r), 0) / rows.length : 0;
 
 /** The totals of an evaluation's rows. */
 export function summariseEvaluation(rows: readonly EvaluationRow[]): EvaluationSummary {

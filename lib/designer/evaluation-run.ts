@@ -25,11 +25,21 @@ export interface EvaluationTarget {
 export async function startEvaluation(
   ownerId: string,
   target: EvaluationTarget,
-  options: { ids?: readonly string[]; source: "ui" | "command"; signal?: AbortSignal; onRow?: (row: EvaluationRow) => void } = { source: "ui" },
+  options: {
+    ids?: readonly string[];
+    source: "ui" | "command";
+    signal?: AbortSignal;
+    onRow?: (row: EvaluationRow) => void;
+  } = { source: "ui" },
 ): Promise<{ evaluation: EvaluationView; done: Promise<void> }> {
   const entries = evaluationEntries(options.ids);
   const evaluation = await createEvaluation(ownerId, {
-    label: target.label, model: target.config.model, path: target.path, providerId: target.providerId, total: entries.length, source: options.source,
+    label: target.label,
+    model: target.config.model,
+    path: target.path,
+    providerId: target.providerId,
+    total: entries.length,
+    source: options.source,
   });
   const model = llmDesignerModel(target.config, { path: target.path, memory: dbPathMemory(ownerId) });
   const done = (async () => {

@@ -42,7 +42,11 @@ export type RepairKind = keyof typeof REPAIR_KINDS;
 export type LocalFix = { repair: RepairKind; code: string; message: string };
 
 /** Builds a fix (code defaults to the repair kind). */
-export const fix = (repair: RepairKind, message: string, code: string = repair): LocalFix => ({ repair, code, message });
+export const fix = (repair: RepairKind, message: string, code: string = repair): LocalFix => ({
+  repair,
+  code,
+  message,
+});
 
 /** How many fixes of each kind, in REPAIR_KINDS order. */
 export function countByKind(fixes: readonly Pick<LocalFix, "repair">[]): [RepairKind, number][] {

@@ -10,9 +10,13 @@ import type { DesignAnswer, EditAnswer } from "./schemas";
  */
 
 const FIELD_OF: Record<string, string> = {
-  subflow_unknown_workflow: "workflowId", subflow_workflow_missing: "workflowId",
-  subflow_unknown_input: "inputs", subflow_input_missing: "inputs", unknown_agent: "agent",
-  router_too_few_branches: "branches", unwired_branch: "branches",
+  subflow_unknown_workflow: "workflowId",
+  subflow_workflow_missing: "workflowId",
+  subflow_unknown_input: "inputs",
+  subflow_input_missing: "inputs",
+  unknown_agent: "agent",
+  router_too_few_branches: "branches",
+  unwired_branch: "branches",
 };
 
 function nodePath(answer: DesignAnswer, id: string): string | undefined {
@@ -20,7 +24,11 @@ function nodePath(answer: DesignAnswer, id: string): string | undefined {
   return i >= 0 ? `design.nodes[${i}]` : undefined;
 }
 
-function designPath(issue: DesignerIssue & { field?: string }, answer: DesignAnswer, wf: Workflow | undefined): string | undefined {
+function designPath(
+  issue: DesignerIssue & { field?: string },
+  answer: DesignAnswer,
+  wf: Workflow | undefined,
+): string | undefined {
   if (issue.agentKey) {
     const j = answer.profile.agents.findIndex((a) => a.key === issue.agentKey);
     return j >= 0 ? `profile.agents[${j}]` : undefined;
@@ -43,9 +51,12 @@ function editPath(issue: DesignerIssue & { field?: string }, answer: EditAnswer)
   const op = /^Operation (\d+):/.exec(issue.message);
   if (op) return `operations[${Number(op[1]) - 1}]`;
   if (!issue.nodeId) return undefined;
-  const k = answer.operations.findIndex((o) =>
-    ((o.op === "add_node" || o.op === "insert_between") && (o.node.id === issue.nodeId || slug(o.node.id) === issue.nodeId)) ||
-    (o.op === "update_node" && o.id === issue.nodeId));
+  const k = answer.operations.findIndex(
+    (o) =>
+      ((o.op === "add_node" || o.op === "insert_between") &&
+        (o.node.id === issue.nodeId || slug(o.node.id) === issue.nodeId)) ||
+      (o.op === "update_node" && o.id === issue.nodeId),
+  );
   if (k < 0) return `(current workflow) node "${issue.nodeId}"`;
   const o = answer.operations[k]!;
   const field = issue.field ?? FIELD_OF[issue.code];
@@ -54,7 +65,11 @@ function editPath(issue: DesignerIssue & { field?: string }, answer: EditAnswer)
 }
 
 /** The issues with `path` set where the answer has the part they are about. */
-export function withPaths(issues: readonly DesignerIssue[], answer: DesignAnswer | EditAnswer, wf: Workflow | undefined): DesignerIssue[] {
+export function withPaths(
+  issues: readonly DesignerIssue[],
+  answer: DesignAnswer | EditAnswer,
+  wf: Workflow | undefined,
+): DesignerIssue[] {
   return issues.map((i) => {
     const path = "operations" in answer ? editPath(i, answer) : designPath(i, answer, wf);
     return path ? { ...i, path } : { ...i };

@@ -54,7 +54,9 @@ function inlineRefinedRefs(node: unknown, defs: Record<string, JsonSchema>): unk
 
 /** JSON schema of a zod wire schema (input side: fields with lib/workflow defaults may be left out). */
 export function jsonSchemaOfWire(schema: z.ZodType): JsonSchema {
-  const clean = cleanSchema(z.toJSONSchema(schema, { io: "input", reused: "ref", unrepresentable: "any" })) as JsonSchema;
+  const clean = cleanSchema(
+    z.toJSONSchema(schema, { io: "input", reused: "ref", unrepresentable: "any" }),
+  ) as JsonSchema;
   return inlineRefinedRefs(clean, (clean.$defs ?? {}) as Record<string, JsonSchema>) as JsonSchema;
 }
 
@@ -64,7 +66,8 @@ const schemasOf = (name: string, schema: z.ZodType): WireSchemas => {
 };
 
 /** Both schemas of a new-workflow answer in this context. */
-export const designSchemas = (ctx: WireContext = {}): WireSchemas => schemasOf(SCHEMA_NAMES.design, designWireSchema(ctx));
+export const designSchemas = (ctx: WireContext = {}): WireSchemas =>
+  schemasOf(SCHEMA_NAMES.design, designWireSchema(ctx));
 
 /** Both schemas of an edit answer on `base` in this context. */
 export const editSchemas = (ctx: WireContext = {}, base?: EditBase): WireSchemas =>

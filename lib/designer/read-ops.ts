@@ -10,13 +10,26 @@ import { operationNames, type DesignNode, type EditOperation } from "./schemas";
  * An operation that names nothing usable is skipped (and reported).
  */
 
-
 const OP_SYNONYMS: Record<string, EditOperation["op"]> = {
-  create_agent: "add_agent", new_agent: "add_agent", edit_agent: "update_agent", modify_agent: "update_agent",
-  delete_agent: "remove_agent", create_node: "add_node", new_node: "add_node", edit_node: "update_node",
-  modify_node: "update_node", delete_node: "remove_node", insert_node: "insert_between", connect: "add_edge",
-  create_edge: "add_edge", delete_edge: "remove_edge", disconnect: "remove_edge", set_max_iterations: "set_loop_cap",
-  add_field: "add_input", set_var: "set_variable", add_variable: "set_variable",
+  create_agent: "add_agent",
+  new_agent: "add_agent",
+  edit_agent: "update_agent",
+  modify_agent: "update_agent",
+  delete_agent: "remove_agent",
+  create_node: "add_node",
+  new_node: "add_node",
+  edit_node: "update_node",
+  modify_node: "update_node",
+  delete_node: "remove_node",
+  insert_node: "insert_between",
+  connect: "add_edge",
+  create_edge: "add_edge",
+  delete_edge: "remove_edge",
+  disconnect: "remove_edge",
+  set_max_iterations: "set_loop_cap",
+  add_field: "add_input",
+  set_var: "set_variable",
+  add_variable: "set_variable",
 };
 
 function opName(raw: string): EditOperation["op"] | undefined {
@@ -24,7 +37,10 @@ function opName(raw: string): EditOperation["op"] | undefined {
   if (known) return known;
   const synonym = OP_SYNONYMS[raw.toLowerCase().replace(/[^a-z]+/g, "_")];
   if (synonym) return synonym;
-  const hit = resolveRef(raw, operationNames.map((id) => ({ id })));
+  const hit = resolveRef(
+    raw,
+    operationNames.map((id) => ({ id })),
+  );
   return hit?.id as EditOperation["op"] | undefined;
 }
 
@@ -36,9 +52,13 @@ function carried(o: Record<string, unknown>, key: string): unknown {
   return rest;
 }
 
-const ids = (o: Record<string, unknown>, ...keys: string[]) => keys.map((k) => text.parse(o[k])).find((v) => v !== undefined);
+const ids = (o: Record<string, unknown>, ...keys: string[]) =>
+  keys.map((k) => text.parse(o[k])).find((v) => v !== undefined);
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
-const cap = z.preprocess((v) => (typeof v === "string" ? Number(v) : v), z.number().int()).optional().catch(undefined);
+const cap = z
+  .preprocess((v) => (typeof v === "string" ? Number(v) : v), z.number().int())
+  .optional()
+  .catch(undefined);
 
 function ref(o: Record<string, unknown>) {
   const edge = edgeReader.parse(o);
@@ -68,7 +88,8 @@ function build(op: EditOperation["op"], o: Record<string, unknown>): EditOperati
       if (!key || !agent) return undefined;
       const { key: _key, ...set } = agent;
       if (!("role" in given || "description" in given || "name" in given)) delete (set as Partial<typeof set>).role;
-      if (!("instructions" in given || "prompt" in given || "system" in given)) delete (set as Partial<typeof set>).instructions;
+      if (!("instructions" in given || "prompt" in given || "system" in given))
+        delete (set as Partial<typeof set>).instructions;
       return { op, key, set };
     }
     case "remove_agent": {
@@ -81,7 +102,9 @@ function build(op: EditOperation["op"], o: Record<string, unknown>): EditOperati
     }
     case "update_node": {
       const id = ids(o, "id", "node", "node_id", "nodeId");
-      return id ? { op, id, set: nodeSet(carried(o, "set") === o ? { ...o, id: undefined } : carried(o, "set")) } : undefined;
+      return id
+        ? { op, id, set: nodeSet(carried(o, "set") === o ? { ...o, id: undefined } : carried(o, "set")) }
+        : undefined;
     }
     case "remove_node": {
       const id = ids(o, "id", "node", "node_id", "nodeId");
@@ -104,14 +127,20 @@ function build(op: EditOperation["op"], o: Record<string, unknown>): EditOperati
       const ends = ref(o);
       const maxIterations = cap.parse(o.maxIterations ?? o.max_iterations);
       const onExhausted = z.enum(["continue", "abort"]).optional().catch(undefined).parse(noNull(o.onExhausted));
-      return ends && maxIterations !== undefined ? { op, ...ends, maxIterations, ...(onExhausted ? { onExhausted } : {}) } : undefined;
+      return ends && maxIterations !== undefined
+        ? { op, ...ends, maxIterations, ...(onExhausted ? { onExhausted } : {}) }
+        : undefined;
     }
     case "add_input": {
       const field = carried(o, "field");
       const key = isObj(field) ? text.parse(field.key ?? field.name) : text.parse(field);
-      const type = isObj(field) ? z.enum(["string", "text", "number", "boolean", "json"]).optional().catch(undefined).parse(field.type) : undefined;
+      const type = isObj(field)
+        ? z.enum(["string", "text", "number", "boolean", "json"]).optional().catch(undefined).parse(field.type)
+        : undefined;
       const description = isObj(field) ? text.parse(field.description) : undefined;
-      return key ? { op, field: { key, ...(type ? { type } : {}), ...(description ? { description } : {}) } } : undefined;
+      return key
+        ? { op, field: { key, ...(type ? { type } : {}), ...(description ? { description } : {}) } }
+        : undefined;
     }
     case "set_variable": {
       const key = ids(o, "key", "name");
@@ -127,11 +156,25 @@ export function readOperation(raw: unknown, index: number, fixes: LocalFix[]): E
   const given = text.parse(raw.op ?? raw.type ?? raw.action) ?? "";
   const op = opName(given);
   if (!op) {
-    fixes.push(fix("operation_dropped", `Operation ${index + 1} ("${given}") is not an operation: skipped.`, "invalid_operation"));
+    fixes.push(
+      fix(
+        "operation_dropped",
+        `Operation ${index + 1} ("${given}") is not an operation: skipped.`,
+        "invalid_operation",
+      ),
+    );
     return undefined;
   }
-  if (op !== given) fixes.push(fix("operation_fixed", `Operation ${index + 1}: "${given}" read as "${op}".`, "invalid_operation"));
+  if (op !== given)
+    fixes.push(fix("operation_fixed", `Operation ${index + 1}: "${given}" read as "${op}".`, "invalid_operation"));
   const built = build(op, raw);
-  if (!built) fixes.push(fix("operation_dropped", `Operation ${index + 1} (${op}) names nothing to apply it to: skipped.`, "invalid_operation"));
+  if (!built)
+    fixes.push(
+      fix(
+        "operation_dropped",
+        `Operation ${index + 1} (${op}) names nothing to apply it to: skipped.`,
+        "invalid_operation",
+      ),
+    );
   return built;
 }

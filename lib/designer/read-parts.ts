@@ -10,27 +10,36 @@ import { modelClasses, type DesignNode } from "./schemas";
  */
 
 export const noNull = (v: unknown) => (v === null ? undefined : v);
-export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 const scalarText = (v: unknown) => (typeof v === "number" || typeof v === "boolean" ? String(v) : v);
 
 /** Optional text: numbers and booleans as text, anything else dropped. */
 export const text = z.preprocess((v) => scalarText(noNull(v)), z.string().optional()).catch(undefined);
 const flag = z.preprocess(noNull, z.boolean().optional()).catch(undefined);
-const count = z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : noNull(v)), z.number().int().optional()).catch(undefined);
+const count = z
+  .preprocess(
+    (v) => (typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : noNull(v)),
+    z.number().int().optional(),
+  )
+  .catch(undefined);
 export const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
 /** The first defined of several aliases of a field. */
-export const pick = (o: Record<string, unknown>, ...keys: string[]) => keys.map((k) => noNull(o[k])).find((v) => v !== undefined);
+export const pick = (o: Record<string, unknown>, ...keys: string[]) =>
+  keys.map((k) => noNull(o[k])).find((v) => v !== undefined);
 
 /** Items of a list that parse (others skipped); one object counts as a list of one. */
 export function list<T>(item: z.ZodType<T>) {
   return z
     .unknown()
     .transform((v) => (v == null ? [] : Array.isArray(v) ? v : [v]))
-    .transform((xs) => xs.flatMap((x) => {
-      const r = item.safeParse(x);
-      return r.success && r.data !== undefined ? [r.data] : [];
-    }));
+    .transform((xs) =>
+      xs.flatMap((x) => {
+        const r = item.safeParse(x);
+        return r.success && r.data !== undefined ? [r.data] : [];
+      }),
+    );
 }
 
 /** A map given as an object, a [{key, value}] list or a [[key, value]] list; values kept as they are. */
@@ -67,14 +76,25 @@ export const nodeReader = z.unknown().transform((v): DesignNode | undefined => {
   if (typeof v === "string") return { id: v, kind: "" };
   if (!isObj(v)) return undefined;
   const t = (...keys: string[]) => text.parse(pick(v, ...keys));
-  const node: DesignNode = { id: t("id", "node_id", "nodeId") ?? t("name") ?? "", kind: t("kind", "type", "node_type") ?? "" };
+  const node: DesignNode = {
+    id: t("id", "node_id", "nodeId") ?? t("name") ?? "",
+    kind: t("kind", "type", "node_type") ?? "",
+  };
   const fields: Partial<DesignNode> = {
-    name: t("name", "label"), agent: nameOf.parse(pick(v, "agent", "agent_key", "agentKey")), task: t("task", "instruction"),
-    prompt: t("prompt", "question"), tool: nameOf.parse(pick(v, "tool", "tool_name", "toolName")), reason: t("reason"),
-    workflowId: t("workflowId", "workflow_id"), version: count.parse(v.version), join: JOIN.parse(noNull(v.join)),
+    name: t("name", "label"),
+    agent: nameOf.parse(pick(v, "agent", "agent_key", "agentKey")),
+    task: t("task", "instruction"),
+    prompt: t("prompt", "question"),
+    tool: nameOf.parse(pick(v, "tool", "tool_name", "toolName")),
+    reason: t("reason"),
+    workflowId: t("workflowId", "workflow_id"),
+    version: count.parse(v.version),
+    join: JOIN.parse(noNull(v.join)),
     ...(v.branches !== undefined ? { branches: list(branch).parse(v.branches) } : {}),
     ...(v.workers !== undefined ? { workers: names.parse(v.workers) } : {}),
-    ...(v.args !== undefined || v.arguments !== undefined ? { args: anyRecord.parse(pick(v, "args", "arguments")) } : {}),
+    ...(v.args !== undefined || v.arguments !== undefined
+      ? { args: anyRecord.parse(pick(v, "args", "arguments")) }
+      : {}),
     ...(v.inputs !== undefined ? { inputs: templates.parse(v.inputs) } : {}),
     ...(v.outputs !== undefined ? { outputs: templates.parse(v.outputs) } : {}),
   };
@@ -93,12 +113,20 @@ export const edgeReader = z.unknown().transform((v) => {
   const to = nameOf.parse(pick(v, "to", "target", "dest"));
   if (from === undefined || to === undefined) return undefined;
   const loop = flag.parse(v.loop) ?? (v.kind === "loop" || v.type === "loop" ? true : undefined);
-  const onExhausted = z.enum(["continue", "abort"]).optional().catch(undefined).parse(noNull(pick(v, "onExhausted", "on_exhausted")));
+  const onExhausted = z
+    .enum(["continue", "abort"])
+    .optional()
+    .catch(undefined)
+    .parse(noNull(pick(v, "onExhausted", "on_exhausted")));
   const maxIterations = count.parse(pick(v, "maxIterations", "max_iterations"));
   const branchId = text.parse(pick(v, "branch", "sourceHandle", "handle", "outcome"));
   return {
-    from, to, ...(branchId !== undefined ? { branch: branchId } : {}), ...(loop !== undefined ? { loop } : {}),
-    ...(maxIterations !== undefined ? { maxIterations } : {}), ...(onExhausted ? { onExhausted } : {}),
+    from,
+    to,
+    ...(branchId !== undefined ? { branch: branchId } : {}),
+    ...(loop !== undefined ? { loop } : {}),
+    ...(maxIterations !== undefined ? { maxIterations } : {}),
+    ...(onExhausted ? { onExhausted } : {}),
   };
 });
 
@@ -108,7 +136,9 @@ export const fieldReader = z.unknown().transform((v) => {
   const key = text.parse(pick(v, "key", "name", "id"));
   const type = z.enum(fieldTypes).optional().catch(undefined).parse(noNull(v.type));
   const description = text.parse(v.description);
-  return key === undefined ? undefined : { key, ...(type ? { type } : {}), ...(description !== undefined ? { description } : {}) };
+  return key === undefined
+    ? undefined
+    : { key, ...(type ? { type } : {}), ...(description !== undefined ? { description } : {}) };
 });
 
 /** One agent of the profile (or of add_agent / update_agent). */
@@ -117,12 +147,20 @@ export const agentReader = z.unknown().transform((v) => {
   if (!isObj(v)) return undefined;
   const t = (...keys: string[]) => text.parse(pick(v, ...keys));
   const key = t("key", "id", "name") ?? "";
-  const modelClass = z.enum(modelClasses).optional().catch(undefined).parse(noNull(pick(v, "modelClass", "model_class")));
+  const modelClass = z
+    .enum(modelClasses)
+    .optional()
+    .catch(undefined)
+    .parse(noNull(pick(v, "modelClass", "model_class")));
   const tools = v.tools !== undefined ? names.parse(v.tools) : undefined;
   const reuse = t("reuse", "savedAgentId", "saved_agent_id");
   return {
-    key, role: t("role", "description", "name") ?? key, instructions: t("instructions", "prompt", "system_prompt", "system") ?? "",
-    ...(modelClass ? { modelClass } : {}), ...(tools ? { tools } : {}), ...(reuse ? { reuse } : {}),
+    key,
+    role: t("role", "description", "name") ?? key,
+    instructions: t("instructions", "prompt", "system_prompt", "system") ?? "",
+    ...(modelClass ? { modelClass } : {}),
+    ...(tools ? { tools } : {}),
+    ...(reuse ? { reuse } : {}),
   };
 });
 
@@ -138,4 +176,3 @@ export const variableReader = z.unknown().transform((v) => {
   const value = scalar.optional().catch(undefined).parse(noNull(v.value));
   return key === undefined || value === undefined ? undefined : { key, value };
 });
-

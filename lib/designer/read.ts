@@ -1,7 +1,19 @@
 import { z } from "zod";
 import { fix, type LocalFix } from "./fixes";
 import { readOperation } from "./read-ops";
-import { agentReader, edgeReader, fieldReader, isObj, list, nodeReader, pick, text, toolNeeded, toRecord, variableReader } from "./read-parts";
+import {
+  agentReader,
+  edgeReader,
+  fieldReader,
+  isObj,
+  list,
+  nodeReader,
+  pick,
+  text,
+  toolNeeded,
+  toRecord,
+  variableReader,
+} from "./read-parts";
 import type { DesignAnswer, EditAnswer, EditOperation } from "./schemas";
 
 /**
@@ -28,10 +40,16 @@ function unwrap(data: unknown, keys: string[], fixes: LocalFix[], depth = 0): Re
   const v = parsedString(data);
   if (isObj(v) && keys.some((k) => k in v)) return v;
   if (depth >= 3) return undefined;
-  const inner = Array.isArray(v) && v.length === 1 ? v[0] : isObj(v) && Object.keys(v).length === 1 ? Object.values(v)[0] : undefined;
+  const inner =
+    Array.isArray(v) && v.length === 1
+      ? v[0]
+      : isObj(v) && Object.keys(v).length === 1
+        ? Object.values(v)[0]
+        : undefined;
   if (inner === undefined) return undefined;
   const found = unwrap(inner, keys, fixes, depth + 1);
-  if (found && depth === 0) fixes.push(fix("answer_unwrapped", "The answer was wrapped in another object: read the design inside it."));
+  if (found && depth === 0)
+    fixes.push(fix("answer_unwrapped", "The answer was wrapped in another object: read the design inside it."));
   return found;
 }
 
@@ -41,12 +59,18 @@ export type ReadResult<T> = { ok: true; answer: T; fixes: LocalFix[] } | { ok: f
 export function readDesignAnswer(data: unknown): ReadResult<DesignAnswer> {
   const fixes: LocalFix[] = [];
   const root = unwrap(data, ["profile", "design", "nodes"], fixes);
-  if (!root) return { ok: false, error: "The answer holds no design: expected one JSON object {profile, design: {nodes, edges}}." };
+  if (!root)
+    return {
+      ok: false,
+      error: "The answer holds no design: expected one JSON object {profile, design: {nodes, edges}}.",
+    };
   const design = isObj(parsedString(root.design)) ? (parsedString(root.design) as Record<string, unknown>) : root;
   const profile = isObj(parsedString(root.profile)) ? (parsedString(root.profile) as Record<string, unknown>) : {};
   const nodes = list(nodeReader).parse(design.nodes);
   const summary = text.parse(pick(profile, "summary", "description")) ?? text.parse(design.description) ?? "";
-  const vars = isObj(design.variables) ? Object.entries(design.variables).map(([key, value]) => ({ key, value })) : design.variables;
+  const vars = isObj(design.variables)
+    ? Object.entries(design.variables).map(([key, value]) => ({ key, value }))
+    : design.variables;
   const answer: DesignAnswer = {
     profile: {
       summary,
@@ -66,7 +90,10 @@ export function readDesignAnswer(data: unknown): ReadResult<DesignAnswer> {
     },
   };
   if (nodes.length === 0 && answer.profile.agents.length === 0) {
-    return { ok: false, error: "The answer's design has no nodes and its profile no agents: there is nothing to build." };
+    return {
+      ok: false,
+      error: "The answer's design has no nodes and its profile no agents: there is nothing to build.",
+    };
   }
   return { ok: true, answer, fixes };
 }
@@ -75,13 +102,24 @@ export function readDesignAnswer(data: unknown): ReadResult<DesignAnswer> {
 export function readEditAnswer(data: unknown): ReadResult<EditAnswer> {
   const fixes: LocalFix[] = [];
   const v = parsedString(data);
-  const root = Array.isArray(v) && v.every(isObj) && v.some((x) => "op" in x) ? { operations: v } : unwrap(v, ["operations", "ops", "edits"], fixes);
-  if (!root) return { ok: false, error: "The answer holds no operations: expected one JSON object {summary, operations: [...]}." };
+  const root =
+    Array.isArray(v) && v.every(isObj) && v.some((x) => "op" in x)
+      ? { operations: v }
+      : unwrap(v, ["operations", "ops", "edits"], fixes);
+  if (!root)
+    return {
+      ok: false,
+      error: "The answer holds no operations: expected one JSON object {summary, operations: [...]}.",
+    };
   const raw = list(z.unknown()).parse(pick(root, "operations", "ops", "edits"));
   const operations = raw.flatMap((op, i): EditOperation[] => {
     const read = readOperation(op, i, fixes);
     return read ? [read] : [];
   });
   const toolsNeeded = list(toolNeeded).parse(pick(root, "toolsNeeded", "tools_needed"));
-  return { ok: true, answer: { summary: text.parse(root.summary) ?? "", operations, ...(toolsNeeded.length ? { toolsNeeded } : {}) }, fixes };
+  return {
+    ok: true,
+    answer: { summary: text.parse(root.summary) ?? "", operations, ...(toolsNeeded.length ? { toolsNeeded } : {}) },
+    fixes,
+  };
 }

@@ -39,25 +39,56 @@ function addAgent(d: Draft, spec: Omit<AgentSpec, "key">, base: string): string 
 function agentFor(d: Draft, node: NodeOf<"agent" | "orchestrator">, ref: string, ctx: RefContext): string {
   const known = resolveRef(ref, agentCandidates(d.wf.agents));
   if (known) {
-    d.fixes.push(fix("reference_resolved", `Node "${node.id}" names agent "${ref}": read as "${known.id}" (${known.how} match).`, "unknown_agent"));
+    d.fixes.push(
+      fix(
+        "reference_resolved",
+        `Node "${node.id}" names agent "${ref}": read as "${known.id}" (${known.how} match).`,
+        "unknown_agent",
+      ),
+    );
     return known.id;
   }
-  const saved = ref ? resolveRef(ref, ctx.savedAgents.map((a) => ({ id: a.id, aliases: [a.name] }))) : undefined;
+  const saved = ref
+    ? resolveRef(
+        ref,
+        ctx.savedAgents.map((a) => ({ id: a.id, aliases: [a.name] })),
+      )
+    : undefined;
   const savedAgent = saved && ctx.savedAgents.find((a) => a.id === saved.id);
   if (savedAgent) {
-    const key = addAgent(d, { name: savedAgent.name, description: "", instructions: "", tools: [], savedAgentId: savedAgent.id }, savedAgent.name);
-    d.fixes.push(fix("agent_created", `Node "${node.id}" names the saved agent "${savedAgent.name}": added it as agent "${key}".`, "unknown_agent"));
+    const key = addAgent(
+      d,
+      { name: savedAgent.name, description: "", instructions: "", tools: [], savedAgentId: savedAgent.id },
+      savedAgent.name,
+    );
+    d.fixes.push(
+      fix(
+        "agent_created",
+        `Node "${node.id}" names the saved agent "${savedAgent.name}": added it as agent "${key}".`,
+        "unknown_agent",
+      ),
+    );
     return key;
   }
   const name = ref ? words(ref) : node.name || words(node.id);
   const task = node.task.trim();
-  const key = addAgent(d, {
-    name: name.slice(0, 60) || "Agent",
-    description: name,
-    instructions: task ? `You are the ${name}. ${task}` : `You are the ${name}. Do the task you are given carefully.`,
-    tools: [],
-  }, ref || `${node.id}_agent`);
-  d.fixes.push(fix("agent_created", `Agent "${ref || key}" used by node "${node.id}" was not declared: created "${key}" from the node's task.`, "unknown_agent"));
+  const key = addAgent(
+    d,
+    {
+      name: name.slice(0, 60) || "Agent",
+      description: name,
+      instructions: task ? `You are the ${name}. ${task}` : `You are the ${name}. Do the task you are given carefully.`,
+      tools: [],
+    },
+    ref || `${node.id}_agent`,
+  );
+  d.fixes.push(
+    fix(
+      "agent_created",
+      `Agent "${ref || key}" used by node "${node.id}" was not declared: created "${key}" from the node's task.`,
+      "unknown_agent",
+    ),
+  );
   return key;
 }
 
@@ -66,16 +97,45 @@ function workersOf(d: Draft, node: NodeOf<"orchestrator">, ctx: RefContext): str
   for (const w of node.workers) {
     const key = d.wf.agents.some((a) => a.key === w) ? w : agentFor(d, { ...node, task: "" }, w, ctx);
     if (key === node.agent || out.includes(key)) {
-      d.fixes.push(fix("reference_dropped", `Orchestrator "${node.id}": worker "${w}" dropped (${key === node.agent ? "its own agent" : "listed twice"}).`, "orchestrator_self_worker"));
+      d.fixes.push(
+        fix(
+          "reference_dropped",
+          `Orchestrator "${node.id}": worker "${w}" dropped (${key === node.agent ? "its own agent" : "listed twice"}).`,
+          "orchestrator_self_worker",
+        ),
+      );
       continue;
     }
     out.push(key);
   }
   if (out.length > 0) return out;
-  const used = new Set(d.wf.nodes.flatMap((n) => (n.type === "agent" || n.type === "orchestrator" ? [n.agent, ...(n.type === "orchestrator" ? n.workers : [])] : [])));
+  const used = new Set(
+    d.wf.nodes.flatMap((n) =>
+      n.type === "agent" || n.type === "orchestrator" ? [n.agent, ...(n.type === "orchestrator" ? n.workers : [])] : [],
+    ),
+  );
   const unused = d.wf.agents.map((a) => a.key).filter((k) => !used.has(k) && k !== node.agent);
-  const workers = unused.length ? unused : [addAgent(d, { name: "Worker", description: `worker of ${node.id}`, instructions: `Do the sub-task ${node.id} hands you. ${node.task}`.trim(), tools: [] }, `${node.id}_worker`)];
-  d.fixes.push(fix("worker_assigned", `Orchestrator "${node.id}" had no workers: it hands work to ${workers.join(", ")}.`, "orchestrator_no_workers"));
+  const workers = unused.length
+    ? unused
+    : [
+        addAgent(
+          d,
+          {
+            name: "Worker",
+            description: `worker of ${node.id}`,
+            instructions: `Do the sub-task ${node.id} hands you. ${node.task}`.trim(),
+            tools: [],
+          },
+          `${node.id}_worker`,
+        ),
+      ];
+  d.fixes.push(
+    fix(
+      "worker_assigned",
+      `Orchestrator "${node.id}" had no workers: it hands work to ${workers.join(", ")}.`,
+      "orchestrator_no_workers",
+    ),
+  );
   return workers;
 }
 
@@ -101,8 +161,22 @@ export function repairSavedAgents(d: Draft, ctx: RefContext): void {
       if (a.savedAgentId === undefined || ids.includes(a.savedAgentId)) return a;
       const hit = resolveRef(a.savedAgentId, candidates);
       const { savedAgentId, ...rest } = a;
-      if (hit) d.fixes.push(fix("reference_resolved", `Agent "${a.key}" reuses "${savedAgentId}": read as saved agent "${hit.id}".`, "unknown_saved_agent"));
-      else d.fixes.push(fix("reference_dropped", `Agent "${a.key}" named saved agent "${savedAgentId}", which does not exist: it is a new agent.`, "unknown_saved_agent"));
+      if (hit)
+        d.fixes.push(
+          fix(
+            "reference_resolved",
+            `Agent "${a.key}" reuses "${savedAgentId}": read as saved agent "${hit.id}".`,
+            "unknown_saved_agent",
+          ),
+        );
+      else
+        d.fixes.push(
+          fix(
+            "reference_dropped",
+            `Agent "${a.key}" named saved agent "${savedAgentId}", which does not exist: it is a new agent.`,
+            "unknown_saved_agent",
+          ),
+        );
       return hit ? { ...rest, savedAgentId: hit.id } : rest;
     }),
   };
@@ -115,12 +189,23 @@ export function repairToolNames(d: Draft, ctx: RefContext): void {
     if (ctx.tools.includes(name)) return name;
     const hit = resolveRef(name, candidates, TOOL_THRESHOLD);
     if (!hit) return name;
-    d.fixes.push(fix("reference_resolved", `${owner} uses tool "${name}": read as the registered tool "${hit.id}".`, "unknown_tool"));
+    d.fixes.push(
+      fix(
+        "reference_resolved",
+        `${owner} uses tool "${name}": read as the registered tool "${hit.id}".`,
+        "unknown_tool",
+      ),
+    );
     return hit.id;
   };
   d.wf = {
     ...d.wf,
-    agents: d.wf.agents.map((a) => ({ ...a, tools: a.tools.map((t) => ({ ...t, name: rename(t.name, `Agent "${a.key}"`) })) })),
-    nodes: d.wf.nodes.map((n) => (n.type === "tool" ? { ...n, tool: { ...n.tool, name: rename(n.tool.name, `Tool node "${n.id}"`) } } : n)),
+    agents: d.wf.agents.map((a) => ({
+      ...a,
+      tools: a.tools.map((t) => ({ ...t, name: rename(t.name, `Agent "${a.key}"`) })),
+    })),
+    nodes: d.wf.nodes.map((n) =>
+      n.type === "tool" ? { ...n, tool: { ...n.tool, name: rename(n.tool.name, `Tool node "${n.id}"`) } } : n,
+    ),
   };
 }

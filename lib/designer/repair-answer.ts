@@ -15,7 +15,14 @@ import type { Design, DesignAgent, DesignAnswer, DesignField, DesignNode } from 
 const WORK = new Set(["start", "end", "abort"]);
 
 /** Ids made valid and unique; returns the renames (old → new) so references can follow. */
-function uniqueIds<T>(items: T[], get: (x: T) => string, set: (x: T, id: string) => T, what: string, fixes: LocalFix[], base = "n") {
+function uniqueIds<T>(
+  items: T[],
+  get: (x: T) => string,
+  set: (x: T, id: string) => T,
+  what: string,
+  fixes: LocalFix[],
+  base = "n",
+) {
   const taken = new Set<string>();
   const renames = new Map<string, string>();
   const out = items.map((x) => {
@@ -23,7 +30,13 @@ function uniqueIds<T>(items: T[], get: (x: T) => string, set: (x: T, id: string)
     const id = isIdentifier(raw) && !taken.has(raw) ? (taken.add(raw), raw) : uniqueId(slug(raw, base), taken);
     if (id === raw) return x;
     if (!isIdentifier(raw) && !renames.has(raw)) renames.set(raw, id);
-    fixes.push(fix("id_renamed", `${what} "${raw}" ${isIdentifier(raw) ? "was used twice" : "is not an identifier"}: renamed to "${id}".`, isIdentifier(raw) ? "duplicate_id" : "invalid_id"));
+    fixes.push(
+      fix(
+        "id_renamed",
+        `${what} "${raw}" ${isIdentifier(raw) ? "was used twice" : "is not an identifier"}: renamed to "${id}".`,
+        isIdentifier(raw) ? "duplicate_id" : "invalid_id",
+      ),
+    );
     return set(x, id);
   });
   return { out, renames };
@@ -35,13 +48,25 @@ const idOf = (n: DesignNode) => n.id || n.name || n.kind || "node";
 function renameRefs(design: Design, nodes: Map<string, string>, keys: Map<string, string>): Design {
   const node = (id: string) => nodes.get(id) ?? id;
   const key = (k: string | undefined) => (k === undefined ? k : (keys.get(k) ?? k));
-  const text = (t: string | undefined) => (t === undefined ? t : [...nodes].reduce((acc, [from, to]) => renameNodeInTemplate(acc, from, to), t));
+  const text = (t: string | undefined) =>
+    t === undefined ? t : [...nodes].reduce((acc, [from, to]) => renameNodeInTemplate(acc, from, to), t);
   const deep = (v: unknown): unknown =>
-    typeof v === "string" ? text(v) : Array.isArray(v) ? v.map(deep) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)])) : v;
+    typeof v === "string"
+      ? text(v)
+      : Array.isArray(v)
+        ? v.map(deep)
+        : v && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)]))
+          : v;
   return {
     ...design,
     nodes: design.nodes.map((n) => ({
-      ...n, agent: key(n.agent), task: text(n.task), prompt: text(n.prompt), reason: text(n.reason), workers: n.workers?.map((w) => key(w)!),
+      ...n,
+      agent: key(n.agent),
+      task: text(n.task),
+      prompt: text(n.prompt),
+      reason: text(n.reason),
+      workers: n.workers?.map((w) => key(w)!),
       ...(n.outputs ? { outputs: deep(n.outputs) as Record<string, string> } : {}),
       ...(n.inputs ? { inputs: deep(n.inputs) as Record<string, string> } : {}),
       ...(n.args ? { args: deep(n.args) as Record<string, unknown> } : {}),
@@ -51,16 +76,45 @@ function renameRefs(design: Design, nodes: Map<string, string>, keys: Map<string
 }
 
 function repairKeys(fields: DesignField[], what: string, fixes: LocalFix[]): DesignField[] {
-  return uniqueIds(fields, (f) => f.key, (f, key) => ({ ...f, key }), what, fixes, "field").out;
+  return uniqueIds(
+    fields,
+    (f) => f.key,
+    (f, key) => ({ ...f, key }),
+    what,
+    fixes,
+    "field",
+  ).out;
 }
 
 /** Ids, keys and references of the answer. */
 function repairIds(answer: DesignAnswer, fixes: LocalFix[]): DesignAnswer {
   const withIds = answer.design.nodes.map((n) => (n.id ? n : { ...n, id: idOf(n) }));
-  const nodes = uniqueIds(withIds, (n) => n.id, (n, id) => ({ ...n, id }), "Node id", fixes);
-  const agents = uniqueIds(answer.profile.agents, (a) => a.key, (a, key) => ({ ...a, key }), "Agent key", fixes, "agent");
+  const nodes = uniqueIds(
+    withIds,
+    (n) => n.id,
+    (n, id) => ({ ...n, id }),
+    "Node id",
+    fixes,
+  );
+  const agents = uniqueIds(
+    answer.profile.agents,
+    (a) => a.key,
+    (a, key) => ({ ...a, key }),
+    "Agent key",
+    fixes,
+    "agent",
+  );
   const design = renameRefs({ ...answer.design, nodes: nodes.out }, nodes.renames, agents.renames);
-  const variables = answer.design.variables && uniqueIds(answer.design.variables, (v) => v.key, (v, key) => ({ ...v, key }), "Variable", fixes, "var").out;
+  const variables =
+    answer.design.variables &&
+    uniqueIds(
+      answer.design.variables,
+      (v) => v.key,
+      (v, key) => ({ ...v, key }),
+      "Variable",
+      fixes,
+      "var",
+    ).out;
   return {
     profile: {
       ...answer.profile,
@@ -80,18 +134,33 @@ function stepsFromAgents(answer: DesignAnswer, fixes: LocalFix[]): Design {
   const input = profile.inputs[0]?.key;
   const steps = profile.agents.map((a: DesignAgent, i) => ({ id: uniqueId(slug(a.key, "step"), taken), a, i }));
   const nodes: DesignNode[] = steps.map(({ id, a, i }) => ({
-    id, kind: "agent", agent: a.key,
-    task: i === 0 ? `${a.role}${input ? `: {{inputs.${input}}}` : "."}` : `${a.role}. Work from: {{nodes.${steps[i - 1]!.id}.output}}`,
+    id,
+    kind: "agent",
+    agent: a.key,
+    task:
+      i === 0
+        ? `${a.role}${input ? `: {{inputs.${input}}}` : "."}`
+        : `${a.role}. Work from: {{nodes.${steps[i - 1]!.id}.output}}`,
   }));
   const edges = steps.slice(1).map((s, i) => ({ from: steps[i]!.id, to: s.id }));
-  fixes.push(fix("node_created", `The design had no node doing work: one step per agent (${steps.map((s) => s.id).join(" -> ")}).`, "empty_design"));
+  fixes.push(
+    fix(
+      "node_created",
+      `The design had no node doing work: one step per agent (${steps.map((s) => s.id).join(" -> ")}).`,
+      "empty_design",
+    ),
+  );
   const start = design.nodes.filter((n) => n.kind === "start");
   const rest = design.nodes.filter((n) => n.kind !== "start");
   return { ...design, nodes: [...start, ...nodes, ...rest], edges: [...design.edges, ...edges] };
 }
 
 /** All design-level repairs of a new-workflow answer; document-level ones follow after compiling. */
-export function repairAnswer(input: DesignAnswer, kinds: readonly string[], cap: number): { answer: DesignAnswer; fixes: LocalFix[] } {
+export function repairAnswer(
+  input: DesignAnswer,
+  kinds: readonly string[],
+  cap: number,
+): { answer: DesignAnswer; fixes: LocalFix[] } {
   const fixes: LocalFix[] = [];
   const answer = repairIds(input, fixes);
   const edges = answer.design.edges.map((e) => ({ ...e }));

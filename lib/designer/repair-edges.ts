@@ -54,10 +54,20 @@ type State = { nodes: DesignNode[]; fixes: LocalFix[]; used: Map<string, Set<str
 /** A node that declared no branches takes the ones its edges use (its default outcome kept if an edge uses it). */
 function declare(s: State, source: DesignNode, branch: string): DesignNode {
   const { outcomes } = designOutcomes(source);
-  const base = source.branches?.length ? source.branches : source.kind === "router" ? [] : outcomes.filter((o) => s.used.get(source.id)?.has(o)).map((id) => ({ id }));
+  const base = source.branches?.length
+    ? source.branches
+    : source.kind === "router"
+      ? []
+      : outcomes.filter((o) => s.used.get(source.id)?.has(o)).map((id) => ({ id }));
   const next = { ...source, branches: [...base, { id: branch }] };
   s.nodes = s.nodes.map((n) => (n === source ? next : n));
-  s.fixes.push(fix("branch_added", `Node "${source.id}" had no branch "${branch}", which an edge leaves from: declared it.`, "edge_unknown_handle"));
+  s.fixes.push(
+    fix(
+      "branch_added",
+      `Node "${source.id}" had no branch "${branch}", which an edge leaves from: declared it.`,
+      "edge_unknown_handle",
+    ),
+  );
   return next;
 }
 
@@ -67,24 +77,44 @@ function branchOf(s: State, e: DesignEdge, source: DesignNode): string | undefin
   const used = s.used.get(source.id) ?? new Set<string>();
   if (e.branch !== undefined && outcomes.includes(e.branch)) return e.branch;
   if (e.branch !== undefined) {
-    const hit = resolveRef(e.branch, outcomes.map((id) => ({ id })));
+    const hit = resolveRef(
+      e.branch,
+      outcomes.map((id) => ({ id })),
+    );
     if (hit) {
-      s.fixes.push(fix("reference_resolved", `Edge ${e.from} -> ${e.to} leaves from "${e.branch}": read as branch "${hit.id}".`, "edge_unknown_handle"));
+      s.fixes.push(
+        fix(
+          "reference_resolved",
+          `Edge ${e.from} -> ${e.to} leaves from "${e.branch}": read as branch "${hit.id}".`,
+          "edge_unknown_handle",
+        ),
+      );
       return hit.id;
     }
     const id = slug(e.branch, "branch");
     if (outcomes.includes(id)) return id;
-    if (open) return declare(s, source, id), id;
+    if (open) return (declare(s, source, id), id);
   }
   const free = outcomes.find((o) => !used.has(o) && !(source.kind === "tool" && o === "error")) ?? outcomes[0];
   if (e.branch !== undefined && free !== undefined) {
-    s.fixes.push(fix("reference_resolved", `Edge ${e.from} -> ${e.to} leaves from "${free}" ("${e.branch}" is no outcome of "${e.from}").`, "edge_unknown_handle"));
+    s.fixes.push(
+      fix(
+        "reference_resolved",
+        `Edge ${e.from} -> ${e.to} leaves from "${free}" ("${e.branch}" is no outcome of "${e.from}").`,
+        "edge_unknown_handle",
+      ),
+    );
   }
   return free;
 }
 
 /** The repaired edges (and nodes, which may have gained branches) of a design; `cap` is the default loop cap. */
-export function repairDesignEdges(edges: readonly DesignEdge[], nodes: DesignNode[], cap: number, fixes: LocalFix[]): { edges: DesignEdge[]; nodes: DesignNode[] } {
+export function repairDesignEdges(
+  edges: readonly DesignEdge[],
+  nodes: DesignNode[],
+  cap: number,
+  fixes: LocalFix[],
+): { edges: DesignEdge[]; nodes: DesignNode[] } {
   const s: State = { nodes, fixes, used: new Map() };
   const candidates = nodes.map((n) => ({ id: n.id, aliases: n.name ? [n.name] : [] }));
   const seen = new Set<string>();
@@ -94,14 +124,29 @@ export function repairDesignEdges(edges: readonly DesignEdge[], nodes: DesignNod
     const to = endOf(e.to, nodes, candidates);
     if (!from || !to) {
       const missing = from ? e.to : e.from;
-      fixes.push(fix("edge_dropped", `Edge ${e.from} -> ${e.to} names "${missing}", which is no node of the design: dropped.`, "dangling_edge"));
+      fixes.push(
+        fix(
+          "edge_dropped",
+          `Edge ${e.from} -> ${e.to} names "${missing}", which is no node of the design: dropped.`,
+          "dangling_edge",
+        ),
+      );
       continue;
     }
-    if (from !== e.from || to !== e.to) fixes.push(fix("reference_resolved", `Edge ${e.from} -> ${e.to} re-pointed to ${from} -> ${to}.`, "dangling_edge"));
+    if (from !== e.from || to !== e.to)
+      fixes.push(
+        fix("reference_resolved", `Edge ${e.from} -> ${e.to} re-pointed to ${from} -> ${to}.`, "dangling_edge"),
+      );
     const source = s.nodes.find((n) => n.id === from)!;
     const branch = branchOf(s, { ...e, from, to }, source);
     if (branch === undefined) {
-      fixes.push(fix("edge_dropped", `Edge ${from} -> ${to} leaves a ${source.kind} node, which has no outcomes: dropped.`, "edge_unknown_handle"));
+      fixes.push(
+        fix(
+          "edge_dropped",
+          `Edge ${from} -> ${to} leaves a ${source.kind} node, which has no outcomes: dropped.`,
+          "edge_unknown_handle",
+        ),
+      );
       continue;
     }
     const key = `${from}|${branch}|${to}|${e.loop ? "loop" : "forward"}`;
@@ -122,6 +167,13 @@ function capped(e: DesignEdge, cap: number, fixes: LocalFix[]): DesignEdge {
     return rest;
   }
   const ok = e.maxIterations !== undefined && e.maxIterations >= 1;
-  if (!ok) fixes.push(fix("loop_capped", `Loop edge ${e.from} -> ${e.to} capped at the default ${cap} iterations.`, "loop_missing_max_iterations"));
+  if (!ok)
+    fixes.push(
+      fix(
+        "loop_capped",
+        `Loop edge ${e.from} -> ${e.to} capped at the default ${cap} iterations.`,
+        "loop_missing_max_iterations",
+      ),
+    );
   return { ...e, maxIterations: ok ? e.maxIterations : cap, onExhausted: e.onExhausted ?? "continue" };
 }

@@ -27,7 +27,14 @@ export class Draft {
 
   /** Adds a forward (or loop) edge from `source`'s outcome `handle` to `target`. */
   connect(source: string, handle: string, target: string, extra: Partial<Edge> = {}): Edge {
-    const edge: Edge = { id: edgeId(source, handle, target, this.taken), source, sourceHandle: handle, target, kind: "forward", ...extra };
+    const edge: Edge = {
+      id: edgeId(source, handle, target, this.taken),
+      source,
+      sourceHandle: handle,
+      target,
+      kind: "forward",
+      ...extra,
+    };
     this.wf = { ...this.wf, edges: [...this.wf.edges, edge] };
     return edge;
   }
@@ -65,16 +72,30 @@ export function ensureStart(d: Draft): void {
     const first = d.wf.nodes.find((n) => !isTerminal(n));
     d.setNodes([{ id, type: "start", name: "Start", join: "all" }, ...d.wf.nodes]);
     for (const t of targets.length ? targets : first ? [first] : []) d.connect(id, "next", t.id);
-    d.fixes.push(fix("start_added", `The design had no start node: added "${id}"${targets.length ? `, leading to ${targets.map((t) => t.id).join(", ")}` : ""}.`, "no_start_node"));
+    d.fixes.push(
+      fix(
+        "start_added",
+        `The design had no start node: added "${id}"${targets.length ? `, leading to ${targets.map((t) => t.id).join(", ")}` : ""}.`,
+        "no_start_node",
+      ),
+    );
     return;
   }
   const [kept, ...extra] = starts;
   if (!kept || extra.length === 0) return;
   const gone = new Set(extra.map((s) => s.id));
-  const moved = d.wf.edges.filter((e) => gone.has(e.source)).map((e) => ({ ...e, source: kept.id, sourceHandle: "next" }));
+  const moved = d.wf.edges
+    .filter((e) => gone.has(e.source))
+    .map((e) => ({ ...e, source: kept.id, sourceHandle: "next" }));
   d.setNodes(d.wf.nodes.filter((n) => !gone.has(n.id)));
   d.setEdges([...d.wf.edges.filter((e) => !gone.has(e.source) && !gone.has(e.target)), ...moved]);
-  d.fixes.push(fix("start_merged", `The design had ${starts.length} start nodes: merged ${[...gone].join(", ")} into "${kept.id}".`, "multiple_start_nodes"));
+  d.fixes.push(
+    fix(
+      "start_merged",
+      `The design had ${starts.length} start nodes: merged ${[...gone].join(", ")} into "${kept.id}".`,
+      "multiple_start_nodes",
+    ),
+  );
 }
 
 /** At least one end node (wired later by the outcome wiring). */
@@ -100,7 +121,9 @@ export function dropBadEdges(d: Draft): void {
     if (!edge) continue;
     const key = `${edge.source}|${edge.sourceHandle}|${edge.target}|${edge.kind}`;
     if (seen.has(key)) {
-      d.fixes.push(fix("edge_dropped", `Edge ${e.source} -> ${e.target} repeats another edge: dropped.`, "duplicate_edge"));
+      d.fixes.push(
+        fix("edge_dropped", `Edge ${e.source} -> ${e.target} repeats another edge: dropped.`, "duplicate_edge"),
+      );
       continue;
     }
     seen.add(key);
@@ -112,18 +135,34 @@ export function dropBadEdges(d: Draft): void {
 function repointed(d: Draft, e: Edge, start: string | undefined, firstStep: string | undefined): Edge | undefined {
   const source = d.node(e.source);
   const target = d.node(e.target);
-  const drop = (why: string, code: string) => void d.fixes.push(fix("edge_dropped", `Edge ${e.source} -> ${e.target} ${why}: dropped.`, code));
-  if (!source || !target) return drop("names a node that does not exist", source ? "edge_unknown_target" : "edge_unknown_source");
-  if (isTerminal(source)) return drop(`leaves ${source.type} node "${source.id}", which has no outcomes`, "edge_unknown_handle");
+  const drop = (why: string, code: string) =>
+    void d.fixes.push(fix("edge_dropped", `Edge ${e.source} -> ${e.target} ${why}: dropped.`, code));
+  if (!source || !target)
+    return drop("names a node that does not exist", source ? "edge_unknown_target" : "edge_unknown_source");
+  if (isTerminal(source))
+    return drop(`leaves ${source.type} node "${source.id}", which has no outcomes`, "edge_unknown_handle");
   if (e.target === start) {
-    if (e.kind !== "loop" || !firstStep || firstStep === e.source) return drop("enters the start node", "edge_into_start");
-    d.fixes.push(fix("reference_resolved", `Loop edge ${e.source} -> ${e.target} goes back to the first step "${firstStep}" instead of the start.`, "edge_into_start"));
+    if (e.kind !== "loop" || !firstStep || firstStep === e.source)
+      return drop("enters the start node", "edge_into_start");
+    d.fixes.push(
+      fix(
+        "reference_resolved",
+        `Loop edge ${e.source} -> ${e.target} goes back to the first step "${firstStep}" instead of the start.`,
+        "edge_into_start",
+      ),
+    );
     return { ...e, target: firstStep };
   }
   const outcomes = outcomesOf(source);
   if (outcomes.includes(e.sourceHandle)) return e;
   if (outcomes.length === 1 || source.type === "tool") {
-    d.fixes.push(fix("reference_resolved", `Edge ${e.source} -> ${e.target} leaves from "${outcomes[0]}" (the node has no outcome "${e.sourceHandle}").`, "edge_unknown_handle"));
+    d.fixes.push(
+      fix(
+        "reference_resolved",
+        `Edge ${e.source} -> ${e.target} leaves from "${outcomes[0]}" (the node has no outcome "${e.sourceHandle}").`,
+        "edge_unknown_handle",
+      ),
+    );
     return { ...e, sourceHandle: outcomes[0]! };
   }
   return drop(`leaves from "${e.sourceHandle}", which is not an outcome of "${source.id}"`, "edge_unknown_handle");
@@ -132,30 +171,60 @@ function repointed(d: Draft, e: Edge, start: string | undefined, firstStep: stri
 /** Loop edges that do not go back become forward edges; forward edges closing a cycle become loop edges. */
 export function orientEdges(d: Draft): void {
   const graph = buildGraph(d.wf);
-  d.setEdges(d.wf.edges.map((e) => {
-    if (e.kind !== "loop" || goesBack(graph, e)) return e;
-    d.fixes.push(fix("loop_fixed", `Edge ${e.source} -> ${e.target} was marked as a loop but does not go back: made a forward edge.`, "loop_not_backward"));
-    const { maxIterations: _max, onExhausted: _on, continueWith: _with, ...rest } = e;
-    return { ...rest, kind: "forward" as const };
-  }));
+  d.setEdges(
+    d.wf.edges.map((e) => {
+      if (e.kind !== "loop" || goesBack(graph, e)) return e;
+      d.fixes.push(
+        fix(
+          "loop_fixed",
+          `Edge ${e.source} -> ${e.target} was marked as a loop but does not go back: made a forward edge.`,
+          "loop_not_backward",
+        ),
+      );
+      const { maxIterations: _max, onExhausted: _on, continueWith: _with, ...rest } = e;
+      return { ...rest, kind: "forward" as const };
+    }),
+  );
   const back = new Set(forwardCycles(buildGraph(d.wf)).map((c) => c.edge.id));
   if (back.size === 0) return;
   const cap = d.wf.limits.maxIterationsPerLoop;
-  d.setEdges(d.wf.edges.map((e) => {
-    if (!back.has(e.id)) return e;
-    d.fixes.push(fix("loop_made", `Edge ${e.source} -> ${e.target} closes a cycle: made a loop edge capped at ${e.maxIterations ?? cap}.`, "forward_cycle"));
-    return { ...e, kind: "loop" as const, maxIterations: e.maxIterations ?? cap, onExhausted: e.onExhausted ?? ("continue" as const) };
-  }));
+  d.setEdges(
+    d.wf.edges.map((e) => {
+      if (!back.has(e.id)) return e;
+      d.fixes.push(
+        fix(
+          "loop_made",
+          `Edge ${e.source} -> ${e.target} closes a cycle: made a loop edge capped at ${e.maxIterations ?? cap}.`,
+          "forward_cycle",
+        ),
+      );
+      return {
+        ...e,
+        kind: "loop" as const,
+        maxIterations: e.maxIterations ?? cap,
+        onExhausted: e.onExhausted ?? ("continue" as const),
+      };
+    }),
+  );
 }
 
 /** Every loop edge gets a cap of at least 1 (the workflow's default) and an exhaustion policy (continue). */
 export function capLoops(d: Draft): void {
   const cap = d.wf.limits.maxIterationsPerLoop;
-  d.setEdges(d.wf.edges.map((e) => {
-    if (e.kind !== "loop") return e;
-    const capped = e.maxIterations !== undefined && e.maxIterations >= 1;
-    if (capped && e.onExhausted) return e;
-    if (!capped) d.fixes.push(fix("loop_capped", `Loop edge ${e.source} -> ${e.target} capped at the default ${cap} iterations.`, "loop_missing_max_iterations"));
-    return { ...e, maxIterations: capped ? e.maxIterations : cap, onExhausted: e.onExhausted ?? "continue" };
-  }));
+  d.setEdges(
+    d.wf.edges.map((e) => {
+      if (e.kind !== "loop") return e;
+      const capped = e.maxIterations !== undefined && e.maxIterations >= 1;
+      if (capped && e.onExhausted) return e;
+      if (!capped)
+        d.fixes.push(
+          fix(
+            "loop_capped",
+            `Loop edge ${e.source} -> ${e.target} capped at the default ${cap} iterations.`,
+            "loop_missing_max_iterations",
+          ),
+        );
+      return { ...e, maxIterations: capped ? e.maxIterations : cap, onExhausted: e.onExhausted ?? "continue" };
+    }),
+  );
 }

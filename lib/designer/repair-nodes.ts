@@ -13,17 +13,60 @@ import { designFieldsOf } from "./wire";
 
 /** Names models use for the real kinds (used when the fields do not decide). */
 const KIND_SYNONYMS: Record<string, NodeKind> = {
-  llm: "agent", ai: "agent", worker: "agent", assistant: "agent", task: "agent", evaluator: "agent", critic: "agent",
-  aggregator: "agent", writer: "agent", solver: "agent", reviewer: "agent", state: "agent", step: "agent",
-  condition: "router", conditional: "router", if: "router", ifelse: "router", switch: "router", branch: "router",
-  decision: "router", classifier: "router", route: "router",
-  function: "tool", api: "tool", http: "tool", action: "tool",
-  supervisor: "orchestrator", manager: "orchestrator", coordinator: "orchestrator",
-  approval: "human", humanapproval: "human", humaninput: "human", humanreview: "human", review: "human", manual: "human",
-  workflow: "subflow", subworkflow: "subflow", childworkflow: "subflow", runworkflow: "subflow",
-  begin: "start", input: "start", trigger: "start", entry: "start", onstart: "start",
-  finish: "end", output: "end", stop: "end", terminal: "end", final: "end", result: "end",
-  fail: "abort", failure: "abort", error: "abort", cancel: "abort",
+  llm: "agent",
+  ai: "agent",
+  worker: "agent",
+  assistant: "agent",
+  task: "agent",
+  evaluator: "agent",
+  critic: "agent",
+  aggregator: "agent",
+  writer: "agent",
+  solver: "agent",
+  reviewer: "agent",
+  state: "agent",
+  step: "agent",
+  condition: "router",
+  conditional: "router",
+  if: "router",
+  ifelse: "router",
+  switch: "router",
+  branch: "router",
+  decision: "router",
+  classifier: "router",
+  route: "router",
+  function: "tool",
+  api: "tool",
+  http: "tool",
+  action: "tool",
+  supervisor: "orchestrator",
+  manager: "orchestrator",
+  coordinator: "orchestrator",
+  approval: "human",
+  humanapproval: "human",
+  humaninput: "human",
+  humanreview: "human",
+  review: "human",
+  manual: "human",
+  workflow: "subflow",
+  subworkflow: "subflow",
+  childworkflow: "subflow",
+  runworkflow: "subflow",
+  begin: "start",
+  input: "start",
+  trigger: "start",
+  entry: "start",
+  onstart: "start",
+  finish: "end",
+  output: "end",
+  stop: "end",
+  terminal: "end",
+  final: "end",
+  result: "end",
+  fail: "abort",
+  failure: "abort",
+  error: "abort",
+  cancel: "abort",
 };
 
 /** Fields that say nothing about the kind. */
@@ -31,7 +74,9 @@ const COMMON = new Set(["id", "kind", "name", "join"]);
 
 /** The design fields set on a node (non-empty values only). */
 function present(node: DesignNode): string[] {
-  return Object.entries(node).filter(([k, v]) => !COMMON.has(k) && v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0)).map(([k]) => k);
+  return Object.entries(node)
+    .filter(([k, v]) => !COMMON.has(k) && v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0))
+    .map(([k]) => k);
 }
 
 /** The kind a word names: itself, a synonym, or a kind spelt nearly alike. */
@@ -62,7 +107,11 @@ export function resolveKind(node: DesignNode, kinds: readonly string[]): string 
 }
 
 /** Fields whose meaning carries over to the resolved kind. */
-const MOVES: [from: keyof DesignNode, to: keyof DesignNode][] = [["task", "prompt"], ["prompt", "task"], ["task", "reason"]];
+const MOVES: [from: keyof DesignNode, to: keyof DesignNode][] = [
+  ["task", "prompt"],
+  ["prompt", "task"],
+  ["task", "reason"],
+];
 
 function fitFields(node: DesignNode, fixes: LocalFix[]): DesignNode {
   const allowed = designFieldsOf(node.kind as NodeKind);
@@ -71,22 +120,35 @@ function fitFields(node: DesignNode, fixes: LocalFix[]): DesignNode {
     const { workflowId, inputs, version } = node.args as { workflowId?: unknown; inputs?: unknown; version?: unknown };
     if (typeof workflowId === "string") out.workflowId = workflowId;
     if (inputs && typeof inputs === "object" && !Array.isArray(inputs)) {
-      out.inputs = Object.fromEntries(Object.entries(inputs).filter((e): e is [string, string] => typeof e[1] === "string"));
+      out.inputs = Object.fromEntries(
+        Object.entries(inputs).filter((e): e is [string, string] => typeof e[1] === "string"),
+      );
     }
     if (typeof version === "number") out.version = version;
     delete out.args;
-    fixes.push(fix("field_moved", `Subflow "${node.id}": its args are its workflowId and inputs.`, "field_not_applicable"));
+    fixes.push(
+      fix("field_moved", `Subflow "${node.id}": its args are its workflowId and inputs.`, "field_not_applicable"),
+    );
   }
   for (const [from, to] of MOVES) {
     if (out[from] !== undefined && !allowed.includes(from) && allowed.includes(to) && !out[to]) {
       out[to] = out[from];
       delete out[from];
-      fixes.push(fix("field_moved", `Node "${node.id}" (${node.kind}): its ${from} is its ${to}.`, "field_not_applicable"));
+      fixes.push(
+        fix("field_moved", `Node "${node.id}" (${node.kind}): its ${from} is its ${to}.`, "field_not_applicable"),
+      );
     }
   }
   const dropped = present(out as DesignNode).filter((k) => !allowed.includes(k) && k !== "version");
   for (const k of dropped) delete out[k];
-  if (dropped.length) fixes.push(fix("field_dropped", `Node "${node.id}" (${node.kind}): dropped ${dropped.join(", ")}, which a ${node.kind} node does not have.`, "field_not_applicable"));
+  if (dropped.length)
+    fixes.push(
+      fix(
+        "field_dropped",
+        `Node "${node.id}" (${node.kind}): dropped ${dropped.join(", ")}, which a ${node.kind} node does not have.`,
+        "field_not_applicable",
+      ),
+    );
   return out as DesignNode;
 }
 
@@ -106,25 +168,40 @@ function fitBranches(node: DesignNode, edges: DesignEdge[], fixes: LocalFix[]): 
     const renamed = uniqueId(base, seen);
     const dup = edges.filter((e) => e.from === node.id && (e.branch === b.id || e.branch === base));
     if (dup.length > 1) dup[dup.length - 1]!.branch = renamed;
-    fixes.push(fix("id_renamed", `Node "${node.id}": second branch "${b.id}" renamed to "${renamed}".`, "duplicate_branch_id"));
+    fixes.push(
+      fix("id_renamed", `Node "${node.id}": second branch "${b.id}" renamed to "${renamed}".`, "duplicate_branch_id"),
+    );
     return { ...b, id: renamed };
   });
   return { ...node, branches };
 }
 
 /** Kind, fields and branches of one node; `edges` (mutated) follow renamed branches. */
-export function repairNode(node: DesignNode, kinds: readonly string[], edges: DesignEdge[], fixes: LocalFix[]): DesignNode {
+export function repairNode(
+  node: DesignNode,
+  kinds: readonly string[],
+  edges: DesignEdge[],
+  fixes: LocalFix[],
+): DesignNode {
   const kind = resolveKind(node, kinds);
   let out = node;
   if (kind !== node.kind) {
     const why = kinds.includes(kind) && kindByFields(node, kinds) === kind ? "by the fields it has" : "by its name";
-    fixes.push(fix("kind_mapped", `Node "${node.id}": kind "${node.kind}" read as "${kind}" (${node.kind ? why : "it had none"}).`, "unknown_node_kind"));
+    fixes.push(
+      fix(
+        "kind_mapped",
+        `Node "${node.id}": kind "${node.kind}" read as "${kind}" (${node.kind ? why : "it had none"}).`,
+        "unknown_node_kind",
+      ),
+    );
     out = { ...out, kind };
   }
   out = fitFields(out, fixes);
   if (out.kind === "tool" && !out.tool?.trim()) {
     const tool = slug(out.name || out.id, "tool").toLowerCase();
-    fixes.push(fix("reference_resolved", `Tool node "${out.id}" named no tool: it uses "${tool}" (to create).`, "unknown_tool"));
+    fixes.push(
+      fix("reference_resolved", `Tool node "${out.id}" named no tool: it uses "${tool}" (to create).`, "unknown_tool"),
+    );
     out = { ...out, tool };
   }
   return fitBranches(out, edges, fixes);

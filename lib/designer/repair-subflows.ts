@@ -21,7 +21,13 @@ export function repairSubflows(d: Draft, workflows: readonly SubflowWorkflow[] |
     if (!workflows.some((w) => w.id === node.workflowId)) {
       const hit = resolveRef(node.workflowId, candidates);
       if (!hit) continue;
-      d.fixes.push(fix("reference_resolved", `Subflow "${id}" runs "${node.workflowId}": read as workflow "${hit.id}".`, "subflow_unknown_workflow"));
+      d.fixes.push(
+        fix(
+          "reference_resolved",
+          `Subflow "${id}" runs "${node.workflowId}": read as workflow "${hit.id}".`,
+          "subflow_unknown_workflow",
+        ),
+      );
       node = { ...node, workflowId: hit.id };
     }
     const target = workflows.find((w) => w.id === node.workflowId)!;
@@ -32,7 +38,11 @@ export function repairSubflows(d: Draft, workflows: readonly SubflowWorkflow[] |
   }
 }
 
-function childInputs(d: Draft, node: NodeOf<"subflow">, declared: readonly { key: string; required: boolean }[]): Record<string, string> {
+function childInputs(
+  d: Draft,
+  node: NodeOf<"subflow">,
+  declared: readonly { key: string; required: boolean }[],
+): Record<string, string> {
   const keys = declared.map((f) => ({ id: f.key }));
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(node.inputs)) {
@@ -42,18 +52,38 @@ function childInputs(d: Draft, node: NodeOf<"subflow">, declared: readonly { key
     }
     const open = declared.filter((f) => !(f.key in node.inputs) && !(f.key in out));
     const onlyRequired = open.filter((f) => f.required);
-    const hit = resolveRef(key, keys.filter((k) => open.some((f) => f.key === k.id))) ?? (onlyRequired.length === 1 ? { id: onlyRequired[0]!.key } : undefined);
+    const hit =
+      resolveRef(
+        key,
+        keys.filter((k) => open.some((f) => f.key === k.id)),
+      ) ?? (onlyRequired.length === 1 ? { id: onlyRequired[0]!.key } : undefined);
     if (hit) out[hit.id] = value;
-    d.fixes.push(hit
-      ? fix("reference_resolved", `Subflow "${node.id}" sets input "${key}": read as "${hit.id}".`, "subflow_unknown_input")
-      : fix("reference_dropped", `Subflow "${node.id}" set input "${key}", which its workflow does not take: dropped.`, "subflow_unknown_input"));
+    d.fixes.push(
+      hit
+        ? fix(
+            "reference_resolved",
+            `Subflow "${node.id}" sets input "${key}": read as "${hit.id}".`,
+            "subflow_unknown_input",
+          )
+        : fix(
+            "reference_dropped",
+            `Subflow "${node.id}" set input "${key}", which its workflow does not take: dropped.`,
+            "subflow_unknown_input",
+          ),
+    );
   }
   for (const f of declared.filter((x) => x.required && !(x.key in out))) {
     if (!d.wf.inputs.some((i) => i.key === f.key)) {
       d.wf = { ...d.wf, inputs: [...d.wf.inputs, { key: f.key, type: "text", description: "", required: true }] };
     }
     out[f.key] = `{{inputs.${f.key}}}`;
-    d.fixes.push(fix("field_declared", `Subflow "${node.id}" needs input "${f.key}": passed on from this workflow's input "${f.key}".`, "subflow_input_missing"));
+    d.fixes.push(
+      fix(
+        "field_declared",
+        `Subflow "${node.id}" needs input "${f.key}": passed on from this workflow's input "${f.key}".`,
+        "subflow_input_missing",
+      ),
+    );
   }
   return out;
 }

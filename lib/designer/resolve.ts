@@ -14,7 +14,11 @@ export const isIdentifier = (s: string): boolean => IDENTIFIER_PATTERN.test(s);
 /** A valid identifier for `raw` ("Fact checker" → "Fact_checker", "1st" → "n1st"); `fallback` when nothing is left. */
 export function slug(raw: string, fallback = "n"): string {
   const ascii = raw.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
-  let s = ascii.trim().replace(/[^A-Za-z0-9_-]+/g, "_").replace(/_+/g, "_").replace(/^_+|_+$/g, "");
+  let s = ascii
+    .trim()
+    .replace(/[^A-Za-z0-9_-]+/g, "_")
+    .replace(/_+/g, "_")
+    .replace(/^_+|_+$/g, "");
   if (s && !/^[A-Za-z]/.test(s)) s = `${fallback}${s}`;
   s = (s || fallback).slice(0, IDENTIFIER_MAX_LENGTH);
   return isIdentifier(s) ? s : fallback;
@@ -69,7 +73,11 @@ export type Resolution = { id: string; how: "exact" | "normalised" | "closest" }
  * else the most similar id or alias at or above `threshold` (default CLOSEST_THRESHOLD; ties: the earlier candidate).
  * Undefined when none qualifies or two candidates normalise alike.
  */
-export function resolveRef(ref: string, candidates: readonly Candidate[], threshold = CLOSEST_THRESHOLD): Resolution | undefined {
+export function resolveRef(
+  ref: string,
+  candidates: readonly Candidate[],
+  threshold = CLOSEST_THRESHOLD,
+): Resolution | undefined {
   if (candidates.some((c) => c.id === ref)) return { id: ref, how: "exact" };
   const n = normalise(ref);
   if (!n) return undefined;

@@ -32,20 +32,27 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 const WORKFLOWS = { savedAgentIds: ["sa_1"], workflowIds: ["wf_1", "wf_2"] };
 const design = designSchemas(WORKFLOWS);
 let defs = design.loose.$defs as Record<string, JsonSchema>;
-const resolve = (s: JsonSchema): JsonSchema => (typeof s.$ref === "string" ? resolve(defs[s.$ref.replace("#/$defs/", "")]!) : s);
-const prop = (s: JsonSchema, ...path: string[]): JsonSchema => path.reduce((acc, k) => resolve((resolve(acc).properties as Record<string, JsonSchema>)[k]!), s);
+const resolve = (s: JsonSchema): JsonSchema =>
+  typeof s.$ref === "string" ? resolve(defs[s.$ref.replace("#/$defs/", "")]!) : s;
+const prop = (s: JsonSchema, ...path: string[]): JsonSchema =>
+  path.reduce((acc, k) => resolve((resolve(acc).properties as Record<string, JsonSchema>)[k]!), s);
 const members = (root: JsonSchema = design.loose): JsonSchema[] => {
   defs = root.$defs as Record<string, JsonSchema>;
   return (resolve(prop(root, "design", "nodes").items as JsonSchema).anyOf as JsonSchema[]).map(resolve);
 };
-const member = (kind: NodeKind) => members().find((m) => (prop(m, "kind").const ?? (prop(m, "kind").enum as string[])?.[0]) === kind)!;
+const member = (kind: NodeKind) =>
+  members().find((m) => (prop(m, "kind").const ?? (prop(m, "kind").enum as string[])?.[0]) === kind)!;
 
 describe("the designer's answer schema and lib/workflow's validator", () => {
   it("offer one union member per node kind, discriminated by kind, each with only that kind's fields", () => {
-    expect(members(designSchemas({}).loose).map((m) => prop(m, "kind").const)).toEqual(nodeKinds.filter((k) => k !== "subflow"));
+    expect(members(designSchemas({}).loose).map((m) => prop(m, "kind").const)).toEqual(
+      nodeKinds.filter((k) => k !== "subflow"),
+    );
     expect(members().map((m) => prop(m, "kind").const)).toEqual([...nodeKinds]);
     for (const kind of nodeKinds) {
-      expect(Object.keys(member(kind).properties as object).sort()).toEqual(["id", "kind", "name", ...designFieldsOf(kind)].sort());
+      expect(Object.keys(member(kind).properties as object).sort()).toEqual(
+        ["id", "kind", "name", ...designFieldsOf(kind)].sort(),
+      );
     }
   });
 
@@ -57,7 +64,10 @@ describe("the designer's answer schema and lib/workflow's validator", () => {
     const rand = prng(5);
     const chars = "aZ09_-. é/";
     const samples = ["a", "A".repeat(64), "A".repeat(65), "1a", "_a", "a b", "", "a-b_c9"];
-    for (let i = 0; i < 400; i++) samples.push(Array.from({ length: Math.floor(rand() * 70) }, () => chars[Math.floor(rand() * chars.length)]).join(""));
+    for (let i = 0; i < 400; i++)
+      samples.push(
+        Array.from({ length: Math.floor(rand() * 70) }, () => chars[Math.floor(rand() * chars.length)]).join(""),
+      );
     for (const s of samples) expect(check(s), s).toBe(identifier.safeParse(s).success);
   });
 
@@ -71,7 +81,9 @@ describe("the designer's answer schema and lib/workflow's validator", () => {
       const parsed = nodeSchema.safeParse(node);
       if (!parsed.success) return ["schema"];
       const wf = workflowSchema.parse({ agents: [{ key: "a", name: "A" }], nodes: [parsed.data] });
-      return validate(wf, { workflows: [] }).filter((i) => i.severity === "error" && i.nodeId === "n").map((i) => i.code);
+      return validate(wf, { workflows: [] })
+        .filter((i) => i.severity === "error" && i.nodeId === "n")
+        .map((i) => i.code);
     };
     const required: Record<string, [unknown, string]> = {
       "agent.agent": [{ ...base, type: "agent", agent: "" }, "unknown_agent"],
@@ -89,21 +101,28 @@ describe("the designer's answer schema and lib/workflow's validator", () => {
 
   it("take their enums from lib/workflow (join, field types, exhaustion) and the designer's own lists", () => {
     expect(prop(member("agent"), "join").enum).toEqual(bare(agentNodeSchema.shape.join));
-    const field = resolve((prop(design.loose, "profile", "inputs").items as JsonSchema));
+    const field = resolve(prop(design.loose, "profile", "inputs").items as JsonSchema);
     expect(prop(field, "type").enum).toEqual([...fieldTypes]);
     expect(resolve(prop(design.loose, "profile", "patterns").items as JsonSchema).enum).toEqual([...patternNames]);
     const agent = resolve(prop(design.loose, "profile", "agents").items as JsonSchema);
     expect(prop(agent, "modelClass").enum).toEqual([...modelClasses]);
     expect(prop(agent, "reuse").enum).toEqual(["sa_1"]);
     expect(prop(member("subflow"), "workflowId").enum).toEqual(["wf_1", "wf_2"]);
-    const loopEdge = (resolve(prop(design.loose, "design", "edges").items as JsonSchema).anyOf as JsonSchema[]).map(resolve).find((e) => prop(e, "loop").const === true)!;
+    const loopEdge = (resolve(prop(design.loose, "design", "edges").items as JsonSchema).anyOf as JsonSchema[])
+      .map(resolve)
+      .find((e) => prop(e, "loop").const === true)!;
     expect(loopEdge.required).toEqual(expect.arrayContaining(["maxIterations", "onExhausted"]));
     expect(prop(loopEdge, "maxIterations").minimum).toBe(1);
     expect(prop(loopEdge, "onExhausted").enum).toEqual(bare(edgeSchema.shape.onExhausted));
   });
 
   it("have strict variants in the strict subset, for designs and for edits", () => {
-    for (const s of [design, designSchemas({}), editSchemas(WORKFLOWS, { nodeIds: ["start", "a"], agentKeys: ["k"] }), editSchemas({})]) {
+    for (const s of [
+      design,
+      designSchemas({}),
+      editSchemas(WORKFLOWS, { nodeIds: ["start", "a"], agentKeys: ["k"] }),
+      editSchemas({}),
+    ]) {
       expect(strictSchemaProblems(s.strict)).toEqual([]);
       expect(strictSchemaProblems(s.loose).length).toBeGreaterThan(0);
     }
@@ -121,8 +140,11 @@ describe("the designer's answer schema and lib/workflow's validator", () => {
       }
     }
     for (let i = 0; i < 60; i++) {
-      const instance = new SchemaSampler(rand).sample(design.loose) as { design: { nodes: Parameters<typeof compileNode>[0][] } };
-      for (const node of instance.design.nodes) expect(nodeSchema.safeParse(compileNode(node)).success, JSON.stringify(node)).toBe(true);
+      const instance = new SchemaSampler(rand).sample(design.loose) as {
+        design: { nodes: Parameters<typeof compileNode>[0][] };
+      };
+      for (const node of instance.design.nodes)
+        expect(nodeSchema.safeParse(compileNode(node)).success, JSON.stringify(node)).toBe(true);
     }
   });
 });

@@ -65,10 +65,14 @@ function pieces(ctx: WireContext) {
   const branch = z
     .object({
       id: branchSchema.shape.id.describe("Unique among this node's branches; an edge leaves from it."),
-      condition: bare(branchSchema.shape.condition).describe("When this branch is taken (what the deciding model reads)."),
+      condition: bare(branchSchema.shape.condition).describe(
+        "When this branch is taken (what the deciding model reads).",
+      ),
     })
     .describe("An outcome of the node.");
-  const join = bare(agentNodeSchema.shape.join).describe("With several incoming edges: wait for all, or go on at the first.");
+  const join = bare(agentNodeSchema.shape.join).describe(
+    "With several incoming edges: wait for all, or go on at the first.",
+  );
   const name = bare(agentNodeSchema.shape.name).describe("Display name.");
   const templates = z.record(z.string(), z.string());
   const workflowIds = ctx.workflowIds?.length ? z.enum(ctx.workflowIds as [string, ...string[]]) : undefined;
@@ -95,7 +99,9 @@ function kindFields(p: Pieces): { [K in NodeKind]: z.ZodRawShape } {
     },
     tool: {
       tool: toolRefSchema.shape.name.describe("A registered tool's name, or one listed in profile.toolsNeeded."),
-      args: bare(toolNodeSchema.shape.args).describe(`Argument name -> value; strings are templates. ${TEMPLATE_HELP}`).optional(),
+      args: bare(toolNodeSchema.shape.args)
+        .describe(`Argument name -> value; strings are templates. ${TEMPLATE_HELP}`)
+        .optional(),
       join: p.join.optional(),
     },
     orchestrator: {
@@ -115,7 +121,9 @@ function kindFields(p: Pieces): { [K in NodeKind]: z.ZodRawShape } {
       join: p.join.optional(),
     },
     end: {
-      outputs: bare(endNodeSchema.shape.outputs).describe(`Output key (declared in profile.outputs) -> template. ${TEMPLATE_HELP}`),
+      outputs: bare(endNodeSchema.shape.outputs).describe(
+        `Output key (declared in profile.outputs) -> template. ${TEMPLATE_HELP}`,
+      ),
       join: p.join.optional(),
     },
     abort: {
@@ -144,7 +152,12 @@ export function offeredKinds(ctx: WireContext = {}): NodeKind[] {
 function nodeUnion(p: Pieces, ctx: WireContext) {
   const fields = kindFields(p);
   const members = offeredKinds(ctx).map((kind) =>
-    z.object({ kind: z.literal(kind), id: p.nodeRef.describe("Unique node id."), name: p.name.optional(), ...fields[kind] }),
+    z.object({
+      kind: z.literal(kind),
+      id: p.nodeRef.describe("Unique node id."),
+      name: p.name.optional(),
+      ...fields[kind],
+    }),
   );
   return z.discriminatedUnion("kind", members as unknown as [z.ZodObject, ...z.ZodObject[]]);
 }
@@ -153,7 +166,9 @@ function nodeUnion(p: Pieces, ctx: WireContext) {
 function edgeUnion(p: Pieces) {
   const ends = {
     from: p.nodeRef,
-    branch: identifier.describe("A branch id of `from`; omit when it has one outcome (start, tool, orchestrator, subflow).").optional(),
+    branch: identifier
+      .describe("A branch id of `from`; omit when it has one outcome (start, tool, orchestrator, subflow).")
+      .optional(),
     to: p.nodeRef,
   };
   const forward = z.object({ ...ends, loop: z.literal(false).optional() }).describe("Forward edge: data and control.");
@@ -162,7 +177,9 @@ function edgeUnion(p: Pieces) {
       ...ends,
       loop: z.literal(true),
       maxIterations: (bare(edgeSchema.shape.maxIterations) as z.ZodNumber).min(1).describe("How often it may go back."),
-      onExhausted: bare(edgeSchema.shape.onExhausted).describe("After the last iteration: continue on the node's other outcome, or abort."),
+      onExhausted: bare(edgeSchema.shape.onExhausted).describe(
+        "After the last iteration: continue on the node's other outcome, or abort.",
+      ),
     })
     .describe("Loop edge: goes back to `to`, upstream of `from` (or `from` itself).");
   return z.union([forward, loop]);
@@ -171,14 +188,22 @@ function edgeUnion(p: Pieces) {
 /** A design agent: a role with instructions, tools, a model class, or a saved agent to reuse. */
 function agentSchema(p: Pieces, ctx: WireContext) {
   const reuse = ctx.savedAgentIds?.length
-    ? { reuse: z.enum(ctx.savedAgentIds as [string, ...string[]]).describe("A saved agent to reuse as it is saved.").optional() }
+    ? {
+        reuse: z
+          .enum(ctx.savedAgentIds as [string, ...string[]])
+          .describe("A saved agent to reuse as it is saved.")
+          .optional(),
+      }
     : {};
   return z.object({
     key: agentSpecSchema.shape.key.describe("Unique agent key; nodes name it in `agent` / `workers`."),
     role: z.string().describe("One line: what this agent is responsible for."),
     instructions: bare(agentSpecSchema.shape.instructions).describe("Its system prompt."),
     modelClass: z.enum(modelClasses).optional(),
-    tools: z.array(toolRefSchema.shape.name).describe("Registered tool names or ones in profile.toolsNeeded.").optional(),
+    tools: z
+      .array(toolRefSchema.shape.name)
+      .describe("Registered tool names or ones in profile.toolsNeeded.")
+      .optional(),
     ...reuse,
   });
 }
@@ -224,7 +249,10 @@ export function editWireSchema(ctx: WireContext = {}, base: EditBase = { nodeIds
   const agentKey = existing(base.agentKeys, "An existing agent's key.");
   const set = z.object(Object.assign({}, ...Object.values(kindFields(p)), { name: p.name })).partial();
   const ref = { from: nodeId, branch: identifier.optional(), to: nodeId };
-  const capped = { maxIterations: (bare(edgeSchema.shape.maxIterations) as z.ZodNumber).min(1), onExhausted: bare(edgeSchema.shape.onExhausted).optional() };
+  const capped = {
+    maxIterations: (bare(edgeSchema.shape.maxIterations) as z.ZodNumber).min(1),
+    onExhausted: bare(edgeSchema.shape.onExhausted).optional(),
+  };
   const op = z.discriminatedUnion("op", [
     z.object({ op: z.literal("add_agent"), agent }),
     z.object({ op: z.literal("update_agent"), key: agentKey, set: agent.omit({ key: true }).partial() }),

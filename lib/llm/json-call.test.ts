@@ -11,25 +11,59 @@ import { toStrictSchema, type JsonSchema } from "./strict-schema";
  * honoured), tool arguments sent as an object and answers streamed in tiny pieces are read.
  */
 
-const ANSWER = { title: "Plan", steps: [{ id: "a", note: "first" }, { id: "b", note: null }], extra: { k: "v" } };
+const ANSWER = {
+  title: "Plan",
+  steps: [
+    { id: "a", note: "first" },
+    { id: "b", note: null },
+  ],
+  extra: { k: "v" },
+};
 const LOOSE: JsonSchema = {
   type: "object",
   properties: {
     title: { type: "string" },
-    steps: { type: "array", items: { type: "object", properties: { id: { type: "string", pattern: "^[a-z]+$" }, note: { type: "string" } }, required: ["id"] } },
+    steps: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { id: { type: "string", pattern: "^[a-z]+$" }, note: { type: "string" } },
+        required: ["id"],
+      },
+    },
     extra: { type: "object", additionalProperties: { type: "string" } },
   },
   required: ["title", "steps"],
 };
 
 let server: ScriptedServer;
-const config = (personality: string, model = "scripted-demo"): ModelConfig => ({ baseURL: server.url.replace(/\/v1$/, `/p/${personality}/v1`), apiKey: "k", model, timeoutMs: 10_000 });
+const config = (personality: string, model = "scripted-demo"): ModelConfig => ({
+  baseURL: server.url.replace(/\/v1$/, `/p/${personality}/v1`),
+  apiKey: "k",
+  model,
+  timeoutMs: 10_000,
+});
 const ask = (personality: string, extra: Partial<JsonCallParams> = {}) =>
-  askJson({ config: config(personality), name: "plan_answer", messages: [{ role: "user", content: "make a plan" }], schema: { loose: LOOSE, strict: toStrictSchema(LOOSE) }, retry: { baseDelayMs: 5 }, ...extra });
-const statuses = () => server.requests().map((r) => `${r.status}:${(r.body as { response_format?: { type: string }; tool_choice?: unknown }).response_format?.type ?? ((r.body as { tool_choice?: unknown }).tool_choice ? "tool" : "text")}`);
+  askJson({
+    config: config(personality),
+    name: "plan_answer",
+    messages: [{ role: "user", content: "make a plan" }],
+    schema: { loose: LOOSE, strict: toStrictSchema(LOOSE) },
+    retry: { baseDelayMs: 5 },
+    ...extra,
+  });
+const statuses = () =>
+  server
+    .requests()
+    .map(
+      (r) =>
+        `${r.status}:${(r.body as { response_format?: { type: string }; tool_choice?: unknown }).response_format?.type ?? ((r.body as { tool_choice?: unknown }).tool_choice ? "tool" : "text")}`,
+    );
 
 beforeAll(async () => {
-  server = await startScriptedServer({ fixtures: [{ rules: [{ id: "plan", match: { schema: "plan_answer" }, reply: { json: ANSWER } }] }] });
+  server = await startScriptedServer({
+    fixtures: [{ rules: [{ id: "plan", match: { schema: "plan_answer" }, reply: { json: ANSWER } }] }],
+  });
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());
@@ -39,8 +73,16 @@ describe("structured-output paths against providers that support only some", () 
     const r = await ask("openai");
     expect(r).toMatchObject({ path: "json_schema", honoured: true, rejected: [], data: ANSWER });
     expect(statuses()).toEqual(["200:json_schema"]);
-    const refused = await askJson({ config: config("openai"), name: "plan_answer", messages: [{ role: "user", content: "x" }], schema: { loose: LOOSE, strict: LOOSE }, only: true }).catch((e: Error) => e);
-    expect(String(refused)).toMatch(/Invalid schema for response_format 'plan_answer'.*additionalProperties must be false/);
+    const refused = await askJson({
+      config: config("openai"),
+      name: "plan_answer",
+      messages: [{ role: "user", content: "x" }],
+      schema: { loose: LOOSE, strict: LOOSE },
+      only: true,
+    }).catch((e: Error) => e);
+    expect(String(refused)).toMatch(
+      /Invalid schema for response_format 'plan_answer'.*additionalProperties must be false/,
+    );
   });
 
   it("forced tool call when response_format is refused, reading arguments sent as an object", async () => {
@@ -77,6 +119,14 @@ describe("structured-output paths against providers that support only some", () 
 
   it("throws when the only path allowed is refused, and on transport failures, rather than guessing", async () => {
     await expect(ask("tools-only", { path: "json_schema", only: true })).rejects.toMatchObject({ kind: "bad_request" });
-    await expect(askJson({ config: { ...config("openai"), baseURL: "http://127.0.0.1:1/v1" }, name: "x", messages: [{ role: "user", content: "x" }], schema: { loose: LOOSE }, retry: { maxAttempts: 1 } })).rejects.toMatchObject({ kind: "connection" });
+    await expect(
+      askJson({
+        config: { ...config("openai"), baseURL: "http://127.0.0.1:1/v1" },
+        name: "x",
+        messages: [{ role: "user", content: "x" }],
+        schema: { loose: LOOSE },
+        retry: { maxAttempts: 1 },
+      }),
+    ).rejects.toMatchObject({ kind: "connection" });
   });
 });

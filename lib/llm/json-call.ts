@@ -71,14 +71,26 @@ export function schemaInstruction(name: string, schema: JsonSchema): string {
 
 function request(p: JsonCallParams, path: StructuredPath) {
   const base = { config: p.config, signal: p.signal, retry: p.retry, onDelta: p.onDelta };
-  const inPrompt: ChatMessage[] = [{ role: "system", content: schemaInstruction(p.name, p.schema.loose) }, ...p.messages];
+  const inPrompt: ChatMessage[] = [
+    { role: "system", content: schemaInstruction(p.name, p.schema.loose) },
+    ...p.messages,
+  ];
   switch (path) {
     case "json_schema": {
       const schema = p.schema.strict ?? p.schema.loose;
-      return { ...base, messages: p.messages, responseFormat: { type: "json_schema" as const, name: p.name, schema, strict: Boolean(p.schema.strict) } };
+      return {
+        ...base,
+        messages: p.messages,
+        responseFormat: { type: "json_schema" as const, name: p.name, schema, strict: Boolean(p.schema.strict) },
+      };
     }
     case "tool":
-      return { ...base, messages: p.messages, tools: [{ name: p.name, description: p.description ?? `Return the ${p.name} answer.`, schema: p.schema.loose }], toolChoice: { name: p.name } };
+      return {
+        ...base,
+        messages: p.messages,
+        tools: [{ name: p.name, description: p.description ?? `Return the ${p.name} answer.`, schema: p.schema.loose }],
+        toolChoice: { name: p.name },
+      };
     case "json_object":
       return { ...base, messages: inPrompt, responseFormat: { type: "json_object" as const } };
     case "text":
@@ -87,7 +99,11 @@ function request(p: JsonCallParams, path: StructuredPath) {
 }
 
 /** The JSON of an answer, and whether the provider answered in the path's own form. */
-function read(res: ChatResult, p: JsonCallParams, path: StructuredPath): { data?: unknown; text: string; honoured: boolean } {
+function read(
+  res: ChatResult,
+  p: JsonCallParams,
+  path: StructuredPath,
+): { data?: unknown; text: string; honoured: boolean } {
   const call = res.toolCalls.find((c) => c.name === p.name) ?? res.toolCalls[0];
   if (call) return { data: call.args, text: JSON.stringify(call.args), honoured: path === "tool" };
   const bad = res.invalidToolCalls[0];
@@ -122,7 +138,10 @@ function wrapped(content: string): boolean {
   return start >= 0 && end > start && parses(text.slice(start, end + 1));
 }
 
-/** One structured answer (see the module comment); throws ProviderError on transport failure or when every path is refused. */
+/**
+ * One structured answer (see the module comment); throws ProviderError on transport failure or when
+ * every path is refused.
+ */
 export async function askJson(p: JsonCallParams): Promise<JsonCallResult> {
   const first = p.path ?? "json_schema";
   const order = p.only ? [first] : STRUCTURED_PATHS.slice(STRUCTURED_PATHS.indexOf(first));
@@ -138,7 +157,17 @@ export async function askJson(p: JsonCallParams): Promise<JsonCallResult> {
       continue;
     }
     const { data, text, honoured } = read(res, p, path);
-    return { ...(data !== undefined ? { data } : {}), text, path, honoured, rejected, usage: res.usage, latencyMs: res.latencyMs, model: res.model, finishReason: res.finishReason };
+    return {
+      ...(data !== undefined ? { data } : {}),
+      text,
+      path,
+      honoured,
+      rejected,
+      usage: res.usage,
+      latencyMs: res.latencyMs,
+      model: res.model,
+      finishReason: res.finishReason,
+    };
   }
   throw new ProviderError("bad_request", "The provider refused every structured-output path.");
 }

@@ -12,7 +12,8 @@ export interface PathMemory {
 }
 
 /** The memory key of a provider and model: base URL (no trailing slash) and model name. */
-export const pathKey = (config: Pick<ModelConfig, "baseURL" | "model">): string => `${config.baseURL.replace(/\/+$/, "")}|${config.model}`;
+export const pathKey = (config: Pick<ModelConfig, "baseURL" | "model">): string =>
+  `${config.baseURL.replace(/\/+$/, "")}|${config.model}`;
 
 /** A memory held in this process only. */
 export function processPathMemory(): PathMemory & { entries(): [string, StructuredPath][] } {

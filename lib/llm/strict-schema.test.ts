@@ -25,21 +25,36 @@ describe("strict-mode JSON schemas", () => {
     expect(props.kind).toEqual({ type: "string", enum: ["agent"] });
     expect(props.tags).toEqual({ type: ["array", "null"], items: { type: "string" }, minItems: 1 });
     expect(props.mode).toEqual({ type: ["string", "null"], enum: ["a", "b", null] });
-    expect(props.outputs).toMatchObject({ type: ["array", "null"], items: { required: ["key", "value"], additionalProperties: false } });
-    expect((props.anything as JsonSchema).anyOf).toEqual([{ type: "string" }, { type: "number" }, { type: "boolean" }, { type: "null" }]);
+    expect(props.outputs).toMatchObject({
+      type: ["array", "null"],
+      items: { required: ["key", "value"], additionalProperties: false },
+    });
+    expect((props.anything as JsonSchema).anyOf).toEqual([
+      { type: "string" },
+      { type: "number" },
+      { type: "boolean" },
+      { type: "null" },
+    ]);
     expect(props.choice).toEqual({ anyOf: [{ type: "string" }, { type: "integer" }, { type: "null" }] });
   });
 
   it("names what keeps a schema out of strict mode", () => {
     const problems = strictSchemaProblems(schema);
-    expect(problems).toEqual(expect.arrayContaining([
-      "(root): additionalProperties must be false",
-      "(root).tags: every property must be required",
-      "(root).id: keyword \"minLength\" is not supported",
-      "(root).choice: keyword \"oneOf\" is not supported",
-      "(root).anything: has no type",
-    ]));
-    expect(strictSchemaProblems({ anyOf: [{ type: "object", properties: {}, required: [], additionalProperties: false }] })).toContain("(root): must be an object schema, not a union");
-    expect(nullable({ $ref: "#/$defs/x", description: "d" })).toEqual({ anyOf: [{ $ref: "#/$defs/x" }, { type: "null" }], description: "d" });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "(root): additionalProperties must be false",
+        "(root).tags: every property must be required",
+        '(root).id: keyword "minLength" is not supported',
+        '(root).choice: keyword "oneOf" is not supported',
+        "(root).anything: has no type",
+      ]),
+    );
+    expect(
+      strictSchemaProblems({ anyOf: [{ type: "object", properties: {}, required: [], additionalProperties: false }] }),
+    ).toContain("(root): must be an object schema, not a union");
+    expect(nullable({ $ref: "#/$defs/x", description: "d" })).toEqual({
+      anyOf: [{ $ref: "#/$defs/x" }, { type: "null" }],
+      description: "d",
+    });
   });
 });

@@ -11,9 +11,26 @@ export type JsonSchema = { [key: string]: unknown };
 
 /** Keywords strict mode accepts (annotations and structure included). */
 export const STRICT_KEYWORDS = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "enum", "anyOf", "description", "title",
-  "pattern", "format", "minItems", "maxItems", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-  "multipleOf", "$defs", "$ref",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "anyOf",
+  "description",
+  "title",
+  "pattern",
+  "format",
+  "minItems",
+  "maxItems",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "$defs",
+  "$ref",
 ]);
 
 /** Nesting strict mode allows (objects within objects). */
@@ -26,14 +43,17 @@ const isObj = (v: unknown): v is JsonSchema => typeof v === "object" && v !== nu
 /** `schema` that also accepts null (a non-required property in strict mode). */
 export function nullable(schema: JsonSchema): JsonSchema {
   if (Array.isArray(schema.anyOf)) {
-    return schema.anyOf.some((s) => isObj(s) && s.type === "null") ? schema : { ...schema, anyOf: [...schema.anyOf, { type: "null" }] };
+    return schema.anyOf.some((s) => isObj(s) && s.type === "null")
+      ? schema
+      : { ...schema, anyOf: [...schema.anyOf, { type: "null" }] };
   }
   if (typeof schema.type === "string" && !schema.$ref) {
     const out: JsonSchema = { ...schema, type: [schema.type, "null"] };
     if (Array.isArray(schema.enum)) out.enum = [...schema.enum, null];
     return out;
   }
-  if (Array.isArray(schema.type)) return schema.type.includes("null") ? schema : { ...schema, type: [...schema.type, "null"] };
+  if (Array.isArray(schema.type))
+    return schema.type.includes("null") ? schema : { ...schema, type: [...schema.type, "null"] };
   const { description, ...rest } = schema;
   return { anyOf: [rest, { type: "null" }], ...(description ? { description } : {}) };
 }
@@ -42,9 +62,17 @@ function strictObject(schema: JsonSchema): JsonSchema {
   const props = isObj(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const properties = Object.fromEntries(
-    Object.entries(props).map(([k, v]) => [k, required.has(k) ? toStrictSchema(v as JsonSchema) : nullable(toStrictSchema(v as JsonSchema))]),
+    Object.entries(props).map(([k, v]) => [
+      k,
+      required.has(k) ? toStrictSchema(v as JsonSchema) : nullable(toStrictSchema(v as JsonSchema)),
+    ]),
   );
-  const out: JsonSchema = { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+  const out: JsonSchema = {
+    type: "object",
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  };
   if (typeof schema.description === "string") out.description = schema.description;
   return out;
 }
@@ -56,7 +84,12 @@ function strictMap(schema: JsonSchema): JsonSchema {
   return {
     type: "array",
     description: typeof schema.description === "string" ? `${schema.description} ${note}` : note,
-    items: { type: "object", properties: { key: { type: "string" }, value }, required: ["key", "value"], additionalProperties: false },
+    items: {
+      type: "object",
+      properties: { key: { type: "string" }, value },
+      required: ["key", "value"],
+      additionalProperties: false,
+    },
   };
 }
 
@@ -94,7 +127,8 @@ export function strictSchemaProblems(schema: JsonSchema): string[] {
 }
 
 function walk(s: JsonSchema, path: string, depth: number, out: string[]): void {
-  for (const key of Object.keys(s)) if (!STRICT_KEYWORDS.has(key)) out.push(`${path}: keyword "${key}" is not supported`);
+  for (const key of Object.keys(s))
+    if (!STRICT_KEYWORDS.has(key)) out.push(`${path}: keyword "${key}" is not supported`);
   if (!s.type && !s.anyOf && !s.$ref && !s.enum) out.push(`${path}: has no type`);
   if (Array.isArray(s.enum) && s.enum.length === 0) out.push(`${path}: empty enum`);
   const isObject = s.type === "object" || (Array.isArray(s.type) && s.type.includes("object"));
@@ -106,7 +140,8 @@ function walk(s: JsonSchema, path: string, depth: number, out: string[]): void {
     for (const k of keys) if (!required.includes(k)) out.push(`${path}.${k}: every property must be required`);
   }
   const next = isObject ? depth + 1 : depth;
-  if (isObj(s.properties)) for (const [k, v] of Object.entries(s.properties)) walk(v as JsonSchema, `${path}.${k}`, next, out);
+  if (isObj(s.properties))
+    for (const [k, v] of Object.entries(s.properties)) walk(v as JsonSchema, `${path}.${k}`, next, out);
   if (isObj(s.items)) walk(s.items, `${path}[]`, next, out);
   if (Array.isArray(s.anyOf)) s.anyOf.forEach((v, i) => walk(v as JsonSchema, `${path}|${i}`, depth, out));
   if (isObj(s.$defs)) for (const [k, v] of Object.entries(s.$defs)) walk(v as JsonSchema, `$defs.${k}`, depth, out);

@@ -31,7 +31,14 @@ export interface Personality {
   chunkChars?: number;
 }
 
-const PLAIN: Personality = { jsonSchema: "ok", jsonObject: "ok", tools: "ok", toolChoice: "ok", argsAsObject: false, wrap: "none" };
+const PLAIN: Personality = {
+  jsonSchema: "ok",
+  jsonObject: "ok",
+  tools: "ok",
+  toolChoice: "ok",
+  argsAsObject: false,
+  wrap: "none",
+};
 
 /** The named personalities. */
 export const PERSONALITIES = {
@@ -44,23 +51,40 @@ export const PERSONALITIES = {
   /** JSON mode only (Ollama-like): tool_choice and json_schema refused; JSON content, tiny stream pieces. */
   "json-mode": { ...PLAIN, jsonSchema: "reject", toolChoice: "reject", chunkChars: 3 },
   /** Plain chat only: response_format ignored, tools refused, JSON wrapped in prose and a code fence. */
-  "text-only": { jsonSchema: "ignore", jsonObject: "ignore", tools: "reject", toolChoice: "reject", argsAsObject: false, wrap: "fence" },
+  "text-only": {
+    jsonSchema: "ignore",
+    jsonObject: "ignore",
+    tools: "reject",
+    toolChoice: "reject",
+    argsAsObject: false,
+    wrap: "fence",
+  },
   /** Plain chat that wraps its JSON in prose without a fence. */
-  "text-prose": { jsonSchema: "ignore", jsonObject: "ignore", tools: "reject", toolChoice: "reject", argsAsObject: false, wrap: "prose" },
+  "text-prose": {
+    jsonSchema: "ignore",
+    jsonObject: "ignore",
+    tools: "reject",
+    toolChoice: "reject",
+    argsAsObject: false,
+    wrap: "prose",
+  },
 } satisfies Record<string, Personality>;
 
 export type PersonalityName = keyof typeof PERSONALITIES;
 
 /** The personality of a name, or undefined. */
-export const personalityOf = (name: string): Personality | undefined => (PERSONALITIES as Record<string, Personality>)[name];
+export const personalityOf = (name: string): Personality | undefined =>
+  (PERSONALITIES as Record<string, Personality>)[name];
 
 /** What the provider refuses in this request: an OpenAI-like 400 message, or undefined. */
 export function refusal(p: Personality, req: ChatRequest): string | undefined {
   const format = req.response_format;
   const forced = req.tool_choice && typeof req.tool_choice === "object";
   if (req.tools?.length && p.tools === "reject") return "This model does not support tools: 'tools' is not supported.";
-  if (forced && p.toolChoice === "reject") return "'tool_choice' with a named function is not supported by this model; use \"auto\".";
-  if (format?.type === "json_object" && p.jsonObject === "reject") return "response_format of type 'json_object' is not supported by this model.";
+  if (forced && p.toolChoice === "reject")
+    return "'tool_choice' with a named function is not supported by this model; use \"auto\".";
+  if (format?.type === "json_object" && p.jsonObject === "reject")
+    return "response_format of type 'json_object' is not supported by this model.";
   if (format?.type !== "json_schema") return undefined;
   if (p.jsonSchema === "reject") return "response_format of type 'json_schema' is not supported by this model.";
   const strict = (format.json_schema as { strict?: unknown } | undefined)?.strict === true;
@@ -72,10 +96,16 @@ export function refusal(p: Personality, req: ChatRequest): string | undefined {
 
 /** The facts the answer is rendered from: an ignored format or tool_choice answers as plain content. */
 export function renderFacts(p: Personality, f: RequestFacts): RequestFacts {
-  const ignoreFormat = (f.responseFormat === "json_schema" && p.jsonSchema === "ignore") || (f.responseFormat === "json_object" && p.jsonObject === "ignore");
+  const ignoreFormat =
+    (f.responseFormat === "json_schema" && p.jsonSchema === "ignore") ||
+    (f.responseFormat === "json_object" && p.jsonObject === "ignore");
   const ignoreTool = f.forcedTool !== undefined && p.toolChoice === "ignore";
   if (!ignoreFormat && !ignoreTool) return f;
-  return { ...f, ...(ignoreFormat ? { responseFormat: "text" as const } : {}), ...(ignoreTool ? { forcedTool: undefined } : {}) };
+  return {
+    ...f,
+    ...(ignoreFormat ? { responseFormat: "text" as const } : {}),
+    ...(ignoreTool ? { forcedTool: undefined } : {}),
+  };
 }
 
 function isJson(text: string): boolean {
@@ -91,8 +121,9 @@ function isJson(text: string): boolean {
 export function styled(p: Personality, m: OutMessage): OutMessage {
   if (p.wrap === "none" || !m.content || !isJson(m.content.trim())) return m;
   const pretty = JSON.stringify(JSON.parse(m.content), null, 2);
-  const content = p.wrap === "fence"
-    ? `Sure! Here is the JSON you asked for:\n\n\`\`\`json\n${pretty}\n\`\`\`\n\nLet me know if you want any changes.`
-    : `Here is the result: ${m.content} I hope this is what you need.`;
+  const content =
+    p.wrap === "fence"
+      ? `Sure! Here is the JSON you asked for:\n\n\`\`\`json\n${pretty}\n\`\`\`\n\nLet me know if you want any changes.`
+      : `Here is the result: ${m.content} I hope this is what you need.`;
   return { ...m, content };
 }

@@ -15,8 +15,15 @@ export default async function DesignerEvaluationPage() {
   const initial: EvaluationJson[] = evaluations.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() }));
   return (
     <>
-      <PageHeader title="Designer evaluation" description="How well the designer works with your model: the test requests, run on the provider you choose." />
-      <EvaluationPanel providers={providers.map(({ id, name, defaultModel }) => ({ id, name, defaultModel }))} initial={initial} requests={evaluationEntries().length} />
+      <PageHeader
+        title="Designer evaluation"
+        description="How well the designer works with your model: the test requests, run on the provider you choose."
+      />
+      <EvaluationPanel
+        providers={providers.map(({ id, name, defaultModel }) => ({ id, name, defaultModel }))}
+        initial={initial}
+        requests={evaluationEntries().length}
+      />
     </>
   );
 }

@@ -30,7 +30,11 @@ async function target(userId: string, body: z.infer<typeof bodySchema>) {
   if (body.providerId) {
     const p = await getProviderSecret(userId, body.providerId);
     if (!p) throw notFound("Provider not found");
-    const config = { baseURL: p.baseUrl, model: body.model ?? p.defaultModel, ...(p.apiKey ? { apiKey: p.apiKey } : {}) };
+    const config = {
+      baseURL: p.baseUrl,
+      model: body.model ?? p.defaultModel,
+      ...(p.apiKey ? { apiKey: p.apiKey } : {}),
+    };
     return { config, label: `${p.name} · ${modelLabel(config)}`, providerId: p.id, path: body.path };
   }
   const base = await designerModelConfig(userId);
@@ -47,10 +51,16 @@ export async function POST(request: Request): Promise<Response> {
   return handle(async () => {
     const caller = await requireMutationCaller(request);
     const body = await jsonBody(request, bodySchema);
-    if (await runningEvaluation(caller.userId)) throw new AppError("conflict", "An evaluation is already running; wait for it to finish.");
+    if (await runningEvaluation(caller.userId))
+      throw new AppError("conflict", "An evaluation is already running; wait for it to finish.");
     const decision = await rateLimiter().hit(EVALUATION_RULE, caller.userId);
     if (!decision.allowed) {
-      throw new AppError("rate_limited", `At most ${EVALUATION_RULE.max} evaluations an hour. Try again in ${decision.retryAfterSeconds} s.`, undefined, decision.retryAfterSeconds);
+      throw new AppError(
+        "rate_limited",
+        `At most ${EVALUATION_RULE.max} evaluations an hour. Try again in ${decision.retryAfterSeconds} s.`,
+        undefined,
+        decision.retryAfterSeconds,
+      );
     }
     const { evaluation } = await startEvaluation(caller.userId, await target(caller.userId, body), { source: "ui" });
     return Response.json({ evaluation }, { status: 202 });
