@@ -7,7 +7,9 @@ import { compileDesign } from "@/lib/designer/compile";
 import { applyEdits } from "@/lib/designer/edit";
 import { countingModel, type DesignerModel, type Usage } from "@/lib/designer/model";
 import type { DesignContext } from "@/lib/designer/prompts";
-import { SCHEMA_NAMES, designAnswerSchema, editAnswerSchema, type DesignAnswer, type DesignNode, type EditAnswer, type EditOperation } from "@/lib/designer/schemas";
+import { designSchemas, editSchemas } from "@/lib/designer/json-schema";
+import { readDesignAnswer, readEditAnswer } from "@/lib/designer/read";
+import type { DesignAnswer, DesignNode, EditOperation } from "@/lib/designer/schemas";
 
 /**
  * The B4 peer: a one-shot generator the way most products ship one — the whole catalogue (every
@@ -85,15 +87,18 @@ export async function oneShot(request: { message: string; workflow?: Workflow },
   let needed: { name: string; purpose?: string }[] | undefined;
   if (request.workflow) {
     const messages = [{ role: "user" as const, content: `${request.message}\n\nCurrent workflow document:\n${JSON.stringify(request.workflow)}` }];
-    const res = await counted.structured<EditAnswer>({ name: SCHEMA_NAMES.edit, schema: editAnswerSchema, system, messages });
-    if (res.ok) {
-      doc = applyEdits(request.workflow, dropInvalidOps(res.value.operations, request.workflow), { kinds: KINDS }).workflow;
-      needed = res.value.toolsNeeded;
+    const base = { nodeIds: request.workflow.nodes.map((n) => n.id), agentKeys: request.workflow.agents.map((a) => a.key) };
+    const res = await counted.structured({ schema: editSchemas({}, base), system, messages });
+    const read = res.ok ? readEditAnswer(res.data) : undefined;
+    if (read?.ok) {
+      doc = applyEdits(request.workflow, dropInvalidOps(read.answer.operations, request.workflow), { kinds: KINDS }).workflow;
+      needed = read.answer.toolsNeeded;
     }
   } else {
-    const res = await counted.structured<DesignAnswer>({ name: SCHEMA_NAMES.design, schema: designAnswerSchema, system, messages: [{ role: "user", content: request.message }] });
-    if (res.ok) {
-      const kept = dropInvalidDesign(res.value);
+    const res = await counted.structured({ schema: designSchemas({}), system, messages: [{ role: "user", content: request.message }] });
+    const read = res.ok ? readDesignAnswer(res.data) : undefined;
+    if (read?.ok) {
+      const kept = dropInvalidDesign(read.answer);
       doc = compileDesign(kept.design, kept.profile, { kinds: KINDS }).workflow;
       needed = kept.profile.toolsNeeded;
     }

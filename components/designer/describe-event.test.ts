@@ -16,3 +16,15 @@ describe("the designer's done line", () => {
     expect(describeEvent({ type: "done", result: result() }).details).toEqual([]);
   });
 });
+
+describe("the designer's repaired line", () => {
+  it("counts local repairs by kind and lists each one", () => {
+    const fixes = [
+      { repair: "id_renamed" as const, code: "invalid_id", message: 'Node id "a b" is not an identifier: renamed to "a_b".' },
+      { repair: "agent_created" as const, code: "unknown_agent", message: 'Agent "critic" used by node "review" was not declared: created "critic".' },
+    ];
+    const line = describeEvent({ type: "repaired", attempt: 0, by: "local", fixes, summary: "1 id renamed, 1 agent created" });
+    expect(line.text).toBe("Repaired without asking the model: 1 id renamed, 1 agent created");
+    expect(line.details).toEqual(fixes.map((f) => f.message));
+  });
+});

@@ -55,7 +55,13 @@ export function describeEvent(e: DesignerEvent): EventLine {
     case "issues_found":
       return { type: e.type, tone: "warn", text: `Found ${e.issues.length} issue${e.issues.length === 1 ? "" : "s"}`, details: e.issues.map((i) => `${i.code}: ${i.message}`) };
     case "repaired":
-      return { type: e.type, tone: "ok", text: e.by === "local" ? `Repaired ${e.fixes.length} issue${e.fixes.length === 1 ? "" : "s"} locally` : `The model repaired ${e.fixes.length} issue${e.fixes.length === 1 ? "" : "s"}`, details: e.fixes.map((f) => `${f.code}: ${f.message}`) };
+      // local repairs are counted by kind ("repaired: 3 ids renamed, 1 agent created"), each listed below
+      return {
+        type: e.type,
+        tone: "ok",
+        text: e.by === "local" ? `Repaired without asking the model: ${e.summary}` : `The model repaired ${e.fixes.length} issue${e.fixes.length === 1 ? "" : "s"}`,
+        details: e.fixes.map((f) => (e.by === "local" ? f.message : `${f.code}: ${f.message}`)),
+      };
     case "done": {
       const { added, changed, removed } = e.result.diff;
       const details = [
@@ -72,7 +78,7 @@ export function describeEvent(e: DesignerEvent): EventLine {
         type: e.type,
         tone: e.reason === "cancelled" ? "warn" : "error",
         text: e.reason === "cancelled" ? "Cancelled." : e.reason === "invalid" ? `No valid workflow: ${e.message} Remaining issues:` : `The model failed: ${e.message}`,
-        details: [...e.issues.map((i) => `${i.code}: ${i.message}`), ...(noJson ? [NO_JSON_HINT] : [])],
+        details: [...e.issues.map((i) => `${i.code}${i.path ? ` (at ${i.path})` : ""}: ${i.message}`), ...(noJson ? [NO_JSON_HINT] : [])],
       };
     }
   }

@@ -9,6 +9,9 @@ import type { EventLine } from "./describe-event";
 import { choosableGroups, describeGroup, diffMarks, type PendingProposal } from "./proposal";
 
 /** One chat message: what the user asked, or one streamed designer step. */
+/** The dry-run choice of the panel: auto (proposals whose tools have no side effects), always, off. */
+export type DryRunChoice = "auto" | "always" | "off";
+
 export type ChatEntry = { id: number; role: "user"; text: string } | { id: number; role: "designer"; line: EventLine };
 
 const TONE: Record<EventLine["tone"], string> = {
@@ -33,9 +36,9 @@ type Props = {
   running: boolean;
   pending: PendingProposal | null;
   selected: ReadonlySet<string>;
-  dryRun: boolean;
+  dryRun: DryRunChoice;
   blank: boolean;
-  onDryRun: (on: boolean) => void;
+  onDryRun: (choice: DryRunChoice) => void;
   onSend: (message: string) => void;
   onCancel: () => void;
   onToggle: (groupKey: string) => void;
@@ -94,8 +97,14 @@ export function DesignerPanel(p: Props) {
           placeholder={p.blank ? "Describe the system you want…" : "Describe a change…"} aria-label="Message to the designer"
           onKeyDown={(e) => { if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) { e.preventDefault(); submit(); } }} />
         <div className="flex items-center justify-between gap-2">
-          <label className="flex items-center gap-1.5 text-xs text-muted" title="Run the proposal once on sample inputs the model writes, and repair it if the run fails">
-            <input type="checkbox" checked={p.dryRun} onChange={(e) => p.onDryRun(e.target.checked)} data-testid="designer-dry-run" /> Dry run
+          <label className="flex items-center gap-1.5 text-xs text-muted" title="Run the proposal once on sample inputs the model writes, and repair it if the run fails. Auto: only proposals whose tools have no side effects; Always: tools with side effects are skipped">
+            Dry run
+            <select value={p.dryRun} onChange={(e) => p.onDryRun(e.target.value as DryRunChoice)} data-testid="designer-dry-run"
+              className="rounded border border-border bg-surface px-1 py-0.5 text-xs">
+              <option value="auto">auto</option>
+              <option value="always">always</option>
+              <option value="off">off</option>
+            </select>
           </label>
           {p.running
             ? <Button size="sm" variant="outline" onClick={p.onCancel} data-testid="designer-cancel">Cancel</Button>

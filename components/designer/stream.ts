@@ -7,7 +7,7 @@ export type DesignerRequestBody = {
   workflowId?: string;
   /** The current graph for an edit; absent for a new design. */
   workflow?: Workflow;
-  /** Run the proposal once on the model's sample inputs before showing it. */
+  /** Dry-run the proposal before showing it: true always, false never, absent when its tools have no side effects. */
   dryRun?: boolean;
 };
 

@@ -6,7 +6,7 @@ import type { DesignerEvent } from "@/lib/designer/events";
 import type { Workflow } from "@/lib/workflow/schema";
 import type { FlowOverlay } from "@/components/editor/flow-mapping";
 import type { EditorDocument } from "@/components/editor/use-editor-document";
-import { DesignerPanel, DesignerToggle, type ChatEntry } from "./designer-panel";
+import { DesignerPanel, DesignerToggle, type ChatEntry, type DryRunChoice } from "./designer-panel";
 
 type NewEntry = { role: "user"; text: string } | { role: "designer"; line: EventLine };
 import { describeEvent, OFFLINE_DESIGNER_NOTICE, type EventLine } from "./describe-event";
@@ -46,7 +46,7 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
   const [running, setRunning] = useState<AbortController | null>(null);
   const [pending, setPending] = useState<PendingProposal | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [dryRun, setDryRun] = useState(false);
+  const [dryRun, setDryRun] = useState<DryRunChoice>("auto");
   const docRef = useRef(editor.doc);
   docRef.current = editor.doc;
   const nextId = useRef(0);
@@ -82,7 +82,7 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
     const controller = new AbortController();
     setRunning(controller);
     try {
-      const body = { message: text, workflowId, ...(isBlankDocument(base) ? {} : { workflow: base }), dryRun };
+      const body = { message: text, workflowId, ...(isBlankDocument(base) ? {} : { workflow: base }), ...(dryRun === "auto" ? {} : { dryRun: dryRun === "always" }) };
       // said once per editor visit: the offline demo's scripted model designs (no provider connected)
       const onModel = (model: DesignerModelInfo) => {
         if (!model.offline || offlineNoticed.current) return;

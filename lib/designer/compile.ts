@@ -6,6 +6,7 @@ import {
   type AgentSpec,
   type Edge,
   type ModelRef,
+  type ToolRef,
   type Workflow,
   type WorkflowNode,
 } from "@/lib/workflow/schema";
@@ -29,10 +30,15 @@ export type KnownKind = WorkflowNode["type"];
 /** Model per class; a class without an entry uses the workflow default model. Default: none. */
 export type ModelClassMap = Partial<Record<ModelClass, ModelRef>>;
 
+/** A saved agent as a design reusing it gets it: its saved instructions, tools and model. */
+export type SavedAgentSpec = { id: string; name: string; description?: string; instructions?: string; tools?: ToolRef[]; model?: ModelRef | null };
+
 /** Compile options: known kinds come from lib/workflow's registry. */
 export interface CompileOptions {
   kinds: readonly string[];
   models?: ModelClassMap;
+  /** The user's saved agents: an agent reusing one runs with its saved instructions, tools and model. Default none. */
+  savedAgents?: readonly SavedAgentSpec[];
 }
 
 /** The outcome an edge leaves from when the design names none: the node's only outcome. */
@@ -50,17 +56,37 @@ export function edgeId(from: string, handle: string, to: string, taken: Set<stri
   return id;
 }
 
-/** AgentSpec of a design agent; `models` maps its class to a configured model. */
-export function compileAgent(agent: DesignAgent, models: ModelClassMap = {}): AgentSpec {
+/**
+ * AgentSpec of a design agent; `models` maps its class to a configured model. An agent reusing a
+ * saved agent found in `saved` is that agent as saved (instructions, tools, model; the model's own
+ * text for them is not used), like an agent dropped from the editor's palette.
+ */
+export function compileAgent(agent: DesignAgent, models: ModelClassMap = {}, saved: readonly SavedAgentSpec[] = []): AgentSpec {
+  const reused = agent.reuse ? saved.find((a) => a.id === agent.reuse) : undefined;
+  if (reused) return savedAgentSpec(agent.key, reused);
   const model = agent.modelClass ? models[agent.modelClass] : undefined;
+  const role = agent.role.trim() || agent.key;
   return {
     key: agent.key,
-    name: agent.role.length <= 60 ? agent.role : agent.key,
-    description: agent.role,
+    name: role.length <= 60 ? role : agent.key,
+    description: role,
     instructions: agent.instructions,
     tools: (agent.tools ?? []).map((name) => ({ name })),
     ...(model ? { model } : {}),
     ...(agent.reuse ? { savedAgentId: agent.reuse } : {}),
+  };
+}
+
+/** The AgentSpec of a saved agent under `key` (what the editor's palette drops into a workflow). */
+export function savedAgentSpec(key: string, a: SavedAgentSpec): AgentSpec {
+  return {
+    key,
+    name: a.name.trim() || key,
+    description: a.description ?? "",
+    instructions: a.instructions ?? "",
+    tools: a.tools ?? [],
+    ...(a.model ? { model: a.model } : {}),
+    savedAgentId: a.id,
   };
 }
 
@@ -84,7 +110,7 @@ export function compileNode(node: DesignNode): NodeInput | undefined {
     case "human":
       return { ...base, type: "human", prompt: node.prompt ?? node.task ?? "", ...(branches?.length ? { branches } : {}) };
     case "subflow":
-      return { ...base, type: "subflow", ...subflowArgs(node.args) };
+      return { ...base, type: "subflow", ...subflowFields(node) };
     case "end":
       return { ...base, type: "end", outputs: node.outputs ?? {} };
     case "abort":
@@ -135,7 +161,7 @@ export function compileDesign(design: Design, profile: Pick<Profile, "inputs" | 
     inputs: profile.inputs,
     outputs: profile.outputs,
     variables: design.variables ?? [],
-    agents: profile.agents.map((a) => compileAgent(a, options.models)),
+    agents: profile.agents.map((a) => compileAgent(a, options.models, options.savedAgents)),
     nodes,
     edges: [],
   };
@@ -164,7 +190,7 @@ export function toDesign(wf: Workflow): { design: Design; agents: DesignAgent[] 
       case "human":
         return { ...base, prompt: n.prompt, branches: n.branches.map((b) => ({ id: b.id, condition: b.condition })) };
       case "subflow":
-        return { ...base, args: { workflowId: n.workflowId, inputs: n.inputs, ...(n.version !== undefined ? { version: n.version } : {}) } };
+        return { ...base, workflowId: n.workflowId, inputs: n.inputs, ...(n.version !== undefined ? { version: n.version } : {}) };
       case "end":
         return { ...base, outputs: n.outputs };
       case "abort":
@@ -189,13 +215,15 @@ export function toDesign(wf: Workflow): { design: Design; agents: DesignAgent[] 
   return { design: { name: wf.name, description: wf.description, variables: wf.variables.map(({ key, value }) => ({ key, value })), nodes, edges }, agents };
 }
 
-/** A subflow node's settings as a design carries them (in `args`; see kinds.ts), with what is malformed dropped. */
-function subflowArgs(args: Record<string, unknown> | undefined): { workflowId: string; inputs: Record<string, string>; version?: number } {
-  const inputs = args?.inputs && typeof args.inputs === "object" && !Array.isArray(args.inputs) ? args.inputs : {};
-  const version = args?.version;
+/** A subflow node's settings from the design form (legacy `args: {workflowId, inputs}` read too), malformed parts dropped. */
+function subflowFields(node: DesignNode): { workflowId: string; inputs: Record<string, string>; version?: number } {
+  const args = node.args ?? {};
+  const workflowId = node.workflowId ?? (typeof args.workflowId === "string" ? args.workflowId : "");
+  const raw = node.inputs ?? (args.inputs && typeof args.inputs === "object" && !Array.isArray(args.inputs) ? args.inputs : {});
+  const version = node.version ?? args.version;
   return {
-    workflowId: typeof args?.workflowId === "string" ? args.workflowId : "",
-    inputs: Object.fromEntries(Object.entries(inputs).filter((e): e is [string, string] => typeof e[1] === "string")),
+    workflowId,
+    inputs: Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === "string")),
     ...(typeof version === "number" && Number.isInteger(version) && version > 0 ? { version } : {}),
   };
 }

@@ -1,80 +1,80 @@
-import { OperationError, applyOperation, type Operation } from "@/lib/workflow/operations";
+import { OperationError, applyOperation, renameReferences, type Operation } from "@/lib/workflow/operations";
 import { nodeSchema, type Edge, type Workflow, type WorkflowNode } from "@/lib/workflow/schema";
-import { compileAgent, compileEdges, compileNode, edgeId, toDesign, type DesignIssue, type ModelClassMap } from "./compile";
-import { repairEdges, repairNode, slug, type LocalFix } from "./repair";
+import { compileEdges, compileNode, edgeId, toDesign, type DesignIssue } from "./compile";
+import { agentOps, inputOps, loopCapOps, variableOps } from "./edit-ops";
+import { noOp, nodeRef, opIssue, type EditOptions, type EditState } from "./edit-state";
+import { fix, type LocalFix } from "./fixes";
+import { repairDesignEdges } from "./repair-edges";
+import { repairNode } from "./repair-nodes";
+import { slug, uniqueId } from "./resolve";
 import type { DesignEdge, DesignNode, EditOperation } from "./schemas";
 
 /**
  * Applies the model's edit operations to an existing document. Each one is translated into
  * lib/workflow's typed operations (the vocabulary the editor and version diffs share) and applied
- * with `applyOperation`. Untouched nodes and edges keep their ids and positions; an operation that
- * cannot apply becomes an issue (fed back to the model), never a silent partial rewrite.
+ * with `applyOperation`. Untouched nodes and edges keep their ids and positions. An operation is
+ * repaired where the fix is plain (a new node's id, kind and fields; ends named by a near spelling;
+ * removing what is not there is a no-op; inserting between two nodes with no edge wires them
+ * through the new node); one that still cannot apply becomes an issue for the model.
  */
 
-export interface EditOptions {
-  kinds: readonly string[];
-  models?: ModelClassMap;
-}
-
-/** `renamed`: per node, duplicate branch ids renamed by a local fix (old → new), for later add_edge ops. */
-type State = { wf: Workflow; issues: DesignIssue[]; fixes: LocalFix[]; opts: EditOptions; renamed: Map<string, Map<string, string>>; applied: Operation[] };
-
-const opIssue = (s: State, i: number, message: string) => s.issues.push({ code: "invalid_operation", message: `Operation ${i + 1}: ${message}` });
-
-/** Applies lib/workflow operations all or nothing; a failure becomes an issue of operation `i`. */
-function apply(s: State, i: number, ops: Operation[]): boolean {
+function apply(s: EditState, i: number, ops: Operation[]): void {
   try {
-    const wf = ops.reduce(applyOperation, s.wf);
-    s.wf = wf;
+    s.wf = ops.reduce(applyOperation, s.wf);
     s.applied.push(...ops);
-    return true;
   } catch (e) {
     if (!(e instanceof OperationError)) throw e;
     opIssue(s, i, e.message);
-    return false;
   }
 }
 
-function newNode(s: State, i: number, raw: DesignNode): WorkflowNode | undefined {
+function newNode(s: EditState, i: number, raw: DesignNode): WorkflowNode | undefined {
   const taken = new Set(s.wf.nodes.map((n) => n.id));
-  let node = repairNode({ ...raw, id: slug(raw.id) }, s.opts.kinds, [], s.fixes);
-  if (taken.has(node.id)) {
-    let id = node.id;
-    for (let k = 2; taken.has(id); k++) id = `${node.id}_${k}`;
-    s.fixes.push({ code: "duplicate_node_id", message: `New node "${node.id}" renamed to "${id}" (the id was taken).` });
-    node = { ...node, id };
-  }
-  const compiled = s.opts.kinds.includes(node.kind) ? compileNode(node) : undefined;
-  const parsed = compiled ? nodeSchema.safeParse(compiled) : undefined;
-  if (!parsed?.success) {
-    opIssue(s, i, `node "${raw.id}" has kind "${raw.kind}", which is not one of: ${s.opts.kinds.join(", ")}.`);
-    return undefined;
-  }
-  return parsed.data;
+  const base = slug(raw.id || raw.name || raw.kind || "node");
+  const id = uniqueId(base, taken);
+  if (id !== raw.id) s.fixes.push(fix("id_renamed", `New node "${raw.id}" ${taken.has(base) ? "took an existing id" : "had no valid id"}: named "${id}".`, "duplicate_node_id"));
+  const parsed = nodeSchema.safeParse(compileNode(repairNode({ ...raw, id }, s.opts.kinds, [], s.fixes)));
+  if (parsed.success) return parsed.data;
+  return opIssue(s, i, `node "${raw.id}" is not a valid ${raw.kind || "node"}: ${parsed.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; ")}`);
 }
 
-/** Design edges → addEdge operations (ends resolved, caps applied; dangling ones become issues). */
-function edgeOps(s: State, edges: DesignEdge[], nodes: WorkflowNode[] = s.wf.nodes): Operation[] {
-  const repaired = repairEdges(edges, toDesign({ ...s.wf, nodes }).design.nodes, s.wf.limits.maxIterationsPerLoop, s.fixes);
-  const { edges: out, issues } = compileEdges(repaired, nodes, new Set(s.wf.edges.map((e) => e.id)));
+/** Design edges → addEdge operations (ends resolved, branches declared where the source takes them). */
+function edgeOps(s: EditState, edges: DesignEdge[], nodes: WorkflowNode[] = s.wf.nodes): Operation[] {
+  const current = toDesign({ ...s.wf, nodes, edges: s.wf.edges }).design;
+  const repaired = repairDesignEdges(edges, current.nodes, s.wf.limits.maxIterationsPerLoop, s.fixes);
+  const ops: Operation[] = [];
+  for (const n of repaired.nodes) {
+    const before = current.nodes.find((x) => x.id === n.id);
+    if (before && JSON.stringify(before.branches) !== JSON.stringify(n.branches) && nodes.some((x) => x.id === n.id)) {
+      const patch = compileNode(n) as { branches?: unknown };
+      ops.push({ type: "updateNode", id: n.id, patch: { branches: patch.branches } });
+    }
+  }
+  const withBranches = nodes.map((n) => {
+    const r = repaired.nodes.find((x) => x.id === n.id);
+    return r ? nodeSchema.parse(compileNode(r)) : n;
+  });
+  const { edges: out, issues } = compileEdges(repaired.edges, withBranches, new Set(s.wf.edges.map((e) => e.id)));
   s.issues.push(...issues);
-  return out.map((edge) => ({ type: "addEdge", edge }));
+  return [...ops, ...out.map((edge): Operation => ({ type: "addEdge", edge }))];
+}
+
+/** An edge leaving a duplicate branch a fix renamed, when the first holder is wired already, leaves the renamed one. */
+function followRename(s: EditState, edge: DesignEdge): DesignEdge {
+  const renamed = edge.branch ? s.renamed.get(edge.from)?.get(edge.branch) : undefined;
+  if (!renamed || !s.wf.edges.some((e) => e.source === edge.from && e.sourceHandle === edge.branch)) return edge;
+  s.fixes.push(fix("reference_resolved", `Edge ${edge.from} -> ${edge.to} leaves from the renamed branch "${renamed}".`, "duplicate_branch_id"));
+  return { ...edge, branch: renamed };
 }
 
 const matches = (e: Edge, from: string, to: string, branch?: string) =>
   e.source === from && e.target === to && (branch === undefined || e.sourceHandle === branch);
 
-/** An edge from a branch id that a local fix renamed (a duplicate), when the first holder is already wired, goes from the renamed one. */
-function followRename(s: State, edge: DesignEdge): DesignEdge {
-  const renamed = edge.branch ? s.renamed.get(edge.from)?.get(edge.branch) : undefined;
-  if (!renamed || !s.wf.edges.some((e) => e.source === edge.from && e.sourceHandle === edge.branch)) return edge;
-  s.fixes.push({ code: "duplicate_branch_id", message: `Edge ${edge.from} -> ${edge.to} leaves from the renamed branch "${renamed}".` });
-  return { ...edge, branch: renamed };
-}
-
 /** removeNode, plus (reconnect) an edge from each forward predecessor outcome to each forward successor. */
-function removeNodeOps(s: State, id: string, reconnect: boolean): Operation[] {
+function removeNodeOps(s: EditState, id: string, reconnect: boolean): Operation[] {
   const ops: Operation[] = [{ type: "removeNode", id }];
+  const feeder = s.wf.edges.find((e) => e.target === id && e.kind === "forward" && s.wf.nodes.find((n) => n.id === e.source)?.type !== "start");
+  s.removed.set(id, feeder?.source);
   if (!reconnect) return ops;
   const into = s.wf.edges.filter((e) => e.target === id && e.kind === "forward" && e.source !== id);
   const out = s.wf.edges.filter((e) => e.source === id && e.kind === "forward" && e.target !== id);
@@ -88,26 +88,16 @@ function removeNodeOps(s: State, id: string, reconnect: boolean): Operation[] {
   return ops;
 }
 
-/**
- * A subflow's `args` in update_node: keys given replace the current ones (`inputs` as a whole), the
- * others stay; a new workflowId drops a pinned version unless one is given with it.
- */
-function subflowArgsUpdate(current: Record<string, unknown> = {}, set: Record<string, unknown>): Record<string, unknown> {
-  const { version: _pinned, ...unpinned } = current;
-  const switched = typeof set.workflowId === "string" && set.workflowId !== current.workflowId;
-  return { ...(switched ? unpinned : current), ...set };
-}
+/** The document fields a design field sets (a subflow's legacy `args` carries workflowId, inputs, version). */
+const fieldsOf = (kind: string, key: string) => (kind === "subflow" && key === "args" ? ["workflowId", "inputs", "version"] : [key]);
 
-/** The document fields a design field sets: a subflow carries workflowId, inputs and version in `args`. */
-const SUBFLOW_ARG_FIELDS = ["workflowId", "inputs", "version"];
-const fieldsOf = (kind: string, key: string) => (kind === "subflow" && key === "args" ? SUBFLOW_ARG_FIELDS : [key]);
-
-function updateNodeOps(s: State, i: number, id: string, set: Partial<DesignNode>): Operation[] | undefined {
-  const current = s.wf.nodes.find((n) => n.id === id);
-  if (!current) return void opIssue(s, i, `node "${id}" does not exist.`);
+function updateNodeOps(s: EditState, i: number, ref: string, set: Partial<DesignNode>): Operation[] | undefined {
+  if (s.removed.has(ref)) return noOp(s, i, `node "${ref}" was removed by an earlier operation`);
+  const id = nodeRef(s, i, ref);
+  const current = id ? s.wf.nodes.find((n) => n.id === id) : undefined;
+  if (!id || !current) return opIssue(s, i, `node "${ref}" does not exist (nodes: ${s.wf.nodes.map((n) => n.id).join(", ")}).`);
   const asDesign = toDesign({ ...s.wf, nodes: [current], edges: [] }).design.nodes[0]!;
-  const args = current.type === "subflow" && set.args ? { args: subflowArgsUpdate(asDesign.args, set.args) } : {};
-  const repaired = repairNode({ ...asDesign, ...set, ...args, id, kind: current.type }, s.opts.kinds, [], s.fixes);
+  const repaired = repairNode({ ...asDesign, ...set, id, kind: current.type }, s.opts.kinds, [], s.fixes);
   set.branches?.forEach((b, k) => {
     const now = repaired.branches?.[k]?.id;
     if (now && now !== b.id) s.renamed.set(id, new Map([...(s.renamed.get(id) ?? []), [b.id, now]]));
@@ -115,43 +105,36 @@ function updateNodeOps(s: State, i: number, id: string, set: Partial<DesignNode>
   const compiled = compileNode(repaired) as Record<string, unknown>;
   const fields = Object.keys(set).flatMap((k) => fieldsOf(current.type, k));
   const patch = Object.fromEntries(fields.filter((k) => k in compiled).map((k) => [k, compiled[k]]));
-  const unset = current.type === "subflow" ? fields.filter((k) => k === "version" && !(k in compiled) && k in current) : [];
+  const switched = current.type === "subflow" && typeof patch.workflowId === "string" && patch.workflowId !== current.workflowId;
+  const unset = switched && !("version" in set) && "version" in current ? ["version"] : [];
   return [{ type: "updateNode", id, patch, ...(unset.length ? { unset } : {}) }];
 }
 
-function agentOps(s: State, i: number, op: Extract<EditOperation, { op: "add_agent" | "update_agent" | "remove_agent" }>): Operation[] | undefined {
-  switch (op.op) {
-    case "add_agent":
-      return [{ type: "addAgent", agent: compileAgent(op.agent, s.opts.models) }];
-    case "update_agent": {
-      const current = s.wf.agents.find((a) => a.key === op.key);
-      if (!current) return void opIssue(s, i, `agent "${op.key}" does not exist.`);
-      const role = op.set.role ?? current.description;
-      const merged = compileAgent({ key: op.key, role, instructions: op.set.instructions ?? current.instructions, tools: op.set.tools ?? current.tools.map((t) => t.name), modelClass: op.set.modelClass }, s.opts.models);
-      const patch = { description: merged.description, instructions: merged.instructions, tools: merged.tools, ...(op.set.role ? { name: merged.name } : {}), ...(merged.model ? { model: merged.model } : {}) };
-      return [{ type: "updateAgent", key: op.key, patch }];
-    }
-    case "remove_agent": {
-      const workers = s.wf.nodes.filter((n) => n.type === "orchestrator" && n.workers.includes(op.key));
-      return [
-        ...workers.map((n): Operation => ({ type: "updateNode", id: n.id, patch: { workers: n.type === "orchestrator" ? n.workers.filter((w) => w !== op.key) : [] } })),
-        { type: "removeAgent", key: op.key },
-      ];
-    }
+/**
+ * insert_between: the edge from → to is replaced by from → new → to. With no such edge the new node
+ * is wired between the two; with one end gone (removed by an earlier operation) it is wired to the
+ * other; with both gone it is only added (the wiring repairs place it).
+ */
+function insertOps(s: EditState, i: number, op: Extract<EditOperation, { op: "insert_between" }>): Operation[] | undefined {
+  const from = nodeRef(s, i, op.from);
+  const to = nodeRef(s, i, op.to);
+  if ((!from && !s.removed.has(op.from)) || (!to && !s.removed.has(op.to))) {
+    return opIssue(s, i, `there is no node "${from ? op.to : op.from}" to insert next to.`);
   }
-}
-
-function insertOps(s: State, i: number, op: Extract<EditOperation, { op: "insert_between" }>): Operation[] | undefined {
-  const old = s.wf.edges.filter((e) => matches(e, op.from, op.to, op.branch));
-  if (old.length === 0) return void opIssue(s, i, `there is no edge from "${op.from}" to "${op.to}" to insert into.`);
+  const old = from && to ? s.wf.edges.filter((e) => matches(e, from, to, op.branch)) : [];
+  if (old.length === 0) {
+    const why = from && to ? `no edge ${from} -> ${to}; the new node is wired between them` : "one end was removed earlier; the new node is wired to the other";
+    s.fixes.push(fix("operation_fixed", `Operation ${i + 1}: ${why}.`, "invalid_operation"));
+  }
   const node = newNode(s, i, op.node);
   if (!node) return undefined;
-  const edges = [...old.map((e) => ({ from: e.source, branch: e.sourceHandle, to: node.id })), { from: node.id, to: op.to }];
+  const firsts: DesignEdge[] = old.length ? old.map((e) => ({ from: e.source, branch: e.sourceHandle, to: node.id })) : from ? [{ from, ...(op.branch ? { branch: op.branch } : {}), to: node.id }] : [];
+  const edges = [...firsts, ...(to ? [{ from: node.id, to }] : [])];
   return [...old.map((e): Operation => ({ type: "removeEdge", id: e.id })), { type: "addNode", node }, ...edgeOps(s, edges, [...s.wf.nodes, node])];
 }
 
 /** The lib/workflow operations of one design-level edit (undefined: it cannot apply, an issue says why). */
-function translate(s: State, i: number, op: EditOperation): Operation[] | undefined {
+function translate(s: EditState, i: number, op: EditOperation): Operation[] | undefined {
   switch (op.op) {
     case "add_agent":
     case "update_agent":
@@ -163,27 +146,37 @@ function translate(s: State, i: number, op: EditOperation): Operation[] | undefi
     }
     case "update_node":
       return updateNodeOps(s, i, op.id, op.set);
-    case "remove_node":
-      return removeNodeOps(s, op.id, op.reconnect ?? false);
+    case "remove_node": {
+      const id = nodeRef(s, i, op.id);
+      return id ? removeNodeOps(s, id, op.reconnect ?? false) : noOp(s, i, `node "${op.id}" does not exist`);
+    }
     case "insert_between":
       return insertOps(s, i, op);
     case "add_edge":
       return edgeOps(s, [followRename(s, op.edge)]);
     case "remove_edge": {
-      const hit = s.wf.edges.filter((e) => matches(e, op.from, op.to, op.branch));
-      if (hit.length === 0) return void opIssue(s, i, `there is no edge from "${op.from}" to "${op.to}".`);
-      return hit.map((e) => ({ type: "removeEdge", id: e.id }));
+      const [from, to] = [nodeRef(s, i, op.from), nodeRef(s, i, op.to)];
+      const hit = from && to ? s.wf.edges.filter((e) => matches(e, from, to, op.branch)) : [];
+      return hit.length ? hit.map((e) => ({ type: "removeEdge", id: e.id })) : noOp(s, i, `there is no edge ${op.from} -> ${op.to}`);
     }
-    case "set_loop_cap": {
-      const hit = s.wf.edges.filter((e) => e.kind === "loop" && matches(e, op.from, op.to, op.branch));
-      if (hit.length === 0) return void opIssue(s, i, `there is no loop edge from "${op.from}" to "${op.to}".`);
-      return hit.map((e) => ({ type: "updateEdge", id: e.id, patch: { maxIterations: op.maxIterations, ...(op.onExhausted ? { onExhausted: op.onExhausted } : {}) } }));
-    }
+    case "set_loop_cap":
+      return loopCapOps(s, i, op);
     case "add_input":
-      if (s.wf.inputs.some((f) => f.key === op.field.key)) return [];
-      return [{ type: "setInputs", inputs: [...s.wf.inputs, { key: op.field.key, type: op.field.type ?? "string", description: op.field.description ?? "", required: true }] }];
+      return inputOps(s, i, op);
     case "set_variable":
-      return [{ type: "setVariables", variables: [...s.wf.variables.filter((v) => v.key !== op.key), { key: op.key, value: op.value, description: "" }] }];
+      return variableOps(s, op);
+  }
+}
+
+/** Readers of a removed node's output read the node that fed it instead (or nothing, repaired later). */
+function rereadRemoved(s: EditState): void {
+  for (const [gone, feeder] of s.removed) {
+    if (!feeder || s.wf.nodes.some((n) => n.id === gone) || !s.wf.nodes.some((n) => n.id === feeder)) continue;
+    const before = JSON.stringify(s.wf.nodes);
+    const nodes = s.wf.nodes.map((n) => renameReferences(n, gone, feeder));
+    if (JSON.stringify(nodes) === before) continue;
+    s.wf = { ...s.wf, nodes };
+    s.fixes.push(fix("reference_resolved", `Nodes that read the removed "${gone}" read "${feeder}", which fed it, instead.`, "unknown_node_ref"));
   }
 }
 
@@ -192,10 +185,13 @@ function translate(s: State, i: number, op: EditOperation): Operation[] | undefi
  * produced it, what could not apply, and the local fixes made on the way.
  */
 export function applyEdits(base: Workflow, ops: readonly EditOperation[], opts: EditOptions): { workflow: Workflow; operations: Operation[]; issues: DesignIssue[]; fixes: LocalFix[] } {
-  const s: State = { wf: base, issues: [], fixes: [], opts, renamed: new Map(), applied: [] };
+  const s: EditState = { wf: base, issues: [], fixes: [], opts, applied: [], renamed: new Map(), removed: new Map() };
   ops.forEach((op, i) => {
     const translated = translate(s, i, op);
     if (translated) apply(s, i, translated);
   });
+  rereadRemoved(s);
   return { workflow: s.wf, operations: s.applied, issues: s.issues, fixes: s.fixes };
 }
+
+export type { EditOptions } from "./edit-state";

@@ -1,6 +1,6 @@
 import type { OperationGroup } from "@/lib/workflow/diff";
 import type { Workflow } from "@/lib/workflow/schema";
-import type { LocalFix } from "./repair";
+import type { LocalFix } from "./fixes";
 import type { EditOperation, Profile } from "./schemas";
 import type { Usage } from "./model";
 
@@ -21,6 +21,10 @@ export type DesignerIssue = {
   edgeId?: string;
   branchId?: string;
   agentKey?: string;
+  /** The templated field the issue is in (lib/workflow's `field`, e.g. "task"). */
+  field?: string;
+  /** Where in the model's answer it is, as a schema path (e.g. "design.nodes[2].task"). */
+  path?: string;
 };
 
 /** A tool the design uses that the registry lacks: a visible placeholder until someone creates it. */
@@ -60,6 +64,7 @@ export type DesignerEvent =
   /** What the model proposed (before validation): a summary, never a graph to show as valid. */
   | { type: "proposal"; attempt: number; summary: string; profile?: Profile; operations?: EditOperation[]; nodes?: number; edges?: number }
   | { type: "issues_found"; attempt: number; issues: DesignerIssue[] }
-  | { type: "repaired"; attempt: number; by: "local" | "model"; fixes: LocalFix[] }
+  /** `summary`: the fixes counted by kind, e.g. "3 ids renamed, 1 agent created". */
+  | { type: "repaired"; attempt: number; by: "local" | "model"; fixes: LocalFix[]; summary: string }
   | { type: "done"; result: DesignResult }
   | { type: "failed"; reason: "invalid" | "cancelled" | "model_error"; message: string; issues: DesignerIssue[]; usage: Usage };

@@ -1,23 +1,27 @@
 import { nodeKindRegistry, type NodeKindSpec } from "@/lib/workflow/registry";
 import { nodeKinds, type NodeKind } from "@/lib/workflow/schema";
 import type { KindInfo } from "./prompts";
+import { designFieldsOf } from "./wire";
 
 /**
  * The node-kind catalogue the model sees, generated from lib/workflow's registry (description,
- * outcomes, terminal) plus the design-form fields of each kind. Keyed by NodeKind like every other
- * per-kind table, so a kind added to lib/workflow without a designer entry fails to compile.
+ * outcomes, terminal) and the design-form fields of each kind from the wire schema (wire.ts), with a
+ * note where a field needs one. Keyed by NodeKind like every other per-kind table, so a kind added to
+ * lib/workflow without a designer entry fails to compile.
  */
-const DESIGN_FIELDS: { [K in NodeKind]: string } = {
-  start: "id",
-  agent: "id, agent (agent key), task, branches [{id, condition}]",
-  router: "id, prompt, branches [{id, condition}] (>= 2)",
-  tool: "id, tool (tool name), args",
-  orchestrator: "id, agent, task, workers (agent keys)",
-  human: "id, prompt (what a person is asked), branches [{id, condition}] (the choices offered, default approve/reject)",
-  subflow: "id, args: {workflowId: <an id from the saved workflows>, inputs: {<that workflow's input key>: <template>}}; later nodes read {{nodes.<id>.output.<output key>}}",
-  end: "id, outputs {key: template}",
-  abort: "id, reason",
+const FIELD_NOTES: { [K in NodeKind]: string } = {
+  start: "",
+  agent: " (agent = an agent key; branches default to one, done)",
+  router: " (at least 2 branches)",
+  tool: " (tool = a tool name)",
+  orchestrator: " (workers = agent keys)",
+  human: " (prompt = what a person is asked; branches = the choices, default approve/reject)",
+  subflow: " (workflowId = an id from the saved workflows; inputs = {<its input key>: template}); later nodes read {{nodes.<id>.output.<output key>}}",
+  end: " (outputs = {output key: template})",
+  abort: "",
 };
+
+const fieldsLine = (kind: NodeKind) => [["id", "name", ...designFieldsOf(kind)].join(", "), FIELD_NOTES[kind]].join("");
 
 /** What the catalogue offers beyond the kinds every design can fill in. Default: nothing more. */
 export interface CatalogueOptions {
@@ -45,7 +49,7 @@ function outcomes<K extends NodeKind>(spec: NodeKindSpec<K>): string {
 export function kindCatalogue(options: CatalogueOptions = {}): KindInfo[] {
   return nodeKinds.flatMap((kind) => {
     const spec = nodeKindRegistry[kind] as NodeKindSpec<NodeKind>;
-    const fields = DESIGN_FIELDS[kind];
+    const fields = fieldsLine(kind);
     const needs = OFFERED_WHEN[kind];
     if (needs && !options[needs]) return [];
     const once = spec.singleton ? " Exactly one per workflow." : "";

@@ -1,10 +1,12 @@
-import type { z } from "zod";
+import { extractJson } from "@/lib/llm/json";
+import type { WireSchemas } from "./json-schema";
 
 /**
- * The model as the designer sees it: one structured call with a zod schema. Injected, so the
- * pipeline runs against the scripted server over HTTP (lib/llm adapter), an in-process transcript
- * replay, or any configured OpenAI-compatible model. A call never throws for a bad answer: it
- * returns `ok: false` with the raw text and the parse error, which the pipeline feeds back.
+ * The model as the designer sees it: one structured call carrying the exact answer schemas
+ * (json-schema.ts). Injected, so the pipeline runs against any OpenAI-compatible provider over HTTP
+ * (llm.ts, which picks the provider's structured-output path), an in-process transcript replay, or
+ * the scripted server. A call never throws for a bad answer: it returns the JSON it found (read
+ * leniently by the pipeline) or `ok: false` with the raw text when there was none.
  */
 
 export type ChatMessage = { role: "user" | "assistant"; content: string };
@@ -12,22 +14,22 @@ export type ChatMessage = { role: "user" | "assistant"; content: string };
 /** Tokens of one call (as reported by the provider, or counted locally). */
 export type CallUsage = { promptTokens: number; completionTokens: number };
 
-export interface StructuredRequest<T> {
-  /** Schema name sent with the call (response_format name / forced tool name). */
-  name: string;
-  schema: z.ZodType<T>;
+export interface StructuredRequest {
+  /** The answer schemas: name (response_format name / forced tool name), loose and strict JSON schema. */
+  schema: WireSchemas;
   system: string;
   messages: ChatMessage[];
   signal?: AbortSignal;
 }
 
-export type StructuredResult<T> =
-  | { ok: true; value: T; raw: string; usage: CallUsage }
-  | { ok: false; error: string; raw: string; usage: CallUsage };
+/** The JSON value a model answered (unvalidated: the pipeline reads it), or why there was none. */
+export type StructuredResult =
+  | { ok: true; data: unknown; raw: string; usage: CallUsage; method?: string }
+  | { ok: false; error: string; raw: string; usage: CallUsage; method?: string };
 
 /** What the designer needs from a model. */
 export interface DesignerModel {
-  structured<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>>;
+  structured(request: StructuredRequest): Promise<StructuredResult>;
 }
 
 /** Calls and tokens of one designer request (B4 counts these). */
@@ -36,7 +38,7 @@ export type Usage = { calls: number; promptTokens: number; completionTokens: num
 /** Wraps a model so every call is counted into `usage` (mutated in place). */
 export function countingModel(model: DesignerModel, usage: Usage): DesignerModel {
   return {
-    async structured<T>(request: StructuredRequest<T>) {
+    async structured(request: StructuredRequest) {
       usage.calls += 1;
       const result = await model.structured(request);
       usage.promptTokens += result.usage.promptTokens;
@@ -46,26 +48,9 @@ export function countingModel(model: DesignerModel, usage: Usage): DesignerModel
   };
 }
 
-/** Extracts the first JSON value from model text: a ```json fence, or the outermost {...}. */
-export function extractJson(text: string): unknown {
-  const fence = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
-  const body = fence ? fence[1]! : text;
-  const start = body.indexOf("{");
-  const end = body.lastIndexOf("}");
-  if (start < 0 || end <= start) throw new Error("no JSON object found in the answer");
-  return JSON.parse(body.slice(start, end + 1));
-}
-
-/** Parses raw model text against `schema`: JSON (possibly inside prose), then zod. */
-export function parseAnswer<T>(raw: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; error: string } {
-  let data: unknown;
-  try {
-    data = extractJson(raw);
-  } catch (e) {
-    return { ok: false, error: `The answer is not valid JSON: ${(e as Error).message}` };
-  }
-  const parsed = schema.safeParse(data);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const issues = parsed.error.issues.slice(0, 8).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
-  return { ok: false, error: `The answer does not match the schema: ${issues.join("; ")}` };
+/** The JSON in model text (whole text, a fenced block, or the first balanced object), or why there is none. */
+export function jsonIn(raw: string): { ok: true; data: unknown } | { ok: false; error: string } {
+  const found = extractJson(raw);
+  if (found) return { ok: true, data: found.value };
+  return { ok: false, error: raw.trim() ? "The answer is not valid JSON: no JSON object was found in it." : "The answer was empty." };
 }

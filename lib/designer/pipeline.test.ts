@@ -3,7 +3,7 @@ import type { NodeOf, Workflow } from "@/lib/workflow/schema";
 import { validate } from "@/lib/workflow/validate";
 import { compileDesign } from "./compile";
 import type { DesignerEvent } from "./events";
-import { article, majority } from "./fixtures/bases";
+import { article, majority, mlFsm } from "./fixtures/bases";
 import { CORPUS_CONTEXT, baseWorkflow } from "./fixtures/corpus";
 import { badJson, json, mutate } from "./fixtures/helpers";
 import { SAVED_WORKFLOWS, compareArticles } from "./fixtures/workflows";
@@ -16,10 +16,10 @@ import { replayModel, type ScriptedReply } from "./replay";
 /** A replay model that also records every request it was sent. */
 function recording(replies: ScriptedReply[]) {
   const inner = replayModel(replies);
-  const requests: StructuredRequest<unknown>[] = [];
+  const requests: StructuredRequest[] = [];
   const model: DesignerModel = {
     structured(request) {
-      requests.push(request as StructuredRequest<unknown>);
+      requests.push(request);
       return inner.structured(request);
     },
   };
@@ -116,6 +116,20 @@ describe("designer pipeline", () => {
     expect(last.type === "done" && last.result.dryRun).toEqual({ ok: true, trace: 'ran with {"problem":"sample problem"}' });
   });
 
+  it("dry-runs by default (auto) only proposals whose tools have no side effects or are still to create", async () => {
+    let runs = 0;
+    const dryRun: DesignerOptions["dryRun"] = async () => ((runs += 1), { ok: true, trace: "run succeeded" });
+    const context = { ...CORPUS_CONTEXT, tools: CORPUS_CONTEXT.tools.map((t) => ({ ...t, sideEffect: t.name === "run_python" })) };
+    const safe = (await collect("x", { model: replayModel([json(article)]), context, dryRun, dryRunPolicy: "auto" })).at(-1)!;
+    expect(safe.type === "done" && safe.result.dryRun).toEqual({ ok: true, trace: "run succeeded" });
+    const effects = (await collect("x", { model: replayModel([json(mlFsm)]), context, dryRun, dryRunPolicy: "auto" })).at(-1)!;
+    expect(runs).toBe(1);
+    expect(effects.type === "done" && effects.result.dryRun).toMatchObject({ ok: true, skipped: true, trace: expect.stringContaining("run_python") });
+    const always = (await collect("x", { model: replayModel([json(mlFsm)]), context, dryRun, dryRunPolicy: "always" })).at(-1)!;
+    expect(always.type === "done" && always.result.dryRun?.skipped).toBeUndefined();
+    expect(runs).toBe(2);
+  });
+
   it("keeps positions of the existing nodes and uses a pluggable layout for new ones", async () => {
     const base = baseWorkflow("article");
     const layout = (doc: { nodes: { id: string }[] }) => new Map(doc.nodes.map((n, i) => [n.id, { x: 1000 + i, y: 0 }]));
@@ -175,24 +189,28 @@ describe("designer pipeline: subflows running the user's saved workflows", () =>
     const issue = found?.type === "issues_found" ? found.issues.find((i) => i.code === "subflow_unknown_workflow") : undefined;
     expect(issue).toMatchObject({ nodeId: "write_a" });
     const repair = requests[1]!.messages.at(-1)!.content;
-    expect(repair).toContain(`[subflow_unknown_workflow] ${issue!.message}`);
-    expect(repair).toContain("A subflow's args.workflowId is one of: wf_article (Article writer), wf_triage (Support triage).");
+    expect(repair).toContain("A subflow's workflowId is one of: wf_article (Article writer), wf_triage (Support triage).");
+    expect(repair).toContain(`[subflow_unknown_workflow] at design.nodes[1].workflowId: ${issue!.message}`);
     expect(subflowOf(done(events).workflow, "write_a")!.workflowId).toBe("wf_article");
     expect(events.some((e) => e.type === "repaired" && e.by === "model")).toBe(true);
   });
 
-  it("sends undeclared and missing inputs back with the inputs of the workflow the subflow runs", async () => {
+  it("repairs undeclared and missing inputs locally: an unknown key set in place of the only required one left is that one", async () => {
     const wrong = compareArticles("wf_article", (topic) => ({ subject: `{{inputs.${topic}}}` }));
     const { model, requests } = recording([json(wrong), json(compareArticles())]);
-    const events = await collect("compare two articles", { model, context: withWorkflows, validation });
-    const found = events.find((e) => e.type === "issues_found");
-    expect(found?.type === "issues_found" && found.issues.map((i) => `${i.code}@${i.nodeId}`).sort()).toEqual([
-      "subflow_input_missing@write_a", "subflow_input_missing@write_b", "subflow_unknown_input@write_a", "subflow_unknown_input@write_b",
-    ]);
-    const repair = requests[1]!.messages.at(-1)!.content;
-    expect(repair).toContain('Subflow "write_a" runs wf_article (Article writer): inputs topic:string*, tone:string (* = required).');
-    expect(repair).toContain('Subflow "write_b" runs wf_article (Article writer): inputs topic:string*, tone:string (* = required).');
-    expect(subflowOf(done(events).workflow, "write_b")!.inputs).toEqual({ topic: "{{inputs.topic_b}}" });
+    const result = done(await collect("compare two articles", { model, context: withWorkflows, validation }));
+    expect(requests).toHaveLength(1);
+    expect(subflowOf(result.workflow, "write_a")!.inputs).toEqual({ topic: "{{inputs.topic_a}}" });
+    expect(subflowOf(result.workflow, "write_b")!.inputs).toEqual({ topic: "{{inputs.topic_b}}" });
+    expect(result.fixes.filter((f) => f.code === "subflow_unknown_input").map((f) => f.repair)).toEqual(["reference_resolved", "reference_resolved"]);
+  });
+
+  it("passes a required input nobody set on from the workflow's own input of that name, declaring it", async () => {
+    const none = compareArticles("wf_article", () => ({}));
+    const result = done(await collect("compare two articles", { model: replayModel([json(none)]), context: withWorkflows, validation }));
+    expect(subflowOf(result.workflow, "write_a")!.inputs).toEqual({ topic: "{{inputs.topic}}" });
+    expect(result.workflow.inputs.map((f) => f.key)).toContain("topic");
+    expect(result.usage.calls).toBe(1);
   });
 
   it("does not dry-run a proposal with subflows (a dry run starts no child runs)", async () => {

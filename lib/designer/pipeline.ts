@@ -5,25 +5,31 @@ import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { toDesign, type ModelClassMap } from "./compile";
 import { buildFromDesign, buildFromEdits, type Built, type BuildEnv } from "./build";
 import type { DesignerEvent, DesignerIssue, DesignResult, NodeDiff } from "./events";
+import { summariseFixes } from "./fixes";
+import { withPaths } from "./issue-paths";
+import { designSchemas, editSchemas, type WireSchemas } from "./json-schema";
 import { KIND_NAMES, kindCatalogue } from "./kinds";
 import { placeNodes, type LayoutFn } from "./layout";
 import { mergeOverlappingAgents } from "./merge";
 import { countingModel, type ChatMessage, type DesignerModel, type Usage } from "./model";
 import * as P from "./prompts";
-import { SCHEMA_NAMES, designAnswerSchema, editAnswerSchema, type DesignAnswer, type EditAnswer } from "./schemas";
+import { readDesignAnswer, readEditAnswer } from "./read";
+import { dryRunDecision, type DryRunFn, type DryRunPolicy } from "./dry-run-policy";
+import type { DesignAnswer, EditAnswer } from "./schemas";
 import { subflowRepairNotes } from "./workflows";
+
+export type { DryRunFn, DryRunPolicy } from "./dry-run-policy";
 
 /**
  * The designer pipeline as an async generator of events (the chat panel streams them):
- * (1+2) profile and emit in ONE structured call — or, for an existing graph, edit operations;
- * (3) local repairs + lib/workflow validation, feeding what is left back to the model at most
- * `maxRepairs` times, finishing with the remaining issues rather than a broken graph;
- * (4) optional agent merging, kept only if still valid; (5) layout keeping untouched positions;
- * (6) optional dry run, whose failing trace goes back to step 3.
+ * (1+2) profile and emit in ONE structured call with the exact answer schema — or, for an existing
+ * graph, edit operations; (3) the answer is read leniently and every obvious fix made locally
+ * (repair*.ts), then lib/workflow validates; only what stays ambiguous goes back to the model, with
+ * the issue list and where in the answer each issue is, at most `maxRepairs` times (an answer the model
+ * repeats ends it early); (4) optional agent merging, kept only if still valid; (5) layout keeping
+ * untouched positions; (6) the dry run (by default only for proposals without side-effecting tools),
+ * whose failing trace goes back to step 3.
  */
-
-/** A run's sample inputs → whether the proposal worked, and a readable trace. Injected (engine-side). */
-export type DryRunFn = (workflow: Workflow, sampleInputs: Record<string, unknown>, signal?: AbortSignal) => Promise<{ ok: boolean; trace: string }>;
 
 export interface DesignRequest {
   /** What the user typed. */
@@ -50,30 +56,31 @@ export interface DesignerOptions {
   /** Positioning (e.g. the editor's elkjs layout). Default: pure layered layout. */
   layout?: LayoutFn;
   dryRun?: DryRunFn;
+  /** "always" (default with `dryRun`), or "auto": only proposals whose tools have no side effects. */
+  dryRunPolicy?: DryRunPolicy;
   signal?: AbortSignal;
 }
 
 type Mode = { kind: "design" } | { kind: "edit"; base: Workflow };
 type Answer = DesignAnswer | EditAnswer;
-type Ctx = { opts: DesignerOptions; env: BuildEnv; usage: Usage; mode: Mode; request: DesignRequest };
+type Ctx = { opts: DesignerOptions; env: BuildEnv; usage: Usage; mode: Mode; request: DesignRequest; schemas: WireSchemas };
 
 /** Node-level diff of `next` against `base` (positions ignored). */
 export function nodeDiff(base: Workflow | undefined, next: Workflow): NodeDiff {
-  const before = new Map((base?.nodes ?? []).map((n) => [n.id, JSON.stringify({ ...n, position: undefined })]));
+  const strip = (n: Workflow["nodes"][number]) => JSON.stringify({ ...n, position: undefined });
+  const before = new Map((base?.nodes ?? []).map((n) => [n.id, strip(n)]));
   const after = new Set(next.nodes.map((n) => n.id));
   return {
     added: next.nodes.filter((n) => !before.has(n.id)).map((n) => n.id),
     removed: [...before.keys()].filter((id) => !after.has(id)),
-    changed: next.nodes.filter((n) => before.has(n.id) && before.get(n.id) !== JSON.stringify({ ...n, position: undefined })).map((n) => n.id),
+    changed: next.nodes.filter((n) => before.has(n.id) && before.get(n.id) !== strip(n)).map((n) => n.id),
   };
 }
 
-const build = (ctx: Ctx, answer: Answer): Built =>
-  ctx.mode.kind === "design" ? buildFromDesign(answer as DesignAnswer, ctx.env) : buildFromEdits(ctx.mode.base, answer as EditAnswer, ctx.env);
-
 function proposalEvent(attempt: number, answer: Answer): DesignerEvent {
   if ("operations" in answer) return { type: "proposal", attempt, summary: answer.summary, operations: answer.operations };
-  return { type: "proposal", attempt, summary: answer.profile.summary, profile: answer.profile, nodes: answer.design.nodes.length, edges: answer.design.edges.length };
+  const { profile, design } = answer;
+  return { type: "proposal", attempt, summary: profile.summary, profile, nodes: design.nodes.length, edges: design.edges.length };
 }
 
 /** Step 4: merge overlapping agents; kept only when the merged document has no new error. */
@@ -109,13 +116,10 @@ async function finish(ctx: Ctx, built: Built, answer: Answer): Promise<DesignRes
   };
 }
 
-async function ask(ctx: Ctx, model: DesignerModel, messages: ChatMessage[]) {
+function system(ctx: Ctx): string {
   const context = ctx.env.context;
   const kinds = kindCatalogue({ subflows: (context.workflows?.length ?? 0) > 0 });
-  if (ctx.mode.kind === "design") {
-    return model.structured({ name: SCHEMA_NAMES.design, schema: designAnswerSchema as never, system: P.designSystemPrompt(kinds, context), messages, signal: ctx.opts.signal });
-  }
-  return model.structured({ name: SCHEMA_NAMES.edit, schema: editAnswerSchema as never, system: P.editSystemPrompt(kinds, context), messages, signal: ctx.opts.signal });
+  return ctx.mode.kind === "design" ? P.designSystemPrompt(kinds, context) : P.editSystemPrompt(kinds, context);
 }
 
 function firstMessage(ctx: Ctx): ChatMessage {
@@ -133,70 +137,111 @@ function validationOf(opts: DesignerOptions): DesignerOptions["validation"] {
   return { ...opts.validation, workflows: offered.map(({ id, name, inputs }) => ({ id, name, inputs })) };
 }
 
+function schemasFor(context: P.DesignContext, mode: Mode): WireSchemas {
+  const wire = { savedAgentIds: context.savedAgents.map((a) => a.id), workflowIds: (context.workflows ?? []).map((w) => w.id) };
+  if (mode.kind === "design") return designSchemas(wire);
+  return editSchemas(wire, { nodeIds: mode.base.nodes.map((n) => n.id), agentKeys: mode.base.agents.map((a) => a.key) });
+}
+
 /** Runs the designer on one request; the last event is always `done` or `failed`. */
 export async function* design(request: DesignRequest, opts: DesignerOptions): AsyncGenerator<DesignerEvent, void> {
   const usage: Usage = { calls: 0, promptTokens: 0, completionTokens: 0 };
-  const env: BuildEnv = { kinds: KIND_NAMES, models: opts.models, context: opts.context ?? { tools: [], savedAgents: [] }, validation: validationOf(opts) };
-  const ctx: Ctx = { opts, env, usage, request, mode: request.workflow ? { kind: "edit", base: request.workflow } : { kind: "design" } };
+  const context = opts.context ?? { tools: [], savedAgents: [] };
+  const env: BuildEnv = { kinds: KIND_NAMES, models: opts.models, context, validation: validationOf(opts) };
+  const mode: Mode = request.workflow ? { kind: "edit", base: request.workflow } : { kind: "design" };
+  const ctx: Ctx = { opts, env, usage, request, mode, schemas: schemasFor(context, mode) };
   yield* attempts(ctx, countingModel(opts.model, usage));
 }
 
-async function* attempts(ctx: Ctx, model: DesignerModel): AsyncGenerator<DesignerEvent, void> {
+type Turn = { issues: DesignerIssue[]; followUp: ChatMessage[] };
+
+/**
+ * One answer: read, repaired, validated. Returns undefined when it finished the design, "repeated"
+ * for a design the model had answered before (it meets the same issues again: asking once more
+ * would not change it), else what goes back to the model.
+ */
+async function* turn(ctx: Ctx, data: unknown, raw: string, attempt: number, previous: DesignerIssue[], answers: Set<string>): AsyncGenerator<DesignerEvent, Turn | "repeated" | undefined> {
   const what = ctx.mode.kind;
+  const read = what === "design" ? readDesignAnswer(data) : readEditAnswer(data);
+  if (!read.ok) {
+    const issues = [{ code: "unparseable_answer", message: read.error }];
+    yield { type: "issues_found", attempt, issues };
+    return { issues, followUp: [{ role: "assistant", content: raw }, { role: "user", content: P.formatRepairMessage(read.error) }] };
+  }
+  const answer = read.answer;
+  const key = JSON.stringify(answer);
+  if (answers.has(key)) return "repeated";
+  answers.add(key);
+  yield proposalEvent(attempt, answer);
+  const built = ctx.mode.kind === "design"
+    ? buildFromDesign(answer as DesignAnswer, ctx.env, read.fixes)
+    : buildFromEdits(ctx.mode.base, answer as EditAnswer, ctx.env, read.fixes);
+  if (built.fixes.length) yield { type: "repaired", attempt, by: "local", fixes: built.fixes, summary: summariseFixes(built.fixes) };
+  yield { type: "stage_started", stage: "validate", attempt };
+  let issues: DesignerIssue[];
+  if (built.blocking.length === 0 && built.workflow) {
+    if (previous.length) {
+      const fixes = previous.map(({ code, message }) => ({ repair: "operation_fixed" as const, code, message }));
+      yield { type: "repaired", attempt, by: "model", fixes, summary: `${previous.length} issue${previous.length === 1 ? "" : "s"} fixed by the model` };
+    }
+    const outcome = yield* complete(ctx, built, answer, attempt);
+    if (outcome.done) return undefined;
+    issues = outcome.issues;
+  } else {
+    issues = withPaths(built.blocking, answer, built.workflow);
+    yield { type: "issues_found", attempt, issues };
+  }
+  const notes = subflowRepairNotes(issues, built.workflow, ctx.env.context.workflows, ctx.env.validation?.workflows);
+  const repair = issues[0]?.code === "dry_run_failed" ? P.dryRunRepairMessage(issues[0].message, what) : P.repairMessage(issues, what, notes);
+  return { issues, followUp: [{ role: "assistant", content: raw }, { role: "user", content: repair }] };
+}
+
+async function* attempts(ctx: Ctx, model: DesignerModel): AsyncGenerator<DesignerEvent, void> {
   const maxRepairs = ctx.opts.maxRepairs ?? 3;
   let followUp: ChatMessage[] = [];
   let previous: DesignerIssue[] = [];
+  const answers = new Set<string>();
   for (let attempt = 0; attempt <= maxRepairs; attempt++) {
     if (ctx.opts.signal?.aborted) return yield cancelled(ctx);
-    yield { type: "stage_started", stage: attempt === 0 ? what : "repair", attempt };
+    yield { type: "stage_started", stage: attempt === 0 ? ctx.mode.kind : "repair", attempt };
     let result;
     try {
-      result = await ask(ctx, model, [firstMessage(ctx), ...followUp]);
+      result = await model.structured({ schema: ctx.schemas, system: system(ctx), messages: [firstMessage(ctx), ...followUp], signal: ctx.opts.signal });
     } catch (e) {
       if (ctx.opts.signal?.aborted) return yield cancelled(ctx);
       return yield { type: "failed", reason: "model_error", message: (e as Error).message, issues: previous, usage: { ...ctx.usage } };
     }
-    if (!result.ok) {
-      previous = [{ code: "unparseable_answer", message: result.error }];
-      yield { type: "issues_found", attempt, issues: previous };
-      followUp = [{ role: "assistant", content: result.raw }, { role: "user", content: P.formatRepairMessage(result.error) }];
-      continue;
+    const next = result.ok
+      ? yield* turn(ctx, result.data, result.raw, attempt, previous, answers)
+      : yield* unparseable(result.error, result.raw, attempt);
+    if (!next) return;
+    if (next === "repeated") {
+      const message = "The model repeated an answer it had given before; asking again would not change it.";
+      return yield { type: "failed", reason: "invalid", message, issues: previous, usage: { ...ctx.usage } };
     }
-    const answer = result.value as Answer;
-    yield proposalEvent(attempt, answer);
-    const built = build(ctx, answer);
-    let notes: string[] = [];
-    if (built.fixes.length) yield { type: "repaired", attempt, by: "local", fixes: built.fixes };
-    yield { type: "stage_started", stage: "validate", attempt };
-    if (built.blocking.length === 0 && built.workflow) {
-      if (previous.length) yield { type: "repaired", attempt, by: "model", fixes: previous.map(({ code, message }) => ({ code, message })) };
-      const outcome = yield* complete(ctx, built, answer, attempt);
-      if (outcome.done) return;
-      previous = outcome.issues;
-    } else {
-      previous = built.blocking;
-      notes = subflowRepairNotes(previous, built.workflow, ctx.env.context.workflows, ctx.env.validation?.workflows);
-      yield { type: "issues_found", attempt, issues: previous };
-    }
-    const repair = previous[0]?.code === "dry_run_failed" ? P.dryRunRepairMessage(previous[0].message, what) : P.repairMessage(previous, what, notes);
-    followUp = [{ role: "assistant", content: result.raw }, { role: "user", content: repair }];
+    previous = next.issues;
+    followUp = next.followUp;
   }
   yield { type: "failed", reason: "invalid", message: `Still invalid after ${maxRepairs} repairs.`, issues: previous, usage: { ...ctx.usage } };
+}
+
+async function* unparseable(error: string, raw: string, attempt: number): AsyncGenerator<DesignerEvent, Turn> {
+  const issues = [{ code: "unparseable_answer", message: error }];
+  yield { type: "issues_found", attempt, issues };
+  return { issues, followUp: [{ role: "assistant", content: raw }, { role: "user", content: P.formatRepairMessage(error) }] };
 }
 
 /**
  * A dry run starts no child runs (they would be real runs of the user's workflows; the engine fails a
  * subflow step without a subflow port), so a proposal with subflow nodes is not dry-run.
  */
-const dryRunnable = (wf: Workflow) => !wf.nodes.some((n) => n.type === "subflow");
-
-/** Steps 4–6 on a valid build; a failing dry run returns its trace as the issue to repair. */
 async function* complete(ctx: Ctx, built: Built, answer: Answer, attempt: number): AsyncGenerator<DesignerEvent, { done: boolean; issues: DesignerIssue[] }> {
   yield { type: "stage_started", stage: "optimise", attempt };
   yield { type: "stage_started", stage: "layout", attempt };
   const result = await finish(ctx, built, answer);
-  if (ctx.opts.dryRun && !dryRunnable(result.workflow)) {
-    result.dryRun = { ok: true, skipped: true, trace: "The proposal runs saved workflows as subflows; a dry run would start real runs of them, so it was not dry-run." };
+  const decision = ctx.opts.dryRun ? dryRunDecision(result, ctx.opts.dryRunPolicy ?? "always", ctx.env.context.tools) : undefined;
+  if (decision && !decision.run) {
+    result.dryRun = { ok: true, skipped: true, trace: decision.why };
   } else if (ctx.opts.dryRun) {
     if (ctx.opts.signal?.aborted) return yield cancelled(ctx), { done: true, issues: [] };
     yield { type: "stage_started", stage: "dry_run", attempt };

@@ -6,7 +6,7 @@ import { SAVED_WORKFLOWS } from "./fixtures/workflows";
 import { kindCatalogue } from "./kinds";
 import { designSystemPrompt, editSystemPrompt, repairMessage, type DesignContext } from "./prompts";
 
-/** The prompts as they were before saved workflows existed (B4 counts their tokens; its contexts have none). */
+/** The prompts without saved workflows (B4 counts their tokens; its contexts have none). */
 const BEFORE = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "prompts-without-workflows.txt"), "utf8");
 
 const context: DesignContext = { ...CORPUS_CONTEXT, savedAgents: [{ id: "agent-1", name: "Fact checker", description: "checks claims against sources" }] };
@@ -18,7 +18,7 @@ function prompts(ctx: DesignContext): string {
 }
 
 describe("designer prompts and saved workflows", () => {
-  it("are byte-identical to the prompts before subflows were offered when the context has no workflows", () => {
+  it("are the stored prompts when the context has no workflows (subflows are not offered at all)", () => {
     expect(prompts(context)).toBe(BEFORE);
     expect(prompts({ ...context, workflows: [] })).toBe(BEFORE);
   });
@@ -26,12 +26,12 @@ describe("designer prompts and saved workflows", () => {
   it("offer the subflow kind and list each saved workflow on one line when the context has some", () => {
     const text = designSystemPrompt(kindCatalogue({ subflows: true }), { ...context, workflows: SAVED_WORKFLOWS });
     expect(text).toContain(
-      "- subflow: Runs another of your saved workflows as one step and waits for its end; its outputs are this step's output. Fields: id, args: {workflowId: <an id from the saved workflows>, inputs: {<that workflow's input key>: <template>}}; later nodes read {{nodes.<id>.output.<output key>}}. Outcomes: done.",
+      "- subflow: Runs another of your saved workflows as one step and waits for its end; its outputs are this step's output. Fields: id, name, workflowId, inputs, join (workflowId = an id from the saved workflows; inputs = {<its input key>: template}); later nodes read {{nodes.<id>.output.<output key>}}. Outcomes: done.",
     );
     expect(text.endsWith(
       [
-        "Saved agents (reuse by id in agent.reuse): agent-1: Fact checker (checks claims against sources)",
-        "Saved workflows (only when the request asks to run one: a subflow node with args.workflowId = its id and args.inputs setting every required (*) input and no other key):",
+        "Saved agents (reuse by id in agent.reuse: it runs as saved, with its own instructions, tools and model): agent-1: Fact checker (checks claims against sources)",
+        "Saved workflows (only when the request asks to run one: a subflow node with workflowId = its id and inputs setting every required (*) input and no other key):",
         "- wf_article: Article writer (Researches a topic, outlines it, has a critic check the outline, then writes the article); inputs topic:string*, tone:string; outputs article",
         "- wf_triage: Support triage; inputs message:text*; outputs reply, route",
       ].join("\n"),

@@ -1,4 +1,4 @@
-import type { DesignIssue } from "./compile";
+import type { DesignIssue, SavedAgentSpec } from "./compile";
 import { workflowsSection, type ContextWorkflow } from "./workflows";
 
 /**
@@ -10,10 +10,14 @@ import { workflowsSection, type ContextWorkflow } from "./workflows";
 /** What the model is told about one node kind. */
 export type KindInfo = { kind: string; does: string; fields: string; outcomes: string };
 
-/** What the designer may reuse: registered tools, saved agents (names and one line each) and saved workflows. */
+/**
+ * What the designer may reuse: registered tools (with whether they have side effects, for the dry
+ * run), saved agents (the prompt shows id, name and one line; a design reusing one gets its saved
+ * instructions, tools and model) and saved workflows.
+ */
 export interface DesignContext {
-  tools: { name: string; description?: string }[];
-  savedAgents: { id: string; name: string; description?: string }[];
+  tools: { name: string; description?: string; sideEffect?: boolean }[];
+  savedAgents: SavedAgentSpec[];
   /** Saved workflows a subflow node may run (workflows.ts); with none, `subflow` is not offered. Default none. */
   workflows?: ContextWorkflow[];
 }
@@ -53,7 +57,8 @@ function contextSection(ctx: DesignContext): string {
     ? ctx.savedAgents.map((a) => `${a.id}: ${a.name}${a.description ? ` (${a.description})` : ""}`).join("; ")
     : "none";
   const workflows = workflowsSection(ctx.workflows);
-  return `Registered tools: ${tools}\nSaved agents (reuse by id in agent.reuse): ${agents}${workflows ? `\n${workflows}` : ""}`;
+  const reuse = "reuse by id in agent.reuse: it runs as saved, with its own instructions, tools and model";
+  return `Registered tools: ${tools}\nSaved agents (${reuse}): ${agents}${workflows ? `\n${workflows}` : ""}`;
 }
 
 const shared = (kinds: readonly KindInfo[], ctx: DesignContext) =>
@@ -90,12 +95,15 @@ export function editUserMessage(request: string, current: unknown): string {
   return `${request}\n\nCurrent workflow:\n${JSON.stringify(current)}`;
 }
 
-/** A validator issue, or a designer issue, as one line for the model. */
-export type PromptIssue = Pick<DesignIssue, "code" | "message"> & { nodeId?: string; edgeId?: string };
+/** A validator issue, or a designer issue, as one line for the model; `path` is where in the answer it is. */
+export type PromptIssue = Pick<DesignIssue, "code" | "message"> & { nodeId?: string; edgeId?: string; path?: string };
 
-/** Repair message: the issues verbatim, then `notes` (e.g. a subflow's workflow inputs, workflows.ts), and what to answer. */
+/**
+ * Repair message: the issues verbatim, each with where in the answer it is (its schema path), then
+ * `notes` (e.g. a subflow's workflow inputs, workflows.ts), and what to answer.
+ */
 export function repairMessage(issues: readonly PromptIssue[], what: "design" | "edit", notes: readonly string[] = []): string {
-  const lines = [...issues.map((i) => `- [${i.code}] ${i.message}`), ...notes];
+  const lines = [...issues.map((i) => `- [${i.code}]${i.path ? ` at ${i.path}:` : ""} ${i.message}`), ...notes];
   const answer = what === "design" ? "the corrected complete JSON object {profile, design}" : "the corrected complete list of operations {summary, operations}";
   return `The validator found these problems:\n${lines.join("\n")}\nAnswer with ${answer}.`;
 }

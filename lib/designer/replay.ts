@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { DesignerModel, StructuredRequest, StructuredResult } from "./model";
-import { parseAnswer } from "./model";
+import { jsonIn } from "./model";
 
 /**
  * In-process replay of a recorded transcript: call k gets reply k (the last one repeats). The same
@@ -20,10 +20,9 @@ export const replyText = (r: ScriptedReply): string => ("json" in r ? JSON.strin
 /** Rough token count (4 characters a token) when no tokenizer is given. */
 export const approxTokens = (text: string): number => Math.ceil(text.length / 4);
 
-/** Everything a structured request sends, as text (for token counting). */
-export function requestText(request: StructuredRequest<unknown>): string {
-  const schema = JSON.stringify(z.toJSONSchema(request.schema, { unrepresentable: "any" }));
-  return [request.system, ...request.messages.map((m) => m.content), schema].join("\n");
+/** Everything a structured request sends, as text (for token counting): system, messages, the (loose) schema. */
+export function requestText(request: StructuredRequest): string {
+  return [request.system, ...request.messages.map((m) => m.content), JSON.stringify(request.schema.loose)].join("\n");
 }
 
 /** A DesignerModel answering from `replies`; `count` turns text into tokens (default approx). */
@@ -31,15 +30,15 @@ export function replayModel(replies: readonly ScriptedReply[], count: (text: str
   let calls = 0;
   return {
     calls: () => calls,
-    async structured<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
+    async structured(request: StructuredRequest): Promise<StructuredResult> {
       request.signal?.throwIfAborted();
       const reply = replies[Math.min(calls, replies.length - 1)];
       calls += 1;
       if (!reply) throw new Error("the transcript has no replies");
       const raw = replyText(reply);
-      const usage = { promptTokens: count(requestText(request as StructuredRequest<unknown>)), completionTokens: count(raw) };
-      const parsed = parseAnswer(raw, request.schema);
-      return parsed.ok ? { ok: true, value: parsed.value, raw, usage } : { ok: false, error: parsed.error, raw, usage };
+      const usage = { promptTokens: count(requestText(request)), completionTokens: count(raw) };
+      const found = jsonIn(raw);
+      return found.ok ? { ok: true, data: found.data, raw, usage } : { ok: false, error: found.error, raw, usage };
     },
   };
 }

@@ -68,7 +68,7 @@ describe("repair notes for subflow issues", () => {
     );
     expect(notes).toEqual([
       'Subflow "a" runs wf_article (Article writer): inputs topic:string*, tone:string (* = required).',
-      "A subflow's args.workflowId is one of: wf_article (Article writer), wf_triage (Support triage).",
+      "A subflow's workflowId is one of: wf_article (Article writer), wf_triage (Support triage).",
       'Subflow "c" runs wf_unsaved (Unsaved): inputs q* (* = required).',
     ]);
   });

@@ -79,7 +79,7 @@ export function workflowLine(w: ContextWorkflow): string {
 export function workflowsSection(workflows: readonly ContextWorkflow[] | undefined): string {
   if (!workflows?.length) return "";
   const head =
-    "Saved workflows (only when the request asks to run one: a subflow node with args.workflowId = its id and args.inputs setting every required (*) input and no other key):";
+    "Saved workflows (only when the request asks to run one: a subflow node with workflowId = its id and inputs setting every required (*) input and no other key):";
   return [head, ...workflows.map(workflowLine)].join("\n");
 }
 
@@ -99,7 +99,7 @@ export function subflowRepairNotes(issues: readonly { code: string; nodeId?: str
     if ((i.code === "subflow_unknown_input" || i.code === "subflow_input_missing") && target) {
       notes.add(`Subflow "${i.nodeId}" runs ${target.id} (${target.name}): inputs ${inputList(target.inputs)} (* = required).`);
     } else if (i.code === "subflow_unknown_workflow" || i.code === "subflow_workflow_missing") {
-      notes.add(offered.length ? `A subflow's args.workflowId is one of: ${offered.map((w) => `${w.id} (${w.name})`).join(", ")}.` : "No saved workflow can be run as a subflow here.");
+      notes.add(offered.length ? `A subflow's workflowId is one of: ${offered.map((w) => `${w.id} (${w.name})`).join(", ")}.` : "No saved workflow can be run as a subflow here.");
     }
   }
   return [...notes];

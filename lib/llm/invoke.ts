@@ -115,8 +115,13 @@ function callOptions(p: ChatParams) {
 
 interface RawToolCall {
   id?: string;
-  function?: { name?: string; arguments?: string };
+  /** `arguments` is a JSON string per the OpenAI API; some servers send the object itself. */
+  function?: { name?: string; arguments?: unknown };
 }
+
+/** A tool call's arguments as text (an object some servers send instead of a string is serialised). */
+const argsText = (args: unknown): string =>
+  typeof args === "string" ? args : args === undefined || args === null ? "" : JSON.stringify(args);
 
 function requiresArgs(schema: ToolSpec["schema"]): boolean {
   if (isZod(schema)) return !schema.safeParse({}).success;
@@ -127,7 +132,7 @@ function requiresArgs(schema: ToolSpec["schema"]): boolean {
 export function parseToolCall(raw: RawToolCall, tools: ToolSpec[] | undefined, finishReason: string): ToolCall | ToolCallError {
   const id = raw.id ?? "";
   const name = raw.function?.name ?? "";
-  const text = raw.function?.arguments ?? "";
+  const text = argsText(raw.function?.arguments);
   const fail = (reason: InvalidToolCallReason, msg: string) => new ToolCallError(reason, id, name, text, msg);
   const spec = tools?.find((t) => t.name === name);
   if (tools && !spec) return fail("unknown_tool", `Unknown tool "${name}"; available: ${tools.map((t) => t.name).join(", ") || "none"}.`);
@@ -169,7 +174,7 @@ function toResult({ msg, refusal }: Answer, p: ChatParams, latencyMs: number, at
   const raw = (msg.additional_kwargs.tool_calls ?? []) as RawToolCall[];
   const parsed = raw.map((r) => parseToolCall(r, p.tools, finishReason));
   const content = contentToText(msg.content);
-  const completionText = content + raw.map((r) => `${r.function?.name ?? ""}${r.function?.arguments ?? ""}`).join("");
+  const completionText = content + raw.map((r) => `${r.function?.name ?? ""}${argsText(r.function?.arguments)}`).join("");
   return {
     id: msg.id,
     content,

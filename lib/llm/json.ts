@@ -1,5 +1,3 @@
-import "server-only";
-
 /** The end index (exclusive) of the balanced JSON object/array starting at `start`, or -1. */
 function balancedEnd(text: string, start: number): number {
   const stack: string[] = [];

@@ -93,6 +93,11 @@ function checkEndpoints(doc: Workflow, edge: { id: string; source: string; targe
   }
 }
 
+/** A node with its {{nodes.<from>…}} / nodes.<from> references read from `to` (its own id too, when it is `from`). */
+export function renameReferences(node: WorkflowNode, from: string, to: string): WorkflowNode {
+  return renameInNode(node, from, to);
+}
+
 function renameInNode(node: WorkflowNode, from: string, to: string): WorkflowNode {
   const t = (s: string) => renameNodeInTemplate(s, from, to);
   const deep = (v: unknown): unknown =>

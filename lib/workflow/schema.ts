@@ -8,10 +8,15 @@ import { z } from "zod";
  */
 export const SCHEMA_VERSION = 1 as const;
 
+/** The identifier rule as a regex: node ids, edge ids, branch ids, agent keys, field and variable keys. */
+export const IDENTIFIER_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+/** The longest identifier (IDENTIFIER_PATTERN encodes it too). */
+export const IDENTIFIER_MAX_LENGTH = 64;
+
 /** Ids usable inside templates ({{nodes.<id>.output}}): a letter, then letters, digits, _ or -. */
 export const identifier = z
   .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must start with a letter and use only letters, digits, _ or - (max 64)");
+  .regex(IDENTIFIER_PATTERN, "must start with a letter and use only letters, digits, _ or - (max 64)");
 
 export const fieldTypes = ["string", "text", "number", "boolean", "json"] as const;
 export const fieldSchema = z.object({
@@ -72,6 +77,11 @@ export const branchSchema = z.object({
   default: z.boolean().optional(),
 });
 export type Branch = z.infer<typeof branchSchema>;
+
+/** The fewest branches a node with branches may have (validate(): `no_branches`, `router_too_few_branches`). */
+export const MIN_BRANCHES = { agent: 1, router: 2, human: 1 } as const;
+/** The fewest workers an orchestrator may have (validate(): `orchestrator_no_workers`). */
+export const MIN_WORKERS = 1;
 
 const position = z.object({ x: z.number(), y: z.number() });
 

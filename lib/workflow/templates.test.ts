@@ -32,10 +32,24 @@ describe("workflowTemplates", () => {
     expect(w.inputs.map((i) => i.key)).toEqual(["topic"]);
   });
 
-  it("majority vote: three solvers on three different models, joined by the aggregator", () => {
+  it("name no model: every agent runs on the user's models (the default one unless instantiated with theirs)", () => {
+    for (const t of workflowTemplates) {
+      expect(t.workflow.agents.filter((a) => a.model).map((a) => a.key), t.id).toEqual([]);
+      expect(t.workflow.nodes.filter((n) => n.type === "router" && n.model).map((n) => n.id), t.id).toEqual([]);
+      expect(t.workflow.defaultModel, t.id).toBeUndefined();
+    }
+  });
+
+  it("majority vote: the solvers take the user's configured models, one each, as far as they go", () => {
+    const mine = [{ provider: "OpenAI", model: "gpt-4.1" }, { provider: "Local", model: "qwen3:8b" }, { provider: "Local", model: "qwen3:8b" }];
+    const doc = instantiateTemplate("majority-vote", mine)!;
+    expect(doc.agents.map((a) => [a.key, a.model?.model])).toEqual([["solver_a", "gpt-4.1"], ["solver_b", "qwen3:8b"], ["solver_c", undefined], ["aggregator", undefined]]);
+    expect(instantiateTemplate("majority-vote", mine.slice(0, 1))!.agents.every((a) => !a.model)).toBe(true);
+    expect(instantiateTemplate("majority-vote", [])!.agents.every((a) => !a.model)).toBe(true);
+  });
+
+  it("majority vote: three solvers joined by the aggregator", () => {
     const w = byId("majority-vote");
-    const models = new Set(w.agents.filter((a) => a.key.startsWith("solver")).map((a) => a.model?.model));
-    expect(models.size).toBe(3);
     const g = buildGraph(w);
     expect(g.forwardOut.get("start")?.length).toBe(3);
     expect(g.forwardIn.get("aggregate")?.map((e) => e.source).sort()).toEqual(["solve_a", "solve_b", "solve_c"]);

@@ -1,4 +1,4 @@
-import { workflowSchema, type Edge, type Workflow, type WorkflowInput } from "./schema";
+import { workflowSchema, type Edge, type ModelRef, type Workflow, type WorkflowInput } from "./schema";
 
 /**
  * The five pattern templates (docs/workflow-model.md, "Acceptance scenarios") as ready-to-run
@@ -7,8 +7,12 @@ import { workflowSchema, type Edge, type Workflow, type WorkflowInput } from "./
  */
 export type PatternId = "routing" | "parallel" | "evaluator-optimizer" | "fsm" | "orchestrator-workers" | "human-review";
 
-/** A gallery entry: the ready-to-run document plus what to show about it. */
-export type WorkflowTemplate = { id: string; title: string; description: string; pattern: PatternId; workflow: Workflow };
+/**
+ * A gallery entry: the ready-to-run document plus what to show about it. No template names a model:
+ * every agent runs on the user's default model, except the agents of `modelSlots`, which are meant to
+ * run on different models and get the user's configured ones when the template is instantiated.
+ */
+export type WorkflowTemplate = { id: string; title: string; description: string; pattern: PatternId; workflow: Workflow; modelSlots?: string[] };
 
 type NodeInput = NonNullable<WorkflowInput["nodes"]>[number];
 type AgentInput = NonNullable<WorkflowInput["agents"]>[number];
@@ -59,17 +63,17 @@ const articleWriter: WorkflowInput = {
   ],
 };
 
-const solver = (n: string, model: string) =>
-  agentSpec(`solver_${n}`, `Solver ${n.toUpperCase()}`, "Solve the problem step by step and end with a line 'ANSWER: <answer>'.", { model: { model } });
+const solver = (n: string) =>
+  agentSpec(`solver_${n}`, `Solver ${n.toUpperCase()}`, "Solve the problem step by step and end with a line 'ANSWER: <answer>'.");
 const majorityVote: WorkflowInput = {
   name: "Majority vote",
-  description: "Three solvers on three different models answer independently; an aggregator returns the majority answer.",
+  description: "Three solvers answer independently (each on one of your models when you have several); an aggregator returns the majority answer.",
   inputs: [{ key: "problem", type: "text", description: "The problem to solve" }],
   outputs: [{ key: "answer", type: "string", description: "The majority answer" }],
   agents: [
-    solver("a", "gpt-4o-mini"),
-    solver("b", "llama-3.1-8b-instruct"),
-    solver("c", "qwen2.5-7b-instruct"),
+    solver("a"),
+    solver("b"),
+    solver("c"),
     agentSpec("aggregator", "Aggregator", "Compare the candidate answers and return the one most of them agree on, nothing else."),
   ],
   nodes: [
@@ -204,23 +208,32 @@ const postApproval: WorkflowInput = {
   ],
 };
 
-const make = (id: string, title: string, pattern: PatternId, input: WorkflowInput): WorkflowTemplate => {
+const make = (id: string, title: string, pattern: PatternId, input: WorkflowInput, modelSlots?: string[]): WorkflowTemplate => {
   const workflow = workflowSchema.parse(input);
-  return { id, title, description: workflow.description, pattern, workflow };
+  return { id, title, description: workflow.description, pattern, workflow, ...(modelSlots ? { modelSlots } : {}) };
 };
 
 /** All pattern templates, in gallery order. */
 export const workflowTemplates: readonly WorkflowTemplate[] = [
   make("article-writer", "Article writer", "evaluator-optimizer", articleWriter),
-  make("majority-vote", "Majority vote", "parallel", majorityVote),
+  make("majority-vote", "Majority vote", "parallel", majorityVote, ["solver_a", "solver_b", "solver_c"]),
   make("refund-triage", "Refund triage", "routing", refundTriage),
   make("ml-pipeline", "ML pipeline", "fsm", mlPipeline),
   make("financial-analyst", "Financial analyst", "orchestrator-workers", financialAnalyst),
   make("post-approval", "Post with approval", "human-review", postApproval),
 ];
 
-/** A deep copy of a template's workflow (safe to edit), or undefined for an unknown id. */
-export function instantiateTemplate(id: string): Workflow | undefined {
+/**
+ * A deep copy of a template's workflow (safe to edit), or undefined for an unknown id. `models` are
+ * the user's configured models: the template's model slots take them in order (one each, as far as
+ * they go); every other agent, and a slot left over, runs on the user's default model.
+ */
+export function instantiateTemplate(id: string, models: readonly ModelRef[] = []): Workflow | undefined {
   const found = workflowTemplates.find((t) => t.id === id);
-  return found ? structuredClone(found.workflow) : undefined;
+  if (!found) return undefined;
+  const doc = structuredClone(found.workflow);
+  const slots = found.modelSlots ?? [];
+  const distinct = models.filter((m, i) => models.findIndex((x) => x.model === m.model && x.provider === m.provider) === i);
+  if (distinct.length < 2) return doc;
+  return { ...doc, agents: doc.agents.map((a) => (slots.indexOf(a.key) >= 0 && distinct[slots.indexOf(a.key)] ? { ...a, model: { ...distinct[slots.indexOf(a.key)]! } } : a)) };
 }

@@ -1,7 +1,7 @@
 import { compileExpression } from "./expression";
 import { buildGraph, reachableFromStart, type Graph } from "./graph";
 import { issue, q, qs, type ValidationIssue } from "./issues";
-import { outcomesOf, type ModelRef, type NodeOf, type ToolRef, type Workflow, type WorkflowNode } from "./schema";
+import { MIN_BRANCHES, MIN_WORKERS, outcomesOf, type ModelRef, type NodeOf, type ToolRef, type Workflow, type WorkflowNode } from "./schema";
 
 /** What the surrounding app knows; each part given switches the matching existence check on. */
 export type ValidationContext = {
@@ -39,7 +39,7 @@ export function checkBranches(doc: Workflow, graph: Graph = buildGraph(doc)): Va
         issues.push(issue("duplicate_branch_id", `Node ${q(node.id)} has more than one branch with id ${q(id)}.`, { nodeId: node.id, branchId: id }));
       }
     }
-    if (node.type === "agent" && node.branches.length === 0) {
+    if (node.type === "agent" && node.branches.length < MIN_BRANCHES.agent) {
       issues.push(issue("no_branches", `Agent node ${q(node.id)} has no branches; it needs at least one (e.g. "done").`, { nodeId: node.id }));
     }
     if (node.type === "router") issues.push(...checkRouter(node));
@@ -64,7 +64,7 @@ function checkWiring(node: WorkflowNode, graph: Graph): ValidationIssue[] {
 function checkHuman(node: NodeOf<"human">): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const at = { nodeId: node.id };
-  if (node.branches.length === 0) issues.push(issue("no_branches", `Human review ${q(node.id)} offers no choice; it needs at least one branch (e.g. "approve").`, at));
+  if (node.branches.length < MIN_BRANCHES.human) issues.push(issue("no_branches", `Human review ${q(node.id)} offers no choice; it needs at least one branch (e.g. "approve").`, at));
   const keys = node.fields.map((f) => f.key);
   for (const key of new Set(keys.filter((k, i) => keys.indexOf(k) !== i))) {
     issues.push(issue("duplicate_field", `Human review ${q(node.id)} has more than one field with key ${q(key)}.`, at));
@@ -82,7 +82,9 @@ function checkRouter(node: NodeOf<"router">): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const at = { nodeId: node.id };
   const n = node.branches.length;
-  if (n < 2) issues.push(issue("router_too_few_branches", `Router ${q(node.id)} has ${n} branch${n === 1 ? "" : "es"}; a router needs at least 2.`, at));
+  if (n < MIN_BRANCHES.router) {
+    issues.push(issue("router_too_few_branches", `Router ${q(node.id)} has ${n} branch${n === 1 ? "" : "es"}; a router needs at least ${MIN_BRANCHES.router}.`, at));
+  }
   if (node.mode !== "expression") return issues;
   const defaults = node.branches.filter((b) => b.default);
   if (defaults.length === 0) {
@@ -137,7 +139,7 @@ export function checkAgents(doc: Workflow, ctx: ValidationContext): ValidationIs
 function checkWorkers(node: NodeOf<"orchestrator">, known: Set<string>, used: Set<string>): ValidationIssue[] {
   const at = { nodeId: node.id };
   const issues: ValidationIssue[] = [];
-  if (node.workers.length === 0) issues.push(issue("orchestrator_no_workers", `Orchestrator ${q(node.id)} has no workers to hand work to.`, at));
+  if (node.workers.length < MIN_WORKERS) issues.push(issue("orchestrator_no_workers", `Orchestrator ${q(node.id)} has no workers to hand work to.`, at));
   node.workers.forEach((worker, i) => {
     used.add(worker);
     if (node.workers.indexOf(worker) !== i) issues.push(issue("duplicate_worker", `Orchestrator ${q(node.id)} lists worker ${q(worker)} more than once.`, at));

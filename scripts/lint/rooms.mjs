@@ -20,7 +20,7 @@ export const rooms = {
   "lib/notifications": ["lib/db", "lib/generated", "lib/queue", "lib/net", "lib/workflow", "lib/engine"],
   "lib/providers": ["lib/db", "lib/crypto", "lib/llm", "lib/net", "lib/engine", "lib/workflow"],
   "lib/kb": ["lib/db", "lib/generated", "lib/llm", "lib/providers", "lib/net"],
-  "lib/designer": ["lib/workflow", "lib/llm", "lib/providers", "lib/db"],
+  "lib/designer": ["lib/workflow", "lib/llm", "lib/providers", "lib/db", "lib/generated"],
   "lib/mcp/client": ["lib/db", "lib/net", "lib/engine", "lib/workflow"],
   "lib/tools": ["lib/db", "lib/generated", "lib/crypto", "lib/engine", "lib/kb", "lib/llm", "lib/providers", "lib/net",
     "lib/mcp/client", "lib/workflow"],

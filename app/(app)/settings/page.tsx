@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { ApiTokensSection } from "@/components/settings/api-tokens-section";
 import { DemoModelNotice } from "@/components/settings/demo-model-notice";
 import { DesignerModelForm } from "@/components/settings/designer-model-form";
@@ -35,6 +36,11 @@ export default async function SettingsPage() {
         {rows.length === 0 && <DemoModelNotice />}
         <ProvidersSection providers={rows} save={saveProviderAction} remove={deleteProviderAction} test={testProviderAction} />
         <DesignerModelForm providers={rows} current={settings} action={saveDesignerAction} />
+        <p className="-mt-4 text-sm">
+          <Link href="/settings/designer-evaluation" className="text-primary hover:underline" data-testid="designer-evaluation-link">
+            Evaluate the designer with one of your providers →
+          </Link>
+        </p>
         <PriceTable prices={settings.prices} save={savePricesAction} />
         <McpServersSection servers={tools.filter((t) => t.kind === "mcp")} actions={{ save: saveMcpServerAction, remove: deleteToolAction }} stdioEnabled={stdioAllowed()} />
         <ApiTokensSection tokens={tokens} create={createApiTokenAction} revoke={revokeApiTokenAction} />

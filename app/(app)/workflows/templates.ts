@@ -1,7 +1,8 @@
 import "server-only";
 import { type TemplateOption } from "@/components/workflows/template-picker";
+import { listProviders } from "@/lib/db/providers";
 import { blankWorkflowDocument } from "@/lib/db/workflows";
-import { type WorkflowInput } from "@/lib/workflow/schema";
+import { type ModelRef, type WorkflowInput } from "@/lib/workflow/schema";
 import { instantiateTemplate, workflowTemplates } from "@/lib/workflow/templates";
 
 const PATTERN_LABEL: Record<(typeof workflowTemplates)[number]["pattern"], string> = {
@@ -21,8 +22,17 @@ export function templateOptions(): TemplateOption[] {
   ];
 }
 
-/** The document of a template by id, or null for an unknown id (callers fall back to blank). */
-export function templateDocument(id: string): WorkflowInput | null {
+/**
+ * The document of a template by id, or null for an unknown id (callers fall back to blank). `models`
+ * are the user's configured models (userModels): a template's agents meant for different models take
+ * them; no template names a model the user has not configured.
+ */
+export function templateDocument(id: string, models: readonly ModelRef[] = []): WorkflowInput | null {
   if (id === "blank") return blankWorkflowDocument();
-  return instantiateTemplate(id) ?? null;
+  return instantiateTemplate(id, models) ?? null;
+}
+
+/** The user's configured models: each provider's default model, by provider name. */
+export async function userModels(userId: string): Promise<ModelRef[]> {
+  return (await listProviders(userId)).map((p) => ({ provider: p.name, model: p.defaultModel }));
 }

@@ -27,7 +27,10 @@ const bodySchema = z.object({
   workflowId: z.string().min(1).max(100).optional(),
   /** The current graph for an edit (validated as a workflow document); absent = a new design. */
   workflow: z.unknown().optional(),
-  /** Run the proposal once on the model's sample inputs before showing it. */
+  /**
+   * Run the proposal once on the model's sample inputs before showing it: true = always (tools with
+   * side effects skipped), false = never; absent = when its tools have no side effects.
+   */
   dryRun: z.boolean().optional(),
 });
 
@@ -63,7 +66,7 @@ export async function POST(request: Request): Promise<Response> {
     request.signal.addEventListener("abort", () => abort.abort(), { once: true });
     const events = design(
       { message: body.message, ...(base ? { workflow: base } : {}) },
-      { ...options, signal: abort.signal, ...(body.dryRun ? { dryRun: dryRunner(caller.userId) } : {}) },
+      { ...options, signal: abort.signal, ...(body.dryRun !== false ? { dryRun: dryRunner(caller.userId), dryRunPolicy: body.dryRun ? "always" : "auto" } : {}) },
     );
     const started = Date.now();
     const context = { userId: caller.userId, workflowId: body.workflowId, mode: base ? "edit" : "new", model: designerModelName(config) };

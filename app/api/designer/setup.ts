@@ -1,6 +1,7 @@
 import "server-only";
 import { layoutDocument } from "@/components/editor/layout";
 import { listAgents } from "@/lib/db/agents";
+import { dbPathMemory } from "@/lib/providers/path-memory";
 import { listSubflowTargets, type SubflowTarget } from "@/lib/db/subflow-targets";
 import { llmDesignerModel } from "@/lib/designer/llm";
 import type { DesignerOptions } from "@/lib/designer/pipeline";
@@ -48,8 +49,10 @@ function contextWorkflows(targets: SubflowTarget[], request: DesignerRequestInfo
 }
 
 /**
- * Everything design() needs besides the request: the user's designer model, the registry context
- * (built-in and approved code tools, the tools of approved MCP servers; saved agents to reuse; saved
+ * Everything design() needs besides the request: the user's designer model (on the structured-output
+ * path remembered for it, lib/db/model-capabilities.ts), the registry context (built-in and approved
+ * code tools and the tools of approved MCP servers, with whether they have side effects; saved agents
+ * to reuse, with what they are saved with, so a design reusing one runs it as saved; saved
  * workflows a subflow may run) and the validation context (saved agent ids; every one of the user's
  * workflows with its input fields, as the editor validates subflows, so a subflow of the edited graph
  * running a workflow not offered is not reported as unknown). MCP servers come from the per-process
@@ -68,10 +71,10 @@ export async function designerOptions(userId: string, request: DesignerRequestIn
   return {
     config,
     options: {
-      model: llmDesignerModel(config),
+      model: llmDesignerModel(config, { memory: dbPathMemory(userId) }),
       context: {
-        tools: tools.map((t) => ({ name: t.descriptor.name, description: t.descriptor.description })),
-        savedAgents: agents.map((a) => ({ id: a.id, name: a.name, description: a.description })),
+        tools: tools.map((t) => ({ name: t.descriptor.name, description: t.descriptor.description, sideEffect: t.descriptor.sideEffect })),
+        savedAgents: agents.map((a) => ({ id: a.id, name: a.name, description: a.description, instructions: a.instructions, tools: a.tools, model: a.model })),
         ...(workflows.length ? { workflows } : {}),
       },
       validation: {

@@ -48,7 +48,7 @@ export interface RequestFacts {
   firstUser: string;
   /** Every message's role and text, in order. */
   texts: { role: RequestFacts["lastRole"]; text: string }[];
-  /** The JSON schema a structured answer must match: the forced tool's parameters, else response_format's schema. */
+  /** The JSON schema a structured answer must match: the forced tool's parameters, else response_format's schema (JSON-in-text: none). */
   answerSchema: unknown;
   /** A structured answer is asked for: a forced tool, or a JSON response format. */
   structured: boolean;
@@ -77,27 +77,32 @@ function normalRole(role: ChatRequest["messages"][number]["role"]): RequestFacts
   return role;
 }
 
+/** A schema asked for in the prompt (lib/llm's JSON-in-text instruction names it): `JSON Schema (named "x")`. */
+const PROMPT_SCHEMA = /JSON Schema \(named "([^"]+)"\)/;
+
 /** Extracts the matching facts from a parsed request. */
 export function requestFacts(req: ChatRequest): RequestFacts {
   const texts = req.messages.map((m) => ({ role: normalRole(m.role), text: contentText(m.content) }));
   const last = texts[texts.length - 1];
   const forced = req.tool_choice && typeof req.tool_choice === "object" ? req.tool_choice.function.name : undefined;
   const format = req.response_format?.type ?? "text";
+  const system = texts.filter((t) => t.role === "system").map((t) => t.text).join("\n");
+  const inPrompt = PROMPT_SCHEMA.exec(system)?.[1];
   return {
     model: req.model,
     lastUser: texts.filter((t) => t.role === "user").at(-1)?.text ?? "",
     firstUser: texts.find((t) => t.role === "user")?.text ?? "",
     texts,
-    structured: forced !== undefined || format !== "text",
+    structured: forced !== undefined || format !== "text" || inPrompt !== undefined,
     answerSchema: forced ? req.tools?.find((t) => t.function.name === forced)?.function.parameters : format === "json_schema" ? req.response_format?.json_schema?.schema : undefined,
     lastRole: last?.role ?? "user",
-    system: texts.filter((t) => t.role === "system").map((t) => t.text).join("\n"),
+    system,
     allText: texts.map((t) => t.text).join("\n"),
     lastTool: texts.filter((t) => t.role === "tool").at(-1)?.text ?? "",
     tools: (req.tools ?? []).map((t) => t.function.name),
     forcedTool: forced,
     responseFormat: format,
-    schemaName: format === "json_schema" ? req.response_format?.json_schema?.name : forced,
+    schemaName: format === "json_schema" ? req.response_format?.json_schema?.name : (forced ?? inPrompt),
     stream: req.stream === true,
     includeUsage: req.stream_options?.include_usage === true,
   };

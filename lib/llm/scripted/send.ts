@@ -8,6 +8,20 @@ export interface SendContext {
   promptTokens: number;
   includeUsage: boolean;
   headers: Record<string, string>;
+  /** Tool arguments as a JSON object instead of a string (a provider quirk). Default false. */
+  argsAsObject?: boolean;
+  /** Stream pieces of this many characters. Default: about three words of text, 24 characters of arguments. */
+  chunkChars?: number;
+}
+
+/** Arguments as sent: the string, or (argsAsObject) the object it holds when it parses. */
+function wireArgs(args: string, asObject: boolean | undefined): unknown {
+  if (!asObject) return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
 }
 
 const usageOf = (m: OutMessage, promptTokens: number) => {
@@ -32,7 +46,7 @@ export function sendCompletion(res: ServerResponse, plan: Extract<Plan, { kind: 
   const m = plan.message;
   const message: Record<string, unknown> = { role: "assistant", content: m.content, refusal: m.refusal };
   if (m.toolCalls.length) {
-    message.tool_calls = m.toolCalls.map((t) => ({ id: t.id, type: "function", function: { name: t.name, arguments: t.arguments } }));
+    message.tool_calls = m.toolCalls.map((t) => ({ id: t.id, type: "function", function: { name: t.name, arguments: wireArgs(t.arguments, ctx.argsAsObject) } }));
   }
   sendJson(
     res,
@@ -50,14 +64,23 @@ export function sendCompletion(res: ServerResponse, plan: Extract<Plan, { kind: 
   );
 }
 
+const fixedPieces = (text: string, n: number) => Array.from({ length: Math.ceil(text.length / n) }, (_, i) => text.slice(i * n, (i + 1) * n));
+
 /** The delta objects of a streamed message, in order (without the final finish_reason chunk). */
-export function deltas(m: OutMessage): Record<string, unknown>[] {
+export function deltas(m: OutMessage, style: Pick<SendContext, "argsAsObject" | "chunkChars"> = {}): Record<string, unknown>[] {
+  const text = (s: string) => (style.chunkChars ? fixedPieces(s, style.chunkChars) : textPieces(s));
+  const args = (s: string) => (style.chunkChars ? fixedPieces(s, style.chunkChars) : argPieces(s));
   const out: Record<string, unknown>[] = [{ role: "assistant", content: "", refusal: null }];
-  for (const piece of textPieces(m.content ?? "")) out.push({ content: piece });
-  for (const piece of textPieces(m.refusal ?? "")) out.push({ refusal: piece });
+  for (const piece of text(m.content ?? "")) out.push({ content: piece });
+  for (const piece of text(m.refusal ?? "")) out.push({ refusal: piece });
   m.toolCalls.forEach((t, index) => {
+    const whole = wireArgs(t.arguments, style.argsAsObject);
+    if (typeof whole !== "string") {
+      out.push({ tool_calls: [{ index, id: t.id, type: "function", function: { name: t.name, arguments: whole } }] });
+      return;
+    }
     out.push({ tool_calls: [{ index, id: t.id, type: "function", function: { name: t.name, arguments: "" } }] });
-    for (const piece of argPieces(t.arguments)) out.push({ tool_calls: [{ index, function: { arguments: piece } }] });
+    for (const piece of args(t.arguments)) out.push({ tool_calls: [{ index, function: { arguments: piece } }] });
   });
   return out;
 }
@@ -75,7 +98,7 @@ export async function sendStream(res: ServerResponse, plan: Extract<Plan, { kind
   const chunk = (choices: unknown[], extra: Record<string, unknown> = usageField) =>
     `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: ctx.model, system_fingerprint: "fp_scripted", choices, ...extra })}\n\n`;
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", ...ctx.headers });
-  const all = deltas(plan.message);
+  const all = deltas(plan.message, ctx);
   const limit = plan.cut ? Math.min(plan.cut.afterChunks, all.length - 1) : all.length;
   for (const delta of all.slice(0, limit)) res.write(chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]));
   if (plan.cut?.mode === "reset") {

@@ -9,6 +9,7 @@ import { chatRequestSchema, estimateTokens, promptTokens, requestFacts } from ".
 import { errorBody, newId, planFor } from "./respond";
 import { FALLBACK_RULE_ID, RuleBook } from "./rules";
 import { sendCompletion, sendJson, sendStream } from "./send";
+import { PERSONALITIES, personalityOf, refusal, renderFacts, styled, type Personality, type PersonalityName } from "./personality";
 
 const log = createLogger({ component: "scripted-model" });
 
@@ -26,6 +27,8 @@ export interface ScriptedServerOptions {
   embeddingDim?: number;
   /** Requests kept in the log (oldest dropped first); default 5000. */
   maxLog?: number;
+  /** How the server behaves as a provider when the URL names no personality (`/p/<name>/v1/…`); default "plain". */
+  personality?: PersonalityName;
 }
 
 /** One logged request (GET /_scripted/requests returns these, oldest first). */
@@ -47,6 +50,8 @@ export interface LoggedRequest {
   lastUser: string;
   tools: string[];
   schema: string | null;
+  /** The provider personality that answered (personality.ts). */
+  personality: string;
   body: unknown;
 }
 
@@ -108,6 +113,7 @@ class Handler {
     private initial: FixtureSet[],
     private dim: number,
     private maxLog: number,
+    private personality: PersonalityName = "plain",
   ) {
     this.book.load(initial);
   }
@@ -117,18 +123,22 @@ class Handler {
     this.log = [];
   }
 
-  record(entry: Omit<LoggedRequest, "seq" | "at">): void {
+  record(entry: Omit<LoggedRequest, "seq" | "at" | "personality"> & { personality?: string }): void {
     this.seq += 1;
-    this.log.push({ seq: this.seq, at: new Date().toISOString(), ...entry });
+    this.log.push({ seq: this.seq, at: new Date().toISOString(), personality: this.personality, ...entry });
     if (this.log.length > this.maxLog) this.log.splice(0, this.log.length - this.maxLog);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://x");
-    const route = `${req.method} ${url.pathname.replace(/\/+$/, "")}`;
+    const named = /^\/p\/([^/]+)(\/.*)$/.exec(url.pathname);
+    const personality = named ? personalityOf(named[1]!) : PERSONALITIES[this.personality];
+    if (!personality) return sendJson(res, 404, errorBody(`Unknown personality "${named![1]}"; have: ${Object.keys(PERSONALITIES).join(", ")}.`, "invalid_request_error", "unknown_url"));
+    const pathname = named ? named[2]! : url.pathname;
+    const route = `${req.method} ${pathname.replace(/\/+$/, "")}`;
     switch (route) {
       case "POST /v1/chat/completions":
-        return this.chat(req, res, url.pathname);
+        return this.chat(req, res, url.pathname, personality, named?.[1] ?? this.personality);
       case "POST /v1/embeddings":
         return this.embeddings(req, res);
       case "GET /v1/models":
@@ -174,7 +184,7 @@ class Handler {
     sendJson(res, 200, { ok: true, rules: this.book.ordered().map((r) => r.id) });
   }
 
-  private async chat(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  private async chat(req: IncomingMessage, res: ServerResponse, path: string, persona: Personality, personaName: string): Promise<void> {
     const raw = await this.json(req, res);
     if (raw === undefined) return;
     const parsed = chatRequestSchema.safeParse(raw);
@@ -185,13 +195,19 @@ class Handler {
       return sendJson(res, 400, errorBody(message, "invalid_request_error"));
     }
     const facts = requestFacts(parsed.data);
+    const refused = refusal(persona, parsed.data);
+    if (refused) {
+      this.record({ path, model: facts.model, rule: null, matched: false, call: 0, outcome: "refused", status: 400, stream: facts.stream, lastUser: facts.lastUser, tools: facts.tools, schema: facts.schemaName ?? null, personality: personaName, body: raw });
+      return sendJson(res, 400, errorBody(refused, "invalid_request_error", "unsupported_parameter"));
+    }
     const decision = this.book.decide(facts);
-    const plan = planFor(decision, facts);
+    const planned = planFor(decision, renderFacts(persona, facts));
+    const plan = planned.kind === "message" ? { ...planned, message: styled(persona, planned.message) } : planned;
     const outcome = decision.kind === "fault" ? `fault:${decision.fault.kind}` : "reply";
     const status = plan.kind === "error" ? plan.status : 200;
     this.record({
       path, model: facts.model, rule: decision.ruleId, matched: decision.ruleId !== FALLBACK_RULE_ID && decision.nearest === undefined, call: decision.call, outcome, status,
-      stream: facts.stream, lastUser: facts.lastUser, tools: facts.tools, schema: facts.schemaName ?? null, body: raw,
+      stream: facts.stream, lastUser: facts.lastUser, tools: facts.tools, schema: facts.schemaName ?? null, personality: personaName, body: raw,
       ...(decision.nearest !== undefined ? { nearest: decision.nearest } : {}),
     });
     if (decision.ruleId === FALLBACK_RULE_ID) log.info("no fixture matched", { model: facts.model, lastUser: facts.lastUser.slice(0, 120), tools: facts.tools });
@@ -199,7 +215,7 @@ class Handler {
     const headers: Record<string, string> = { "x-scripted-rule": decision.ruleId, "x-request-id": newId("req_") };
     if (decision.nearest !== undefined) headers["x-scripted-nearest"] = String(decision.nearest);
     if (plan.kind === "error") return sendJson(res, plan.status, plan.body, { ...headers, ...plan.headers });
-    const ctx = { model: facts.model, promptTokens: promptTokens(parsed.data), includeUsage: facts.includeUsage, headers };
+    const ctx = { model: facts.model, promptTokens: promptTokens(parsed.data), includeUsage: facts.includeUsage, headers, argsAsObject: persona.argsAsObject, ...(persona.chunkChars ? { chunkChars: persona.chunkChars } : {}) };
     if (facts.stream) return sendStream(res, plan, ctx);
     sendCompletion(res, plan, ctx);
   }
@@ -229,7 +245,7 @@ class Handler {
  */
 export async function startScriptedServer(opts: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   const initial = opts.fixtures ? toFixtureSets(opts.fixtures) : [];
-  const handler = new Handler(initial, opts.embeddingDim ?? DEFAULT_EMBEDDING_DIM, opts.maxLog ?? 5000);
+  const handler = new Handler(initial, opts.embeddingDim ?? DEFAULT_EMBEDDING_DIM, opts.maxLog ?? 5000, opts.personality);
   const server = createServer((req, res) => {
     handler.handle(req, res).catch((e: unknown) => {
       log.error("scripted server error", { err: e as Error, url: req.url });

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { requireUser } from "@/lib/auth/session";
 import { blankWorkflowDocument, createWorkflow } from "@/lib/db/workflows";
-import { templateDocument } from "../templates";
+import { templateDocument, userModels } from "../templates";
 
 /** The query parameter the editor's designer reads its first request from (components/designer). */
 const DESCRIBE_PARAM = "describe";
@@ -29,7 +29,7 @@ export async function describeWorkflowAction(form: FormData): Promise<void> {
 export async function createFromGalleryAction(form: FormData): Promise<void> {
   const user = await requireUser("/workflows/new");
   const templateId = z.string().max(100).catch("blank").parse(form.get("template") ?? "blank");
-  const document = templateDocument(templateId) ?? blankWorkflowDocument();
+  const document = templateDocument(templateId, await userModels(user.id)) ?? blankWorkflowDocument();
   const wf = await createWorkflow(user.id, document);
   revalidatePath("/workflows");
   redirect(templateId === "blank" ? `/workflows/${wf.id}` : `/workflows/${wf.id}/edit`);
