@@ -65,16 +65,16 @@ describe("documentToFlow", () => {
   it("types loop edges distinctly with their cap as label, and counts only forward edges as inputs", () => {
     const { nodes, edges } = documentToFlow(articleWriter());
     const loop = edges.find((e) => e.id === "loop");
-    expect(loop).toMatchObject({ type: "loop", source: "evaluate", sourceHandle: "revise", target: "outline", targetHandle: TARGET_HANDLE, label: "≤ 3" });
+    expect(loop).toMatchObject({ type: "loop", source: "evaluate", sourceHandle: "revise", target: "outline", targetHandle: TARGET_HANDLE, label: "↺ ≤ 3" });
     expect(edges.find((e) => e.id === "e4")).toMatchObject({ type: "forward", sourceHandle: "approved" });
     expect(nodes.find((n) => n.id === "outline")?.data.incoming).toBe(1);
   });
 
-  it("labels a loop edge without a cap with '≤ ?' so the missing cap is visible", () => {
+  it("labels a loop edge without a cap with '↺ ≤ ?' so the missing cap is visible", () => {
     const doc = articleWriter();
     const edges = doc.edges.map((e) => (e.id === "loop" ? { ...e, maxIterations: undefined } : e));
     const flow = documentToFlow({ ...doc, edges });
-    expect(flow.edges.find((e) => e.id === "loop")?.label).toBe("≤ ?");
+    expect(flow.edges.find((e) => e.id === "loop")?.label).toBe("↺ ≤ ?");
   });
 
   it("attaches validation issues and run state from the overlay", () => {

@@ -21,6 +21,7 @@ import { SubflowTargetsProvider } from "./subflow-targets-context";
 import { Toolbar } from "./toolbar";
 import { useEditorDocument } from "./use-editor-document";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { useOpeningView } from "./use-opening-view";
 import { useUnsavedGuard } from "./use-unsaved-guard";
 import type { VersionDiff } from "./version-diff";
 import { VersionsPanel } from "./versions-panel";
@@ -57,6 +58,7 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
   const editor = useEditorDocument(initialDraft, validationContext);
   const { doc, issues, apply } = editor;
   const flow = useReactFlow();
+  const openingView = useOpeningView();
   const [selection, setSelection] = useState<CanvasSelection>({ nodes: [], edges: [] });
   const [tab, setTab] = useState<PanelTab>("inspect");
   const [saving, setSaving] = useState(false);
@@ -101,8 +103,8 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
 
   const autoLayout = useCallback(async () => {
     const positions = await layoutDocument(editor.doc, sizes.current);
-    if (apply(ops.moveNodes(positions))) requestAnimationFrame(() => void flow.fitView({ duration: 300, maxZoom: 1 }));
-  }, [apply, editor.doc, flow]);
+    if (apply(ops.moveNodes(positions))) requestAnimationFrame(() => openingView());
+  }, [apply, editor.doc, openingView]);
 
   // Stable callbacks, so a selection change (or any editor state the canvas, toolbar and palette do
   // not show) re-renders none of them (B3: renders per drag move).
@@ -142,8 +144,8 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
     editor.replace({ ...r.doc, name: r.doc.name || editor.doc.name });
     toast.success(`Imported ${fileName} (${r.format}); undo to go back.`);
     if (r.warnings.length) toast.warning(r.warnings.slice(0, 3).join("\n"));
-    requestAnimationFrame(() => void flow.fitView({ duration: 300, maxZoom: 1 }));
-  }, [editor, flow]);
+    requestAnimationFrame(() => openingView());
+  }, [editor, openingView]);
 
   return (
     <SubflowTargetsProvider value={subflows}>
