@@ -6,8 +6,11 @@ import { DIFF_TERMS, loopHint } from "@/components/terms/words";
 import type { FlowEdge } from "../flow-mapping";
 import { useSelectEdge } from "./select-edge";
 
-/** How far the loop's ends bulge out sideways before turning down (and back up). */
-const BULGE = 120;
+/**
+ * Control-point offset of the loop's ends: the curve bulges about ¾ of it sideways, so it turns within
+ * the gap next to its node instead of crossing the neighbour.
+ */
+const BULGE = 56;
 /** Clearance between the loop's run and the nodes it passes under. */
 const CLEARANCE = 28;
 /** Extra depth per lane (a loop spanning a shorter one runs below it). */

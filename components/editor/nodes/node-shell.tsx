@@ -24,6 +24,9 @@ type ShellProps = {
   children?: ReactNode;
 };
 
+/** The title row's middle (pt-3 + half the 28 px icon). */
+const HANDLE_TOP: CSSProperties = { top: 26 };
+
 const BADGE = "inline-flex h-5 items-center rounded-full px-2 text-xs font-medium leading-none";
 
 /** Run status, iteration, join and validation badges (the row under the title; empty when none applies). */
@@ -94,7 +97,8 @@ export function NodeShell({ data, selected, hasInput = true, terminal = false, c
     "data-diff": data.diff,
     style: { width: NODE_WIDTH },
   };
-  const input = hasInput && <Handle type="target" position={Position.Left} id={TARGET_HANDLE} className="!size-3 !border-2 !border-white !bg-zinc-500 dark:!border-zinc-900" />;
+  // The input and a lone output sit level with the title, so edges between nodes of one row run straight.
+  const input = hasInput && <Handle type="target" position={Position.Left} id={TARGET_HANDLE} style={compact ? undefined : HANDLE_TOP} className="!size-3 !border-2 !border-white !bg-zinc-500 dark:!border-zinc-900" />;
   const source = (id: string, style?: CSSProperties) => (
     <Handle key={id} type="source" position={Position.Right} id={id} style={style} className="!size-3 !border-2 !border-white !bg-primary dark:!border-zinc-900" />
   );
@@ -124,7 +128,7 @@ export function NodeShell({ data, selected, hasInput = true, terminal = false, c
       </div>
       {hasBadges(data) && <div className="flex flex-wrap gap-1 px-3 pb-2"><Badges data={data} /></div>}
       {children && <dl className="grid gap-1 px-3 pb-3 text-xs leading-4">{children}</dl>}
-      {outcomes.length === 1 && source(outcomes[0]!.id, { top: 26 })}
+      {outcomes.length === 1 && source(outcomes[0]!.id, HANDLE_TOP)}
       {outcomes.length > 1 && (
         <div className="border-t border-zinc-200 py-1 dark:border-zinc-800">
           {outcomes.map((h) => (
