@@ -125,7 +125,9 @@ export interface LoadTimes {
  * Opens `url` in a new page of `context` with the probe, presses the first drag the moment every node
  * is rendered, and waits until it was answered and the view stands still. `errors` collects page errors.
  */
-export async function openInteractive(context: BrowserContext, url: string, errors: string[]): Promise<{ page: Page; load: LoadTimes }> {
+export async function openInteractive(
+  context: BrowserContext, url: string, errors: string[], beforeGoto?: (page: Page) => Promise<void>,
+): Promise<{ page: Page; load: LoadTimes }> {
   let dragging: Promise<void> | undefined;
   await context.exposeBinding("__b3Grab", ({ page }, at: Point) => {
     dragging ??= firstDrag(page, at);
@@ -133,6 +135,7 @@ export async function openInteractive(context: BrowserContext, url: string, erro
   await context.addInitScript({ content: PROBE_SCRIPT });
   const page = await context.newPage();
   page.on("pageerror", (e) => errors.push(e.message));
+  await beforeGoto?.(page);
   await page.goto(url, { waitUntil: "commit" });
   try {
     const done = () => Boolean((window as unknown as Probe).__b3.ready && (window as unknown as Probe).__b3.tti);

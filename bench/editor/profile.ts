@@ -18,7 +18,7 @@ import { openInteractive, VIEWPORT } from "./measure";
 import { startPageServer, type Arm } from "./server";
 import { traceTimeline } from "./trace-timeline";
 
-type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number }; hitCount?: number; children?: number[] };
 type Profile = { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[]; startTime: number; endTime: number };
 
 /** Self time (ms) per function name + file, from the sampled profile. */
@@ -31,7 +31,7 @@ function topSelf(profile: Profile, limit = 25): string[] {
     const n = byId.get(samples[i]!);
     if (!n) continue;
     const f = n.callFrame;
-    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}`;
+    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}:${f.columnNumber ?? 0}`;
     self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
   }
   const total = [...self.values()].reduce((a, b) => a + b, 0);
@@ -51,7 +51,7 @@ function topInclusive(profile: Profile, filter: (url: string) => boolean, limit 
     for (let id: number | undefined = samples[i]; id !== undefined; id = parent.get(id)) {
       const f = byId.get(id)!.callFrame;
       if (!filter(f.url)) continue;
-      const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}`;
+      const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}:${f.columnNumber ?? 0}`;
       if (seen.has(key)) continue;
       seen.add(key);
       incl.set(key, (incl.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
@@ -122,7 +122,15 @@ async function main() {
     const blank = await context.newPage();
     if (phase === "load") await browser.startTracing(blank, { categories });
     const url = `${server.url}/${arm as Arm}?n=${Number(nArg)}`;
-    const { page, load } = await openInteractive(context, url, []);
+    // The sampling profiler of the load starts on the blank page the load navigates away from.
+    let loadCdp: CDPSession | undefined;
+    const { page, load } = await openInteractive(context, url, [], async (p) => {
+      if (phase !== "load") return;
+      loadCdp = await context.newCDPSession(p);
+      await loadCdp.send("Profiler.enable");
+      await loadCdp.send("Profiler.setSamplingInterval", { interval: 200 });
+      await loadCdp.send("Profiler.start");
+    });
     page.on("pageerror", (e) => console.error("page error:", e.message));
     const resources = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => {
       const e = r as PerformanceResourceTiming;
@@ -136,6 +144,11 @@ async function main() {
       const file = process.argv.find((a) => a.startsWith("--save="))?.slice(7);
       if (file) fs.writeFileSync(file, json);
       console.log(traceTimeline(json, `/${arm}?n=`, load.tti).join("\n"));
+      const { profile } = (await loadCdp!.send("Profiler.stop")) as { profile: Profile };
+      console.log(topSelf(profile, 30).join("\n"));
+      // inclusive time of the entry's own functions (not the shared React / React Flow chunk)
+      const own = (u: string) => u.includes("/ours.js") || u.includes("/peer.js");
+      if (process.argv.includes("--inclusive")) console.log("inclusive, by function:\n" + topInclusive(profile, own, 60).join("\n"));
     }
     const cdp = await context.newCDPSession(page);
     await cdp.send("Performance.enable");

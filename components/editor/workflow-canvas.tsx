@@ -14,7 +14,7 @@ import {
   type XYPosition,
 } from "@xyflow/react";
 import { useTheme } from "next-themes";
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
 import type { Workflow } from "@/lib/workflow/schema";
 import { edgeTypes } from "./edges";
 import { SelectEdgeProvider } from "./edges/select-edge";
@@ -30,6 +30,7 @@ import {
 import { nodeTypes } from "./nodes";
 import { documentBounds, openingViewport } from "./fit-view";
 import { CanvasMinimap, MinimapToggle } from "./minimap/canvas-minimap";
+import { nodesBounds } from "./minimap/geometry";
 import { DetailBackground, DetailLevelProvider, isZoomedOut, NodeViewProvider, type NodeView } from "./nodes/detail-level";
 import { PALETTE_MIME, type PaletteItem, parsePaletteItem } from "./palette-item";
 
@@ -111,6 +112,7 @@ function Canvas({ doc, overlay, readOnly = false, view = "design", size, onMoveN
   const [opening] = useState(() => openingViewport(documentBounds(doc), size));
   // The minimap: shown while part of the graph is out of view, unless the user chose (the toggle).
   const [minimap, setMinimap] = useState<boolean | undefined>(undefined);
+  const bounds = useMemo(() => nodesBounds(nodes), [nodes]);
 
   // A new document or overlay: rebuild the view, keeping unchanged objects (not on mount: the state
   // above was built from these very props, and a second pass would hand React Flow all nodes again).
@@ -199,9 +201,9 @@ function Canvas({ doc, overlay, readOnly = false, view = "design", size, onMoveN
           proOptions={PRO_OPTIONS}
         >
           <DetailBackground />
-          <CanvasMinimap colorMode={colorMode} show={minimap} />
+          <CanvasMinimap colorMode={colorMode} show={minimap} bounds={bounds} />
           <Controls fitViewOptions={FIT_VIEW} showInteractive={!readOnly}>
-            <MinimapToggle choice={minimap} onChoose={setMinimap} />
+            <MinimapToggle choice={minimap} onChoose={setMinimap} bounds={bounds} />
           </Controls>
         </ReactFlow>
       </SelectEdgeProvider>

@@ -3,7 +3,7 @@ import { ControlButton, Panel, useReactFlow, useStore, useStoreApi, type ReactFl
 import { memo, useCallback, useEffect, useMemo, useRef, type PointerEvent, type WheelEvent } from "react";
 import { boundsInView } from "../fit-view";
 import type { FlowNode } from "../flow-mapping";
-import { clipRect, minimapBox, minimapFrame, nodeRect, nodesBounds, toMinimap, visibleFlowRect, type MinimapFrame, type Rect } from "./geometry";
+import { clipRect, minimapBox, minimapFrame, nodeRect, toMinimap, visibleFlowRect, type MinimapFrame, type Rect } from "./geometry";
 
 const nodesOf = (s: ReactFlowState) => s.nodes as FlowNode[];
 
@@ -18,12 +18,11 @@ function useGraphInView(bounds: Rect | undefined): boolean {
  * re-laid out and repainted one rect per node (B3: a quarter of the main thread while panning 500
  * nodes). Here the node layer is redrawn only when nodes change; panning moves one <div>.
  * Drag on it to pan, wheel to zoom (as React Flow's `pannable zoomable` minimap). Its box takes the
- * graph's proportions (minimapBox). `show` undefined: shown while part of the graph is out of view
+ * proportions of the graph's `bounds` (minimapBox; the canvas computes them once for this and the toggle). `show` undefined: shown while part of the graph is out of view
  * (a graph that fits on screen needs no map); true/false: the user's choice (MinimapToggle).
  */
-export const CanvasMinimap = memo(function CanvasMinimap({ colorMode, show }: { colorMode: "light" | "dark"; show?: boolean }) {
+export const CanvasMinimap = memo(function CanvasMinimap({ colorMode, show, bounds }: { colorMode: "light" | "dark"; show?: boolean; bounds: Rect | undefined }) {
   const nodes = useStore(nodesOf);
-  const bounds = useMemo(() => nodesBounds(nodes), [nodes]);
   const inView = useGraphInView(bounds);
   if (!(show ?? !inView) || !bounds) return null;
   return <MinimapPanel colorMode={colorMode} nodes={nodes} bounds={bounds} />;
@@ -104,9 +103,7 @@ function MinimapPanel({ colorMode, nodes, bounds }: { colorMode: "light" | "dark
 }
 
 /** The controls' minimap button: shows or hides the minimap whatever the graph's size (the choice sticks while the canvas lives). */
-export function MinimapToggle({ choice, onChoose }: { choice: boolean | undefined; onChoose: (show: boolean) => void }) {
-  const nodes = useStore(nodesOf);
-  const bounds = useMemo(() => nodesBounds(nodes), [nodes]);
+export function MinimapToggle({ choice, onChoose, bounds }: { choice: boolean | undefined; onChoose: (show: boolean) => void; bounds: Rect | undefined }) {
   const inView = useGraphInView(bounds);
   const shown = choice ?? !inView;
   return (
