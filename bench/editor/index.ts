@@ -72,7 +72,7 @@ const line = (r: SizeResult) =>
 
 /** `npm run bench -- editor [--smoke]`. */
 export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: string; ok: boolean }> {
-  const plan = smoke ? SMOKE : planFromEnv(FULL);
+  const plan: Plan & { warmupOnlyFirstSize?: boolean } = smoke ? SMOKE : planFromEnv(FULL);
   const dir = await buildPages();
   const server = await startPageServer(dir);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
