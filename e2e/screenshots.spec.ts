@@ -134,6 +134,10 @@ test("screenshots: a finished run with a step inspected (light, dark) and its sh
     await expect(run.status()).toHaveText("succeeded", { timeout: 30_000 });
     await run.bar("solve_a").click();
     await expect(page.getByTestId("step-prompt")).toBeVisible();
+    // the click scrolled the page, and the sticky header would be drawn mid-page
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.mouse.move(0, 0);
   };
   await shoot(page, "run", { fullPage: true, ready: inspect });
 

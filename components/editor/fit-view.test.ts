@@ -55,6 +55,17 @@ describe("opening view", () => {
     expect(s.top + s.bottom).toBeCloseTo(CANVAS.height);
   });
 
+  it("draws a graph that fits legibly only with a tighter margin whole, centred", () => {
+    // the run dashboard's canvas and the majority vote: 1,064 px wide in a 1,104 px canvas
+    const canvas = { width: 1104, height: 560 };
+    const vote = { x: 0, y: 0, width: 1064, height: 450 };
+    const v = openingViewport(vote, canvas);
+    expect(v.zoom).toBe(LEGIBLE_ZOOM);
+    expect(boundsInView(vote, [v.x, v.y, v.zoom], canvas.width, canvas.height)).toBe(true);
+    const s = onScreen(vote, v);
+    expect(s.left + s.right).toBeCloseTo(canvas.width);
+  });
+
   it("opens an empty graph at the legible zoom", () => {
     expect(openingViewport(undefined, CANVAS).zoom).toBe(LEGIBLE_ZOOM);
   });

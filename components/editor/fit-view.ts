@@ -20,8 +20,9 @@ export const LEGIBLE_ZOOM = 12 / NODE_MIN_FONT_PX;
 export const MAX_OPEN_ZOOM = 1.2;
 /** Below this share of the graph visible at the legible zoom, the graph opens fitted instead. */
 export const OVERVIEW_SHARE = 0.4;
-/** Screen pixels kept free around the graph. */
+/** Screen pixels kept free around the graph; down to TIGHT_PADDING when that lets it fit legibly. */
 export const VIEW_PADDING = 48;
+export const TIGHT_PADDING = 16;
 
 /** Size assumed for a node before it is measured: its width is fixed (NODE_WIDTH), its height follows its rows. */
 export function estimatedNodeSize(node: WorkflowNode, incoming: number): { width: number; height: number } {
@@ -49,9 +50,9 @@ export function documentBounds(doc: Workflow): Rect | undefined {
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
-/** The zoom at which `bounds` fits `canvas` with the padding (unclamped). */
-export function fitZoom(bounds: Rect, canvas: { width: number; height: number }): number {
-  const w = Math.max(canvas.width - 2 * VIEW_PADDING, 1), h = Math.max(canvas.height - 2 * VIEW_PADDING, 1);
+/** The zoom at which `bounds` fits `canvas` with `padding` around it (unclamped). */
+export function fitZoom(bounds: Rect, canvas: { width: number; height: number }, padding = VIEW_PADDING): number {
+  const w = Math.max(canvas.width - 2 * padding, 1), h = Math.max(canvas.height - 2 * padding, 1);
   return Math.min(w / Math.max(bounds.width, 1), h / Math.max(bounds.height, 1));
 }
 
@@ -59,9 +60,12 @@ export function fitZoom(bounds: Rect, canvas: { width: number; height: number })
 export function openingViewport(bounds: Rect | undefined, canvas: { width: number; height: number }): Viewport {
   if (!bounds) return { x: canvas.width / 2, y: canvas.height / 2, zoom: LEGIBLE_ZOOM };
   const fit = fitZoom(bounds, canvas);
-  const zoom = fit >= LEGIBLE_ZOOM ? Math.min(fit, MAX_OPEN_ZOOM) : fit >= LEGIBLE_ZOOM * OVERVIEW_SHARE ? LEGIBLE_ZOOM : fit;
+  // a graph a margin too wide for the usual padding fits legibly with a tighter one: drawn whole
+  const tight = fit < LEGIBLE_ZOOM && fitZoom(bounds, canvas, TIGHT_PADDING) >= LEGIBLE_ZOOM;
+  const zoom = fit >= LEGIBLE_ZOOM ? Math.min(fit, MAX_OPEN_ZOOM) : tight || fit >= LEGIBLE_ZOOM * OVERVIEW_SHARE ? LEGIBLE_ZOOM : fit;
+  const padding = tight ? TIGHT_PADDING : VIEW_PADDING;
   const place = (start: number, size: number, room: number) =>
-    size * zoom <= room - 2 * VIEW_PADDING ? (room - size * zoom) / 2 - start * zoom : VIEW_PADDING - start * zoom;
+    size * zoom <= room - 2 * padding ? (room - size * zoom) / 2 - start * zoom : padding - start * zoom;
   return { x: place(bounds.x, bounds.width, canvas.width), y: place(bounds.y, bounds.height, canvas.height), zoom };
 }
 
