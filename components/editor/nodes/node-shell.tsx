@@ -127,7 +127,7 @@ export function NodeShell({ data, selected, hasInput = true, terminal = false, c
         </div>
       </div>
       {hasBadges(data) && <div className="flex flex-wrap gap-1 px-3 pb-2"><Badges data={data} /></div>}
-      {children && <dl className="grid gap-1 px-3 pb-3 text-xs leading-4">{children}</dl>}
+      {children && <dl className="grid grid-cols-[3.5rem_minmax(0,1fr)] gap-x-2 gap-y-1 px-3 pb-3 text-xs leading-4">{children}</dl>}
       {outcomes.length === 1 && source(outcomes[0]!.id, HANDLE_TOP)}
       {outcomes.length > 1 && (
         <div className="border-t border-zinc-200 py-1 dark:border-zinc-800">
@@ -143,12 +143,12 @@ export function NodeShell({ data, selected, hasInput = true, terminal = false, c
   );
 }
 
-/** One "label value" fact inside a node body (value truncated to the node's width). */
+/** One "label value" fact inside a node body (a row of its two-column list; the value truncated to the node's width). */
 export function NodeLine({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="flex min-w-0 gap-2">
-      <dt className="w-14 shrink-0 text-zinc-500 dark:text-zinc-400">{label}</dt>
-      <dd className="min-w-0 truncate text-zinc-800 dark:text-zinc-200">{children}</dd>
-    </div>
+    <>
+      <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
+      <dd className="truncate text-zinc-800 dark:text-zinc-200">{children}</dd>
+    </>
   );
 }
