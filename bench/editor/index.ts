@@ -11,6 +11,7 @@
  * kept as stored (with their own `at`). `--smoke` (100 nodes, one pair) fails only when the frame-p95
  * ratio is ≥ 2× the stored one.
  */
+import os from "node:os";
 import { chromium } from "@playwright/test";
 import { machine, readResult, writeResult } from "../stats";
 import { buildPages } from "./build";
@@ -42,7 +43,8 @@ function planFromEnv(base: Plan): Plan & { warmupOnlyFirstSize?: boolean } {
   };
 }
 
-interface SizeResult { n: number; at?: string; plan?: Plan; ours: ArmSummary; peer: ArmSummary; ratio: ReturnType<typeof ratios> }
+/** `loadAverage`: the machine's 1-minute load average before and after the size was measured (2 cores: above ~1.5, others were busy). */
+interface SizeResult { n: number; at?: string; plan?: Plan; loadAverage?: [number, number]; ours: ArmSummary; peer: ArmSummary; ratio: ReturnType<typeof ratios> }
 interface StoredResult { at?: string; sizes: SizeResult[]; samples?: LoadSample[] }
 
 const GOAL = "time to interactive ≤ 1.25× the peer at 10, 100 and 500 nodes, ≤ 1.5 s at 2,000; frame p95 ≤ 1.25× the peer at 500 nodes; renders per drag move proportional to the nodes moved; 2,000 nodes load and pan";
@@ -99,6 +101,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   };
   try {
     for (const n of plan.sizes) {
+      const loadBefore = os.loadavg()[0]!;
       const warm = plan.warmup && !(plan.warmupOnlyFirstSize && n !== plan.sizes[0]);
       if (warm) for (const arm of ["ours", "peer"] as const) await measureLoad(browser, server.url, arm, n, -1, plan);
       for (let rep = 0; rep < plan.reps; rep++) {
@@ -112,7 +115,8 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
       }
       const ours = samples.filter((s) => s.n === n && s.arm === "ours");
       const peer = samples.filter((s) => s.n === n && s.arm === "peer");
-      sizes.push({ n, at: new Date().toISOString(), plan, ours: summarise(ours), peer: summarise(peer), ratio: ratios(ours, peer) });
+      const loadAverage: [number, number] = [Math.round(loadBefore * 10) / 10, Math.round(os.loadavg()[0]! * 10) / 10];
+      sizes.push({ n, at: new Date().toISOString(), plan, loadAverage, ours: summarise(ours), peer: summarise(peer), ratio: ratios(ours, peer) });
       await save(n === plan.sizes.at(-1));
     }
   } finally {
