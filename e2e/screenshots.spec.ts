@@ -15,8 +15,9 @@ import { WorkflowsPage } from "./pages/workflows-page";
 
 /**
  * README screenshots into docs/screenshots/: the workflows list and settings (light and dark), the
- * editor with the article-writer template (editor-light, editor-dark), a finished run's dashboard with a step open in the inspector (run-light, run-dark) and the same run
- * through a share link with content (share), and a workflow's page with a schedule, a webhook and a
+ * editor with the article-writer template as it opens (editor-light, editor-dark), a finished run's
+ * dashboard with a step open in the inspector (run-light, run-dark) and the same run through a share
+ * link with content (share-light, share-dark), and a workflow's page with a schedule, a webhook and a
  * notification URL that each did their part (workflow-light, workflow-dark), and a run of the
  * post-approval template waiting for its human review (review-light, review-dark), and a parent
  * running the Article writer twice as subflows: its editor with a subflow step inspected
@@ -93,15 +94,14 @@ test("screenshots: the editor with the article-writer template, light and dark",
   await page.waitForURL(/\/workflows\/[^/]+$/);
   const editor = new EditorPage(page);
   await editor.goto(new URL(page.url()).pathname.split("/").pop()!);
-  await editor.layout();
-  await editor.save();
   await shoot(page, "editor", {
     ready: async () => {
       await expect(editor.nodes().first()).toBeVisible();
       // the canvas takes the page's theme (React Flow's own class), not only the app's tokens
       const theme = await page.locator("html").getAttribute("class");
       await expect(page.locator(".react-flow")).toHaveClass(/\bdark\b/.test(theme ?? "") ? /\bdark\b/ : /\blight\b/);
-      await editor.fit();
+      // the view the editor opens with (legible text, the minimap for the rest): no fit, no layout
+      await expect(page.getByTestId("minimap")).toBeVisible();
       await page.mouse.move(0, 0);
     },
   });
@@ -134,6 +134,10 @@ test("screenshots: a finished run with a step inspected (light, dark) and its sh
     await expect(run.status()).toHaveText("succeeded", { timeout: 30_000 });
     await run.bar("solve_a").click();
     await expect(page.getByTestId("step-prompt")).toBeVisible();
+    // the click scrolled the page, and the sticky header would be drawn mid-page
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.mouse.move(0, 0);
   };
   await shoot(page, "run", { fullPage: true, ready: inspect });
 
@@ -144,10 +148,16 @@ test("screenshots: a finished run with a step inspected (light, dark) and its sh
   const viewer = await anon.newPage();
   await viewer.goto(shareUrl);
   const shared = new RunPage(viewer);
-  await expect(shared.status()).toHaveText("succeeded", { timeout: 30_000 });
-  await shared.bar("solve_a").click();
-  await expect(viewer.getByTestId("step-prompt")).toBeVisible();
-  await viewer.screenshot({ path: path.join(OUT, "share.png"), fullPage: true });
+  await shoot(viewer, "share", {
+    fullPage: true,
+    ready: async () => {
+      await expect(shared.status()).toHaveText("succeeded", { timeout: 30_000 });
+      await shared.bar("solve_a").click();
+      await expect(viewer.getByTestId("step-prompt")).toBeVisible();
+      await viewer.evaluate(() => window.scrollTo(0, 0));
+      await viewer.mouse.move(0, 0);
+    },
+  });
   await anon.close();
 });
 

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { build, type Plugin } from "esbuild";
+import { build, type Metafile, type Plugin } from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "../..");
 export const OUT_DIR = path.join(root, "bench/.tmp/editor");
@@ -28,10 +28,34 @@ async function tailwind(): Promise<string> {
   return result.css;
 }
 
+/**
+ * Per entry, the chunks it imports statically (transitively): the page preloads them
+ * (`<link rel="modulepreload">`), as a Next page lists every chunk of its route up front, so neither
+ * arm waits to parse its entry before it fetches the shared React chunk.
+ */
+function staticChunks(meta: Metafile): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [file, o] of Object.entries(meta.outputs)) {
+    if (!o.entryPoint) continue;
+    const seen = new Set<string>();
+    const visit = (f: string) => {
+      for (const i of meta.outputs[f]?.imports ?? []) {
+        if (i.kind !== "import-statement" || seen.has(i.path)) continue;
+        seen.add(i.path);
+        visit(i.path);
+      }
+    };
+    visit(file);
+    out[path.basename(file, ".js")] = [...seen].map((f) => path.basename(f));
+  }
+  return out;
+}
+
 /** Builds both bundles; returns the output directory. */
 export async function buildPages(): Promise<string> {
+  fs.rmSync(OUT_DIR, { recursive: true, force: true });
   fs.mkdirSync(OUT_DIR, { recursive: true });
-  await build({
+  const result = await build({
     entryPoints: { ours: path.join(import.meta.dirname, "client/ours.tsx"), peer: path.join(import.meta.dirname, "client/peer.tsx") },
     outdir: OUT_DIR,
     bundle: true,
@@ -47,8 +71,10 @@ export async function buildPages(): Promise<string> {
     loader: { ".woff2": "file", ".woff": "file" },
     tsconfig: path.join(root, "tsconfig.json"),
     plugins: [stubs],
+    metafile: true,
     logLevel: "error",
   });
+  fs.writeFileSync(path.join(OUT_DIR, "preload.json"), JSON.stringify(staticChunks(result.metafile)));
   fs.writeFileSync(path.join(OUT_DIR, "tailwind.css"), await tailwind());
   return OUT_DIR;
 }

@@ -8,23 +8,80 @@
  * - input latency: each pointermove's timestamp to the end of the next frame's work (rAF, then a
  *   message-channel task);
  * - a React commit counter through the DevTools global hook: per commit, the components that
- *   rendered (PerformedWork) — only walking subtrees that were reconciled. Off until `count(true)`.
+ *   rendered (PerformedWork) — only walking subtrees that were reconciled. Off until `count(true)`;
+ * - time to interactive: the first frame in which every node of the page's graph (`__B3__.nodes`) is
+ *   rendered and none hidden (`rendered`); the probe then hands a grab point on a node in view to the
+ *   harness (binding `__b3Grab`), which presses and moves the real mouse there at once, and `tti` is
+ *   the first frame after that node's own transform changed: the first drag answered.
  */
 export const PROBE_SCRIPT = String.raw`(() => {
-  const state = { ready: null, phase: null, frames: [], longtasks: [], latencies: [], moves: 0, counting: false, commits: 0, renders: {} };
+  const state = { ready: null, rendered: null, grab: null, pressed: null, missed: 0, tti: null, phase: null, frames: [], longtasks: [], latencies: [], moves: 0, counting: false, commits: 0, renders: {} };
   window.__b3 = state;
   let key = '', since = 0, same = 0;
+  const expected = () => { const g = window.__B3__; return g && g.nodes ? g.nodes.length : 0; };
   const check = () => {
     const els = document.querySelectorAll('.react-flow__node');
     let ok = els.length > 0;
     if (ok) for (const el of els) if (el.style.visibility === 'hidden') { ok = false; break; }
+    // Every node rendered (or, where the canvas culls, the stable view below counts as rendered).
+    if (ok && !state.rendered && els.length >= expected()) firstDrag(els);
     const vp = document.querySelector('.react-flow__viewport');
     const k = ok + ':' + els.length + ':' + (vp ? vp.style.transform : '');
     if (k !== key) { key = k; since = performance.now(); same = 0; } else same++;
-    if (ok && same >= 10) { state.ready = { at: since, nodes: els.length, edges: document.querySelectorAll('.react-flow__edge').length }; return; }
+    if (ok && same >= 10) {
+      state.ready = { at: since, nodes: els.length, edges: document.querySelectorAll('.react-flow__edge').length };
+      if (!state.rendered) firstDrag(els);
+      return;
+    }
     requestAnimationFrame(check);
   };
   requestAnimationFrame(check);
+
+  // A node in view whose header a press would reach (not covered by a panel, the minimap or controls).
+  const grabPoint = (els) => {
+    const pane = document.querySelector('.react-flow__pane');
+    if (!pane) return null;
+    const p = pane.getBoundingClientRect();
+    const cx = p.left + p.width / 2, cy = p.top + p.height / 2;
+    const spots = [];
+    for (const el of els) {
+      const id = el.dataset.id;
+      if (id === 'start' || id === 'end') continue;
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width / 2, y = r.top + Math.min(10, r.height / 2);
+      if (x > p.left + 10 && x < p.right - 10 && y > p.top + 10 && y < p.bottom - 10) spots.push({ x, y, id, d: Math.hypot(x - cx, y - cy) });
+    }
+    spots.sort((a, b) => a.d - b.d);
+    for (const s of spots) {
+      const hit = document.elementFromPoint(s.x, s.y);
+      const node = hit && hit.closest('.react-flow__node');
+      if (node && node.dataset.id === s.id && !hit.closest('.react-flow__handle')) return { x: s.x, y: s.y, id: s.id };
+    }
+    return null;
+  };
+  state.regrab = () => grabPoint(document.querySelectorAll('.react-flow__node'));
+  const firstDrag = (els) => {
+    const grab = grabPoint(els);
+    if (!grab) return;
+    state.rendered = { at: performance.now(), nodes: els.length };
+    state.grab = grab;
+    if (typeof window.__b3Grab === 'function') window.__b3Grab(grab);
+  };
+  // The node the first press lands on (the view may have moved since the grab point was taken: then
+  // the press misses, and the harness presses again at a fresh point).
+  addEventListener('pointerdown', (e) => {
+    if (!state.rendered || state.tti || state.pressed) return;
+    const el = e.target instanceof Element ? e.target.closest('.react-flow__node') : null;
+    if (!el) { state.missed++; return; }
+    state.pressed = { at: e.timeStamp, id: el.dataset.id };
+    const before = el.style.transform;
+    const mo = new MutationObserver(() => {
+      if (el.style.transform === before || state.tti) return;
+      mo.disconnect();
+      requestAnimationFrame(() => { state.tti = { at: performance.now(), id: el.dataset.id }; });
+    });
+    mo.observe(el, { attributes: true, attributeFilter: ['style'] });
+  }, { capture: true });
 
   try {
     new PerformanceObserver((list) => { for (const e of list.getEntries()) state.longtasks.push({ start: e.startTime, duration: e.duration }); })

@@ -1,19 +1,24 @@
 /**
  * B3 profiling aid (not part of the benchmark run): loads one arm at one size in /usr/bin/chromium
- * with the CDP CPU profiler on, then pans a few steps, and prints where the main thread went —
- * Chromium's own totals (script, style, layout) and the top functions by self time.
+ * the way the benchmark does (first drag pressed as soon as every node is rendered) and prints the
+ * load's times, the resources it fetched and, from a Chromium trace, where the main thread went until
+ * the first drag was answered (bench/editor/trace-timeline.ts). `--save=trace.json` keeps that trace
+ * (open it in Chromium's performance panel). Other phases pan or drag with the CDP CPU profiler on
+ * and print Chromium's totals and the top functions by self time:
  *
- *   npx tsx --conditions=react-server bench/editor/profile.ts ours 500 [--phase=load|pan|drag|count] [--skip-build]
+ *   npx tsx --conditions=react-server bench/editor/profile.ts ours 100 [--phase=load|pan|drag|count] [--skip-build]
  * `count` prints React component renders during three drags (by component name) instead of a profile.
- * `--shot=file.png` saves a screenshot once the page is ready. `--trace` also records a Chromium trace of the phase and prints the renderer main thread's CPU time
- * (thread time, so less sensitive to a busy machine than wall time) per trace event kind.
+ * `--shot=file.png` saves a screenshot once the page is ready. `--trace` (pan, drag) also records a
+ * trace of the phase and prints the main thread's CPU time (thread time) per trace event kind.
  */
+import fs from "node:fs";
 import { chromium, type CDPSession, type Page } from "@playwright/test";
 import { buildPages, OUT_DIR } from "./build";
-import { PROBE_SCRIPT } from "./probe";
+import { openInteractive, VIEWPORT } from "./measure";
 import { startPageServer, type Arm } from "./server";
+import { traceTimeline } from "./trace-timeline";
 
-type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number }; hitCount?: number; children?: number[] };
 type Profile = { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[]; startTime: number; endTime: number };
 
 /** Self time (ms) per function name + file, from the sampled profile. */
@@ -26,7 +31,7 @@ function topSelf(profile: Profile, limit = 25): string[] {
     const n = byId.get(samples[i]!);
     if (!n) continue;
     const f = n.callFrame;
-    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}`;
+    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}:${f.columnNumber ?? 0}`;
     self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
   }
   const total = [...self.values()].reduce((a, b) => a + b, 0);
@@ -46,7 +51,7 @@ function topInclusive(profile: Profile, filter: (url: string) => boolean, limit 
     for (let id: number | undefined = samples[i]; id !== undefined; id = parent.get(id)) {
       const f = byId.get(id)!.callFrame;
       if (!filter(f.url)) continue;
-      const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}`;
+      const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}:${f.columnNumber ?? 0}`;
       if (seen.has(key)) continue;
       seen.add(key);
       incl.set(key, (incl.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
@@ -109,28 +114,46 @@ async function main() {
   const server = await startPageServer(dir);
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
   try {
-    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-    await context.addInitScript({ content: PROBE_SCRIPT });
-    const page = await context.newPage();
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    const trace = process.argv.includes("--trace");
+    const categories = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "v8", "blink.user_timing", "loading", "__metadata"];
+    // A load is traced browser-wide from a blank page of the same context (a CDP profiler would
+    // attach only after the page had begun loading).
+    const blank = await context.newPage();
+    if (phase === "load") await browser.startTracing(blank, { categories });
+    const url = `${server.url}/${arm as Arm}?n=${Number(nArg)}`;
+    // The sampling profiler of the load starts on the blank page the load navigates away from.
+    let loadCdp: CDPSession | undefined;
+    const { page, load } = await openInteractive(context, url, [], async (p) => {
+      if (phase !== "load") return;
+      loadCdp = await context.newCDPSession(p);
+      await loadCdp.send("Profiler.enable");
+      await loadCdp.send("Profiler.setSamplingInterval", { interval: 200 });
+      await loadCdp.send("Profiler.start");
+    });
     page.on("pageerror", (e) => console.error("page error:", e.message));
+    const resources = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => {
+      const e = r as PerformanceResourceTiming;
+      return `${e.name.split("/").pop()} ${Math.round(e.startTime)}→${Math.round(e.responseEnd)} ms, ${Math.round(e.encodedBodySize / 1024)} KB`;
+    }));
+    console.log(`${arm} ${nArg}: every node rendered ${Math.round(load.rendered)} ms, first drag pressed ${Math.round(load.pressed)}, ` +
+      `answered (tti) ${Math.round(load.tti)}, view still from ${Math.round(load.ready.at)}; long tasks ${Math.round(load.longtaskMs)} ms`);
+    console.log("resources:\n  " + resources.join("\n  "));
+    if (phase === "load") {
+      const json = (await browser.stopTracing()).toString("utf8");
+      const file = process.argv.find((a) => a.startsWith("--save="))?.slice(7);
+      if (file) fs.writeFileSync(file, json);
+      console.log(traceTimeline(json, `/${arm}?n=`, load.tti).join("\n"));
+      const { profile } = (await loadCdp!.send("Profiler.stop")) as { profile: Profile };
+      console.log(topSelf(profile, 30).join("\n"));
+      // inclusive time of the entry's own functions (not the shared React / React Flow chunk)
+      const own = (u: string) => u.includes("/ours.js") || u.includes("/peer.js");
+      if (process.argv.includes("--inclusive")) console.log("inclusive, by function:\n" + topInclusive(profile, own, 60).join("\n"));
+    }
     const cdp = await context.newCDPSession(page);
     await cdp.send("Performance.enable");
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
-    const trace = process.argv.includes("--trace");
-    const categories = ["devtools.timeline", "disabled-by-default-devtools.timeline", "__metadata"];
-    if (trace && phase === "load") await browser.startTracing(page, { categories });
-    if (phase === "load") await cdp.send("Profiler.start");
-    const m0 = await metrics(cdp);
-    await page.goto(`${server.url}/${arm as Arm}?n=${Number(nArg)}`, { waitUntil: "commit" });
-    await page.waitForFunction(() => (window as unknown as { __b3: { ready: unknown } }).__b3.ready, undefined, { timeout: 600_000, polling: 100 });
-    const ready = await page.evaluate(() => {
-      const s = (window as unknown as { __b3: { ready: { at: number; nodes: number }; longtasks: { start: number; duration: number }[] } }).__b3;
-      const lt = s.longtasks.filter((l) => l.start <= s.ready.at);
-      return { at: Math.round(s.ready.at), nodes: s.ready.nodes, longtaskMs: Math.round(lt.reduce((a, l) => a + l.duration, 0)) };
-    });
-    console.log(`${arm} ${nArg}: ready`, ready, "main thread during load", diff(m0, await metrics(cdp)));
-    if (trace && phase === "load") console.log(traceSummary(await browser.stopTracing()));
     const shot = process.argv.find((a) => a.startsWith("--shot="))?.slice(7);
     if (shot) await page.screenshot({ path: shot });
     if (phase === "count") {
@@ -142,15 +165,14 @@ async function main() {
       await context.close();
       return;
     }
-    if (phase !== "load") {
-      if (trace) await browser.startTracing(page, { categories });
-      await cdp.send("Profiler.start");
-      const m1 = await metrics(cdp);
-      if (phase === "pan") await pan(page, 20);
-      else for (let k = 0; k < 3; k++) await drag(page, k, 8);
-      console.log(`${phase}: main thread`, diff(m1, await metrics(cdp)));
-      if (trace) console.log(traceSummary(await browser.stopTracing()));
-    }
+    if (phase === "load") return void (await context.close());
+    if (trace) await browser.startTracing(page, { categories });
+    await cdp.send("Profiler.start");
+    const m1 = await metrics(cdp);
+    if (phase === "pan") await pan(page, 20);
+    else for (let k = 0; k < 3; k++) await drag(page, k, 8);
+    console.log(`${phase}: main thread`, diff(m1, await metrics(cdp)));
+    if (trace) console.log(traceSummary(await browser.stopTracing()));
     const { profile } = (await cdp.send("Profiler.stop")) as { profile: Profile };
     console.log(topSelf(profile).join("\n"));
     if (process.argv.includes("--inclusive")) console.log("inclusive, by function:\n" + topInclusive(profile, (u) => u.includes("/ours.js") || u.includes("/peer.js") || u.includes("chunk-"), 400).join("\n"));

@@ -1,7 +1,9 @@
 /**
  * B3 page server (node:http, free loopback port): /ours?n=N and /peer?n=N render the same graph
- * (bench/editor/graph.ts) into the editor bundle or the plain React Flow bundle; static files come
- * from the build directory. Nothing is cached by the browser (no-store), so each load is cold.
+ * (bench/editor/graph.ts) into the editor bundle or the plain React Flow bundle, preloading the
+ * chunks each imports (build.ts) and, for ours, Inter's Latin file (as the app's root layout does);
+ * static files come from the build directory. Nothing is cached by
+ * the browser (no-store), so each load is cold.
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -16,11 +18,19 @@ export type Arm = "ours" | "peer";
 /** Inline JSON safe inside a <script> element. */
 const inline = (v: unknown) => JSON.stringify(v).replace(/</g, "\\u003c");
 
-function pageHtml(arm: Arm, n: number): string {
+function pageHtml(dir: string, arm: Arm, n: number): string {
   const doc = benchWorkflow(n);
   const data = arm === "ours" ? doc : peerGraph(doc);
   const css = arm === "ours" ? ["/tailwind.css", "/ours.css"] : ["/peer.css"];
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>B3 ${arm} ${n}</title>${css.map((c) => `<link rel="stylesheet" href="${c}">`).join("")}</head>` +
+  const chunks = (JSON.parse(fs.readFileSync(path.join(dir, "preload.json"), "utf8")) as Record<string, string[]>)[arm] ?? [];
+  // ours preloads Inter's Latin file, as the app's root layout does (next/font)
+  const font = arm === "ours" ? fs.readdirSync(dir).filter((f) => f.startsWith("inter-latin-wght-normal")) : [];
+  const head = [
+    ...css.map((c) => `<link rel="stylesheet" href="${c}">`),
+    ...chunks.map((c) => `<link rel="modulepreload" href="/${c}">`),
+    ...font.map((f) => `<link rel="preload" href="/${f}" as="font" type="font/woff2" crossorigin>`),
+  ].join("");
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>B3 ${arm} ${n}</title>${head}</head>` +
     `<body class="min-h-dvh font-sans" style="margin:0"><div id="root"></div><script>window.__B3__=${inline(data)}</script><script type="module" src="/${arm}.js"></script></body></html>`;
 }
 
@@ -32,7 +42,7 @@ export async function startPageServer(dir: string): Promise<{ url: string; close
     if (arm === "ours" || arm === "peer") {
       const n = Number(url.searchParams.get("n") ?? 100);
       const k = `${arm}:${n}`;
-      if (!pages.has(k)) pages.set(k, pageHtml(arm, n));
+      if (!pages.has(k)) pages.set(k, pageHtml(dir, arm, n));
       return void res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(pages.get(k));
     }
     const file = path.join(dir, path.normalize(url.pathname).replace(/^(\.\.[/\\])+/, ""));

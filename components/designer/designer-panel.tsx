@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
+import { DIFF_TERMS } from "@/components/terms/words";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
@@ -115,8 +116,6 @@ export function DesignerPanel(p: Props) {
   );
 }
 
-const MARK_TONE = { added: "success", changed: "warning", removed: "danger" } as const;
-
 function ProposalCard({ pending, selected, onToggle, onAcceptAll, onAcceptSelected, onReject }: Props & { pending: PendingProposal }) {
   const groups = choosableGroups(pending.groups);
   const marks = diffMarks(pending.base, pending.groups);
@@ -129,9 +128,7 @@ function ProposalCard({ pending, selected, onToggle, onAcceptAll, onAcceptSelect
     <section className="mt-3 grid gap-2 rounded-md border border-amber-400 bg-amber-50 p-2 dark:bg-amber-950/30" data-testid="designer-proposal" aria-label="Proposal">
       <div className="font-medium">Proposal: {pending.summary}</div>
       <div className="flex flex-wrap gap-1" data-testid="designer-counts">
-        <Badge tone="success">{counts.added} added</Badge>
-        <Badge tone="warning">{counts.changed} changed</Badge>
-        <Badge tone="danger">{counts.removed} removed</Badge>
+        {(["added", "changed", "removed"] as const).map((m) => <Badge key={m} tone={DIFF_TERMS[m].tone}>{counts[m]} {DIFF_TERMS[m].label}</Badge>)}
       </div>
       {pending.toCreate.length > 0 && (
         <div data-testid="designer-to-create">
@@ -149,8 +146,8 @@ function ProposalCard({ pending, selected, onToggle, onAcceptAll, onAcceptSelect
               <label className={cn("flex items-start gap-1.5", !selected.has(g.key) && "opacity-60")}>
                 <input type="checkbox" checked={selected.has(g.key)} onChange={() => onToggle(g.key)} data-testid="designer-group" data-key={g.key} className="mt-0.5" />
                 <span>
-                  {describeGroup(g)}
-                  {mark && <Badge tone={MARK_TONE[mark]} className="ml-1">{mark}</Badge>}
+                  {describeGroup(g, pending)}
+                  {mark && <Badge tone={DIFF_TERMS[mark].tone} className="ml-1">{DIFF_TERMS[mark].label}</Badge>}
                 </span>
               </label>
             </li>

@@ -1,6 +1,7 @@
 import { diffGrouped, type OperationGroup } from "@/lib/workflow/diff";
 import { tryApplyOperations, type Operation } from "@/lib/workflow/operations";
 import type { Workflow } from "@/lib/workflow/schema";
+import { nodeTitle, type DiffMark } from "@/components/terms/words";
 
 /**
  * A designer proposal as the editor shows it: never saved by itself. The canvas shows a preview
@@ -8,7 +9,7 @@ import type { Workflow } from "@/lib/workflow/schema";
  * some of them (a group pulls in the groups it needs), or rejects. Pure, so it is unit-tested.
  */
 
-export type DiffMark = "added" | "changed" | "removed";
+export type { DiffMark };
 
 /** A tool the design needs that the registry lacks (lib/designer ToolToCreate). */
 export type ToolToCreate = { name: string; purpose: string; usedBy: string[] };
@@ -164,8 +165,16 @@ export function placeholderIssues(proposal: Workflow, toCreate: readonly ToolToC
   return out;
 }
 
-/** One line per group for the chat panel, e.g. `Add node "fact_check"` / `Workflow settings and agents`. */
-export function describeGroup(g: OperationGroup): string {
+/**
+ * One line per group for the chat panel, e.g. `Add node "fact check"` / `Workflow: add agent "Writer"`.
+ * A node is named by its title as the canvas draws it (components/terms nodeTitle: its name, else its
+ * id), from the proposal or, for a removed node, from the base document.
+ */
+export function describeGroup(g: OperationGroup, p?: Pick<PendingProposal, "base" | "proposal">): string {
+  if (g.nodeId) {
+    const node = p?.proposal.nodes.find((n) => n.id === g.nodeId) ?? p?.base.nodes.find((n) => n.id === g.nodeId);
+    return node ? `${g.label.split(" ")[0]} node "${nodeTitle(node)}"` : g.label;
+  }
   if (g.key !== "workflow") return g.label;
   const parts = g.ops.map((op) => {
     switch (op.type) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
-import { documentToFlow, flowToDocument, reuseNodes, TARGET_HANDLE } from "./flow-mapping";
+import { documentToEdges, documentToFlow, flowToDocument, loopLanes, reuseNodes, TARGET_HANDLE } from "./flow-mapping";
 
 /** Scenario A (article writer), with positions on some nodes and none on others. */
 function articleWriter(): Workflow {
@@ -65,16 +65,16 @@ describe("documentToFlow", () => {
   it("types loop edges distinctly with their cap as label, and counts only forward edges as inputs", () => {
     const { nodes, edges } = documentToFlow(articleWriter());
     const loop = edges.find((e) => e.id === "loop");
-    expect(loop).toMatchObject({ type: "loop", source: "evaluate", sourceHandle: "revise", target: "outline", targetHandle: TARGET_HANDLE, label: "≤ 3" });
+    expect(loop).toMatchObject({ type: "loop", source: "evaluate", sourceHandle: "revise", target: "outline", targetHandle: TARGET_HANDLE, label: "↺ ≤ 3" });
     expect(edges.find((e) => e.id === "e4")).toMatchObject({ type: "forward", sourceHandle: "approved" });
     expect(nodes.find((n) => n.id === "outline")?.data.incoming).toBe(1);
   });
 
-  it("labels a loop edge without a cap with '≤ ?' so the missing cap is visible", () => {
+  it("labels a loop edge without a cap with '↺ ≤ ?' so the missing cap is visible", () => {
     const doc = articleWriter();
     const edges = doc.edges.map((e) => (e.id === "loop" ? { ...e, maxIterations: undefined } : e));
     const flow = documentToFlow({ ...doc, edges });
-    expect(flow.edges.find((e) => e.id === "loop")?.label).toBe("≤ ?");
+    expect(flow.edges.find((e) => e.id === "loop")?.label).toBe("↺ ≤ ?");
   });
 
   it("attaches validation issues and run state from the overlay", () => {
@@ -127,5 +127,27 @@ describe("reuseNodes", () => {
     const changed = { ...doc, nodes: doc.nodes.map((n) => (n.id === "write" ? { ...n, name: "Writer 2" } : n)) };
     const next = reuseNodes(prev, documentToFlow(changed).nodes);
     expect(next.filter((n, i) => n !== prev[i]).map((n) => n.id)).toEqual(["write"]);
+  });
+});
+
+describe("loopLanes", () => {
+  it("puts a loop one lane under every shorter loop whose stretch it overlaps", () => {
+    const doc = workflowSchema.parse({
+      nodes: ["start", "a", "b", "c", "d", "end"].map((id, i) => ({ id, type: id === "start" || id === "end" ? id : "agent", agent: "x", position: { x: i * 280, y: 0 } })),
+      agents: [{ key: "x", name: "X" }],
+      edges: [
+        { id: "short", source: "c", sourceHandle: "done", target: "b", kind: "loop", maxIterations: 2 },
+        { id: "long", source: "d", sourceHandle: "done", target: "a", kind: "loop", maxIterations: 2 },
+        { id: "apart", source: "end", sourceHandle: "done", target: "d", kind: "loop", maxIterations: 2 },
+        { id: "f", source: "a", sourceHandle: "done", target: "b" },
+      ],
+    });
+    const lanes = loopLanes(doc);
+    // two short loops side by side share the innermost lane; the long one spans (or touches) both
+    expect(lanes.get("short")).toBe(0);
+    expect(lanes.get("apart")).toBe(0);
+    expect(lanes.get("long")).toBe(1);
+    expect(lanes.has("f")).toBe(false);
+    expect(documentToEdges(doc).find((e) => e.id === "long")?.data.lane).toBe(1);
   });
 });

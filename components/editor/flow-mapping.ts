@@ -1,4 +1,6 @@
 import type { Edge as RFEdge, Node as RFNode, XYPosition } from "@xyflow/react";
+import { loopLabel } from "@/components/terms/words";
+import type { StepStatus } from "@/lib/engine/events";
 import {
   outcomesOf,
   type AgentSpec,
@@ -18,9 +20,9 @@ import {
 /** One output handle of a node: an outcome id and what to print next to it. */
 export type OutcomeHandle = { id: string; label: string };
 
-/** Overlay shown on a node while a run is watched (pending/running/... and loop iteration). */
+/** Overlay shown on a node while a run is watched (its latest step's status and loop iteration). */
 export type NodeRunState = {
-  status: "pending" | "running" | "waiting" | "succeeded" | "failed" | "skipped";
+  status: StepStatus;
   iteration: number;
   /**
    * Every status the node went through, in event order (the editor's live overlay records it from the
@@ -49,7 +51,13 @@ export type FlowNodeData = {
 /** The canvas node type is the workflow node kind, so `nodeTypes` is a Record<NodeKind, …>. */
 export type FlowNode = RFNode<FlowNodeData, NodeKind>;
 
-export type FlowEdgeData = { edge: Edge; issues: string[]; diff?: "added" | "changed" | "removed" };
+export type FlowEdgeData = {
+  edge: Edge;
+  issues: string[];
+  diff?: "added" | "changed" | "removed";
+  /** Loop edges: how many shorter loops under the same stretch of canvas this one swings below (0: the innermost). */
+  lane?: number;
+};
 /** Forward edges draw as "forward", loop edges as "loop" (dashed, curved back, "≤ N"). */
 export type FlowEdge = RFEdge<FlowEdgeData, "forward" | "loop"> & { type: "forward" | "loop"; data: FlowEdgeData };
 
@@ -72,10 +80,32 @@ export function outcomeHandles(node: WorkflowNode): OutcomeHandle[] {
   return outcomesOf(node).map((id) => ({ id, label: id }));
 }
 
-/** Label drawn on an edge: "≤ N" for loop edges (N = cap, "?" when missing), the edge label otherwise. */
+/** Label drawn on an edge: the loop cap for loop edges (components/terms loopLabel), the edge label otherwise. */
 export function edgeLabel(edge: Edge): string | undefined {
-  if (edge.kind === "loop") return `≤ ${edge.maxIterations ?? "?"}`;
+  if (edge.kind === "loop") return loopLabel(edge.maxIterations);
   return edge.label;
+}
+
+/**
+ * Lanes of the loop edges: loops are drawn swinging under the nodes they span, and a loop whose span
+ * overlaps a shorter one's swings one lane lower, so nested or overlapping loops never share a line
+ * or a label spot. Spans come from the document's positions (a drag re-lanes on drop).
+ */
+export function loopLanes(doc: Workflow): Map<string, number> {
+  const x = new Map(doc.nodes.map((n, i) => [n.id, positionOf(n, i).x]));
+  const spans = doc.edges
+    .filter((e) => e.kind === "loop")
+    .map((e) => {
+      const a = x.get(e.source) ?? 0, b = x.get(e.target) ?? 0;
+      return { id: e.id, lo: Math.min(a, b), hi: Math.max(a, b) };
+    })
+    .sort((p, q) => p.hi - p.lo - (q.hi - q.lo) || p.lo - q.lo);
+  const lanes = new Map<string, number>();
+  spans.forEach((s, i) => {
+    const below = spans.slice(0, i).filter((o) => o.lo <= s.hi && s.lo <= o.hi).map((o) => lanes.get(o.id)! + 1);
+    lanes.set(s.id, Math.max(0, ...below));
+  });
+  return lanes;
 }
 
 /** Overlays keyed by element id; both optional. */
@@ -117,6 +147,7 @@ export function documentToNodes(doc: Workflow, overlay: FlowOverlay = {}): FlowN
 
 /** Builds the React Flow edges of a document. */
 export function documentToEdges(doc: Workflow, overlay: FlowOverlay = {}): FlowEdge[] {
+  const lanes = loopLanes(doc);
   return doc.edges.map((edge) => ({
     id: edge.id,
     type: edge.kind,
@@ -125,7 +156,7 @@ export function documentToEdges(doc: Workflow, overlay: FlowOverlay = {}): FlowE
     target: edge.target,
     targetHandle: TARGET_HANDLE,
     label: edgeLabel(edge),
-    data: { edge, issues: overlay.issues?.get(edge.id) ?? NO_ISSUES, diff: overlay.diff?.get(edge.id) },
+    data: { edge, issues: overlay.issues?.get(edge.id) ?? NO_ISSUES, diff: overlay.diff?.get(edge.id), lane: lanes.get(edge.id) },
   }));
 }
 
@@ -200,7 +231,7 @@ export function reuseEdges(prev: readonly FlowEdge[], next: FlowEdge[]): FlowEdg
   return next.map((e) => {
     const old = byId.get(e.id);
     if (!old || !old.data) return e;
-    if (old.data.edge === e.data.edge && old.data.diff === e.data.diff && sameList(old.data.issues, e.data.issues)) return old;
+    if (old.data.edge === e.data.edge && old.data.diff === e.data.diff && old.data.lane === e.data.lane && sameList(old.data.issues, e.data.issues)) return old;
     return { ...e, selected: old.selected };
   });
 }

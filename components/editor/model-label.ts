@@ -9,11 +9,11 @@ export function isScriptedModel(provider: string | undefined, model: string | un
 }
 
 /**
- * What to print where a model is shown: "Scripted demo model" for the scripted server, else the
- * model name (with the provider when one is named). Undefined model → the workflow default, or "default".
+ * What a canvas node prints for a model: "Scripted demo model" for the scripted server, else the
+ * model name (the provider is the inspector's; a shared graph carries names only, and the run's
+ * dashboard and share page must print the same). Undefined model → the workflow default, or "default model".
  */
-export function modelLabel(ref: ModelRef | undefined, fallback?: string): string {
+export function modelLabel(ref: Pick<ModelRef, "model" | "provider"> | undefined, fallback?: string): string {
   if (!ref) return fallback ? modelLabel({ model: fallback }) : "default model";
-  if (isScriptedModel(ref.provider, ref.model)) return SCRIPTED_MODEL_LABEL;
-  return ref.provider ? `${ref.model} · ${ref.provider}` : ref.model;
+  return isScriptedModel(ref.provider, ref.model) ? SCRIPTED_MODEL_LABEL : ref.model;
 }

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { modelRefSchema, nodeKinds, toolRefSchema } from "@/lib/workflow/schema";
 
 /** MIME type of the palette's drag payload (HTML5 drag and drop onto the canvas). */

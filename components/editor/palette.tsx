@@ -1,24 +1,11 @@
 "use client";
 import { memo, type DragEvent } from "react";
-import { nodeKindRegistry } from "@/lib/workflow/registry";
-import { nodeKinds, type NodeKind } from "@/lib/workflow/schema";
+import { KIND_TERMS, KindIcon } from "@/components/terms/kinds";
+import { nodeKinds } from "@/lib/workflow/schema";
 import { PALETTE_MIME, type PaletteItem, type SavedAgentSpec } from "./palette-item";
 
-/** One-line hint per kind (a Record, so a new kind without one fails to compile). */
-const HINTS: Record<NodeKind, string> = {
-  start: "Entry point with the run's inputs",
-  agent: "An LLM agent with tools and branches",
-  router: "Pick one branch (LLM or expression)",
-  tool: "Call a tool, no LLM",
-  orchestrator: "Hands sub-tasks to worker agents",
-  human: "A person picks a branch and fills in fields",
-  subflow: "Runs another saved workflow as one step",
-  end: "Writes the outputs, finishes the run",
-  abort: "Ends the run as aborted",
-};
-
-/** What the palette offers: every kind, in schema order, labelled from the registry. */
-const PALETTE_KINDS = nodeKinds.map((kind) => ({ kind, label: nodeKindRegistry[kind].label, hint: HINTS[kind] }));
+/** What the palette offers: every kind, in schema order, with the shared words and icon (components/terms). */
+const PALETTE_KINDS = nodeKinds.map((kind) => ({ kind, label: KIND_TERMS[kind].label, hint: KIND_TERMS[kind].hint }));
 
 /** A saved agent from the user's library, offered as an agent node (its fields seed the node's agent spec). */
 export type SavedAgentItem = { id: string; name: string; spec?: SavedAgentSpec };
@@ -40,8 +27,9 @@ export const Palette = memo(function Palette({ savedAgents = NO_AGENTS, onAdd }:
         return (
           <button key={kind} type="button" draggable data-testid={`palette-${kind}`} title={`${hint} — drag onto the canvas`}
             onDragStart={(e) => startDrag(e, item)} onDoubleClick={() => onAdd(item)}
-            className="cursor-grab rounded-md border border-border bg-surface-2 px-2 py-1.5 text-left text-sm hover:border-primary active:cursor-grabbing">
-            {label}
+            className="flex cursor-grab items-center gap-2 rounded-md border border-transparent px-1.5 py-1 text-left text-sm hover:border-border hover:bg-surface-2 active:cursor-grabbing">
+            <KindIcon kind={kind} className="size-6" />
+            <span>{label}</span>
           </button>
         );
       })}

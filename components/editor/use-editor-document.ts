@@ -1,5 +1,5 @@
 "use client";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { ValidationContext, ValidationIssue } from "@/lib/workflow/validate";
 import type { Workflow } from "@/lib/workflow/schema";
@@ -8,6 +8,22 @@ import { editorIssues } from "./validation";
 
 /** The result of an edit: the next document, or why the model refuses it (shown as a toast). */
 export type EditResult = { ok: true; doc: Workflow } | { ok: false; error: string };
+
+const NO_ISSUES: ValidationIssue[] = [];
+
+/** False until the browser is first idle after mounting (requestIdleCallback, at most 300 ms; a timer where it is missing). */
+function useIdleFlag(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (typeof requestIdleCallback === "function") {
+      const id = requestIdleCallback(() => setIdle(true), { timeout: 300 });
+      return () => cancelIdleCallback(id);
+    }
+    const t = setTimeout(() => setIdle(true), 0);
+    return () => clearTimeout(t);
+  }, []);
+  return idle;
+}
 
 /** An edit: a pure function of the current document (built from lib/workflow operations). */
 export type Edit = (doc: Workflow) => EditResult;
@@ -36,6 +52,7 @@ export type EditorDocument = {
  */
 export function useEditorDocument(initial: Workflow, context?: ValidationContext): EditorDocument {
   const [history, setHistory] = useState<History>(() => createHistory(initial));
+  const initialRef = useRef(history.present);
   const [saved, setSaved] = useState<Workflow>(initial);
   const ref = useRef(history);
   ref.current = history;
@@ -58,8 +75,16 @@ export function useEditorDocument(initial: Workflow, context?: ValidationContext
   const replace = useCallback((doc: Workflow) => set(commit(ref.current, doc)), [set]);
   const doUndo = useCallback(() => set(undo(ref.current)), [set]);
   const doRedo = useCallback(() => set(redo(ref.current)), [set]);
-  // A drag changes only positions: the previous document's issues are reused (see validation.ts).
-  const issues = useMemo(() => editorIssues(history.present, [history.past.at(-1), history.future[0]], context), [history, context]);
+  // The opened document is validated once the browser is idle after the first paint (its issues show
+  // a moment later): validation is no work before the canvas is drawn and answers. Every document an
+  // edit makes is validated as it is made; a drag changes only positions and reuses the previous
+  // document's issues (see validation.ts).
+  const openedValidated = useIdleFlag();
+  const pending = !openedValidated && history.present === initialRef.current;
+  const issues = useMemo(
+    () => (pending ? NO_ISSUES : editorIssues(history.present, [history.past.at(-1), history.future[0]], context)),
+    [pending, history, context],
+  );
 
   // One object per state, so callers' memoised callbacks depending on it change only with the document.
   return useMemo(() => ({

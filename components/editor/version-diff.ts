@@ -1,8 +1,9 @@
+import type { DiffMark } from "@/components/terms/words";
 import { diffDocuments } from "@/lib/workflow/diff";
 import type { Workflow } from "@/lib/workflow/schema";
 
-/** How an element of the draft differs from a version. */
-export type DiffMark = "added" | "changed" | "removed";
+/** How an element of the draft differs from a version (components/terms). */
+export type { DiffMark };
 
 /** The visual diff of a version against the draft: marks per node/edge id, plus settings changes. */
 export type VersionDiff = { marks: Map<string, DiffMark>; settings: string[]; count: number };

@@ -1,4 +1,6 @@
 "use client";
+import { DIFF_TERMS } from "@/components/terms/words";
+import { Badge } from "@/components/ui/badge";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -61,9 +63,9 @@ export function VersionsPanel({ workflowId, draft, actions, refreshKey, onCompar
           <p className="font-medium">{diff.count === 0 ? "Same as the draft." : `${diff.count} change(s) from this version to the draft`}</p>
           <ul className="mt-1 flex flex-wrap gap-1">
             {[...diff.marks].map(([id, m]) => (
-              <li key={id} className={m === "added" ? "text-emerald-600" : m === "removed" ? "text-red-600 line-through" : "text-amber-600"}>{id} ({m})</li>
+              <li key={id}><Badge tone={DIFF_TERMS[m].tone} className={m === "removed" ? "line-through" : undefined}>{id} · {DIFF_TERMS[m].label}</Badge></li>
             ))}
-            {diff.settings.map((s) => <li key={s} className="text-amber-600">{s}</li>)}
+            {diff.settings.map((s) => <li key={s}><Badge tone={DIFF_TERMS.changed.tone}>{s}</Badge></li>)}
           </ul>
         </div>
       )}

@@ -5,7 +5,6 @@ import {
   ReactFlow,
   applyEdgeChanges,
   applyNodeChanges,
-  useNodesInitialized,
   useReactFlow,
   useStore,
   type Connection,
@@ -15,7 +14,7 @@ import {
   type XYPosition,
 } from "@xyflow/react";
 import { useTheme } from "next-themes";
-import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
 import type { Workflow } from "@/lib/workflow/schema";
 import { edgeTypes } from "./edges";
 import { SelectEdgeProvider } from "./edges/select-edge";
@@ -29,8 +28,10 @@ import {
   type FlowOverlay,
 } from "./flow-mapping";
 import { nodeTypes } from "./nodes";
-import { CanvasMinimap } from "./minimap/canvas-minimap";
-import { DetailBackground, DetailLevelProvider, isZoomedOut } from "./nodes/detail-level";
+import { documentBounds, openingViewport } from "./fit-view";
+import { CanvasMinimap, MinimapToggle } from "./minimap/canvas-minimap";
+import { nodesBounds } from "./minimap/geometry";
+import { DetailBackground, DetailLevelProvider, isZoomedOut, NodeViewProvider, type NodeView } from "./nodes/detail-level";
 import { PALETTE_MIME, type PaletteItem, parsePaletteItem } from "./palette-item";
 
 /**
@@ -61,6 +62,8 @@ export type WorkflowCanvasProps = {
   doc: Workflow;
   overlay: FlowOverlay;
   readOnly?: boolean;
+  /** What node bodies show: the editor's design facts, or a run's (dashboard and share page); see NodeView. */
+  view?: NodeView;
   /** Drag stop: the final positions of the moved nodes (one history entry per drag). */
   onMoveNodes?: (positions: Map<string, XYPosition>) => void;
   onConnect?: (connection: Connection) => void;
@@ -78,20 +81,38 @@ const LOCAL_EDGE_CHANGES = new Set<EdgeChange["type"]>(["select", "replace"]);
 
 // Props React Flow compares by reference (its StoreUpdater writes a changed one into the store): constants.
 const MULTI_SELECT_KEYS = ["Meta", "Control", "Shift"];
-const FIT_VIEW = { maxZoom: 1 };
+/** The controls' fit button and the "F" shortcut: the whole graph (an overview, however small its text). */
+const FIT_VIEW = { maxZoom: 1, padding: 0.1 };
 const PRO_OPTIONS = { hideAttribution: true };
 
 /**
  * The React Flow canvas: a view of the document. Drags and selection live in local state (so a drag
- * re-renders only the moved nodes); everything else arrives as a new document from the editor.
- * Memoised: the editor re-renders for selection and panel state the canvas does not show.
+ * re-renders only the moved nodes); everything else arrives as a new document from the editor. It
+ * measures its box first and opens at the view fit-view.ts computes from the document (no fit after
+ * the nodes are measured: the first frame with nodes is the final one). Memoised: the editor
+ * re-renders for selection and panel state the canvas does not show.
  */
-export const WorkflowCanvas = memo(function WorkflowCanvas({ doc, overlay, readOnly = false, onMoveNodes, onConnect, onDropItem, onSelectionChange, sizesRef, focus }: WorkflowCanvasProps) {
+export const WorkflowCanvas = memo(function WorkflowCanvas(props: WorkflowCanvasProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  // Before the first paint: the box's size decides the opening view.
+  useLayoutEffect(() => {
+    const r = box.current?.getBoundingClientRect();
+    if (r) setSize({ width: r.width, height: r.height });
+  }, []);
+  return <div ref={box} className="h-full w-full">{size && <Canvas {...props} size={size} />}</div>;
+});
+
+function Canvas({ doc, overlay, readOnly = false, view = "design", size, onMoveNodes, onConnect, onDropItem, onSelectionChange, sizesRef, focus }: WorkflowCanvasProps & { size: { width: number; height: number } }) {
   const colorMode = useCanvasColorMode();
   const { screenToFlowPosition, fitView } = useReactFlow();
   const zoomedOut = useStore(isZoomedOut);
   const [nodes, setNodes] = useState<FlowNode[]>(() => documentToNodes(doc, overlay));
   const [edges, setEdges] = useState<FlowEdge[]>(() => documentToEdges(doc, overlay));
+  const [opening] = useState(() => openingViewport(documentBounds(doc), size));
+  // The minimap: shown while part of the graph is out of view, unless the user chose (the toggle).
+  const [minimap, setMinimap] = useState<boolean | undefined>(undefined);
+  const bounds = useMemo(() => nodesBounds(nodes), [nodes]);
 
   // A new document or overlay: rebuild the view, keeping unchanged objects (not on mount: the state
   // above was built from these very props, and a second pass would hand React Flow all nodes again).
@@ -102,17 +123,6 @@ export const WorkflowCanvas = memo(function WorkflowCanvas({ doc, overlay, readO
     setNodes((prev) => reuseNodes(prev, documentToNodes(doc, overlay)));
     setEdges((prev) => reuseEdges(prev, documentToEdges(doc, overlay)));
   }, [doc, overlay]);
-
-  // Fit once every node has been measured (the fitView prop alone can run before that); until then a
-  // large graph draws compact (DetailLevelProvider), as it will be at its fitted zoom.
-  const initialized = useNodesInitialized();
-  const fitRequested = useRef(false);
-  const [fitted, setFitted] = useState(false);
-  useEffect(() => {
-    if (!initialized || fitRequested.current) return;
-    fitRequested.current = true;
-    void fitView({ maxZoom: 1 }).finally(() => setFitted(true));
-  }, [initialized, fitView]);
 
   useEffect(() => {
     if (!focus) return;
@@ -164,7 +174,8 @@ export const WorkflowCanvas = memo(function WorkflowCanvas({ doc, overlay, readO
   }, [onSelectionChange]);
 
   return (
-    <DetailLevelProvider fitted={fitted}>
+    <NodeViewProvider value={view}>
+    <DetailLevelProvider>
       <SelectEdgeProvider value={selectEdge}>
         <ReactFlow<FlowNode, FlowEdge>
           nodes={nodes}
@@ -185,16 +196,18 @@ export const WorkflowCanvas = memo(function WorkflowCanvas({ doc, overlay, readO
           selectionKeyCode="Shift"
           onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD && !zoomedOut}
           colorMode={colorMode}
-          fitView
-          fitViewOptions={FIT_VIEW}
+          defaultViewport={opening}
           minZoom={0.05}
           proOptions={PRO_OPTIONS}
         >
           <DetailBackground />
-          <CanvasMinimap colorMode={colorMode} />
-          <Controls />
+          <CanvasMinimap colorMode={colorMode} show={minimap} bounds={bounds} />
+          <Controls fitViewOptions={FIT_VIEW} showInteractive={!readOnly}>
+            <MinimapToggle choice={minimap} onChoose={setMinimap} bounds={bounds} />
+          </Controls>
         </ReactFlow>
       </SelectEdgeProvider>
     </DetailLevelProvider>
+    </NodeViewProvider>
   );
-});
+}

@@ -1,6 +1,6 @@
 "use client";
 import { ReactFlowProvider, useReactFlow, type Connection, type XYPosition } from "@xyflow/react";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { startTransition, useCallback, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { hasErrors, type ValidationIssue } from "@/lib/workflow/validate";
 import type { Workflow } from "@/lib/workflow/schema";
@@ -21,11 +21,11 @@ import { SubflowTargetsProvider } from "./subflow-targets-context";
 import { Toolbar } from "./toolbar";
 import { useEditorDocument } from "./use-editor-document";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { useOpeningView } from "./use-opening-view";
 import { useUnsavedGuard } from "./use-unsaved-guard";
 import type { VersionDiff } from "./version-diff";
 import { VersionsPanel } from "./versions-panel";
 import { WorkflowCanvas, type CanvasSelection } from "./workflow-canvas";
-import { importWorkflowFile } from "./import-file";
 import { useDesigner } from "@/components/designer/use-designer";
 
 export type WorkflowEditorProps = {
@@ -57,6 +57,7 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
   const editor = useEditorDocument(initialDraft, validationContext);
   const { doc, issues, apply } = editor;
   const flow = useReactFlow();
+  const openingView = useOpeningView();
   const [selection, setSelection] = useState<CanvasSelection>({ nodes: [], edges: [] });
   const [tab, setTab] = useState<PanelTab>("inspect");
   const [saving, setSaving] = useState(false);
@@ -101,8 +102,8 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
 
   const autoLayout = useCallback(async () => {
     const positions = await layoutDocument(editor.doc, sizes.current);
-    if (apply(ops.moveNodes(positions))) requestAnimationFrame(() => void flow.fitView({ duration: 300, maxZoom: 1 }));
-  }, [apply, editor.doc, flow]);
+    if (apply(ops.moveNodes(positions))) requestAnimationFrame(() => openingView());
+  }, [apply, editor.doc, openingView]);
 
   // Stable callbacks, so a selection change (or any editor state the canvas, toolbar and palette do
   // not show) re-renders none of them (B3: renders per drag move).
@@ -112,6 +113,9 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
   const onSaveVersion = useCallback(() => void saveVersion(), [saveVersion]);
   const onLayout = useCallback(() => void autoLayout(), [autoLayout]);
   const onExport = useCallback(() => downloadJson(editor.doc), [editor.doc]);
+  // A press on a node selects it as a drag starts: the inspector follows in a transition, so drawing
+  // the node's form never holds up the drag's first frames (B3: the first drag answered).
+  const onSelect = useCallback((s: CanvasSelection) => startTransition(() => setSelection(s)), []);
   const openHelp = useCallback(() => setHelpOpen(true), []);
 
   const focusIssue = useCallback((issue: ValidationIssue) => {
@@ -136,14 +140,15 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
 
   const shortcuts = useEditorShortcuts({ editor, selection, save, autoLayout, openHelp });
 
-  const importText = useCallback((text: string, fileName: string) => {
+  // The importers (JSON, AutoAgents XML, MetaAgent FSM) load with the first import, not with the editor.
+  const importText = useCallback((text: string, fileName: string) => void import("./import-file").then(({ importWorkflowFile }) => {
     const r = importWorkflowFile(text);
     if (!r.ok) return void toast.error(r.error);
     editor.replace({ ...r.doc, name: r.doc.name || editor.doc.name });
     toast.success(`Imported ${fileName} (${r.format}); undo to go back.`);
     if (r.warnings.length) toast.warning(r.warnings.slice(0, 3).join("\n"));
-    requestAnimationFrame(() => void flow.fitView({ duration: 300, maxZoom: 1 }));
-  }, [editor, flow]);
+    requestAnimationFrame(() => openingView());
+  }), [editor, openingView]);
 
   return (
     <SubflowTargetsProvider value={subflows}>
@@ -159,7 +164,7 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
               onMoveNodes={moveNodes}
               onConnect={connect}
               onDropItem={addItem}
-              onSelectionChange={setSelection} />
+              onSelectionChange={onSelect} />
             {designer.toggle}
           </div>
           {designer.panel}

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useEffect, useMemo, useState, type ReactNode } from "react";
-import { Badge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/terms/status-badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { estimateCost } from "@/lib/run-views/cost";
 import { formatCost, formatDuration } from "./cost";
@@ -12,7 +12,6 @@ import { ReviewCard } from "./review-card";
 import { isFinished, nodeOverlay, orderedSteps, runUsage, stepKey, subflowSteps, waitingReviews } from "./run-fold";
 import { RunGraph } from "./run-graph";
 import { RunTimeline } from "./run-timeline";
-import { statusTone } from "./status";
 import { StepInspector } from "./step-inspector";
 import { startedSubflowTargets, SubflowRuns } from "./subflow-runs";
 import { SubflowTargetsProvider } from "@/components/editor/subflow-targets-context";
@@ -95,7 +94,7 @@ export function RunDashboard(props: DashboardProps) {
       <Card>
         <CardContent className="flex flex-wrap items-center gap-x-8 gap-y-3 pt-5">
           <div className="flex items-center gap-2">
-            <Badge tone={statusTone(state.status)} data-testid="run-status">{state.status}</Badge>
+            <StatusBadge status={state.status} testId="run-status" />
             <span className="text-xs text-muted" data-testid="run-live">{LIVE_LABEL[live]}</span>
           </div>
           <Stat label="Workflow" value={`${run.workflowName} · v${run.version}`} />

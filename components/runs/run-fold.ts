@@ -211,9 +211,8 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
   }
 }
 
-const CANVAS_STATUS: Record<string, NodeRunState["status"]> = {
-  pending: "pending", running: "running", waiting: "waiting", succeeded: "succeeded", failed: "failed", timed_out: "failed", cancelled: "failed", skipped: "skipped",
-};
+const CANVAS_STATUSES: ReadonlySet<string> = new Set<NodeRunState["status"]>(["pending", "running", "waiting", "succeeded", "failed", "skipped", "timed_out", "cancelled"]);
+const canvasStatus = (s: string): NodeRunState["status"] => (CANVAS_STATUSES.has(s) ? (s as NodeRunState["status"]) : "pending");
 
 /** Per node: the status of its latest iteration and that iteration's number (the canvas overlay). */
 export function nodeOverlay(state: RunState, nodeIds: readonly string[]): Map<string, NodeRunState> {
@@ -221,7 +220,7 @@ export function nodeOverlay(state: RunState, nodeIds: readonly string[]): Map<st
   for (const s of state.steps.values()) {
     const prev = out.get(s.nodeId);
     if (prev && prev.status !== "pending" && prev.iteration > s.iteration) continue;
-    out.set(s.nodeId, { status: CANVAS_STATUS[s.status] ?? "pending", iteration: s.iteration });
+    out.set(s.nodeId, { status: canvasStatus(s.status), iteration: s.iteration });
   }
   return out;
 }

@@ -1,18 +1,8 @@
 "use client";
+import { FILL_CLASS, statusLabel, statusTone } from "@/components/terms/status";
 import { cn } from "@/components/ui/cn";
 import { formatDuration } from "./cost";
 import type { StepState } from "./run-fold";
-
-const BAR: Record<string, string> = {
-  running: "bg-sky-500 animate-pulse",
-  waiting: "bg-amber-400",
-  succeeded: "bg-emerald-500",
-  failed: "bg-red-500",
-  timed_out: "bg-red-500",
-  cancelled: "bg-zinc-400",
-  skipped: "bg-zinc-300 dark:bg-zinc-600",
-  pending: "bg-zinc-300 dark:bg-zinc-600",
-};
 
 interface Props {
   steps: readonly StepState[];
@@ -54,8 +44,8 @@ export function RunTimeline({ steps, nodeOrder, nodeName, now, selected, onSelec
                   data-started={s.startedAt ?? ""}
                   data-finished={s.finishedAt ?? ""}
                   data-status={s.status}
-                  title={`${nodeName(s.nodeId)} #${s.iteration}: ${s.status}, ${formatDuration(stop - start)}`}
-                  className={cn("absolute top-0.5 h-4 min-w-1 rounded-sm", BAR[s.status] ?? BAR.pending, selected === s.key && "ring-2 ring-ring ring-offset-1")}
+                  title={`${nodeName(s.nodeId)} #${s.iteration}: ${statusLabel(s.status)}, ${formatDuration(stop - start)}`}
+                  className={cn("absolute top-0.5 h-4 min-w-1 rounded-sm", FILL_CLASS[statusTone(s.status)], selected === s.key && "ring-2 ring-ring ring-offset-1")}
                   style={{ left: `${(start / span) * 100}%`, width: `${Math.max(((stop - start) / span) * 100, 0.5)}%` }}
                 >
                   {s.iteration > 1 && <span className="px-1 text-[10px] text-white">#{s.iteration}</span>}

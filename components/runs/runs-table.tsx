@@ -1,12 +1,11 @@
 "use client";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { Badge } from "@/components/ui/badge";
 import { Select } from "@/components/ui/input";
 import type { RunRow } from "@/lib/run-views/dto";
 import { runTriggers } from "@/lib/workflow/runs";
 import { formatCost, formatDuration } from "./cost";
-import { statusTone } from "./status";
+import { StatusBadge } from "@/components/terms/status-badge";
 import { describeTrigger, TRIGGER_NAMES } from "./trigger";
 
 const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"];
@@ -90,7 +89,7 @@ export function RunsTable({ initial, workflows, filter = {} }: { initial: RunRow
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id} className="border-b border-border last:border-0 hover:bg-surface-2" data-testid={`run-row-${r.id}`} data-status={r.status}>
-                  <td className="px-3 py-2"><Link href={`/runs/${r.id}`}><Badge tone={statusTone(r.status)}>{r.status}</Badge></Link></td>
+                  <td className="px-3 py-2"><Link href={`/runs/${r.id}`}><StatusBadge status={r.status} /></Link></td>
                   <td className="px-3 py-2"><Link href={`/runs/${r.id}`} className="font-medium hover:underline">{r.workflowName}</Link> <span className="text-xs text-muted">v{r.version}</span></td>
                   <td className="px-3 py-2 text-muted">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</td>
                   <td className="max-w-48 truncate px-3 py-2 text-muted" title={describeTrigger(r.trigger, r.triggerLabel)} data-testid="run-trigger">{describeTrigger(r.trigger, r.triggerLabel)}</td>

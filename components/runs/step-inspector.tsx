@@ -6,7 +6,7 @@ import { formatCost, formatDuration } from "./cost";
 import { JsonView } from "./json-view";
 import type { StepState } from "./run-fold";
 import { stepDetail, type RecordedMessage } from "./step-detail";
-import { statusTone } from "./status";
+import { StatusBadge } from "@/components/terms/status-badge";
 import { SubflowRunLink } from "./subflow-runs";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -52,7 +52,7 @@ export function StepInspector({ step, nodeName, prices, showContent, linkRuns = 
     <dl className="grid gap-3" data-testid="step-inspector" data-step={step.key}>
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-semibold">{nodeName(step.nodeId)}</span>
-        <Badge tone={statusTone(step.status)} data-testid="step-status">{step.status}</Badge>
+        <StatusBadge status={step.status} testId="step-status" />
         {step.kind && <Badge>{step.kind}</Badge>}
         <span className="text-xs text-muted">iteration {step.iteration} · attempt {step.attempt}{step.attempt > 1 ? ` (${step.attempt - 1} retr${step.attempt === 2 ? "y" : "ies"})` : ""}</span>
       </div>

@@ -25,12 +25,14 @@ function folded(runId: string): RunState {
 const nodeName = (id: string) => (id === "sub" ? "Summary" : id);
 
 describe("SubflowRuns", () => {
-  it("owner: each subflow step says which workflow it runs, linked to the child run, and that it waits for its end", () => {
+  it("owner: each subflow step says which workflow it runs, linked to the child run, and that it waits until its run ends", () => {
     const html = renderToStaticMarkup(<SubflowRuns steps={subflowSteps(folded("child1"))} nodeName={nodeName} link />);
     expect(html).toContain('data-testid="subflow-step-sub"');
     expect(html).toContain("Summary");
     expect(html).toMatch(/<a[^>]*data-testid="subflow-run-link"[^>]*href="\/runs\/child1"[^>]*>Runs <span data-testid="subflow-workflow-name">Summarise<\/span><\/a>/);
-    expect(html).toContain("waiting for its end");
+    // the status in the shared words (components/terms), and what it waits for
+    expect(html).toMatch(/data-status="waiting"[^>]*>waiting<\/span>/);
+    expect(html).toContain("until its run ends");
   });
 
   it("share: the workflow's name only, never a link (the child run is the owner's)", () => {

@@ -1,9 +1,8 @@
 import Link from "next/link";
-import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import type { SubflowTargets } from "@/components/editor/subflow-targets";
 import type { StepState, SubflowRunView } from "./run-fold";
-import { statusTone } from "./status";
+import { StatusBadge } from "@/components/terms/status-badge";
 
 /**
  * "Runs <workflow name>", linked to the child run when `link` (the owner's view). A share view never
@@ -31,7 +30,8 @@ export function SubflowRuns({ steps, nodeName, link }: { steps: readonly Subflow
             <li key={s.key} className="flex flex-wrap items-center gap-2" data-testid={`subflow-step-${s.nodeId}`}>
               <span className="font-medium">{nodeName(s.nodeId)}{s.iteration > 1 ? ` #${s.iteration}` : ""}</span>
               <SubflowRunLink subflow={s.subflow} link={link} />
-              <Badge tone={statusTone(s.status)}>{s.status === "waiting" ? "waiting for its end" : s.status}</Badge>
+              <StatusBadge status={s.status} />
+              {s.status === "waiting" && <span className="text-xs text-muted">until its run ends</span>}
             </li>
           ))}
         </ul>

@@ -4,9 +4,13 @@ import { workflowSchema } from "@/lib/workflow/schema";
 /** A shared graph (allow-listed nodes/edges, see lib/run-views/share-dto) as a drawable workflow document. */
 export interface GraphLike {
   name: string;
-  nodes: { id: string; type: string; name: string; position: { x: number; y: number } | null; agent: string | null; tool: string | null; branches: { id: string; label: string }[]; outputs: string[] }[];
+  nodes: {
+    id: string; type: string; name: string; position: { x: number; y: number } | null; join?: "all" | "any";
+    agent: string | null; tool: string | null; branches: { id: string; label: string }[]; outputs: string[];
+  }[];
   edges: { id: string; source: string; sourceHandle: string; target: string; kind: "forward" | "loop"; maxIterations: number | null; label: string | null }[];
   agents: { key: string; name: string; model: string | null }[];
+  defaultModel?: string | null;
 }
 
 /**
@@ -17,12 +21,14 @@ export interface GraphLike {
 export function graphToWorkflow(g: GraphLike): Workflow | null {
   const parsed = workflowSchema.safeParse({
     name: g.name,
+    ...(g.defaultModel ? { defaultModel: { model: g.defaultModel } } : {}),
     agents: g.agents.map((a) => ({ key: a.key, name: a.name || a.key, ...(a.model ? { model: { model: a.model } } : {}) })),
     nodes: g.nodes.map((n) => ({
       id: n.id,
       type: n.type,
       name: n.name,
       ...(n.position ? { position: n.position } : {}),
+      ...(n.join ? { join: n.join } : {}),
       ...(n.agent !== null ? { agent: n.agent } : {}),
       ...(n.tool !== null ? { tool: { name: n.tool } } : {}),
       ...(n.type === "agent" || n.type === "router" || (n.type === "human" && n.branches.length > 0) ? { branches: n.branches.map((b) => ({ id: b.id, label: b.label })) } : {}),

@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { formatDuration } from "@/components/runs/cost";
-import { statusTone } from "@/components/runs/status";
+import { StatusBadge } from "@/components/terms/status-badge";
 import { describeTrigger } from "@/components/runs/trigger";
-import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { RunRow } from "@/lib/run-views/dto";
 import { timeAgo } from "./format";
@@ -29,7 +28,7 @@ export function RecentRuns({ workflowId, runs }: { workflowId: string; runs: Run
             {runs.map((r) => (
               <li key={r.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2 text-sm">
                 <span className="flex items-center gap-2">
-                  <Link href={`/runs/${r.id}`}><Badge tone={statusTone(r.status)}>{r.status}</Badge></Link>
+                  <Link href={`/runs/${r.id}`}><StatusBadge status={r.status} /></Link>
                   <span className="text-muted">{describeTrigger(r.trigger, r.triggerLabel)}</span>
                 </span>
                 <span className="flex gap-4 text-xs text-muted tabular-nums">

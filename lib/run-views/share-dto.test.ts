@@ -82,4 +82,16 @@ describe("shared graph", () => {
     expect(g.nodes.filter((n) => n.type !== "end").every((n) => n.outputs.length === 0)).toBe(true);
     expect(JSON.stringify(g)).not.toContain("{{nodes.aggregate.output}}");
   });
+
+  it("carries each node's join and the workflow's default model, which its canvas draws (a join badge, a model line)", () => {
+    const doc = instantiateTemplate("majority-vote")!;
+    const any = { ...doc, defaultModel: { model: "gpt-4o-mini", provider: "openai" }, nodes: doc.nodes.map((n) => (n.id === "aggregate" ? { ...n, join: "any" as const } : n)) };
+    const g = sharedGraph(any);
+    expect(g.nodes.find((n) => n.id === "aggregate")?.join).toBe("any");
+    expect(g.nodes.find((n) => n.id === "solve_a")?.join).toBe("all");
+    // the model's name only, as the agents' models (never its provider)
+    expect(g.defaultModel).toBe("gpt-4o-mini");
+    expect(JSON.stringify(g)).not.toContain("openai");
+    expect(sharedGraph(doc).defaultModel).toBeNull();
+  });
 });

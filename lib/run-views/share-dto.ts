@@ -17,6 +17,8 @@ export interface SharedNode {
   type: Workflow["nodes"][number]["type"];
   name: string;
   position: { x: number; y: number } | null;
+  /** How it starts with several incoming edges (drawn as its join badge). */
+  join: "all" | "any";
   agent: string | null;
   tool: string | null;
   branches: { id: string; label: string }[];
@@ -39,6 +41,8 @@ export interface SharedGraph {
   nodes: SharedNode[];
   edges: SharedEdge[];
   agents: { key: string; name: string; model: string | null }[];
+  /** The workflow's default model name (an agent without its own model runs on it). */
+  defaultModel: string | null;
 }
 
 /** A shared step: never its input; `output` only with content. */
@@ -65,6 +69,7 @@ export function sharedGraph(doc: Workflow): SharedGraph {
       type: n.type,
       name: n.name,
       position: n.position ? { x: n.position.x, y: n.position.y } : null,
+      join: n.join,
       agent: n.type === "agent" || n.type === "orchestrator" ? n.agent : null,
       tool: n.type === "tool" ? n.tool.name : null,
       branches: n.type === "agent" || n.type === "router" || n.type === "human" ? n.branches.map((b) => ({ id: b.id, label: b.label })) : [],
@@ -80,6 +85,7 @@ export function sharedGraph(doc: Workflow): SharedGraph {
       label: e.label ?? null,
     })),
     agents: doc.agents.map((a) => ({ key: a.key, name: a.name, model: a.model?.model ?? null })),
+    defaultModel: doc.defaultModel?.model ?? null,
   };
 }
 

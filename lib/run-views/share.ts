@@ -61,7 +61,7 @@ async function sharedRunOf(grant: ShareGrant): Promise<SharedRun | null> {
   const c = grant.includeContent;
   return {
     run: sharedRunInfo({ ...withEnd(row, now.end), promptTokens: now.promptTokens, completionTokens: now.completionTokens, stepCount: now.stepCount, workflowName: row.workflowVersion.workflow.name, version: row.workflowVersion.version }, c),
-    graph: doc.success ? sharedGraph(doc.data) : { name: "", nodes: [], edges: [], agents: [] },
+    graph: doc.success ? sharedGraph(doc.data) : { name: "", nodes: [], edges: [], agents: [], defaultModel: null },
     steps: now.steps.map((s) => sharedStep(s, c)),
     includeContent: c,
     expiresAt: grant.expiresAt.toISOString(),

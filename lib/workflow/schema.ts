@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The workflow document (docs/workflow-model.md): the only graph model in the code base.

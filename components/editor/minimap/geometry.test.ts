@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clipRect, minimapFrame, nodesBounds, toMinimap, UNMEASURED_NODE, visibleFlowRect } from "./geometry";
+import { clipRect, MINIMAP_MAX, MINIMAP_MIN, minimapBox, minimapFrame, nodesBounds, toMinimap, UNMEASURED_NODE, visibleFlowRect } from "./geometry";
 
 describe("minimap geometry", () => {
   it("bounds cover every node, measured size first, the default size for unmeasured ones", () => {
@@ -28,5 +28,25 @@ describe("minimap geometry", () => {
   it("clips the visible area to the minimap box", () => {
     expect(clipRect({ x: -50, y: 20, width: 400, height: 50 }, { width: 200, height: 150 })).toEqual({ x: 0, y: 20, width: 200, height: 50 });
     expect(clipRect({ x: 300, y: 20, width: 10, height: 10 }, { width: 200, height: 150 })).toEqual({ x: 200, y: 20, width: 0, height: 10 });
+  });
+
+  it("sizes the minimap to the graph: its proportions, the long side full, the short side never below the minimum", () => {
+    // six nodes in a row (1,624 × 130): a wide, flat map
+    const flat = minimapBox({ x: 0, y: 0, width: 1624, height: 130 });
+    expect(flat.width).toBe(MINIMAP_MAX);
+    expect(flat.height).toBe(MINIMAP_MIN);
+    // a 3:2 graph keeps 3:2 inside the margin
+    const wide = minimapBox({ x: 0, y: 0, width: 1500, height: 1000 });
+    expect(wide.width).toBe(MINIMAP_MAX);
+    expect((wide.height - 16) / (wide.width - 16)).toBeCloseTo(2 / 3, 1);
+    // a tall graph is a tall map
+    const tall = minimapBox({ x: 0, y: 0, width: 400, height: 2000 });
+    expect(tall).toEqual({ width: MINIMAP_MIN, height: MINIMAP_MAX });
+    // and the frame fits it inside that box
+    const frame = minimapFrame({ x: 0, y: 0, width: 1500, height: 1000 }, wide);
+    const all = toMinimap(frame, { x: 0, y: 0, width: 1500, height: 1000 });
+    expect(all.x).toBeGreaterThanOrEqual(0);
+    expect(all.x + all.width).toBeLessThanOrEqual(wide.width + 0.01);
+    expect(all.y + all.height).toBeLessThanOrEqual(wide.height + 0.01);
   });
 });

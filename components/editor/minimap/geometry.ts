@@ -38,6 +38,21 @@ export function nodesBounds(nodes: readonly MinimapNode[]): Rect | undefined {
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
+/** Longest side of the minimap box (px) and the shortest either side may get. */
+export const MINIMAP_MAX = 200;
+export const MINIMAP_MIN = 64;
+
+/**
+ * The minimap's box for a graph of `bounds`: its proportions (with the 8 px margin), the longer side
+ * MINIMAP_MAX, the shorter at least MINIMAP_MIN — a wide, flat graph gets a wide, flat map.
+ */
+export function minimapBox(bounds: Rect, margin = 8): { width: number; height: number } {
+  const w = Math.max(bounds.width, 1), h = Math.max(bounds.height, 1);
+  const inner = MINIMAP_MAX - 2 * margin;
+  const clamp = (v: number) => Math.round(Math.min(MINIMAP_MAX, Math.max(MINIMAP_MIN, v)));
+  return w >= h ? { width: MINIMAP_MAX, height: clamp((inner * h) / w + 2 * margin) } : { width: clamp((inner * w) / h + 2 * margin), height: MINIMAP_MAX };
+}
+
 /** flow → minimap: `m = (f - origin) * scale + offset`, the bounds centred in the box with a margin. */
 export type MinimapFrame = { scale: number; originX: number; originY: number; offsetX: number; offsetY: number };
 

@@ -1,6 +1,6 @@
 "use client";
 import { Background, useStore, type ReactFlowState } from "@xyflow/react";
-import { createContext, memo, useCallback, useContext, type ReactNode } from "react";
+import { createContext, memo, useContext, type ReactNode } from "react";
 
 /**
  * Zoom below which the nodes of a large graph draw only their frame, header (kind, badges) and name,
@@ -25,25 +25,31 @@ const CompactContext = createContext(false);
 export const isZoomedOut = (s: ReactFlowState) => s.transform[2] < DETAIL_ZOOM && s.nodeLookup.size >= COMPACT_MIN_NODES;
 
 /**
- * Whether nodes draw compact: a large graph zoomed out ({@link isZoomedOut}) or, until the canvas has
- * `fitted` its first view, any large graph — it is drawn at zoom 1 before the fit and would otherwise be
- * built in full detail only to be rebuilt compact a frame later (the fit of a large graph almost always
- * lands below DETAIL_ZOOM; when it does not, the nodes switch to full detail once, as on any zoom-in).
- */
-export const compactNodes = (s: ReactFlowState, fitted: boolean): boolean => isZoomedOut(s) || (!fitted && s.nodeLookup.size >= COMPACT_MIN_NODES);
-
-/**
  * One store subscription for the whole canvas (a boolean, so it changes only when the zoom crosses
- * {@link DETAIL_ZOOM} or the first fit lands); nodes read it from context, so panning and zooming
- * re-render no node until then.
+ * {@link DETAIL_ZOOM}); nodes read it from context, so panning and zooming re-render no node until
+ * then. The canvas opens at its final zoom (fit-view.ts), so a large graph is built compact at once.
  */
-export function DetailLevelProvider({ children, fitted = true }: { children: ReactNode; fitted?: boolean }) {
-  const compact = useStore(useCallback((s: ReactFlowState) => compactNodes(s, fitted), [fitted]));
+export function DetailLevelProvider({ children }: { children: ReactNode }) {
+  const compact = useStore(isZoomedOut);
   return <CompactContext.Provider value={compact}>{children}</CompactContext.Provider>;
 }
 
 /** True while a large graph is zoomed out below {@link DETAIL_ZOOM} (see {@link isZoomedOut}). */
 export const useCompactNodes = (): boolean => useContext(CompactContext);
+
+/**
+ * What node bodies show: `design` (the editor: every fact, prompt and reason previews included) or
+ * `run` (a run's dashboard and its share page: only the facts a shared graph carries, so both pages
+ * say the same words; the run's own step inspector shows the rest).
+ */
+export type NodeView = "design" | "run";
+
+const NodeViewContext = createContext<NodeView>("design");
+
+export const NodeViewProvider = NodeViewContext.Provider;
+
+/** The canvas' node view (see {@link NodeView}). */
+export const useNodeView = (): NodeView => useContext(NodeViewContext);
 
 /**
  * The canvas' dot grid, left out while zoomed out: its pattern moves with every pan step, so it

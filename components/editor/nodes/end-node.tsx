@@ -8,8 +8,8 @@ import { NodeLine, NodeShell, sameNodeView } from "./node-shell";
 export const EndNode = memo(function EndNode({ data, selected }: NodeProps<FlowNode>) {
   const outputs = data.node.type === "end" ? Object.keys(data.node.outputs) : [];
   return (
-    <NodeShell data={data} selected={selected} accent="bg-zinc-800 text-white" kindLabel="■ End" terminal>
-      <NodeLine label="outputs">{outputs.length ? outputs.join(", ") : "none"}</NodeLine>
+    <NodeShell data={data} selected={selected} terminal>
+      <NodeLine label="Outputs">{outputs.length ? outputs.join(", ") : "none"}</NodeLine>
     </NodeShell>
   );
 }, sameNodeView);

@@ -1,9 +1,13 @@
 "use client";
 import { Handle, Position, useUpdateNodeInternals, type NodeProps } from "@xyflow/react";
 import clsx from "clsx";
-import { useEffect, useRef, type ReactNode } from "react";
-import { TARGET_HANDLE, type FlowNode, type FlowNodeData, type NodeRunState } from "../flow-mapping";
+import { useEffect, useRef, type CSSProperties, type ReactNode } from "react";
+import { KIND_TERMS, KindIcon } from "@/components/terms/kinds";
+import { FILL_CLASS, RING_CLASS, statusHint, statusLabel, statusTone } from "@/components/terms/status";
+import { DIFF_TERMS, joinBadge, joinHint, nodeTitle } from "@/components/terms/words";
+import { TARGET_HANDLE, type FlowNode, type FlowNodeData } from "../flow-mapping";
 import { useCompactNodes } from "./detail-level";
+import { NODE_WIDTH } from "./node-size";
 
 /**
  * memo() comparator of the kind components: they draw only `data` and `selected`, so a drag (new
@@ -11,42 +15,59 @@ import { useCompactNodes } from "./detail-level";
  */
 export const sameNodeView = (a: NodeProps<FlowNode>, b: NodeProps<FlowNode>): boolean => a.data === b.data && a.selected === b.selected;
 
-/** Colour of the node border per run status (the live overlay). */
-const RUN_RING: Record<NodeRunState["status"], string> = {
-  pending: "ring-2 ring-zinc-300 dark:ring-zinc-600",
-  running: "ring-4 ring-sky-400 animate-pulse",
-  waiting: "ring-4 ring-amber-400",
-  succeeded: "ring-4 ring-emerald-500",
-  failed: "ring-4 ring-red-500",
-  skipped: "ring-2 ring-zinc-300 opacity-50 dark:ring-zinc-600",
-};
-
-/** Version diff highlight. */
-const DIFF_RING: Record<NonNullable<FlowNodeData["diff"]>, string> = {
-  added: "ring-4 ring-emerald-400",
-  changed: "ring-4 ring-amber-400",
-  removed: "ring-4 ring-red-400 opacity-60",
-};
-
 type ShellProps = {
   data: FlowNodeData;
   selected: boolean;
-  /** Tailwind classes of the header strip (one colour per kind). */
-  accent: string;
-  kindLabel: string;
-  /** start has no input; end/abort have no outputs (the terminal look). */
+  /** start has no input; end/abort have no outputs. */
   hasInput?: boolean;
   terminal?: boolean;
   children?: ReactNode;
 };
 
-/**
- * Common frame of every canvas node: header (kind + name), body, one labelled output handle per
- * outcome, validation badge and run overlay. Kind components fill the body. Zoomed out (see
- * detail-level.tsx) it draws only a flat box: kind colour, badges, name and the handles.
- */
-export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, terminal = false, children }: ShellProps) {
+/** The title row's middle (pt-3 + half the 28 px icon). */
+const HANDLE_TOP: CSSProperties = { top: 26 };
+
+const BADGE = "inline-flex h-5 items-center rounded-full px-2 text-xs font-medium leading-none";
+
+/** Run status, iteration, join and validation badges (the row under the title; empty when none applies). */
+function Badges({ data }: { data: FlowNodeData }) {
   const { node, run, issues, incoming } = data;
+  const tone = run && statusTone(run.status);
+  return (
+    <>
+      {run && tone && (
+        <span data-testid="status-badge" title={statusHint(run.status)} className={clsx(BADGE, "gap-1.5 bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200")}>
+          <span className={clsx("size-2 rounded-full", FILL_CLASS[tone])} />
+          {statusLabel(run.status)}
+        </span>
+      )}
+      {run && run.iteration > 1 && (
+        <span data-testid="iteration-badge" title={`Iteration ${run.iteration}`} className={clsx(BADGE, "bg-amber-100 text-amber-900 dark:bg-amber-500/20 dark:text-amber-200")}>×{run.iteration}</span>
+      )}
+      {incoming > 1 && (
+        <span data-testid="join-badge" title={joinHint(node.join, incoming)} className={clsx(BADGE, "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200")}>
+          {joinBadge(node.join, incoming)}
+        </span>
+      )}
+      {issues.length > 0 && (
+        <span data-testid="issue-badge" title={issues.join("\n")} className={clsx(BADGE, "bg-danger text-white")}>
+          {issues.length} {issues.length === 1 ? "issue" : "issues"}
+        </span>
+      )}
+    </>
+  );
+}
+
+const hasBadges = ({ run, incoming, issues }: FlowNodeData) => Boolean(run) || incoming > 1 || issues.length > 0;
+
+/**
+ * Common frame of every canvas node, one look in the editor, the run dashboard and the share page: the
+ * kind's icon, the node's title and kind (components/terms), a row of badges (run status, iteration,
+ * join, issues), the kind's facts, and one labelled output handle per outcome (a single outcome is a
+ * bare handle on the right edge). Zoomed out (detail-level.tsx) it draws a flat box: icon and title.
+ */
+export function NodeShell({ data, selected, hasInput = true, terminal = false, children }: ShellProps) {
+  const { node, run, issues } = data;
   const compact = useCompactNodes();
   const updateNodeInternals = useUpdateNodeInternals();
   const handleKey = data.handles.map((h) => h.id).join("|");
@@ -59,13 +80,13 @@ export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, 
     measuredKey.current = handleKey;
     updateNodeInternals(node.id);
   }, [handleKey, node.id, updateNodeInternals]);
+  const title = nodeTitle(node);
   const frame = clsx(
-    "w-56 rounded-lg border bg-white text-xs dark:bg-zinc-900 dark:text-zinc-100",
-    terminal ? "rounded-full border-2 border-zinc-800 dark:border-zinc-200" : "border-zinc-300 dark:border-zinc-700",
-    selected && "outline outline-2 outline-offset-2 outline-sky-500",
-    issues.length > 0 && !run && "border-red-400",
-    run && RUN_RING[run.status],
-    data.diff && DIFF_RING[data.diff],
+    "rounded-xl border bg-white text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100",
+    issues.length > 0 && !run ? "border-danger" : "border-zinc-300 dark:border-zinc-700",
+    selected && "outline outline-2 outline-offset-2 outline-primary",
+    run && RING_CLASS[statusTone(run.status)],
+    data.diff && DIFF_TERMS[data.diff].ring,
   );
   const attrs = {
     "data-testid": `node-${node.id}`,
@@ -74,62 +95,46 @@ export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, 
     "data-iteration": run?.iteration,
     "data-history": run?.history?.join(" "),
     "data-diff": data.diff,
+    style: { width: NODE_WIDTH },
   };
-  const input = hasInput && <Handle type="target" position={Position.Left} id={TARGET_HANDLE} className="!h-3 !w-3 !bg-zinc-500" />;
-  const header = clsx("flex items-center gap-2 px-3", terminal ? "rounded-t-full" : "rounded-t-lg", accent);
-  const name = <div className="truncate text-sm font-medium" title={node.name || node.id}>{node.name || node.id}</div>;
-  const badges = (
-    <>
-      {incoming > 1 && (
-        <span data-testid="join-badge" title={`Join (${node.join}): waits for ${node.join === "all" ? incoming : 1} of ${incoming} inputs`}
-          className="rounded bg-white/70 px-1 text-[10px] text-zinc-800">
-          {node.join === "all" ? `waits ${incoming}/${incoming}` : `any of ${incoming}`}
-        </span>
-      )}
-      {run && run.iteration > 1 && (
-        <span data-testid="iteration-badge" className="rounded bg-amber-300 px-1 text-[10px] font-bold text-zinc-900">×{run.iteration}</span>
-      )}
-      {issues.length > 0 && (
-        <span data-testid="issue-badge" title={issues.join("\n")} className="rounded-full bg-red-500 px-1.5 text-[10px] font-bold text-white">
-          {issues.length}
-        </span>
-      )}
-    </>
+  // The input and a lone output sit level with the title, so edges between nodes of one row run straight.
+  const input = hasInput && <Handle type="target" position={Position.Left} id={TARGET_HANDLE} style={compact ? undefined : HANDLE_TOP} className="!size-3 !border-2 !border-white !bg-zinc-500 dark:!border-zinc-900" />;
+  const source = (id: string, style?: CSSProperties) => (
+    <Handle key={id} type="source" position={Position.Right} id={id} style={style} className="!size-3 !border-2 !border-white !bg-primary dark:!border-zinc-900" />
   );
+  const outcomes = terminal ? [] : data.handles;
 
-  // Zoomed out: a flat box (colour strip with the badges, name, handles spread down the right edge).
-  // No positioned rows and no shadow: every positioned element is one more layer for the browser to
-  // hit-test and composite on each pointer move and pan step (B3: 2,000 nodes).
+  // Zoomed out: a flat box — no shadow, no positioned rows: every positioned element is one more layer
+  // to hit-test and composite on each pointer move and pan step (B3: 2,000 nodes).
   if (compact) {
     return (
-      <div {...attrs} data-compact="" className={frame}>
+      <div {...attrs} data-compact="" className={clsx(frame, "flex items-center gap-2 p-2")}>
         {input}
-        <div className={clsx(header, "h-6 justify-end")}>{badges}</div>
-        <div className="truncate px-3 py-2 text-sm font-medium" title={node.name || node.id}>{node.name || node.id}</div>
-        {!terminal && data.handles.map((h, i) => (
-          <Handle key={h.id} type="source" position={Position.Right} id={h.id} className="!h-3 !w-3 !bg-sky-600"
-            style={{ top: `${((i + 1) / (data.handles.length + 1)) * 100}%` }} />
-        ))}
+        <KindIcon kind={node.type} />
+        <div className="truncate text-sm font-semibold" title={title}>{title}</div>
+        {outcomes.map((h, i) => source(h.id, { top: `${((i + 1) / (outcomes.length + 1)) * 100}%` }))}
       </div>
     );
   }
   return (
     <div {...attrs} className={clsx(frame, "relative shadow-sm")}>
       {input}
-      <div className={clsx(header, "justify-between py-1.5")}>
-        <span className="font-semibold uppercase tracking-wide">{kindLabel}</span>
-        <span className="flex items-center gap-1">{badges}</span>
+      <div className="flex items-center gap-2.5 px-3 pb-2 pt-3">
+        <KindIcon kind={node.type} />
+        <div className="min-w-0 flex-1">
+          <div className="truncate text-sm font-semibold leading-5" title={title}>{title}</div>
+          <div className="text-xs leading-4 text-zinc-500 dark:text-zinc-400">{KIND_TERMS[node.type].label}</div>
+        </div>
       </div>
-      <div className="px-3 py-2">
-        {name}
-        {children}
-      </div>
-      {!terminal && data.handles.length > 0 && (
-        <div className="border-t border-zinc-200 py-1 dark:border-zinc-700">
-          {data.handles.map((h) => (
-            <div key={h.id} className="relative flex h-6 items-center justify-end pr-4 text-[11px] text-zinc-600 dark:text-zinc-300">
+      {hasBadges(data) && <div className="flex flex-wrap gap-1 px-3 pb-2"><Badges data={data} /></div>}
+      {children && <dl className="grid grid-cols-[3.5rem_minmax(0,1fr)] gap-x-2 gap-y-1 px-3 pb-3 text-xs leading-4">{children}</dl>}
+      {outcomes.length === 1 && source(outcomes[0]!.id, HANDLE_TOP)}
+      {outcomes.length > 1 && (
+        <div className="border-t border-zinc-200 py-1 dark:border-zinc-800">
+          {outcomes.map((h) => (
+            <div key={h.id} className="relative flex h-7 items-center justify-end pr-4 text-xs text-zinc-600 dark:text-zinc-300">
               {h.label}
-              <Handle type="source" position={Position.Right} id={h.id} className="!h-3 !w-3 !bg-sky-600" />
+              {source(h.id)}
             </div>
           ))}
         </div>
@@ -138,12 +143,12 @@ export function NodeShell({ data, selected, accent, kindLabel, hasInput = true, 
   );
 }
 
-/** A muted "label: value" line inside a node body. */
+/** One "label value" fact inside a node body (a row of its two-column list; the value truncated to the node's width). */
 export function NodeLine({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="mt-0.5 flex gap-1 truncate text-zinc-500 dark:text-zinc-400">
-      <span className="shrink-0">{label}:</span>
-      <span className="truncate text-zinc-700 dark:text-zinc-200">{children}</span>
-    </div>
+    <>
+      <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
+      <dd className="truncate text-zinc-800 dark:text-zinc-200">{children}</dd>
+    </>
   );
 }

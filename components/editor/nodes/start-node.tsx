@@ -6,5 +6,5 @@ import { NodeShell, sameNodeView } from "./node-shell";
 
 /** The run's entry point: no input handle, one `next` outcome. Memoised (re-renders only when its data changes). */
 export const StartNode = memo(function StartNode({ data, selected }: NodeProps<FlowNode>) {
-  return <NodeShell data={data} selected={selected} accent="bg-emerald-200 text-emerald-950" kindLabel="▶ Start" hasInput={false} />;
+  return <NodeShell data={data} selected={selected} hasInput={false} />;
 }, sameNodeView);

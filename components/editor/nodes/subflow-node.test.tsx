@@ -1,3 +1,4 @@
+import { KIND_TERMS } from "@/components/terms/kinds";
 import { ReactFlowProvider } from "@xyflow/react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
@@ -36,7 +37,7 @@ describe("SubflowNode", () => {
   it("shows its kind, the chosen workflow's name, the pinned version, the mapped input keys and one handle, done", () => {
     const html = renderNode({ ...defaultNode("subflow", "sub"), name: "Summary", workflowId: "wf_child", version: 2, inputs: { topic: "{{inputs.topic}}", tone: "dry" } }, targets);
     expect(html).toContain('data-kind="subflow"');
-    expect(html).toContain("bg-cyan-200");
+    expect(html).toContain(KIND_TERMS.subflow.tile);
     expect(html).toContain(">Subflow<");
     expect(html).toContain("Summary");
     expect(html).toMatch(/data-testid="node-subflow-workflow">Summarise</);

@@ -5,6 +5,7 @@ import type { NodeOf } from "@/lib/workflow/schema";
 import type { FlowNode } from "../flow-mapping";
 import { findTarget, type SubflowTargets } from "../subflow-targets";
 import { useSubflowTargets } from "../subflow-targets-context";
+import { useNodeView } from "./detail-level";
 import { NodeLine, NodeShell, sameNodeView } from "./node-shell";
 
 /**
@@ -19,17 +20,21 @@ export function subflowLabel(node: NodeOf<"subflow">, subflows: SubflowTargets |
   return findTarget(subflows, node.workflowId)?.name ?? (subflows.partial ? "another workflow" : "missing workflow");
 }
 
-/** A subflow: the workflow it runs, the version when one is pinned, and the input keys it maps; one handle, "done". */
+/**
+ * A subflow: the workflow it runs and, in the editor, the version when one is pinned and the input keys
+ * it maps; one handle, "done".
+ */
 export const SubflowNode = memo(function SubflowNode({ data, selected }: NodeProps<FlowNode>) {
+  const view = useNodeView();
   const subflows = useSubflowTargets();
   const node = data.node;
   if (node.type !== "subflow") return null;
   const keys = Object.keys(node.inputs);
   return (
-    <NodeShell data={data} selected={selected} accent="bg-cyan-200 text-cyan-950" kindLabel="Subflow">
-      <NodeLine label="runs"><span data-testid="node-subflow-workflow">{subflowLabel(node, subflows)}</span></NodeLine>
-      {node.version !== undefined && <NodeLine label="version"><span data-testid="node-subflow-version">v{node.version} (pinned)</span></NodeLine>}
-      <NodeLine label="inputs"><span data-testid="node-subflow-inputs">{keys.join(", ") || "none"}</span></NodeLine>
+    <NodeShell data={data} selected={selected}>
+      <NodeLine label="Runs"><span data-testid="node-subflow-workflow">{subflowLabel(node, subflows)}</span></NodeLine>
+      {view === "design" && node.version !== undefined && <NodeLine label="Version"><span data-testid="node-subflow-version">v{node.version} (pinned)</span></NodeLine>}
+      {view === "design" && <NodeLine label="Inputs"><span data-testid="node-subflow-inputs">{keys.join(", ") || "none"}</span></NodeLine>}
     </NodeShell>
   );
 }, sameNodeView);

@@ -2,16 +2,18 @@
 import { memo } from "react";
 import type { NodeProps } from "@xyflow/react";
 import type { FlowNode } from "../flow-mapping";
+import { useNodeView } from "./detail-level";
 import { NodeLine, NodeShell, sameNodeView } from "./node-shell";
 
-/** A tool call without an LLM: which tool, its argument names, and whether it has side effects. */
+/** A tool call without an LLM: which tool and, in the editor, its argument names and whether it has side effects. */
 export const ToolNode = memo(function ToolNode({ data, selected }: NodeProps<FlowNode>) {
+  const view = useNodeView();
   const node = data.node;
   if (node.type !== "tool") return null;
   return (
-    <NodeShell data={data} selected={selected} accent="bg-teal-200 text-teal-950" kindLabel="Tool">
-      <NodeLine label="tool">{node.tool.name}{node.sideEffect ? " (side effect)" : ""}</NodeLine>
-      <NodeLine label="args">{Object.keys(node.args).join(", ") || "none"}</NodeLine>
+    <NodeShell data={data} selected={selected}>
+      <NodeLine label="Tool">{node.tool.name}{view === "design" && node.sideEffect ? " (side effect)" : ""}</NodeLine>
+      {view === "design" && <NodeLine label="Args">{Object.keys(node.args).join(", ") || "none"}</NodeLine>}
     </NodeShell>
   );
 }, sameNodeView);

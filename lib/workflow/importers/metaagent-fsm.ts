@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { buildGraph, forwardAncestors } from "../graph";
 import { workflowSchema, type Edge, type WorkflowInput } from "../schema";
 import { layout, result, uniqueId, type ImportIssue, type ImportResult } from "./common";

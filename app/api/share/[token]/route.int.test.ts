@@ -111,8 +111,8 @@ describe("share links (W2)", () => {
       ["completionTokens", "createdAt", "finishedAt", "id", "promptTokens", "reason", "startedAt", "status", "stepCount", "trigger", "version", "workflowName"],
     );
     expect(body.run!.id).toBe(runId);
-    expect(Object.keys(body.graph!).sort()).toEqual(["agents", "edges", "name", "nodes"]);
-    expect(Object.keys(body.graph!.nodes![0]!).sort()).toEqual(["agent", "branches", "id", "name", "outputs", "position", "tool", "type"]);
+    expect(Object.keys(body.graph!).sort()).toEqual(["agents", "defaultModel", "edges", "name", "nodes"]);
+    expect(Object.keys(body.graph!.nodes![0]!).sort()).toEqual(["agent", "branches", "id", "join", "name", "outputs", "position", "tool", "type"]);
     const steps = body.steps as unknown as Record<string, unknown>[];
     expect(Object.keys(steps[0]!).sort()).toEqual(
       ["attempt", "branch", "completionTokens", "error", "finishedAt", "iteration", "latencyMs", "nodeId", "promptTokens", "startedAt", "status"],

@@ -34,7 +34,8 @@ describe("run overlay", () => {
       { type: "step_finished", nodeId: "a", iteration: 1, status: "timed_out" },
       { type: "branch_taken", nodeId: "a", iteration: 1, branch: "x", targets: [], skipped: ["b"] },
     ]);
-    expect(v.nodes.get("a")?.history).toEqual(["running", "failed"]);
+    // the step's own status, as the dashboard shows it (not folded into "failed")
+    expect(v.nodes.get("a")?.history).toEqual(["running", "timed_out"]);
     expect(v.nodes.get("b")?.history).toEqual(["skipped"]);
     // a node no event touched has no history: it is shown pending
     expect(initialRunView(["c"]).nodes.get("c")?.history).toBeUndefined();

@@ -21,14 +21,6 @@ export function initialRunView(nodeIds: readonly string[]): RunView {
   return { status: "queued", nodes: new Map(nodeIds.map((id) => [id, { status: "pending", iteration: 1 }])), promptTokens: 0, completionTokens: 0, lastSeq: 0 };
 }
 
-const FINISHED: Record<Extract<RunEvent, { type: "step_finished" }>["status"], NodeRunState["status"]> = {
-  succeeded: "succeeded",
-  failed: "failed",
-  timed_out: "failed",
-  cancelled: "failed",
-  skipped: "skipped",
-};
-
 const NO_HISTORY: readonly NodeRunState["status"][] = [];
 
 function setNode(view: RunView, id: string, patch: Omit<Partial<NodeRunState>, "history">): RunView {
@@ -61,7 +53,7 @@ function reduce(view: RunView, event: RunEvent): RunView {
     case "step_started":
       return setNode(view, event.nodeId, { status: "running", iteration: event.iteration });
     case "step_finished":
-      return setNode(view, event.nodeId, { status: FINISHED[event.status], iteration: event.iteration });
+      return setNode(view, event.nodeId, { status: event.status, iteration: event.iteration });
     case "branch_taken":
       return event.skipped.reduce((v, id) => setNode(v, id, { status: "skipped" }), view);
     case "loop_iteration":

@@ -1,5 +1,6 @@
 "use client";
 import Link from "next/link";
+import { StatusBadge } from "@/components/terms/status-badge";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -95,7 +96,7 @@ export function RunPanel({ workflowId, doc, blockers, save, setRunOverlay }: Run
       </form>
       {runId && view && (
         <div className="grid gap-1 rounded-md border border-border p-2 text-xs" data-testid="run-status" data-status={view.status}>
-          <span>Run <code>{runId.slice(0, 10)}</code>: <strong data-testid="run-status-text">{view.status}</strong>{view.reason ? ` (${view.reason})` : ""}</span>
+          <span className="flex flex-wrap items-center gap-1.5">Run <code>{runId.slice(0, 10)}</code> <StatusBadge status={view.status} testId="run-status-text" />{view.reason ? ` ${view.reason}` : ""}</span>
           <span data-testid="run-tokens">Tokens so far: {view.promptTokens + view.completionTokens} ({view.promptTokens} in / {view.completionTokens} out)</span>
           <Link href={`/runs/${runId}`} className="text-primary underline" data-testid="run-link">Open the run&apos;s dashboard</Link>
           <Button size="sm" variant="ghost" onClick={() => { source.current?.close(); setRunId(null); setView(null); setRunOverlay(undefined); }}>Clear overlay</Button>
