@@ -23,6 +23,9 @@ const nextConfig: NextConfig = {
   // `npm run typecheck` is the type gate; e2e builds set WEFT_SKIP_BUILD_TYPECHECK=1 so a teammate's
   // unfinished file elsewhere in the tree does not block the browser tests (and the build runs faster).
   typescript: { ignoreBuildErrors: process.env.WEFT_SKIP_BUILD_TYPECHECK === "1" },
+  // proxy.ts refuses server action payloads over WEFT_JSON_MAX_BYTES with a 413 first; Next's own
+  // limit (which would answer 500) is kept at the same size so it never decides before the guard.
+  experimental: { serverActions: { bodySizeLimit: Number(process.env.WEFT_JSON_MAX_BYTES) || 1_048_576 } },
   serverExternalPackages: ["@node-rs/argon2", "bullmq", "ioredis", "pg", "@prisma/adapter-pg"],
   async headers() {
     return [

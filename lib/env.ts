@@ -18,6 +18,8 @@ const HOW: Record<string, string> = {
   WEFT_DB_POOL_MAX: "set WEFT_DB_POOL_MAX to the connections per PostgreSQL pool, 1-100 (default 10; a process has two pools)",
   WEFT_SEARCH_URL: "set WEFT_SEARCH_URL to a SearXNG-compatible base URL, e.g. http://127.0.0.1:8888 (unset = web_search is not configured)",
   WEFT_MCP_ALLOW_STDIO: "set WEFT_MCP_ALLOW_STDIO=1 to let users connect stdio MCP servers (runs commands on this host), or 0 (default)",
+  WEFT_JSON_MAX_BYTES: "set WEFT_JSON_MAX_BYTES to the largest JSON body or server action payload accepted, in bytes, 1024-67108864 (default 1048576)",
+  WEFT_JSON_MAX_DEPTH: "set WEFT_JSON_MAX_DEPTH to the deepest JSON nesting accepted, 4-1000 (default 64)",
   WEFT_SANDBOX_CHILD: "set WEFT_SANDBOX_CHILD to the absolute path of lib/tools/sandbox/child.mjs when the app does not run from the repo root",
 };
 
@@ -87,6 +89,10 @@ export const envSchema = z.object({
   WEFT_EMBEDDING_MODEL: z.string().min(1).optional(),
   /** Vector size requested from the embeddings endpoint (only models that support choosing it). */
   WEFT_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).optional(),
+  /** The JSON guard (lib/http/json-guard.ts): largest JSON body or server action payload, in bytes. */
+  WEFT_JSON_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1_048_576).default(1_048_576),
+  /** The JSON guard: deepest nesting accepted. */
+  WEFT_JSON_MAX_DEPTH: z.coerce.number().int().min(4).max(1000).default(64),
   /** Largest knowledge-base upload, in MB. */
   WEFT_KB_MAX_UPLOAD_MB: z.coerce.number().min(0.01).max(100).default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

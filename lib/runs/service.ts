@@ -5,6 +5,7 @@ import { getRunForOwner, listRunsForOwner, type RunDetail, type RunListFilter, t
 import { saveWorkflowVersion } from "@/lib/db/workflows";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import { AppError, notFound } from "@/lib/errors";
+import { checkJsonValue, jsonLimits } from "@/lib/http/json-guard";
 import { appendEvents } from "@/lib/events/store";
 import { publishRunWake } from "@/lib/events/publish";
 import { createLogger } from "@/lib/logger";
@@ -55,6 +56,9 @@ export interface StartedRun {
  */
 export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}, origin: RunOrigin = { trigger: "manual" }): Promise<StartedRun> {
   const body = startRunSchema.parse(input);
+  // every start (API, webhook, schedule, MCP, subflow, editor) passes the JSON guard's value check:
+  // depth, and no NUL or lone surrogate PostgreSQL would refuse mid-insert
+  checkJsonValue(body.inputs, jsonLimits().maxDepth, "inputs");
   const key = origin.idempotencyKey;
   if (key) {
     // a repeated request (a sender's retry) gets the run its key started, and counts as no new start
