@@ -8,7 +8,10 @@ const securityHeaders = [
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
 ];
 
-/** Share pages: the token must not leak through Referer, search engines or caches (W2). */
+/** API answers (JSON, event streams): nothing may load from them or frame them. Pages get theirs from proxy.ts. */
+const apiHeaders = [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" }];
+
+/** Share pages and share APIs: the token must not leak through Referer, search engines or caches (W2). */
 const shareHeaders = [
   { key: "Referrer-Policy", value: "no-referrer" },
   { key: "X-Robots-Tag", value: "noindex, nofollow" },
@@ -30,8 +33,12 @@ const nextConfig: NextConfig = {
   async headers() {
     return [
       { source: "/:path*", headers: securityHeaders },
-      // Share pages (run dashboards behind a token in the URL): no referrer, no indexing, no caching.
+      { source: "/api/:path*", headers: apiHeaders },
+      // Share pages and their APIs (a token in the URL): no referrer, no indexing, no caching. Listed
+      // after the global rule, which they override (the last matching rule wins).
       { source: "/share/:path*", headers: shareHeaders },
+      // (not Cache-Control: the share stream's own "no-store, no-transform" must stay)
+      { source: "/api/share/:path*", headers: shareHeaders.filter((h) => h.key !== "Cache-Control") },
     ];
   },
 };
