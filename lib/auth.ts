@@ -4,7 +4,7 @@ import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import { z } from "zod";
-import { clientIp } from "@/lib/auth/client-ip";
+import { clientIp } from "@/lib/http/client-address";
 import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from "@/lib/auth/sign-in-limit";
 import { db } from "@/lib/db/client";
 import { verifyCredentials } from "@/lib/db/users";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseTrustedProxies } from "./http/trusted-proxies";
 
 /** How to fix each variable, shown when it is missing or malformed. */
 const HOW: Record<string, string> = {
@@ -20,6 +21,7 @@ const HOW: Record<string, string> = {
   WEFT_MCP_ALLOW_STDIO: "set WEFT_MCP_ALLOW_STDIO=1 to let users connect stdio MCP servers (runs commands on this host), or 0 (default)",
   WEFT_JSON_MAX_BYTES: "set WEFT_JSON_MAX_BYTES to the largest JSON body or server action payload accepted, in bytes, 1024-67108864 (default 1048576)",
   WEFT_JSON_MAX_DEPTH: "set WEFT_JSON_MAX_DEPTH to the deepest JSON nesting accepted, 4-1000 (default 64)",
+  WEFT_TRUSTED_PROXIES: "set WEFT_TRUSTED_PROXIES to the number of proxies in front of the app (1-10), or to their addresses and CIDR ranges separated by commas, e.g. 10.0.0.0/8,::1 (unset = the socket's address is the client)",
   WEFT_SANDBOX_CHILD: "set WEFT_SANDBOX_CHILD to the absolute path of lib/tools/sandbox/child.mjs when the app does not run from the repo root",
 };
 
@@ -93,6 +95,15 @@ export const envSchema = z.object({
   WEFT_JSON_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1_048_576).default(1_048_576),
   /** The JSON guard: deepest nesting accepted. */
   WEFT_JSON_MAX_DEPTH: z.coerce.number().int().min(4).max(1000).default(64),
+  /** Proxies whose X-Forwarded-For / X-Forwarded-Host are believed: a number of hops, or addresses and CIDRs (lib/http/client-address.ts). */
+  WEFT_TRUSTED_PROXIES: z.string().optional().refine((v) => {
+    try {
+      parseTrustedProxies(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "must be a number of proxies (0-10) or IP addresses and CIDR ranges separated by commas"),
   /** Largest knowledge-base upload, in MB. */
   WEFT_KB_MAX_UPLOAD_MB: z.coerce.number().min(0.01).max(100).default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { AuthError } from "next-auth";
 import { z } from "zod";
 import { signIn } from "@/lib/auth";
-import { clientIp } from "@/lib/auth/client-ip";
+import { clientIp } from "@/lib/http/client-address";
 import { signInRetryAfter } from "@/lib/auth/sign-in-limit";
 import { createUser, signUpSchema } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
