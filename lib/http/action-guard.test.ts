@@ -8,7 +8,7 @@ function action(body: string | Uint8Array, headers: Record<string, string> = {})
   return new Request("http://localhost/settings", {
     method: "POST",
     headers: { "next-action": "abc123", "content-type": "text/plain;charset=UTF-8", "content-length": String(bytes.byteLength), ...headers },
-    body: bytes,
+    body: bytes as BodyInit,
   });
 }
 

@@ -6,7 +6,7 @@ const post = (headers: Record<string, string>, body = JSON.stringify({ request: 
 
 describe("POST /tools/create", () => {
   it("finding 7: a cross-site request is refused before the session is read (Origin, Sec-Fetch-Site, text/plain)", async () => {
-    const attacks = [
+    const attacks: Record<string, string>[] = [
       { origin: "http://evil.example", "content-type": "application/json" },
       { origin: "http://localhost:3001", "content-type": "application/json" },
       { "sec-fetch-site": "same-site", "content-type": "application/json" },
