@@ -22,6 +22,7 @@ const HOW: Record<string, string> = {
   WEFT_JSON_MAX_BYTES: "set WEFT_JSON_MAX_BYTES to the largest JSON body or server action payload accepted, in bytes, 1024-67108864 (default 1048576)",
   WEFT_JSON_MAX_DEPTH: "set WEFT_JSON_MAX_DEPTH to the deepest JSON nesting accepted, 4-1000 (default 64)",
   WEFT_TRUSTED_PROXIES: "set WEFT_TRUSTED_PROXIES to the number of proxies in front of the app (1-10), or to their addresses and CIDR ranges separated by commas, e.g. 10.0.0.0/8,::1 (unset = the socket's address is the client)",
+  WEFT_PROVIDER_ALLOW_PRIVATE: "set WEFT_PROVIDER_ALLOW_PRIVATE=1 to let users' model providers reach private and loopback addresses (Ollama, LM Studio on this host or network), or 0 (default; `npm run up` sets 1)",
   WEFT_SANDBOX_PER_USER: "set WEFT_SANDBOX_PER_USER to how many sandboxed code runs one user may have at once, 1-100 (default 4)",
   WEFT_MCP_RATE_LIMIT: "set WEFT_MCP_RATE_LIMIT to the requests one user may send to /api/mcp per minute, 1-100000 (default 120)",
   WEFT_SANDBOX_CHILD: "set WEFT_SANDBOX_CHILD to the absolute path of lib/tools/sandbox/child.mjs when the app does not run from the repo root",
@@ -84,6 +85,8 @@ export const envSchema = z.object({
   WEFT_NOTIFY_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
   /** Allow stdio MCP servers (they run a command on the Weft host): self-hosted, trusted users only. */
   WEFT_MCP_ALLOW_STDIO: z.stringbool().default(false),
+  /** Users' model providers may reach private and loopback addresses (local model servers); `npm run up` sets it, Docker does not. */
+  WEFT_PROVIDER_ALLOW_PRIVATE: z.stringbool().default(false),
   /** Sandboxed code runs (each a child process of up to ~160 MB) one user may have at once, across processes. */
   WEFT_SANDBOX_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
   /** Requests one user may send to /api/mcp per minute. */

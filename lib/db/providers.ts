@@ -6,6 +6,8 @@ import { decryptSecret, encryptSecret, lastFour } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { PROVIDER_ADDRESS_REFUSED, providersMayReachPrivate } from "@/lib/llm/provider-fetch";
+import { checkTarget, NetRefusedError } from "@/lib/tools/net";
 
 /** A provider as the UI sees it: the key is reduced to its last four characters. */
 export interface ProviderView {
@@ -74,9 +76,33 @@ export async function getProvider(ownerId: string, id: string): Promise<Provider
   return db().modelProvider.findFirst({ where: { id, ownerId }, select: view });
 }
 
+/**
+ * Refuses a base URL the guard refuses (lib/tools/net): credentials in the URL, and — unless the
+ * operator allows it (WEFT_PROVIDER_ALLOW_PRIVATE) — a private, loopback or link-local address, or
+ * a name that resolves to one (a stored key must never go to the server's own network). The address
+ * is checked again, and pinned, on every call (lib/llm/provider-fetch.ts). 400 naming the field.
+ */
+export async function checkProviderUrl(url: string, allowPrivate: boolean = providersMayReachPrivate()): Promise<void> {
+  // with private addresses allowed only the URL's form is checked: no name needs to resolve yet
+  const resolver = allowPrivate ? async () => [{ address: "192.0.2.1", family: 4 }] : undefined;
+  try {
+    await checkTarget(url, { allowPrivate, ...(resolver ? { resolver } : {}) });
+  } catch (err) {
+    if (!(err instanceof NetRefusedError)) throw err;
+    const message =
+      err.stage === "address"
+        ? PROVIDER_ADDRESS_REFUSED
+        : err.stage === "resolve"
+          ? "The base URL's host name does not resolve; check it."
+          : `The base URL is not allowed: ${err.message}.`;
+    throw new AppError("bad_request", message, { field: "baseUrl" });
+  }
+}
+
 /** Creates a provider; the key is encrypted with AAD `provider:<id>:<ownerId>` before it is stored. */
 export async function createProvider(ownerId: string, input: ProviderInput): Promise<ProviderView> {
   const data = providerInputSchema.parse(input);
+  await checkProviderUrl(data.baseUrl);
   const id = randomUUID();
   return db()
     .modelProvider.create({
@@ -89,6 +115,7 @@ export async function createProvider(ownerId: string, input: ProviderInput): Pro
 /** Updates the owner's provider; null when it is not theirs. */
 export async function updateProvider(ownerId: string, id: string, patch: ProviderPatch): Promise<ProviderView | null> {
   const { apiKey, ...rest } = providerPatchSchema.parse(patch);
+  if (rest.baseUrl !== undefined) await checkProviderUrl(rest.baseUrl);
   const result = await db()
     .modelProvider.updateMany({ where: { id, ownerId }, data: { ...rest, ...keyFields(id, ownerId, apiKey) } })
     .catch(conflict);

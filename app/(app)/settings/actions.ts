@@ -15,9 +15,11 @@ function fieldErrors(error: z.ZodError): FormResult {
   return { status: "error", fieldErrors: Object.fromEntries(Object.entries(f).map(([k, v]) => [k, v?.[0]])) };
 }
 
+/** A refusal under the field it names (`details.field`, or `field` for a conflict), else as the form's message. */
 function appError(err: unknown, field?: string): FormResult {
   if (err instanceof AppError && err.code !== "internal") {
-    return field && err.code === "conflict" ? { status: "error", fieldErrors: { [field]: err.message } } : { status: "error", message: err.message };
+    const named = (err.details as { field?: string } | undefined)?.field ?? (err.code === "conflict" ? field : undefined);
+    return named ? { status: "error", fieldErrors: { [named]: err.message } } : { status: "error", message: err.message };
   }
   throw err;
 }

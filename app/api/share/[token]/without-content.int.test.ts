@@ -3,7 +3,6 @@ import { POST as createLinkPOST } from "@/app/api/runs/[id]/share/route";
 import { GET as shareEventsGET } from "@/app/api/share/[token]/events/route";
 import { GET as shareGET } from "@/app/api/share/[token]/route";
 import { createApiToken } from "@/lib/db/api-tokens";
-import { db } from "@/lib/db/client";
 import { markPeerStampActive, PEER_HEADER } from "@/lib/http/client-address";
 import { SseParser } from "@/lib/events/test-sse";
 import type { WorkflowInput } from "@/lib/workflow/schema";
