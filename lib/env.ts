@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseTrustedProxies } from "./http/trusted-proxies";
+import { DEFAULT_RUN_LIMIT_CEILINGS, type RunLimitCeilings } from "./workflow/limits";
 
 /** How to fix each variable, shown when it is missing or malformed. */
 const HOW: Record<string, string> = {
@@ -23,6 +24,10 @@ const HOW: Record<string, string> = {
   WEFT_JSON_MAX_DEPTH: "set WEFT_JSON_MAX_DEPTH to the deepest JSON nesting accepted, 4-1000 (default 64)",
   WEFT_TRUSTED_PROXIES: "set WEFT_TRUSTED_PROXIES to the number of proxies in front of the app (1-10), or to their addresses and CIDR ranges separated by commas, e.g. 10.0.0.0/8,::1 (unset = the socket's address is the client)",
   WEFT_PROVIDER_ALLOW_PRIVATE: "set WEFT_PROVIDER_ALLOW_PRIVATE=1 to let users' model providers reach private and loopback addresses (Ollama, LM Studio on this host or network), or 0 (default; `npm run up` sets 1)",
+  WEFT_MAX_RUN_STEPS: "set WEFT_MAX_RUN_STEPS to the most steps a workflow may allow a run (limits.maxSteps), 1-1000000 (default 1000)",
+  WEFT_MAX_LOOP_ITERATIONS: "set WEFT_MAX_LOOP_ITERATIONS to the most iterations a workflow may allow a loop, 1-100000 (default 100)",
+  WEFT_MAX_RUN_TIMEOUT_MS: "set WEFT_MAX_RUN_TIMEOUT_MS to the longest run (and step) timeout a workflow may set, in ms, 1000-2592000000 (default 21600000, 6 h)",
+  WEFT_MAX_TURNS_PER_VISIT: "set WEFT_MAX_TURNS_PER_VISIT to the most model calls a workflow may allow one agent visit, 1-10000 (default 50)",
   WEFT_SANDBOX_PER_USER: "set WEFT_SANDBOX_PER_USER to how many sandboxed code runs one user may have at once, 1-100 (default 4)",
   WEFT_MCP_RATE_LIMIT: "set WEFT_MCP_RATE_LIMIT to the requests one user may send to /api/mcp per minute, 1-100000 (default 120)",
   WEFT_SANDBOX_CHILD: "set WEFT_SANDBOX_CHILD to the absolute path of lib/tools/sandbox/child.mjs when the app does not run from the repo root",
@@ -87,6 +92,11 @@ export const envSchema = z.object({
   WEFT_MCP_ALLOW_STDIO: z.stringbool().default(false),
   /** Users' model providers may reach private and loopback addresses (local model servers); `npm run up` sets it, Docker does not. */
   WEFT_PROVIDER_ALLOW_PRIVATE: z.stringbool().default(false),
+  /** Ceilings on the limits a workflow may set (lib/workflow/limits.ts), checked when it is saved and when a run starts. */
+  WEFT_MAX_RUN_STEPS: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RUN_LIMIT_CEILINGS.maxSteps),
+  WEFT_MAX_LOOP_ITERATIONS: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_RUN_LIMIT_CEILINGS.maxIterations),
+  WEFT_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(30 * 86_400_000).default(DEFAULT_RUN_LIMIT_CEILINGS.runTimeoutMs),
+  WEFT_MAX_TURNS_PER_VISIT: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_RUN_LIMIT_CEILINGS.maxTurnsPerVisit),
   /** Sandboxed code runs (each a child process of up to ~160 MB) one user may have at once, across processes. */
   WEFT_SANDBOX_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
   /** Requests one user may send to /api/mcp per minute. */
@@ -148,6 +158,11 @@ let cached: Env | undefined;
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+/** The server's ceilings on every run limit a workflow may set (checked at save and at start). */
+export function runLimitCeilings(e: Env = env()): RunLimitCeilings {
+  return { maxSteps: e.WEFT_MAX_RUN_STEPS, maxIterations: e.WEFT_MAX_LOOP_ITERATIONS, runTimeoutMs: e.WEFT_MAX_RUN_TIMEOUT_MS, maxTurnsPerVisit: e.WEFT_MAX_TURNS_PER_VISIT };
 }
 
 /** Base URL of the scripted OpenAI-compatible demo model server. */

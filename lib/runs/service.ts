@@ -11,7 +11,9 @@ import { publishRunWake } from "@/lib/events/publish";
 import { createLogger } from "@/lib/logger";
 import { notifyRunEnded } from "@/lib/notifications/outbox";
 import { enqueueRun } from "@/lib/queue";
+import { runLimitCeilings } from "@/lib/env";
 import { checkDocument, checkVersion, type CheckedDocument } from "@/lib/workflow/checked-versions";
+import { checkLimitCeilings } from "@/lib/workflow/limits";
 import { deepEqual } from "@/lib/workflow/equal";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { hasErrors } from "@/lib/workflow/validate";
@@ -197,6 +199,9 @@ function thrown(checked: CheckedDocument): Workflow {
   if (hasErrors(checked.issues)) {
     throw new AppError("invalid_workflow", "The workflow has errors; fix them before running it.", { issues: checked.issues.filter((i) => i.severity === "error") });
   }
+  // the server's ceilings hold at start too: a version saved before they were lowered does not run past them
+  const over = checkLimitCeilings(checked.workflow, runLimitCeilings());
+  if (over.length) throw new AppError("invalid_workflow", `The workflow's limits are above this server's ceilings: ${over[0]!.message}`, { issues: over });
   return checked.workflow;
 }
 
