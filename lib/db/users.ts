@@ -61,6 +61,11 @@ export async function verifyCredentials(email: string, password: string): Promis
   return { id: row.id, email: row.email, name: row.name, image: row.image };
 }
 
+/** True for an account that signs in with a password (OAuth-only accounts have none to change). */
+export async function hasPasswordAccount(userId: string): Promise<boolean> {
+  return (await db().user.count({ where: { id: userId, passwordHash: { not: null } } })) === 1;
+}
+
 /** The user's session version (lib/auth/session-version.ts), or null when the user no longer exists. */
 export async function sessionVersionOf(userId: string): Promise<number | null> {
   const row = await db().user.findUnique({ where: { id: userId }, select: { sessionVersion: true } });

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { ApiTokensSection } from "@/components/settings/api-tokens-section";
 import { DemoModelNotice } from "@/components/settings/demo-model-notice";
 import { DesignerModelForm } from "@/components/settings/designer-model-form";
+import { PasswordForm } from "@/components/settings/password-form";
 import { PriceTable } from "@/components/settings/price-table";
 import { ProvidersSection } from "@/components/settings/providers-section";
 import { McpServersSection } from "@/components/tools/mcp-servers-section";
@@ -9,7 +10,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { listApiTokens } from "@/lib/db/api-tokens";
 import { listProviders } from "@/lib/db/providers";
+import { hasPasswordAccount } from "@/lib/db/users";
 import { getSettings } from "@/lib/db/settings";
+import { changePasswordAction } from "./password-actions";
 import { savePricesAction } from "./price-actions";
 import { stdioAllowed } from "@/lib/tools/mcp/client";
 import { deleteToolAction, saveMcpServerAction } from "../tools/actions";
@@ -21,11 +24,12 @@ export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const user = await requireUser("/settings");
-  const [providers, settings, tools, tokens] = await Promise.all([
+  const [providers, settings, tools, tokens, hasPassword] = await Promise.all([
     listProviders(user.id),
     getSettings(user.id),
     loadToolViews(user.id, { listMcpTools: false }),
     listApiTokens(user.id),
+    hasPasswordAccount(user.id),
   ]);
   const rows = providers.map(({ id, name, baseUrl, defaultModel, apiKeyLast4 }) => ({ id, name, baseUrl, defaultModel, apiKeyLast4 }));
   return (
@@ -38,6 +42,7 @@ export default async function SettingsPage() {
         <PriceTable prices={settings.prices} save={savePricesAction} />
         <McpServersSection servers={tools.filter((t) => t.kind === "mcp")} actions={{ save: saveMcpServerAction, remove: deleteToolAction }} stdioEnabled={stdioAllowed()} />
         <ApiTokensSection tokens={tokens} create={createApiTokenAction} revoke={revokeApiTokenAction} />
+        {hasPassword && <PasswordForm action={changePasswordAction} />}
       </div>
     </>
   );
