@@ -27,6 +27,8 @@ export const e2eEnv = {
   WEFT_NOTIFY_ALLOW_PRIVATE: "true",
   // providers are local test servers, as in the local setup (`npm run up` sets it too)
   WEFT_PROVIDER_ALLOW_PRIVATE: "true",
+  // every spec signs accounts up from this one address
+  WEFT_SIGN_UP_LIMIT: "100000",
   NEXT_TELEMETRY_DISABLED: "1",
   LOG_LEVEL: "warn",
   WEFT_SCRIPTED_MODEL_PORT: String(SCRIPTED_PORT),

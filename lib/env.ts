@@ -28,6 +28,7 @@ const HOW: Record<string, string> = {
   WEFT_MAX_LOOP_ITERATIONS: "set WEFT_MAX_LOOP_ITERATIONS to the most iterations a workflow may allow a loop, 1-100000 (default 100)",
   WEFT_MAX_RUN_TIMEOUT_MS: "set WEFT_MAX_RUN_TIMEOUT_MS to the longest run (and step) timeout a workflow may set, in ms, 1000-2592000000 (default 21600000, 6 h)",
   WEFT_MAX_TURNS_PER_VISIT: "set WEFT_MAX_TURNS_PER_VISIT to the most model calls a workflow may allow one agent visit, 1-10000 (default 50)",
+  WEFT_SIGN_UP_LIMIT: "set WEFT_SIGN_UP_LIMIT to the sign-ups one client address may make per hour, 1-100000 (default 20)",
   WEFT_SANDBOX_PER_USER: "set WEFT_SANDBOX_PER_USER to how many sandboxed code runs one user may have at once, 1-100 (default 4)",
   WEFT_MCP_RATE_LIMIT: "set WEFT_MCP_RATE_LIMIT to the requests one user may send to /api/mcp per minute, 1-100000 (default 120)",
   WEFT_SANDBOX_CHILD: "set WEFT_SANDBOX_CHILD to the absolute path of lib/tools/sandbox/child.mjs when the app does not run from the repo root",
@@ -97,6 +98,8 @@ export const envSchema = z.object({
   WEFT_MAX_LOOP_ITERATIONS: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_RUN_LIMIT_CEILINGS.maxIterations),
   WEFT_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(30 * 86_400_000).default(DEFAULT_RUN_LIMIT_CEILINGS.runTimeoutMs),
   WEFT_MAX_TURNS_PER_VISIT: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_RUN_LIMIT_CEILINGS.maxTurnsPerVisit),
+  /** Sign-ups one client address may make per hour. */
+  WEFT_SIGN_UP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Sandboxed code runs (each a child process of up to ~160 MB) one user may have at once, across processes. */
   WEFT_SANDBOX_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
   /** Requests one user may send to /api/mcp per minute. */
