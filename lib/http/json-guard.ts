@@ -125,8 +125,9 @@ export function parseJsonText(text: string, limits: JsonLimits = jsonLimits(), w
   try {
     value = JSON.parse(text);
   } catch (err) {
-    const why = err instanceof SyntaxError ? err.message.slice(0, 200) : "it does not parse";
-    throw new AppError("bad_request", `${what} is not valid JSON (${why}).`);
+    // where it broke, never the parser's own words: they quote the text, which must not be echoed or logged
+    const at = err instanceof SyntaxError ? /position (\d+)/.exec(err.message)?.[1] : undefined;
+    throw new AppError("bad_request", `${what} is not valid JSON${at ? ` (at character ${Number(at) + 1})` : ""}.`);
   }
   checkJsonValue(value, limits.maxDepth);
   return value;
