@@ -61,6 +61,14 @@ describe("server action guard", () => {
     }
   });
 
+  it("400 for a fetch action whose arguments are not React's JSON rows (Next's decoder would answer 500)", async () => {
+    for (const request of [action('["wf",{"name":'), action("name=x"), multipart({ "1_name": "x" }), multipart({ "0": "[oops", "1_name": "x" })]) {
+      const r = await refused(request);
+      expect(r.status).toBe(400);
+      expect(r.body.error.message).toContain("not in the encoding the app sends");
+    }
+  });
+
   it("415 for a file in an action's form data", async () => {
     const boundary = "----WeftFormBoundaryFile";
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="x.bin"\r\nContent-Type: application/octet-stream\r\n\r\nabc\r\n--${boundary}--\r\n`;

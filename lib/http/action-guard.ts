@@ -15,7 +15,9 @@ import {
  * A server action is a POST carrying `Next-Action`, or a multipart POST to a page (a form posted
  * without JavaScript). Its body must declare its length (411), stay within WEFT_JSON_MAX_BYTES
  * (413), be UTF-8, carry no file, and every field — each a React-encoded JSON row or plain text —
- * must pass the same checks as a JSON body: depth, NUL, unpaired surrogates (400).
+ * must pass the same checks as a JSON body: depth, NUL, unpaired surrogates (400). A fetch action's
+ * arguments must be JSON rows as React sends them (400 otherwise). Rows that are JSON but not what
+ * React's decoder expects are still Next's to refuse (docs/security.md, known limits).
  */
 
 /** True when the request is (or claims to be) a server action call. */
@@ -48,9 +50,25 @@ function checkField(value: string, limits: JsonLimits, name: string): void {
   checkJsonValue(parsed, limits.maxDepth, name);
 }
 
+/** True when `value` is a JSON text (React's encoding of an action's arguments is). */
+function isJsonText(value: string): boolean {
+  try {
+    JSON.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const notEncoded = () =>
+  new AppError("bad_request", "The server action's payload is not in the encoding the app sends (a JSON row per argument).");
+
 async function checkFields(request: Request, text: string, limits: JsonLimits): Promise<void> {
   const header = request.headers.get("content-type") ?? "";
   const type = header.toLowerCase();
+  // a fetch action (Next-Action) carries its arguments as React encodes them: a JSON row, or form
+  // fields with the root row in "0"; anything else would fail in Next's decoder as a 500
+  const fetchAction = request.headers.has("next-action");
   if (type.startsWith("multipart/form-data")) {
     let form: FormData;
     try {
@@ -65,13 +83,17 @@ async function checkFields(request: Request, text: string, limits: JsonLimits): 
       }
       checkField(value, limits, name);
     }
+    const root = form.get("0");
+    if (fetchAction && (typeof root !== "string" || !isJsonText(root))) throw notEncoded();
     return;
   }
   if (type.startsWith("application/x-www-form-urlencoded")) {
     for (const [name, value] of new URLSearchParams(text)) checkField(value, limits, name);
+    if (fetchAction) throw notEncoded();
     return;
   }
   checkField(text, limits, "body");
+  if (fetchAction && !isJsonText(text)) throw notEncoded();
 }
 
 /**

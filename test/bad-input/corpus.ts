@@ -114,7 +114,8 @@ export const jsonRoutes: JsonRoute[] = [
   { name: "replace a schedule", method: "PUT", path: "/api/workflows/{workflowId}/schedules/{scheduleId}", auth: "token", families: all },
   { name: "add a webhook", method: "POST", path: "/api/workflows/{workflowId}/webhooks", auth: "token", families: all },
   { name: "add a notification URL", method: "POST", path: "/api/workflows/{workflowId}/notifiers", auth: "token", families: all },
-  { name: "designer", method: "POST", path: "/api/designer", auth: "token", families: all },
+  // the designer counts a request against its limit (20 a minute) before reading it: a sample of each family
+  { name: "designer", method: "POST", path: "/api/designer", auth: "token", families: [malformedJson.slice(0, 4), deepJson.slice(0, 2), badUnicode.slice(0, 5), wrongContentType.slice(0, 3), wrongShape.slice(0, 2), oversized] },
   { name: "MCP", method: "POST", path: "/api/mcp", auth: "token", families: [malformedJson, deepJson, badUnicode, wrongContentType, oversized] },
   { name: "create a tool (dialog)", method: "POST", path: "/tools/create", auth: "session", families: all },
   { name: "webhook call", method: "POST", path: "/api/hooks/{secret}", auth: "none", families: [malformedJson, deepJson, badUnicode, oversized] },
@@ -144,7 +145,7 @@ export interface ActionPayload {
   name: string;
   /** "text": a JSON row sent as text/plain; "form": multipart fields. */
   encoding: "text" | "form";
-  body: Body | Record<string, string>;
+  body: Body | Record<string, Body>;
   /** A file field (the guard refuses files in actions). */
   file?: boolean;
   chunked?: boolean;
@@ -160,7 +161,11 @@ export const actionPayloads: ActionPayload[] = [
   { name: "escaped lone surrogate", encoding: "text", body: `["wf",{"name":"${MARKER}\\ud83d"}]` },
   { name: "invalid UTF-8", encoding: "text", body: bytes(`["wf",{"name":"${MARKER}`, [0xff], `"}]`) },
   { name: "raw NUL in a form field", encoding: "form", body: { "1_name": `${MARKER}\u0000`, "1_email": `${MARKER}@example.com`, "1_password": "long enough password" } },
-  { name: "lone surrogate in a form field", encoding: "form", body: { "1_name": `${MARKER}\ud800`, "1_email": `${MARKER}@example.com`, "1_password": "long enough password" } },
+  { name: "UTF-8-encoded surrogate in a form field", encoding: "form", body: { "0": '["$K1"]', "1_name": bytes(MARKER, [0xed, 0xa0, 0x80]), "1_password": "long enough password" } },
+  { name: "truncated argument row", encoding: "text", body: `["wf",{"name":"${MARKER}"` },
+  { name: "arguments that are not JSON", encoding: "text", body: `name=${MARKER}` },
+  { name: "form without its root row", encoding: "form", body: { "1_name": MARKER, "1_email": `${MARKER}@example.com` } },
+  { name: "root row that is not JSON", encoding: "form", body: { "0": `[${MARKER}`, "1_name": MARKER } },
   { name: "a file in the form", encoding: "form", body: { "1_name": MARKER }, file: true },
 ];
 
