@@ -25,6 +25,10 @@ export const e2eEnv = {
   WEFT_SKIP_BUILD_TYPECHECK: "1",
   // run notifications go to a receiver the test starts on this host
   WEFT_NOTIFY_ALLOW_PRIVATE: "true",
+  // providers are local test servers, as in the local setup (`npm run up` sets it too)
+  WEFT_PROVIDER_ALLOW_PRIVATE: "true",
+  // every spec signs accounts up from this one address
+  WEFT_SIGN_UP_LIMIT: "100000",
   NEXT_TELEMETRY_DISABLED: "1",
   LOG_LEVEL: "warn",
   WEFT_SCRIPTED_MODEL_PORT: String(SCRIPTED_PORT),

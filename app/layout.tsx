@@ -2,6 +2,7 @@ import "@fontsource-variable/inter";
 import "./globals.css";
 import type { Metadata } from "next";
 import localFont from "next/font/local";
+import { headers } from "next/headers";
 import { type ReactNode } from "react";
 import { ThemeProvider } from "@/components/layout/theme-provider";
 import { Toaster } from "@/components/ui/toaster";
@@ -27,11 +28,13 @@ const interLatin = localFont({
   variable: "--font-inter-latin",
 });
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/** Every page is rendered per request: its scripts carry the nonce of the CSP proxy.ts set for it. */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
     <html lang="en" className={interLatin.variable} suppressHydrationWarning>
       <body className="min-h-dvh font-sans">
-        <ThemeProvider>
+        <ThemeProvider nonce={nonce}>
           {children}
           <Toaster />
         </ThemeProvider>

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { type AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { AppShell, SignInPage, signUpNewUser } from "./pages/auth-pages";
+import { AppShell, newAccount, SignInPage, signUpNewUser } from "./pages/auth-pages";
 import { SettingsPage } from "./pages/settings-page";
 import { WorkflowsPage } from "./pages/workflows-page";
 
@@ -60,7 +60,7 @@ test("sign up → workflows → new workflow → settings → provider → sign 
   await workflows.expectOverview("Untitled workflow");
 });
 
-test("sign-up refuses a short password and a duplicate email inline", async ({ page }) => {
+test("finding 11: sign-up refuses a short password inline and answers a taken email exactly like a new one", async ({ page }) => {
   const account = await signUpNewUser(page, "dup");
   await new AppShell(page).signOut();
   await page.goto("/sign-up");
@@ -71,7 +71,20 @@ test("sign-up refuses a short password and a duplicate email inline", async ({ p
   await expect(page.getByText("Use at least 10 characters")).toBeVisible();
   await page.getByLabel("Password").fill("long enough password");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("An account with this email already exists. Sign in instead.")).toBeVisible();
+  await page.waitForURL("**/sign-in?signed-up=1");
+  const taken = await page.getByRole("status").textContent();
+  await expect(page.getByText(/already exists/)).toHaveCount(0);
+  // a new email gets the same page and the same words
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill("Someone");
+  await page.getByLabel("Email").fill(newAccount("fresh").email);
+  await page.getByLabel("Password").fill("long enough password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL("**/sign-in?signed-up=1");
+  expect(await page.getByRole("status").textContent()).toBe(taken);
+  // the taken account still has its own password
+  await new SignInPage(page).signIn(account.email, "long enough password");
+  await expect(new SignInPage(page).alert()).toHaveText("Incorrect email or password.");
 });
 
 test("a refused provider form keeps what was typed", async ({ page }) => {

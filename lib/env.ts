@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { parseTrustedProxies } from "./trusted-proxies";
+import { DEFAULT_RUN_LIMIT_CEILINGS, type RunLimitCeilings } from "./workflow/limits";
 
 /** How to fix each variable, shown when it is missing or malformed. */
 const HOW: Record<string, string> = {
@@ -18,6 +20,17 @@ const HOW: Record<string, string> = {
   WEFT_DB_POOL_MAX: "set WEFT_DB_POOL_MAX to the connections per PostgreSQL pool, 1-100 (default 10; a process has two pools)",
   WEFT_SEARCH_URL: "set WEFT_SEARCH_URL to a SearXNG-compatible base URL, e.g. http://127.0.0.1:8888 (unset = web_search is not configured)",
   WEFT_MCP_ALLOW_STDIO: "set WEFT_MCP_ALLOW_STDIO=1 to let users connect stdio MCP servers (runs commands on this host), or 0 (default)",
+  WEFT_JSON_MAX_BYTES: "set WEFT_JSON_MAX_BYTES to the largest JSON body or server action payload accepted, in bytes, 1024-67108864 (default 1048576)",
+  WEFT_JSON_MAX_DEPTH: "set WEFT_JSON_MAX_DEPTH to the deepest JSON nesting accepted, 4-1000 (default 64)",
+  WEFT_TRUSTED_PROXIES: "set WEFT_TRUSTED_PROXIES to the number of proxies in front of the app (1-10), or to their addresses and CIDR ranges separated by commas, e.g. 10.0.0.0/8,::1 (unset = the socket's address is the client)",
+  WEFT_PROVIDER_ALLOW_PRIVATE: "set WEFT_PROVIDER_ALLOW_PRIVATE=1 to let users' model providers reach private and loopback addresses (Ollama, LM Studio on this host or network), or 0 (default; `npm run up` sets 1)",
+  WEFT_MAX_RUN_STEPS: "set WEFT_MAX_RUN_STEPS to the most steps a workflow may allow a run (limits.maxSteps), 1-1000000 (default 1000)",
+  WEFT_MAX_LOOP_ITERATIONS: "set WEFT_MAX_LOOP_ITERATIONS to the most iterations a workflow may allow a loop, 1-100000 (default 100)",
+  WEFT_MAX_RUN_TIMEOUT_MS: "set WEFT_MAX_RUN_TIMEOUT_MS to the longest run (and step) timeout a workflow may set, in ms, 1000-2592000000 (default 21600000, 6 h)",
+  WEFT_MAX_TURNS_PER_VISIT: "set WEFT_MAX_TURNS_PER_VISIT to the most model calls a workflow may allow one agent visit, 1-10000 (default 50)",
+  WEFT_SIGN_UP_LIMIT: "set WEFT_SIGN_UP_LIMIT to the sign-ups one client address may make per hour, 1-100000 (default 20)",
+  WEFT_SANDBOX_PER_USER: "set WEFT_SANDBOX_PER_USER to how many sandboxed code runs one user may have at once, 1-100 (default 4)",
+  WEFT_MCP_RATE_LIMIT: "set WEFT_MCP_RATE_LIMIT to the requests one user may send to /api/mcp per minute, 1-100000 (default 120)",
   WEFT_SANDBOX_CHILD: "set WEFT_SANDBOX_CHILD to the absolute path of lib/tools/sandbox/child.mjs when the app does not run from the repo root",
 };
 
@@ -78,6 +91,19 @@ export const envSchema = z.object({
   WEFT_NOTIFY_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
   /** Allow stdio MCP servers (they run a command on the Weft host): self-hosted, trusted users only. */
   WEFT_MCP_ALLOW_STDIO: z.stringbool().default(false),
+  /** Users' model providers may reach private and loopback addresses (local model servers); `npm run up` sets it, Docker does not. */
+  WEFT_PROVIDER_ALLOW_PRIVATE: z.stringbool().default(false),
+  /** Ceilings on the limits a workflow may set (lib/workflow/limits.ts), checked when it is saved and when a run starts. */
+  WEFT_MAX_RUN_STEPS: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RUN_LIMIT_CEILINGS.maxSteps),
+  WEFT_MAX_LOOP_ITERATIONS: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_RUN_LIMIT_CEILINGS.maxIterations),
+  WEFT_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(30 * 86_400_000).default(DEFAULT_RUN_LIMIT_CEILINGS.runTimeoutMs),
+  WEFT_MAX_TURNS_PER_VISIT: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_RUN_LIMIT_CEILINGS.maxTurnsPerVisit),
+  /** Sign-ups one client address may make per hour. */
+  WEFT_SIGN_UP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Sandboxed code runs (each a child process of up to ~160 MB) one user may have at once, across processes. */
+  WEFT_SANDBOX_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
+  /** Requests one user may send to /api/mcp per minute. */
+  WEFT_MCP_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
   /** Path of lib/tools/sandbox/child.mjs when the process does not run from the repo root. */
   WEFT_SANDBOX_CHILD: z.string().min(1).optional(),
   /** Knowledge base embeddings: an OpenAI-compatible /v1 endpoint; default OPENAI_BASE_URL/OPENAI_API_KEY, else the scripted server. */
@@ -87,6 +113,19 @@ export const envSchema = z.object({
   WEFT_EMBEDDING_MODEL: z.string().min(1).optional(),
   /** Vector size requested from the embeddings endpoint (only models that support choosing it). */
   WEFT_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).optional(),
+  /** The JSON guard (lib/http/json-guard.ts): largest JSON body or server action payload, in bytes. */
+  WEFT_JSON_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1_048_576).default(1_048_576),
+  /** The JSON guard: deepest nesting accepted. */
+  WEFT_JSON_MAX_DEPTH: z.coerce.number().int().min(4).max(1000).default(64),
+  /** Proxies whose X-Forwarded-For / X-Forwarded-Host are believed: a number of hops, or addresses and CIDRs (lib/http/client-address.ts). */
+  WEFT_TRUSTED_PROXIES: z.string().optional().refine((v) => {
+    try {
+      parseTrustedProxies(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "must be a number of proxies (0-10) or IP addresses and CIDR ranges separated by commas"),
   /** Largest knowledge-base upload, in MB. */
   WEFT_KB_MAX_UPLOAD_MB: z.coerce.number().min(0.01).max(100).default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -122,6 +161,11 @@ let cached: Env | undefined;
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+/** The server's ceilings on every run limit a workflow may set (checked at save and at start). */
+export function runLimitCeilings(e: Env = env()): RunLimitCeilings {
+  return { maxSteps: e.WEFT_MAX_RUN_STEPS, maxIterations: e.WEFT_MAX_LOOP_ITERATIONS, runTimeoutMs: e.WEFT_MAX_RUN_TIMEOUT_MS, maxTurnsPerVisit: e.WEFT_MAX_TURNS_PER_VISIT };
 }
 
 /** Base URL of the scripted OpenAI-compatible demo model server. */

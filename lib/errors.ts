@@ -7,6 +7,7 @@ export type ErrorCode =
   | "conflict"
   | "rate_limited"
   | "too_large"
+  | "unsupported_media_type"
   | "invalid_workflow"
   | "unavailable"
   | "internal";
@@ -19,6 +20,7 @@ const STATUS: Record<ErrorCode, number> = {
   conflict: 409,
   rate_limited: 429,
   too_large: 413,
+  unsupported_media_type: 415,
   invalid_workflow: 422,
   unavailable: 503,
   internal: 500,

@@ -30,6 +30,12 @@ if (major < 20 || (major === 20 && minor < 19)) fail(`Node.js >= 20.19 is requir
 const { created } = ensureDotenv(path.join(root, ".env"));
 if (created) say("Wrote .env with fresh AUTH_SECRET and WEFT_ENCRYPTION_KEY.");
 process.env.NEXT_TELEMETRY_DISABLED = "1";
+// The local setup: users' model providers may be Ollama or LM Studio on this machine or network
+// (the Docker profile leaves this off; see docs/security.md). An explicit setting in .env wins.
+if (process.env.WEFT_PROVIDER_ALLOW_PRIVATE === undefined) {
+  process.env.WEFT_PROVIDER_ALLOW_PRIVATE = "1";
+  say("Providers may use private and loopback addresses (local model servers): WEFT_PROVIDER_ALLOW_PRIVATE=1.");
+}
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = "1";
 
 const problems = await checkServices();

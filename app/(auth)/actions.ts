@@ -4,7 +4,8 @@ import { redirect } from "next/navigation";
 import { AuthError } from "next-auth";
 import { z } from "zod";
 import { signIn } from "@/lib/auth";
-import { clientIp } from "@/lib/auth/client-ip";
+import { signUpRetryAfter } from "@/lib/auth/sign-up-limit";
+import { clientIp } from "@/lib/net/client-address";
 import { signInRetryAfter } from "@/lib/auth/sign-in-limit";
 import { createUser, signUpSchema } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
@@ -56,7 +57,12 @@ export async function signInAction(_prev: AuthFormState, form: FormData): Promis
   redirect(callbackUrl);
 }
 
-/** Creates a password account, then signs it in and opens the workflows list. */
+/**
+ * Creates a password account and sends the person to sign in. It answers the same whether the
+ * email was new or already registered (a taken email changes nothing and says nothing), so the form
+ * cannot be used to learn who has an account; creating one costs the same argon2 hash either way.
+ * Sign-ups are limited per client address (WEFT_SIGN_UP_LIMIT an hour).
+ */
 export async function signUpAction(_prev: AuthFormState, form: FormData): Promise<AuthFormState> {
   const raw = Object.fromEntries(form);
   const values = { name: String(raw.name ?? ""), email: String(raw.email ?? "") };
@@ -65,14 +71,14 @@ export async function signUpAction(_prev: AuthFormState, form: FormData): Promis
     const f = z.flattenError(parsed.error).fieldErrors;
     return { fieldErrors: { name: f.name?.[0], email: f.email?.[0], password: f.password?.[0] }, values };
   }
+  const wait = await signUpRetryAfter(clientIp(await headers()));
+  if (wait !== null) return { error: `Too many sign-ups from this address. Try again in ${Math.ceil(wait / 60)} minutes.`, retryAfter: wait, values };
   try {
     await createUser(parsed.data);
   } catch (err) {
-    if (err instanceof AppError && err.code === "conflict") return { fieldErrors: { email: err.message }, values };
-    throw err;
+    if (!(err instanceof AppError && err.code === "conflict")) throw err;
   }
-  await signIn("credentials", { email: parsed.data.email, password: parsed.data.password, redirect: false });
-  redirect("/workflows");
+  redirect("/sign-in?signed-up=1");
 }
 
 /** Starts the GitHub OAuth flow (only offered when AUTH_GITHUB_ID/SECRET are set). */

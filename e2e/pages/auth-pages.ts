@@ -58,12 +58,14 @@ export class AppShell {
   }
 }
 
-/** Signs a new account up through the UI and waits for the workflows list. */
+/** Signs a new account up through the UI, then signs in with it (sign-up never signs in) and waits for the workflows list. */
 export async function signUpNewUser(page: Page, tag: string): Promise<Account> {
   const account = newAccount(tag);
   const signUp = new SignUpPage(page);
   await signUp.goto();
   await signUp.signUp(account);
+  await page.waitForURL("**/sign-in?signed-up=1");
+  await new SignInPage(page).signIn(account.email, account.password);
   await page.waitForURL("**/workflows");
   return account;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { clientIp } from "@/lib/auth/client-ip";
+import { clientIp } from "@/lib/net/client-address";
 import { signInRetryAfter } from "@/lib/auth/sign-in-limit";
 
 /** The JSON body and headers of a 429 answer (W6). */

@@ -4,7 +4,8 @@ import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import { z } from "zod";
-import { clientIp } from "@/lib/auth/client-ip";
+import { clientIp } from "@/lib/net/client-address";
+import { checkSessionToken, endAllSessions } from "@/lib/auth/session-version";
 import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from "@/lib/auth/sign-in-limit";
 import { db } from "@/lib/db/client";
 import { verifyCredentials } from "@/lib/db/users";
@@ -50,7 +51,8 @@ function providers(): NextAuthConfig["providers"] {
 
 /**
  * Auth.js: credentials (argon2id) and, when configured, GitHub. Sessions are JWTs in Auth.js's
- * encrypted cookie (30 days). The config is built lazily so `next build` needs no secrets.
+ * encrypted cookie (30 days) carrying the user's session version, checked on every use
+ * (lib/auth/session-version.ts). The config is built lazily so `next build` needs no secrets.
  * Authorisation never relies on middleware (CVE-2025-29927): pages and handlers call `auth()`.
  */
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
@@ -67,13 +69,22 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     debug: () => {},
   },
   callbacks: {
-    jwt({ token, user }) {
-      if (user?.id) token.sub = user.id;
-      return token;
-    },
+    // every use of a session cookie: refused once the user's session version moved on (sign-out,
+    // password change) or the user is gone — Auth.js then clears the cookie
+    jwt: ({ token, user }) => checkSessionToken(token, user),
     session({ session, token }) {
-      if (token.sub && session.user) session.user.id = token.sub;
+      if (token.sub && session.user) {
+        session.user.id = token.sub;
+        (session.user as { sessionVersion?: number }).sessionVersion = typeof token.sv === "number" ? token.sv : 0;
+      }
       return session;
+    },
+  },
+  events: {
+    // sign-out ends every session of the user, not only this cookie (JWTs cannot be revoked one by one)
+    async signOut(message) {
+      const sub = "token" in message ? message.token?.sub : undefined;
+      if (sub) await endAllSessions(sub);
     },
   },
 }));

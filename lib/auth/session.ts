@@ -7,6 +7,8 @@ export interface SessionUser {
   id: string;
   email: string | null;
   name: string | null;
+  /** The session version the cookie was made with (lib/auth/session-version.ts). */
+  sessionVersion: number;
 }
 
 /** The current user, or null when signed out. Authorisation happens here and in lib/db, never in middleware. */
@@ -14,7 +16,8 @@ export async function currentUser(): Promise<SessionUser | null> {
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return null;
-  return { id, email: session.user?.email ?? null, name: session.user?.name ?? null };
+  const sessionVersion = (session.user as { sessionVersion?: number }).sessionVersion ?? 0;
+  return { id, email: session.user?.email ?? null, name: session.user?.name ?? null, sessionVersion };
 }
 
 /** The current user; redirects to /sign-in (with a return path, default none) when signed out. */

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
+import { markPeerStampActive, PEER_HEADER } from "@/lib/net/client-address";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 
 useTestDatabase();
+markPeerStampActive();
 
 beforeAll(() => {
   process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();
@@ -16,7 +18,7 @@ afterAll(async () => {
 const callback = (email: string, ip: string) =>
   new Request("http://localhost:3000/api/auth/callback/credentials", {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": ip },
+    headers: { "content-type": "application/x-www-form-urlencoded", [PEER_HEADER]: ip },
     body: new URLSearchParams({ email, password: "wrong", csrfToken: "t" }),
   });
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
+import { publishRevocation } from "@/lib/queue/revocations";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 
@@ -55,10 +56,19 @@ export async function listApiTokens(ownerId: string): Promise<ApiTokenView[]> {
   return db().apiToken.findMany({ where: { ownerId }, orderBy: { createdAt: "desc" }, select: view });
 }
 
-/** Revokes one of the owner's tokens; false when it is not theirs, unknown or already revoked. */
+/**
+ * Revokes one of the owner's tokens; false when it is not theirs, unknown or already revoked. Every
+ * process is told, so event streams opened with the token close at once.
+ */
 export async function revokeApiToken(ownerId: string, id: string): Promise<boolean> {
   const { count } = await db().apiToken.updateMany({ where: { id, ownerId, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (count === 1) await publishRevocation({ kind: "token", tokenId: id });
   return count === 1;
+}
+
+/** True while the token exists and is not revoked (what an open event stream re-checks). */
+export async function isApiTokenLive(id: string): Promise<boolean> {
+  return (await db().apiToken.count({ where: { id, revokedAt: null } })) === 1;
 }
 
 /** How often lastUsedAt is refreshed at most (a write per request would be wasteful), 60 s. */

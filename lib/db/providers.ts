@@ -74,8 +74,11 @@ export async function getProvider(ownerId: string, id: string): Promise<Provider
   return db().modelProvider.findFirst({ where: { id, ownerId }, select: view });
 }
 
-/** Creates a provider; the key is encrypted with AAD `provider:<id>:<ownerId>` before it is stored. */
-export async function createProvider(ownerId: string, input: ProviderInput): Promise<ProviderView> {
+/**
+ * Stores a provider; the key is encrypted with AAD `provider:<id>:<ownerId>` before it is stored. Its
+ * base URL is not checked here: lib/providers/settings.ts `createProvider` checks it first.
+ */
+export async function insertProvider(ownerId: string, input: ProviderInput): Promise<ProviderView> {
   const data = providerInputSchema.parse(input);
   const id = randomUUID();
   return db()
@@ -86,8 +89,8 @@ export async function createProvider(ownerId: string, input: ProviderInput): Pro
     .catch(conflict);
 }
 
-/** Updates the owner's provider; null when it is not theirs. */
-export async function updateProvider(ownerId: string, id: string, patch: ProviderPatch): Promise<ProviderView | null> {
+/** Changes the owner's provider (its base URL unchecked: see insertProvider); null when it is not theirs. */
+export async function patchProvider(ownerId: string, id: string, patch: ProviderPatch): Promise<ProviderView | null> {
   const { apiKey, ...rest } = providerPatchSchema.parse(patch);
   const result = await db()
     .modelProvider.updateMany({ where: { id, ownerId }, data: { ...rest, ...keyFields(id, ownerId, apiKey) } })

@@ -60,3 +60,44 @@ export async function verifyCredentials(email: string, password: string): Promis
   if (!row || !ok) return null;
   return { id: row.id, email: row.email, name: row.name, image: row.image };
 }
+
+/** True for an account that signs in with a password (OAuth-only accounts have none to change). */
+export async function hasPasswordAccount(userId: string): Promise<boolean> {
+  return (await db().user.count({ where: { id: userId, passwordHash: { not: null } } })) === 1;
+}
+
+/** The user's session version (lib/auth/session-version.ts), or null when the user no longer exists. */
+export async function sessionVersionOf(userId: string): Promise<number | null> {
+  const row = await db().user.findUnique({ where: { id: userId }, select: { sessionVersion: true } });
+  return row?.sessionVersion ?? null;
+}
+
+/** Bumps the user's session version: every session cookie made before stops working. Returns the new one (null: no such user). */
+export async function bumpSessionVersion(userId: string): Promise<number | null> {
+  const rows = await db().$queryRaw<{ sessionVersion: number }[]>`
+    UPDATE "User" SET "sessionVersion" = "sessionVersion" + 1, "updatedAt" = now() WHERE id = ${userId} RETURNING "sessionVersion"`;
+  return rows[0]?.sessionVersion ?? null;
+}
+
+/** Password change input: the current password and a new one of at least 10 characters. */
+export const passwordChangeSchema = z.object({
+  current: z.string().min(1, "Enter your current password").max(200),
+  next: z.string().min(10, "Use at least 10 characters").max(200, "At most 200 characters"),
+});
+
+/**
+ * Changes a password account's password after checking the current one, and bumps the session
+ * version in the same statement: every session (this one included) must sign in again. Refuses a
+ * wrong current password (AppError "bad_request", details.field "current") and OAuth-only accounts.
+ * Use lib/auth/session-version.ts `changePassword`, which also tells every process.
+ */
+export async function updatePassword(userId: string, input: z.input<typeof passwordChangeSchema>): Promise<void> {
+  const { current, next } = passwordChangeSchema.parse(input);
+  const row = await db().user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
+  if (!row?.passwordHash || !(await verifyPassword(row.passwordHash, current))) {
+    throw new AppError("bad_request", "The current password is not correct.", { field: "current" });
+  }
+  const passwordHash = await hashPassword(next);
+  await db().$executeRaw`
+    UPDATE "User" SET "passwordHash" = ${passwordHash}, "sessionVersion" = "sessionVersion" + 1, "updatedAt" = now() WHERE id = ${userId}`;
+}

@@ -1,8 +1,10 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
+import { runLimitCeilings } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { checkLimitCeilings } from "@/lib/workflow/limits";
 import { workflowSchema, type Field, type Workflow, type WorkflowInput } from "@/lib/workflow/schema";
 
 /** A row of the workflows list. */
@@ -141,9 +143,24 @@ export const workflowApiView = ({ id, name, description, updatedAt, latestVersio
   inputs: document?.inputs ?? null,
 });
 
+/**
+ * Refuses a document whose limits are above the server's ceilings (lib/workflow/limits.ts): 422
+ * with every such limit in `details.issues`, the first named in the message. A draft that does
+ * not parse yet is left to the editor's validation.
+ */
+export function refuseAboveCeilings(raw: unknown): void {
+  const parsed = workflowSchema.safeParse(raw);
+  if (!parsed.success) return;
+  const issues = checkLimitCeilings(parsed.data, runLimitCeilings());
+  if (issues.length === 0) return;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  throw new AppError("invalid_workflow", `${issues[0]!.message}${more}`, { issues });
+}
+
 /** Creates a workflow from a document (parsed by lib/workflow's schema); name/description come from it. */
 export async function createWorkflow(ownerId: string, document: WorkflowInput): Promise<WorkflowSummary> {
   const doc = workflowSchema.parse(document);
+  refuseAboveCeilings(doc);
   const name = nameSchema.catch("Untitled workflow").parse(doc.name);
   const row = await db().workflow.create({ data: { ownerId, name, description: doc.description, draft: json({ ...doc, name }) } });
   return { id: row.id, name: row.name, description: row.description, createdAt: row.createdAt, updatedAt: row.updatedAt, versionCount: 0, nodeCount: doc.nodes.length };
@@ -155,6 +172,7 @@ export async function createWorkflow(ownerId: string, document: WorkflowInput): 
  */
 export async function updateWorkflow(ownerId: string, id: string, patch: WorkflowPatch): Promise<WorkflowDetail | null> {
   const data = workflowPatchSchema.parse(patch);
+  if (data.draft) refuseAboveCeilings(data.draft);
   const current = data.draft ?? (await db().workflow.findFirst({ where: { id, ownerId }, select: { draft: true } }))?.draft;
   if (current === undefined) return null;
   const draft = { ...(draftSchema.safeParse(current).data ?? {}) };
@@ -183,6 +201,7 @@ export async function saveWorkflowVersion(ownerId: string, id: string, message =
     if (!wf) return null;
     const parsed = workflowSchema.safeParse(wf.draft);
     if (!parsed.success) throw new AppError("invalid_workflow", "The draft is not a valid workflow document.", parsed.error.issues);
+    refuseAboveCeilings(parsed.data);
     const last = await db().workflowVersion.aggregate({ where: { workflowId: id }, _max: { version: true } });
     try {
       return await db().workflowVersion.create({

@@ -32,9 +32,11 @@ export interface RunStreamOptions {
   heartbeatMs?: number;
   /** Events read per query (default 500). */
   pageSize?: number;
-  /** Share links (S4): re-checked every revalidateMs (default 2 s); false closes the stream. */
+  /** The viewer's credential or share link (S4): re-checked every revalidateMs (default 2 s); false closes the stream. */
   revalidate?: () => Promise<boolean>;
   revalidateMs?: number;
+  /** Runs the re-check at once whenever it is called back (a revocation was published); returns the unsubscribe function. */
+  recheckOn?: (recheck: () => void) => () => void;
   /** Share links (W2): maps an event to what the viewer may see, or null to send nothing. */
   transform?: (envelope: RunEventEnvelope) => RunEventEnvelope | null;
 }
@@ -77,6 +79,7 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
   const pending = new Map<number, RunEventEnvelope>();
   const timers: NodeJS.Timeout[] = [];
   let unsubscribe: (() => void) | undefined;
+  let stopRechecks: (() => void) | undefined;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   counters.open++;
 
@@ -90,6 +93,7 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
     }
     pending.clear();
     unsubscribe?.();
+    stopRechecks?.();
     request.signal.removeEventListener("abort", close);
     try {
       controller.close();
@@ -197,9 +201,9 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
     });
     const revalidate = options.revalidate;
     if (revalidate) {
-      every(options.revalidateMs ?? 2_000, () => {
-        revalidate().then((ok) => ok || close(), () => undefined);
-      });
+      const recheck = () => void revalidate().then((ok) => ok || close(), () => undefined);
+      every(options.revalidateMs ?? 2_000, recheck);
+      if (options.recheckOn && !closed) stopRechecks = options.recheckOn(recheck);
     }
     await pump();
   };

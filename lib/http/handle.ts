@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { refuseCrossSite } from "@/lib/auth/same-origin";
+import { refuseCrossSite } from "@/lib/http/same-origin";
 import { AppError } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/json-guard";
 import { createLogger } from "@/lib/logger";
 import { requireCaller, type Caller } from "./caller";
 
@@ -43,17 +44,12 @@ export async function requireMutationCaller(request: Request): Promise<Caller> {
   return requireCaller(request);
 }
 
-/** Parses a JSON body with `schema`; an empty body parses as {}. Errors are 400. */
+/**
+ * Parses a JSON body with `schema` through the JSON guard (lib/http/json-guard.ts: size 413, type
+ * 415, UTF-8, depth, NUL and lone surrogates 400); an empty body parses as {}. Schema errors are 400.
+ */
 export async function jsonBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
-  const text = await request.text();
-  let raw: unknown = {};
-  if (text.trim() !== "") {
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new AppError("bad_request", "The body is not valid JSON.");
-    }
-  }
+  const raw = await readJsonBody(request);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new AppError("bad_request", "Invalid request body.", z.treeifyError(parsed.error));
   return parsed.data;

@@ -5,7 +5,8 @@ import { env } from "@/lib/env";
 import type { RunEventEnvelope } from "@/lib/engine/events";
 import { notFound } from "@/lib/errors";
 import { resumeSeq, runEventStream, SSE_HEADERS } from "@/lib/events/sse";
-import { resolveCaller } from "./caller";
+import { onRevocation } from "@/lib/queue/revocations";
+import { callerStillValid, resolveCaller, revokes } from "./caller";
 
 /**
  * What a viewer may see of a run's stream. The owner sees everything; a share link (later) plugs in
@@ -15,19 +16,35 @@ import { resolveCaller } from "./caller";
 export interface StreamAccess {
   runId: string;
   revalidate?: () => Promise<boolean>;
+  /** How often `revalidate` runs (default 2 s). */
+  revalidateMs?: number;
+  /** Runs `recheck` whenever the credential may have been revoked; returns the unsubscribe function. */
+  recheckOn?: (recheck: () => void) => () => void;
   transform?: (envelope: RunEventEnvelope) => RunEventEnvelope | null;
 }
+
+/** How often an owner's open stream re-checks its credential (a revocation that is published closes it at once). */
+export const OWNER_RECHECK_MS = 5_000;
 
 /** Decides access from the request; null = 404 (never 403: no existence leak). */
 export type StreamAccessResolver = (request: Request, runId: string) => Promise<StreamAccess | null>;
 
 const runIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
 
-/** The run's owner (session or API token) sees the full stream. */
+/**
+ * The run's owner (session or API token) sees the full stream while the credential holds: it is
+ * re-checked every OWNER_RECHECK_MS and at once when a revocation is published (a revoked token,
+ * a sign-out or password change); the stream closes when it no longer holds.
+ */
 export const ownerStreamAccess: StreamAccessResolver = async (request, runId) => {
   const caller = await resolveCaller(request);
   if (!caller || !(await isRunOwnedBy(caller.userId, runId))) return null;
-  return { runId };
+  return {
+    runId,
+    revalidate: () => callerStillValid(caller),
+    revalidateMs: OWNER_RECHECK_MS,
+    recheckOn: (recheck) => onRevocation((r) => revokes(r, caller) && recheck()),
+  };
 };
 
 /**
@@ -45,6 +62,8 @@ export async function runEventsResponse(request: Request, runId: string, resolve
     request,
     heartbeatMs: env().WEFT_SSE_HEARTBEAT_MS,
     revalidate: access.revalidate,
+    revalidateMs: access.revalidateMs,
+    recheckOn: access.recheckOn,
     transform: access.transform,
   });
   return new Response(stream, { status: 200, headers: SSE_HEADERS });

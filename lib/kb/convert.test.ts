@@ -60,3 +60,13 @@ describe("convertToText", () => {
     expect(chunkText(out.text).map((c) => c.text)).toEqual(["line one\n\nline two"]);
   });
 });
+
+describe("HTML without any tag", () => {
+  it("finding 11: a tag-less .html upload converts as text, or is refused as empty (400), never a crash", async () => {
+    const out = await convertToText("html", new TextEncoder().encode("just some plain text, a < b > c, no tags at all"), "plain.html");
+    expect(out.text).toContain("just some plain text");
+    for (const text of ["", "   ", "<!-- only a comment -->"]) {
+      await expect(convertToText("html", new TextEncoder().encode(text), "e.html"), JSON.stringify(text)).rejects.toMatchObject({ status: 400, details: { reason: "empty" } });
+    }
+  });
+});

@@ -3,7 +3,9 @@ import { parse as parseCsv } from "csv-parse/sync";
 import mammoth from "mammoth";
 import TurndownService from "turndown";
 import { extractText, getDocumentProxy, getMeta } from "unpdf";
+import { AppError } from "@/lib/errors";
 import { htmlToMarkdown } from "./html-markdown";
+import { safeDocx } from "./archive";
 import { checkSignature, decodeUtf8, kbRejected, type KbFormat } from "./formats";
 
 /** Where a page's text lies in the converted text (PDF only). */
@@ -113,9 +115,11 @@ async function pdfToText(bytes: Uint8Array, name: string): Promise<Converted> {
 async function docxToText(bytes: Uint8Array, name: string): Promise<Converted> {
   let html: string;
   try {
-    const result = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) }, { externalFileAccess: false, convertImage: mammoth.images.imgElement(async () => ({ src: "" })) });
+    // sizes checked and parts inflated under caps first (lib/kb/archive.ts): mammoth only ever sees stored parts
+    const result = await mammoth.convertToHtml({ buffer: Buffer.from(safeDocx(bytes, name)) }, { externalFileAccess: false, convertImage: mammoth.images.imgElement(async () => ({ src: "" })) });
     html = result.value;
   } catch (err) {
+    if (err instanceof AppError) throw err;
     throw kbRejected("corrupt", `${name} could not be read as a DOCX file (${err instanceof Error ? err.message : String(err)}).`);
   }
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { z } from "zod";
 import { envSchema } from "@/lib/env";
+import { providerFetch } from "./provider-fetch";
 
 /** A model endpoint: any OpenAI-compatible API (OpenAI, Ollama, vLLM, LM Studio, OpenRouter, the scripted server). */
 export const modelConfigSchema = z.object({
@@ -15,6 +16,11 @@ export const modelConfigSchema = z.object({
   temperature: z.number().min(0).max(2).optional(),
   /** Whole-call timeout in ms (see DEFAULT_TIMEOUT_MS). */
   timeoutMs: z.number().int().positive().optional(),
+  /**
+   * The base URL is a user's (a provider row): calls go through the SSRF guard with the address
+   * pinned and no redirects (provider-fetch.ts). Operator endpoints (env, scripted) leave it unset.
+   */
+  userEndpoint: z.boolean().optional(),
 });
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 
@@ -89,7 +95,7 @@ export function createChatModel(config: ModelConfig, opts: ChatModelOptions = {}
     timeout: c.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     streamUsage: true,
     ...(opts.includeRawResponse ? { __includeRawResponse: true } : {}),
-    configuration: { baseURL: c.baseURL },
+    configuration: { baseURL: c.baseURL, ...(c.userEndpoint ? { fetch: providerFetch } : {}) },
   });
 }
 
@@ -111,7 +117,7 @@ export function chatModelFor(config: ModelConfig, opts: ChatModelOptions = {}): 
   const byObject = (opts.includeRawResponse ? rawByConfig : plainByConfig).get(config);
   if (byObject && chatModels.get(byObject.key) === byObject.model) return byObject.model;
   const keyHash = config.apiKey ? createHash("sha256").update(config.apiKey).digest("base64url") : "";
-  const key = JSON.stringify([config.baseURL, config.model, keyHash, config.temperature ?? null, config.timeoutMs ?? null, Boolean(opts.includeRawResponse)]);
+  const key = JSON.stringify([config.baseURL, config.model, keyHash, config.temperature ?? null, config.timeoutMs ?? null, Boolean(opts.includeRawResponse), Boolean(config.userEndpoint)]);
   let model = chatModels.get(key);
   if (model) chatModels.delete(key); // re-inserted below: most recently used last
   else model = createChatModel(config, opts);

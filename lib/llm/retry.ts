@@ -31,6 +31,11 @@ export class ProviderError extends Error {
   readonly retryable: boolean;
   /** Attempts made before giving up (set by withRetry; 1 when it failed at once). */
   attempts = 1;
+  /**
+   * For HTTP errors, the first line of the provider's own message, for code that must tell errors
+   * apart (structured.ts: "does not support tools"). Never shown or stored: `message` is what people see.
+   */
+  providerMessage?: string;
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
@@ -79,6 +84,16 @@ function kindOfStatus(status: number, message: string): ProviderErrorKind {
 
 const CONNECTION = /ECONNRESET|ECONNREFUSED|ECONNABORTED|EPIPE|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|UND_ERR_SOCKET|UND_ERR_CLOSED|socket hang up|premature close|terminated|other side closed|fetch failed|connection error/i;
 
+/** The first error in `e`'s cause chain with this name (depth-limited). */
+function causeNamed(e: unknown, name: string): Error | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 5 && cur && typeof cur === "object"; i++) {
+    if (cur instanceof Error && cur.name === name) return cur;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** The messages and codes of an error and its causes (depth-limited). */
 function chain(e: unknown): string {
   const parts: string[] = [];
@@ -91,18 +106,49 @@ function chain(e: unknown): string {
   return parts.join(" ");
 }
 
+/** Error codes providers put in their error bodies that may be shown (names, never text from the body). */
+const KNOWN_CODES = new Set([
+  "model_not_found", "context_length_exceeded", "invalid_api_key", "insufficient_quota", "rate_limit_exceeded",
+  "invalid_request_error", "authentication_error", "permission_error", "not_found_error", "server_error", "overloaded_error",
+]);
+
 /**
- * Classifies anything thrown by the OpenAI SDK / LangChain: HTTP status errors (with retry-after),
- * timeouts, aborts, socket failures (reset, hang up, premature close, terminated streams).
+ * What a provider's HTTP error is called where people see it: its status in words and, when the
+ * provider named one of KNOWN_CODES, that code. Never the error body: a base URL pointed at another
+ * service would have its answer echoed into the step or the designer.
+ */
+export function statusSummary(status: number, kind: ProviderErrorKind, code?: unknown): string {
+  const words: Partial<Record<ProviderErrorKind, string>> = {
+    auth: "the provider refused the API key",
+    rate_limit: "the provider is rate limiting",
+    server: "the provider had an error",
+    not_found: "the provider does not know this model or endpoint",
+    context_overflow: "the prompt is longer than the model's context window",
+    timeout: "the provider timed out",
+  };
+  const named = typeof code === "string" && KNOWN_CODES.has(code) ? `, ${code}` : "";
+  if (status < 400) return `the provider answered with a redirect, which is not followed; use the URL it points to (HTTP ${status})`;
+  return `${words[kind] ?? "the provider refused the request"} (HTTP ${status}${named})`;
+}
+
+/**
+ * Classifies anything thrown by the OpenAI SDK / LangChain: HTTP status errors (with retry-after;
+ * the message is statusSummary, never the body), timeouts, aborts, socket failures (reset, hang up,
+ * premature close, terminated streams), and the SSRF guard's refusal of a user's provider address.
  */
 export function toProviderError(e: unknown): ProviderError {
   if (e instanceof ProviderError) return e;
-  const o = (e && typeof e === "object" ? e : {}) as { status?: unknown; headers?: unknown; name?: unknown; message?: unknown };
+  const o = (e && typeof e === "object" ? e : {}) as { status?: unknown; headers?: unknown; name?: unknown; message?: unknown; code?: unknown; type?: unknown };
   const message = typeof o.message === "string" ? o.message.split("\n")[0]! : String(e);
-  if (typeof o.status === "number" && o.status >= 400) {
-    const kind = kindOfStatus(o.status, message);
-    return new ProviderError(kind, message, o.status, retryAfterOf(o.headers), { cause: e });
+  if (typeof o.status === "number" && o.status >= 300) {
+    const kind = o.status < 400 ? "bad_request" : kindOfStatus(o.status, message);
+    const summary = statusSummary(o.status, kind, KNOWN_CODES.has(String(o.code)) ? o.code : o.type);
+    const error = new ProviderError(kind, summary, o.status, retryAfterOf(o.headers), { cause: e });
+    error.providerMessage = message;
+    return error;
   }
+  const refused = causeNamed(e, "ProviderAddressRefused");
+  if (refused) return new ProviderError("bad_request", refused.message, undefined, undefined, { cause: e });
   if (o.name === "ContextOverflowError") return new ProviderError("context_overflow", message, undefined, undefined, { cause: e });
   if (o.name === "TimeoutError" || /timed out|timeout/i.test(message)) return new ProviderError("timeout", message, undefined, undefined, { cause: e });
   if (o.name === "AbortError" || /aborted/i.test(message)) return new ProviderError("aborted", message, undefined, undefined, { cause: e });

@@ -147,7 +147,7 @@ export async function structured<T>(p: StructuredParams<T>): Promise<StructuredR
     try {
       res = await chat(request(p, msgs, method));
     } catch (e) {
-      if (e instanceof ProviderError && e.kind === "bad_request" && method !== "text" && !switched && UNSUPPORTED.test(e.message)) {
+      if (e instanceof ProviderError && e.kind === "bad_request" && method !== "text" && !switched && UNSUPPORTED.test(e.providerMessage ?? e.message)) {
         method = "text";
         switched = true;
         continue;

@@ -23,7 +23,7 @@ export interface GuardedResponse {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** A lookup that ignores the name and answers with the address we already checked (IP pinning). */
-function pinnedLookup(target: CheckedTarget): LookupFunction {
+export function pinnedLookup(target: CheckedTarget): LookupFunction {
   return ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
     if (options?.all) cb(null, [{ address: target.address, family: target.family }]);
     else cb(null, target.address, target.family);

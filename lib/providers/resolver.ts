@@ -60,7 +60,8 @@ async function named(ownerId: string, provider: string, model: string | undefine
 async function secretConfig(ownerId: string, providerId: string, model: string | undefined): Promise<ModelConfig> {
   const secret = await getProviderSecret(ownerId, providerId);
   if (!secret) throw new ModelCallError("config", "The model provider no longer exists.");
-  return { baseURL: secret.baseUrl, model: model || secret.defaultModel, ...(secret.apiKey ? { apiKey: secret.apiKey } : {}) };
+  // a user's base URL: calls go through the SSRF guard, pinned, no redirects (lib/llm/provider-fetch.ts)
+  return { baseURL: secret.baseUrl, model: model || secret.defaultModel, userEndpoint: true, ...(secret.apiKey ? { apiKey: secret.apiKey } : {}) };
 }
 
 async function ownerDefault(ownerId: string): Promise<ModelConfig> {

@@ -19,12 +19,38 @@ const events: RunEvent[] = [
 ];
 
 describe("shared events", () => {
-  it("drop every prompt/output field without includeContent and keep them with it", () => {
+  it("drop every prompt/output field without includeContent and keep them with it (system prompts never)", () => {
     for (const e of events) {
-      expect(JSON.stringify(sharedEvent(e, false))).not.toContain(SECRET);
-      expect(sharedEvent(e, false).type).toBe(e.type);
+      const shared = sharedEvent(e, false);
+      expect(JSON.stringify(shared)).not.toContain(SECRET);
+      expect(shared === null || shared.type === e.type).toBe(true);
     }
-    expect(JSON.parse(JSON.stringify(events.map((e) => sharedEvent(e, true))))).toEqual(JSON.parse(JSON.stringify(events)));
+    const withContent = events.map((e) => sharedEvent(e, true));
+    const expected = events.map((e) =>
+      e.type === "step_progress" && Array.isArray(e.detail?.messages)
+        ? { ...e, detail: { ...e.detail, messages: (e.detail.messages as { role: string }[]).filter((m) => m.role !== "system") } }
+        : e,
+    );
+    expect(JSON.parse(JSON.stringify(withContent))).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
+
+  it("finding 2: without content, errors and reasons say what happened and nothing of the run's data", () => {
+    const marker = "MARKER-7f3a";
+    const failed: RunEvent[] = [
+      { type: "step_progress", nodeId: "t", iteration: 1, message: `writer asked for unknown tool "${marker}"` },
+      { type: "step_finished", nodeId: "t", iteration: 1, status: "failed", error: `tool failed: bad input ${marker}`, promptTokens: 0, completionTokens: 0 },
+      { type: "handoff", nodeId: "o", iteration: 1, worker: "w", phase: "handback", error: `worker said ${marker}` },
+      { type: "cancel_requested", reason: `stop ${marker}` },
+      { type: "run_finished", status: "failed", reason: `Aborted: ${marker}`, limit: "maxSteps" },
+    ];
+    const shared = failed.map((e) => sharedEvent(e, false));
+    expect(JSON.stringify(shared)).not.toContain(marker);
+    expect(shared[0]).toBeNull();
+    expect(shared[1]).toMatchObject({ type: "step_finished", status: "failed", error: "Error details are not shared by this link." });
+    expect(shared[4]).toMatchObject({ type: "run_finished", status: "failed", reason: "Run failed (limit: maxSteps); details are not shared by this link." });
+    const row = { nodeId: "t", iteration: 1, attempt: 1, status: "failed", branch: null, promptTokens: 0, completionTokens: 0, latencyMs: 3, error: `tool failed: ${marker}`, startedAt: new Date(), finishedAt: new Date(), output: null };
+    expect(sharedStep(row, false).error).toBe("Error details are not shared by this link.");
+    expect(sharedStep(row, true).error).toContain(marker);
   });
 });
 
@@ -61,6 +87,8 @@ describe("shared step detail", () => {
     };
     const shared = sharedEvent(e, true);
     expect(JSON.stringify(shared)).not.toContain("LEAK");
+    expect(sharedEvent({ ...e, detail: { messages: [{ role: "system", content: "You are INSTRUCTIONS" }, { role: "user", content: "hi" }] } }, true))
+      .toEqual({ type: "step_progress", nodeId: "a", iteration: 1, message: "m", detail: { messages: [{ role: "user", content: "hi" }] } });
     expect(shared).toEqual({ type: "step_progress", nodeId: "a", iteration: 1, message: "m", detail: { args: { q: 1 }, messages: [{ role: "user", content: "hi", toolCalls: [{ id: "c", name: "t", args: {} }] }] } });
   });
 });

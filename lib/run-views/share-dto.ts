@@ -6,10 +6,22 @@ import { runInfoView, stepView, type RunInfoView, type RunRowLike, type StepRowL
  * The read-only view a share link returns (W2). Every object here is built FIELD BY FIELD from an
  * allowlist — never by spreading a row or a document — so a column or document field added later
  * cannot leak. Never included: owner ids, step/link/version/workflow ids, provider ids or keys,
- * agent instructions, node tasks/prompts/templates, tool args or code, variables. Prompts/outputs
- * (run inputs/outputs, step outputs, feedback, rendered prompts/messages, tool-call arguments and
- * results, branch reasons, handoff texts) only when the link was created with includeContent.
+ * agent instructions, node tasks/prompts/templates, rendered system prompts, tool args or code,
+ * variables. Content (run inputs/outputs, step outputs, feedback, rendered user/assistant/tool
+ * messages, tool-call arguments and results, branch reasons, handoff texts, step errors, the run's
+ * reason, activity messages) only when the link was created with includeContent: an error or an
+ * abort reason can quote the run's data (a tool's error naming its input, a templated reason), so
+ * without content they are replaced by words that say only what happened (hiddenReason, HIDDEN_ERROR).
  */
+
+/** What a step's error reads as on a link without content. */
+export const HIDDEN_ERROR = "Error details are not shared by this link.";
+
+/** A run's or cancel's reason on a link without content: its status in words, and the limit hit (a name, never data). */
+export function hiddenReason(status: string, limit?: string | null): string {
+  const words = status.replace(/_/g, " ");
+  return `Run ${words}${limit ? ` (limit: ${limit})` : ""}; details are not shared by this link.`;
+}
 
 /** One node of the shared graph: enough to draw it, nothing it would run with. */
 export interface SharedNode {
@@ -89,10 +101,11 @@ export function sharedGraph(doc: Workflow): SharedGraph {
   };
 }
 
-/** One shared step; `output` only with content. */
+/** One shared step; `output` and the error's text only with content. */
 export function sharedStep(s: StepRowLike & { output: unknown }, includeContent: boolean): SharedStep {
   const step: SharedStep = stepView(s);
   if (includeContent) step.output = sharedOutput(s.output);
+  else if (step.error !== null) step.error = HIDDEN_ERROR;
   return step;
 }
 
@@ -103,18 +116,22 @@ function sharedOutput(output: unknown): unknown {
   return { request: { kind: "subflow", runId: "", workflowId: "", workflowName: request.workflowName, ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}) } };
 }
 
-/** The shared run; `inputs`/`outputs` only with content. */
+/** The shared run; `inputs`/`outputs` and the reason's text only with content. */
 export function sharedRunInfo(r: RunRowLike & { stepCount: number; inputs: unknown; outputs: unknown }, includeContent: boolean): SharedRunInfo {
   const run: SharedRunInfo = { ...runInfoView(r), stepCount: r.stepCount };
   if (includeContent) {
     run.inputs = r.inputs ?? {};
     run.outputs = r.outputs ?? null;
-  }
+  } else if (run.reason !== null) run.reason = hiddenReason(run.status);
   return run;
 }
 
-/** A run event as a share viewer sees it (rebuilt field by field; content only when allowed). */
-export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent {
+/**
+ * A run event as a share viewer sees it (rebuilt field by field; content only when allowed), or null
+ * for an event that is all content (a step's activity on a link without content: its messages can
+ * name what a model asked for).
+ */
+export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent | null {
   const c = includeContent;
   switch (e.type) {
     case "run_started":
@@ -122,10 +139,11 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent {
     case "step_started":
       return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, kind: e.kind, ...(c && e.feedback !== undefined ? { feedback: e.feedback } : {}) };
     case "step_progress":
-      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, message: e.message, ...(c && e.detail ? { detail: sharedDetail(e.detail) } : {}) };
+      return c ? { type: e.type, nodeId: e.nodeId, iteration: e.iteration, message: e.message, ...(e.detail ? { detail: sharedDetail(e.detail) } : {}) } : null;
     case "step_finished":
       return {
-        type: e.type, nodeId: e.nodeId, iteration: e.iteration, status: e.status, branch: e.branch, error: e.error,
+        type: e.type, nodeId: e.nodeId, iteration: e.iteration, status: e.status, branch: e.branch,
+        error: e.error === undefined ? undefined : c ? e.error : HIDDEN_ERROR,
         promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs, ...(c ? { output: e.output } : {}),
       };
     case "branch_taken":
@@ -135,14 +153,17 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent {
     case "loop_exhausted":
       return { type: e.type, edgeId: e.edgeId, source: e.source, target: e.target, maxIterations: e.maxIterations, action: e.action, continueWith: e.continueWith };
     case "handoff":
-      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, worker: e.worker, phase: e.phase, error: e.error, ...(c ? { task: e.task, result: e.result } : {}) };
+      return {
+        type: e.type, nodeId: e.nodeId, iteration: e.iteration, worker: e.worker, phase: e.phase,
+        ...(e.error === undefined ? {} : { error: c ? e.error : HIDDEN_ERROR }), ...(c ? { task: e.task, result: e.result } : {}),
+      };
     case "tokens_used":
       return {
         type: e.type, nodeId: e.nodeId, iteration: e.iteration, model: e.model, promptTokens: e.promptTokens, completionTokens: e.completionTokens,
         latencyMs: e.latencyMs, runPromptTokens: e.runPromptTokens, runCompletionTokens: e.runCompletionTokens,
       };
     case "cancel_requested":
-      return { type: e.type, reason: e.reason };
+      return { type: e.type, ...(e.reason === undefined ? {} : { reason: c ? e.reason : hiddenReason("cancelled") }) };
     case "input_requested":
       return {
         type: e.type, nodeId: e.nodeId, iteration: e.iteration, prompt: c ? e.prompt : "",
@@ -156,7 +177,7 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent {
     case "run_waiting":
       return { type: e.type, steps: e.steps.map((x) => ({ nodeId: x.nodeId, iteration: x.iteration })) };
     case "run_finished":
-      return { type: e.type, status: e.status, reason: e.reason, limit: e.limit, ...(c ? { outputs: e.outputs } : {}) };
+      return { type: e.type, status: e.status, reason: c ? e.reason : hiddenReason(e.status, e.limit), limit: e.limit, ...(c ? { outputs: e.outputs } : {}) };
   }
 }
 
@@ -164,15 +185,18 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent {
 const DETAIL_KEYS = ["args", "result", "error", "tool", "callId", "reason", "repair", "branch"] as const;
 
 /**
- * A step_progress detail rebuilt from DETAIL_KEYS (plus `messages`, each rebuilt field by field),
- * so a key added to the detail later is not shared until it is listed here.
+ * A step_progress detail rebuilt from DETAIL_KEYS (plus `messages`, each rebuilt field by field,
+ * system messages left out: they are the agent's rendered instructions), so a key added to the
+ * detail later is not shared until it is listed here.
  */
 export function sharedDetail(detail: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of DETAIL_KEYS) if (detail[key] !== undefined) out[key] = detail[key];
-  if (Array.isArray(detail.messages)) out.messages = detail.messages.map(sharedMessage);
+  if (Array.isArray(detail.messages)) out.messages = detail.messages.filter((m) => !isSystemMessage(m)).map(sharedMessage);
   return out;
 }
+
+const isSystemMessage = (m: unknown): boolean => typeof m !== "object" || m === null || (m as { role?: unknown }).role === "system";
 
 function sharedMessage(raw: unknown): Record<string, unknown> {
   const m = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
@@ -188,7 +212,8 @@ function sharedMessage(raw: unknown): Record<string, unknown> {
   return out;
 }
 
-/** The share stream's transform: the envelope rebuilt with the shared event. */
-export function sharedEnvelope(env: RunEventEnvelope, includeContent: boolean): RunEventEnvelope {
-  return { runId: env.runId, seq: env.seq, at: env.at, event: sharedEvent(env.event, includeContent) };
+/** The share stream's transform: the envelope rebuilt with the shared event, or null to send nothing. */
+export function sharedEnvelope(env: RunEventEnvelope, includeContent: boolean): RunEventEnvelope | null {
+  const event = sharedEvent(env.event, includeContent);
+  return event && { runId: env.runId, seq: env.seq, at: env.at, event };
 }

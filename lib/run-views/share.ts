@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { readRunNow, withEnd } from "@/lib/db/run-log";
 import { isShareLinkActive, resolveShareToken, type ShareGrant } from "@/lib/db/share-links";
 import { AppError, notFound } from "@/lib/errors";
-import { clientIp } from "@/lib/auth/client-ip";
+import { clientIp } from "@/lib/net/client-address";
 import { rateLimiter, type RateLimitRule } from "@/lib/limits/rate-limit";
 import { workflowSchema } from "@/lib/workflow/schema";
 import { errorResponse } from "@/lib/http/handle";

@@ -5,12 +5,15 @@ import { getRunForOwner, listRunsForOwner, type RunDetail, type RunListFilter, t
 import { saveWorkflowVersion } from "@/lib/db/workflows";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import { AppError, notFound } from "@/lib/errors";
+import { checkJsonValue, jsonLimits } from "@/lib/http/json-guard";
 import { appendEvents } from "@/lib/events/event-log";
 import { publishRunWake } from "@/lib/events/publish";
 import { createLogger } from "@/lib/logger";
 import { notifyRunEnded } from "@/lib/notifications/outbox";
 import { enqueueRun } from "@/lib/queue";
+import { runLimitCeilings } from "@/lib/env";
 import { checkDocument, checkVersion, type CheckedDocument } from "@/lib/workflow/checked-versions";
+import { checkLimitCeilings } from "@/lib/workflow/limits";
 import { deepEqual } from "@/lib/workflow/equal";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { hasErrors } from "@/lib/workflow/validate";
@@ -53,6 +56,9 @@ export interface StartedRun {
  */
 export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}, origin: RunOrigin = { trigger: "manual" }): Promise<StartedRun> {
   const body = { inputs: input.inputs ?? {}, version: input.version };
+  // every start (API, webhook, schedule, MCP, subflow, editor) passes the JSON guard's value check:
+  // depth, and no NUL or lone surrogate PostgreSQL would refuse mid-insert
+  checkJsonValue(body.inputs, jsonLimits().maxDepth, "inputs");
   const key = origin.idempotencyKey;
   if (key) {
     // a repeated request (a sender's retry) gets the run its key started, and counts as no new start
@@ -189,6 +195,9 @@ function thrown(checked: CheckedDocument): Workflow {
   if (hasErrors(checked.issues)) {
     throw new AppError("invalid_workflow", "The workflow has errors; fix them before running it.", { issues: checked.issues.filter((i) => i.severity === "error") });
   }
+  // the server's ceilings hold at start too: a version saved before they were lowered does not run past them
+  const over = checkLimitCeilings(checked.workflow, runLimitCeilings());
+  if (over.length) throw new AppError("invalid_workflow", `The workflow's limits are above this server's ceilings: ${over[0]!.message}`, { issues: over });
   return checked.workflow;
 }
 

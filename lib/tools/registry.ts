@@ -102,7 +102,7 @@ async function runCode(tool: Extract<ResolvedTool, { kind: "code" }>, args: Reco
   const capabilities: Record<string, Capability> = config.allowedDomains.length
     ? { http: async (a: unknown) => guardedFetch(httpArgs.parse(a), { ...ctx.net, allowedDomains: config.allowedDomains }) }
     : {};
-  const result = await runSandboxed({ code: tool.version.code ?? "", input: args, timeoutMs: config.timeoutMs, memoryMb: config.memoryMb, capabilities });
+  const result = await runSandboxed({ code: tool.version.code ?? "", input: args, timeoutMs: config.timeoutMs, memoryMb: config.memoryMb, capabilities, ownerId: ctx.ownerId, signal: ctx.signal });
   if (result.ok) return { ok: true, output: result.output };
   return { ok: false, error: `${tool.descriptor.name} failed (${result.error.kind}): ${result.error.message}` };
 }

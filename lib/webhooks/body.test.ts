@@ -28,7 +28,7 @@ describe("webhookInputs, fields mode", () => {
   });
 
   it("refuses broken JSON, a JSON array and plain text, naming the fields it wants", () => {
-    expect(webhookInputs(fields, "fields", null, { contentType: "application/json", text: "{topic:" })).toEqual({ ok: false, message: "The body is not valid JSON." });
+    expect(webhookInputs(fields, "fields", null, { contentType: "application/json", text: "{topic:" })).toEqual({ ok: false, message: expect.stringMatching(/^The body is not valid JSON/) });
     const arr = webhookInputs(fields, "fields", null, json([1, 2]));
     expect(arr.ok).toBe(false);
     expect(!arr.ok && arr.message).toContain("(topic, count, event, raw)");

@@ -1,3 +1,5 @@
+import { AppError } from "@/lib/errors";
+import { parseJsonText } from "@/lib/http/json-guard";
 import type { Field } from "@/lib/workflow/schema";
 import type { WebhookInputMode } from "@/lib/db/webhooks";
 
@@ -28,9 +30,9 @@ function parseBody(body: ReceivedBody): { ok: true; parsed: Parsed } | { ok: fal
   const jsonType = type === "application/json" || type.endsWith("+json");
   if (jsonType || (type === "" && /^\s*[[{"]/.test(text))) {
     try {
-      return { ok: true, parsed: { kind: "json", value: JSON.parse(text) } };
-    } catch {
-      return { ok: false, message: "The body is not valid JSON." };
+      return { ok: true, parsed: { kind: "json", value: parseJsonText(text) } };
+    } catch (err) {
+      return { ok: false, message: err instanceof AppError ? err.message : "The body is not valid JSON." };
     }
   }
   if (type === "application/x-www-form-urlencoded") return { ok: true, parsed: { kind: "form", value: Object.fromEntries(new URLSearchParams(text)) } };

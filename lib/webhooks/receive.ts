@@ -1,6 +1,7 @@
 import "server-only";
 import { recordWebhookCall, webhookBySecret } from "@/lib/db/webhooks";
 import { AppError, notFound } from "@/lib/errors";
+import { decodeUtf8Strict } from "@/lib/http/json-guard";
 import { readLimitedBody } from "@/lib/http/limited-body";
 import { handle, idempotencyKeyOf } from "@/lib/http/handle";
 import { getRun, startRun } from "@/lib/runs/service";
@@ -62,7 +63,13 @@ export async function receiveWebhook(secret: string, request: Request): Promise<
     if (!hook.latest) return refuse(new AppError("conflict", WEBHOOK_NO_SAVED_VERSION));
     const checked = checkVersion(hook.latest.id, hook.latest.document);
     if (!checked.ok) return refuse(new AppError("invalid_workflow", "The workflow's newest saved version does not parse."));
-    const body = { contentType: request.headers.get("content-type"), text: new TextDecoder().decode(bytes) };
+    let text: string;
+    try {
+      text = decodeUtf8Strict(bytes);
+    } catch (err) {
+      return refuse(err as AppError);
+    }
+    const body = { contentType: request.headers.get("content-type"), text };
     const mapped = webhookInputs(checked.workflow.inputs, hook.inputMode, hook.payloadField, body);
     if (!mapped.ok) return refuse(new AppError("bad_request", mapped.message));
     try {

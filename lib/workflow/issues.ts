@@ -63,6 +63,7 @@ export const issueSeverity = {
   node_ref_not_upstream: "error",
   node_ref_loop_only: "warning",
   feedback_without_loop: "warning",
+  limit_above_ceiling: "error",
 } as const satisfies Record<string, "error" | "warning">;
 
 export type ValidationCode = keyof typeof issueSeverity;

@@ -1,6 +1,7 @@
 import { compileExpression } from "./expression";
 import { buildGraph, reachableFromStart, type Graph } from "./graph";
 import { issue, q, qs, type ValidationIssue } from "./issues";
+import type { RunLimitCeilings } from "./limits";
 import { MIN_BRANCHES, MIN_WORKERS, outcomesOf, type ModelRef, type NodeOf, type ToolRef, type Workflow, type WorkflowNode } from "./schema";
 
 /** What the surrounding app knows; each part given switches the matching existence check on. */
@@ -13,6 +14,8 @@ export type ValidationContext = {
   savedAgentIds?: readonly string[];
   /** The owner's workflows a subflow node may run, each with the input fields of what it would run (see SubflowWorkflow). */
   workflows?: readonly SubflowWorkflow[];
+  /** The server's ceilings on run limits (limits.ts): every limit above them is an error. */
+  ceilings?: RunLimitCeilings;
 };
 
 /** An input field as subflow validation needs it. */

@@ -150,6 +150,8 @@ const cases: [string, () => WorkflowInput, ValidationCode[], ValidationContext?]
     d.agents[0]!.instructions = "Help with {{inputs.topic}} {{inputs.other}}";
   }), ["template_syntax", "unknown_input_ref", "unknown_variable_ref", "unknown_node_ref", "node_ref_not_upstream", "feedback_without_loop", "unknown_input_ref"]],
   ["loop-only reference", () => edit((d) => { const n = node(d, "outline"); if (n.type === "agent") n.task = "Fix per {{nodes.evaluate.output}}"; }), ["node_ref_loop_only"]],
+  ["limit above the server's ceiling", () => edit((d) => { d.limits.maxSteps = 1e9; }), ["limit_above_ceiling"],
+    { ...ctx, ceilings: { maxSteps: 1000, maxIterations: 100, runTimeoutMs: 21_600_000, maxTurnsPerVisit: 50 } }],
 ];
 // the codes the cases expect (each case's own test checks that its codes are reported)
 const covered = new Set<ValidationCode>(cases.flatMap(([, , expected]) => expected));

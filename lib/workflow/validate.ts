@@ -1,5 +1,6 @@
 import { buildGraph } from "./graph";
 import { hasErrors, type ValidationIssue } from "./issues";
+import { checkLimitCeilings } from "./limits";
 import type { Workflow } from "./schema";
 import { checkIdsAndEdges, checkLoops, checkReachability } from "./validate-structure";
 import { checkAgents, checkBranches, checkInputsOutputs, checkToolsAndModels, type ValidationContext } from "./validate-nodes";
@@ -13,7 +14,8 @@ export { templatedFields, type TemplatedField } from "./validate-refs";
 /**
  * Checks every rule of docs/workflow-model.md ("Validation") and returns all issues (never throws, never stops at
  * the first). Errors block a run; warnings are shown but allowed. Registry-dependent checks (tools,
- * models, saved agents, subflows' workflows) run only for the parts of `context` that are given.
+ * models, saved agents, subflows' workflows) and the server's limit ceilings run only for the parts
+ * of `context` that are given.
  */
 export function validate(doc: Workflow, context: ValidationContext = {}): ValidationIssue[] {
   const graph = buildGraph(doc);
@@ -27,6 +29,7 @@ export function validate(doc: Workflow, context: ValidationContext = {}): Valida
     ...checkSubflows(doc, context),
     ...checkInputsOutputs(doc, graph),
     ...checkReferences(doc, graph),
+    ...(context.ceilings ? checkLimitCeilings(doc, context.ceilings) : []),
   ];
 }
 

@@ -1,12 +1,12 @@
 // The rooms of lib/ and which rooms each may import (docs/architecture.md, "Rooms and the import
 // direction"). Read by the lint rule in ./rooms-rule.mjs and checked by test/import-direction.test.ts
 // (every lib/ folder has a room, the table has no cycle). `lib` is the foundation: lib/env.ts,
-// lib/errors.ts, lib/logger.ts and lib/similarity.ts, which every room may import and which import
-// nothing of ours. A room may always import itself; workers/ may import any room.
+// lib/errors.ts, lib/logger.ts, lib/similarity.ts and lib/trusted-proxies.ts, which every room may
+// import and which import only lib/workflow. A room may always import itself; workers/ may import any room.
 
 /** @type {Record<string, string[]>} room → the rooms it may import */
 export const rooms = {
-  lib: [],
+  lib: ["lib/workflow"],
   "lib/workflow": [],
   "lib/crypto": [],
   "lib/net": [],
@@ -14,9 +14,9 @@ export const rooms = {
   "lib/limits": [],
   "lib/llm": ["lib/net"],
   "lib/engine": ["lib/workflow"],
-  "lib/db": ["lib/generated", "lib/crypto", "lib/workflow", "lib/engine"],
+  "lib/db": ["lib/generated", "lib/crypto", "lib/workflow", "lib/engine", "lib/queue"],
   "lib/events": ["lib/db", "lib/generated", "lib/engine", "lib/queue"],
-  "lib/auth": ["lib/db", "lib/crypto", "lib/limits"],
+  "lib/auth": ["lib/db", "lib/crypto", "lib/limits", "lib/queue", "lib/net"],
   "lib/notifications": ["lib/db", "lib/generated", "lib/queue", "lib/net", "lib/workflow", "lib/engine"],
   "lib/providers": ["lib/db", "lib/crypto", "lib/llm", "lib/net", "lib/engine", "lib/workflow"],
   "lib/kb": ["lib/db", "lib/generated", "lib/llm", "lib/providers", "lib/net"],
@@ -26,15 +26,15 @@ export const rooms = {
     "lib/mcp/client", "lib/workflow"],
   "lib/run-store": ["lib/db", "lib/generated", "lib/engine", "lib/events", "lib/workflow"],
   "lib/runs": ["lib/db", "lib/generated", "lib/engine", "lib/events", "lib/queue", "lib/run-store", "lib/workflow",
-    "lib/notifications", "lib/limits"],
-  "lib/http": ["lib/auth", "lib/db", "lib/engine", "lib/events", "lib/limits"],
-  "lib/run-views": ["lib/db", "lib/engine", "lib/workflow", "lib/auth", "lib/http", "lib/limits", "lib/events"],
+    "lib/notifications", "lib/limits", "lib/http"],
+  "lib/http": ["lib/auth", "lib/db", "lib/engine", "lib/events", "lib/limits", "lib/queue", "lib/net"],
+  "lib/run-views": ["lib/db", "lib/engine", "lib/workflow", "lib/auth", "lib/http", "lib/limits", "lib/events", "lib/net"],
   "lib/schedules": ["lib/db", "lib/generated", "lib/queue", "lib/runs", "lib/workflow", "lib/engine"],
   "lib/webhooks": ["lib/db", "lib/engine", "lib/http", "lib/runs", "lib/workflow"],
   "lib/mcp/server": ["lib/db", "lib/engine", "lib/runs", "lib/tools", "lib/workflow", "lib/http", "lib/limits"],
 };
 
-const foundation = new Set(["lib/env.ts", "lib/errors.ts", "lib/logger.ts", "lib/similarity.ts"]);
+const foundation = new Set(["lib/env.ts", "lib/errors.ts", "lib/logger.ts", "lib/similarity.ts", "lib/trusted-proxies.ts"]);
 
 /** The room a repository path (e.g. "lib/runs/service.ts") belongs to, or null outside lib/. */
 export function roomOf(file) {

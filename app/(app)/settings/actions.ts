@@ -3,7 +3,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type FormResult, type TestResult } from "@/components/settings/types";
 import { requireUser } from "@/lib/auth/session";
-import { createProvider, deleteProvider, getProviderSecret, providerInputSchema, updateProvider } from "@/lib/db/providers";
+import { deleteProvider, getProviderSecret, providerInputSchema } from "@/lib/db/providers";
+import { createProvider, updateProvider } from "@/lib/providers/settings";
 import { updateSettings } from "@/lib/db/settings";
 import { AppError } from "@/lib/errors";
 import { testConnection } from "./test-connection";
@@ -15,9 +16,11 @@ function fieldErrors(error: z.ZodError): FormResult {
   return { status: "error", fieldErrors: Object.fromEntries(Object.entries(f).map(([k, v]) => [k, v?.[0]])) };
 }
 
+/** A refusal under the field it names (`details.field`, or `field` for a conflict), else as the form's message. */
 function appError(err: unknown, field?: string): FormResult {
   if (err instanceof AppError && err.code !== "internal") {
-    return field && err.code === "conflict" ? { status: "error", fieldErrors: { [field]: err.message } } : { status: "error", message: err.message };
+    const named = (err.details as { field?: string } | undefined)?.field ?? (err.code === "conflict" ? field : undefined);
+    return named ? { status: "error", fieldErrors: { [named]: err.message } } : { status: "error", message: err.message };
   }
   throw err;
 }

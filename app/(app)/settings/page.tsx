@@ -3,6 +3,7 @@ import Link from "next/link";
 import { ApiTokensSection } from "@/components/settings/api-tokens-section";
 import { DemoModelNotice } from "@/components/settings/demo-model-notice";
 import { DesignerModelForm } from "@/components/settings/designer-model-form";
+import { PasswordForm } from "@/components/settings/password-form";
 import { PriceTable } from "@/components/settings/price-table";
 import { ProvidersSection } from "@/components/settings/providers-section";
 import { McpServersSection } from "@/components/tools/mcp-servers-section";
@@ -10,7 +11,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { listApiTokens } from "@/lib/db/api-tokens";
 import { listProviders } from "@/lib/db/providers";
+import { hasPasswordAccount } from "@/lib/db/users";
 import { getSettings } from "@/lib/db/settings";
+import { changePasswordAction } from "./password-actions";
 import { savePricesAction } from "./price-actions";
 import { stdioAllowed } from "@/lib/mcp/client/connection";
 import { deleteToolAction, saveMcpServerAction } from "../tools/actions";
@@ -22,11 +25,12 @@ export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const user = await requireUser("/settings");
-  const [providers, settings, tools, tokens] = await Promise.all([
+  const [providers, settings, tools, tokens, hasPassword] = await Promise.all([
     listProviders(user.id),
     getSettings(user.id),
     loadToolViews(user.id, { listMcpTools: false }),
     listApiTokens(user.id),
+    hasPasswordAccount(user.id),
   ]);
   const rows = providers.map(({ id, name, baseUrl, defaultModel, apiKeyLast4 }) => ({ id, name, baseUrl, defaultModel, apiKeyLast4 }));
   return (
@@ -44,6 +48,7 @@ export default async function SettingsPage() {
         <PriceTable prices={settings.prices} save={savePricesAction} />
         <McpServersSection servers={tools.filter((t) => t.kind === "mcp")} actions={{ save: saveMcpServerAction, remove: deleteToolAction }} stdioEnabled={stdioAllowed()} />
         <ApiTokensSection tokens={tokens} create={createApiTokenAction} revoke={revokeApiTokenAction} />
+        {hasPassword && <PasswordForm action={changePasswordAction} />}
       </div>
     </>
   );

@@ -67,7 +67,7 @@ export async function rerunToolTestsAction(versionId: string): Promise<RerunResu
   if (!version?.code) return { ok: false, message: "Unknown tool version." };
   const cases = recordedTests(version).map(({ input, expected }) => ({ input, expected }));
   if (cases.length === 0) return { ok: false, message: "This version has no recorded tests." };
-  return { ok: true, results: await runToolTests(version.code, cases) };
+  return { ok: true, results: await runToolTests(user.id, version.code, cases) };
 }
 
 /**

@@ -6,7 +6,7 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { type AuthFormState, signUpAction } from "../actions";
 import { FormAlert } from "./form-alert";
 
-/** Name, email and password (≥ 10 characters); a taken email is reported on the email field. */
+/** Name, email and password (≥ 10 characters); then the sign-in page (which never says whether the email was taken). */
 export function SignUpForm() {
   const [state, action] = useActionState<AuthFormState, FormData>(signUpAction, {});
   return (

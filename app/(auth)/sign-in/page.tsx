@@ -31,6 +31,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       subtitle="Design multi-agent workflows in plain language."
       footer={<>No account? <Link href="/sign-up" className="font-medium text-foreground underline-offset-4 hover:underline">Create one</Link></>}
     >
+      {one("signed-up") === "1" && (
+        <p role="status" className="mb-4 rounded-md border border-border bg-muted/30 px-3 py-2 text-sm">If that email was new, your account is ready: sign in with it. If you already had an account, sign in with your existing password.</p>
+      )}
+      {one("changed") === "password" && (
+        <p role="status" className="mb-4 rounded-md border border-border bg-muted/30 px-3 py-2 text-sm">Your password was changed and every session ended. Sign in with the new one.</p>
+      )}
       <SignInForm callbackUrl={callbackUrl} initialError={describe(one("error"), one("code"))} />
       {githubConfigured() && (
         <form action={githubSignInAction} className="mt-4 border-t border-border pt-4">

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProvider } from "@/lib/db/providers";
+import { createProvider } from "@/lib/providers/settings";
 import { updateSettings } from "@/lib/db/settings";
 import type { DesignerEvent } from "@/lib/designer/events";
 import { DEFAULT_FIXTURE_DIR, loadFixtureDir } from "@/lib/llm/scripted/fixture";
@@ -25,12 +25,15 @@ let bob: Awaited<ReturnType<typeof createTestUser>>;
 
 beforeAll(async () => {
   process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();
+  // the providers below are the scripted server on loopback, as a local setup (npm run up) allows
+  process.env.WEFT_PROVIDER_ALLOW_PRIVATE = "1";
   server = await startScriptedServer({ fixtures: loadFixtureDir(DEFAULT_FIXTURE_DIR) });
   [alice, bob] = [await createTestUser(), await createTestUser()];
   const provider = await createProvider(alice.id, { name: "Scripted", baseUrl: server.url, defaultModel: "scripted-demo" });
   await updateSettings(alice.id, { designerProviderId: provider.id });
 }, 60_000);
 afterAll(async () => {
+  delete process.env.WEFT_PROVIDER_ALLOW_PRIVATE;
   await server?.close();
 });
 

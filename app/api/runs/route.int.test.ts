@@ -183,3 +183,34 @@ describe("REST: runs", () => {
     }
   });
 });
+
+describe("REST: bad input is a 4xx that stores nothing", () => {
+  const raw = (url: string, body: string, headers: Record<string, string>) =>
+    new Request(`http://localhost${url}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+
+  it("finding 11: a NUL or an unpaired surrogate in run inputs answers 400 naming where, not 500", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, withInput);
+    const before = await db().run.count();
+    for (const [body, where] of [['{"inputs":{"topic":"a\\u0000b"}}', "inputs.topic"], ['{"inputs":{"topic":"\\ud83d"}}', "inputs.topic"], ['{"inputs":{"\\udfff":"x"}}', "inputs"]]) {
+      const res = await START(raw(`/api/workflows/${workflowId}/runs`, body!, alice.auth), ctx(workflowId));
+      expect(res.status, body).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toContain(where);
+    }
+    expect(await db().run.count()).toBe(before);
+  });
+
+  it("finding 8: a body over the limit is refused 413 before it is read, a deep one 400, naming the limit", async () => {
+    const { workflowId } = await createTestWorkflow(alice.id, withInput);
+    const before = await db().run.count();
+    const big = await START(raw(`/api/workflows/${workflowId}/runs`, JSON.stringify({ inputs: { topic: "x".repeat(10 * 1_048_576) } }), alice.auth), ctx(workflowId));
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: { message: string } }).error.message).toContain("WEFT_JSON_MAX_BYTES");
+    const deep = await START(raw(`/api/workflows/${workflowId}/runs`, `{"inputs":{"topic":${"[".repeat(200)}${"]".repeat(200)}}}`, alice.auth), ctx(workflowId));
+    expect(deep.status).toBe(400);
+    expect(((await deep.json()) as { error: { message: string } }).error.message).toContain("WEFT_JSON_MAX_DEPTH");
+    const plain = await START(new Request(`http://localhost/api/workflows/${workflowId}/runs`, { method: "POST", headers: { ...alice.auth, "content-type": "text/plain" }, body: "{}" }), ctx(workflowId));
+    expect(plain.status).toBe(415);
+    expect(await db().run.count()).toBe(before);
+  });
+});
+

@@ -10,7 +10,7 @@ import { workflowTemplates } from "@/lib/workflow/templates";
 
 /**
  * The vocabulary test (share page side): the run dashboard draws the owner's document, this page the
- * document rebuilt from the shared graph (lib/runs/share-dto → graphToWorkflow); both draw every node
+ * document rebuilt from the shared graph (lib/run-views/share-dto → graphToWorkflow); both draw every node
  * and edge of the templates and of random documents with the same text, statuses included.
  */
 

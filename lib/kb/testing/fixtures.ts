@@ -1,4 +1,4 @@
-import { crc32 } from "node:zlib";
+import { crc32, deflateRawSync } from "node:zlib";
 
 /**
  * Small, valid files of every knowledge-base format, built in code so tests need no binary fixtures:
@@ -81,6 +81,47 @@ export function buildZip(files: Record<string, string | Buffer>): Buffer {
 
 const xmlEsc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+
+/** A ZIP whose entries are deflated; `claim` makes an entry's headers state another uncompressed size than it has. */
+export function deflatedZip(files: Record<string, string>, claim: Record<string, number> = {}): Buffer {
+  const parts: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const [name, text] of Object.entries(files)) {
+    const data = Buffer.from(text, "utf8");
+    const packed = deflateRawSync(data, { level: 9 });
+    const size = claim[name] ?? data.length;
+    const n = Buffer.from(name, "utf8");
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(n.length, 26);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0);
+    c.writeUInt16LE(20, 4);
+    c.writeUInt16LE(20, 6);
+    c.writeUInt16LE(8, 10);
+    c.writeUInt32LE(crc32(data), 16);
+    c.writeUInt32LE(packed.length, 20);
+    c.writeUInt32LE(size, 24);
+    c.writeUInt16LE(n.length, 28);
+    c.writeUInt32LE(offset, 42);
+    parts.push(local, n, packed);
+    central.push(c, n);
+    offset += 30 + n.length + packed.length;
+  }
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(files).length, 8);
+  end.writeUInt16LE(Object.keys(files).length, 10);
+  end.writeUInt32LE(central.reduce((s, b) => s + b.length, 0), 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, ...central, end]);
+}
 
 /** A DOCX of paragraphs; `{heading: n}` paragraphs use Word's "heading n" style (mammoth maps them to <hn>). */
 export function buildDocx(paragraphs: ({ heading: number; text: string } | string)[]): Buffer {

@@ -3,6 +3,10 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { verifyApiToken } from "@/lib/db/api-tokens";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/json-guard";
+import { rateLimiter, type RateLimitRule } from "@/lib/limits/rate-limit";
 import { listRunnableTools } from "@/lib/tools/catalog";
 import { executeTool } from "@/lib/tools/registry";
 import { callWorkflowTool, isWorkflowToolName, listWorkflowTools } from "./workflows";
@@ -38,26 +42,44 @@ export function createWeftMcpServer(ownerId: string): Server {
   return server;
 }
 
-const unauthorized = () =>
-  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Unauthorized: send Authorization: Bearer <Weft API token>" }, id: null }), {
-    status: 401,
-    headers: { "content-type": "application/json", "www-authenticate": "Bearer" },
-  });
+/** A JSON-RPC error answer (no request id: it was refused before one was read). */
+const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), { status, headers: { "content-type": "application/json", ...headers } });
+
+const unauthorized = () => rpcError(401, -32001, "Unauthorized: send Authorization: Bearer <Weft API token>", { "www-authenticate": "Bearer" });
+
+/** Requests one user may send to /api/mcp per minute (WEFT_MCP_RATE_LIMIT, default 120), whichever token they use. */
+export const mcpRateRule = (): RateLimitRule => ({ name: "mcp", max: env().WEFT_MCP_RATE_LIMIT, windowMs: 60_000 });
 
 /**
  * Handles one request to /api/mcp (streamable HTTP, stateless, JSON responses). The API token is
- * checked BEFORE anything is parsed or executed (cf. Langflow CVE-2025-3248).
+ * checked BEFORE anything is parsed or executed (cf. Langflow CVE-2025-3248); then the owner's rate
+ * limit (429 with Retry-After), then the body through the JSON guard (lib/http/json-guard.ts).
  */
 export async function handleMcpRequest(request: Request): Promise<Response> {
   const header = request.headers.get("authorization") ?? "";
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
   const auth = token ? await verifyApiToken(token) : null;
   if (!auth) return unauthorized();
+  const decision = await rateLimiter().hit(mcpRateRule(), auth.ownerId);
+  if (!decision.allowed) {
+    const wait = decision.retryAfterSeconds;
+    return rpcError(429, -32000, `Too many MCP requests: at most ${mcpRateRule().max} a minute (WEFT_MCP_RATE_LIMIT). Try again in ${wait} s.`, { "retry-after": String(wait) });
+  }
+  let parsedBody: unknown;
+  if (request.method === "POST") {
+    try {
+      parsedBody = await readJsonBody(request, { empty: null });
+    } catch (err) {
+      if (err instanceof AppError) return rpcError(err.status, -32700, err.message);
+      throw err;
+    }
+  }
   const server = createWeftMcpServer(auth.ownerId);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
   } finally {
     void server.close();
   }

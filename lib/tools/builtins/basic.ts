@@ -30,8 +30,8 @@ export const runJavascript = defineBuiltin({
   description: "Runs JavaScript in an isolated sandbox (no network, files or environment). The code must define function run(input) and return JSON.",
   sideEffect: false,
   args: z.object({ code: z.string().min(1).max(100_000), input: z.unknown().optional(), timeoutMs: z.number().int().min(50).max(10_000).default(2000) }),
-  run: async (args) => {
-    const result = await runSandboxed({ code: args.code, input: args.input ?? null, timeoutMs: args.timeoutMs });
+  run: async (args, ctx) => {
+    const result = await runSandboxed({ code: args.code, input: args.input ?? null, timeoutMs: args.timeoutMs, ownerId: ctx.ownerId, signal: ctx.signal });
     if (!result.ok) throw new Error(`${result.error.kind}: ${result.error.message}`);
     return { output: result.output, logs: result.logs };
   },

@@ -27,8 +27,8 @@ export const regexExtract = defineBuiltin({
     flags: z.string().regex(/^[imsuy]*$/).default(""),
     limit: z.number().int().min(1).max(10_000).default(100),
   }),
-  run: async (args) => {
-    const result = await runSandboxed({ code: REGEX_CODE, input: args, timeoutMs: 1000, memoryMb: 64 });
+  run: async (args, ctx) => {
+    const result = await runSandboxed({ code: REGEX_CODE, input: args, timeoutMs: 1000, memoryMb: 64, ownerId: ctx.ownerId, signal: ctx.signal });
     if (!result.ok) throw new Error(result.error.kind === "timeout" ? "regular expression took too long" : result.error.message);
     return { matches: result.output };
   },

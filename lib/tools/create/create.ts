@@ -79,7 +79,7 @@ export async function createTool(p: { ownerId: string; request: string; config: 
     }
     if (builtinTools.has(draft.name)) draft = { ...draft, name: `${draft.name}_custom` };
     progress({ type: "draft", round, draft });
-    results = await runToolTests(draft.code, draft.tests);
+    results = await runToolTests(p.ownerId, draft.code, draft.tests);
     progress({ type: "tests", round, results });
     if (results.every((r) => r.passed)) {
       const version = await saveCodeTool(p.ownerId, { name: draft.name, description: draft.description, code: draft.code, argsSchema: draft.argsSchema, tests: results });

@@ -27,10 +27,11 @@ const config = () => ({ ...scriptedModelConfig(), baseURL: server.url });
 describe("the offline demo writes tools", () => {
   it("every scripted tool's last draft is a valid draft that passes its own tests in the sandbox", async () => {
     expect(toolRules.length).toBeGreaterThanOrEqual(5);
+    const owner = await createTestUser();
     for (const rule of toolRules) {
       const last = rule.reply ?? rule.sequence!.at(-1)!;
       const draft = toolDraftSchema.parse(last.json);
-      const results = await runToolTests(draft.code, draft.tests);
+      const results = await runToolTests(owner.id, draft.code, draft.tests);
       expect(results.filter((r) => !r.passed), `${rule.id}: ${JSON.stringify(results)}`).toEqual([]);
       expect(rule.example, `${rule.id} has an example`).toBeTruthy();
     }

@@ -22,11 +22,17 @@ export function canonical(value: unknown): string {
   );
 }
 
-/** Runs every case in the sandbox (sequentially: each is its own process). */
-export async function runToolTests(code: string, cases: ToolTestCase[], timeoutMs = 2000): Promise<ToolTestResult[]> {
+/**
+ * Runs every case in the sandbox (sequentially: each is its own process), each holding one of
+ * `ownerId`'s sandbox slots (a case refused for want of one fails with that error).
+ */
+export async function runToolTests(ownerId: string, code: string, cases: ToolTestCase[], timeoutMs = 2000): Promise<ToolTestResult[]> {
   const results: ToolTestResult[] = [];
   for (const c of cases) {
-    const r = await runSandboxed({ code, input: c.input, timeoutMs });
+    const r = await runSandboxed({ code, input: c.input, timeoutMs, ownerId }).catch((err: unknown) => ({
+      ok: false as const,
+      error: { kind: "crash" as const, name: "SandboxBusy", message: err instanceof Error ? err.message : String(err) },
+    }));
     if (!r.ok) results.push({ ...c, passed: false, error: `${r.error.kind}: ${r.error.name}: ${r.error.message}` });
     else results.push({ ...c, passed: canonical(r.output) === canonical(c.expected), actual: r.output });
   }

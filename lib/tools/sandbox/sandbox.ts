@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
+import { slotPolicy, withSandboxSlot } from "./slots";
 
 const log = createLogger({ component: "sandbox" });
 
@@ -24,6 +25,14 @@ export interface SandboxOptions {
   maxOutputBytes?: number;
   /** Explicit capabilities; nothing else reaches the host. */
   capabilities?: Record<string, Capability>;
+  /**
+   * Whose code this is: the run then holds one of that user's WEFT_SANDBOX_PER_USER slots (slots.ts),
+   * waiting up to 10 s for one; over the cap it throws SandboxBusyError. Every caller acting for a
+   * user passes it; only the app's own fixed code in tests runs without.
+   */
+  ownerId?: string;
+  /** Ends the wait for a slot early. */
+  signal?: AbortSignal;
 }
 
 export type SandboxErrorKind = "timeout" | "memory" | "stack" | "error" | "output" | "crash";
@@ -78,13 +87,20 @@ function rssMb(pid: number): number | null {
 }
 
 /**
- * Runs untrusted JS in a fresh QuickJS (WASM) runtime inside a fresh child process. Limits:
+ * Runs untrusted JS in a fresh QuickJS (WASM) runtime inside a fresh child process, holding one of
+ * the owner's sandbox slots when `ownerId` is given (throws SandboxBusyError when none frees up in
+ * time; nothing else it does throws). Limits:
  * QuickJS memory limit + stack limit + deadline interrupt in the child; in the parent a wall-clock
  * kill (backstop at deadline + 10 % + 250 ms) and an RSS watchdog (polled every 10 ms) that SIGKILLs the child. The child
  * has an empty environment and Node's permission model (read-only access to quickjs files, no
  * child processes/workers/writes). Never throws for anything the code does.
  */
-export function runSandboxed(options: SandboxOptions): Promise<SandboxResult> {
+export async function runSandboxed(options: SandboxOptions): Promise<SandboxResult> {
+  if (!options.ownerId) return runInChild(options);
+  return withSandboxSlot(options.ownerId, slotPolicy(options.timeoutMs ?? 1000), () => runInChild(options), options.signal);
+}
+
+function runInChild(options: SandboxOptions): Promise<SandboxResult> {
   const timeoutMs = options.timeoutMs ?? 1000;
   const memoryMb = options.memoryMb ?? 32;
   const rssLimit = options.rssLimitMb ?? memoryMb + 128;

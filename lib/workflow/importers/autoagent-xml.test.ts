@@ -144,3 +144,32 @@ describe("importAutoAgentXml: routing, abort and errors", () => {
     expect(noStart.issues.map((i) => i.code)).toContain("missing_on_start");
   });
 });
+
+describe("importAutoAgentXml: listen order", () => {
+  const events = (...defs: Array<[name: string, listen: string[]]>) => `<workflow><name>w</name>
+  <system_input><key>q</key><description>question</description></system_input>
+  <system_output><key>answer</key><description>answer</description></system_output>
+  <agents><agent><name>A</name><description>d</description></agent></agents>
+  <events>
+    <event><name>on_start</name><inputs><input><key>q</key><description/></input></inputs>
+      <outputs><output><key>q</key><description/><action><type>RESULT</type></action></output></outputs></event>
+    ${defs.map(([name, listen]) => `<event><name>${name}</name><task>${name}</task>
+      <outputs><output><key>${name}_out</key><description/><action><type>RESULT</type></action></output></outputs>
+      <listen>${listen.map((l) => `<event>${l}</event>`).join("")}</listen><agent><name>A</name><model>m</model></agent></event>`).join("\n")}
+  </events></workflow>`;
+
+  it("finding 12: an event that listens to an event declared after it is refused, and every such event is reported", () => {
+    expect(importAutoAgentXml(events(["draft", ["on_start"]], ["review", ["draft"]])).issues).toEqual([]);
+    const one = importAutoAgentXml(events(["review", ["draft"]], ["draft", ["on_start"]]));
+    expect(one.ok).toBe(false);
+    expect(one.issues).toEqual([
+      { code: "listens_to_later_event", severity: "error", line: expect.any(Number), message: 'Event "review" listens to "draft", which is declared after it; an event may only listen to events declared before it.' },
+    ]);
+    const two = importAutoAgentXml(events(["a", ["b"]], ["b", ["c"]], ["c", ["on_start", "c"]]));
+    expect(two.issues.filter((i) => i.code === "listens_to_later_event").map((i) => i.message)).toEqual([
+      'Event "a" listens to "b", which is declared after it; an event may only listen to events declared before it.',
+      'Event "b" listens to "c", which is declared after it; an event may only listen to events declared before it.',
+      'Event "c" listens to itself; an event may only listen to events declared before it.',
+    ]);
+  });
+});

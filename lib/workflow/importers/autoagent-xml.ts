@@ -148,6 +148,21 @@ function readFields(el: XmlElement | undefined): { key: string; description: str
   return keys.map((key, i) => ({ key, description: descriptions[i] ?? "" }));
 }
 
+/**
+ * What an event's `listen` list may name: events declared BEFORE it (as the reference
+ * implementation requires: a form is read top to bottom). Every violation is reported, not the first.
+ */
+function listenIssues(ev: Event, index: number, events: Event[]): ImportIssue[] {
+  const rule = "an event may only listen to events declared before it.";
+  return ev.listen.flatMap((l): ImportIssue[] => {
+    const at = events.findIndex((e) => e.name === l);
+    if (at === -1) return [{ code: "unknown_listen", severity: "error", line: ev.line, message: `Event "${ev.name}" listens to unknown event "${l}".` }];
+    if (at === index) return [{ code: "listens_to_later_event", severity: "error", line: ev.line, message: `Event "${ev.name}" listens to itself; ${rule}` }];
+    if (at > index) return [{ code: "listens_to_later_event", severity: "error", line: ev.line, message: `Event "${ev.name}" listens to "${l}", which is declared after it; ${rule}` }];
+    return [];
+  });
+}
+
 function build(root: XmlElement, issues: ImportIssue[]): WorkflowInput {
   const ids = new Set(["start", "end"]);
   const eventEls = children(child(root, "events") ?? root, "event");
@@ -156,8 +171,8 @@ function build(root: XmlElement, issues: ImportIssue[]): WorkflowInput {
   for (const ev of events) {
     if (ctx.events.has(ev.name)) issues.push({ code: "duplicate_event", severity: "error", line: ev.line, message: `Event "${ev.name}" is defined more than once.` });
     else ctx.events.set(ev.name, ev);
-    for (const l of ev.listen) if (!events.some((e) => e.name === l)) issues.push({ code: "unknown_listen", severity: "error", line: ev.line, message: `Event "${ev.name}" listens to unknown event "${l}".` });
   }
+  events.forEach((ev, i) => issues.push(...listenIssues(ev, i, events)));
   if (!ctx.events.has("on_start")) issues.push({ code: "missing_on_start", severity: "error", message: "The workflow has no on_start event." });
   const variables = children(child(root, "global_variables") ?? root, "variable").map((v) => {
     const value = childText(v, "value");

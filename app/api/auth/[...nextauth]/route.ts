@@ -1,7 +1,7 @@
 import { type NextRequest } from "next/server";
 import { handlers } from "@/lib/auth";
 import { credentialsRateLimit } from "@/lib/auth/credentials-guard";
-import { refuseCrossSite } from "@/lib/auth/same-origin";
+import { refuseCrossSite } from "@/lib/http/same-origin";
 
 export const GET = handlers.GET;
 

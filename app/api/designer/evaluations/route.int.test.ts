@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { createProvider } from "@/lib/db/providers";
+import { createProvider } from "@/lib/providers/settings";
 import { corpus, scriptedFixture } from "@/lib/designer/fixtures/corpus";
 import { startScriptedServer, type ScriptedServer } from "@/lib/llm/scripted/server";
 import { createTestUser } from "@/test/fixtures";
@@ -24,6 +24,8 @@ let providerId: string;
 
 beforeAll(async () => {
   process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();
+  // the scripted provider listens on loopback, as a local model server would (the two-command setup allows it)
+  process.env.WEFT_PROVIDER_ALLOW_PRIVATE = "1";
   server = await startScriptedServer({ fixtures: [scriptedFixture(corpus, "designer")] });
   [alice, bob] = [await createTestUser(), await createTestUser()];
   const provider = await createProvider(alice.id, {
@@ -33,7 +35,10 @@ beforeAll(async () => {
   });
   providerId = provider.id;
 }, 60_000);
-afterAll(() => server?.close());
+afterAll(() => {
+  delete process.env.WEFT_PROVIDER_ALLOW_PRIVATE;
+  return server?.close();
+});
 
 const headers = (auth: Record<string, string>) => ({
   "content-type": "application/json",

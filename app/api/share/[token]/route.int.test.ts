@@ -4,6 +4,7 @@ import { GET as listLinksGET, POST as createLinkPOST } from "@/app/api/runs/[id]
 import { DELETE as revokeDELETE } from "@/app/api/runs/[id]/share/[linkId]/route";
 import { db } from "@/lib/db/client";
 import { hashShareToken } from "@/lib/db/share-links";
+import { markPeerStampActive, PEER_HEADER } from "@/lib/net/client-address";
 import { resetEnvCache } from "@/lib/env";
 import { closeRunEventHub } from "@/lib/events/hub";
 import { appendTestEvents } from "@/lib/events/testing/append";
@@ -15,6 +16,8 @@ import { GET as shareEventsGET } from "./events/route";
 import { DELETE as shareDELETE, GET as shareGET, POST as sharePOST } from "./route";
 
 useTestDatabase();
+// the web server's stamp stands in: PEER_HEADER is the socket's address
+markPeerStampActive();
 const prefix = testQueuePrefix();
 type User = Awaited<ReturnType<typeof createTestUser>>;
 let alice: User;
@@ -35,7 +38,7 @@ afterAll(async () => {
 });
 
 /** A fresh client IP per request unless given, so the rate limit only bites where a test wants it. */
-const ip = (fixed?: string) => ({ "x-forwarded-for": fixed ?? `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}` });
+const ip = (fixed?: string) => ({ [PEER_HEADER]: fixed ?? `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}` });
 const tokenCtx = (token: string) => ({ params: Promise.resolve({ token }) });
 const runCtx = (id: string) => ({ params: Promise.resolve({ id }) });
 
@@ -139,7 +142,8 @@ describe("share links (W2)", () => {
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
     const { data } = await readUntil(res, (d) => d.includes("step_finished"));
-    expect(data).toHaveLength(3);
+    // run_started and step_finished; the step's activity (step_progress) is content, left out
+    expect(data.map((d) => (JSON.parse(d) as { event: { type: string } }).event.type)).toEqual(["run_started", "step_finished"]);
     expect(data.join("\n")).not.toContain("SECRET");
     expect(data.join("\n")).not.toContain(alice.id);
   });
@@ -187,6 +191,17 @@ describe("share links (W2)", () => {
     expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
     expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
+
+  it("finding 6: a spoofed X-Forwarded-For does not give a client a fresh share rate limit", async () => {
+    const { token } = await sharedRun(false);
+    const statuses: number[] = [];
+    for (let i = 0; i < 125; i++) {
+      const headers = { ...ip("203.0.113.8"), "x-forwarded-for": `198.51.100.${i % 250}` };
+      statuses.push((await shareGET(new Request(`http://localhost/api/share/${token}`, { headers }), tokenCtx(token))).status);
+    }
+    expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
   });
 });
 

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/engine/events";
 import { resetEnvCache } from "@/lib/env";
+import { closeRevocations, revocationListenerCount } from "@/lib/queue/revocations";
+import { revokeApiToken } from "@/lib/db/api-tokens";
+import { db } from "@/lib/db/client";
 import { closeApiRedis, createWorkerConnection } from "@/lib/queue";
 import { createTestRun, createTestUser } from "@/test/fixtures";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
@@ -24,6 +27,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeRunEventHub();
+  await closeRevocations();
   await closeApiRedis();
 });
 
@@ -100,14 +104,16 @@ describe("GET /api/runs/[id]/events", () => {
 
   it("S3: 1,000 streams opened and aborted leave no subscription or timer behind", { timeout: 180_000 }, async () => {
     const runs = await Promise.all(Array.from({ length: 10 }, () => createTestRun(user.id)));
-    const base = { sse: sseStats(), hub: runEventHub().stats() };
+    const base = { sse: sseStats(), hub: runEventHub().stats(), rechecks: revocationListenerCount() };
     const controllers = Array.from({ length: 1_000 }, () => new AbortController());
     const responses = await Promise.all(controllers.map((c, i) => GET(...request(runs[i % runs.length]!, null, c.signal))));
     expect(responses.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
     const readers = responses.map((r) => r.body!.getReader());
     await waitFor(() => runEventHub().stats().listeners === base.hub.listeners + 1_000, 90_000, () => JSON.stringify({ base, now: runEventHub().stats(), sse: sseStats() }));
     expect(sseStats().open).toBe(base.sse.open + 1_000);
-    expect(sseStats().timers).toBe(base.sse.timers + 1_000);
+    // each stream: a heartbeat and its credential re-check, and a revocation listener
+    expect(sseStats().timers).toBe(base.sse.timers + 2_000);
+    expect(revocationListenerCount()).toBe(base.rechecks + 1_000);
     for (const c of controllers) c.abort();
     await waitFor(
       () => sseStats().open === base.sse.open && runEventHub().stats().channels === base.hub.channels,
@@ -116,10 +122,12 @@ describe("GET /api/runs/[id]/events", () => {
     );
     expect(sseStats()).toEqual(base.sse);
     expect(runEventHub().stats().listeners).toBe(base.hub.listeners);
+    expect(revocationListenerCount()).toBe(base.rechecks);
     const probe = createWorkerConnection("probe");
     let channels: string[] = [];
     await waitFor(
-      async () => (channels = (await probe.pubsub("CHANNELS", `${prefix}:*`)) as string[]).length === 0,
+      // the process's one revocation channel stays; every run's channel is gone
+      async () => (channels = ((await probe.pubsub("CHANNELS", `${prefix}:*`)) as string[]).filter((c) => !c.endsWith(":revocations"))).length === 0,
       90_000,
       () => `redis channels ${channels.join(",")}`,
     );
@@ -156,3 +164,69 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms = 90_000, des
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe("credentials of open streams (finding 9)", () => {
+  /** Keeps a run busy: one progress event every 20 ms until `stop`. */
+  function busy(runId: string) {
+    let stopped = false;
+    const done = (async () => {
+      for (let i = 0; !stopped; i++) {
+        await append(runId, [progress(i)]);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    return async () => {
+      stopped = true;
+      await done;
+    };
+  }
+
+  /** Reads the stream until it ends by itself; returns when it ended (ms since `from`) and how many event frames came. */
+  async function untilClosed(res: Response, from: number, ms: number): Promise<{ closedAfterMs: number; frames: number }> {
+    const reader = res.body!.getReader();
+    let frames = 0;
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
+      if (chunk === null) break;
+      if (chunk.done) return { closedAfterMs: Date.now() - from, frames };
+      frames += (new TextDecoder().decode(chunk.value).match(/^id: /gm) ?? []).length;
+    }
+    await reader.cancel();
+    throw new Error(`the stream was still open ${ms} ms after the revocation (${frames} frames)`);
+  }
+
+  it("finding 9: an open stream closes at once when its API token is revoked", async () => {
+    const owner = await createTestUser();
+    const runId = await createTestRun(owner.id);
+    const stop = busy(runId);
+    try {
+      const res = await GET(...request(runId, null, undefined, owner.auth));
+      expect(res.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      const token = await db().apiToken.findFirstOrThrow({ where: { ownerId: owner.id } });
+      const revokedAt = Date.now();
+      expect(await revokeApiToken(owner.id, token.id)).toBe(true);
+      const { closedAfterMs } = await untilClosed(res, revokedAt, 4_000);
+      expect(closedAfterMs).toBeLessThan(1_500);
+    } finally {
+      await stop();
+    }
+  });
+
+  it("finding 9: a revocation nobody published is found by the periodic re-check", async () => {
+    const owner = await createTestUser();
+    const runId = await createTestRun(owner.id);
+    const stop = busy(runId);
+    try {
+      const res = await GET(...request(runId, null, undefined, owner.auth));
+      expect(res.status).toBe(200);
+      const revokedAt = Date.now();
+      await db().apiToken.updateMany({ where: { ownerId: owner.id }, data: { revokedAt: new Date() } });
+      const { closedAfterMs } = await untilClosed(res, revokedAt, 9_000);
+      expect(closedAfterMs).toBeLessThan(6_500);
+    } finally {
+      await stop();
+    }
+  }, 20_000);
+});

@@ -1,3 +1,5 @@
+import { requestHost } from "@/lib/net/client-address";
+
 /**
  * CSRF guard for mutating route handlers (W4): refuses a request whose Origin (or Sec-Fetch-Site)
  * says it came from another site, and any `text/plain` body (the content type a cross-site form or
@@ -9,7 +11,8 @@ export function refuseCrossSite(request: Request, options: { allowForm?: boolean
   if (site === "cross-site" || site === "same-site") return forbidden("cross-site request refused");
   const origin = request.headers.get("origin");
   if (origin && origin !== "null") {
-    const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? new URL(request.url).host;
+    // X-Forwarded-Host counts only from a trusted proxy (WEFT_TRUSTED_PROXIES), else the Host header
+    const host = requestHost(request.headers, new URL(request.url).host);
     let originHost: string;
     try {
       originHost = new URL(origin).host;
