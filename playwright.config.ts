@@ -8,11 +8,17 @@ import { defineConfig } from "@playwright/test";
  * checkouts on one machine can run their e2e suites at the same time.
  */
 const SLOT = Number(process.env.E2E_SLOT ?? 0);
-const PORT = 3100 + 20 * SLOT;
+/**
+ * Ports fetch() refuses to connect to (the Fetch standard's "bad ports" in the range the slots
+ * use: 4190 is slot 4's scripted model port): a port landing on one moves to the next.
+ */
+const FETCH_BAD_PORTS = new Set([3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697]);
+const fetchable = (port: number): number => (FETCH_BAD_PORTS.has(port) ? port + 1 : port);
+const PORT = fetchable(3100 + 20 * SLOT);
 export const baseURL = `http://localhost:${PORT}`;
 /** The e2e scripted model server (not the demo's 4010) and the e2e worker's health port. */
-export const SCRIPTED_PORT = 4110 + 20 * SLOT;
-const WORKER_HEALTH_PORT = 3111 + 20 * SLOT;
+export const SCRIPTED_PORT = fetchable(4110 + 20 * SLOT);
+const WORKER_HEALTH_PORT = fetchable(3111 + 20 * SLOT);
 const suffix = SLOT ? `_s${SLOT}` : "";
 
 export const e2eEnv = {

@@ -3,7 +3,7 @@ import { systemClock } from "@/lib/engine/clock";
 import type { EnginePorts, ModelPort, StorePort, ToolsPort } from "@/lib/engine/ports";
 import { redisEventsPort } from "@/lib/events/publish";
 import type { Logger } from "@/lib/logger";
-import { enqueueRun } from "@/lib/queue";
+import { enqueueRun, enqueueRunLater } from "@/lib/queue";
 import { registryToolsPort } from "@/lib/tools/registry";
 import { llmModelPort } from "@/lib/providers/model-port";
 import { ownerModelResolver } from "@/lib/providers/resolver";
@@ -43,7 +43,10 @@ export function enginePorts(owner: string | null, logger: Logger, overrides: Por
     tools: { resolve: async (ref) => tools().resolve(ref), call: async (request) => tools().call(request) },
     clock: systemClock,
     logger,
-    queue: { enqueueRun: async (runId, reason) => void (await enqueueRun(runId, reason)) },
+    queue: {
+      enqueueRun: async (runId, reason) => void (await enqueueRun(runId, reason)),
+      enqueueRunLater: async (runId, reason, delayMs) => void (await enqueueRunLater(runId, reason, delayMs)),
+    },
     events: redisEventsPort,
     subflows: subflowsPort(whose),
   };

@@ -10,6 +10,7 @@ import { notifyRunEnded, notifyRunWaiting } from "@/lib/notifications/outbox";
 import { createWorkerConnection, parseJobData, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
 import type { LivenessPort } from "@/lib/engine/ports";
 import { resumeIfAnswered } from "@/lib/runs/answers";
+import { recordDispatchFailure } from "@/workers/dispatch-failures";
 import { settleParent, settleSubflowSteps, subflowLinks } from "@/lib/runs/subflow-answers";
 import { cancelChildRuns } from "@/lib/runs/subflows";
 import { enginePorts, type PortOverrides } from "./engine-ports";
@@ -124,12 +125,24 @@ async function insertEnded(runId: string, logger: Logger): Promise<boolean> {
   }
 }
 
+/**
+ * A job that threw: counted against its run if the run has committed nothing yet; at the cap the run
+ * failed (lib/runs dispatch-failures.ts) and the job ends with it, otherwise the error is thrown on
+ * (BullMQ retries the job, the reconciler dispatches the run again).
+ */
+async function failedBeforeStart(runId: string, err: unknown): Promise<DriverOutcome> {
+  const verdict = await recordDispatchFailure(runId, err).catch(() => null);
+  if (verdict?.failed) return { kind: "terminal", status: "failed", reason: verdict.reason };
+  throw err;
+}
+
 async function processRunJob(job: Job<RunJobData>, workerId: string, stop: AbortSignal, graceMs: number, liveness: LivenessPort, overrides: PortOverrides): Promise<DriverOutcome> {
   const data = parseJobData(RUNS_QUEUE, runJobSchema, job.data);
   const owner = leaseOwner(workerId, job.id ?? "?", job.attemptsStarted);
   const logger = log.child({ runId: data.runId, jobId: job.id, reason: data.reason });
   const drive = () =>
-    runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, { owner, stop, stopGraceMs: Math.max(0, graceMs - 1_000) });
+    runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, { owner, stop, stopGraceMs: Math.max(0, graceMs - 1_000) })
+      .catch((err: unknown) => failedBeforeStart(data.runId, err));
   let outcome = await drive();
   const until = Math.min(Date.now(), data.enqueuedAt) + EARLY_JOB_MS;
   if (outcome.kind === "not_found" && (await insertEnded(data.runId, logger)) && !stop.aborted) outcome = await drive();

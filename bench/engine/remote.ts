@@ -7,7 +7,7 @@
 import pg from "pg";
 import { resetEnvCache } from "@/lib/env";
 import { closeApiRedis, closeRunsQueue, redisUrl } from "@/lib/queue";
-import { closeRunLimiter } from "@/lib/runs/limits";
+import { closeRunLimiter } from "@/lib/limits/run-start-limit";
 import { closeRunStorePool } from "@/lib/run-store/run-sql";
 import { median } from "../stats";
 import { latencyProxyProcess } from "./support";

@@ -72,12 +72,13 @@ export function positionOf(node: WorkflowNode, index: number): XYPosition {
   return node.position ?? { x: (index % 6) * FALLBACK_GAP.x, y: Math.floor(index / 6) * FALLBACK_GAP.y };
 }
 
-/** Outcome handles with readable labels: branch labels for kinds with branches (agent, router, human), fixed names otherwise. */
+/**
+ * Outcome handles with readable labels: branch labels for kinds with branches (agent, router, human),
+ * fixed names otherwise, and the `error` handle of a node whose error policy takes its error branch.
+ */
 export function outcomeHandles(node: WorkflowNode): OutcomeHandle[] {
-  if ("branches" in node) {
-    return node.branches.map((b) => ({ id: b.id, label: b.label || b.id }));
-  }
-  return outcomesOf(node).map((id) => ({ id, label: id }));
+  const labels = new Map("branches" in node ? node.branches.map((b) => [b.id, b.label || b.id] as const) : []);
+  return outcomesOf(node).map((id) => ({ id, label: labels.get(id) ?? id }));
 }
 
 /** Label drawn on an edge: the loop cap for loop edges (components/terms loopLabel), the edge label otherwise. */

@@ -3,6 +3,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { RetryDialog, type RetryPreview } from "./retry-dialog";
 import { SharePanel } from "./share-panel";
 
 async function post(url: string): Promise<{ ok: boolean; body: unknown; status: number }> {
@@ -11,13 +12,15 @@ async function post(url: string): Promise<{ ok: boolean; body: unknown; status: 
 }
 
 /**
- * Owner actions: cancel (while running), re-run with the same inputs, retry a failed run (a new run
- * of the same version and inputs: the engine has no resume-from-step primitive), share.
+ * Owner actions: cancel (while running), retry a failed, cancelled or budget-exhausted run from its
+ * failed step (reusing what succeeded, RetryDialog), re-run with the same inputs from scratch, share.
  */
-export function RunActions({ runId, status }: { runId: string; status: string }) {
+export function RunActions({ runId, status, retryPreview }: { runId: string; status: string; retryPreview: RetryPreview }) {
   const router = useRouter();
   const [busy, setBusy] = useState<string | null>(null);
+  const [retrying, setRetrying] = useState(false);
   const active = status === "queued" || status === "running" || status === "waiting";
+  /** Re-run: a new run with the same inputs, every step again. */
   const again = async (label: string) => {
     setBusy(label);
     try {
@@ -43,9 +46,12 @@ export function RunActions({ runId, status }: { runId: string; status: string })
     <>
       {active && <Button variant="danger" size="sm" loading={busy === "cancel"} onClick={() => void cancel()} data-testid="run-cancel">Cancel</Button>}
       {!active && (status === "failed" || status === "budget_exhausted" || status === "cancelled") && (
-        <Button variant="secondary" size="sm" loading={busy === "retry"} onClick={() => void again("retry")} title="Starts a new run with the same inputs (the engine cannot resume from a step)" data-testid="run-retry">
-          Retry
-        </Button>
+        <>
+          <Button variant="secondary" size="sm" onClick={() => setRetrying(true)} title="A new run that reuses every step that succeeded and runs from the failed one on" data-testid="run-retry">
+            Retry from failed step
+          </Button>
+          <RetryDialog runId={runId} open={retrying} onOpenChange={setRetrying} preview={retryPreview} />
+        </>
       )}
       <Button variant="outline" size="sm" loading={busy === "rerun"} onClick={() => void again("rerun")} data-testid="run-rerun">Re-run</Button>
       <SharePanel runId={runId} />

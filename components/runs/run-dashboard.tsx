@@ -7,9 +7,11 @@ import { estimateCost } from "@/lib/run-views/cost";
 import { formatCost, formatDuration } from "./cost";
 import { FieldsView } from "./json-view";
 import { RawEvents } from "./raw-events";
+import { ForkDialog } from "./fork-dialog";
 import { RunActions } from "./run-actions";
+import { RunLineage } from "./run-lineage";
 import { ReviewCard } from "./review-card";
-import { isFinished, nodeOverlay, orderedSteps, runUsage, stepKey, subflowSteps, waitingReviews } from "./run-fold";
+import { isFinished, nodeOverlay, orderedSteps, retryPreview, runUsage, stepKey, subflowSteps, waitingReviews, type StepState } from "./run-fold";
 import { RunGraph } from "./run-graph";
 import { RunTimeline } from "./run-timeline";
 import { StepInspector } from "./step-inspector";
@@ -57,9 +59,10 @@ function useNow(on: boolean, ms = 500): number {
  * the runs its subflow steps started (SubflowRuns; a share viewer sees the workflows' names only).
  */
 export function RunDashboard(props: DashboardProps) {
-  const { run, doc, steps, eventsUrl, shareUrl, prices, mode, notifications, subflowNames } = props;
+  const { run, doc, steps, eventsUrl, shareUrl, prices, mode, notifications, subflowNames, lineage } = props;
   const { state, live } = useRunEvents({ url: eventsUrl, run, steps, checkUrl: shareUrl });
   const [selected, setSelected] = useState<string | null>(null);
+  const [forking, setForking] = useState<StepState | null>(null);
   const running = !isFinished(state.status) && live !== "revoked";
   const now = useNow(running);
   const nodeIds = useMemo(() => doc?.nodes.map((n) => n.id) ?? [], [doc]);
@@ -102,7 +105,7 @@ export function RunDashboard(props: DashboardProps) {
           <Stat
             label="Trigger"
             testId="run-trigger"
-            value={(run.trigger === "rerun" || run.trigger === "subflow") && run.triggerLabel ? (
+            value={["rerun", "subflow", "retry", "fork"].includes(run.trigger) && run.triggerLabel ? (
               <Link href={`/runs/${run.triggerLabel}`} className="underline">{describeTrigger(run.trigger, run.triggerLabel)}</Link>
             ) : describeTrigger(run.trigger, run.triggerLabel)}
           />
@@ -110,11 +113,12 @@ export function RunDashboard(props: DashboardProps) {
           <Stat label="Steps" value={ordered.filter((s) => s.startedAt).length} testId="run-steps" />
           <Stat label="Tokens" value={`${state.promptTokens + state.completionTokens}`} testId="run-tokens" />
           {prices && <Stat label="Est. cost" value={formatCost(cost)} testId="run-cost" />}
-          {mode === "owner" && <div className="ml-auto flex flex-wrap gap-2"><RunActions runId={run.id} status={state.status} /></div>}
+          {mode === "owner" && <div className="ml-auto flex flex-wrap gap-2"><RunActions runId={run.id} status={state.status} retryPreview={retryPreview(ordered, nodeName, run.version)} /></div>}
           {state.reason && <p className="basis-full text-sm text-muted" data-testid="run-reason">{state.reason}</p>}
         </CardContent>
       </Card>
 
+      {mode === "owner" && lineage && <RunLineage runId={run.id} lineage={lineage} nodeName={nodeName} />}
       {reviews.length > 0 && <ReviewCard runId={run.id} reviews={reviews} nodeName={nodeName} canAnswer={mode === "owner"} />}
       {subflows.length > 0 && <SubflowRuns steps={subflows} nodeName={nodeName} link={mode === "owner"} />}
 
@@ -145,7 +149,9 @@ export function RunDashboard(props: DashboardProps) {
         <Card className="content-start">
           <CardHeader><CardTitle>Step</CardTitle></CardHeader>
           <CardContent>
-            <StepInspector step={current} nodeName={nodeName} prices={prices} showContent={showContent} linkRuns={mode === "owner"} />
+            <StepInspector step={current} nodeName={nodeName} prices={prices} showContent={showContent} linkRuns={mode === "owner"}
+              {...(mode === "owner" && isFinished(state.status) ? { onFork: setForking } : {})} />
+            {forking && <ForkDialog runId={run.id} step={forking} doc={doc} version={run.version} nodeName={nodeName} onClose={() => setForking(null)} />}
           </CardContent>
         </Card>
       </div>

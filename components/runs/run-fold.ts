@@ -9,6 +9,19 @@ export interface ModelCall extends ModelUsage {
   latencyMs: number | null;
 }
 
+/** One try of a step: its first, an error-policy retry, or a re-dispatch after a crash. */
+export interface AttemptView {
+  attempt: number;
+  /** Error-policy retries before this try (0 = the first try). */
+  retry: number;
+  startedAt: string;
+  finishedAt: string | null;
+  /** running, or how it ended: failed (and retried), succeeded, timed_out, cancelled. */
+  status: string;
+  error: string | null;
+  errorClass: string | null;
+}
+
 /** One step (node × iteration) as the dashboard shows it. */
 export interface StepState {
   key: string;
@@ -36,6 +49,15 @@ export interface StepState {
   request?: InputRequestView;
   /** A subflow's child run (while the step waits for its end, and after, for the record). */
   subflow?: SubflowRunView;
+  /** Its tries in order (from the event stream). */
+  attempts: AttemptView[];
+  /** A retry's or fork's step answered with the source run's result (`edited`: the fork's edit). */
+  reused: { runId: string; edited: boolean } | null;
+  /** Why its last try failed (error policies' class), and how its policy recovered, if it did. */
+  errorClass: string | null;
+  recovered: string | null;
+  /** Status `retrying`: when its next try is due. */
+  retryAt: string | null;
 }
 
 /** What a human review asks (the input_requested event; the waiting Step row's output.request). */
@@ -95,7 +117,7 @@ function blankStep(nodeId: string, iteration: number): StepState {
   return {
     key: stepKey(nodeId, iteration), nodeId, iteration, attempt: 1, kind: null, status: "pending", startedAt: null, finishedAt: null,
     branch: null, targets: [], skipped: [], output: undefined, error: null, promptTokens: 0, completionTokens: 0, latencyMs: null,
-    input: undefined, feedback: undefined, progress: [], calls: [], handoffs: [],
+    input: undefined, feedback: undefined, progress: [], calls: [], handoffs: [], attempts: [], reused: null, errorClass: null, recovered: null, retryAt: null,
   };
 }
 
@@ -154,8 +176,17 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
       return;
     case "step_started": {
       const s = step(state, e.nodeId, e.iteration);
-      Object.assign(s, { attempt: e.attempt, kind: e.kind, status: "running", startedAt: at, finishedAt: null, error: null });
+      // a step's first try starts its bar; a retry's try keeps the bar's start
+      Object.assign(s, { attempt: e.attempt, kind: e.kind, status: "running", startedAt: s.attempts.length > 0 ? s.startedAt ?? at : at, finishedAt: null, error: null, retryAt: null });
+      s.attempts.push({ attempt: e.attempt, retry: e.retry ?? 0, startedAt: at, finishedAt: null, status: "running", error: null, errorClass: null });
+      if (e.reused) s.reused = { runId: e.reused.runId, edited: e.reused.edited };
       if (e.feedback !== undefined) s.feedback = e.feedback;
+      return;
+    }
+    case "step_retrying": {
+      const s = step(state, e.nodeId, e.iteration);
+      Object.assign(s, { status: "retrying", error: e.error, errorClass: e.errorClass, retryAt: e.retryAt });
+      endAttempt(s, e.attempt, "failed", at, e.error, e.errorClass);
       return;
     }
     case "step_progress":
@@ -168,6 +199,9 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
         completionTokens: e.completionTokens, latencyMs: e.latencyMs ?? s.latencyMs,
       });
       if (e.output !== undefined) s.output = e.output;
+      if (e.errorClass) s.errorClass = e.errorClass;
+      if (e.recovered) s.recovered = e.recovered;
+      endAttempt(s, s.attempt, e.status, at, e.error ?? null, e.errorClass ?? null);
       return;
     }
     case "branch_taken": {
@@ -211,8 +245,16 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
   }
 }
 
+/** Ends the step's try `attempt` if it is still running (a step's last event ends its last try). */
+function endAttempt(s: StepState, attempt: number, status: string, at: string, error: string | null, errorClass: string | null): void {
+  const a = s.attempts.findLast((x) => x.attempt === attempt);
+  if (a && a.status === "running") Object.assign(a, { status, finishedAt: at, error, errorClass });
+}
+
 const CANVAS_STATUSES: ReadonlySet<string> = new Set<NodeRunState["status"]>(["pending", "running", "waiting", "succeeded", "failed", "skipped", "timed_out", "cancelled"]);
-const canvasStatus = (s: string): NodeRunState["status"] => (CANVAS_STATUSES.has(s) ? (s as NodeRunState["status"]) : "pending");
+/** A step row's status on the canvas: between two tries (`retrying`) the step is still under way. */
+const canvasStatus = (s: string): NodeRunState["status"] =>
+  s === "retrying" ? "running" : CANVAS_STATUSES.has(s) ? (s as NodeRunState["status"]) : "pending";
 
 /** Per node: the status of its latest iteration and that iteration's number (the canvas overlay). */
 export function nodeOverlay(state: RunState, nodeIds: readonly string[]): Map<string, NodeRunState> {
@@ -242,6 +284,13 @@ export function runUsage(state: RunState): ModelUsage[] {
     }
   }
   return [...by.values()];
+}
+
+/** What a retry from the failed step would reuse (the steps that ended with a result) and run first (those that did not). */
+export function retryPreview(steps: readonly StepState[], nodeName: (id: string) => string, version: number): { reusable: number; failed: string[]; version: number } {
+  const reusable = steps.filter((s) => s.status === "succeeded" || ((s.status === "failed" || s.status === "timed_out") && s.branch !== null)).length;
+  const failed = [...new Set(steps.filter((s) => ["failed", "timed_out", "cancelled", "running", "retrying", "waiting"].includes(s.status) && s.branch === null).map((s) => nodeName(s.nodeId)))];
+  return { reusable, failed, version };
 }
 
 /** True when the run can no longer change. */

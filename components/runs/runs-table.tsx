@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
+import { Badge } from "@/components/ui/badge";
 import { Select } from "@/components/ui/input";
 import type { RunRow } from "@/lib/run-views/dto";
 import { runTriggers } from "@/lib/workflow/runs";
@@ -92,7 +93,19 @@ export function RunsTable({ initial, workflows, filter = {} }: { initial: RunRow
                   <td className="px-3 py-2"><Link href={`/runs/${r.id}`}><StatusBadge status={r.status} /></Link></td>
                   <td className="px-3 py-2"><Link href={`/runs/${r.id}`} className="font-medium hover:underline">{r.workflowName}</Link> <span className="text-xs text-muted">v{r.version}</span></td>
                   <td className="px-3 py-2 text-muted">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</td>
-                  <td className="max-w-48 truncate px-3 py-2 text-muted" title={describeTrigger(r.trigger, r.triggerLabel)} data-testid="run-trigger">{describeTrigger(r.trigger, r.triggerLabel)}</td>
+                  <td className="max-w-56 truncate px-3 py-2 text-muted" title={describeTrigger(r.trigger, r.triggerLabel)} data-testid="run-trigger">
+                    {r.sourceRunId ? (
+                      <span data-testid="run-lineage">
+                        {r.trigger === "fork" ? "Fork" : "Retry"} of <Link href={`/runs/${r.sourceRunId}`} className="font-mono underline">{r.sourceRunId.slice(0, 8)}</Link>
+                        {r.sourceNodeId && <> at {r.sourceNodeId}</>}
+                      </span>
+                    ) : describeTrigger(r.trigger, r.triggerLabel)}
+                    {r.derivedCount > 0 && (
+                      <Link href={`/runs/${r.id}#lineage`} className="ml-1" data-testid="run-derived" title="Retries and forks of this run">
+                        <Badge tone="neutral">+{r.derivedCount} derived</Badge>
+                      </Link>
+                    )}
+                  </td>
                   <td className="px-3 py-2 tabular-nums">{formatDuration(r.durationMs)}</td>
                   <td className="px-3 py-2 tabular-nums">{r.stepCount}</td>
                   <td className="px-3 py-2 tabular-nums">{r.tokens}</td>

@@ -8,6 +8,11 @@ import type { StepState } from "./run-fold";
 import { stepDetail, type RecordedMessage } from "./step-detail";
 import { StatusBadge } from "@/components/terms/status-badge";
 import { SubflowRunLink } from "./subflow-runs";
+import { Button } from "@/components/ui/button";
+import { StepRecovery } from "./step-recovery";
+
+/** A fork starts from a step that ended: it succeeded, or it failed (the fork gives it the output it should have had). */
+const FORKABLE = ["succeeded", "failed", "timed_out"];
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -41,8 +46,10 @@ function Messages({ messages }: { messages: RecordedMessage[] }) {
  * view), output and error. Content (prompt, arguments, results, reasons, question, output) only
  * when `showContent` (a share link without content has none).
  */
-export function StepInspector({ step, nodeName, prices, showContent, linkRuns = false }: {
+export function StepInspector({ step, nodeName, prices, showContent, linkRuns = false, onFork }: {
   step: StepState | null; nodeName: (id: string) => string; prices?: Prices; showContent: boolean; linkRuns?: boolean;
+  /** Owner view: forks the run at this step (offered once the step ended). */
+  onFork?: (step: StepState) => void;
 }) {
   if (!step) return <p className="text-sm text-muted">Select a node or a timeline bar to inspect its step.</p>;
   const duration = step.startedAt && step.finishedAt ? Date.parse(step.finishedAt) - Date.parse(step.startedAt) : null;
@@ -55,7 +62,11 @@ export function StepInspector({ step, nodeName, prices, showContent, linkRuns = 
         <StatusBadge status={step.status} testId="step-status" />
         {step.kind && <Badge>{step.kind}</Badge>}
         <span className="text-xs text-muted">iteration {step.iteration} · attempt {step.attempt}{step.attempt > 1 ? ` (${step.attempt - 1} retr${step.attempt === 2 ? "y" : "ies"})` : ""}</span>
+        {onFork && FORKABLE.includes(step.status) && (
+          <Button size="sm" variant="outline" className="ml-auto" data-testid="step-fork" onClick={() => onFork(step)}>Fork from this step</Button>
+        )}
       </div>
+      <StepRecovery step={step} linkRuns={linkRuns} />
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Row label="Started">{step.startedAt ? new Date(step.startedAt).toLocaleTimeString() : "—"}</Row>
         <Row label="Duration">{formatDuration(duration)}</Row>

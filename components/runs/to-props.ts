@@ -6,7 +6,7 @@ export interface GraphLike {
   name: string;
   nodes: {
     id: string; type: string; name: string; position: { x: number; y: number } | null; join?: "all" | "any";
-    agent: string | null; tool: string | null; branches: { id: string; label: string }[]; outputs: string[];
+    agent: string | null; tool: string | null; branches: { id: string; label: string }[]; outputs: string[]; errorBranch?: boolean;
   }[];
   edges: { id: string; source: string; sourceHandle: string; target: string; kind: "forward" | "loop"; maxIterations: number | null; label: string | null }[];
   agents: { key: string; name: string; model: string | null }[];
@@ -34,6 +34,7 @@ export function graphToWorkflow(g: GraphLike): Workflow | null {
       ...(n.type === "agent" || n.type === "router" || (n.type === "human" && n.branches.length > 0) ? { branches: n.branches.map((b) => ({ id: b.id, label: b.label })) } : {}),
       // output names only: the templates stay out of the shared graph
       ...(n.type === "end" ? { outputs: Object.fromEntries(n.outputs.map((k) => [k, ""])) } : {}),
+      ...(n.errorBranch ? { onError: { onExhausted: "error_branch" } } : {}),
     })),
     edges: g.edges.map((e) => ({
       id: e.id, source: e.source, sourceHandle: e.sourceHandle, target: e.target, kind: e.kind,

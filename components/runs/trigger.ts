@@ -9,15 +9,17 @@ export const TRIGGER_NAMES: Record<RunTrigger, string> = {
   mcp: "MCP",
   rerun: "Re-run",
   subflow: "Subflow",
+  retry: "Retry",
+  fork: "Fork",
 };
 
 /**
  * What started a run, as one line: the trigger's name and, when recorded, which token, schedule,
- * webhook, tool, earlier run or parent run (a run id shortened to its first 8 characters).
+ * webhook, tool, earlier run (re-run, retry, fork) or parent run (a run id shortened to its first 8 characters).
  */
 export function describeTrigger(trigger: RunTrigger, label?: string | null): string {
   const name = TRIGGER_NAMES[trigger] ?? trigger;
   if (!label) return name;
-  if (trigger === "rerun" || trigger === "subflow") return `${name} of ${label.slice(0, 8)}`;
+  if (trigger === "rerun" || trigger === "subflow" || trigger === "retry" || trigger === "fork") return `${name} of ${label.slice(0, 8)}`;
   return `${name} · ${label}`;
 }

@@ -1,5 +1,5 @@
 import type { Prices } from "@/lib/run-views/cost";
-import type { RunInfoView, StepView } from "@/lib/run-views/dto";
+import type { RunInfoView, RunLineageView, StepView } from "@/lib/run-views/dto";
 import type { Workflow } from "@/lib/workflow/schema";
 import type { DeliveryRow } from "@/components/workflows/notifier-types";
 
@@ -19,6 +19,8 @@ export interface DashboardProps {
   includeContent?: boolean;
   /** Owner view: names of the workflows the document's subflow nodes run (by workflow id), so a node not started yet names its workflow. */
   subflowNames?: Record<string, string>;
+  /** Owner view: the run's retries and forks and the run it derives from. */
+  lineage?: RunLineageView;
   /** Owner view: the run's notifications (lib/notifications), as they stood when the page was opened. */
   notifications?: (DeliveryRow & { url: string })[];
 }

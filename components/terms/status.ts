@@ -19,6 +19,7 @@ const TERMS: Record<Status, StatusTerm> = {
   pending: { label: "pending", tone: "muted", hint: "Not started yet" },
   running: { label: "running", tone: "active", hint: "Running now" },
   waiting: { label: "waiting", tone: "attention", hint: "Waiting for a person's answer or a child run" },
+  retrying: { label: "retrying", tone: "attention", hint: "Failed a try; its next try is scheduled (error policy)" },
   succeeded: { label: "succeeded", tone: "success", hint: "Finished successfully" },
   failed: { label: "failed", tone: "danger", hint: "Ended with an error" },
   timed_out: { label: "timed out", tone: "danger", hint: "Took longer than its timeout" },

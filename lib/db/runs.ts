@@ -23,6 +23,12 @@ export interface RunSummary {
   finishedAt: Date | null;
   trigger: RunTrigger;
   triggerLabel: string | null;
+  /** A retry's or fork's source run (lineage), and for a fork the step it forked at. */
+  sourceRunId: string | null;
+  sourceNodeId: string | null;
+  sourceIteration: number | null;
+  /** How many retries and forks were made of this run. */
+  derivedCount: number;
 }
 
 /** One step row as read (dates as Date); lib/run-views/dto.ts `stepView` makes it the StepView pages render. */
@@ -76,14 +82,19 @@ const summarySelect = {
   finishedAt: true,
   trigger: true,
   triggerLabel: true,
+  sourceRunId: true,
+  sourceNodeId: true,
+  sourceIteration: true,
+  _count: { select: { derived: true } },
   workflowVersion: { select: { version: true, workflow: { select: { id: true, name: true } } } },
 } satisfies Prisma.RunSelect;
 
 type SummaryRow = Prisma.RunGetPayload<{ select: typeof summarySelect }>;
 
-function summaryOf({ workflowVersion, ...r }: SummaryRow): RunSummary {
+function summaryOf({ workflowVersion, _count, ...r }: SummaryRow): RunSummary {
   return {
     ...r,
+    derivedCount: _count.derived,
     workflowId: workflowVersion.workflow.id,
     workflowName: workflowVersion.workflow.name,
     version: workflowVersion.version,

@@ -2,6 +2,7 @@
  * Every error the engine throws or expects its ports to throw. They are control signals: the driver
  * and the executors tell them apart with `instanceof`, so each concept has exactly one class here.
  */
+import type { ErrorClass } from "@/lib/workflow/error-policy";
 import type { CommitFailure } from "./ports/store";
 
 /** Why an in-flight step's signal was aborted (the executor sees it as `signal.reason`). */
@@ -12,9 +13,15 @@ export class StepAbort extends Error {
   }
 }
 
-/** A failure with a message meant for the run's trace (configuration problems, tool refusals). */
+/**
+ * A failure with a message meant for the run's trace (configuration problems, tool refusals), and
+ * its error class when it has one (error policies retry by class; default `other`).
+ */
 export class StepError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly errorClass: ErrorClass = "other",
+  ) {
     super(message);
     this.name = "StepError";
   }
@@ -33,11 +40,11 @@ export class StepLimitError extends Error {
 
 /**
  * The model declined to answer (an OpenAI refusal): the step fails with a reason that says so,
- * instead of taking the empty answer as the agent's output (L1).
+ * instead of taking the empty answer as the agent's output (L1). Class `invalid_output`.
  */
 export class ModelRefusalError extends StepError {
   constructor(readonly refusal: string) {
-    super(`the model refused to answer: ${refusal.length > 500 ? `${refusal.slice(0, 500)}…` : refusal}`);
+    super(`the model refused to answer: ${refusal.length > 500 ? `${refusal.slice(0, 500)}…` : refusal}`, "invalid_output");
     this.name = "ModelRefusalError";
   }
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { errorClassSchema } from "@/lib/workflow/error-policy";
 
 /**
  * The run event log (rule R8): every state change of a run is one of these, appended to the run's
@@ -21,8 +22,11 @@ export type TerminalRunStatus = z.infer<typeof terminalRunStatusSchema>;
 export const isTerminalRunStatus = (s: RunStatus): s is TerminalRunStatus =>
   (terminalRunStatuses as readonly string[]).includes(s);
 
-/** Step statuses (same names as Prisma's StepStatus). `waiting`: a human review asked and not yet answered. */
-export const stepStatuses = ["pending", "running", "waiting", "succeeded", "failed", "skipped", "timed_out", "cancelled"] as const;
+/**
+ * Step statuses (same names as Prisma's StepStatus). `waiting`: a human review asked and not yet
+ * answered. `retrying`: the step's try failed and its error policy retries it after a backoff.
+ */
+export const stepStatuses = ["pending", "running", "waiting", "retrying", "succeeded", "failed", "skipped", "timed_out", "cancelled"] as const;
 export const stepStatusSchema = z.enum(stepStatuses);
 export type StepStatus = z.infer<typeof stepStatusSchema>;
 
@@ -52,6 +56,13 @@ export const stepStartedEvent = z.object({
   kind: z.string(),
   /** Present when a loop edge re-entered this node: the source's output (rendered as {{feedback}}). */
   feedback: z.unknown().optional(),
+  /** An error-policy retry: how many retries came before this try (1 = the first retry). */
+  retry: z.number().int().positive().optional(),
+  /**
+   * A retry or fork reusing a result of the run it derives from: the step is not executed, its result
+   * (the next event) is the source step's (`edited`: the fork's edited value).
+   */
+  reused: z.object({ runId: z.string(), edited: z.boolean().default(false) }).optional(),
 });
 
 /** Something visible happened inside a running step (an agent turn, a tool call, a format retry). */
@@ -69,6 +80,33 @@ export const stepFinishedEvent = z.object({
   branch: z.string().optional(),
   output: z.unknown().optional(),
   error: z.string().optional(),
+  promptTokens: z.number().int().nonnegative().default(0),
+  completionTokens: z.number().int().nonnegative().default(0),
+  latencyMs: z.number().int().nonnegative().optional(),
+  /** Why a failed (or recovered) try failed, as classified for error policies. */
+  errorClass: errorClassSchema.optional(),
+  /**
+   * The step failed and its error policy recovered: `fallback` (status succeeded, output = the
+   * policy's fallback) or `error_branch` (the error outcome followed, output = the error).
+   */
+  recovered: z.enum(["fallback", "error_branch"]).optional(),
+});
+
+/**
+ * A step's try failed and its error policy retries it: the try is over (its error and usage here),
+ * the next one starts at `retryAt` (after `delayMs`), as retry number `retry` of `maxRetries`.
+ */
+export const stepRetryingEvent = z.object({
+  type: z.literal("step_retrying"),
+  ...stepRef,
+  attempt: z.number().int().positive(),
+  error: z.string(),
+  errorClass: errorClassSchema,
+  retry: z.number().int().positive(),
+  maxRetries: z.number().int().positive(),
+  delayMs: z.number().int().nonnegative(),
+  /** ISO-8601 time the next try is due. */
+  retryAt: z.string(),
   promptTokens: z.number().int().nonnegative().default(0),
   completionTokens: z.number().int().nonnegative().default(0),
   latencyMs: z.number().int().nonnegative().optional(),
@@ -190,6 +228,7 @@ export const runEventSchema = z.discriminatedUnion("type", [
   stepStartedEvent,
   stepProgressEvent,
   stepFinishedEvent,
+  stepRetryingEvent,
   branchTakenEvent,
   loopIterationEvent,
   loopExhaustedEvent,

@@ -34,6 +34,8 @@ interface MemRun {
   nextSeq: number;
   waitingSince: Date | null;
   pausedMs: number;
+  /** A retry's or fork's results to reuse (RunSnapshot.seed). */
+  seed?: unknown;
   steps: Map<string, StepRecord>;
   events: StoredEvent[];
 }
@@ -49,12 +51,13 @@ export class MemoryStore implements StorePort {
   /** Called before each commit is applied; throw from it to simulate a crash before the commit lands. */
   beforeCommit?: (runId: string, commit: RunCommit) => void;
 
-  /** Creates a queued run. */
-  create(runId: string, workflow: unknown, inputs: Record<string, unknown> = {}): void {
+  /** Creates a queued run (with `seed`: a retry or fork reusing another run's results). */
+  create(runId: string, workflow: unknown, inputs: Record<string, unknown> = {}, seed?: unknown): void {
     this.runs.set(runId, {
       workflow, inputs, status: "queued", plannerState: {}, version: 0, leaseOwner: null, cancelRequested: false,
       cancelReason: null, createdAt: new Date(), startedAt: null, finishedAt: null, outputs: null, reason: null,
       promptTokens: 0, completionTokens: 0, stepCount: 0, nextSeq: 1, waitingSince: null, pausedMs: 0, steps: new Map(), events: [],
+      ...(seed !== undefined ? { seed } : {}),
     });
   }
 
@@ -109,10 +112,11 @@ export class MemoryStore implements StorePort {
     for (const s of c.stepResults ?? []) {
       const row = steps.get(stepKey(s.nodeId, s.iteration));
       // A cancellation may close a row a dead worker started (the crash-loop terminal commit, D3),
-      // and a waiting human review is closed by whoever holds the run when its answer comes: the run
-      // guard above proves the committer holds the run. Any other result needs its own running row.
+      // and a waiting human review (or a step waiting for its retry) is closed by whoever holds the run
+      // when its answer comes: the run guard above proves the committer holds the run. Any other
+      // result needs its own running row.
       const ours = row?.leaseOwner === c.owner || s.status === "cancelled";
-      const open = row?.status === "waiting" || (row?.status === "running" && ours);
+      const open = row?.status === "waiting" || row?.status === "retrying" || (row?.status === "running" && ours);
       if (!row || !open || row.attempt !== s.attempt) {
         return refuse("lost_lease", `step ${s.nodeId}#${s.iteration} not running under this lease`);
       }
@@ -190,6 +194,7 @@ export class MemoryStore implements StorePort {
       runId, workflow: r.workflow, inputs: r.inputs, status: r.status, plannerState: r.plannerState, version: r.version,
       leaseOwner: r.leaseOwner, cancelRequested: r.cancelRequested, cancelReason: r.cancelReason, createdAt: r.createdAt,
       startedAt: r.startedAt, promptTokens: r.promptTokens, completionTokens: r.completionTokens, pausedMs: r.pausedMs, steps: [...r.steps.values()],
+      ...(r.seed !== undefined ? { seed: r.seed } : {}),
     });
   }
 }

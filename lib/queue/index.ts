@@ -12,7 +12,7 @@ export {
   closeApiRedis,
   withRedisDeadline,
 } from "./connection";
-export { runsQueue, closeRunsQueue, enqueueRun, hasLiveRunJob, type EnqueueResult } from "./runs-queue";
+export { runsQueue, closeRunsQueue, enqueueRun, enqueueRunLater, hasLiveRunJob, wakeRunJob, type EnqueueResult } from "./runs-queue";
 export {
   SCHEDULES_QUEUE,
   scheduleJobSchema,

@@ -53,3 +53,43 @@ export async function hasLiveRunJob(runId: string): Promise<boolean> {
   const state = await withRedisDeadline("job state", queue.getJobState(jobId));
   return state === "waiting" || state === "active" || state === "delayed" || state === "prioritized" || state === "waiting-children";
 }
+
+/**
+ * Dispatches a run later (a run whose steps wait for their error-policy retries sleeps instead of
+ * holding a worker): one job, deduplicated like enqueueRun, that starts in `delayMs`. Enqueued by
+ * the run's own job as it ends, the job is kept as the run's next one (`keepLastIfActive`) and
+ * delayed from then. A reconciler pass finds it live (delayed); a cancel or an answer promotes it
+ * (wakeRunJob).
+ */
+export async function enqueueRunLater(runId: string, reason: RunJobReason, delayMs: number): Promise<EnqueueResult> {
+  const data: RunJobData = { runId, reason, enqueuedAt: Date.now() };
+  const wanted = `run-${runId}-${randomBytes(4).toString("hex")}`;
+  const job = await withRedisDeadline(
+    "enqueue run later",
+    runsQueue().add("run", data, {
+      ...RUN_JOB_OPTIONS,
+      jobId: wanted,
+      delay: Math.max(0, Math.round(delayMs)),
+      deduplication: { id: runDedupId(runId), keepLastIfActive: true },
+    }),
+  );
+  const jobId = job.id ?? wanted;
+  return { jobId, deduplicated: jobId !== wanted };
+}
+
+/**
+ * Makes a run's delayed job (a sleeping run's: enqueueRunLater) start now, so a cancel or a review's
+ * answer does not wait for the retry's backoff. Answers whether it promoted one (false: the run has
+ * no delayed job, or it just started).
+ */
+export async function wakeRunJob(runId: string): Promise<boolean> {
+  const queue = runsQueue();
+  const jobId = await withRedisDeadline("look up run job", queue.getDeduplicationJobId(runDedupId(runId)));
+  if (!jobId) return false;
+  const job = await withRedisDeadline("read run job", queue.getJob(jobId));
+  if (!job || (await withRedisDeadline("job state", job.getState())) !== "delayed") return false;
+  return withRedisDeadline("promote run job", job.promote()).then(
+    () => true,
+    () => false,
+  );
+}

@@ -8,7 +8,8 @@ import "server-only";
  * every step result to hit a `running` row of this owner and attempt and every skip to hit no
  * existing row; every other write joins the UPDATE's output, so a refused guard writes nothing at
  * all. A waiting human review's row is closed by whoever holds the run when its answer comes (the Run
- * guard proves that), so its result needs no owner match. Parking a run (status `waiting`) releases
+ * guard proves that), so its result needs no owner match; so is a row waiting for its error-policy
+ * retry (when the run ends meanwhile). Parking a run (status `waiting`) releases
  * its lease in the same statement. The `Run` row lock taken by the UPDATE orders concurrent
  * appenders, so event seqs stay contiguous (R8) exactly as with lib/events appendEvents.
  */
@@ -78,7 +79,7 @@ function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bum
   const resultRow = parts.oneResult
     ? `s."runId" = ${runId} AND s."nodeId" = ${one("nodeId")} AND s.iteration = ${one("iteration", "::int")} AND s.attempt = ${one("attempt", "::int")}`
     : `s."runId" = ${runId} AND s."nodeId" = res."nodeId" AND s.iteration = res.iteration AND s.attempt = res.attempt`;
-  const open = (cancelled: string) => `(s.status = 'waiting' OR (s.status = 'running' AND (s."leaseOwner" = ${owner} OR ${cancelled} = 'cancelled')))`;
+  const open = (cancelled: string) => `(s.status IN ('waiting', 'retrying') OR (s.status = 'running' AND (s."leaseOwner" = ${owner} OR ${cancelled} = 'cancelled')))`;
   // each member of a set (`res`, `sk`) looks its row up in the unique index: a LATERAL subquery with a
   // LIMIT is never flattened into a join, so it runs once per member with the member's key as its
   // index condition (a plain join or EXISTS may be planned as a hash join over all the run's rows)
@@ -164,7 +165,7 @@ export function preparedCommit(parts: Parts): { name: string; text: string; para
   const key = `commit_${parts.results ? (parts.oneResult ? "r1" : "r") : ""}${parts.starts ? "s" : ""}${parts.skips ? (parts.oneSkip ? "k1" : "k") : ""}${parts.park ? "p" : ""}`;
   let st = prepared.get(key);
   if (!st) {
-    st = { name: `weft_run_${key}_v8`, ...commitStatement(COMMIT_BUMP, parts) };
+    st = { name: `weft_run_${key}_v9`, ...commitStatement(COMMIT_BUMP, parts) };
     prepared.set(key, st);
   }
   return st;

@@ -130,7 +130,7 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
     if (restart && restart.attempt === r.attempt) continue; // completes its start, below
     if (restart && restart.attempt < r.attempt) return null;
     const row = rowOf(k);
-    const open = row && row.attempt === r.attempt && (row.status === "waiting" || (row.status === "running" && (row.leaseOwner === c.owner || r.status === "cancelled")));
+    const open = row && row.attempt === r.attempt && (row.status === "waiting" || row.status === "retrying" || (row.status === "running" && (row.leaseOwner === c.owner || r.status === "cancelled")));
     if (!open) return { ok: false, reason: "lost_lease", detail: `step ${r.nodeId}#${r.iteration} attempt ${r.attempt} is not running under this owner` };
     changesWaiting ||= row.status === "waiting";
     if (restart) continue; // the restart overwrites it

@@ -95,7 +95,7 @@ async function diagnose(runId: string, c: RunCommit, known?: CommitRefused): Pro
   if (known) return known;
   for (const r of c.stepResults ?? []) {
     const startedHere = c.stepStarts?.some((s) => s.nodeId === r.nodeId && s.iteration === r.iteration);
-    const hit = startedHere ? 1 : await db().step.count({ where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, OR: [{ status: "running", leaseOwner: c.owner }, { status: "waiting" }] } });
+    const hit = startedHere ? 1 : await db().step.count({ where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, OR: [{ status: "running", leaseOwner: c.owner }, { status: "waiting" }, { status: "retrying" }] } });
     if (hit !== 1) return new CommitRefused("lost_lease", stepNotHeld(r));
   }
   return new CommitRefused("stale", "a skipped step already exists");

@@ -40,10 +40,11 @@ export async function applyStepWrites(tx: Tx, runId: string, c: RunCommit): Prom
     // step crashed its workers (D3 crash loop) while that row still names the crashed owner. The run
     // guard of the same transaction proves the committer holds the run; every other result must
     // hit a row of this owner.
-    // A waiting human review is closed by whoever holds the run when its answer comes.
+    // A waiting human review is closed by whoever holds the run when its answer comes, a step waiting
+    // for its retry by whoever holds the run when it is cancelled.
     const owner = r.status === "cancelled" ? {} : { leaseOwner: c.owner };
     const { count } = await tx.step.updateMany({
-      where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, OR: [{ status: "running", ...owner }, { status: "waiting" }] },
+      where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, OR: [{ status: "running", ...owner }, { status: "waiting" }, { status: "retrying" }] },
       data: {
         status: r.status,
         output: json(r.output),

@@ -62,8 +62,9 @@ const runInsertLock = (shared: boolean) => `pg_advisory_xact_lock${shared ? "_sh
 /** The FROM item both inserts select their row from: one row, after the insert's lock is taken. */
 const LOCKED = `(SELECT ${runInsertLock(false)}) insert_lock`;
 
-const RUN_COLUMNS = `id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey", "parentRunId", "parentNodeId", "parentIteration", depth`;
-const RUN_VALUES = `$1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8, $9, $10, $11::int, $12::int`;
+const RUN_COLUMNS = `id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey", "parentRunId", "parentNodeId", "parentIteration", depth,
+  "sourceRunId", "sourceNodeId", "sourceIteration", seed`;
+const RUN_VALUES = `$1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8, $9, $10, $11::int, $12::int, $13, $14, $15::int, $16::jsonb`;
 
 /**
  * The insert of a start that read no target (a target this process started before, lib/runs
@@ -76,9 +77,9 @@ const GUARDED_INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS})
   SELECT ${RUN_VALUES} FROM ${LOCKED}, "Workflow" w
   JOIN LATERAL (
     SELECT id, document FROM "WorkflowVersion"
-    WHERE "workflowId" = w.id AND ($15::int IS NULL OR version = $15::int) ORDER BY version DESC LIMIT 1
+    WHERE "workflowId" = w.id AND ($19::int IS NULL OR version = $19::int) ORDER BY version DESC LIMIT 1
   ) v ON v.id = $3
-  WHERE w.id = $13 AND w."ownerId" = $2 AND w.name = $14 AND ($15::int IS NOT NULL OR v.document = w.draft)`;
+  WHERE w.id = $17 AND w."ownerId" = $2 AND w.name = $18 AND ($19::int IS NOT NULL OR v.document = w.draft)`;
 
 /** The insert of a start that read its target (or needs no guard). */
 const INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS}) SELECT ${RUN_VALUES} FROM ${LOCKED}`;
@@ -93,17 +94,19 @@ export interface ExpectedTarget {
 
 /**
  * Inserts a queued run with the given id, creation time, inputs (as JSON) and origin (its label
- * already cut to TRIGGER_LABEL_MAX; a subflow's parent step and depth); nothing is read back. With
- * `expected`, only if the target is still as expected: answers whether the row was written.
+ * already cut to TRIGGER_LABEL_MAX; a subflow's parent step and depth; a retry's or fork's source
+ * and seed); nothing is read back. With `expected`, only if the target is still as expected: answers
+ * whether the row was written.
  */
 export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputsJson: string, key: { id: string; createdAt: Date }, origin: RunOrigin, expected?: ExpectedTarget): Promise<boolean> {
   const { id, createdAt } = key;
-  const parent = origin.parent;
+  const { parent, lineage } = origin;
   const values = [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label ?? null, origin.idempotencyKey ?? null,
-    parent?.runId ?? null, parent?.nodeId ?? null, parent?.iteration ?? null, parent?.depth ?? 0];
+    parent?.runId ?? null, parent?.nodeId ?? null, parent?.iteration ?? null, parent?.depth ?? 0,
+    lineage?.runId ?? null, lineage?.nodeId ?? null, lineage?.iteration ?? null, lineage ? JSON.stringify(lineage.seed) : null];
   const res = expected
-    ? await runStorePool().query({ name: "weft_run_insert_guarded_v2", text: GUARDED_INSERT_SQL, values: [...values, expected.workflowId, expected.workflowName, expected.requested ?? null] })
-    : await runStorePool().query({ name: "weft_run_insert_v6", text: INSERT_SQL, values });
+    ? await runStorePool().query({ name: "weft_run_insert_guarded_v3", text: GUARDED_INSERT_SQL, values: [...values, expected.workflowId, expected.workflowName, expected.requested ?? null] })
+    : await runStorePool().query({ name: "weft_run_insert_v7", text: INSERT_SQL, values });
   return res.rowCount === 1;
 }
 

@@ -183,7 +183,7 @@ export function commitQuery(runId: string, c: RunCommit, ids?: RowIds): CommitQu
 
 type RunJson = {
   id: string; ownerId: string; workflowVersionId: string; version: number; status: RunStatus; inputs: Record<string, unknown> | null; state: unknown; leaseOwner: string | null; cancelRequested: boolean;
-  reason: string | null; createdAt: string; startedAt: string | null; promptTokens: number; completionTokens: number; pausedMs: number;
+  reason: string | null; createdAt: string; startedAt: string | null; promptTokens: number; completionTokens: number; pausedMs: number; seed?: unknown;
 };
 type StepJson = Omit<StepRecord, "startedAt" | "finishedAt" | "status"> & { status: StepStatus; startedAt: string | null; finishedAt: string | null };
 
@@ -235,6 +235,7 @@ export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimRe
       runId: r.id, workflow: snap.document, workflowVersionId: r.workflowVersionId, inputs: r.inputs ?? {}, status: r.status, plannerState: r.state, version, leaseOwner: r.leaseOwner,
       cancelRequested: r.cancelRequested, cancelReason: r.cancelRequested && live ? r.reason : null, createdAt: jsonTimestamp(r.createdAt)!,
       startedAt: jsonTimestamp(r.startedAt), promptTokens: r.promptTokens, completionTokens: r.completionTokens, pausedMs: r.pausedMs ?? 0,
+      ...(r.seed !== undefined && r.seed !== null ? { seed: r.seed } : {}),
       steps: snap.steps.map((s) => ({
         nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: s.status, input: s.input, output: s.output, branch: s.branch,
         promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error, leaseOwner: s.leaseOwner,

@@ -68,7 +68,7 @@ export async function listRunRows(ownerId: string, filter: RunListFilter): Promi
       id: r.id, status: r.status, reason: r.reason, workflowId: r.workflowId, workflowName: r.workflowName, version: r.version,
       createdAt: r.createdAt.toISOString(), startedAt: r.startedAt?.toISOString() ?? null, finishedAt: r.finishedAt?.toISOString() ?? null,
       durationMs: r.startedAt ? (r.finishedAt?.getTime() ?? now) - r.startedAt.getTime() : null,
-      trigger: r.trigger, triggerLabel: r.triggerLabel,
+      trigger: r.trigger, triggerLabel: r.triggerLabel, sourceRunId: r.sourceRunId, sourceNodeId: r.sourceNodeId, derivedCount: r.derivedCount,
       stepCount: r.stepCount, tokens: r.promptTokens + r.completionTokens,
       costUsd: estimateCost(settings.prices, usage.get(r.id) ?? []),
     })),

@@ -61,6 +61,30 @@ export interface RunRow {
   stepCount: number;
   tokens: number;
   costUsd: number | null;
+  /** A retry's or fork's source run, and a fork's step; how many retries and forks were made of this run. */
+  sourceRunId: string | null;
+  sourceNodeId: string | null;
+  derivedCount: number;
+}
+
+/** A run in a lineage (its source chain, or the runs derived from it). */
+export interface LineageRunView {
+  id: string;
+  trigger: RunTrigger;
+  status: string;
+  createdAt: string;
+  /** A fork: the step it forked at. */
+  forkedAt: { nodeId: string; iteration: number } | null;
+}
+
+/**
+ * Owner view: where a run sits among its retries and forks. `chain` runs from the original to this
+ * run's source (empty for an original); `derived` holds the retries and forks made of this run.
+ */
+export interface RunLineageView {
+  chain: LineageRunView[];
+  forkedAt: { nodeId: string; iteration: number } | null;
+  derived: LineageRunView[];
 }
 
 type Dated<T, K extends keyof T> = Omit<T, K> & { [P in K]: null extends T[P] ? Date | null : Date };
@@ -109,4 +133,49 @@ export function runInfoView(r: RunRowLike): RunInfoView {
     finishedAt: iso(r.finishedAt),
     trigger: r.trigger,
   };
+}
+
+/** One side of a step in a comparison of two runs. */
+export interface ComparedStepView {
+  status: string;
+  output: unknown;
+  error: string | null;
+  branch: string | null;
+  /** Tries it took (error-policy retries and re-dispatches included). */
+  attempts: number;
+  /** Answered from the run it derives from (a retry's or fork's), and whether a fork edited it. */
+  reused: boolean;
+  edited: boolean;
+  tokens: number;
+  latencyMs: number | null;
+}
+
+/** One step (node × iteration) of two runs side by side; `verdict` compares status, outcome and output. */
+export interface ComparisonRowView {
+  key: string;
+  nodeId: string;
+  iteration: number;
+  left: ComparedStepView | null;
+  right: ComparedStepView | null;
+  verdict: "same" | "changed" | "only_left" | "only_right";
+}
+
+/** A run as a comparison heads its column. */
+export interface ComparedRunView {
+  id: string;
+  workflowName: string;
+  version: number;
+  status: string;
+  trigger: RunTrigger;
+  createdAt: string;
+  outputs: unknown;
+}
+
+/** Two of the owner's runs side by side, step by step (a run and its retry or fork, or any two runs). */
+export interface RunComparisonView {
+  left: ComparedRunView;
+  right: ComparedRunView;
+  rows: ComparisonRowView[];
+  /** Node names of both runs' documents, by id. */
+  nodeNames: Record<string, string>;
 }

@@ -11,7 +11,9 @@ const events: RunEvent[] = [
   { type: "step_progress", nodeId: "a", iteration: 2, message: "prompt rendered (2 messages)", detail: { messages: [{ role: "system", content: SECRET }, { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "search", args: { q: SECRET } }] }, { role: "tool", name: "search", toolCallId: "c1", content: SECRET }] } },
   { type: "step_progress", nodeId: "a", iteration: 2, message: "search returned 14 characters", detail: { tool: "search", callId: "c1", result: SECRET } },
   { type: "step_progress", nodeId: "a", iteration: 2, message: 'chose branch "done"', detail: { branch: "done", reason: SECRET } },
-  { type: "step_finished", nodeId: "a", iteration: 2, status: "succeeded", output: SECRET, promptTokens: 1, completionTokens: 2 },
+  { type: "step_retrying", nodeId: "a", iteration: 2, attempt: 1, error: "503 upstream", errorClass: "provider_5xx", retry: 1, maxRetries: 2, delayMs: 1_000, retryAt: "2026-01-01T00:00:01.000Z", promptTokens: 1, completionTokens: 0, latencyMs: 9 },
+  { type: "step_started", nodeId: "a", iteration: 2, attempt: 2, kind: "agent", retry: 1 },
+  { type: "step_finished", nodeId: "a", iteration: 2, status: "succeeded", output: SECRET, promptTokens: 1, completionTokens: 2, error: "503 upstream", errorClass: "provider_5xx", recovered: "fallback" },
   { type: "handoff", nodeId: "o", iteration: 1, worker: "w", phase: "handoff", task: SECRET, result: SECRET },
   { type: "input_requested", nodeId: "review", iteration: 1, prompt: SECRET, choices: [{ id: "approve", label: "Approve" }], fields: [{ key: "note", type: "text", description: "", required: true }], timeoutMs: 60_000, timeoutChoice: "approve" },
   { type: "run_waiting", steps: [{ nodeId: "review", iteration: 1 }] },
@@ -76,6 +78,23 @@ describe("shared graph", () => {
   it("carries a human review's choices, like a router's branches", () => {
     const graph = sharedGraph(instantiateTemplate("post-approval")!);
     expect(graph.nodes.find((n) => n.id === "review")?.branches).toEqual([{ id: "publish", label: "Publish" }, { id: "revise", label: "Send back" }]);
+  });
+
+  it("says which nodes take their error branch, and nothing else of their error policy", () => {
+    const doc = instantiateTemplate("post-approval")!;
+    const review = doc.nodes.find((n) => n.id === "review")!;
+    review.onError = { onExhausted: "error_branch", retry: { maxAttempts: 3, initialDelayMs: 1_000, backoffFactor: 2, on: ["timeout"] }, fallback: SECRET };
+    const graph = sharedGraph(doc);
+    expect(graph.nodes.find((n) => n.id === "review")?.errorBranch).toBe(true);
+    expect(graph.nodes.filter((n) => n.errorBranch).map((n) => n.id)).toEqual(["review"]);
+    expect(JSON.stringify(graph)).not.toContain(SECRET);
+  });
+});
+
+describe("shared reuse", () => {
+  it("says a step was reused from its source run without naming that run", () => {
+    const e: RunEvent = { type: "step_started", nodeId: "a", iteration: 1, attempt: 1, kind: "agent", reused: { runId: "source-run-id", edited: true } };
+    for (const content of [false, true]) expect(sharedEvent(e, content)).toEqual({ ...e, reused: { runId: "", edited: true } });
   });
 });
 

@@ -36,6 +36,8 @@ export interface SharedNode {
   branches: { id: string; label: string }[];
   /** An end node's output names (never their templates); [] for other kinds. */
   outputs: string[];
+  /** Its error policy takes its `error` outcome (so the canvas draws that handle); the rest of the policy is not shared. */
+  errorBranch: boolean;
 }
 
 export interface SharedEdge {
@@ -86,6 +88,7 @@ export function sharedGraph(doc: Workflow): SharedGraph {
       tool: n.type === "tool" ? n.tool.name : null,
       branches: n.type === "agent" || n.type === "router" || n.type === "human" ? n.branches.map((b) => ({ id: b.id, label: b.label })) : [],
       outputs: n.type === "end" ? Object.keys(n.outputs) : [],
+      errorBranch: n.onError?.onExhausted === "error_branch",
     })),
     edges: doc.edges.map((e) => ({
       id: e.id,
@@ -137,7 +140,10 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent | nu
     case "run_started":
       return { type: e.type, inputs: c ? e.inputs : {}, resumed: e.resumed, redispatched: e.redispatched.map((r) => ({ nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt })) };
     case "step_started":
-      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, kind: e.kind, ...(c && e.feedback !== undefined ? { feedback: e.feedback } : {}) };
+      return {
+        type: e.type, nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, kind: e.kind, ...(e.retry !== undefined ? { retry: e.retry } : {}),
+        ...(e.reused ? { reused: { runId: "", edited: e.reused.edited } } : {}), ...(c && e.feedback !== undefined ? { feedback: e.feedback } : {}),
+      };
     case "step_progress":
       return c ? { type: e.type, nodeId: e.nodeId, iteration: e.iteration, message: e.message, ...(e.detail ? { detail: sharedDetail(e.detail) } : {}) } : null;
     case "step_finished":
@@ -145,6 +151,12 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent | nu
         type: e.type, nodeId: e.nodeId, iteration: e.iteration, status: e.status, branch: e.branch,
         error: e.error === undefined ? undefined : c ? e.error : HIDDEN_ERROR,
         promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs, ...(c ? { output: e.output } : {}),
+        ...(e.errorClass ? { errorClass: e.errorClass } : {}), ...(e.recovered ? { recovered: e.recovered } : {}),
+      };
+    case "step_retrying":
+      return {
+        type: e.type, nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, error: e.error, errorClass: e.errorClass, retry: e.retry,
+        maxRetries: e.maxRetries, delayMs: e.delayMs, retryAt: e.retryAt, promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs,
       };
     case "branch_taken":
       return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, branch: e.branch, targets: [...e.targets], skipped: [...e.skipped] };

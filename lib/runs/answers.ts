@@ -5,7 +5,7 @@ import { isTerminalRunStatus } from "@/lib/engine/events";
 import type { HumanAnswer } from "@/lib/engine/ports";
 import { AppError, notFound } from "@/lib/errors";
 import { createLogger } from "@/lib/logger";
-import { enqueueRun } from "@/lib/queue";
+import { enqueueRun, wakeRunJob } from "@/lib/queue";
 import { workflowSchema } from "@/lib/workflow/schema";
 import { ANSWER_COMMENT_MAX } from "@/lib/workflow/runs";
 import { inputsSchema } from "@/lib/workflow/inputs";
@@ -62,7 +62,8 @@ export async function answerStep(ownerId: string, runId: string, input: AnswerIn
   const stored = await db().$executeRaw`
     UPDATE "Step" SET answer = ${JSON.stringify(answer)}::jsonb WHERE id = ${step.id} AND status = 'waiting' AND answer IS NULL`;
   if (stored === 0) throw conflict(`Step "${body.nodeId}" has already been answered.`);
-  await resumeIfAnswered(runId);
+  // a parked run is woken; a run sleeping until an error-policy retry is due gets its delayed job now
+  if (!(await resumeIfAnswered(runId))) await wakeRunJob(runId).catch((err: unknown) => log.warn("answer stored; the run's delayed job was not woken", { runId, err }));
   return { nodeId: body.nodeId, iteration: step.iteration, answer };
 }
 

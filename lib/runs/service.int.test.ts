@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { createWorkflow, deleteWorkflow, saveWorkflowVersion, updateWorkflow } from "@/lib/db/workflows";
 import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
-import { closeRunLimiter } from "@/lib/runs/limits";
+import { closeRunLimiter } from "@/lib/limits/run-start-limit";
 import { createTestUser } from "@/test/fixtures";
 import { workflowSchema, type WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";

@@ -5,12 +5,11 @@ import { getRunForOwner, listRunsForOwner, type RunDetail, type RunListFilter, t
 import { saveWorkflowVersion } from "@/lib/db/workflows";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import { AppError, notFound } from "@/lib/errors";
-import { checkJsonValue, jsonLimits } from "@/lib/http/json-guard";
 import { appendEvents } from "@/lib/events/event-log";
 import { publishRunWake } from "@/lib/events/publish";
 import { createLogger } from "@/lib/logger";
 import { notifyRunEnded } from "@/lib/notifications/outbox";
-import { enqueueRun } from "@/lib/queue";
+import { enqueueRun, wakeRunJob } from "@/lib/queue";
 import { runLimitCeilings } from "@/lib/env";
 import { checkDocument, checkVersion, type CheckedDocument } from "@/lib/workflow/checked-versions";
 import { checkLimitCeilings } from "@/lib/workflow/limits";
@@ -24,7 +23,8 @@ import type { RunOrigin } from "@/lib/workflow/runs";
 import { forgetTarget, knownTarget, rememberTarget, type RunTarget } from "./known-targets";
 import { insertQueuedRun, isIdempotencyConflict, newRunKey, readRunTarget, runIdByIdempotencyKey, TRIGGER_LABEL_MAX, type ExpectedTarget } from "@/lib/run-store/run-insert";
 import { postgresStore } from "@/lib/run-store/postgres-store";
-import { enforceRunStartLimit } from "@/lib/runs/limits";
+import { enforceRunStartLimit } from "@/lib/limits/run-start-limit";
+import { checkRunValue } from "./input-limits";
 
 const log = createLogger({ component: "run-service" });
 
@@ -52,13 +52,12 @@ export interface StartedRun {
  * dispatches a queued run without a job, D6), and a job whose row is not committed yet is claimed
  * again for a moment by the worker (workers/run-worker.ts). A workflow this process started before is
  * not read again: the insert is guarded by the target it kept (known-targets.ts).
- * At most WEFT_RUN_START_LIMIT starts per user per minute (429 with Retry-After, W6).
+ * At most WEFT_RUN_START_LIMIT starts per user per minute (429 with Retry-After, W6). Inputs nested
+ * or sized past RUN_VALUE_LIMITS are refused (400 naming the limit) before anything is written.
  */
 export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}, origin: RunOrigin = { trigger: "manual" }): Promise<StartedRun> {
   const body = { inputs: input.inputs ?? {}, version: input.version };
-  // every start (API, webhook, schedule, MCP, subflow, editor) passes the JSON guard's value check:
-  // depth, and no NUL or lone surrogate PostgreSQL would refuse mid-insert
-  checkJsonValue(body.inputs, jsonLimits().maxDepth, "inputs");
+  checkRunValue(body.inputs, "The run's inputs");
   const key = origin.idempotencyKey;
   if (key) {
     // a repeated request (a sender's retry) gets the run its key started, and counts as no new start
@@ -66,13 +65,17 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
     if (prior) return { run: await getRun(ownerId, prior), dispatched: true, replayed: true };
   }
   const row = newRunKey();
-  const source = { trigger: origin.trigger, label: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null, ...(key ? { idempotencyKey: key } : {}), ...(origin.parent ? { parent: origin.parent } : {}) };
+  const source = {
+    trigger: origin.trigger, label: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null, ...(key ? { idempotencyKey: key } : {}),
+    ...(origin.parent ? { parent: origin.parent } : {}), ...(origin.lineage ? { lineage: origin.lineage } : {}),
+  };
   const started = (target: RunTarget, inputs: Record<string, unknown>, dispatched: boolean): StartedRun => ({
     // the run as inserted (queued, no steps yet): no second read on the start path
     run: {
       id: row.id, status: "queued", reason: null, workflowId, workflowName: target.workflowName, workflowVersionId: target.versionId, version: target.version,
       promptTokens: 0, completionTokens: 0, stepCount: 0, createdAt: row.createdAt, startedAt: null, finishedAt: null,
       inputs, outputs: null, cancelRequested: false, lastSeq: 0, steps: [], trigger: source.trigger, triggerLabel: source.label,
+      sourceRunId: source.lineage?.runId ?? null, sourceNodeId: source.lineage?.nodeId ?? null, sourceIteration: source.lineage?.iteration ?? null, derivedCount: 0,
     },
     dispatched,
   });
@@ -167,7 +170,7 @@ type ReadTarget = RunTarget & { reusable: boolean };
  * a version's parse and validation are kept per version (lib/workflow checkVersion), so starting a
  * saved workflow again checks nothing twice. Only a draft that differs is parsed and validated here.
  */
-async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<ReadTarget> {
+export async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<ReadTarget> {
   const wf = await readRunTarget(ownerId, workflowId, version);
   if (!wf) throw notFound("Workflow not found");
   const latest = wf.versionId !== null && wf.version !== null ? { id: wf.versionId, version: wf.version, document: wf.document } : undefined;
@@ -214,16 +217,19 @@ export async function listRuns(ownerId: string, filter: RunListFilter = {}): Pro
 }
 
 /**
- * Cancels one of the owner's runs. A queued run no worker holds is cancelled at once (one
- * transaction with its run_finished event); otherwise the cancel is recorded and the worker holding
- * the run (it polls for it) finishes it `cancelled`; a job is enqueued in case none holds it.
+ * Cancels one of the owner's runs. A run that never started (queued, nothing committed) is cancelled
+ * at once, whoever holds its lease (one transaction with its run_finished event; the version moves,
+ * so a worker that claimed it can commit nothing after, and a lease left by a dead worker or by a job
+ * that threw does not keep it alive); otherwise the cancel is recorded and the worker holding the run
+ * (it polls for it) finishes it `cancelled`; a job is enqueued in case none holds it, and a job
+ * plans a pending cancel before anything else (the driver), so a run whose resume throws ends too.
  * Idempotent: a finished run is returned unchanged.
  */
 export async function cancelRun(ownerId: string, runId: string, reason = "Cancelled by the user"): Promise<RunDetail> {
   const run = await db().run.findFirst({ where: { id: runId, ownerId }, select: { status: true } });
   if (!run) throw notFound("Run not found");
   if (isTerminalRunStatus(run.status)) return getRun(ownerId, runId);
-  const lastSeq = await cancelIfUnclaimed(runId, reason);
+  const lastSeq = await cancelIfNotStarted(runId, reason);
   if (lastSeq !== null) {
     await publishRunWake(runId, lastSeq);
     await notifyRunEnded(runId);
@@ -234,16 +240,19 @@ export async function cancelRun(ownerId: string, runId: string, reason = "Cancel
     // a parked run (waiting for people) has no job: it is woken so the engine ends it and its open reviews
     if (!(await wakeWaitingRun(runId, "any"))) {
       await enqueueRun(runId, "cancel").catch((err: unknown) => log.warn("cancel recorded but not enqueued", { runId, err }));
+      // a run sleeping until an error-policy retry is due has a delayed job: it runs now
+      await wakeRunJob(runId).catch((err: unknown) => log.warn("cancel recorded; the run's delayed job was not woken", { runId, err }));
     }
   }
   return getRun(ownerId, runId);
 }
 
-async function cancelIfUnclaimed(runId: string, reason: string): Promise<number | null> {
+/** Ends a run that never committed anything (queued, not started) as cancelled; the seq of its last event, or null when it had started. */
+async function cancelIfNotStarted(runId: string, reason: string): Promise<number | null> {
   return db().$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`
-      UPDATE "Run" SET status = 'cancelled', reason = ${reason}, "cancelRequested" = true, "finishedAt" = now(), version = version + 1
-      WHERE id = ${runId} AND status = 'queued' AND "leaseOwner" IS NULL AND "startedAt" IS NULL RETURNING id`;
+      UPDATE "Run" SET status = 'cancelled', reason = ${reason}, "cancelRequested" = true, "finishedAt" = now(), version = version + 1, "leaseOwner" = NULL
+      WHERE id = ${runId} AND status = 'queued' AND "startedAt" IS NULL AND state = '{}'::jsonb RETURNING id`;
     if (rows.length === 0) return null;
     const stored = await appendEvents(tx, runId, [
       { type: "cancel_requested", reason },
@@ -254,9 +263,9 @@ async function cancelIfUnclaimed(runId: string, reason: string): Promise<number 
 }
 
 /**
- * Re-runs one of the owner's runs: a NEW run of the same workflow version with the same inputs.
- * Also what "retry from a failed step" does: the engine has no resume-from-step primitive, so a
- * retry starts over (completed steps run again).
+ * Re-runs one of the owner's runs: a NEW run of the same workflow version with the same inputs,
+ * from scratch (every step runs again). "Retry from the failed step", which reuses what succeeded,
+ * is derive.ts retryRun.
  */
 export async function rerun(ownerId: string, runId: string): Promise<StartedRun> {
   const run = await db().run.findFirst({

@@ -15,7 +15,9 @@ const ERROR_MAX = 2_000;
  * A subflow's child run ended: its end is stored as the answer of the parent's step (outputs, or an
  * error naming how it ended), and a parked parent is woken. The step may still be `running` (the
  * child ended before the parent committed its wait): the answer waits on the row and is taken when
- * the step waits. Idempotent (only an unanswered step takes it). Answers whether an answer was stored.
+ * the step waits. A waiting step takes only its own child's end (an error-policy retry of the step
+ * waits for a child of its own). Idempotent (only an unanswered step takes it). Answers whether an
+ * answer was stored.
  */
 export async function settleParent(childRunId: string): Promise<boolean> {
   const rows = await db().$queryRaw<{ status: RunStatus; reason: string | null; outputs: unknown; parentRunId: string | null; parentNodeId: string | null; parentIteration: number | null; name: string }[]>`
@@ -31,7 +33,7 @@ export async function settleParent(childRunId: string): Promise<boolean> {
   const stored = await db().$executeRaw`
     UPDATE "Step" SET answer = ${JSON.stringify(answer)}::jsonb
     WHERE "runId" = ${child.parentRunId} AND "nodeId" = ${child.parentNodeId} AND iteration = ${child.parentIteration}
-      AND status IN ('running', 'waiting') AND answer IS NULL`;
+      AND answer IS NULL AND (status = 'running' OR (status = 'waiting' AND output->'request'->>'runId' = ${childRunId}))`;
   if (stored === 0) return false;
   log.info("subflow run ended; its parent's step is answered", { runId: childRunId, parentRunId: child.parentRunId, status: child.status });
   await resumeIfAnswered(child.parentRunId);

@@ -14,8 +14,8 @@ const log = createLogger({ component: "run-subflows" });
  * Starts a subflow step's child run as the parent run's owner: the workflow must be theirs and have
  * a saved version (the pinned one, else the newest), the inputs must fit its input fields, and the
  * parent must nest less than SUBFLOW_MAX_DEPTH deep. Through startRun (same checks and per-user rate
- * limit as any start) under an idempotency key of the parent step, so a retried attempt of the step
- * gets the child its first attempt started. Throws an Error whose message becomes the step's error.
+ * limit as any start) under an idempotency key of the parent step (and its error-policy try), so a
+ * re-dispatched attempt of the step gets the child its first attempt started, a retry a child of its own. Throws an Error whose message becomes the step's error.
  */
 export async function startSubflowRun(ownerId: string, req: SubflowStart): Promise<{ runId: string; workflowName: string }> {
   const parent = await db().run.findFirst({ where: { id: req.parentRunId, ownerId }, select: { depth: true } });
@@ -34,7 +34,7 @@ export async function startSubflowRun(ownerId: string, req: SubflowStart): Promi
   const origin = {
     trigger: "subflow" as const,
     label: req.parentRunId,
-    idempotencyKey: `subflow:${req.parentRunId}:${req.nodeId}:${req.iteration}`,
+    idempotencyKey: `subflow:${req.parentRunId}:${req.nodeId}:${req.iteration}${req.retry ? `:r${req.retry}` : ""}`,
     parent: { runId: req.parentRunId, nodeId: req.nodeId, iteration: req.iteration, depth },
   };
   try {

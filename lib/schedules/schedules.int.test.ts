@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { closeApiRedis, closeRunsQueue, closeSchedulesQueue, listScheduleTimers, removeScheduleTimer, runsQueue, schedulesQueue, upsertScheduleTimer } from "@/lib/queue";
-import { closeRunLimiter } from "@/lib/runs/limits";
+import { closeRunLimiter } from "@/lib/limits/run-start-limit";
 import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";

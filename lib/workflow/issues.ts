@@ -64,6 +64,13 @@ export const issueSeverity = {
   node_ref_loop_only: "warning",
   feedback_without_loop: "warning",
   limit_above_ceiling: "error",
+  error_branch_clash: "error",
+  fallback_branch_missing: "error",
+  fallback_branch_unknown: "error",
+  fallback_missing: "warning",
+  retry_no_classes: "warning",
+  retry_single_attempt: "warning",
+  error_policy_ignored: "warning",
 } as const satisfies Record<string, "error" | "warning">;
 
 export type ValidationCode = keyof typeof issueSeverity;

@@ -6,9 +6,9 @@
 
 /**
  * What can start a run (Run.trigger): the editor or a rerun button, the REST API, a schedule, a webhook,
- * an MCP client, another run's subflow node.
+ * an MCP client, another run's subflow node, "retry from the failed step" or a fork of another run.
  */
-export const runTriggers = ["manual", "api", "schedule", "webhook", "mcp", "rerun", "subflow"] as const;
+export const runTriggers = ["manual", "api", "schedule", "webhook", "mcp", "rerun", "subflow", "retry", "fork"] as const;
 export type RunTrigger = (typeof runTriggers)[number];
 
 /** What started a run and, when known, which token, schedule, webhook, tool or run (named as it was then). */
@@ -22,6 +22,11 @@ export interface RunOrigin {
   idempotencyKey?: string;
   /** A subflow node's child run: the run and step its end answers, and how deep it nests (label = the parent run's id). */
   parent?: { runId: string; nodeId: string; iteration: number; depth: number };
+  /**
+   * A retry or fork of another run (label = its id): the run it derives from, the step a fork forked
+   * at, and what it reuses of it (the engine's run seed, lib/engine/planner/reuse.ts).
+   */
+  lineage?: { runId: string; nodeId?: string; iteration?: number; seed: unknown };
 }
 
 /** The longest comment a human review's answer may carry (the answer route refuses longer; the run page's field stops there). */

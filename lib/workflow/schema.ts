@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { ERROR_OUTCOME, errorPolicySchema } from "./error-policy";
 
 /**
  * The workflow document (docs/workflow-model.md): the only graph model in the code base.
@@ -91,8 +92,10 @@ const nodeBase = {
   position: position.optional(),
   /** How a node with several incoming forward edges activates (R1). */
   join: z.enum(["all", "any"]).default("all"),
-  /** Per-step timeout; the engine marks the step timed_out past it. */
+  /** Per-step timeout; the engine marks the try timed_out past it (error class `timeout`, see onError). */
   timeoutMs: z.number().int().positive().optional(),
+  /** What a failed try leads to: retries with backoff, then fail the run, a fallback output or the `error` outcome (error-policy.ts). */
+  onError: errorPolicySchema.optional(),
 };
 
 export const startNodeSchema = z.object({ ...nodeBase, type: z.literal("start") });
@@ -253,8 +256,16 @@ export const workflowSchema = z.object({
 export type Workflow = z.infer<typeof workflowSchema>;
 export type WorkflowInput = z.input<typeof workflowSchema>;
 
-/** The outcome handles of a node: what its outgoing edges may start from. */
+/**
+ * The outcome handles of a node: what its outgoing edges may start from. A node whose error policy
+ * takes the error branch (and every tool node) also has `error`.
+ */
 export function outcomesOf(node: WorkflowNode): string[] {
+  const own = ownOutcomes(node);
+  return node.onError?.onExhausted === "error_branch" && !own.includes(ERROR_OUTCOME) ? [...own, ERROR_OUTCOME] : own;
+}
+
+function ownOutcomes(node: WorkflowNode): string[] {
   switch (node.type) {
     case "start":
       return ["next"];

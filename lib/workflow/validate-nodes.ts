@@ -54,7 +54,8 @@ export function checkBranches(doc: Workflow, graph: Graph = buildGraph(doc)): Va
 
 function checkWiring(node: WorkflowNode, graph: Graph): ValidationIssue[] {
   const wired = new Set([...(graph.forwardOut.get(node.id) ?? []), ...(graph.loopOut.get(node.id) ?? [])].map((e) => e.sourceHandle));
-  const optional = node.type === "tool" ? ["error"] : [];
+  // a tool node's error outcome is optional (unwired, a failure fails the run) unless its policy takes it
+  const optional = node.type === "tool" && node.onError?.onExhausted !== "error_branch" ? ["error"] : [];
   return [...new Set(outcomesOf(node))]
     .filter((handle) => !wired.has(handle) && !optional.includes(handle))
     .map((handle) => {

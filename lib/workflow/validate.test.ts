@@ -128,6 +128,20 @@ const cases: [string, () => WorkflowInput, ValidationCode[], ValidationContext?]
     d.edges = d.edges.filter((e) => e.id !== "write-done-end");
     d.edges.push(fwd("write", "done", "sub"), fwd("sub", "done", "end"));
   }), ["unknown_input_ref"], { workflows: [{ id: "wf-sum", name: "Summariser", inputs: [{ key: "text", required: true }] }] }],
+  ["error branch unwired, clashing with a declared branch", () => edit((d) => {
+    const n = node(d, "evaluate");
+    if (n.type === "agent") n.branches.push({ id: "error", label: "", condition: "" });
+    n.onError = { onExhausted: "error_branch" };
+  }), ["error_branch_clash", "unwired_branch"]],
+  ["fallbacks without value or outcome", () => edit((d) => {
+    node(d, "evaluate").onError = { onExhausted: "fallback" };
+    node(d, "research").onError = { onExhausted: "fallback", fallback: "none", fallbackBranch: "nope" };
+  }), ["fallback_missing", "fallback_branch_missing", "fallback_branch_unknown"]],
+  ["retries that never retry, a policy on a start node", () => edit((d) => {
+    node(d, "research").onError = { onExhausted: "fail", retry: { maxAttempts: 3, initialDelayMs: 10, backoffFactor: 2, on: [] } };
+    node(d, "write").onError = { onExhausted: "fail", retry: { maxAttempts: 1, initialDelayMs: 10, backoffFactor: 2, on: ["timeout"] } };
+    node(d, "start").onError = { onExhausted: "fail" };
+  }), ["retry_no_classes", "retry_single_attempt", "error_policy_ignored"]],
   ["agents", () => edit((d) => {
     d.agents.push({ ...d.agents[0]!, key: "writer" }, { ...d.agents[0]!, key: "ref", savedAgentId: "missing", tools: [] });
     const n = node(d, "write"); if (n.type === "agent") n.agent = "nobody";

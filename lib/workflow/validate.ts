@@ -6,6 +6,7 @@ import { checkIdsAndEdges, checkLoops, checkReachability } from "./validate-stru
 import { checkAgents, checkBranches, checkInputsOutputs, checkToolsAndModels, type ValidationContext } from "./validate-nodes";
 import { checkReferences } from "./validate-refs";
 import { checkSubflows } from "./validate-subflows";
+import { checkErrorPolicies } from "./validate-error-policy";
 
 export { hasErrors, issueSeverity, type Severity, type ValidationCode, type ValidationIssue } from "./issues";
 export type { ValidationContext } from "./validate-nodes";
@@ -24,6 +25,7 @@ export function validate(doc: Workflow, context: ValidationContext = {}): Valida
     ...checkReachability(doc, graph),
     ...checkLoops(doc, graph),
     ...checkBranches(doc, graph),
+    ...checkErrorPolicies(doc),
     ...checkAgents(doc, context),
     ...checkToolsAndModels(doc, context),
     ...checkSubflows(doc, context),

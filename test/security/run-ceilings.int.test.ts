@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { createWorkflow, saveWorkflowVersion, updateWorkflow } from "@/lib/db/workflows";
 import { resetEnvCache } from "@/lib/env";
 import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
-import { closeRunLimiter } from "@/lib/runs/limits";
+import { closeRunLimiter } from "@/lib/limits/run-start-limit";
 import { startRun } from "@/lib/runs/service";
 import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";

@@ -4,7 +4,7 @@ import { revokeApiToken, listApiTokens } from "@/lib/db/api-tokens";
 import { db } from "@/lib/db/client";
 import { closeApiRedis, closeRunsQueue, hasLiveRunJob, runsQueue } from "@/lib/queue";
 import { resetEnvCache } from "@/lib/env";
-import { closeRunLimiter } from "@/lib/runs/limits";
+import { closeRunLimiter } from "@/lib/limits/run-start-limit";
 import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";

@@ -3,12 +3,16 @@ import type { ReactNode } from "react";
 import type { NodeKind, NodeOf, Workflow } from "@/lib/workflow/schema";
 import { AgentForm, OrchestratorForm } from "./agent-form";
 import { EdgeInspector } from "./edge-inspector";
+import { ErrorPolicyForm } from "./error-policy-form";
 import { CommitInput, Row, SelectField } from "./fields";
 import { HumanForm } from "./human-form";
 import { AbortForm, EndForm, RouterForm, StartForm, ToolForm } from "./other-forms";
 import { SubflowForm } from "./subflow-form";
 import type { InspectorActions } from "./types";
 import { WorkflowInspector } from "./workflow-inspector";
+
+/** Kinds whose steps cannot fail: no error policy to edit. */
+const NEVER_FAIL = new Set<NodeKind>(["start", "end", "abort"]);
 
 type KindForm<K extends NodeKind> = (p: { node: NodeOf<K>; doc: Workflow; act: InspectorActions }) => ReactNode;
 
@@ -39,6 +43,7 @@ function NodeInspector<K extends NodeKind>({ node, doc, act }: { node: NodeOf<K>
         </Row>
       )}
       <Form node={node} doc={doc} act={act} />
+      {!NEVER_FAIL.has(node.type) && <ErrorPolicyForm node={node} act={act} />}
     </div>
   );
 }

@@ -8,6 +8,8 @@ import { DIFF_TERMS, joinBadge, joinHint, nodeTitle } from "@/components/terms/w
 import { TARGET_HANDLE, type FlowNode, type FlowNodeData } from "../flow-mapping";
 import { useCompactNodes } from "./detail-level";
 import { NODE_WIDTH } from "./node-size";
+import { describeErrorPolicy } from "../error-policy-text";
+import { ErrorPolicyBadge } from "./error-policy-badge";
 
 /**
  * memo() comparator of the kind components: they draw only `data` and `selected`, so a drag (new
@@ -29,7 +31,7 @@ const HANDLE_TOP: CSSProperties = { top: 26 };
 
 const BADGE = "inline-flex h-5 items-center rounded-full px-2 text-xs font-medium leading-none";
 
-/** Run status, iteration, join and validation badges (the row under the title; empty when none applies). */
+/** Run status, iteration, join, error policy and validation badges (the row under the title; empty when none applies). */
 function Badges({ data }: { data: FlowNodeData }) {
   const { node, run, issues, incoming } = data;
   const tone = run && statusTone(run.status);
@@ -44,6 +46,7 @@ function Badges({ data }: { data: FlowNodeData }) {
       {run && run.iteration > 1 && (
         <span data-testid="iteration-badge" title={`Iteration ${run.iteration}`} className={clsx(BADGE, "bg-amber-100 text-amber-900 dark:bg-amber-500/20 dark:text-amber-200")}>×{run.iteration}</span>
       )}
+      <ErrorPolicyBadge node={node} className={clsx(BADGE, "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200")} />
       {incoming > 1 && (
         <span data-testid="join-badge" title={joinHint(node.join, incoming)} className={clsx(BADGE, "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200")}>
           {joinBadge(node.join, incoming)}
@@ -58,7 +61,8 @@ function Badges({ data }: { data: FlowNodeData }) {
   );
 }
 
-const hasBadges = ({ run, incoming, issues }: FlowNodeData) => Boolean(run) || incoming > 1 || issues.length > 0;
+const hasBadges = ({ node, run, incoming, issues }: FlowNodeData) =>
+  Boolean(run) || incoming > 1 || issues.length > 0 || describeErrorPolicy(node) !== null;
 
 /**
  * Common frame of every canvas node, one look in the editor, the run dashboard and the share page: the

@@ -27,6 +27,10 @@ export function buildCommit(owner: string, expectedVersion: number, event: Plann
       const request = { kind: "subflow", runId: e.runId, workflowId: e.workflowId, workflowName: e.workflowName, ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}) };
       return [{ nodeId: e.nodeId, iteration: e.iteration, attempt, status: "waiting", output: { request }, branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, at }];
     }
+    if (e.type === "step_retrying") {
+      // the try failed and waits for its retry: the row says so (error, usage) until the next try restarts it
+      return [{ nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, status: "retrying", output: null, branch: null, promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs ?? null, error: e.error, at }];
+    }
     if (e.type !== "step_finished" || e.status === "skipped") return [];
     const attempt = r.state.nodes[e.nodeId]?.attempt ?? 1;
     return [{
@@ -35,7 +39,8 @@ export function buildCommit(owner: string, expectedVersion: number, event: Plann
     }];
   });
   const finish = r.commands.find((c) => c.type === "finish_run");
-  const fresh = stepStarts.filter((s) => s.attempt === 1).length;
+  // steps started: first tries and error-policy retries; a re-dispatch after a crash is the same step
+  const fresh = r.commands.filter((c) => c.type === "start_step" && !c.redispatch).length;
   return {
     owner,
     expectedVersion,

@@ -215,7 +215,8 @@ describe("driver: a run cancelled before it started", () => {
     expect(await runJob(ports, "r1", { owner: "w1" })).toEqual({ kind: "terminal", status: "cancelled", reason: "Cancelled: never mind" });
     expect(model.calls).toHaveLength(0);
     expect(store.commits).toBe(1);
-    expect(store.steps("r1")).toMatchObject([{ nodeId: "start", status: "cancelled" }]);
+    expect(store.steps("r1")).toEqual([]);
+    expect(store.run("r1").events.map((e) => e.event.type)).toEqual(["cancel_requested", "run_finished"]);
   });
 });
 

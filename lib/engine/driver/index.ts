@@ -6,7 +6,7 @@ import { validate } from "@/lib/workflow/validate";
 import type { TerminalRunStatus } from "../events";
 import { defaultExecutors } from "../executors";
 import type { ExecutorRegistry } from "../executors/types";
-import { parsePlannerState, type PlannerEvent, type PlannerState } from "../planner";
+import { parsePlannerState, runSeedSchema, type PlannerEvent, type PlannerState, type RunSeed } from "../planner";
 import type { CommitFailure, EnginePorts, HumanAnswer, RunSnapshot } from "../ports";
 import { RunSession } from "./session";
 import { StepAbort } from "../errors";
@@ -46,6 +46,12 @@ export interface RunJobOptions {
    * start (a resumed run keeps going). Default: lib/workflow validate() without registry context.
    */
   checkWorkflow?: (workflow: Workflow) => string | null;
+  /**
+   * A step waiting for its error-policy retry due within this many ms keeps the job (a timer);
+   * otherwise, once nothing else runs, the run sleeps: released, with a job delayed until the retry is
+   * due (QueuePort.enqueueRunLater). Default RETRY_HOLD_MS (5 000).
+   */
+  retryHoldMs?: number;
 }
 
 /** How a run job ended. Only `terminal` means the run is over; the others leave it to another job. */
@@ -55,6 +61,8 @@ export type DriverOutcome =
   | { kind: "handed_back"; inFlight: number }
   /** Only human reviews are left to answer: the run was parked as `waiting` and released; an answer re-enqueues it. */
   | { kind: "waiting"; steps: number }
+  /** Steps wait for error-policy retries due later: the run (still running) was released, a job is due `until`. */
+  | { kind: "sleeping"; until: Date }
   /** A commit was refused: another worker holds the run now (D4). Nothing more was written. */
   | { kind: "lost_lease"; reason: CommitFailure }
   | { kind: "not_found" }
@@ -71,13 +79,15 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
   if (!claim.ok) return claim.reason === "not_found" ? { kind: "not_found" } : claim.reason === "waiting" ? { kind: "waiting", steps: 0 } : { kind: "already_terminal" };
   const snap = claim.run;
   const opened = open(snap, options);
-  const session = newSession(ports, opened.workflow ?? workflowSchema.parse({}), snap, opened.state, options);
+  const session = newSession(ports, opened.workflow ?? workflowSchema.parse({}), snap, opened.state, options, opened.seed);
   if (opened.refusal !== undefined) return refuse(session, opened.refusal);
   return drive(session, snap, options, async () => {
-    const cancel = snap.cancelRequested ? [{ type: "cancel_requested" as const, ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) }] : [];
+    // a cancelled run ends before anything else is planned: nothing starts or resumes, so even a run
+    // whose start or resume throws (every attempt) can be cancelled
+    if (snap.cancelRequested) return [{ type: "cancel_requested" as const, ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) }];
     const judged = { maxAttempts: options.maxAttempts ?? 3, stop: options.stop };
-    if (!opened.state) return [{ type: "run_started", inputs: snap.inputs }, ...cancel];
-    return [await resumeEvent(ports, snap, opened.state, judged), ...answersOf(snap, opened.state), ...cancel];
+    if (!opened.state) return [{ type: "run_started", inputs: snap.inputs }];
+    return [await resumeEvent(ports, snap, opened.state, judged), ...answersOf(snap, opened.state)];
   });
 }
 
@@ -99,13 +109,15 @@ function answered(nodeId: string, iteration: number, answer: HumanAnswer): Plann
   };
 }
 
-function newSession(ports: EnginePorts, workflow: Workflow, snap: RunSnapshot, state: PlannerState | null, options: RunJobOptions): RunSession {
+function newSession(ports: EnginePorts, workflow: Workflow, snap: RunSnapshot, state: PlannerState | null, options: RunJobOptions, seed?: RunSeed): RunSession {
   return new RunSession(ports, workflow, snap, state, {
+    ...(seed ? { seed } : {}),
     owner: options.owner,
     executors: options.executors ?? defaultExecutors,
     maxAttempts: options.maxAttempts ?? 3,
     ...(options.emitLingerMs !== undefined ? { emitLingerMs: options.emitLingerMs } : {}),
     ...(options.wakeWindowMs !== undefined ? { wakeWindowMs: options.wakeWindowMs } : {}),
+    ...(options.retryHoldMs !== undefined ? { retryHoldMs: options.retryHoldMs } : {}),
   });
 }
 
@@ -129,7 +141,7 @@ async function drive(session: RunSession, snap: RunSnapshot, options: RunJobOpti
  * and a known version, both come from lib/workflow checkVersion (once per version and process; the
  * document is then shared and frozen).
  */
-function open(snap: RunSnapshot, options: RunJobOptions): { workflow?: Workflow; state: PlannerState | null; refusal?: string } {
+function open(snap: RunSnapshot, options: RunJobOptions): { workflow?: Workflow; state: PlannerState | null; refusal?: string; seed?: RunSeed } {
   const versionId = options.checkWorkflow ? undefined : snap.workflowVersionId;
   const checked = versionId === undefined ? checkDocument(snap.workflow) : checkVersion(versionId, snap.workflow);
   if (!checked.ok) return { state: null, refusal: `Invalid workflow document: ${checked.error.issues[0]?.message ?? "unparseable"}` };
@@ -142,7 +154,12 @@ function open(snap: RunSnapshot, options: RunJobOptions): { workflow?: Workflow;
     return { workflow, state: null, refusal: "Stored run state is corrupt" };
   }
   const problem = state ? null : options.checkWorkflow ? options.checkWorkflow(workflow) : structuralProblem(checked.issues);
-  return problem ? { workflow, state, refusal: `Invalid workflow: ${problem}` } : { workflow, state };
+  if (problem) return { workflow, state, refusal: `Invalid workflow: ${problem}` };
+  // a retry's or fork's results to reuse: a seed that does not parse is refused, never ignored (ignoring
+  // it would run again, side effects included, what the user asked to reuse)
+  const seed = snap.seed === undefined || snap.seed === null ? undefined : runSeedSchema.safeParse(snap.seed);
+  if (seed && !seed.success) return { workflow, state, refusal: "The run's reuse plan (seed) is corrupt" };
+  return { workflow, state, ...(seed?.data ? { seed: seed.data } : {}) };
 }
 
 /** The default check: error-level issues of validate() (structure, loops, branches, references). */
@@ -175,6 +192,7 @@ function armTimers(session: RunSession, snap: RunSnapshot, options: RunJobOption
   const timeoutMs = session.workflow.limits.runTimeoutMs;
   // time spent waiting for people (parked runs) does not count toward the run's timeout
   const startedAt = (snap.startedAt?.getTime() ?? clock.now()) + (snap.pausedMs ?? 0);
+  session.deadlineAt = startedAt + timeoutMs;
   const ignore = () => undefined;
   clock.sleep(Math.max(0, startedAt + timeoutMs - clock.now()), stop).then(() => session.post({ t: "plan", event: { type: "deadline", timeoutMs } }), ignore);
   const poll = async () => {
@@ -223,6 +241,22 @@ async function park(session: RunSession): Promise<DriverOutcome> {
   return { kind: "waiting", steps: steps.length };
 }
 
+/**
+ * Only steps waiting for their error-policy retries are left, the first due later than the hold:
+ * the run (still `running`) is released and a job is delayed until that retry (or the run's
+ * deadline, if sooner) is due. Its state says when each retry is due, so whichever job claims it
+ * next (the delayed one, a cancel's, the reconciler's after Redis lost it) starts the retries that
+ * are due and sleeps again if none is: a crash in between costs no extra try.
+ */
+async function sleep(session: RunSession, until: number, options: RunJobOptions): Promise<DriverOutcome> {
+  const { clock, store, queue } = session.ports;
+  session.abortAll(new StepAbort("handed_back"));
+  const wake = Math.min(until, session.deadlineAt);
+  await store.releaseRun(session.runId, options.owner, session.version);
+  await queue!.enqueueRunLater!(session.runId, "retry", Math.max(0, wake - clock.now()));
+  return { kind: "sleeping", until: new Date(wake) };
+}
+
 async function conclude(session: RunSession, options: RunJobOptions): Promise<DriverOutcome> {
   const { clock, store, queue } = session.ports;
   const flights = [...session.inflight.values()].map((f) => f.done);
@@ -239,6 +273,8 @@ async function conclude(session: RunSession, options: RunJobOptions): Promise<Dr
     return { kind: "terminal", ...finished };
   }
   if (session.parked) return park(session);
+  const until = session.sleepUntil;
+  if (until !== undefined) return sleep(session, until, options);
   const running = Object.values(session.state?.nodes ?? {}).filter((n) => n.phase === "running").length;
   session.abortAll(new StepAbort("handed_back"));
   await store.releaseRun(session.runId, options.owner, session.version);

@@ -1,9 +1,10 @@
 import type { Workflow } from "@/lib/workflow/schema";
+import { cloneJson } from "@/lib/workflow/json-bounds";
 import type { TemplateContext } from "@/lib/workflow/template";
 import { isTerminalRunStatus, type RunEvent, type TerminalRunStatus } from "../events";
 import { defaultExecutors, instantExecutors } from "../executors";
 import type { ExecutorRegistry, InstantExecutor, InstantKind } from "../executors/types";
-import { plan, type PlannerCommand, type PlannerEvent, type PlannerState } from "../planner";
+import { plan, type PlannerCommand, type PlannerEvent, type PlannerState, type RunSeed } from "../planner";
 import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot, StoredEvent } from "../ports";
 import { buildCommit, mergeCommits, withStoredState } from "./commit";
 import { Mailbox } from "./mailbox";
@@ -22,7 +23,14 @@ export interface SessionOptions {
   emitLingerMs?: number;
   /** See RunJobOptions.wakeWindowMs (default 5). */
   wakeWindowMs?: number;
+  /** See RunJobOptions.retryHoldMs (default RETRY_HOLD_MS). */
+  retryHoldMs?: number;
+  /** The results this run may reuse (a retry's or fork's, parsed from the snapshot). */
+  seed?: RunSeed;
 }
+
+/** How soon a step's error-policy retry must be due for the job to wait for it instead of letting the run sleep. */
+export const RETRY_HOLD_MS = 5_000;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A plain abort reason (no DOMException with a stack per linger). */
@@ -43,7 +51,13 @@ export class RunSession implements StepHost {
   version: number;
   lost: CommitFailure | undefined;
   stopping = false;
+  /** When the run's timeout ends it (ms since the epoch), set by the driver's timers. */
+  deadlineAt = Number.POSITIVE_INFINITY;
   private readonly wakes: WakeBatcher;
+  /** Retries whose timer is armed (node#iteration#retry). */
+  private readonly armed = new Set<string>();
+  /** Whether the state may hold steps waiting for a retry not armed yet (the first batch: a resumed run's). */
+  private retriesToArm = true;
 
   constructor(
     readonly ports: EnginePorts,
@@ -87,7 +101,23 @@ export class RunSession implements StepHost {
     const s = this.state;
     if (!s || s.status !== "running" || this.inflight.size > 0 || this.mailbox.size > 0) return false;
     const nodes = Object.values(s.nodes);
-    return nodes.some((n) => n.phase === "waiting") && !nodes.some((n) => n.phase === "running");
+    return nodes.some((n) => n.phase === "waiting") && !nodes.some((n) => n.phase === "running" || n.phase === "retrying");
+  }
+
+  /**
+   * Nothing runs or is queued, steps wait for their error-policy retries and the first is due later
+   * than `retryHoldMs` from now: when it is due (ms since the epoch), else undefined. The job then lets
+   * the run sleep (released, a delayed job) instead of holding a worker through the backoff.
+   */
+  get sleepUntil(): number | undefined {
+    const s = this.state;
+    if (!s || s.status !== "running" || this.inflight.size > 0 || this.mailbox.size > 0 || !this.ports.queue?.enqueueRunLater) return undefined;
+    let next = Number.POSITIVE_INFINITY;
+    for (const n of Object.values(s.nodes)) {
+      if (n.phase === "running") return undefined;
+      if (n.phase === "retrying") next = Math.min(next, n.retryAt ?? 0);
+    }
+    return next !== Number.POSITIVE_INFINITY && next - this.ports.clock.now() > (this.options.retryHoldMs ?? RETRY_HOLD_MS) ? next : undefined;
   }
 
   /**
@@ -96,7 +126,7 @@ export class RunSession implements StepHost {
    * finishing together) are planned one by one but committed as ONE transaction.
    */
   async loop(): Promise<void> {
-    while (!this.lost && !this.finished && !this.parked && !(this.stopping && this.inflight.size === 0 && this.mailbox.size === 0)) {
+    while (!this.lost && !this.finished && !this.parked && this.sleepUntil === undefined && !(this.stopping && this.inflight.size === 0 && this.mailbox.size === 0)) {
       const first = await this.mailbox.take();
       if (!first) continue;
       await tick();
@@ -149,11 +179,17 @@ export class RunSession implements StepHost {
         commits.push({ owner: this.options.owner, expectedVersion: this.version, events: [item.event] });
         continue;
       }
-      const r = plan(this.workflow, state, item.event, { maxAttempts: this.options.maxAttempts });
+      const r = plan(this.workflow, state, item.event, { maxAttempts: this.options.maxAttempts, now: at.getTime(), ...(this.options.seed ? { seed: this.options.seed } : {}) });
       if (r.ignored) continue;
       commits.push(buildCommit(this.options.owner, this.version, item.event, r, at));
+      if (r.events.some((e) => e.type === "step_retrying")) this.retriesToArm = true;
       state = r.state;
       for (const c of r.commands) {
+        if (c.type === "start_step" && c.reuse) {
+          // a result reused from the run this one derives from: answered at once, committed with its start
+          queue.push({ t: "plan", event: reusedResult(c, c.reuse) });
+          continue;
+        }
         const instant = c.type === "start_step" && this.instant(c);
         if (instant) queue.push({ t: "plan", event: runInstantStep(this, c, this.templateData(state, c.input.feedback), instant) });
         else commands.push(c);
@@ -165,7 +201,27 @@ export class RunSession implements StepHost {
     this.state = state;
     // the next steps start first, the wake-up follows: publishing never delays a step
     this.perform(commands);
+    this.armRetries();
     this.publish(stored);
+  }
+
+  /**
+   * A timer per step waiting for its retry (once each), which plans retry_due when the retry is due;
+   * the timers end with the job (a run that sleeps is woken by its delayed job instead, and a resumed
+   * run arms them again from its state, so a retry due while no job held the run starts at once).
+   */
+  private armRetries(): void {
+    const s = this.state;
+    if (!this.retriesToArm || !s || s.status !== "running") return;
+    this.retriesToArm = false;
+    for (const [nodeId, n] of Object.entries(s.nodes)) {
+      if (n.phase !== "retrying" || n.retry === undefined) continue;
+      const key = `${nodeId}#${n.iteration}#${n.retry}`;
+      if (this.armed.has(key)) continue;
+      this.armed.add(key);
+      const due = { type: "retry_due" as const, nodeId, iteration: n.iteration, retry: n.retry };
+      this.ports.clock.sleep(Math.max(0, (n.retryAt ?? 0) - this.ports.clock.now()), this.jobSignal).then(() => this.post({ t: "plan", event: due }), () => undefined);
+    }
   }
 
   /** Commits events (and optional run changes) outside the planner, e.g. step_progress or a refused start. */
@@ -268,8 +324,18 @@ export class RunSession implements StepHost {
   }
 }
 
-/** A copy of a JSON value a step may keep (objects deep-copied; strings, numbers and the like are immutable already). */
-const cloned = <T>(v: T): T => (typeof v === "object" && v !== null ? structuredClone(v) : v);
+/**
+ * A copy of a JSON value a step may keep (objects deep-copied; strings, numbers and the like are
+ * immutable already). Without recursion: a value nested past a few thousand levels (a run's inputs
+ * stored before they were limited, a tool's answer) made structuredClone throw on every attempt.
+ */
+const cloned = <T>(v: T): T => (typeof v === "object" && v !== null ? cloneJson(v) : v);
+
+/** A reused step's result: the recorded output (a copy: later steps may keep it) and branch, no usage. */
+function reusedResult(c: StartCommand, reuse: { output: unknown; branch: string | null }): PlannerEvent {
+  const key = { nodeId: c.nodeId, iteration: c.iteration, attempt: c.attempt };
+  return { type: "step_succeeded", ...key, output: cloned(reuse.output), ...(reuse.branch !== null ? { branch: reuse.branch } : {}), usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0 };
+}
 
 /** Map key of an in-flight step attempt. */
 export const flightKey = (s: { nodeId: string; iteration: number; attempt: number }): string => `${s.nodeId}#${s.iteration}#${s.attempt}`;

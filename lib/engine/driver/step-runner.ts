@@ -1,6 +1,7 @@
 import type { Workflow } from "@/lib/workflow/schema";
 import type { TemplateContext } from "@/lib/workflow/template";
 import type { RunEvent } from "../events";
+import { errorClassOf } from "../executors/common";
 import type { ExecutorRegistry, InstantExecutor, StepContext, StepOutcome } from "../executors/types";
 import type { PlannerCommand, PlannerEvent } from "../planner";
 import type { EnginePorts } from "../ports";
@@ -77,7 +78,7 @@ function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, sign
   const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);
   let logger: StepContext["logger"] | undefined;
   return {
-    runId: host.runId, workflow: host.workflow, node, iteration: cmd.iteration, attempt: cmd.attempt, input: cmd.input, data,
+    runId: host.runId, workflow: host.workflow, node, iteration: cmd.iteration, attempt: cmd.attempt, retry: cmd.retry ?? 0, input: cmd.input, data,
     signal, model: host.ports.model, tools: host.ports.tools, ...(host.ports.subflows ? { subflows: host.ports.subflows } : {}),
     // made when an executor first logs (most steps never do)
     get logger() {
@@ -120,7 +121,7 @@ const NODE_MISSING = "node not found in the workflow";
 /** A step that failed before its executor answered: a thrown error (its message) or a reason, no usage. */
 function failed(err: unknown, latencyMs = 0): StepOutcome {
   const error = err instanceof Error ? err.message : String(err);
-  return { status: "failed", error, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs };
+  return { status: "failed", error, errorClass: errorClassOf(err), usage: { promptTokens: 0, completionTokens: 0 }, latencyMs };
 }
 
 function toEvent(o: StepOutcome, key: { nodeId: string; iteration: number; attempt: number }): PlannerEvent {
@@ -128,5 +129,5 @@ function toEvent(o: StepOutcome, key: { nodeId: string; iteration: number; attem
   const common = { ...key, usage: o.usage, latencyMs: Math.max(0, Math.round(o.latencyMs)) };
   return o.status === "succeeded"
     ? { type: "step_succeeded", ...common, output: o.output, ...(o.branch !== undefined ? { branch: o.branch } : {}) }
-    : { type: "step_failed", ...common, error: o.error, ...(o.limit ? { limit: o.limit } : {}) };
+    : { type: "step_failed", ...common, error: o.error, ...(o.errorClass ? { errorClass: o.errorClass } : {}), ...(o.limit ? { limit: o.limit } : {}) };
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { stepInputSchema, type nodeStateSchema, type plannerStateSchema, type PlannerState } from "../planner";
+import { hasReusableResult, stepInputSchema, type nodeStateSchema, type plannerStateSchema, type PlannerState } from "../planner";
 import type { StepRecord } from "../ports";
 
 /**
@@ -31,8 +31,8 @@ const hasKeys = (o: object): boolean => {
 
 /**
  * The planner state of a claimed run with its nodes' outputs and inputs read from its Step rows:
- * a node's output is that of its latest successful step, its input that of the step of its current
- * iteration. A state stored before outputs were left out keeps what it has where no row says otherwise.
+ * a node's output is that of its latest successful step (or one that took its error branch), its
+ * input that of the step of its current iteration. A state stored before outputs were left out keeps what it has where no row says otherwise.
  */
 export function withStepData(state: PlannerState, steps: StepRecord[]): PlannerState {
   const succeeded = new Map<string, StepRecord>();
@@ -40,7 +40,7 @@ export function withStepData(state: PlannerState, steps: StepRecord[]): PlannerS
   for (const s of steps) {
     const n = state.nodes[s.nodeId];
     if (!n) continue;
-    if (s.status === "succeeded" && (succeeded.get(s.nodeId)?.iteration ?? 0) < s.iteration) succeeded.set(s.nodeId, s);
+    if (hasReusableResult(s) && (succeeded.get(s.nodeId)?.iteration ?? 0) < s.iteration) succeeded.set(s.nodeId, s);
     if (s.iteration === n.iteration) current.set(s.nodeId, s);
   }
   const nodes: PlannerState["nodes"] = {};

@@ -50,6 +50,17 @@ describe("driver: subflow", () => {
     expect(store.steps("r1").find((s) => s.nodeId === "sub")).toMatchObject({ status: "failed" });
   });
 
+  it("an error-policy retry of the step starts a child of its own, which it then waits for", async () => {
+    const { ports, store, started } = setup();
+    const doc = store.run("r1").workflow as { nodes: { id: string; onError?: unknown }[] };
+    doc.nodes.find((n) => n.id === "sub")!.onError = { retry: { maxAttempts: 2, initialDelayMs: 0, backoffFactor: 1, on: ["other"] }, onExhausted: "fail" };
+    await runJob(ports, "r1", { owner: "w1" });
+    store.answer("r1", "sub", 1, childEnd({ error: "the child failed" }));
+    expect(await runJob(ports, "r1", { owner: "w2" })).toEqual({ kind: "waiting", steps: 1 });
+    expect(started.map((s) => s.retry)).toEqual([undefined, 1]);
+    expect(store.steps("r1").find((s) => s.nodeId === "sub")).toMatchObject({ status: "waiting", attempt: 2, output: { request: { runId: "child-2" } } });
+  });
+
   it("a child that cannot start fails the step at once; without a subflow port the step fails too", async () => {
     const refused = setup();
     refused.ports.subflows = { start: async () => { throw new Error('workflow "Child" has no saved version'); } };

@@ -1,6 +1,7 @@
 import type { ModelRef, ToolRef } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
 import type { ChatMessage, ModelToolCall, ModelToolSpec } from "../ports";
+import { effectKey } from "./common";
 import { ModelRefusalError, StepError, StepLimitError } from "../errors";
 import { addUsage, type StepEnv } from "./types";
 
@@ -69,7 +70,7 @@ export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<Ag
     if (res.refusal) throw new ModelRefusalError(res.refusal);
     const invalid = res.invalidToolCalls ?? [];
     if (res.toolCalls.length === 0 && invalid.length === 0) {
-      if (res.finishReason === "length" && res.content.trim() === "") throw new StepError("the model's answer was truncated (finish_reason length)");
+      if (res.finishReason === "length" && res.content.trim() === "") throw new StepError("the model's answer was truncated (finish_reason length)", "invalid_output");
       messages.push({ role: "assistant", content: res.content });
       return { content: res.content, messages, turns: turn };
     }
@@ -82,7 +83,7 @@ export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<Ag
     }
     if (invalid.length > 0 && ++repairs > MAX_TOOL_REPAIRS) {
       const last = invalid[0]!;
-      throw new StepError(`tool call "${last.name}" still invalid after ${MAX_TOOL_REPAIRS} repairs (${last.reason}: ${last.message})`);
+      throw new StepError(`tool call "${last.name}" still invalid after ${MAX_TOOL_REPAIRS} repairs (${last.reason}: ${last.message})`, "invalid_output");
     }
     for (const bad of invalid) {
       say(`${p.label} made an invalid call to ${bad.name || "(no name)"} (${bad.reason}); repaired invalid tool call: asked the model to call it again (repair ${repairs} of ${MAX_TOOL_REPAIRS})`, {
@@ -104,8 +105,12 @@ async function runToolCall(ctx: StepEnv, tools: Map<string, ToolBinding>, call: 
   return tool.invoke(call.args, callKey);
 }
 
-/** Makes model-facing bindings for an agent's registry tools; a missing/unapproved tool fails the step. */
-export async function registryTools(ctx: StepEnv, refs: ToolRef[]): Promise<ToolBinding[]> {
+/**
+ * Makes model-facing bindings for an agent's registry tools; a missing/unapproved tool fails the step.
+ * A side-effecting call's idempotency key ends with `scope` (when given) and the call's turn and
+ * index, so the calls of two loops in one step (an orchestrator's workers) never share a key.
+ */
+export async function registryTools(ctx: StepEnv, refs: ToolRef[], scope?: string): Promise<ToolBinding[]> {
   const bindings: ToolBinding[] = [];
   for (const ref of refs) {
     const d = await ctx.tools.resolve(ref);
@@ -113,7 +118,7 @@ export async function registryTools(ctx: StepEnv, refs: ToolRef[]): Promise<Tool
     bindings.push({
       spec: { name: d.name, description: d.description, parameters: d.parameters },
       invoke: async (args, callKey) => {
-        const key = d.sideEffect ? `${ctx.runId}:${ctx.node.id}:${ctx.iteration}:${callKey}` : undefined;
+        const key = d.sideEffect ? effectKey(ctx, ...(scope ? [scope] : []), callKey) : undefined;
         const r = await ctx.tools.call({ ref, args, runId: ctx.runId, nodeId: ctx.node.id, signal: ctx.signal, ...(key ? { idempotencyKey: key } : {}) });
         return r.ok ? toText(r.output) : `Error: ${r.error}`;
       },

@@ -60,5 +60,5 @@ export async function chooseBranch(
       { role: "user", content: `That answer is invalid: ${lastError}. Answer again with "branch" set to exactly one of: ${ids.join(", ")}.` },
     );
   }
-  throw new StepError(`no valid branch after ${BRANCH_FORMAT_RETRIES + 1} structured answers (declared: ${ids.join(", ")}); last error: ${lastError}`);
+  throw new StepError(`no valid branch after ${BRANCH_FORMAT_RETRIES + 1} structured answers (declared: ${ids.join(", ")}); last error: ${lastError}`, "invalid_output");
 }

@@ -1,8 +1,23 @@
+import type { ErrorClass } from "@/lib/workflow/error-policy";
 import type { AgentSpec, ModelRef, Workflow } from "@/lib/workflow/schema";
 import { renderTemplate, renderTemplateValue, type TemplateContext } from "@/lib/workflow/template";
 import { ModelCallError, StepError, StepLimitError } from "../errors";
 import type { StepEnv, StepOutcome } from "./types";
 import type { TokenUsage } from "../events";
+
+/**
+ * The error class of what an executor threw (lib/workflow/error-policy.ts): a StepError's own; a
+ * model call's by how it failed (its timeout, 429 after lib/llm's retries, 5xx or unreachable after
+ * them); anything else `other` (a permanent 4xx, a bug).
+ */
+export function errorClassOf(err: unknown): ErrorClass {
+  if (err instanceof StepError) return err.errorClass;
+  if (!(err instanceof ModelCallError)) return "other";
+  if (err.kind === "timeout") return "timeout";
+  if (err.status === 429) return "rate_limit";
+  if (err.kind === "retries_exhausted" || (err.status ?? 0) >= 500) return "provider_5xx";
+  return "other";
+}
 
 /** The agent spec a node refers to, or a StepError naming the missing key. */
 export function agentSpec(workflow: Workflow, key: string): AgentSpec {
@@ -19,6 +34,17 @@ export function resolveModel(workflow: Workflow, own: ModelRef | undefined, temp
   const base = own ?? workflow.defaultModel;
   if (!base) return null;
   return temperature === undefined ? { ...base } : { ...base, temperature };
+}
+
+/**
+ * The idempotency key of a side effect of this step (ToolsPort.idempotencyKey): the run, node and
+ * iteration, the error-policy retry (`:r<n>` from the first retry on: a retry is a new try, whose
+ * effects are its own, while a crash re-dispatch of one try repeats none), then `scope` (e.g. the
+ * orchestrator handoff a worker's call belongs to, and the call's turn and index).
+ */
+export function effectKey(ctx: Pick<StepEnv, "runId" | "node" | "iteration" | "retry">, ...scope: string[]): string {
+  const base = `${ctx.runId}:${ctx.node.id}:${ctx.iteration}${ctx.retry > 0 ? `:r${ctx.retry}` : ""}`;
+  return scope.length > 0 ? `${base}:${scope.join(":")}` : base;
 }
 
 /** Renders a templated task; feedback not referenced by the template is appended so a loop's critique is never lost. */
@@ -53,7 +79,7 @@ export async function measured(
     if (ctx.signal.aborted) throw err;
     const latencyMs = Date.now() - started;
     if (err instanceof StepLimitError) return { status: "failed", error: err.message, limit: err.limit, usage, latencyMs };
-    return { status: "failed", error: describeError(err), usage, latencyMs };
+    return { status: "failed", error: describeError(err), errorClass: errorClassOf(err), usage, latencyMs };
   }
 }
 

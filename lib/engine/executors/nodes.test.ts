@@ -74,11 +74,11 @@ describe("tool executor", () => {
     expect(t.calls[0]?.idempotencyKey).toBe("run-1:fetch:2");
   });
 
-  it("a tool failure follows the error outcome when wired, else fails the step", async () => {
-    const wired = stepContext<"tool">(toolWf(true), "fetch", { tools: tools(true) });
-    expect(await toolExecutor(wired.ctx)).toMatchObject({ status: "succeeded", branch: "error", output: { error: "503 upstream" } });
-    const bare = stepContext<"tool">(toolWf(false), "fetch", { tools: tools(true) });
-    expect(await toolExecutor(bare.ctx)).toMatchObject({ status: "failed", error: 'tool "fetch" failed: 503 upstream' });
+  it("a tool failure fails the try as a tool error, wired error outcome or not (the planner's error policy routes it)", async () => {
+    for (const wired of [true, false]) {
+      const step = stepContext<"tool">(toolWf(wired), "fetch", { tools: tools(true) });
+      expect(await toolExecutor(step.ctx)).toMatchObject({ status: "failed", error: 'tool "fetch" failed: 503 upstream', errorClass: "tool_error" });
+    }
   });
 });
 

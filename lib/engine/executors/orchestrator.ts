@@ -51,11 +51,11 @@ function handoffTool(ctx: StepContext<"orchestrator">, worker: AgentSpec, counte
       if (counter.count >= ctx.node.maxHandoffs) {
         return `Error: the handoff budget (maxHandoffs=${ctx.node.maxHandoffs}) is used up. Give your final answer now.`;
       }
-      counter.count += 1;
+      const ordinal = (counter.count += 1);
       const task = typeof args.task === "string" && args.task.trim() ? args.task : JSON.stringify(args);
       ctx.emit({ type: "handoff", ...base, phase: "handoff", task });
       try {
-        const result = await runWorker(ctx, worker, task, usage);
+        const result = await runWorker(ctx, worker, task, usage, handoffScope(ctx, worker, ordinal));
         ctx.emit({ type: "handoff", ...base, phase: "handback", result });
         return result;
       } catch (err) {
@@ -67,14 +67,25 @@ function handoffTool(ctx: StepContext<"orchestrator">, worker: AgentSpec, counte
   };
 }
 
-async function runWorker(ctx: StepEnv, worker: AgentSpec, task: string, usage: TokenUsage): Promise<string> {
+/**
+ * The effect-key scope of a worker's tool calls: the handoff's ordinal in the step and the worker
+ * (each worker loop counts its turns from 1, so without it two handoffs' calls on the same turn
+ * shared a key and the second effect was answered from the ledger instead of made). A step started
+ * before scoped keys existed (its input has no `effectKeys`) keeps the unscoped keys, so a
+ * re-dispatched step finds the effects it recorded then.
+ */
+function handoffScope(ctx: StepEnv, worker: AgentSpec, ordinal: number): string | undefined {
+  return ctx.input.effectKeys === 2 ? `h${ordinal}.${worker.key}` : undefined;
+}
+
+async function runWorker(ctx: StepEnv, worker: AgentSpec, task: string, usage: TokenUsage, scope: string | undefined): Promise<string> {
   const answer = await runAgentLoop(ctx, {
     model: resolveModel(ctx.workflow, worker.model, worker.temperature),
     messages: [
       { role: "system", content: worker.instructions || `You are ${worker.name}.` },
       { role: "user", content: task },
     ],
-    tools: await registryTools(ctx, worker.tools),
+    tools: await registryTools(ctx, worker.tools, scope),
     maxTurns: ctx.workflow.limits.maxTurnsPerVisit,
     label: `worker ${worker.name}`,
     usage,

@@ -1,4 +1,5 @@
 import type { TemplateContext } from "@/lib/workflow/template";
+import type { ErrorClass } from "@/lib/workflow/error-policy";
 import type { NodeKind, NodeOf, Workflow } from "@/lib/workflow/schema";
 import type { RunEvent, TokenUsage } from "../events";
 import type { StepInput, WaitRequest } from "../planner";
@@ -15,6 +16,8 @@ export interface StepEnv {
   node: { id: string };
   iteration: number;
   attempt: number;
+  /** Error-policy retries before this try (0 = the first try); side effects are keyed per try (effectKey). */
+  retry: number;
   input: StepInput;
   /** Template data as of the step's start: run inputs, variables, latest node outputs, feedback. */
   data: TemplateContext;
@@ -44,7 +47,7 @@ export interface StepContext<K extends NodeKind = NodeKind> extends StepEnv {
 export type StepOutcome =
   | { status: "succeeded"; output: unknown; branch?: string; usage: TokenUsage; latencyMs: number }
   | { status: "waiting"; request: WaitRequest; usage: TokenUsage; latencyMs: number }
-  | { status: "failed"; error: string; limit?: string; usage: TokenUsage; latencyMs: number };
+  | { status: "failed"; error: string; errorClass?: ErrorClass; limit?: string; usage: TokenUsage; latencyMs: number };
 
 /** Runs one node kind. Throwing is allowed: the driver turns it into a failed step with the message. */
 export type Executor<K extends NodeKind = NodeKind> = (ctx: StepContext<K>) => Promise<StepOutcome>;

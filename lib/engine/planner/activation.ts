@@ -1,5 +1,6 @@
 import type { Edge } from "@/lib/workflow/schema";
 import { takeStep } from "./budgets";
+import { reuseFor } from "./reuse";
 import { isBusy, nodeState, type Delivery, type StepInput } from "./state";
 import type { Ctx } from "./types";
 
@@ -52,13 +53,18 @@ export function startNode(ctx: Ctx, nodeId: string, input: StepInput): void {
   const ns = nodeState(ctx.state, nodeId);
   if (!node || ctx.state.status !== "running" || ctx.state.endReached) return;
   if (!takeStep(ctx)) return;
+  if (node.type === "orchestrator") input = { ...input, effectKeys: 2 };
   ns.inbox = {};
   ns.phase = "running";
   ns.iteration += 1;
   ns.attempt = 1;
   ns.input = input;
   ns.loopExhausted = undefined;
-  ctx.commands.push({ type: "start_step", nodeId, kind: node.type, iteration: ns.iteration, attempt: 1, input });
+  ns.retry = undefined;
+  ns.retryAt = undefined;
+  const reused = reuseFor(ctx, nodeId, ns.iteration, input);
+  const reuse = reused && { reuse: { output: reused.output, branch: reused.branch } };
+  ctx.commands.push({ type: "start_step", nodeId, kind: node.type, iteration: ns.iteration, attempt: 1, input, ...reuse });
   ctx.events.push({
     type: "step_started",
     nodeId,
@@ -66,6 +72,7 @@ export function startNode(ctx: Ctx, nodeId: string, input: StepInput): void {
     attempt: 1,
     kind: node.type,
     ...(input.feedback !== undefined ? { feedback: input.feedback } : {}),
+    ...(reused ? { reused: { runId: ctx.seed!.runId, edited: reused.edited === true } } : {}),
   });
 }
 

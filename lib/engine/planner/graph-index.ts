@@ -15,6 +15,8 @@ export interface GraphIndex {
   outcomes(id: string): string[];
   /** Nodes on a forward path from `from` to `to` (both included when such a path exists). */
   between(from: string, to: string): Set<string>;
+  /** Nodes with a path (forward or loop edges) to `id`, `id` itself left out unless on a cycle: what its step may read. */
+  upstream(id: string): Set<string>;
 }
 
 const cache = new WeakMap<Workflow, GraphIndex>();
@@ -45,6 +47,9 @@ export function indexWorkflow(workflow: Workflow): GraphIndex {
   };
   const fwdOut = (id: string) => (out.get(id) ?? []).filter((e) => e.kind === "forward").map((e) => e.target);
   const fwdIn = (id: string) => (inFwd.get(id) ?? []).map((e) => e.source);
+  const anyIn = new Map<string, string[]>();
+  for (const e of workflow.edges) if (nodes.has(e.source) && nodes.has(e.target)) anyIn.set(e.target, [...(anyIn.get(e.target) ?? []), e.source]);
+  const upstream = new Map<string, Set<string>>();
   const index: GraphIndex = {
     workflow,
     node: (id) => nodes.get(id),
@@ -58,6 +63,14 @@ export function indexWorkflow(workflow: Workflow): GraphIndex {
       const down = reach(from, fwdOut);
       const up = reach(to, fwdIn);
       return new Set([...down].filter((id) => up.has(id)));
+    },
+    upstream: (id) => {
+      let found = upstream.get(id);
+      if (!found) {
+        found = new Set([...(anyIn.get(id) ?? [])].flatMap((s) => [...reach(s, (n) => anyIn.get(n) ?? [])]));
+        upstream.set(id, found);
+      }
+      return found;
     },
   };
   cache.set(workflow, index);

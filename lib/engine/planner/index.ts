@@ -1,16 +1,18 @@
 import type { Workflow } from "@/lib/workflow/schema";
-import { isSubflowRequest, type TokenUsage } from "../events";
-import { evaluate, startNode } from "./activation";
+import { isSubflowRequest } from "../events";
+import { startNode } from "./activation";
 import { addTokens, exhaust, finish, settle } from "./budgets";
+import { onFailed, onRetryDue } from "./failures";
 import { indexWorkflow } from "./graph-index";
 import { crashLoopReason, recordInterruption } from "./interruptions";
-import { route } from "./loops";
+import { current, proceed } from "./results";
 import { copyState, nodeState, plannerStateSchema, type PlannerState } from "./state";
-import type { Ctx, PlannerEvent, PlannerOptions, PlanResult, StepKey } from "./types";
+import type { Ctx, PlannerEvent, PlannerOptions, PlanResult } from "./types";
 
 export type { InputRequest, WaitRequest, PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
 export { isBusy, nodeStateSchema, parsePlannerState, plannerStateSchema, stepInputSchema, type Interruption, type PlannerState, type StepInput } from "./state";
 export { earlierInterruptions, interruptionCap } from "./interruptions";
+export { hasReusableResult, runSeedSchema, seedFromSteps, seedKey, type ReusedStep, type RunSeed, type SeedEdit, type SeedSource } from "./reuse";
 
 /**
  * The planner: PURE `(workflow, state, event) → {state, commands, events}` implementing R1–R9.
@@ -23,7 +25,8 @@ export function plan(workflow: Workflow, state: PlannerState | null, event: Plan
     state: state ? copyState(state) : plannerStateSchema.parse({}),
     commands: [],
     events: [],
-    options: { maxAttempts: options.maxAttempts ?? 3 },
+    options: { maxAttempts: options.maxAttempts ?? 3, now: options.now ?? 0 },
+    ...(options.seed ? { seed: options.seed } : {}),
     skipped: [],
   };
   const applied = apply(ctx, event);
@@ -39,9 +42,11 @@ function apply(ctx: Ctx, event: PlannerEvent): boolean {
     case "step_succeeded":
       return onSucceeded(ctx, event);
     case "step_failed":
-      return onFailed(ctx, event, event.error, event.limit);
+      return onFailed(ctx, { ...event, errorClass: event.errorClass ?? "other" }, event.limit);
     case "step_timed_out":
-      return onFailed(ctx, event, `timed out after ${event.timeoutMs} ms`, undefined, "timed_out");
+      return onFailed(ctx, { ...event, error: `timed out after ${event.timeoutMs} ms`, errorClass: "timeout" }, undefined, "timed_out");
+    case "retry_due":
+      return onRetryDue(ctx, event);
     case "step_waiting":
       return onWaiting(ctx, event);
     case "step_answered":
@@ -108,18 +113,12 @@ function onResume(ctx: Ctx, event: Extract<PlannerEvent, { type: "resume" }>): b
     const kind = ctx.g.node(nodeId)?.type ?? "unknown";
     n.attempt += 1;
     const input = n.input ?? { via: [] };
-    ctx.commands.push({ type: "start_step", nodeId, kind, iteration: n.iteration, attempt: n.attempt, input });
-    ctx.events.push({ type: "step_started", nodeId, iteration: n.iteration, attempt: n.attempt, kind });
+    const retry = n.retry !== undefined ? { retry: n.retry } : {};
+    ctx.commands.push({ type: "start_step", nodeId, kind, iteration: n.iteration, attempt: n.attempt, input, ...retry, redispatch: true });
+    ctx.events.push({ type: "step_started", nodeId, iteration: n.iteration, attempt: n.attempt, kind, ...retry });
   }
   settle(ctx);
   return true;
-}
-
-/** The running node the key refers to, or undefined when the result is stale or a duplicate. */
-function current(ctx: Ctx, key: StepKey) {
-  const ns = ctx.state.nodes[key.nodeId];
-  if (ctx.state.status !== "running" || !ns || ns.phase !== "running") return undefined;
-  return ns.iteration === key.iteration && ns.attempt === key.attempt ? nodeState(ctx.state, key.nodeId) : undefined;
 }
 
 function onSucceeded(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_succeeded" }>): boolean {
@@ -130,39 +129,15 @@ function onSucceeded(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_succeeded"
   const chosen = e.branch ?? (outcomes.length === 1 ? outcomes[0] : undefined);
   if (outcomes.length > 0 && (chosen === undefined || !outcomes.includes(chosen))) {
     const got = chosen === undefined ? "no branch" : `unknown branch "${chosen}"`;
-    return onFailed(ctx, e, `chose ${got} (declared: ${outcomes.join(", ")})`);
+    return onFailed(ctx, { ...e, error: `chose ${got} (declared: ${outcomes.join(", ")})`, errorClass: "invalid_output" });
   }
-  ns.phase = "done";
-  ns.output = e.output;
-  ns.branch = chosen;
   ctx.events.push({
     type: "step_finished", nodeId: e.nodeId, iteration: e.iteration, status: "succeeded",
     ...(chosen !== undefined ? { branch: chosen } : {}), output: e.output,
     promptTokens: e.usage?.promptTokens ?? 0, completionTokens: e.usage?.completionTokens ?? 0,
     ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}),
   });
-  if (node.type === "end") {
-    const outputs = isRecord(e.output) ? e.output : { result: e.output };
-    ctx.state.endReached ??= { nodeId: e.nodeId, outputs };
-  } else if (node.type === "abort") {
-    const reason = isRecord(e.output) && typeof e.output.reason === "string" ? e.output.reason : String(e.output ?? node.reason);
-    finish(ctx, "aborted", reason);
-  } else if (chosen !== undefined) {
-    follow(ctx, e.nodeId, e.iteration, chosen, outcomes.length);
-  }
-  evaluate(ctx, e.nodeId);
-  settle(ctx);
-  return true;
-}
-
-/** Routes along the chosen outcome; branch_taken is placed before the consequences it caused. */
-function follow(ctx: Ctx, nodeId: string, iteration: number, chosen: string, outcomeCount: number): void {
-  const at = ctx.events.length;
-  ctx.skipped = [];
-  const { outcome, targets } = route(ctx, nodeId, chosen);
-  if (outcomeCount > 1) {
-    ctx.events.splice(at, 0, { type: "branch_taken", nodeId, iteration, branch: outcome, targets, skipped: [...ctx.skipped] });
-  }
+  return proceed(ctx, node, ns, e, e.output, chosen);
 }
 
 /** A human review asked its question, or a subflow started its child run: the node waits (it holds no worker); the run goes on with whatever else runs. */
@@ -201,31 +176,10 @@ function onAnswered(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_answered" }
   // nobody answered in time and the step names no choice for that: the step times out
   if (e.timedOutAfterMs !== undefined && e.choice === "") {
     const what = ctx.g.node(e.nodeId)?.type === "subflow" ? "its subflow's run did not end" : "no answer";
-    return onFailed(ctx, key, `${what} within ${e.timedOutAfterMs} ms`, undefined, "timed_out");
+    return onFailed(ctx, { ...key, error: `${what} within ${e.timedOutAfterMs} ms`, errorClass: "timeout" }, undefined, "timed_out");
   }
-  if (e.error !== undefined) return onFailed(ctx, key, e.error);
+  if (e.error !== undefined) return onFailed(ctx, { ...key, error: e.error, errorClass: "other" });
   return onSucceeded(ctx, { type: "step_succeeded", ...key, output: e.output !== undefined ? e.output : e.answer, branch: e.choice, latencyMs: 0 });
-}
-
-type Measured = StepKey & { usage?: TokenUsage; latencyMs?: number };
-
-function onFailed(ctx: Ctx, key: Measured, error: string, limit?: string, status: "failed" | "timed_out" = "failed"): boolean {
-  const ns = current(ctx, key);
-  if (!ns) return false;
-  ns.phase = "failed";
-  ctx.events.push({
-    type: "step_finished", nodeId: key.nodeId, iteration: key.iteration, status, error,
-    promptTokens: key.usage?.promptTokens ?? 0, completionTokens: key.usage?.completionTokens ?? 0,
-    ...(key.latencyMs !== undefined ? { latencyMs: key.latencyMs } : {}),
-  });
-  const reason = `Step "${key.nodeId}" (iteration ${key.iteration}) ${status === "timed_out" ? "" : "failed: "}${error}`;
-  if (limit) exhaust(ctx, limit, reason);
-  else finish(ctx, "failed", reason);
-  return true;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 export { nodeState };

@@ -17,10 +17,12 @@ const crash = (n: NodeState, attempt: number): Interruption => ({ iteration: n.i
 
 /**
  * The current iteration's interruptions before this resume. State written before interruptions were
- * recorded has none: each earlier attempt of the step then counts as a crash (the old rule).
+ * recorded has none: each earlier attempt of the step then counts as a crash (the old rule), except
+ * the attempts its error-policy retries started.
  */
 export function earlierInterruptions(n: NodeState): Interruption[] {
-  if (!n.interruptions) return Array.from({ length: Math.max(0, n.attempt - 1) }, (_, k) => crash(n, k + 1));
+  // error-policy retries also move the attempt; they were no interruptions
+  if (!n.interruptions) return Array.from({ length: Math.max(0, n.attempt - 1 - (n.retry ?? 0)) }, (_, k) => crash(n, k + 1));
   return n.interruptions.filter((i) => i.iteration === n.iteration);
 }
 

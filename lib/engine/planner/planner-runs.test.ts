@@ -15,7 +15,7 @@ describe("R7 durability (resume)", () => {
     let s = plan(chain, null, { type: "run_started", inputs: {} }).state;
     s = plan(chain, s, { type: "step_succeeded", nodeId: "start", iteration: 1, attempt: 1, output: null }).state;
     const resumed = plan(chain, s, { type: "resume" });
-    expect(resumed.commands).toEqual([{ type: "start_step", nodeId: "a", kind: "agent", iteration: 1, attempt: 2, input: { via: ["start-next-a"] } }]);
+    expect(resumed.commands).toEqual([{ type: "start_step", nodeId: "a", kind: "agent", iteration: 1, attempt: 2, input: { via: ["start-next-a"] }, redispatch: true }]);
     expect(resumed.events[0]).toMatchObject({ type: "run_started", resumed: true, redispatched: [{ nodeId: "a", iteration: 1, attempt: 2 }] });
     const r = simulate(chain, () => ok, { type: "resume" }, s);
     expect(countSteps(r.steps)).toEqual({ a: 1, b: 1, end: 1 });

@@ -11,8 +11,11 @@ import { runStatusSchema, tokenUsageSchema } from "../events";
 export const deliverySchema = z.enum(["data", "dead"]);
 export type Delivery = z.infer<typeof deliverySchema>;
 
-/** `waiting`: a human review asked its question and waits for an answer (no worker runs it). */
-export const nodePhaseSchema = z.enum(["idle", "running", "waiting", "done", "skipped", "failed", "cancelled"]);
+/**
+ * `waiting`: a human review asked its question and waits for an answer (no worker runs it).
+ * `retrying`: its try failed and its error policy retries it at `retryAt` (no worker runs it meanwhile).
+ */
+export const nodePhaseSchema = z.enum(["idle", "running", "waiting", "retrying", "done", "skipped", "failed", "cancelled"]);
 export type NodePhase = z.infer<typeof nodePhaseSchema>;
 
 /** What a step is started with (stored as Step.input): the edges that delivered data and the loop feedback. */
@@ -23,6 +26,12 @@ export const stepInputSchema = z.object({
   loopEdge: z.string().optional(),
   /** The loop source's output (rendered as {{feedback}}). */
   feedback: z.unknown().optional(),
+  /**
+   * How the step's side-effect keys are formed: 2 = an orchestrator's worker calls are scoped by
+   * their handoff (executors/orchestrator.ts). Absent on steps started before: a re-dispatch of such
+   * a step keeps the keys its first attempt recorded effects under.
+   */
+  effectKeys: z.literal(2).optional(),
 });
 export type StepInput = z.infer<typeof stepInputSchema>;
 
@@ -62,6 +71,10 @@ export const nodeStateSchema = z.object({
   loopExhausted: z.boolean().optional(),
   /** Interruptions of the current iteration's attempts (see interruptionSchema); absent when none. */
   interruptions: z.array(interruptionSchema).optional(),
+  /** Error-policy retries of the current iteration so far (absent: none); the try running is number retry + 1. */
+  retry: z.number().int().positive().optional(),
+  /** Phase `retrying`: when the next try is due (ms since the epoch). */
+  retryAt: z.number().optional(),
 });
 export type NodeState = z.infer<typeof nodeStateSchema>;
 
@@ -81,6 +94,8 @@ export const plannerStateSchema = z.object({
   loops: z.record(z.string(), z.number().int().positive()).default({}),
   /** Edge id → what it delivered last (re-used to re-arm joins when a loop re-enters a region). */
   lastDelivery: z.record(z.string(), deliverySchema).default({}),
+  /** A run reusing another's results (reuse.ts): the nodes whose output this run produced itself; absent otherwise. */
+  fresh: z.array(z.string()).optional(),
 });
 export type PlannerState = z.infer<typeof plannerStateSchema>;
 
@@ -91,8 +106,8 @@ export function parsePlannerState(raw: unknown): PlannerState | null {
   return plannerStateSchema.parse(raw);
 }
 
-/** Whether a node's current step is still open: running, or a human review waiting for its answer. */
-export const isBusy = (n: NodeState): boolean => n.phase === "running" || n.phase === "waiting";
+/** Whether a node's current step is still open: running, a human review waiting for its answer, or waiting for its retry. */
+export const isBusy = (n: NodeState): boolean => n.phase === "running" || n.phase === "waiting" || n.phase === "retrying";
 
 /**
  * The nodes a planning step may change in place: those it copied or created (copy-on-write, see

@@ -1,5 +1,7 @@
+import type { ErrorClass } from "@/lib/workflow/error-policy";
 import type { InputRequest, RunEvent, TerminalRunStatus, TokenUsage, WaitRequest } from "../events";
 import type { GraphIndex } from "./graph-index";
+import type { RunSeed } from "./reuse";
 import type { Interruption, PlannerState, StepInput } from "./state";
 
 /** Identifies one attempt of one step; results for any other attempt are ignored as stale. */
@@ -20,8 +22,11 @@ export type PlannerEvent =
    */
   | { type: "resume"; inputs?: Record<string, unknown>; interruptions?: Record<string, Interruption[]> }
   | ({ type: "step_succeeded"; output: unknown; branch?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)
-  /** `limit` set = the executor hit a budget (e.g. maxTurnsPerVisit): the run ends budget_exhausted. */
-  | ({ type: "step_failed"; error: string; limit?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)
+  /**
+   * `limit` set = the executor hit a budget (e.g. maxTurnsPerVisit): the run ends budget_exhausted.
+   * Otherwise the node's error policy decides by `errorClass` (default `other`): retry, fallback, error branch or fail.
+   */
+  | ({ type: "step_failed"; error: string; errorClass?: ErrorClass; limit?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)
   | ({ type: "step_timed_out"; timeoutMs: number } & StepKey)
   /** A human review asked its question, or a subflow started its child run: the step waits for an answer. */
   | ({ type: "step_waiting"; request: WaitRequest } & StepKey)
@@ -32,6 +37,8 @@ export type PlannerEvent =
   | { type: "step_answered"; nodeId: string; iteration: number; choice: string; answer: Record<string, unknown>; timedOutAfterMs?: number; output?: unknown; error?: string }
   /** One model call's usage, reported while the step runs so the shared token budget holds (R6). */
   | ({ type: "tokens_used"; model: string; usage: TokenUsage; latencyMs?: number } & Omit<StepKey, "attempt">)
+  /** A step waiting for its error-policy retry is due (its `retryAt` passed): its next try starts. */
+  | { type: "retry_due"; nodeId: string; iteration: number; retry: number }
   | { type: "cancel_requested"; reason?: string }
   /** The run's timeout (limits.runTimeoutMs) elapsed. */
   | { type: "deadline"; timeoutMs: number };
@@ -40,7 +47,15 @@ export type { InputRequest, WaitRequest };
 
 /** What the planner asks the driver to do. */
 export type PlannerCommand =
-  | { type: "start_step"; nodeId: string; kind: string; iteration: number; attempt: number; input: StepInput }
+  /**
+   * `retry`: the error-policy retries before this try (absent = 0); a re-dispatch after a crash keeps
+   * its try's number and says `redispatch` (it is no new step for maxSteps and the run's step count).
+   */
+  | {
+      type: "start_step"; nodeId: string; kind: string; iteration: number; attempt: number; input: StepInput; retry?: number; redispatch?: true;
+      /** A seeded run's step answered with a recorded result instead of being executed (reuse.ts). */
+      reuse?: { output: unknown; branch: string | null };
+    }
   | { type: "skip_step"; nodeId: string; kind: string; iteration: number }
   /** Abort these in-flight steps (their rows become `cancelled`); the run is ending. */
   | { type: "cancel_steps"; steps: (StepKey & { reason: string })[] }
@@ -49,6 +64,10 @@ export type PlannerCommand =
 export interface PlannerOptions {
   /** Attempts a step may take before a crash loop fails the run (D3). Default 3. */
   maxAttempts?: number;
+  /** The driver's clock (ms since the epoch): error-policy retries are due at now + their backoff. Default 0. */
+  now?: number;
+  /** A retry's or fork's results to reuse (reuse.ts); absent for other runs. */
+  seed?: RunSeed;
 }
 
 /** The planner's answer: the new state, commands to apply and events to append (in this order). */
@@ -66,7 +85,8 @@ export interface Ctx {
   state: PlannerState;
   commands: PlannerCommand[];
   events: RunEvent[];
-  options: Required<PlannerOptions>;
+  options: { maxAttempts: number; now: number };
+  seed?: RunSeed;
   /** Nodes skipped during this pass (reported on branch_taken). */
   skipped: string[];
 }

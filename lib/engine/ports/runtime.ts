@@ -22,6 +22,11 @@ export type EnqueueReason = "start" | "resume" | "cancel" | "reconcile" | "retry
 /** Dispatch of run jobs (BullMQ in production). The engine enqueues a resume after a hand-back. */
 export interface QueuePort {
   enqueueRun(runId: string, reason: EnqueueReason): Promise<void>;
+  /**
+   * A job for the run in `delayMs` (a run whose steps wait for their error-policy retries sleeps
+   * until the first is due instead of holding a worker). Without it such a run is held meanwhile.
+   */
+  enqueueRunLater?(runId: string, reason: EnqueueReason, delayMs: number): Promise<void>;
 }
 
 /** Time, injectable so tests can control deadlines. */

@@ -76,6 +76,8 @@ export interface RunSnapshot {
   completionTokens: number;
   /** Time the run spent waiting for people (status waiting); the run deadline does not count it. */
   pausedMs?: number;
+  /** A retry's or fork's results to reuse (Run.seed, JSON; the driver parses it: planner/reuse.ts); absent for other runs. */
+  seed?: unknown;
   /** All steps of the run (any order). */
   steps: StepRecord[];
 }
@@ -99,14 +101,17 @@ export interface StepStartWrite {
 /**
  * A step's result. Applies only if the row is `running` with leaseOwner = commit.owner and the given
  * attempt; a `cancelled` result may close another holder's row (the run holder ending a run whose step
- * crashed its workers, D3).
+ * crashed its workers, D3), and any result may close a `waiting` or `retrying` row of any owner.
  */
 export interface StepResultWrite {
   nodeId: string;
   iteration: number;
   attempt: number;
-  /** `waiting`: a human review asked its question (output = the question; finishedAt stays null). A result may close a `waiting` row of any owner. */
-  status: Extract<StepStatus, "succeeded" | "failed" | "timed_out" | "cancelled" | "waiting">;
+  /**
+   * `waiting`: a human review asked its question (output = the question; finishedAt stays null).
+   * `retrying`: the try failed and its error policy retries it (error = why; the retry restarts the row).
+   */
+  status: Extract<StepStatus, "succeeded" | "failed" | "timed_out" | "cancelled" | "waiting" | "retrying">;
   output: unknown;
   branch: string | null;
   promptTokens: number;

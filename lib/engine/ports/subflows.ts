@@ -6,6 +6,8 @@ export interface SubflowStart {
   parentRunId: string;
   nodeId: string;
   iteration: number;
+  /** Error-policy retries of the step before this try (absent = 0): a retry starts a child of its own. */
+  retry?: number;
   workflowId: string;
   /** A saved version; default the workflow's newest saved one. */
   version?: number;
@@ -16,7 +18,7 @@ export interface SubflowStart {
 export interface SubflowsPort {
   /**
    * Starts the child run (or answers the one this step started before: idempotent per parent run,
-   * node and iteration). Throws with a message for the step's error when it cannot: no such
+   * node, iteration and error-policy try). Throws with a message for the step's error when it cannot: no such
    * workflow, nothing saved, inputs that do not fit, nesting too deep.
    */
   start(request: SubflowStart): Promise<{ runId: string; workflowName: string }>;

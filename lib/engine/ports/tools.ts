@@ -15,8 +15,9 @@ export interface ToolCallRequest {
   ref: ToolRef;
   args: Record<string, unknown>;
   /**
-   * Set for side-effecting calls: `${runId}:${nodeId}:${iteration}[:call]`. The implementation must
-   * perform the effect at most once per key (ToolEffect ledger) and return the recorded result on repeat.
+   * Set for side-effecting calls: `${runId}:${nodeId}:${iteration}[:r<retry>][:h<handoff>.<worker>][:<turn>.<index>]`
+   * (executors/common.ts effectKey). The implementation must perform the effect at most once per key
+   * (ToolEffect ledger) and return the recorded result on repeat.
    */
   idempotencyKey?: string;
   runId: string;

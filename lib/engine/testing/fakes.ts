@@ -143,20 +143,25 @@ export class FakeLiveness implements LivenessPort {
 /** A logger that drops everything (tests assert on events, not logs). */
 export const silentLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child: () => silentLogger };
 
-/** Ports over a MemoryStore, a ScriptedModel and FakeTools (and optionally worker liveness), with the real clock. */
-export function fakePorts(parts: { store?: MemoryStore; model: ScriptedModel; tools?: FakeTools; liveness?: LivenessPort }): EnginePorts & { store: MemoryStore; enqueued: string[]; published: number[] } {
+/**
+ * Ports over a MemoryStore, a ScriptedModel and FakeTools (and optionally worker liveness), with the
+ * real clock; `enqueued` and `later` record the jobs the engine asked for (now, and delayed).
+ */
+export function fakePorts(parts: { store?: MemoryStore; model: ScriptedModel; tools?: FakeTools; liveness?: LivenessPort }): EnginePorts & { store: MemoryStore; enqueued: string[]; published: number[]; later: { runId: string; delayMs: number }[] } {
   const enqueued: string[] = [];
   const published: number[] = [];
+  const later: { runId: string; delayMs: number }[] = [];
   return {
     store: parts.store ?? new MemoryStore(),
     model: parts.model,
     tools: parts.tools ?? new FakeTools({}),
     clock: systemClock,
     logger: silentLogger,
-    queue: { enqueueRun: async (runId) => void enqueued.push(runId) },
+    queue: { enqueueRun: async (runId) => void enqueued.push(runId), enqueueRunLater: async (runId, _reason, delayMs) => void later.push({ runId, delayMs }) },
     events: { published: (_runId, events) => void published.push(...events.map((e) => e.seq)) },
     ...(parts.liveness ? { liveness: parts.liveness } : {}),
     enqueued,
     published,
+    later,
   };
 }

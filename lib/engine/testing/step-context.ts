@@ -8,7 +8,7 @@ import { FakeTools, ScriptedModel, silentLogger } from "./fakes";
 export function stepContext<K extends NodeKind>(
   workflow: Workflow,
   nodeId: string,
-  parts: { model?: ScriptedModel; tools?: FakeTools; data?: TemplateContext; iteration?: number; signal?: AbortSignal },
+  parts: { model?: ScriptedModel; tools?: FakeTools; data?: TemplateContext; iteration?: number; retry?: number; input?: StepContext["input"]; signal?: AbortSignal },
 ) {
   const node = workflow.nodes.find((n) => n.id === nodeId);
   if (!node) throw new Error(`no node ${nodeId}`);
@@ -20,7 +20,8 @@ export function stepContext<K extends NodeKind>(
     node,
     iteration: parts.iteration ?? 1,
     attempt: 1,
-    input: { via: [] },
+    retry: parts.retry ?? 0,
+    input: parts.input ?? { via: [] },
     data: parts.data ?? {},
     signal: parts.signal ?? new AbortController().signal,
     model: parts.model ?? new ScriptedModel(() => ({ content: "" })),

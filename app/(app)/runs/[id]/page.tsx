@@ -9,6 +9,7 @@ import { AppError } from "@/lib/errors";
 import { deliveriesOfRun } from "@/lib/db/deliveries";
 import { getRunDashboard, type RunDashboard as Dashboard } from "@/lib/run-views/dashboard";
 import { runInfoView, stepView, type StepView } from "@/lib/run-views/dto";
+import { runLineage } from "@/lib/run-views/lineage";
 
 export const metadata: Metadata = { title: "Run" };
 export const dynamic = "force-dynamic";
@@ -29,7 +30,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const data = await load(user.id, id);
   if (!data) notFound();
   const { run, doc, prices, subflowNames } = data;
-  const notifications = await deliveriesOfRun(user.id, run.id);
+  const [notifications, lineage] = await Promise.all([deliveriesOfRun(user.id, run.id), runLineage(user.id, run.id)]);
   const steps: StepView[] = run.steps.map((s) => ({ ...stepView(s), input: s.input ?? undefined, output: s.output ?? undefined }));
   return (
     <>
@@ -51,6 +52,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         prices={prices}
         notifications={notifications}
         subflowNames={subflowNames}
+        {...(lineage ? { lineage } : {})}
       />
     </>
   );

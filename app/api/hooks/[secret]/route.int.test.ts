@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { hashWebhookSecret, MAX_WEBHOOKS_PER_USER, recordWebhookCall, WEBHOOK_CALLS_KEPT, WEBHOOK_CALLS_SHOWN } from "@/lib/db/webhooks";
 import { closeApiRedis, closeRunsQueue, hasLiveRunJob, runsQueue } from "@/lib/queue";
-import { closeRunLimiter } from "@/lib/runs/limits";
+import { closeRunLimiter } from "@/lib/limits/run-start-limit";
 import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import { createWebhook, deleteWebhook, pauseWebhook, rotateWebhook, updateWebhook, webhooksOf } from "@/lib/webhooks/service";
 import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_NO_SAVED_VERSION } from "@/lib/webhooks/receive";

@@ -115,7 +115,7 @@ describe("share links (W2)", () => {
     );
     expect(body.run!.id).toBe(runId);
     expect(Object.keys(body.graph!).sort()).toEqual(["agents", "defaultModel", "edges", "name", "nodes"]);
-    expect(Object.keys(body.graph!.nodes![0]!).sort()).toEqual(["agent", "branches", "id", "join", "name", "outputs", "position", "tool", "type"]);
+    expect(Object.keys(body.graph!.nodes![0]!).sort()).toEqual(["agent", "branches", "errorBranch", "id", "join", "name", "outputs", "position", "tool", "type"]);
     const steps = body.steps as unknown as Record<string, unknown>[];
     expect(Object.keys(steps[0]!).sort()).toEqual(
       ["attempt", "branch", "completionTokens", "error", "finishedAt", "iteration", "latencyMs", "nodeId", "promptTokens", "startedAt", "status"],

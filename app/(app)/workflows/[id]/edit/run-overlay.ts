@@ -54,6 +54,9 @@ function reduce(view: RunView, event: RunEvent): RunView {
       return setNode(view, event.nodeId, { status: "running", iteration: event.iteration });
     case "step_finished":
       return setNode(view, event.nodeId, { status: event.status, iteration: event.iteration });
+    case "step_retrying":
+      // between two tries the step is still under way (its next try is scheduled)
+      return setNode(view, event.nodeId, { status: "running", iteration: event.iteration });
     case "branch_taken":
       return event.skipped.reduce((v, id) => setNode(v, id, { status: "skipped" }), view);
     case "loop_iteration":

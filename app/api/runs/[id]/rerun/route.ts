@@ -4,7 +4,7 @@ import { handle, requireMutationCaller } from "@/lib/http/handle";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** Starts a new run of the same version with the same inputs (also "retry": the engine cannot resume from a step). */
+/** Starts a new run of the same version with the same inputs, from scratch (retry from the failed step: ../retry). */
 export async function POST(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
   return handle(async () => {
     const caller = await requireMutationCaller(request);
