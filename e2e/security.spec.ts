@@ -151,7 +151,8 @@ test("finding 2: the share page of a link without content shows no error or reas
   try {
     const shared = await viewer.newPage();
     await shared.goto(url);
-    await expect(shared.getByRole("heading", { name: /Shared run/ })).toBeVisible();
+    await expect(shared.getByTestId("share-badge")).toHaveText(/Shared run/);
+    await expect(shared.getByRole("heading", { name: /Run of Fails on its input/ })).toBeVisible();
     await shared.waitForTimeout(1_500); // the live stream has replayed every event
     expect(await shared.content()).not.toContain(marker);
     await expect(shared.getByText(/details are not shared by this link/).first()).toBeVisible();

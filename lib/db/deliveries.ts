@@ -87,16 +87,23 @@ async function insertWaiting(which: string, value: string | number): Promise<str
 }
 
 /**
- * Deliveries pending and untouched (no try, no reset) for `idleMs`, created in the last day: their
- * job is lost (Redis lost its keys, or a redelivery was not enqueued), to be enqueued again.
+ * Claims deliveries pending and untouched (no try, no reset) for `idleMs`, created in the last day:
+ * their job is lost (Redis lost its keys, or a redelivery was not enqueued), to be enqueued again.
+ * The claim touches them in the same statement, so two sweeps at once (the worker's timer and a
+ * manual one) never both take a row: each lost delivery gets one new job per full wait.
  */
-export async function stalePendingDeliveries(idleMs: number, limit = 500): Promise<string[]> {
-  const rows = await db().notificationDelivery.findMany({
-    where: { status: "pending", updatedAt: { lt: new Date(Date.now() - idleMs) }, createdAt: { gt: new Date(Date.now() - 86_400_000) } },
-    select: { id: true },
-    orderBy: { createdAt: "asc" },
-    take: limit,
-  });
+export async function claimStalePendingDeliveries(idleMs: number, limit = 500): Promise<string[]> {
+  const idleBefore = new Date(Date.now() - idleMs);
+  const createdAfter = new Date(Date.now() - 86_400_000);
+  const rows = await db().$queryRaw<{ id: string }[]>`
+    UPDATE "NotificationDelivery" SET "updatedAt" = now()
+    WHERE id IN (
+      SELECT id FROM "NotificationDelivery"
+      WHERE status = 'pending' AND "updatedAt" < ${idleBefore} AND "createdAt" > ${createdAfter}
+      ORDER BY "createdAt" ASC LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    ) AND status = 'pending' AND "updatedAt" < ${idleBefore}
+    RETURNING id`;
   return rows.map((r) => r.id);
 }
 
@@ -187,10 +194,4 @@ export async function deliveriesOfRun(ownerId: string, runId: string): Promise<{
     select: { id: true, runId: true, event: true, status: true, attempts: true, responseStatus: true, error: true, createdAt: true, notifier: { select: { url: true } } },
   });
   return rows.map(({ notifier, ...d }) => ({ ...d, url: notifier.url }));
-}
-
-/** Marks pending deliveries as just handled (their job was enqueued again), so the next sweep leaves them alone for another full wait. */
-export async function touchDeliveries(ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db().notificationDelivery.updateMany({ where: { id: { in: [...ids] }, status: "pending" }, data: { updatedAt: new Date() } });
 }

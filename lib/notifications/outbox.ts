@@ -1,5 +1,5 @@
 import "server-only";
-import { createMissedDeliveries, createMissedWaitingDeliveries, createRunDeliveries, createWaitingDeliveries, stalePendingDeliveries, touchDeliveries } from "@/lib/db/deliveries";
+import { createMissedDeliveries, createMissedWaitingDeliveries, createRunDeliveries, createWaitingDeliveries, claimStalePendingDeliveries } from "@/lib/db/deliveries";
 import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
 import { enqueueDelivery } from "@/lib/queue";
@@ -47,9 +47,9 @@ export const notifyRunWaiting = (runId: string): Promise<number> => record("wait
  */
 export async function sweepNotifications(): Promise<{ created: number; enqueued: number }> {
   const created = [...(await createMissedDeliveries()), ...(await createMissedWaitingDeliveries())];
-  const stale = (await stalePendingDeliveries(lostJobAfterMs())).filter((id) => !created.includes(id));
-  // touched first: a row whose job is only slow (a long backlog) gets one more job per full wait, not one per sweep
-  await touchDeliveries(stale);
+  // claimed and touched in one statement: a row whose job is only slow (a long backlog) gets one more
+  // job per full wait, not one per sweep, and two sweeps at once never both take it
+  const stale = (await claimStalePendingDeliveries(lostJobAfterMs())).filter((id) => !created.includes(id));
   // a lost job's id may still be taken by its finished predecessor, so those get a fresh job id
   return { created: created.length, enqueued: (await enqueueAll(created)) + (await enqueueAll(stale, true)) };
 }
