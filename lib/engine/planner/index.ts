@@ -12,7 +12,8 @@ import type { Ctx, PlannerEvent, PlannerOptions, PlanResult } from "./types";
 export type { InputRequest, WaitRequest, PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
 export { isBusy, nodeStateSchema, parsePlannerState, plannerStateSchema, stepInputSchema, type Interruption, type PlannerState, type StepInput } from "./state";
 export { earlierInterruptions, interruptionCap } from "./interruptions";
-export { hasReusableResult, runSeedSchema, seedFromSteps, seedKey, type ReusedStep, type RunSeed, type SeedEdit, type SeedSource } from "./reuse";
+export { hasReusableResult, seedFromSteps, seedKey, type SeedEdit, type SeedSource } from "./reuse";
+export { runSeedSchema, type ReusedStep, type RunSeed } from "./seed";
 
 /**
  * The planner: PURE `(workflow, state, event) → {state, commands, events}` implementing R1–R9.

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { deepEqual } from "@/lib/workflow/equal";
 import { stepInputSchema, type PlannerState, type StepInput } from "./state";
+import type { ReusedStep, RunSeed } from "./seed";
 import type { Ctx } from "./types";
 
 /**
@@ -15,23 +15,6 @@ import type { Ctx } from "./types";
  * A fork's edited step (`edited`) is reused whatever its input, and counts as produced in this run
  * (its output is new), so what depends on it runs again.
  */
-
-export const reusedStepSchema = z.object({
-  output: z.unknown(),
-  branch: z.string().nullable().default(null),
-  /** The step's input in the run it comes from (Step.input). */
-  input: z.unknown().optional(),
-  /** A fork's edit: the value to use instead of the recorded one. */
-  edited: z.boolean().optional(),
-});
-export type ReusedStep = z.infer<typeof reusedStepSchema>;
-
-/** What a run may reuse (Run.seed): results by `${nodeId}#${iteration}`, from the run `runId`. */
-export const runSeedSchema = z.object({
-  runId: z.string().min(1),
-  steps: z.record(z.string(), reusedStepSchema),
-});
-export type RunSeed = z.infer<typeof runSeedSchema>;
 
 export const seedKey = (nodeId: string, iteration: number): string => `${nodeId}#${iteration}`;
 

@@ -1,7 +1,7 @@
 import type { ErrorClass } from "@/lib/workflow/error-policy";
 import type { InputRequest, RunEvent, TerminalRunStatus, TokenUsage, WaitRequest } from "../events";
 import type { GraphIndex } from "./graph-index";
-import type { RunSeed } from "./reuse";
+import type { RunSeed } from "./seed";
 import type { Interruption, PlannerState, StepInput } from "./state";
 
 /** Identifies one attempt of one step; results for any other attempt are ignored as stale. */

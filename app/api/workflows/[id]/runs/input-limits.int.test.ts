@@ -58,7 +58,7 @@ describe("run input limits", () => {
       expect(res.status).toBe(400);
       const body = (await res.json()) as { error: { code: string; message: string } };
       expect(body.error.code).toBe("bad_request");
-      expect(body.error.message).toMatch(/nested more than 64 levels deep \(limit maxDepth: 64\)/);
+      expect(body.error.message).toMatch(/nests deeper than 64 levels .*WEFT_JSON_MAX_DEPTH/);
       expect(await runCount()).toBe(0);
     },
   );
