@@ -166,6 +166,7 @@ export function redispatchItems(ctx: Ctx, mapId: string): { redispatched: { node
   const m = ns.map;
   if (!m || node?.type !== "map") return { redispatched: [] };
   ns.map = { ...m, open: { ...m.open } };
+  ctx.commands.push({ type: "adopt_step", nodeId: mapId, kind: "map", iteration: ns.iteration, attempt: ns.attempt, input: ns.input ?? { via: [] } });
   const out: { nodeId: string; iteration: number; attempt: number }[] = [];
   for (const [index, attempt] of Object.entries(m.open)) {
     const iteration = Number(index) + 1;
