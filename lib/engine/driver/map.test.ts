@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "@/lib/engine/memory-store";
-import { agentNode, buildWorkflow, endNode, fwd, mapNode, startNode } from "../testing/build";
+import { buildWorkflow, endNode, fwd, mapNode, startNode } from "../testing/build";
 import { fakePorts, ScriptedModel, type RecordedCall, type ScriptedReply } from "../testing/fakes";
 import { runJob } from "./index";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mapItemsId } from "@/lib/workflow/map";
 import type { RunEvent } from "../events";
 import { agentNode, buildWorkflow, endNode, fwd, mapNode, startNode } from "../testing/build";
-import { simulate } from "../testing/simulate";
+import { simulate, type SimOutcome } from "../testing/simulate";
 import { plan, type PlannerCommand, type PlannerEvent, type PlannerState } from "./index";
 
 /** start → plan (an agent answering the list) → map (agent per item) → synth → end. */
@@ -70,7 +70,7 @@ function harness(wf: ReturnType<typeof research>, items: unknown[], answer: (s: 
       return maxOpen;
     },
     finished: () => commands.find((c) => c.type === "finish_run"),
-    mapOutput: () => events.find((e) => e.type === "step_finished" && e.nodeId === "each")?.output as { results: unknown[]; count: number; succeeded: number; failed: number; errors: { index: number; error: string }[] } | undefined,
+    mapOutput: () => events.flatMap((e) => (e.type === "step_finished" && e.nodeId === "each" ? [e.output] : []))[0] as { results: unknown[]; count: number; succeeded: number; failed: number; errors: { index: number; error: string }[] } | undefined,
   };
 }
 
@@ -199,7 +199,7 @@ describe("map: onItemError", () => {
   });
 
   it("a map whose items are no list fails its step like any failed step", () => {
-    const r = simulate(research(), (s) => (s.nodeId === "each" ? { fail: 'items of map "each" are not a list (got text, not a list)', errorClass: "invalid_output" } : {}));
+    const r = simulate(research(), (s): SimOutcome => (s.nodeId === "each" ? { fail: 'items of map "each" are not a list (got text, not a list)', errorClass: "invalid_output" } : {}));
     expect(r.finish).toMatchObject({ status: "failed" });
     expect(r.finish?.reason).toContain("not a list");
   });
