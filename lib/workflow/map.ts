@@ -6,16 +6,9 @@ import type { NodeOf, WorkflowNode } from "./schema";
  * body as a node an executor runs, and how an items value becomes a list.
  */
 
-/** Default of `concurrency`: items of one map running at once. */
-export const MAP_DEFAULT_CONCURRENCY = 4;
-/** The highest `concurrency` a map node may ask for; `limits.maxConcurrency` may lower it for a run. */
-export const MAP_MAX_CONCURRENCY = 32;
-/** Most items one visit of a map may have (a longer list fails the map step; maxSteps bounds the run too). */
-export const MAP_MAX_ITEMS = 1000;
+import { MAP_MAX_CONCURRENCY } from "./map-limits";
 
-/** What happens when an item's step fails: the map fails, the item is left out, or its error takes its place. */
-export const mapItemErrorModes = ["fail", "skip", "collect"] as const;
-export type MapItemErrorMode = (typeof mapItemErrorModes)[number];
+export { MAP_DEFAULT_CONCURRENCY, MAP_MAX_CONCURRENCY, MAP_MAX_ITEMS, mapItemErrorModes, type MapItemErrorMode } from "./map-limits";
 
 /**
  * The node id the item steps of one visit of a map are stored under (Step.nodeId; their iteration is

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { ERROR_OUTCOME, errorPolicySchema } from "./error-policy";
-import { MAP_DEFAULT_CONCURRENCY, MAP_MAX_CONCURRENCY, mapItemErrorModes } from "./map";
+import { MAP_DEFAULT_CONCURRENCY, MAP_MAX_CONCURRENCY, mapItemErrorModes } from "./map-limits";
 
 /**
  * The workflow document (docs/workflow-model.md): the only graph model in the code base.

@@ -26,7 +26,7 @@ export const MapNode = memo(function MapNode({ data, selected }: NodeProps<FlowN
   const items = data.run?.items;
   return (
     <NodeShell data={data} selected={selected}>
-      {(view === "design" || node.items !== "") && <NodeLine label="Over"><code data-testid="map-node-items">{node.items || "no list yet"}</code></NodeLine>}
+      {view === "design" && <NodeLine label="Over"><code data-testid="map-node-items">{node.items || "no list yet"}</code></NodeLine>}
       <NodeLine label="Each">{body}</NodeLine>
       {items ? (
         <NodeLine label="Items"><span data-testid="map-progress" data-done={items.succeeded + items.failed} data-total={items.total}>{mapProgressText(items)}</span></NodeLine>
