@@ -18,7 +18,8 @@ import { SHAPES, type ShapeName } from "./shapes";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
 /** Steps per commit for a shape: one per step, except the fan-out's 8 parallel branches, which commit together. */
-const batchesOf = (shape: ShapeName): number[] => (shape === "fanout8" ? [1, 8, 1] : Array.from({ length: SHAPES[shape].steps }, () => 1));
+const batchesOf = (shape: ShapeName): number[] =>
+  shape === "fanout8" ? [1, 8, 1] : shape === "map20" ? [5, 5, 5, 5] : Array.from({ length: SHAPES[shape].steps }, () => 1);
 
 /** A run's commits (steps per commit), from its version's document name ("B1 <shape>", bench/engine/ours.ts), read once per version. */
 const batches = new Map<string, number[]>();

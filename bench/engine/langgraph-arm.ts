@@ -3,13 +3,13 @@
  * the same instant fake model call per node as our arm. Durability "sync" (checkpoint committed before
  * the next step) and "async" are both measured.
  */
-import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+import { Annotation, END, Send, START, StateGraph } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type { ChatOpenAI } from "@langchain/openai";
 import pg from "pg";
 import { branchChoiceSchema } from "@/lib/engine/executors/branch";
 import { jsonSchemaOf } from "@/lib/llm/invoke";
-import { LOOP_ITERATIONS, type ShapeName } from "./shapes";
+import { LOOP_ITERATIONS, MAP_CONCURRENCY, MAP_ITEMS, type ShapeName } from "./shapes";
 
 export type Durability = "sync" | "async";
 
@@ -114,6 +114,15 @@ export function buildGraph(shape: ShapeName, { call: callModel, choose }: ModelC
       b.addEdge("join", END);
       return g;
     }
+    case "map20": {
+      // LangGraph's map: a conditional edge answering one Send per item (run with maxConcurrency, below)
+      const g = new StateGraph(State);
+      const b = g as unknown as { addNode(n: string, f: unknown): void; addEdge(a: string, b: string): void; addConditionalEdges(a: string, f: (s: S) => Send[]): void };
+      b.addNode("item", step("item"));
+      b.addConditionalEdges(START, () => Array.from({ length: MAP_ITEMS }, (_, i) => new Send("item", { count: 0, iteration: i + 1, verdict: "" })));
+      b.addEdge("item", END);
+      return g;
+    }
     case "loop5": {
       const g = new StateGraph(State);
       const b = g as unknown as {
@@ -160,7 +169,7 @@ export async function langGraphArm(connectionString: string, calls: ModelCalls) 
       const t0 = performance.now();
       const out = (await graph.invoke(
         { count: 0, iteration: 0, verdict: "" },
-        { configurable: { thread_id: `b1-${process.pid}-${++thread}` }, durability, recursionLimit: 100 },
+        { configurable: { thread_id: `b1-${process.pid}-${++thread}` }, durability, recursionLimit: 100, ...(shape === "map20" ? { maxConcurrency: MAP_CONCURRENCY } : {}) },
       )) as S;
       return { ms: performance.now() - t0, steps: out.count };
     },

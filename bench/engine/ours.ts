@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { ruleSchema } from "@/lib/llm/scripted/fixture";
 import type { WorkflowInput } from "@/lib/workflow/schema";
-import { LOOP_ITERATIONS, type ShapeName } from "./shapes";
+import { LOOP_ITERATIONS, MAP_CONCURRENCY, MAP_ITEMS, type ShapeName } from "./shapes";
 
 /**
  * B1 "ours" arm: the three shapes as Weft workflows (same node count as the LangGraph graphs; our
@@ -28,6 +28,18 @@ export function ourWorkflow(shape: ShapeName): WorkflowInput {
         edges: [fwd("start", "split", "next"), ...ws.map((w) => fwd("split", w)), ...ws.map((w) => fwd(w, "join")), fwd("join", "end")],
       };
     }
+    case "map20":
+      // the items are written out (a JSON list): no upstream step, so both arms run exactly the 20 item steps
+      return {
+        ...base,
+        name: "B1 map20",
+        nodes: [
+          { id: "start", type: "start" },
+          { id: "each", type: "map", items: JSON.stringify(Array.from({ length: MAP_ITEMS }, (_, i) => `item ${i + 1}`)), body: { type: "agent", agent: "a", task: "{{item}}" }, concurrency: MAP_CONCURRENCY },
+          { id: "end", type: "end" },
+        ],
+        edges: [fwd("start", "each", "next"), fwd("each", "end")],
+      };
     case "loop5":
       return {
         ...base,

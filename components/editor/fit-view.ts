@@ -26,7 +26,7 @@ export const TIGHT_PADDING = 16;
 
 /** Size assumed for a node before it is measured: its width is fixed (NODE_WIDTH), its height follows its rows. */
 export function estimatedNodeSize(node: WorkflowNode, incoming: number): { width: number; height: number } {
-  const facts: Record<WorkflowNode["type"], number> = { start: 0, agent: 2, router: 1, tool: 2, orchestrator: 3, human: 1, subflow: 2, end: 1, abort: 1 };
+  const facts: Record<WorkflowNode["type"], number> = { start: 0, agent: 2, router: 1, tool: 2, orchestrator: 3, human: 1, subflow: 2, map: 3, end: 1, abort: 1 };
   const handles = node.type === "end" || node.type === "abort" ? 0 : outcomeHandles(node).length;
   const rows = facts[node.type];
   const height = 56 + (incoming > 1 ? 28 : 0) + (rows ? rows * 20 + 12 : 0) + (handles > 1 ? 10 + handles * 28 : 0);

@@ -29,7 +29,12 @@ export type NodeRunState = {
    * replayed event stream, so a start and finish that reach the page together are both kept).
    */
   history?: readonly NodeRunState["status"][];
+  /** A map node: how far its items are (of its latest visit). */
+  items?: MapProgress;
 };
+
+/** A map's items in a run: how many there are, finished, failed and running. */
+export type MapProgress = { total: number; succeeded: number; failed: number; running: number };
 
 /** What a canvas node component receives. `node` is the document's node object, by reference. */
 export type FlowNodeData = {
@@ -125,7 +130,7 @@ export function documentToNodes(doc: Workflow, overlay: FlowOverlay = {}): FlowN
   const agents = new Map(doc.agents.map((a) => [a.key, a]));
   const defaultModel = doc.defaultModel?.model;
   return doc.nodes.map((node, index) => {
-    const agent = node.type === "agent" || node.type === "orchestrator" ? agents.get(node.agent) : undefined;
+    const agent = node.type === "agent" || node.type === "orchestrator" ? agents.get(node.agent) : node.type === "map" && node.body.type === "agent" ? agents.get(node.body.agent) : undefined;
     const data: FlowNodeData = {
       node,
       agent,
@@ -218,6 +223,10 @@ function sameData(a: FlowNodeData, b: FlowNodeData): boolean {
     a.run?.status === b.run?.status &&
     a.run?.iteration === b.run?.iteration &&
     a.run?.history === b.run?.history &&
+    a.run?.items?.succeeded === b.run?.items?.succeeded &&
+    a.run?.items?.failed === b.run?.items?.failed &&
+    a.run?.items?.running === b.run?.items?.running &&
+    a.run?.items?.total === b.run?.items?.total &&
     a.diff === b.diff &&
     a.handles.length === b.handles.length &&
     a.handles.every((h, i) => h.id === b.handles[i]?.id && h.label === b.handles[i]?.label)

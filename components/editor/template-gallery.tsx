@@ -8,7 +8,7 @@ export type GalleryTemplate = { id: string; name: string; description: string; t
 /** Thumbnail colour per kind, matching the canvas headers (a Record, so a new kind without one fails to compile). */
 const FILL: Record<NodeKind, string> = {
   start: "fill-emerald-300", agent: "fill-sky-300", router: "fill-amber-300", tool: "fill-teal-300",
-  orchestrator: "fill-violet-300", human: "fill-fuchsia-300", subflow: "fill-cyan-300",
+  orchestrator: "fill-violet-300", human: "fill-fuchsia-300", subflow: "fill-cyan-300", map: "fill-lime-300",
   end: "fill-zinc-700 dark:fill-zinc-300", abort: "fill-red-500",
 };
 

@@ -38,6 +38,7 @@ export function templateSuggestions(doc: Workflow, nodeId?: string, subflows?: S
 function partRefs(prefix: string, node: WorkflowNode, name: string, subflows: SubflowTargets | undefined): Suggestion[] {
   if (node.type === "human") return answerRefs(prefix, node, name);
   if (node.type === "subflow") return subflowRefs(prefix, node, name, subflows);
+  if (node.type === "map") return [{ ref: `${prefix}.results`, detail: `results of ${name}, in item order` }, { ref: `${prefix}.count`, detail: `items ${name} went over` }];
   return [];
 }
 

@@ -1,4 +1,5 @@
 "use client";
+import { parseMapItemsId } from "@/lib/workflow/map";
 import Link from "next/link";
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { StatusBadge } from "@/components/terms/status-badge";
@@ -11,7 +12,7 @@ import { ForkDialog } from "./fork-dialog";
 import { RunActions } from "./run-actions";
 import { RunLineage } from "./run-lineage";
 import { ReviewCard } from "./review-card";
-import { isFinished, nodeOverlay, orderedSteps, retryPreview, runUsage, stepKey, subflowSteps, waitingReviews, type StepState } from "./run-fold";
+import { isFinished, mapItemSteps, nodeOverlay, orderedSteps, retryPreview, runUsage, stepKey, subflowSteps, waitingReviews, type StepState } from "./run-fold";
 import { RunGraph } from "./run-graph";
 import { RunTimeline } from "./run-timeline";
 import { StepInspector } from "./step-inspector";
@@ -30,6 +31,13 @@ const LIVE_LABEL: Record<LiveState, string> = {
   revoked: "link revoked",
   closed: "disconnected",
 };
+
+/** A map's item steps as the timeline and the inspector name them: "<map name> · items". */
+function itemsName(id: string, names: ReadonlyMap<string, string>): string {
+  const parsed = parseMapItemsId(id);
+  if (!parsed) return id;
+  return `${names.get(parsed.mapId) ?? parsed.mapId} · items${parsed.visit > 1 ? ` (visit ${parsed.visit})` : ""}`;
+}
 
 function Stat({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
   return (
@@ -67,7 +75,7 @@ export function RunDashboard(props: DashboardProps) {
   const now = useNow(running);
   const nodeIds = useMemo(() => doc?.nodes.map((n) => n.id) ?? [], [doc]);
   const names = useMemo(() => new Map(doc?.nodes.map((n) => [n.id, n.name || n.id]) ?? []), [doc]);
-  const nodeName = (id: string) => names.get(id) ?? id;
+  const nodeName = (id: string) => names.get(id) ?? itemsName(id, names);
   // The fold mutates in place; state.version changes with every applied event.
   const overlay = useMemo(() => nodeOverlay(state, nodeIds), [state, state.version, nodeIds]); // eslint-disable-line react-hooks/exhaustive-deps
   const ordered = orderedSteps(state);
@@ -150,6 +158,7 @@ export function RunDashboard(props: DashboardProps) {
           <CardHeader><CardTitle>Step</CardTitle></CardHeader>
           <CardContent>
             <StepInspector step={current} nodeName={nodeName} prices={prices} showContent={showContent} linkRuns={mode === "owner"}
+              items={current ? mapItemSteps(state, current) : []} onSelect={setSelected}
               {...(mode === "owner" && isFinished(state.status) ? { onFork: setForking } : {})} />
             {forking && <ForkDialog runId={run.id} step={forking} doc={doc} version={run.version} nodeName={nodeName} onClose={() => setForking(null)} />}
           </CardContent>

@@ -1,4 +1,5 @@
-import type { NodeRunState } from "@/components/editor/flow-mapping";
+import type { MapProgress, NodeRunState } from "@/components/editor/flow-mapping";
+import { parseMapItemsId } from "@/lib/workflow/map";
 import type { InputRequest, RunEvent, RunEventEnvelope, RunStatus, SubflowRequest } from "@/lib/engine/events";
 import type { ModelUsage } from "@/lib/run-views/cost";
 import type { RunInfoView, StepView } from "@/lib/run-views/dto";
@@ -109,6 +110,8 @@ export interface RunState {
   steps: Map<string, StepState>;
   loops: { at: string; text: string }[];
   events: RunEventEnvelope[];
+  /** Per map visit (its item steps' node id, lib/workflow/map.ts): how many items it has (map_started). */
+  mapTotals: Map<string, number>;
 }
 
 export const stepKey = (nodeId: string, iteration: number): string => `${nodeId}#${iteration}`;
@@ -141,6 +144,7 @@ export function initialRunState(run: RunInfoView, steps: readonly StepView[]): R
   return {
     version: 0, lastSeq: 0, status: run.status, reason: run.reason, inputs: run.inputs, outputs: run.outputs, startedAt: run.startedAt,
     finishedAt: run.finishedAt, promptTokens: run.promptTokens, completionTokens: run.completionTokens, steps: map, loops: [], events: [],
+    mapTotals: new Map(),
   };
 }
 
@@ -242,6 +246,9 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
     case "run_waiting":
       state.status = "waiting";
       return;
+    case "map_started":
+      state.mapTotals.set(e.stepId, e.total);
+      return;
   }
 }
 
@@ -259,12 +266,48 @@ const canvasStatus = (s: string): NodeRunState["status"] =>
 /** Per node: the status of its latest iteration and that iteration's number (the canvas overlay). */
 export function nodeOverlay(state: RunState, nodeIds: readonly string[]): Map<string, NodeRunState> {
   const out = new Map<string, NodeRunState>(nodeIds.map((id) => [id, { status: "pending", iteration: 1 }]));
+  const items: StepState[] = [];
   for (const s of state.steps.values()) {
+    // a map's item steps are no node of the graph: they make its progress (below)
+    if (parseMapItemsId(s.nodeId)) {
+      items.push(s);
+      continue;
+    }
     const prev = out.get(s.nodeId);
     if (prev && prev.status !== "pending" && prev.iteration > s.iteration) continue;
     out.set(s.nodeId, { status: canvasStatus(s.status), iteration: s.iteration });
   }
+  for (const [mapId, progress] of mapProgress(state, items, out)) out.set(mapId, { ...out.get(mapId)!, items: progress });
   return out;
+}
+
+/** Each map's items of its latest visit: the total (map_started, else the items seen) and how many ended which way. */
+function mapProgress(state: RunState, items: readonly StepState[], overlay: ReadonlyMap<string, NodeRunState>): Map<string, MapProgress> {
+  const out = new Map<string, MapProgress>();
+  for (const s of items) {
+    const parsed = parseMapItemsId(s.nodeId)!;
+    const map = overlay.get(parsed.mapId);
+    if (!map || map.iteration !== parsed.visit) continue;
+    const p = out.get(parsed.mapId) ?? { total: state.mapTotals.get(s.nodeId) ?? 0, succeeded: 0, failed: 0, running: 0 };
+    if (s.status === "succeeded") p.succeeded += 1;
+    else if (s.status === "failed" || s.status === "timed_out") p.failed += 1;
+    else if (s.status === "running" || s.status === "retrying") p.running += 1;
+    p.total = Math.max(p.total, s.iteration);
+    out.set(parsed.mapId, p);
+  }
+  for (const [stepId, total] of state.mapTotals) {
+    const parsed = parseMapItemsId(stepId);
+    if (parsed && !out.has(parsed.mapId) && overlay.get(parsed.mapId)?.iteration === parsed.visit) out.set(parsed.mapId, { total, succeeded: 0, failed: 0, running: 0 });
+  }
+  return out;
+}
+
+/** The item steps of the map visit a step belongs to (the map's own step, or one of its items), in item order; empty for other steps. */
+export function mapItemSteps(state: RunState, step: StepState): StepState[] {
+  const parsed = parseMapItemsId(step.nodeId);
+  const stepId = parsed ? step.nodeId : [...state.mapTotals.keys()].find((id) => { const p = parseMapItemsId(id); return p?.mapId === step.nodeId && p.visit === step.iteration; });
+  if (!stepId) return [];
+  return [...state.steps.values()].filter((s) => s.nodeId === stepId).sort((a, b) => a.iteration - b.iteration);
 }
 
 /** Steps in start order (unstarted last), for the timeline and the inspector list. */

@@ -46,8 +46,11 @@ function Messages({ messages }: { messages: RecordedMessage[] }) {
  * view), output and error. Content (prompt, arguments, results, reasons, question, output) only
  * when `showContent` (a share link without content has none).
  */
-export function StepInspector({ step, nodeName, prices, showContent, linkRuns = false, onFork }: {
+export function StepInspector({ step, nodeName, prices, showContent, linkRuns = false, onFork, items = [], onSelect }: {
   step: StepState | null; nodeName: (id: string) => string; prices?: Prices; showContent: boolean; linkRuns?: boolean;
+  /** A map's step or one of its items: the map's item steps in item order, to page through. */
+  items?: readonly StepState[];
+  onSelect?: (key: string) => void;
   /** Owner view: forks the run at this step (offered once the step ended). */
   onFork?: (step: StepState) => void;
 }) {
@@ -55,17 +58,19 @@ export function StepInspector({ step, nodeName, prices, showContent, linkRuns = 
   const duration = step.startedAt && step.finishedAt ? Date.parse(step.finishedAt) - Date.parse(step.startedAt) : null;
   const cost = estimateCost(prices, step.calls);
   const detail = stepDetail(step);
+  const isItem = items.some((s) => s.key === step.key);
   return (
     <dl className="grid gap-3" data-testid="step-inspector" data-step={step.key}>
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-semibold">{nodeName(step.nodeId)}</span>
         <StatusBadge status={step.status} testId="step-status" />
         {step.kind && <Badge>{step.kind}</Badge>}
-        <span className="text-xs text-muted">iteration {step.iteration} · attempt {step.attempt}{step.attempt > 1 ? ` (${step.attempt - 1} retr${step.attempt === 2 ? "y" : "ies"})` : ""}</span>
+        <span className="text-xs text-muted">{isItem ? `item ${step.iteration} of ${items.length}` : `iteration ${step.iteration}`} · attempt {step.attempt}{step.attempt > 1 ? ` (${step.attempt - 1} retr${step.attempt === 2 ? "y" : "ies"})` : ""}</span>
         {onFork && FORKABLE.includes(step.status) && (
           <Button size="sm" variant="outline" className="ml-auto" data-testid="step-fork" onClick={() => onFork(step)}>Fork from this step</Button>
         )}
       </div>
+      {items.length > 0 && onSelect && <ItemPager step={step} items={items} onSelect={onSelect} />}
       <StepRecovery step={step} linkRuns={linkRuns} />
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Row label="Started">{step.startedAt ? new Date(step.startedAt).toLocaleTimeString() : "—"}</Row>
@@ -140,5 +145,29 @@ export function StepInspector({ step, nodeName, prices, showContent, linkRuns = 
       {showContent && step.feedback !== undefined && <Row label="Loop feedback"><JsonView value={step.feedback} /></Row>}
       {showContent && <Row label="Output"><JsonView value={step.output} testId="step-output" /></Row>}
     </dl>
+  );
+}
+
+/** A map's items as buttons (status-coloured, the open one marked), with the previous and next item. */
+function ItemPager({ step, items, onSelect }: { step: StepState; items: readonly StepState[]; onSelect: (key: string) => void }) {
+  const at = items.findIndex((s) => s.key === step.key);
+  const go = (i: number) => items[i] && onSelect(items[i].key);
+  return (
+    <div className="grid gap-1" data-testid="map-items-pager">
+      <div className="flex items-center gap-2 text-xs text-muted">
+        <span>Items</span>
+        <Button size="sm" variant="outline" disabled={at <= 0} data-testid="map-item-prev" onClick={() => go(at - 1)}>Previous</Button>
+        <Button size="sm" variant="outline" disabled={at < 0 ? items.length === 0 : at >= items.length - 1} data-testid="map-item-next" onClick={() => go(at + 1)}>Next</Button>
+      </div>
+      <div className="flex flex-wrap gap-1">
+        {items.map((s) => (
+          <button key={s.key} type="button" data-testid={`map-item-${s.iteration}`} data-status={s.status} aria-current={s.key === step.key ? "true" : undefined}
+            title={`Item ${s.iteration}: ${s.status}`} onClick={() => onSelect(s.key)}
+            className={`h-6 min-w-6 rounded px-1 text-[11px] tabular-nums ${s.key === step.key ? "bg-primary text-white" : s.status === "succeeded" ? "bg-emerald-100 dark:bg-emerald-500/20" : s.status === "failed" || s.status === "timed_out" ? "bg-red-100 dark:bg-red-500/20" : "bg-surface-2"}`}>
+            {s.iteration}
+          </button>
+        ))}
+      </div>
+    </div>
   );
 }

@@ -31,6 +31,8 @@ export function graphToWorkflow(g: GraphLike): Workflow | null {
       ...(n.join ? { join: n.join } : {}),
       ...(n.agent !== null ? { agent: n.agent } : {}),
       ...(n.tool !== null ? { tool: { name: n.tool } } : {}),
+      // a map's body: which agent or tool runs per item (its items and task templates stay out)
+      ...(n.type === "map" ? { body: n.agent !== null ? { type: "agent", agent: n.agent } : { type: "tool", tool: { name: n.tool ?? "" } } } : {}),
       ...(n.type === "agent" || n.type === "router" || (n.type === "human" && n.branches.length > 0) ? { branches: n.branches.map((b) => ({ id: b.id, label: b.label })) } : {}),
       // output names only: the templates stay out of the shared graph
       ...(n.type === "end" ? { outputs: Object.fromEntries(n.outputs.map((k) => [k, ""])) } : {}),

@@ -41,6 +41,10 @@ const KINDS: Record<NodeKind, KindTerm> = {
     label: "Subflow", hint: "Runs another saved workflow as one step",
     tile: "bg-cyan-100 text-cyan-700 dark:bg-cyan-500/20 dark:text-cyan-300", icon: "M6 3h12a3 3 0 0 1 3 3v12a3 3 0 0 1 -3 3h-12a3 3 0 0 1 -3 -3v-12a3 3 0 0 1 3 -3zM9.5 8h5.0a1.5 1.5 0 0 1 1.5 1.5v5.0a1.5 1.5 0 0 1 -1.5 1.5h-5.0a1.5 1.5 0 0 1 -1.5 -1.5v-5.0a1.5 1.5 0 0 1 1.5 -1.5z",
   },
+  map: {
+    label: "Map", hint: "Runs one step for every item of a list",
+    tile: "bg-lime-100 text-lime-700 dark:bg-lime-500/20 dark:text-lime-300", icon: "M4 5h4M4 12h4M4 19h4M11 5h9M11 12h9M11 19h9",
+  },
   end: {
     label: "End", hint: "Writes the outputs, finishes the run",
     tile: "bg-zinc-200 text-zinc-800 dark:bg-zinc-500/25 dark:text-zinc-200", icon: "M8 6h8a2 2 0 0 1 2 2v8a2 2 0 0 1 -2 2h-8a2 2 0 0 1 -2 -2v-8a2 2 0 0 1 2 -2z",

@@ -11,6 +11,7 @@ import {
   type WorkflowNode,
 } from "@/lib/workflow/schema";
 import type { Design, DesignAgent, DesignEdge, DesignNode, ModelClass, Profile } from "./schemas";
+import { MAP_MAX_CONCURRENCY } from "@/lib/workflow/map";
 
 /**
  * The compact design form ⇄ lib/workflow's document. The design form is what models write (short,
@@ -111,6 +112,15 @@ export function compileNode(node: DesignNode): NodeInput | undefined {
       return { ...base, type: "human", prompt: node.prompt ?? node.task ?? "", ...(branches?.length ? { branches } : {}) };
     case "subflow":
       return { ...base, type: "subflow", ...subflowFields(node) };
+    case "map":
+      return {
+        ...base,
+        type: "map",
+        items: node.items ?? "",
+        body: { type: "agent", agent: node.agent ?? "", task: node.task ?? "{{item}}" },
+        ...(node.concurrency !== undefined ? { concurrency: Math.min(Math.max(1, node.concurrency), MAP_MAX_CONCURRENCY) } : {}),
+        ...(node.onItemError ? { onItemError: node.onItemError } : {}),
+      };
     case "end":
       return { ...base, type: "end", outputs: node.outputs ?? {} };
     case "abort":
@@ -191,6 +201,9 @@ export function toDesign(wf: Workflow): { design: Design; agents: DesignAgent[] 
         return { ...base, prompt: n.prompt, branches: n.branches.map((b) => ({ id: b.id, condition: b.condition })) };
       case "subflow":
         return { ...base, workflowId: n.workflowId, inputs: n.inputs, ...(n.version !== undefined ? { version: n.version } : {}) };
+      case "map":
+        // a tool body has no design form: the model sees the map's list and settings, not its body
+        return { ...base, items: n.items, concurrency: n.concurrency, onItemError: n.onItemError, ...(n.body.type === "agent" ? { agent: n.body.agent, task: n.body.task } : {}) };
       case "end":
         return { ...base, outputs: n.outputs };
       case "abort":

@@ -13,7 +13,7 @@ describe("subflow nodes in the designer", () => {
 
   it("are offered, in lib/workflow's order, with the fields a design carries them in, when the context has saved workflows", () => {
     const offered = kindCatalogue({ subflows: true });
-    expect(offered.map((k) => k.kind)).toEqual(["start", "agent", "router", "tool", "orchestrator", "human", "subflow", "end", "abort"]);
+    expect(offered.map((k) => k.kind)).toEqual(["start", "agent", "router", "tool", "orchestrator", "human", "subflow", "map", "end", "abort"]);
     expect(offered.find((k) => k.kind === "subflow")).toMatchObject({
       fields: expect.stringContaining("workflowId, inputs, join (workflowId = an id from the saved workflows; inputs = {<its input key>: template})"),
       outcomes: "done",

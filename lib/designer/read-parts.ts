@@ -70,6 +70,7 @@ const branch = z.unknown().transform((v) => {
 });
 
 const JOIN = z.enum(["all", "any"]).optional().catch(undefined);
+const ITEM_ERROR = z.enum(["fail", "skip", "collect"]).optional().catch(undefined);
 
 /** One node: every design field that parses (which apply to its kind is the repairs' business). */
 export const nodeReader = z.unknown().transform((v): DesignNode | undefined => {
@@ -89,6 +90,9 @@ export const nodeReader = z.unknown().transform((v): DesignNode | undefined => {
     reason: t("reason"),
     workflowId: t("workflowId", "workflow_id"),
     version: count.parse(v.version),
+    items: t("items", "over", "list"),
+    concurrency: count.parse(pick(v, "concurrency", "parallel")),
+    onItemError: ITEM_ERROR.parse(noNull(pick(v, "onItemError", "on_item_error"))),
     join: JOIN.parse(noNull(v.join)),
     ...(v.branches !== undefined ? { branches: list(branch).parse(v.branches) } : {}),
     ...(v.workers !== undefined ? { workers: names.parse(v.workers) } : {}),

@@ -29,6 +29,7 @@ export function designOutcomes(n: DesignNode): { outcomes: string[]; open: boole
       return { outcomes: ["done", "error"], open: false };
     case "orchestrator":
     case "subflow":
+    case "map":
       return { outcomes: ["done"], open: false };
     default:
       return { outcomes: [], open: false };

@@ -79,6 +79,10 @@ export type DesignNode = {
   outputs?: Record<string, string>;
   /** abort: templated reason. */
   reason?: string;
+  /** map: the list (a template that gives one), how many items at once, what a failed item does; its body is `agent` + `task`. */
+  items?: string;
+  concurrency?: number;
+  onItemError?: "fail" | "skip" | "collect";
   join?: "all" | "any";
 };
 

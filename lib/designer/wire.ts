@@ -11,6 +11,7 @@ import {
   fieldSchema,
   humanNodeSchema,
   identifier,
+  mapNodeSchema,
   nodeKinds,
   orchestratorNodeSchema,
   routerNodeSchema,
@@ -55,7 +56,7 @@ function bare<T extends z.ZodType>(schema: T): z.ZodType {
 
 /** Said once (on the node list); templated fields say "Template." */
 const TEMPLATES =
-  "Templates: {{inputs.<key>}}, {{vars.<key>}}, {{nodes.<id>.output}} of an upstream node, {{feedback}} in a node a loop re-enters.";
+  "Templates: {{inputs.<key>}}, {{vars.<key>}}, {{nodes.<id>.output}} of an upstream node, {{feedback}} in a node a loop re-enters, {{item}} in a map's task.";
 const TEMPLATE_HELP = "Template.";
 
 /** Shared pieces: one zod instance each, so the JSON schema states them once ($defs). */
@@ -118,6 +119,14 @@ function kindFields(p: Pieces): { [K in NodeKind]: z.ZodRawShape } {
     subflow: {
       workflowId: (p.workflowIds ?? bare(subflowNodeSchema.shape.workflowId)).describe("Which saved workflow to run."),
       inputs: bare(subflowNodeSchema.shape.inputs).describe(`That workflow's input key -> template. ${TEMPLATE_HELP}`),
+      join: p.join.optional(),
+    },
+    map: {
+      items: bare(mapNodeSchema.shape.items).describe(`The list to go over: one tag that gives a list, e.g. {{nodes.plan.output}} (an agent answering a JSON list) or {{inputs.questions}}. ${TEMPLATE_HELP}`),
+      agent: p.agentKey.describe("The agent run once per item."),
+      task: bare(agentNodeSchema.shape.task).describe(`What the agent does with one item; {{item}} is the item. ${TEMPLATE_HELP}`),
+      concurrency: bare(mapNodeSchema.shape.concurrency).describe("Items run at once (default 4).").optional(),
+      onItemError: bare(mapNodeSchema.shape.onItemError).describe("A failed item: fail the map, skip it, or collect its error in its place.").optional(),
       join: p.join.optional(),
     },
     end: {

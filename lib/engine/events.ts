@@ -90,6 +90,8 @@ export const stepFinishedEvent = z.object({
    * policy's fallback) or `error_branch` (the error outcome followed, output = the error).
    */
   recovered: z.enum(["fallback", "error_branch"]).optional(),
+  /** A map item's step: the attempt that finished (a node's step rows know it from the planner's node state). */
+  attempt: z.number().int().positive().optional(),
 });
 
 /**
@@ -110,6 +112,19 @@ export const stepRetryingEvent = z.object({
   promptTokens: z.number().int().nonnegative().default(0),
   completionTokens: z.number().int().nonnegative().default(0),
   latencyMs: z.number().int().nonnegative().optional(),
+});
+
+/**
+ * A map node's step found its items: `total` item steps follow, stored under node id `stepId` with
+ * iteration = the item's 1-based index, at most `concurrency` running at once. The map's own step
+ * finishes when they are done (output: the results in item order and the counts).
+ */
+export const mapStartedEvent = z.object({
+  type: z.literal("map_started"),
+  ...stepRef,
+  stepId: z.string(),
+  total: z.number().int().nonnegative(),
+  concurrency: z.number().int().positive(),
 });
 
 export const branchTakenEvent = z.object({
@@ -229,6 +244,7 @@ export const runEventSchema = z.discriminatedUnion("type", [
   stepProgressEvent,
   stepFinishedEvent,
   stepRetryingEvent,
+  mapStartedEvent,
   branchTakenEvent,
   loopIterationEvent,
   loopExhaustedEvent,

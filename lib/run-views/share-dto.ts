@@ -84,8 +84,8 @@ export function sharedGraph(doc: Workflow): SharedGraph {
       name: n.name,
       position: n.position ? { x: n.position.x, y: n.position.y } : null,
       join: n.join,
-      agent: n.type === "agent" || n.type === "orchestrator" ? n.agent : null,
-      tool: n.type === "tool" ? n.tool.name : null,
+      agent: n.type === "agent" || n.type === "orchestrator" ? n.agent : n.type === "map" && n.body.type === "agent" ? n.body.agent : null,
+      tool: n.type === "tool" ? n.tool.name : n.type === "map" && n.body.type === "tool" ? n.body.tool.name : null,
       branches: n.type === "agent" || n.type === "router" || n.type === "human" ? n.branches.map((b) => ({ id: b.id, label: b.label })) : [],
       outputs: n.type === "end" ? Object.keys(n.outputs) : [],
       errorBranch: n.onError?.onExhausted === "error_branch",
@@ -152,7 +152,11 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent | nu
         error: e.error === undefined ? undefined : c ? e.error : HIDDEN_ERROR,
         promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs, ...(c ? { output: e.output } : {}),
         ...(e.errorClass ? { errorClass: e.errorClass } : {}), ...(e.recovered ? { recovered: e.recovered } : {}),
+        ...(e.attempt !== undefined ? { attempt: e.attempt } : {}),
       };
+    case "map_started":
+      // how many items, not what they are (the items are the run's data)
+      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, stepId: e.stepId, total: e.total, concurrency: e.concurrency };
     case "step_retrying":
       return {
         type: e.type, nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, error: e.error, errorClass: e.errorClass, retry: e.retry,

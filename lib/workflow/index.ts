@@ -88,3 +88,17 @@ export {
   type ImportError,
   type ImportWorkflowResult,
 } from "./io";
+export {
+  itemsList,
+  MAP_DEFAULT_CONCURRENCY,
+  MAP_MAX_CONCURRENCY,
+  MAP_MAX_ITEMS,
+  mapBodyNode,
+  mapConcurrency,
+  mapItemErrorModes,
+  mapItemsId,
+  parseMapItemsId,
+  stepNode,
+  type MapItemErrorMode,
+  type MapOutput,
+} from "./map";

@@ -71,6 +71,11 @@ export const issueSeverity = {
   retry_no_classes: "warning",
   retry_single_attempt: "warning",
   error_policy_ignored: "warning",
+  item_outside_map: "error",
+  map_items_missing: "error",
+  map_items_not_list: "error",
+  map_body_missing: "error",
+  map_retry_unsupported: "error",
 } as const satisfies Record<string, "error" | "warning">;
 
 export type ValidationCode = keyof typeof issueSeverity;

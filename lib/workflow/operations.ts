@@ -122,6 +122,8 @@ function renameInNode(node: WorkflowNode, from: string, to: string): WorkflowNod
       return { ...node, id, prompt: t(node.prompt) };
     case "subflow":
       return { ...node, id, inputs: Object.fromEntries(Object.entries(node.inputs).map(([k, v]) => [k, t(v)])) };
+    case "map":
+      return { ...node, id, items: t(node.items), body: node.body.type === "agent" ? { ...node.body, task: t(node.body.task) } : { ...node.body, args: deep(node.body.args) as Record<string, unknown> } };
     case "end":
       return { ...node, id, outputs: Object.fromEntries(Object.entries(node.outputs).map(([k, v]) => [k, t(v)])) };
     case "abort":

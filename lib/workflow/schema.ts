@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { ERROR_OUTCOME, errorPolicySchema } from "./error-policy";
+import { MAP_DEFAULT_CONCURRENCY, MAP_MAX_CONCURRENCY, mapItemErrorModes } from "./map-limits";
 
 /**
  * The workflow document (docs/workflow-model.md): the only graph model in the code base.
@@ -182,6 +183,44 @@ export const subflowNodeSchema = z.object({
   /** Child input key → template. */
   inputs: z.record(z.string(), z.string()).default({}),
 });
+/**
+ * The body of a map node: the one step each item runs. An agent (its task reads the item as
+ * `{{item}}`) or a tool (its arguments read it). One step per item keeps each item one Step row
+ * (iteration = the item's index), committed on its own (docs/workflow-model.md, "Map").
+ */
+export const mapBodySchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("agent"),
+    /** Key of an AgentSpec in `agents`. */
+    agent: z.string().default(""),
+    /** Templated task; `{{item}}` is the item, `{{item.field}}` a field of it. */
+    task: z.string().default(""),
+    maxTurnsPerVisit: z.number().int().positive().optional(),
+  }),
+  z.object({
+    type: z.literal("tool"),
+    tool: toolRefSchema,
+    /** Argument values; strings are templates (`{{item}}` passes the item with its type). */
+    args: z.record(z.string(), z.unknown()).default({}),
+    sideEffect: z.boolean().default(false),
+  }),
+]);
+export type MapBody = z.infer<typeof mapBodySchema>;
+/**
+ * Map: runs its body once per item of a list, `concurrency` items at a time, each item its own step.
+ * `items` is a template that must give a list (a lone tag: an input, a variable or an upstream
+ * output, an agent's JSON answer included). The output is `{results, count, succeeded, failed,
+ * errors}` with the results in item order; `onItemError` says what a failed item does: `fail` the
+ * map (its onError then applies), `skip` it (left out of results) or `collect` its error in its place.
+ */
+export const mapNodeSchema = z.object({
+  ...nodeBase,
+  type: z.literal("map"),
+  items: z.string().default(""),
+  body: mapBodySchema.default({ type: "agent", agent: "", task: "" }),
+  concurrency: z.number().int().min(1).max(MAP_MAX_CONCURRENCY).default(MAP_DEFAULT_CONCURRENCY),
+  onItemError: z.enum(mapItemErrorModes).default("fail"),
+});
 /** How deep runs started by subflow nodes may nest (the top-level run is depth 0). */
 export const SUBFLOW_MAX_DEPTH = 5;
 export const endNodeSchema = z.object({
@@ -204,13 +243,14 @@ export const nodeSchema = z.discriminatedUnion("type", [
   orchestratorNodeSchema,
   humanNodeSchema,
   subflowNodeSchema,
+  mapNodeSchema,
   endNodeSchema,
   abortNodeSchema,
 ]);
 export type WorkflowNode = z.infer<typeof nodeSchema>;
 export type NodeKind = WorkflowNode["type"];
 export type NodeOf<K extends NodeKind> = Extract<WorkflowNode, { type: K }>;
-export const nodeKinds = ["start", "agent", "router", "tool", "orchestrator", "human", "subflow", "end", "abort"] as const satisfies readonly NodeKind[];
+export const nodeKinds = ["start", "agent", "router", "tool", "orchestrator", "human", "subflow", "map", "end", "abort"] as const satisfies readonly NodeKind[];
 
 /**
  * An edge from a node's outcome handle to a node. `forward` carries data and control; `loop` goes
@@ -236,6 +276,8 @@ export const limitsSchema = z.object({
   runTimeoutMs: z.number().int().positive().default(15 * 60_000),
   tokenBudget: z.number().int().positive().optional(),
   maxTurnsPerVisit: z.number().int().positive().default(8),
+  /** Most items of one map node running at once (each map's own concurrency is capped by it). */
+  maxConcurrency: z.number().int().positive().max(MAP_MAX_CONCURRENCY).optional(),
 });
 export type Limits = z.infer<typeof limitsSchema>;
 
@@ -277,6 +319,7 @@ function ownOutcomes(node: WorkflowNode): string[] {
       return ["done", "error"];
     case "orchestrator":
     case "subflow":
+    case "map":
       return ["done"];
     case "end":
     case "abort":

@@ -70,7 +70,7 @@ describe("checkTemplate", () => {
   it("reports empty tags, bad paths, unknown roots and missing keys", () => {
     const issues = checkTemplate("{{}} {{a b}} {{foo.bar}} {{inputs}} {{nodes.x}} {{nodes.x.__proto__}}");
     expect(issues.map((i) => i.code)).toEqual(["empty_tag", "invalid_path", "unknown_root", "missing_key", "unknown_node_field", "invalid_path"]);
-    expect(issues[2]?.message).toBe("Tag {{foo.bar}} must start with inputs, vars, nodes or feedback.");
+    expect(issues[2]?.message).toBe("Tag {{foo.bar}} must start with inputs, vars, nodes, feedback or item.");
   });
 });
 

@@ -13,7 +13,9 @@ export type TemplateRef =
   | { kind: "input"; key: string; path: string[]; start: number; end: number }
   | { kind: "var"; key: string; path: string[]; start: number; end: number }
   | { kind: "node"; nodeId: string; path: string[]; start: number; end: number }
-  | { kind: "feedback"; path: string[]; start: number; end: number };
+  | { kind: "feedback"; path: string[]; start: number; end: number }
+  /** The current item of a map's body step (only inside a map node's body). */
+  | { kind: "item"; path: string[]; start: number; end: number };
 
 /** Kinds of template syntax problems reported by checkTemplate. */
 export type TemplateIssueCode = "unclosed_tag" | "empty_tag" | "invalid_path" | "unknown_root" | "missing_key" | "unknown_node_field";
@@ -29,6 +31,8 @@ export type TemplateContext = {
   nodes?: Record<string, { output?: unknown }>;
   /** Payload of the loop edge that re-entered the node. */
   feedback?: unknown;
+  /** A map's item, in the step its body runs for it. */
+  item?: unknown;
 };
 
 type Part = { text: string } | { tag: string; start: number; end: number; ref?: TemplateRef; issue?: Omit<TemplateIssue, "line" | "column"> };
@@ -57,8 +61,10 @@ function parseTag(inner: string, start: number, end: number): { ref?: TemplateRe
       return { ref: { kind: "node", nodeId: first, path: rest.slice(1), start, end } };
     case "feedback":
       return { ref: { kind: "feedback", path: first === undefined ? [] : [first, ...rest], start, end } };
+    case "item":
+      return { ref: { kind: "item", path: first === undefined ? [] : [first, ...rest], start, end } };
     default:
-      return at("unknown_root", `Tag {{${body}}} must start with inputs, vars, nodes or feedback.`);
+      return at("unknown_root", `Tag {{${body}}} must start with inputs, vars, nodes, feedback or item.`);
   }
 }
 
@@ -113,6 +119,8 @@ export function resolveRef(ref: TemplateRef, ctx: TemplateContext): unknown {
       return getPath(ctx.nodes, [ref.nodeId, "output", ...ref.path]);
     case "feedback":
       return ref.path.length === 0 ? ctx.feedback : getPath(ctx.feedback, ref.path);
+    case "item":
+      return ref.path.length === 0 ? ctx.item : getPath(ctx.item, ref.path);
   }
 }
 

@@ -11,7 +11,7 @@ const byId = (id: string) => {
 
 describe("workflowTemplates", () => {
   it("ships the five patterns and a human review, each with id, title, description and positions", () => {
-    expect(workflowTemplates.map((t) => t.pattern).sort()).toEqual(["evaluator-optimizer", "fsm", "human-review", "orchestrator-workers", "parallel", "routing"]);
+    expect(workflowTemplates.map((t) => t.pattern).sort()).toEqual(["evaluator-optimizer", "fsm", "human-review", "map", "orchestrator-workers", "parallel", "routing"]);
     for (const t of workflowTemplates) {
       expect(t.title).not.toBe("");
       expect(t.description.length).toBeGreaterThan(20);

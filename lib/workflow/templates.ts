@@ -1,11 +1,11 @@
 import { workflowSchema, type Edge, type ModelRef, type Workflow, type WorkflowInput } from "./schema";
 
 /**
- * The five pattern templates (docs/workflow-model.md, "Acceptance scenarios") as ready-to-run
+ * The five pattern templates, a human review and a map (docs/workflow-model.md, "Acceptance scenarios") as ready-to-run
  * documents with canvas positions. They double as the acceptance scenarios' workflows, as designer
  * few-shot examples and as the gallery a user starts from. Each validates with zero issues (tested).
  */
-export type PatternId = "routing" | "parallel" | "evaluator-optimizer" | "fsm" | "orchestrator-workers" | "human-review";
+export type PatternId = "routing" | "parallel" | "evaluator-optimizer" | "fsm" | "orchestrator-workers" | "human-review" | "map";
 
 /**
  * A gallery entry: the ready-to-run document plus what to show about it. No template names a model:
@@ -208,6 +208,31 @@ const postApproval: WorkflowInput = {
   ],
 };
 
+const researchEach: WorkflowInput = {
+  name: "Research each sub-question in parallel",
+  description: "A planner splits the question into sub-questions, a map researches each one (4 at a time), and a synthesiser answers from the findings.",
+  inputs: [{ key: "question", type: "text", description: "The research question" }],
+  outputs: [{ key: "answer", type: "text", description: "The synthesised answer" }],
+  agents: [
+    agentSpec("planner", "Planner", "Split a research question into three to six sub-questions that can be researched on their own. Answer with a JSON list of strings only."),
+    agentSpec("researcher", "Researcher", "Research one sub-question: the key facts, with sources where you have them, in a short paragraph."),
+    agentSpec("synthesiser", "Synthesiser", "Answer the research question from the findings of its sub-questions; say where they disagree."),
+  ],
+  nodes: [
+    { id: "start", type: "start", position: at(0, 1) },
+    agentNode("plan", "planner", "Split this question into sub-questions:\n{{inputs.question}}", at(1, 1)),
+    {
+      id: "research", type: "map", name: "research each", position: at(2, 1),
+      items: "{{nodes.plan.output}}",
+      body: { type: "agent", agent: "researcher", task: "Research this sub-question of \"{{inputs.question}}\":\n{{item}}" },
+      concurrency: 4, onItemError: "collect",
+    },
+    agentNode("synthesise", "synthesiser", "Answer this question: {{inputs.question}}\n\nFindings, one per sub-question:\n{{nodes.research.output.results}}", at(3, 1)),
+    { id: "end", type: "end", position: at(4, 1), outputs: { answer: "{{nodes.synthesise.output}}" } },
+  ],
+  edges: [edge("start", "next", "plan"), edge("plan", "done", "research"), edge("research", "done", "synthesise"), edge("synthesise", "done", "end")],
+};
+
 const make = (id: string, title: string, pattern: PatternId, input: WorkflowInput, modelSlots?: string[]): WorkflowTemplate => {
   const workflow = workflowSchema.parse(input);
   return { id, title, description: workflow.description, pattern, workflow, ...(modelSlots ? { modelSlots } : {}) };
@@ -221,6 +246,7 @@ export const workflowTemplates: readonly WorkflowTemplate[] = [
   make("ml-pipeline", "ML pipeline", "fsm", mlPipeline),
   make("financial-analyst", "Financial analyst", "orchestrator-workers", financialAnalyst),
   make("post-approval", "Post with approval", "human-review", postApproval),
+  make("research-each", "Research each sub-question in parallel", "map", researchEach),
 ];
 
 /**

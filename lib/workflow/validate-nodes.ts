@@ -123,6 +123,12 @@ export function checkAgents(doc: Workflow, ctx: ValidationContext): ValidationIs
   const known = new Set(keys);
   const used = new Set<string>();
   for (const node of doc.nodes) {
+    if (node.type === "map" && node.body.type === "agent") {
+      used.add(node.body.agent);
+      if (node.body.agent !== "" && !known.has(node.body.agent)) {
+        issues.push(issue("unknown_agent", `Map node ${q(node.id)} runs agent ${q(node.body.agent)} for each item, which is not defined in the workflow's agents.`, { nodeId: node.id, field: "body.agent" }));
+      }
+    }
     if (node.type !== "agent" && node.type !== "orchestrator") continue;
     used.add(node.agent);
     if (!known.has(node.agent)) {
@@ -174,6 +180,7 @@ export function checkToolsAndModels(doc: Workflow, ctx: ValidationContext): Vali
   }
   for (const node of doc.nodes) {
     if (node.type === "tool") tool(node.tool, `Tool node ${q(node.id)}`, { nodeId: node.id });
+    if (node.type === "map" && node.body.type === "tool") tool(node.body.tool, `Map node ${q(node.id)}`, { nodeId: node.id });
     if (node.type === "router" && node.mode === "llm") model(node.model, `Router ${q(node.id)}`, { nodeId: node.id });
   }
   return issues;

@@ -5,7 +5,7 @@ import type { Workflow, WorkflowNode } from "./schema";
 import { checkTemplate, templateRefs } from "./template";
 
 /** A templated (or expression) field of a node: where it is and its text. */
-export type TemplatedField = { field: string; text: string; kind: "template" | "expression"; branchId?: string };
+export type TemplatedField = { field: string; text: string; kind: "template" | "expression"; branchId?: string; itemScope?: true };
 
 function argStrings(value: unknown, path: string): { field: string; text: string }[] {
   if (typeof value === "string") return [{ field: path, text: value }];
@@ -38,10 +38,15 @@ export function templatedFields(node: WorkflowNode): TemplatedField[] {
       return Object.entries(node.outputs).map(([key, text]) => t(`outputs.${key}`, text));
     case "abort":
       return [t("reason", node.reason)];
+    case "map": {
+      // the body's fields are rendered once per item: they may read {{item}}
+      const body = node.body.type === "agent" ? [t("body.task", node.body.task)] : argStrings(node.body.args, "body.args").map(({ field, text }) => t(field, text));
+      return [t("items", node.items), ...body.map((f) => ({ ...f, itemScope: true as const }))];
+    }
   }
 }
 
-type Ref = { kind: "input" | "var"; key: string } | { kind: "node"; nodeId: string } | { kind: "feedback" };
+type Ref = { kind: "input" | "var"; key: string } | { kind: "node"; nodeId: string } | { kind: "feedback" } | { kind: "item" };
 
 function refsOf(f: TemplatedField): Ref[] {
   if (f.kind === "template") return templateRefs(f.text);
@@ -51,9 +56,11 @@ function refsOf(f: TemplatedField): Ref[] {
 
 type Scope = { doc: Workflow; graph: Graph; inputs: Set<string>; vars: Set<string> };
 
-function checkRef(ref: Ref, owner: string, at: { nodeId?: string; agentKey?: string; field: string; branchId?: string }, s: Scope, node?: WorkflowNode): ValidationIssue[] {
+function checkRef(ref: Ref, owner: string, at: { nodeId?: string; agentKey?: string; field: string; branchId?: string }, s: Scope, node?: WorkflowNode, itemScope = false): ValidationIssue[] {
   const where = `${owner} (${at.field})`;
   switch (ref.kind) {
+    case "item":
+      return itemScope ? [] : [issue("item_outside_map", `${where} reads {{item}}, which only a map node's body has (it is empty here).`, at)];
     case "input":
       return s.inputs.has(ref.key) ? [] : [issue("unknown_input_ref", `${where} reads input ${q(ref.key)}, but the workflow declares no such input.`, at)];
     case "var":
@@ -89,7 +96,7 @@ export function checkReferences(doc: Workflow, graph: Graph = buildGraph(doc)): 
           issues.push(issue("template_syntax", `${owner} (${f.field}): ${t.message} (line ${t.line}, column ${t.column})`, at));
         }
       }
-      for (const ref of refsOf(f)) issues.push(...checkRef(ref, owner, at, scope, node));
+      for (const ref of refsOf(f)) issues.push(...checkRef(ref, owner, at, scope, node, f.itemScope === true));
     }
   }
   for (const agent of doc.agents) {
@@ -99,7 +106,7 @@ export function checkReferences(doc: Workflow, graph: Graph = buildGraph(doc)): 
       issues.push(issue("template_syntax", `${owner} (instructions): ${t.message} (line ${t.line}, column ${t.column})`, at));
     }
     for (const ref of templateRefs(agent.instructions)) {
-      if (ref.kind !== "feedback") issues.push(...checkRef(ref, owner, at, scope));
+      if (ref.kind !== "feedback" && ref.kind !== "item") issues.push(...checkRef(ref, owner, at, scope));
     }
   }
   return issues;

@@ -166,7 +166,48 @@ const cases: [string, () => WorkflowInput, ValidationCode[], ValidationContext?]
   ["loop-only reference", () => edit((d) => { const n = node(d, "outline"); if (n.type === "agent") n.task = "Fix per {{nodes.evaluate.output}}"; }), ["node_ref_loop_only"]],
   ["limit above the server's ceiling", () => edit((d) => { d.limits.maxSteps = 1e9; }), ["limit_above_ceiling"],
     { ...ctx, ceilings: { maxSteps: 1000, maxIterations: 100, runTimeoutMs: 21_600_000, maxTurnsPerVisit: 50 } }],
+  ["map: no items, no body, a retry", () => withMap({ items: "  ", body: { type: "agent", agent: "", task: "{{item}}" }, onError: { onExhausted: "fail", retry: { maxAttempts: 2, initialDelayMs: 10, backoffFactor: 2, on: ["timeout"] } } }),
+    ["map_items_missing", "map_body_missing", "map_retry_unsupported"]],
+  ["map: items that cannot be a list, {{item}} outside a map", () => edit((d) => {
+    addMap(d, { items: "{{inputs.topic}}" });
+    const n = node(d, "write");
+    if (n.type === "agent") n.task = "Write about {{item}}";
+  }), ["map_items_not_list", "item_outside_map"]],
 ];
+
+/** The base document with a map node "each" between write and end (its fields from `extra`). */
+function addMap(d: Workflow, extra: Record<string, unknown>): void {
+  d.nodes.push({ id: "each", type: "map", name: "", join: "all", items: "{{nodes.research.output}}", body: { type: "agent", agent: "writer", task: "Sum up {{item}}" }, concurrency: 4, onItemError: "fail", ...extra } as Workflow["nodes"][number]);
+  d.edges = d.edges.filter((e) => e.id !== "write-done-end");
+  d.edges.push(fwd("write", "done", "each"), fwd("each", "done", "end"));
+}
+const withMap = (extra: Record<string, unknown>) => edit((d) => addMap(d, extra));
+
+describe("validate: map nodes", () => {
+  it("a map over an upstream agent's answer, its body reading {{item}}, has no issues", () => {
+    expect(run(withMap({}))).toEqual([]);
+  });
+
+  const notList = (items: string, d: Workflow = doc(withMap({ items }))) => validate(d, ctx).filter((i) => i.code === "map_items_not_list").map((i) => i.message);
+  it("knows statically when the items cannot be a list", () => {
+    expect(notList("Sources: {{nodes.research.output}}")).toEqual(['Map node "each": its items mix text and tags, which renders text, not a list.']);
+    expect(notList("{{vars.threshold}}")).toEqual(['Map node "each": its items read variable "threshold", which holds a number, not a list.']);
+    expect(notList("just words")).toHaveLength(1);
+  });
+
+  it("accepts what may be a list: a json input, a field of an output, a JSON list written out", () => {
+    const d = doc(withMap({ items: "{{inputs.list}}" }));
+    d.inputs.push({ key: "list", type: "json", description: "", required: true });
+    expect(notList("", d)).toEqual([]);
+    expect(notList('["a", "b"]')).toEqual([]);
+    expect(notList("{{nodes.research.output.sources}}")).toEqual([]);
+  });
+
+  it("an agent the body names must exist, and a tool body's tool is checked like a tool node's", () => {
+    expect(codes(withMap({ body: { type: "agent", agent: "ghost", task: "{{item}}" } }))).toContain("unknown_agent");
+    expect(codes(withMap({ body: { type: "tool", tool: { name: "mystery" }, args: { q: "{{item}}" } } }))).toContain("unknown_tool");
+  });
+});
 // the codes the cases expect (each case's own test checks that its codes are reported)
 const covered = new Set<ValidationCode>(cases.flatMap(([, , expected]) => expected));
 

@@ -7,6 +7,7 @@ import { checkAgents, checkBranches, checkInputsOutputs, checkToolsAndModels, ty
 import { checkReferences } from "./validate-refs";
 import { checkSubflows } from "./validate-subflows";
 import { checkErrorPolicies } from "./validate-error-policy";
+import { checkMaps } from "./validate-map";
 
 export { hasErrors, issueSeverity, type Severity, type ValidationCode, type ValidationIssue } from "./issues";
 export type { ValidationContext } from "./validate-nodes";
@@ -26,6 +27,7 @@ export function validate(doc: Workflow, context: ValidationContext = {}): Valida
     ...checkLoops(doc, graph),
     ...checkBranches(doc, graph),
     ...checkErrorPolicies(doc),
+    ...checkMaps(doc),
     ...checkAgents(doc, context),
     ...checkToolsAndModels(doc, context),
     ...checkSubflows(doc, context),

@@ -24,6 +24,7 @@ const INPUTS: Record<string, Record<string, string>> = {
   "ml-pipeline": { dataset: "s3://demo/churn.csv: 10k customers, churn labels" },
   "financial-analyst": { request: "Analyse ACME's latest 10-K and its market" },
   "post-approval": { topic: "Our new durable workflow engine" },
+  "research-each": { question: "Are durable workflow engines worth their overhead?" },
 };
 
 /** Templates whose runs wait for a person: run to the end below, answering their reviews. */
@@ -34,6 +35,16 @@ describe("the offline demo runs every template", () => {
     const { run, steps } = await rt.run(instantiateTemplate(id)!, INPUTS[id]);
     expect(run.status, run.reason ?? "").toBe("succeeded");
     expect(steps.filter((s) => s.status === "failed")).toEqual([]);
+  });
+
+  it("the map template researches each of the planner's sub-questions as its own step, results in item order", { timeout: 90_000 }, async () => {
+    const { run, steps } = await rt.run(instantiateTemplate("research-each")!, INPUTS["research-each"]);
+    expect(run.status, run.reason ?? "").toBe("succeeded");
+    const items = steps.filter((s) => s.nodeId === "research.items").toSorted((a, b) => a.iteration - b.iteration);
+    expect(items.map((s) => [s.iteration, s.status])).toEqual([[1, "succeeded"], [2, "succeeded"], [3, "succeeded"]]);
+    const map = steps.find((s) => s.nodeId === "research")?.output as { results: string[]; count: number };
+    expect(map.count).toBe(3);
+    expect(map.results).toEqual(items.map((s) => s.output));
   });
 
   it("an agent offered the knowledge base looks its task up; one offered other tools answers with a draft", { timeout: 90_000 }, async () => {

@@ -12,6 +12,7 @@ const PATTERN_LABEL: Record<(typeof workflowTemplates)[number]["pattern"], strin
   fsm: "State machine",
   "orchestrator-workers": "Orchestrator–workers",
   "human-review": "Human review",
+  map: "Map",
 };
 
 /** The choices of "New workflow": blank first, then lib/workflow's pattern templates. */

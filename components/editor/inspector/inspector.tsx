@@ -6,6 +6,7 @@ import { EdgeInspector } from "./edge-inspector";
 import { ErrorPolicyForm } from "./error-policy-form";
 import { CommitInput, Row, SelectField } from "./fields";
 import { HumanForm } from "./human-form";
+import { MapForm } from "./map-form";
 import { AbortForm, EndForm, RouterForm, StartForm, ToolForm } from "./other-forms";
 import { SubflowForm } from "./subflow-form";
 import type { InspectorActions } from "./types";
@@ -25,6 +26,7 @@ const FORMS: { [K in NodeKind]: KindForm<K> } = {
   orchestrator: OrchestratorForm,
   human: HumanForm,
   subflow: SubflowForm,
+  map: MapForm,
   end: EndForm,
   abort: AbortForm,
 };

@@ -15,6 +15,8 @@ type Props = {
   testId?: string;
   ariaLabel?: string;
   placeholder?: string;
+  /** A map's body field: `{{item}}` is offered too. */
+  itemScope?: boolean;
 };
 
 /**
@@ -22,7 +24,7 @@ type Props = {
  * subflow's output keys from the editor's subflow targets) and feedback this node may refer to; a
  * click (or Enter on the highlighted one) completes the tag. Commits on blur like the other fields.
  */
-export function TemplateField({ doc, nodeId, value, onCommit, rows = 3, testId, ariaLabel, placeholder }: Props) {
+export function TemplateField({ doc, nodeId, value, onCommit, rows = 3, testId, ariaLabel, placeholder, itemScope = false }: Props) {
   const [draft, setDraft] = useState(value);
   const [seen, setSeen] = useState(value);
   const [caret, setCaret] = useState<number | null>(null);
@@ -33,7 +35,10 @@ export function TemplateField({ doc, nodeId, value, onCommit, rows = 3, testId, 
     setDraft(value);
   }
   const subflows = useSubflowTargets();
-  const all = useMemo(() => templateSuggestions(doc, nodeId, subflows), [doc, nodeId, subflows]);
+  const all = useMemo(() => {
+    const refs = templateSuggestions(doc, nodeId, subflows);
+    return itemScope ? [{ ref: "item", detail: "the item this step runs for" }, ...refs] : refs;
+  }, [doc, nodeId, subflows, itemScope]);
   const tag = caret === null ? null : openTagAt(draft, caret);
   const options = tag ? all.filter((s) => s.ref.startsWith(tag.partial)).slice(0, 8) : [];
 

@@ -6,6 +6,7 @@ import { AbortNode } from "./abort-node";
 import { AgentNode } from "./agent-node";
 import { EndNode } from "./end-node";
 import { HumanNode } from "./human-node";
+import { MapNode } from "./map-node";
 import { OrchestratorNode } from "./orchestrator-node";
 import { RouterNode } from "./router-node";
 import { StartNode } from "./start-node";
@@ -24,6 +25,7 @@ export const nodeTypes: Record<NodeKind, ComponentType<NodeProps<FlowNode>>> = {
   orchestrator: OrchestratorNode,
   human: HumanNode,
   subflow: SubflowNode,
+  map: MapNode,
   end: EndNode,
   abort: AbortNode,
 };

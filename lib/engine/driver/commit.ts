@@ -11,7 +11,7 @@ import { storedState } from "./stored-state";
  */
 export function buildCommit(owner: string, expectedVersion: number, event: PlannerEvent, r: PlanResult, at: Date): RunCommit {
   const stepStarts = r.commands.flatMap((c) =>
-    c.type === "start_step" ? [{ nodeId: c.nodeId, iteration: c.iteration, attempt: c.attempt, kind: c.kind, input: c.input, at }] : [],
+    c.type === "start_step" || c.type === "adopt_step" ? [{ nodeId: c.nodeId, iteration: c.iteration, attempt: c.attempt, kind: c.kind, input: c.input, at }] : [],
   );
   const stepSkips = r.commands.flatMap((c) => (c.type === "skip_step" ? [{ nodeId: c.nodeId, iteration: c.iteration, kind: c.kind, at }] : []));
   const stepResults: StepResultWrite[] = r.events.flatMap((e): StepResultWrite[] => {
@@ -32,7 +32,8 @@ export function buildCommit(owner: string, expectedVersion: number, event: Plann
       return [{ nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, status: "retrying", output: null, branch: null, promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs ?? null, error: e.error, at }];
     }
     if (e.type !== "step_finished" || e.status === "skipped") return [];
-    const attempt = r.state.nodes[e.nodeId]?.attempt ?? 1;
+    // a map item's event names its attempt (its node id has no node state)
+    const attempt = e.attempt ?? r.state.nodes[e.nodeId]?.attempt ?? 1;
     return [{
       nodeId: e.nodeId, iteration: e.iteration, attempt, status: e.status, output: e.output ?? null, branch: e.branch ?? null,
       promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs ?? null, error: e.error ?? null, at,

@@ -4,7 +4,7 @@ import type { TemplateContext } from "@/lib/workflow/template";
 import { isTerminalRunStatus, type RunEvent, type TerminalRunStatus } from "../events";
 import { defaultExecutors, instantExecutors } from "../executors";
 import type { ExecutorRegistry, InstantExecutor, InstantKind } from "../executors/types";
-import { plan, type PlannerCommand, type PlannerEvent, type PlannerState, type RunSeed } from "../planner";
+import { isOpenStep, plan, type PlannerCommand, type PlannerEvent, type PlannerState, type RunSeed, type StepInput } from "../planner";
 import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot, StoredEvent } from "../ports";
 import { buildCommit, mergeCommits, withStoredState } from "./commit";
 import { Mailbox } from "./mailbox";
@@ -191,7 +191,7 @@ export class RunSession implements StepHost {
           continue;
         }
         const instant = c.type === "start_step" && this.instant(c);
-        if (instant) queue.push({ t: "plan", event: runInstantStep(this, c, this.templateData(state, c.input.feedback), instant) });
+        if (instant) queue.push({ t: "plan", event: runInstantStep(this, c, this.templateData(state, c.input), instant) });
         else commands.push(c);
       }
     }
@@ -270,7 +270,7 @@ export class RunSession implements StepHost {
     for (const c of commands) {
       if (c.type === "start_step" && !this.stopping && this.stillRunning(c)) {
         const key = flightKey(c);
-        const flight = startStep(this, c, this.templateData(this.state, c.input.feedback));
+        const flight = startStep(this, c, this.templateData(this.state, c.input));
         this.inflight.set(key, flight);
         void flight.done.finally(() => this.forget(key, flight));
       } else if (c.type === "cancel_steps") {
@@ -292,8 +292,7 @@ export class RunSession implements StepHost {
 
   /** A start planned earlier in a batch may have been cancelled by a later item of the same batch. */
   private stillRunning(c: { nodeId: string; iteration: number; attempt: number }): boolean {
-    const n = this.state?.nodes[c.nodeId];
-    return this.state?.status === "running" && n?.phase === "running" && n.iteration === c.iteration && n.attempt === c.attempt;
+    return this.state !== null && isOpenStep(this.state, c);
   }
 
   private forget(key: string, f: Flight): void {
@@ -315,12 +314,13 @@ export class RunSession implements StepHost {
     this.job.abort(reason);
   }
 
-  /** Template data for a step starting now: a snapshot, so parallel steps never share mutable state. */
-  private templateData(state: PlannerState | null, feedback: unknown): TemplateContext {
+  /** Template data for a step starting now: a snapshot, so parallel steps never share mutable state; a map item's step gets its item. */
+  private templateData(state: PlannerState | null, input: StepInput): TemplateContext {
+    const { feedback, item } = input;
     const nodes: Record<string, { output?: unknown }> = {};
     for (const [id, n] of Object.entries(state?.nodes ?? {})) if (n.output !== undefined) nodes[id] = { output: cloned(n.output) };
     const vars = Object.fromEntries(this.workflow.variables.map((v) => [v.key, v.value]));
-    return { inputs: cloned(this.snapshot.inputs), vars, nodes, ...(feedback !== undefined ? { feedback } : {}) };
+    return { inputs: cloned(this.snapshot.inputs), vars, nodes, ...(feedback !== undefined ? { feedback } : {}), ...(item ? { item: cloned(item.value) } : {}) };
   }
 }
 

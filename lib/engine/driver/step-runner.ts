@@ -1,3 +1,4 @@
+import { stepNode } from "@/lib/workflow/map";
 import type { Workflow } from "@/lib/workflow/schema";
 import type { TemplateContext } from "@/lib/workflow/template";
 import type { RunEvent } from "../events";
@@ -36,7 +37,7 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext)
   const controller = new AbortController();
   const flight: Flight = { controller, settled: false, done: Promise.resolve() };
   const key = { nodeId: cmd.nodeId, iteration: cmd.iteration, attempt: cmd.attempt };
-  const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);
+  const node = stepNode(host.workflow, cmd.nodeId);
   const settle = (event: PlannerEvent) => {
     if (flight.settled) return;
     flight.settled = true;
@@ -75,7 +76,8 @@ export function runInstantStep(host: StepHost, cmd: StartStep, data: TemplateCon
 const NEVER_ABORTED = new AbortController().signal;
 
 function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, signal: AbortSignal, live: () => boolean): StepContext {
-  const node = host.workflow.nodes.find((n) => n.id === cmd.nodeId);
+  // a map's item step runs the map's body (lib/workflow/map.ts stepNode)
+  const node = stepNode(host.workflow, cmd.nodeId);
   let logger: StepContext["logger"] | undefined;
   return {
     runId: host.runId, workflow: host.workflow, node, iteration: cmd.iteration, attempt: cmd.attempt, retry: cmd.retry ?? 0, input: cmd.input, data,

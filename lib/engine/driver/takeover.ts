@@ -1,4 +1,4 @@
-import { earlierInterruptions, type Interruption, type PlannerEvent, type PlannerState } from "../planner";
+import { earlierInterruptions, hasOpenItems, type Interruption, type PlannerEvent, type PlannerState } from "../planner";
 import type { EnginePorts, LivenessPort, RunSnapshot, WorkerSighting } from "../ports";
 
 /**
@@ -35,7 +35,8 @@ export async function resumeEvent(
   state: PlannerState,
   options: { maxAttempts: number; stop?: AbortSignal | undefined },
 ): Promise<Extract<PlannerEvent, { type: "resume" }>> {
-  const inFlight = Object.entries(state.nodes).filter(([, n]) => n.phase === "running");
+  // a map whose items run is no step in flight itself (its open items are re-dispatched by the planner)
+  const inFlight = Object.entries(state.nodes).filter(([, n]) => n.phase === "running" && !hasOpenItems(n));
   const liveness = ports.liveness;
   if (!liveness || inFlight.length === 0) return { type: "resume", inputs: snap.inputs };
   const lists: Record<string, Interruption[]> = {};

@@ -1,5 +1,6 @@
 import { agentExecutor } from "./agent";
 import { humanExecutor, humanOutcome } from "./human";
+import { mapExecutor, mapOutcome } from "./map";
 import { orchestratorExecutor } from "./orchestrator";
 import { routerExecutor } from "./router";
 import { subflowExecutor } from "./subflow";
@@ -20,6 +21,7 @@ export const defaultExecutors: ExecutorRegistry = {
   orchestrator: orchestratorExecutor,
   human: humanExecutor,
   subflow: subflowExecutor,
+  map: mapExecutor,
   end: endExecutor,
   abort: abortExecutor,
 };
@@ -33,4 +35,5 @@ export const instantExecutors: { [K in InstantKind]: InstantExecutor<K> } = {
   end: endOutcome,
   abort: abortOutcome,
   human: humanOutcome,
+  map: mapOutcome,
 };

@@ -59,7 +59,7 @@ export type Executor<K extends NodeKind = NodeKind> = (ctx: StepContext<K>) => P
 export type InstantExecutor<K extends NodeKind = NodeKind> = (ctx: StepContext<K>) => StepOutcome;
 
 /** The kinds with an InstantExecutor. */
-export type InstantKind = "start" | "end" | "abort" | "human";
+export type InstantKind = "start" | "end" | "abort" | "human" | "map";
 
 /** One executor per node kind; a half-added kind fails to compile (house rule 4). */
 export type ExecutorRegistry = { [K in NodeKind]: Executor<K> };

@@ -20,6 +20,13 @@ export function finish(
   for (const [nodeId, seen] of Object.entries(state.nodes)) {
     if (!isBusy(seen)) continue;
     const ns = nodeState(state, nodeId);
+    // a map's open items end with it (map.ts)
+    for (const [index, attempt] of Object.entries(ns.map?.open ?? {})) {
+      const iteration = Number(index) + 1;
+      cancelled.push({ nodeId: ns.map!.stepId, iteration, attempt, reason });
+      ctx.events.push({ type: "step_finished", nodeId: ns.map!.stepId, iteration, attempt, status: "cancelled", error: `Cancelled: ${reason}`, promptTokens: 0, completionTokens: 0 });
+    }
+    if (ns.map) ns.map = { ...ns.map, open: {} };
     ns.phase = "cancelled";
     cancelled.push({ nodeId, iteration: ns.iteration, attempt: ns.attempt, reason });
     ctx.events.push({

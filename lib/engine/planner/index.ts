@@ -5,6 +5,7 @@ import { addTokens, exhaust, finish, settle } from "./budgets";
 import { onFailed, onRetryDue } from "./failures";
 import { indexWorkflow } from "./graph-index";
 import { crashLoopReason, recordInterruption } from "./interruptions";
+import { expandMap, hasOpenItems, isItemStep, isMapExpansion, onItemFailed, onItemSucceeded, redispatchItems } from "./map";
 import { current, proceed } from "./results";
 import { copyState, nodeState, plannerStateSchema, type PlannerState } from "./state";
 import type { Ctx, PlannerEvent, PlannerOptions, PlanResult } from "./types";
@@ -12,6 +13,7 @@ import type { Ctx, PlannerEvent, PlannerOptions, PlanResult } from "./types";
 export type { InputRequest, WaitRequest, PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
 export { isBusy, nodeStateSchema, parsePlannerState, plannerStateSchema, stepInputSchema, type Interruption, type PlannerState, type StepInput } from "./state";
 export { earlierInterruptions, interruptionCap } from "./interruptions";
+export { hasOpenItems, isOpenStep } from "./map";
 export { hasReusableResult, seedFromSteps, seedKey, type SeedEdit, type SeedSource } from "./reuse";
 export { runSeedSchema, type ReusedStep, type RunSeed } from "./seed";
 
@@ -41,11 +43,15 @@ function apply(ctx: Ctx, event: PlannerEvent): boolean {
     case "resume":
       return onResume(ctx, event);
     case "step_succeeded":
-      return onSucceeded(ctx, event);
+      return isItemStep(event.nodeId) ? onItemSucceeded(ctx, event) : onSucceeded(ctx, event);
     case "step_failed":
+      if (isItemStep(event.nodeId)) return onItemFailed(ctx, { ...event, errorClass: event.errorClass ?? "other" }, event.limit, "failed");
       return onFailed(ctx, { ...event, errorClass: event.errorClass ?? "other" }, event.limit);
-    case "step_timed_out":
-      return onFailed(ctx, { ...event, error: `timed out after ${event.timeoutMs} ms`, errorClass: "timeout" }, undefined, "timed_out");
+    case "step_timed_out": {
+      const timedOut = { ...event, error: `timed out after ${event.timeoutMs} ms`, errorClass: "timeout" as const };
+      if (isItemStep(event.nodeId)) return onItemFailed(ctx, timedOut, undefined, "timed_out");
+      return onFailed(ctx, timedOut, undefined, "timed_out");
+    }
     case "retry_due":
       return onRetryDue(ctx, event);
     case "step_waiting":
@@ -95,13 +101,24 @@ function onRunStarted(ctx: Ctx, inputs: Record<string, unknown>): boolean {
 function onResume(ctx: Ctx, event: Extract<PlannerEvent, { type: "resume" }>): boolean {
   const inputs = event.inputs ?? {};
   if (ctx.state.status !== "running") return false;
-  const inFlight = Object.entries(ctx.state.nodes).filter(([, n]) => n.phase === "running").map(([nodeId]) => [nodeId, nodeState(ctx.state, nodeId)] as const);
-  ctx.events.push({
-    type: "run_started",
+  // a map whose items run is not in flight itself: its open items are (map.ts)
+  const maps = Object.entries(ctx.state.nodes).filter(([, n]) => hasOpenItems(n)).map(([nodeId]) => nodeId);
+  const inFlight = Object.entries(ctx.state.nodes).filter(([, n]) => n.phase === "running" && !hasOpenItems(n)).map(([nodeId]) => [nodeId, nodeState(ctx.state, nodeId)] as const);
+  const started = {
+    type: "run_started" as const,
     inputs,
     resumed: true,
     redispatched: inFlight.map(([nodeId, n]) => ({ nodeId, iteration: n.iteration, attempt: n.attempt + 1 })),
-  });
+  };
+  ctx.events.push(started);
+  for (const mapId of maps) {
+    const items = redispatchItems(ctx, mapId);
+    started.redispatched.push(...items.redispatched);
+    if (items.reason) {
+      finish(ctx, "failed", items.reason);
+      return true;
+    }
+  }
   for (const [nodeId, n] of inFlight) n.interruptions = recordInterruption(n, event.interruptions?.[nodeId]);
   for (const [nodeId, n] of inFlight) {
     const reason = crashLoopReason(nodeId, n, ctx.options.maxAttempts);
@@ -126,6 +143,8 @@ function onSucceeded(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_succeeded"
   const ns = current(ctx, e);
   const node = ctx.g.node(e.nodeId);
   if (!ns || !node) return false;
+  // a map's step found its items: they run now; the map's own result comes when they are done
+  if (node.type === "map" && !ns.map && isMapExpansion(e.output)) return expandMap(ctx, node, ns, e, e.output.mapItems);
   const outcomes = ctx.g.outcomes(e.nodeId);
   const chosen = e.branch ?? (outcomes.length === 1 ? outcomes[0] : undefined);
   if (outcomes.length > 0 && (chosen === undefined || !outcomes.includes(chosen))) {

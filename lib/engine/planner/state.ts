@@ -32,6 +32,8 @@ export const stepInputSchema = z.object({
    * a step keeps the keys its first attempt recorded effects under.
    */
   effectKeys: z.literal(2).optional(),
+  /** A map's item step: the map node, the item's 0-based index and the item ({{item}}). */
+  item: z.object({ map: z.string(), index: z.number().int().nonnegative(), value: z.unknown() }).optional(),
 });
 export type StepInput = z.infer<typeof stepInputSchema>;
 
@@ -51,6 +53,23 @@ export const interruptionSchema = z.object({
   verdict: z.enum(["crashed", "alive", "pending"]).default("crashed"),
 });
 export type Interruption = z.infer<typeof interruptionSchema>;
+
+/**
+ * A map node's items while they run (map.ts): the list, which items are open (0-based index → the
+ * attempt of its running try) and which finished (output, or error). Cleared when the map finishes:
+ * its output then holds the results.
+ */
+export const mapStateSchema = z.object({
+  /** The node id its item steps are stored under (lib/workflow/map.ts mapItemsId). */
+  stepId: z.string(),
+  items: z.array(z.unknown()),
+  concurrency: z.number().int().positive(),
+  /** The next item to start (0-based). */
+  next: z.number().int().nonnegative().default(0),
+  open: z.record(z.string(), z.number().int().positive()).default({}),
+  finished: z.record(z.string(), z.object({ output: z.unknown().optional(), error: z.string().optional() })).default({}),
+});
+export type MapState = z.infer<typeof mapStateSchema>;
 
 export const nodeStateSchema = z.object({
   phase: nodePhaseSchema.default("idle"),
@@ -75,6 +94,8 @@ export const nodeStateSchema = z.object({
   retry: z.number().int().positive().optional(),
   /** Phase `retrying`: when the next try is due (ms since the epoch). */
   retryAt: z.number().optional(),
+  /** A map node whose items run (its own step started them; it stays `running` until they are done). */
+  map: mapStateSchema.optional(),
 });
 export type NodeState = z.infer<typeof nodeStateSchema>;
 

@@ -57,6 +57,11 @@ export type PlannerCommand =
       reuse?: { output: unknown; branch: string | null };
     }
   | { type: "skip_step"; nodeId: string; kind: string; iteration: number }
+  /**
+   * The row of a step that stays open across a takeover without running again (a map whose items
+   * run, planner/map.ts): written as started by the new owner, so its result can be committed by it.
+   */
+  | { type: "adopt_step"; nodeId: string; kind: string; iteration: number; attempt: number; input: StepInput }
   /** Abort these in-flight steps (their rows become `cancelled`); the run is ending. */
   | { type: "cancel_steps"; steps: (StepKey & { reason: string })[] }
   | { type: "finish_run"; status: TerminalRunStatus; reason: string; outputs?: Record<string, unknown>; limit?: string };

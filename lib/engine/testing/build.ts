@@ -56,6 +56,10 @@ export const humanNode = (id: string, choices: string[] = ["approve", "reject"],
   ...extra,
 }) as NodeInput;
 
+/** A map node over `items` (a template) running agent "a" on `{{item}}` for each. */
+export const mapNode = (id: string, items: string, extra: Partial<NodeInput> = {}): NodeInput =>
+  ({ id, type: "map", items, body: { type: "agent", agent: "a", task: "Research {{item}}" }, ...extra }) as NodeInput;
+
 /** Parses a workflow with a default agent "a" and any given agents. */
 export function buildWorkflow(doc: WorkflowInput): Workflow {
   const agents = doc.agents ?? [];

@@ -54,6 +54,8 @@ function reduce(view: RunView, event: RunEvent): RunView {
       return setNode(view, event.nodeId, { status: "running", iteration: event.iteration });
     case "step_finished":
       return setNode(view, event.nodeId, { status: event.status, iteration: event.iteration });
+    case "map_started":
+      return view;
     case "step_retrying":
       // between two tries the step is still under way (its next try is scheduled)
       return setNode(view, event.nodeId, { status: "running", iteration: event.iteration });
