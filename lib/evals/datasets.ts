@@ -61,6 +61,11 @@ export async function createDataset(ownerId: string, input: DatasetInput): Promi
   return db().dataset.create({ data: { ownerId, name: data.name, description: data.description, workflowId: data.workflowId ?? null }, select: { id: true } });
 }
 
+/** The owner's datasets by name only (the run page's "add to dataset"), newest change first. */
+export async function datasetNames(ownerId: string): Promise<{ id: string; name: string }[]> {
+  return db().dataset.findMany({ where: { ownerId }, orderBy: { updatedAt: "desc" }, select: { id: true, name: true }, take: 200 });
+}
+
 /** The owner's datasets, newest change first. */
 export async function listDatasets(ownerId: string): Promise<DatasetSummary[]> {
   const rows = await db().dataset.findMany({ where: { ownerId }, orderBy: { updatedAt: "desc" } });
@@ -161,4 +166,24 @@ export async function removeRow(ownerId: string, datasetId: string, rowId: strin
 /** Deletes one of the owner's datasets with its rows and experiments. */
 export async function deleteDataset(ownerId: string, id: string): Promise<boolean> {
   return (await db().dataset.deleteMany({ where: { id, ownerId } })).count > 0;
+}
+
+/** A saved workflow version an experiment may run. */
+export interface VersionOption {
+  workflowId: string;
+  workflowName: string;
+  version: number;
+  message: string;
+}
+
+/** The versions an experiment on a dataset may run: its workflow's, else the five newest of each of the owner's workflows. */
+export async function experimentVersionOptions(ownerId: string, workflowId: string | null): Promise<VersionOption[]> {
+  const rows = await db().workflowVersion.findMany({
+    where: { workflow: { ownerId, ...(workflowId ? { id: workflowId } : {}) } },
+    orderBy: [{ workflowId: "asc" }, { version: "asc" }],
+    select: { workflowId: true, version: true, message: true, workflow: { select: { name: true } } },
+    take: 500,
+  });
+  const newest = workflowId ? rows : rows.filter((r) => rows.filter((x) => x.workflowId === r.workflowId && x.version > r.version).length < 5);
+  return newest.map((r) => ({ workflowId: r.workflowId, workflowName: r.workflow.name, version: r.version, message: r.message }));
 }

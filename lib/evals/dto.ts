@@ -72,3 +72,16 @@ export interface ExperimentSummary {
   createdAt: string;
   progress: ExperimentView["progress"];
 }
+
+/** One bad row of an import (as the import form lists it). */
+export interface RowErrorView {
+  row: number;
+  line: number;
+  message: string;
+}
+
+/** What the dataset and experiment forms' actions answer. */
+export type EvalActionResult =
+  | { status: "idle" }
+  | { status: "ok"; message: string }
+  | { status: "error"; message: string; rowErrors?: RowErrorView[]; errorCount?: number };

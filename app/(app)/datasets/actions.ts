@@ -1,0 +1,121 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { requireUser } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
+import { addRunToDataset, createDataset, datasetInputSchema, importRows, removeRow } from "@/lib/evals/datasets";
+import type { EvalActionResult, RowErrorView } from "@/lib/evals/dto";
+import { cancelExperiment, createExperiment } from "@/lib/evals/experiments";
+import { IMPORT_BYTES_MAX } from "@/lib/evals/import";
+import { createLogger } from "@/lib/logger";
+
+const log = createLogger({ component: "dataset-actions" });
+const id = z.string().trim().min(1).max(100);
+
+const failure = (err: unknown, what: string): EvalActionResult => {
+  if (err instanceof AppError) {
+    const details = err.details as { errors?: RowErrorView[]; errorCount?: number } | undefined;
+    return { status: "error", message: err.message, ...(details?.errors ? { rowErrors: details.errors, errorCount: details.errorCount } : {}) };
+  }
+  if (err instanceof z.ZodError) return { status: "error", message: err.issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; ") };
+  log.error(`${what} failed`, { error: err instanceof Error ? err.message : String(err) });
+  return { status: "error", message: `${what} failed. Try again.` };
+};
+
+/** Creates a dataset (name, optional workflow and description) and opens it. */
+export async function createDatasetAction(_prev: EvalActionResult, form: FormData): Promise<EvalActionResult> {
+  const user = await requireUser();
+  const parsed = datasetInputSchema.safeParse({
+    name: form.get("name") ?? "", description: form.get("description") ?? "", workflowId: (form.get("workflowId") as string | null) || undefined,
+  });
+  if (!parsed.success) return { status: "error", message: parsed.error.issues[0]?.message ?? "Check the form." };
+  let created: string;
+  try {
+    created = (await createDataset(user.id, parsed.data)).id;
+  } catch (err) {
+    return failure(err, "Creating the dataset");
+  }
+  revalidatePath("/datasets");
+  redirect(`/datasets/${created}`);
+}
+
+/** Imports a CSV or JSONL file (or pasted text) into a dataset: all rows or, with every bad row listed, none. */
+export async function importRowsAction(_prev: EvalActionResult, form: FormData): Promise<EvalActionResult> {
+  const user = await requireUser();
+  const datasetId = id.safeParse(form.get("datasetId"));
+  if (!datasetId.success) return { status: "error", message: "No dataset given." };
+  const file = form.get("file");
+  const pasted = String(form.get("text") ?? "");
+  const fromFile = file instanceof File && file.size > 0;
+  if (fromFile && file.size > IMPORT_BYTES_MAX) return { status: "error", message: `The file is over ${IMPORT_BYTES_MAX / 1024 / 1024} MB.` };
+  const text = fromFile ? await file.text() : pasted;
+  if (!text.trim()) return { status: "error", message: "Choose a file or paste rows." };
+  const named = fromFile ? file.name.toLowerCase() : "";
+  const format = form.get("format") === "jsonl" || named.endsWith(".jsonl") || named.endsWith(".ndjson") ? "jsonl" : "csv";
+  try {
+    const { added, version } = await importRows(user.id, datasetId.data, format, text);
+    revalidatePath(`/datasets/${datasetId.data}`);
+    return { status: "ok", message: `${added} rows imported (version ${version}).` };
+  } catch (err) {
+    return failure(err, "The import");
+  }
+}
+
+/** Removes one row from the dataset's next version. */
+export async function removeRowAction(form: FormData): Promise<void> {
+  const user = await requireUser();
+  const [datasetId, rowId] = [id.safeParse(form.get("datasetId")), id.safeParse(form.get("rowId"))];
+  if (!datasetId.success || !rowId.success) return;
+  await removeRow(user.id, datasetId.data, rowId.data).catch(() => undefined);
+  revalidatePath(`/datasets/${datasetId.data}`);
+}
+
+/** Adds a run (its inputs, its outputs as the reference) to one of the user's datasets. */
+export async function addRunToDatasetAction(_prev: EvalActionResult, form: FormData): Promise<EvalActionResult> {
+  const user = await requireUser();
+  const [datasetId, runId] = [id.safeParse(form.get("datasetId")), id.safeParse(form.get("runId"))];
+  if (!datasetId.success || !runId.success) return { status: "error", message: "Choose a dataset." };
+  try {
+    const { version } = await addRunToDataset(user.id, datasetId.data, runId.data);
+    revalidatePath(`/datasets/${datasetId.data}`);
+    return { status: "ok", message: `Added to the dataset (version ${version}).` };
+  } catch (err) {
+    return failure(err, "Adding the run");
+  }
+}
+
+/** Starts an experiment on the dataset: the versions ticked ("workflowId:version"), the evaluators (JSON), the concurrency. */
+export async function startExperimentAction(_prev: EvalActionResult, form: FormData): Promise<EvalActionResult> {
+  const user = await requireUser();
+  const variants = form.getAll("variant").map(String).map((v) => {
+    const at = v.lastIndexOf(":");
+    return { workflowId: v.slice(0, at), version: Number(v.slice(at + 1)) };
+  });
+  if (!variants.length) return { status: "error", message: "Tick at least one version." };
+  let evaluators: unknown;
+  try {
+    evaluators = JSON.parse(String(form.get("evaluators") ?? ""));
+  } catch {
+    return { status: "error", message: "The evaluators are not valid JSON." };
+  }
+  let started: string;
+  try {
+    started = (await createExperiment(user.id, {
+      datasetId: String(form.get("datasetId") ?? ""), name: String(form.get("name") ?? "") || undefined,
+      variants, evaluators: evaluators as never, concurrency: Number(form.get("concurrency") ?? 4),
+    })).id;
+  } catch (err) {
+    return failure(err, "Starting the experiment");
+  }
+  redirect(`/experiments/${started}`);
+}
+
+/** Cancels one of the user's experiments (finished rows stay scored). */
+export async function cancelExperimentAction(form: FormData): Promise<void> {
+  const user = await requireUser();
+  const experimentId = id.safeParse(form.get("experimentId"));
+  if (!experimentId.success) return;
+  await cancelExperiment(user.id, experimentId.data).catch(() => undefined);
+  revalidatePath(`/experiments/${experimentId.data}`);
+}
