@@ -4,11 +4,12 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { addRunToDataset, createDataset, datasetInputSchema, importRows, removeRow } from "@/lib/evals/datasets";
+import { addRunToDataset, createDataset, datasetInputSchema, removeRow } from "@/lib/evals/datasets";
 import type { EvalActionResult, RowErrorView } from "@/lib/evals/dto";
 import { cancelExperiment, createExperiment } from "@/lib/evals/experiments";
-import { IMPORT_BYTES_MAX } from "@/lib/evals/import";
+import { createTemplateDataset } from "@/lib/evals/templates";
 import { createLogger } from "@/lib/logger";
+import { userModels } from "../workflows/templates";
 
 const log = createLogger({ component: "dataset-actions" });
 const id = z.string().trim().min(1).max(100);
@@ -38,28 +39,6 @@ export async function createDatasetAction(_prev: EvalActionResult, form: FormDat
   }
   revalidatePath("/datasets");
   redirect(`/datasets/${created}`);
-}
-
-/** Imports a CSV or JSONL file (or pasted text) into a dataset: all rows or, with every bad row listed, none. */
-export async function importRowsAction(_prev: EvalActionResult, form: FormData): Promise<EvalActionResult> {
-  const user = await requireUser();
-  const datasetId = id.safeParse(form.get("datasetId"));
-  if (!datasetId.success) return { status: "error", message: "No dataset given." };
-  const file = form.get("file");
-  const pasted = String(form.get("text") ?? "");
-  const fromFile = file instanceof File && file.size > 0;
-  if (fromFile && file.size > IMPORT_BYTES_MAX) return { status: "error", message: `The file is over ${IMPORT_BYTES_MAX / 1024 / 1024} MB.` };
-  const text = fromFile ? await file.text() : pasted;
-  if (!text.trim()) return { status: "error", message: "Choose a file or paste rows." };
-  const named = fromFile ? file.name.toLowerCase() : "";
-  const format = form.get("format") === "jsonl" || named.endsWith(".jsonl") || named.endsWith(".ndjson") ? "jsonl" : "csv";
-  try {
-    const { added, version } = await importRows(user.id, datasetId.data, format, text);
-    revalidatePath(`/datasets/${datasetId.data}`);
-    return { status: "ok", message: `${added} rows imported (version ${version}).` };
-  } catch (err) {
-    return failure(err, "The import");
-  }
 }
 
 /** Removes one row from the dataset's next version. */
@@ -118,4 +97,14 @@ export async function cancelExperimentAction(form: FormData): Promise<void> {
   if (!experimentId.success) return;
   await cancelExperiment(user.id, experimentId.data).catch(() => undefined);
   revalidatePath(`/experiments/${experimentId.data}`);
+}
+
+/** Creates a template's workflow and its dataset (the offline demo's way to a first experiment), then opens the dataset. */
+export async function createTemplateDatasetAction(form: FormData): Promise<void> {
+  const user = await requireUser();
+  const templateId = id.safeParse(form.get("templateId"));
+  if (!templateId.success) return;
+  const { datasetId } = await createTemplateDataset(user.id, templateId.data, await userModels(user.id));
+  revalidatePath("/datasets");
+  redirect(`/datasets/${datasetId}`);
 }

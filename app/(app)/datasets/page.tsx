@@ -8,7 +8,10 @@ import { requireUser } from "@/lib/auth/session";
 import { listWorkflows } from "@/lib/db/workflows";
 import { listDatasets } from "@/lib/evals/datasets";
 import { listExperiments } from "@/lib/evals/results";
-import { createDatasetAction } from "./actions";
+import { Button } from "@/components/ui/button";
+import { Select } from "@/components/ui/input";
+import { templatesWithDatasets } from "@/lib/evals/templates";
+import { createDatasetAction, createTemplateDatasetAction } from "./actions";
 
 export const metadata: Metadata = { title: "Datasets" };
 export const dynamic = "force-dynamic";
@@ -22,6 +25,13 @@ export default async function DatasetsPage() {
       <PageHeader title="Datasets" description="Cases to run your workflows on: run versions over a dataset as an experiment, score them and compare." />
       <div className="grid gap-6">
         <CreateDatasetForm action={createDatasetAction} workflows={workflows.map((w) => ({ id: w.id, name: w.name }))} />
+        <form action={createTemplateDatasetAction} className="flex flex-wrap items-center gap-2 text-sm" data-testid="dataset-from-template">
+          <span className="text-muted">Or start from a template (its workflow and a few cases):</span>
+          <Select name="templateId" aria-label="Template" className="h-8 w-56">
+            {templatesWithDatasets().map((t) => <option key={t.id} value={t.id}>{t.title}</option>)}
+          </Select>
+          <Button type="submit" size="sm" variant="outline">New dataset from template</Button>
+        </form>
         {datasets.length ? (
           <ul className="grid gap-2" data-testid="dataset-list">
             {datasets.map((d) => (

@@ -11,7 +11,7 @@ import { requireUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { experimentVersionOptions, getDataset, workflowFields } from "@/lib/evals/datasets";
 import { listExperiments } from "@/lib/evals/results";
-import { importRowsAction, removeRowAction, startExperimentAction } from "../actions";
+import { removeRowAction, startExperimentAction } from "../actions";
 
 export const metadata: Metadata = { title: "Dataset" };
 export const dynamic = "force-dynamic";
@@ -72,7 +72,7 @@ export default async function DatasetPage({ params }: { params: Promise<{ id: st
         ) : (
           <EmptyState title="No rows yet" description="Import a CSV or JSONL file below, or open a run and add it to this dataset." />
         )}
-        <ImportForm action={importRowsAction} datasetId={dataset.id} columns={fields.map((f) => f.key)} />
+        <ImportForm datasetId={dataset.id} columns={fields.map((f) => f.key)} />
         {dataset.rows.length > 0 && <ExperimentForm action={startExperimentAction} datasetId={dataset.id} versions={versions} />}
         {experiments.length > 0 && (
           <section className="grid gap-2">
