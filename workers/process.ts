@@ -8,11 +8,12 @@ import { startHealthServer } from "@/workers/health-server";
 import { startRunWorker } from "@/workers/run-worker";
 import { startScheduleWorker } from "@/workers/schedule-worker";
 import { startNotificationWorker } from "@/workers/notification-worker";
+import { startExperimentWorker } from "@/workers/experiment-worker";
 
 /**
  * The run worker process: consumes the runs queue, reconciles orphaned runs, fires schedules
  * (lib/schedules, timers rebuilt from PostgreSQL), delivers run notifications (lib/notifications,
- * its outbox swept on the same period), serves GET /health on
+ * its outbox swept on the same period), drives experiments (lib/evals, their own queue), serves GET /health on
  * WEFT_WORKER_HEALTH_PORT. SIGTERM/SIGINT stop it gracefully (exit 0); SIGKILL is safe too, since
  * PostgreSQL holds every committed step. `workers/main.ts` runs it with the real ports;
  * `overrides` swap a port (B1's engine-overhead arm gives every node a trivial model,
@@ -30,6 +31,7 @@ export async function runWorkerProcess(overrides: PortOverrides = {}): Promise<v
   });
   const schedules = startScheduleWorker({ reconcileIntervalMs: e.WEFT_RECONCILE_INTERVAL_MS });
   const notifications = startNotificationWorker({ sweepIntervalMs: e.WEFT_RECONCILE_INTERVAL_MS });
+  const experiments = startExperimentWorker({ sweepIntervalMs: e.WEFT_RECONCILE_INTERVAL_MS });
   const health = await startHealthServer(worker, e.WEFT_WORKER_HEALTH_PORT);
   log.info("worker ready", { id: worker.id, healthPort: health.port, concurrency: e.WEFT_WORKER_CONCURRENCY });
 
@@ -44,6 +46,7 @@ export async function runWorkerProcess(overrides: PortOverrides = {}): Promise<v
     }, e.WEFT_WORKER_SHUTDOWN_GRACE_MS + 15_000);
     hardStop.unref();
     (async () => {
+      await experiments.close();
       await worker.close();
       await schedules.close();
       await notifications.close();

@@ -7,6 +7,7 @@ import { cn } from "@/components/ui/cn";
 const LINKS = [
   { href: "/workflows", label: "Workflows" },
   { href: "/runs", label: "Runs" },
+  { href: "/datasets", label: "Datasets" },
   { href: "/agents", label: "Agents" },
   { href: "/tools", label: "Tools" },
   { href: "/knowledge", label: "Knowledge" },

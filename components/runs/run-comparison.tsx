@@ -4,7 +4,8 @@ import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import type { ComparedRunView, ComparedStepView, ComparisonRowView, RunComparisonView } from "@/lib/run-views/dto";
-import { formatDuration } from "./cost";
+import { formatCost, formatDuration } from "./cost";
+import { ValueDiffView } from "./value-diff-view";
 import { JsonView } from "./json-view";
 import { StatusBadge } from "@/components/terms/status-badge";
 import { describeTrigger } from "./trigger";
@@ -31,6 +32,9 @@ function Head({ run, side }: { run: ComparedRunView; side: string }) {
         <span className="text-muted">
           {describeTrigger(run.trigger)} · v{run.version} · {new Date(run.createdAt).toLocaleString()}
         </span>
+      </span>
+      <span className="text-xs text-muted" data-testid={`compare-${side}-totals`}>
+        {formatDuration(run.durationMs)} · {run.tokens} tok · {formatCost(run.costUsd)}
       </span>
     </div>
   );
@@ -62,7 +66,9 @@ function Side({ step, showOutput }: { step: ComparedStepView | null; showOutput:
 /**
  * Two runs side by side, step by step (a run and its retry or fork, or any two of the owner's
  * runs): for each node and iteration what each run did, whether its result was reused from the
- * source or edited in a fork, and whether the two agree. `onlyDifferences` starts with same rows hidden.
+ * source or edited in a fork, and whether the two agree; a changed step shows how its input and
+ * output differ (text word by word, JSON path by path); each run's time, tokens and cost head its
+ * column. `onlyDifferences` starts with same rows hidden.
  */
 export function RunComparison({
   comparison,
@@ -122,6 +128,12 @@ export function RunComparison({
             </div>
             <Side step={r.left} showOutput={outputs} />
             <Side step={r.right} showOutput={outputs} />
+            {r.verdict === "changed" && r.left && r.right && (
+              <div className="col-start-2 col-end-4 grid gap-2">
+                <ValueDiffView left={r.left.input} right={r.right.input} what="input" />
+                <ValueDiffView left={r.left.output} right={r.right.output} what="output" />
+              </div>
+            )}
           </li>
         ))}
       </ol>

@@ -11,6 +11,7 @@ export const TRIGGER_NAMES: Record<RunTrigger, string> = {
   subflow: "Subflow",
   retry: "Retry",
   fork: "Fork",
+  experiment: "Experiment",
 };
 
 /**

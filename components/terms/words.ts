@@ -31,3 +31,11 @@ export const DIFF_TERMS: Readonly<Record<DiffMark, { label: string; tone: "succe
   changed: { label: "changed", tone: "warning", ring: "ring-2 ring-warning", stroke: "var(--warning)" },
   removed: { label: "removed", tone: "danger", ring: "ring-2 ring-danger opacity-60", stroke: "var(--danger)" },
 };
+
+/** An experiment cell's verdict: the word and badge tone the results page and the API's readers share. */
+export const VERDICT_TERMS = {
+  pass: { label: "pass", tone: "success" },
+  fail: { label: "fail", tone: "danger" },
+  none: { label: "no verdict", tone: "neutral" },
+  regression: { label: "regression", tone: "warning" },
+} as const;

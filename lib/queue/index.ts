@@ -32,3 +32,12 @@ export {
   enqueueDelivery,
   type NotificationJobData,
 } from "./notifications-queue";
+export {
+  EXPERIMENTS_QUEUE,
+  EXPERIMENT_RUN_PRIORITY,
+  experimentJobSchema,
+  experimentsQueue,
+  closeExperimentsQueue,
+  enqueueExperiment,
+  type ExperimentJobData,
+} from "./experiments-queue";

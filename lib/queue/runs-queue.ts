@@ -28,8 +28,9 @@ export interface EnqueueResult {
  * - after the job finished, the dedup key is gone and the run can be enqueued again (resume).
  * Errors within API_REDIS_TIMEOUT_MS as AppError("unavailable") when Redis is down. The run row is
  * already committed by then, so the reconciler dispatches it later even if this call fails.
+ * `priority` (BullMQ's, none by default): an experiment's runs wait behind every unprioritised job.
  */
-export async function enqueueRun(runId: string, reason: RunJobReason = "start"): Promise<EnqueueResult> {
+export async function enqueueRun(runId: string, reason: RunJobReason = "start", opts: { priority?: number } = {}): Promise<EnqueueResult> {
   const data: RunJobData = { runId, reason, enqueuedAt: Date.now() };
   const queue = runsQueue();
   const wanted = `run-${runId}-${randomBytes(4).toString("hex")}`;
@@ -38,6 +39,7 @@ export async function enqueueRun(runId: string, reason: RunJobReason = "start"):
     queue.add("run", data, {
       ...RUN_JOB_OPTIONS,
       jobId: wanted,
+      ...(opts.priority ? { priority: opts.priority } : {}),
       deduplication: { id: runDedupId(runId), keepLastIfActive: true },
     }),
   );

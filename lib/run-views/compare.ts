@@ -4,6 +4,9 @@ import { getRunForOwner, type RunDetail } from "@/lib/db/runs";
 import { notFound } from "@/lib/errors";
 import { workflowSchema } from "@/lib/workflow/schema";
 import type { ComparedRunView, RunComparisonView } from "./dto";
+import { getSettings } from "@/lib/db/settings";
+import { estimateCost } from "./cost";
+import { usageByModel } from "./dashboard";
 import { diffRuns, type ReusedSteps } from "./run-diff";
 
 /** The steps of a run that were answered from its source (step_started events with `reused`). */
@@ -17,7 +20,7 @@ async function reusedSteps(runId: string): Promise<ReusedSteps> {
   return out;
 }
 
-const head = (r: RunDetail): ComparedRunView => ({
+const head = (r: RunDetail, costUsd: number | null): ComparedRunView => ({
   id: r.id,
   workflowName: r.workflowName,
   version: r.version,
@@ -25,6 +28,9 @@ const head = (r: RunDetail): ComparedRunView => ({
   trigger: r.trigger,
   createdAt: r.createdAt.toISOString(),
   outputs: r.outputs,
+  durationMs: r.startedAt ? (r.finishedAt ?? new Date()).getTime() - r.startedAt.getTime() : null,
+  tokens: r.promptTokens + r.completionTokens,
+  costUsd,
 });
 
 /** Node names of the documents of the given versions, by node id, in the documents' node order. */
@@ -45,11 +51,14 @@ async function nodeNames(versionIds: string[]): Promise<Record<string, string>> 
 export async function compareRuns(ownerId: string, leftId: string, rightId: string): Promise<RunComparisonView> {
   const [left, right] = await Promise.all([getRunForOwner(ownerId, leftId), getRunForOwner(ownerId, rightId)]);
   if (!left || !right) throw notFound("Run not found");
-  const [reusedLeft, reusedRight, names] = await Promise.all([
+  const [reusedLeft, reusedRight, names, usage, settings] = await Promise.all([
     reusedSteps(left.id),
     reusedSteps(right.id),
     nodeNames([left.workflowVersionId, right.workflowVersionId]),
+    usageByModel([left.id, right.id]),
+    getSettings(ownerId),
   ]);
   const rows = diffRuns(left.steps, right.steps, { left: reusedLeft, right: reusedRight }, Object.keys(names));
-  return { left: head(left), right: head(right), rows, nodeNames: names };
+  const cost = (r: RunDetail) => estimateCost(settings.prices, usage.get(r.id) ?? []);
+  return { left: head(left, cost(left)), right: head(right, cost(right)), rows, nodeNames: names };
 }

@@ -148,6 +148,8 @@ export interface ComparedStepView {
   edited: boolean;
   tokens: number;
   latencyMs: number | null;
+  /** What the step was started with (the edges that delivered data), for the input diff. */
+  input?: unknown;
 }
 
 /** One step (node × iteration) of two runs side by side; `verdict` compares status, outcome and output. */
@@ -169,6 +171,11 @@ export interface ComparedRunView {
   trigger: RunTrigger;
   createdAt: string;
   outputs: unknown;
+  /** From its start to its end (or now), null before it started. */
+  durationMs: number | null;
+  tokens: number;
+  /** Estimated from the owner's price table; null when no model used has a price. */
+  costUsd: number | null;
 }
 
 /** Two of the owner's runs side by side, step by step (a run and its retry or fork, or any two runs). */

@@ -14,6 +14,7 @@ export interface DiffStep {
   completionTokens: number;
   latencyMs: number | null;
   startedAt: Date | string | null;
+  input?: unknown;
 }
 
 /** Steps of a run answered from its source (key `${nodeId}#${iteration}` → edited by a fork). */
@@ -34,6 +35,7 @@ function side(s: DiffStep, reused: ReusedSteps): ComparedStepView {
     edited: reused.get(key) === true,
     tokens: s.promptTokens + s.completionTokens,
     latencyMs: s.latencyMs,
+    ...(s.input !== undefined && s.input !== null ? { input: s.input } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import { appendEvents } from "@/lib/events/event-log";
 import { publishRunWake } from "@/lib/events/publish";
 import { createLogger } from "@/lib/logger";
 import { notifyRunEnded } from "@/lib/notifications/outbox";
-import { enqueueRun, wakeRunJob } from "@/lib/queue";
+import { enqueueRun, EXPERIMENT_RUN_PRIORITY, wakeRunJob } from "@/lib/queue";
 import { runLimitCeilings } from "@/lib/env";
 import { checkDocument, checkVersion, type CheckedDocument } from "@/lib/workflow/checked-versions";
 import { checkLimitCeilings } from "@/lib/workflow/limits";
@@ -52,13 +52,16 @@ export interface StartedRun {
  * dispatches a queued run without a job, D6), and a job whose row is not committed yet is claimed
  * again for a moment by the worker (workers/run-worker.ts). A workflow this process started before is
  * not read again: the insert is guarded by the target it kept (known-targets.ts).
- * At most WEFT_RUN_START_LIMIT starts per user per minute (429 with Retry-After, W6). Inputs nested
+ * At most WEFT_RUN_START_LIMIT starts per user per minute (429 with Retry-After, W6); an experiment's
+ * runs (trigger `experiment`) are not counted and are enqueued at EXPERIMENT_RUN_PRIORITY. Inputs nested
  * or sized past RUN_VALUE_LIMITS are refused (400 naming the limit) before anything is written.
  */
 export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}, origin: RunOrigin = { trigger: "manual" }): Promise<StartedRun> {
   const body = { inputs: input.inputs ?? {}, version: input.version };
   checkRunValue(body.inputs, "The run's inputs");
   const key = origin.idempotencyKey;
+  // an experiment's run: bounded by its experiment's concurrency instead of the start limit, queued behind interactive runs
+  const background = origin.trigger === "experiment";
   if (key) {
     // a repeated request (a sender's retry) gets the run its key started, and counts as no new start
     const prior = await runIdByIdempotencyKey(ownerId, key);
@@ -89,7 +92,7 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   let enqueued: PromiseSettledResult<unknown> | undefined;
   const counted = known !== undefined && knownInputs?.success === true;
   if (counted) {
-    await enforceRunStartLimit(ownerId);
+    if (!background) await enforceRunStartLimit(ownerId);
     const expected = { workflowId, workflowName: known.workflowName, ...(body.version !== undefined ? { requested: body.version } : {}) };
     const outcome = await writeRunAndJob(ownerId, known, knownInputs.data, row, source, expected);
     if (outcome.kind === "replayed") return outcome.started;
@@ -99,7 +102,7 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   }
   // the rate limit (Redis) is counted while the target is read (PostgreSQL): one round trip less on
   // the start path; a refused target still wins over a refused rate
-  const [found, limit] = await Promise.allSettled([runnableVersion(ownerId, workflowId, body.version), counted ? undefined : enforceRunStartLimit(ownerId)]);
+  const [found, limit] = await Promise.allSettled([runnableVersion(ownerId, workflowId, body.version), counted || background ? undefined : enforceRunStartLimit(ownerId)]);
   if (found.status === "rejected") throw found.reason;
   if (limit.status === "rejected") throw limit.reason;
   const target = found.value;
@@ -133,7 +136,8 @@ type Written =
  */
 async function writeRunAndJob(ownerId: string, target: RunTarget, inputs: Record<string, unknown>, row: { id: string; createdAt: Date }, source: Source, expected?: ExpectedTarget, enqueued?: PromiseSettledResult<unknown>): Promise<Written> {
   const insert = () => insertQueuedRun(ownerId, target.versionId, JSON.stringify(inputs), row, source, expected);
-  const enqueue = () => (enqueued ? Promise.resolve(enqueued) : settled(enqueueRun(row.id, "start")));
+  const priority = source.trigger === "experiment" ? EXPERIMENT_RUN_PRIORITY : undefined;
+  const enqueue = () => (enqueued ? Promise.resolve(enqueued) : settled(enqueueRun(row.id, "start", { priority })));
   const key = source.idempotencyKey;
   // a keyed start enqueues only once its insert wrote the row; an unkeyed one does both at once
   const [inserted, job] = key ? await insertFirst(insert, enqueue) : await Promise.all([settled(insert()), enqueue()]);

@@ -6,9 +6,11 @@
 
 /**
  * What can start a run (Run.trigger): the editor or a rerun button, the REST API, a schedule, a webhook,
- * an MCP client, another run's subflow node, "retry from the failed step" or a fork of another run.
+ * an MCP client, another run's subflow node, "retry from the failed step", a fork of another run, or
+ * an experiment (one dataset row on one workflow version: not counted by the run-start limit, queued
+ * behind interactive runs).
  */
-export const runTriggers = ["manual", "api", "schedule", "webhook", "mcp", "rerun", "subflow", "retry", "fork"] as const;
+export const runTriggers = ["manual", "api", "schedule", "webhook", "mcp", "rerun", "subflow", "retry", "fork", "experiment"] as const;
 export type RunTrigger = (typeof runTriggers)[number];
 
 /** What started a run and, when known, which token, schedule, webhook, tool or run (named as it was then). */

@@ -31,7 +31,9 @@ export const rooms = {
   "lib/run-views": ["lib/db", "lib/engine", "lib/workflow", "lib/auth", "lib/http", "lib/limits", "lib/events", "lib/net"],
   "lib/schedules": ["lib/db", "lib/generated", "lib/queue", "lib/runs", "lib/workflow", "lib/engine"],
   "lib/webhooks": ["lib/db", "lib/engine", "lib/http", "lib/runs", "lib/workflow"],
-  "lib/mcp/server": ["lib/db", "lib/engine", "lib/runs", "lib/tools", "lib/workflow", "lib/http", "lib/limits"],
+  "lib/evals": ["lib/db", "lib/generated", "lib/engine", "lib/llm", "lib/providers", "lib/queue", "lib/runs", "lib/run-views",
+    "lib/workflow"],
+  "lib/mcp/server": ["lib/db", "lib/engine", "lib/runs", "lib/tools", "lib/workflow", "lib/http", "lib/limits", "lib/evals"],
 };
 
 const foundation = new Set(["lib/env.ts", "lib/errors.ts", "lib/logger.ts", "lib/similarity.ts", "lib/trusted-proxies.ts"]);

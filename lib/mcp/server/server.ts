@@ -9,13 +9,15 @@ import { readJsonBody } from "@/lib/http/json-guard";
 import { rateLimiter, type RateLimitRule } from "@/lib/limits/rate-limit";
 import { listRunnableTools } from "@/lib/tools/catalog";
 import { executeTool } from "@/lib/tools/registry";
+import { callExperimentTool, experimentTools, isExperimentToolName } from "./experiments";
 import { callWorkflowTool, isWorkflowToolName, listWorkflowTools } from "./workflows";
 
 /**
  * Weft as an MCP server for ONE owner: lists the tools they can run (built-ins and approved code
  * tools; MCP-imported tools are not re-exported) and calls them through the registry (X5 applies),
  * plus their saved workflows as `run_workflow_<name>` tools (a call runs the saved version and
- * answers its outputs).
+ * answers its outputs), and evaluations: `weft_list_datasets`, `weft_start_experiment`,
+ * `weft_experiment_results` (./experiments.ts).
  */
 export function createWeftMcpServer(ownerId: string): Server {
   const server = new Server({ name: "weft", version: "1.0.0" }, { capabilities: { tools: {} } });
@@ -25,10 +27,15 @@ export function createWeftMcpServer(ownerId: string): Server {
       tools: [
         ...tools.map((t) => ({ name: t.descriptor.name, description: t.descriptor.description, inputSchema: { type: "object" as const, ...t.descriptor.parameters } })),
         ...workflows.map((w) => ({ name: w.name, description: w.description, inputSchema: w.inputSchema })),
+        ...experimentTools(),
       ],
     };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    if (isExperimentToolName(request.params.name)) {
+      const answer = await callExperimentTool(ownerId, request.params.name, request.params.arguments ?? {});
+      return { ...(answer.ok ? {} : { isError: true }), content: [{ type: "text" as const, text: answer.text }] };
+    }
     if (isWorkflowToolName(request.params.name)) {
       const run = await callWorkflowTool(ownerId, request.params.name, request.params.arguments ?? {}, { signal: extra.signal });
       if (run && !run.ok) return { isError: true, content: [{ type: "text" as const, text: run.error }] };

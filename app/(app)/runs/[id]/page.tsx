@@ -10,6 +10,9 @@ import { deliveriesOfRun } from "@/lib/db/deliveries";
 import { getRunDashboard, type RunDashboard as Dashboard } from "@/lib/run-views/dashboard";
 import { runInfoView, stepView, type StepView } from "@/lib/run-views/dto";
 import { runLineage } from "@/lib/run-views/lineage";
+import { AddToDataset } from "@/components/evals/add-to-dataset";
+import { datasetNames } from "@/lib/evals/datasets";
+import { addRunToDatasetAction } from "../../datasets/actions";
 
 export const metadata: Metadata = { title: "Run" };
 export const dynamic = "force-dynamic";
@@ -30,7 +33,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const data = await load(user.id, id);
   if (!data) notFound();
   const { run, doc, prices, subflowNames } = data;
-  const [notifications, lineage] = await Promise.all([deliveriesOfRun(user.id, run.id), runLineage(user.id, run.id)]);
+  const [notifications, lineage, datasets] = await Promise.all([deliveriesOfRun(user.id, run.id), runLineage(user.id, run.id), datasetNames(user.id)]);
   const steps: StepView[] = run.steps.map((s) => ({ ...stepView(s), input: s.input ?? undefined, output: s.output ?? undefined }));
   return (
     <>
@@ -38,9 +41,12 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         title={`Run of ${run.workflowName}`}
         description={<span className="font-mono text-xs">{run.id}</span>}
         actions={
-          <Link href="/runs" className="inline-flex items-center gap-1 text-sm text-muted hover:text-foreground">
-            <ArrowLeftIcon width={14} height={14} /> All runs
-          </Link>
+          <>
+            <AddToDataset action={addRunToDatasetAction} runId={run.id} datasets={datasets} />
+            <Link href="/runs" className="inline-flex items-center gap-1 text-sm text-muted hover:text-foreground">
+              <ArrowLeftIcon width={14} height={14} /> All runs
+            </Link>
+          </>
         }
       />
       <RunDashboard
