@@ -2,6 +2,7 @@ import "server-only";
 import { systemClock } from "@/lib/engine/clock";
 import type { EnginePorts, ModelPort, StorePort, ToolsPort } from "@/lib/engine/ports";
 import { redisEventsPort } from "@/lib/events/publish";
+import { redisLiveTextPort } from "@/lib/events/live-text-writer";
 import type { Logger } from "@/lib/logger";
 import { enqueueRun, enqueueRunLater } from "@/lib/queue";
 import { registryToolsPort } from "@/lib/tools/registry";
@@ -48,6 +49,7 @@ export function enginePorts(owner: string | null, logger: Logger, overrides: Por
       enqueueRunLater: async (runId, reason, delayMs) => void (await enqueueRunLater(runId, reason, delayMs)),
     },
     events: redisEventsPort,
+    live: redisLiveTextPort,
     subflows: subflowsPort(whose),
   };
 }
