@@ -29,6 +29,8 @@ export type NodeRunState = {
    * replayed event stream, so a start and finish that reach the page together are both kept).
    */
   history?: readonly NodeRunState["status"][];
+  /** While its step's model writes: the "now writing" line (terms `nowWriting`; live text, never stored). */
+  writing?: string;
 };
 
 /** What a canvas node component receives. `node` is the document's node object, by reference. */

@@ -11,7 +11,7 @@ import { ForkDialog } from "./fork-dialog";
 import { RunActions } from "./run-actions";
 import { RunLineage } from "./run-lineage";
 import { ReviewCard } from "./review-card";
-import { isFinished, nodeOverlay, orderedSteps, retryPreview, runUsage, stepKey, subflowSteps, waitingReviews, type StepState } from "./run-fold";
+import { isFinished, nodeOverlay, liveTextOf, orderedSteps, retryPreview, runUsage, stepKey, subflowSteps, waitingReviews, type StepState } from "./run-fold";
 import { RunGraph } from "./run-graph";
 import { RunTimeline } from "./run-timeline";
 import { StepInspector } from "./step-inspector";
@@ -150,6 +150,7 @@ export function RunDashboard(props: DashboardProps) {
           <CardHeader><CardTitle>Step</CardTitle></CardHeader>
           <CardContent>
             <StepInspector step={current} nodeName={nodeName} prices={prices} showContent={showContent} linkRuns={mode === "owner"}
+              liveText={current ? liveTextOf(state, current) : null}
               {...(mode === "owner" && isFinished(state.status) ? { onFork: setForking } : {})} />
             {forking && <ForkDialog runId={run.id} step={forking} doc={doc} version={run.version} nodeName={nodeName} onClose={() => setForking(null)} />}
           </CardContent>

@@ -1,3 +1,5 @@
+import { applyLiveFrame, liveStepField, type LiveFrame, type LiveStepText } from "@/lib/events/live-frame";
+import { nowWriting } from "@/components/terms/words";
 import type { NodeRunState } from "@/components/editor/flow-mapping";
 import type { InputRequest, RunEvent, RunEventEnvelope, RunStatus, SubflowRequest } from "@/lib/engine/events";
 import type { ModelUsage } from "@/lib/run-views/cost";
@@ -109,6 +111,8 @@ export interface RunState {
   steps: Map<string, StepState>;
   loops: { at: string; text: string }[];
   events: RunEventEnvelope[];
+  /** The live text of running steps (ephemeral `event: live` frames, lib/events/live-frame.ts), by node#iteration#attempt. */
+  live: Map<string, LiveStepText>;
 }
 
 export const stepKey = (nodeId: string, iteration: number): string => `${nodeId}#${iteration}`;
@@ -140,7 +144,7 @@ export function initialRunState(run: RunInfoView, steps: readonly StepView[]): R
   }
   return {
     version: 0, lastSeq: 0, status: run.status, reason: run.reason, inputs: run.inputs, outputs: run.outputs, startedAt: run.startedAt,
-    finishedAt: run.finishedAt, promptTokens: run.promptTokens, completionTokens: run.completionTokens, steps: map, loops: [], events: [],
+    finishedAt: run.finishedAt, promptTokens: run.promptTokens, completionTokens: run.completionTokens, steps: map, loops: [], events: [], live: new Map(),
   };
 }
 
@@ -262,9 +266,24 @@ export function nodeOverlay(state: RunState, nodeIds: readonly string[]): Map<st
   for (const s of state.steps.values()) {
     const prev = out.get(s.nodeId);
     if (prev && prev.status !== "pending" && prev.iteration > s.iteration) continue;
-    out.set(s.nodeId, { status: canvasStatus(s.status), iteration: s.iteration });
+    const live = liveTextOf(state, s);
+    out.set(s.nodeId, { status: canvasStatus(s.status), iteration: s.iteration, ...(live ? { writing: nowWriting(live) } : {}) });
   }
   return out;
+}
+
+/** A running step's live text (what its model has written so far), or null once its durable result is in (which replaces it). */
+export function liveTextOf(state: Pick<RunState, "live">, step: Pick<StepState, "nodeId" | "iteration" | "attempt" | "status">): LiveStepText | null {
+  if (step.status !== "running") return null;
+  const live = state.live.get(liveStepField(step));
+  return live && !live.done && (live.text || live.tool) ? live : null;
+}
+
+/** Folds one live text frame; true when it changed what a view shows. */
+export function applyLive(state: RunState, frame: LiveFrame): boolean {
+  if (!applyLiveFrame(state.live, frame)) return false;
+  state.version++;
+  return true;
 }
 
 /** Steps in start order (unstarted last), for the timeline and the inspector list. */

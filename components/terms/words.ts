@@ -31,3 +31,13 @@ export const DIFF_TERMS: Readonly<Record<DiffMark, { label: string; tone: "succe
   changed: { label: "changed", tone: "warning", ring: "ring-2 ring-warning", stroke: "var(--warning)" },
   removed: { label: "removed", tone: "danger", ring: "ring-2 ring-danger opacity-60", stroke: "var(--danger)" },
 };
+
+/**
+ * The "now writing" line of a node whose step's model is writing (live text, ephemeral): the last
+ * words it wrote, or the tool it just started calling.
+ */
+export function nowWriting(live: { text: string; tool?: string }, chars = 80): string {
+  const tail = live.text.replace(/\s+/g, " ").trimEnd();
+  const words = tail.length > chars ? `…${tail.slice(-chars)}` : tail;
+  return live.tool && !words ? `calling ${live.tool}…` : words ? `writing: ${words}` : "writing…";
+}
