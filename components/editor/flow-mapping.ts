@@ -220,6 +220,7 @@ function sameData(a: FlowNodeData, b: FlowNodeData): boolean {
     a.run?.status === b.run?.status &&
     a.run?.iteration === b.run?.iteration &&
     a.run?.history === b.run?.history &&
+    a.run?.writing === b.run?.writing &&
     a.diff === b.diff &&
     a.handles.length === b.handles.length &&
     a.handles.every((h, i) => h.id === b.handles[i]?.id && h.label === b.handles[i]?.label)
