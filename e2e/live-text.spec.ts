@@ -10,7 +10,7 @@ import { RunPage } from "./pages/run-page";
  */
 const MARKER = "e2e-live-text";
 const SCRIPTED = `http://127.0.0.1:${SCRIPTED_PORT}`;
-const LONG = Array.from({ length: 160 }, (_, i) => `Step ${i + 1} of the working is written out here.`).join(" ");
+const LONG = Array.from({ length: 60 }, (_, i) => `Step ${i + 1} of the working is written out here.`).join(" ");
 
 async function slowWriter(request: APIRequestContext) {
   const res = await request.post(`${SCRIPTED}/_scripted/fixtures`, {

@@ -18,7 +18,8 @@
  * The product arm's delay is split at the web process's hub (`hubP95`: when the frame carrying a
  * token reached it, over the same Redis subscription the viewers use): chunk → hub is the worker
  * and Redis, hub → onmessage the SSE server and the browser.
- * `B2B_RUNS`, `B2B_TOKENS`, `B2B_ARMS` shorten a run for investigation (nothing stored then).
+ * `B2B_RUNS`, `B2B_TOKENS`, `B2B_ARMS` shorten a run for investigation (nothing stored then);
+ * `B2B_WORKER_NODE_ARGS` passes node flags to the worker (a CPU profile).
  */
 import os from "node:os";
 import pg from "pg";
@@ -111,6 +112,8 @@ async function runArm(arm: TokenArm, ctx: { browser: Browser; bases: string[]; w
   const worker = spawnWorker({
     databaseUrl: ctx.db.url, prefix: ctx.prefix, modelPort: ctx.modelPort,
     ...(arm === "naive" ? { entry: "bench/live/naive-worker.ts" } : {}),
+    // e.g. "--cpu-prof --cpu-prof-dir=/tmp/b2b": where the worker's CPU per token goes
+    ...(process.env.B2B_WORKER_NODE_ARGS ? { nodeArgs: process.env.B2B_WORKER_NODE_ARGS.split(" ") } : {}),
     env: { WEFT_WORKER_CONCURRENCY: String(Math.max(20, RUNS)), WEFT_RECONCILE_INTERVAL_MS: "60000", WEFT_DB_POOL_MAX: "10" },
   });
   await worker.ready;

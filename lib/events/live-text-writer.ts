@@ -55,11 +55,54 @@ export async function closeLiveTextWriter(): Promise<void> {
   if (c) await c.quit().catch(() => c.disconnect());
 }
 
+/** One flush of one step: the Lua call's arguments, and what to do once Redis answered. */
+interface Flush {
+  args: Parameters<LiveRedis["weftLiveFlush"]>;
+  done: boolean;
+  sink: StepSink;
+}
+
+/** Steps with a change not yet sent, and whether a pipeline is in flight (one per process). */
+const dirty = new Set<StepSink>();
+let inflight = false;
+
 /**
- * One running step's live text. Self-clocked: a change goes out at once when no write of this
- * step is in flight, else it waits for that write's answer and goes out with everything that came
- * meanwhile (so a fast model or a slow Redis means fewer, larger frames, never a queue of them, and
- * the step never waits for Redis). Failures are logged once per step and dropped: the durable
+ * Sends every waiting step's change in ONE pipeline (one socket write, one Redis round trip) when
+ * none is in flight; otherwise they wait for its answer and go out together with everything that
+ * came meanwhile. Self-clocked per process: an idle Redis sees each change at once, a loaded one
+ * (or a machine short of CPU) fewer, larger writes, never a queue of them (bench/history.md: one
+ * write per step per chunk cost the worker a socket write per token).
+ */
+function sendDirty(): void {
+  if (inflight || dirty.size === 0) return;
+  const flushes: Flush[] = [];
+  for (const sink of dirty) {
+    const f = sink.take();
+    if (f) flushes.push(f);
+  }
+  dirty.clear();
+  if (!flushes.length) return;
+  inflight = true;
+  writes += flushes.length;
+  const pipe = redis().pipeline() as ReturnType<LiveRedis["pipeline"]> & { weftLiveFlush(...args: Flush["args"]): unknown };
+  for (const f of flushes) pipe.weftLiveFlush(...f.args);
+  pipe
+    .exec()
+    .then(
+      (results) => results?.forEach(([err], i) => err && flushes[i]!.sink.failed(err)),
+      (err: unknown) => flushes.forEach((f) => f.sink.failed(err)),
+    )
+    .finally(() => {
+      inflight = false;
+      for (const f of flushes) if (f.done) forget(f.args[0], f.args[2]);
+      sendDirty();
+    });
+}
+
+/**
+ * One running step's live text. A change is queued for the process's next pipeline (sendDirty):
+ * the step never waits for Redis, and a step that writes faster than Redis answers sends what
+ * came meanwhile as one frame. Failures are logged once per step and dropped: the durable
  * step_finished carries the whole text anyway.
  */
 class StepSink implements LiveTextSink {
@@ -69,8 +112,8 @@ class StepSink implements LiveTextSink {
   /** Set when a cut went below `sent`: the next flush rewrites the text from there. */
   private cutAt: number | null = null;
   private toolName: string | undefined;
-  private inflight = false;
   private closed = false;
+  private finished = false;
   private warned = false;
   private readonly field: string;
 
@@ -103,8 +146,20 @@ class StepSink implements LiveTextSink {
     this.flush();
   }
 
+  failed(err: unknown): void {
+    if (!this.warned) log.warn("live text not sent (viewers see the step's result when it ends)", { runId: this.key.runId, nodeId: this.key.nodeId, err });
+    this.warned = true;
+  }
+
   private flush(): void {
-    if (this.inflight) return;
+    if (this.finished) return;
+    dirty.add(this);
+    sendDirty();
+  }
+
+  /** The flush of everything changed since the last one (null when nothing did). */
+  take(): Flush | null {
+    if (this.finished) return null;
     const { runId, nodeId, iteration, attempt } = this.key;
     const base = { nodeId, iteration, attempt };
     let frame: LiveFrame | null = null;
@@ -125,29 +180,18 @@ class StepSink implements LiveTextSink {
     if (tool) frame = { ...(frame ?? { ...base, at: this.text.length, text: "" }), tool };
     const done = this.closed;
     if (done) frame = { ...(frame ?? { ...base, at: this.text.length, text: "" }), done: true };
-    if (!frame) return;
+    if (!frame) return null;
     this.sent = this.text.length;
-    this.inflight = true;
-    writes++;
-    redis()
-      .weftLiveFlush(runLiveKey(runId), runLiveChannel(runId), this.field, mode, chunk, LIVE_TEXT_TTL_MS, JSON.stringify(frame), tool)
-      .catch((err: unknown) => {
-        if (!this.warned) log.warn("live text not sent (viewers see the step's result when it ends)", { runId, nodeId, err });
-        this.warned = true;
-      })
-      .finally(() => {
-        this.inflight = false;
-        if (done) return void forget(runId, this.field);
-        this.flush();
-      });
+    if (done) this.finished = true;
+    return { args: [runLiveKey(runId), runLiveChannel(runId), this.field, mode, chunk, LIVE_TEXT_TTL_MS, JSON.stringify(frame), tool], done, sink: this };
   }
 }
 
 /** Drops a finished step's text after LIVE_TEXT_LINGER_MS (its step_finished is committed by then). */
-function forget(runId: string, field: string): void {
+function forget(hash: string, field: string): void {
   setTimeout(() => {
     writes++;
-    redis().hdel(runLiveKey(runId), field, `${field}|tool`).catch(() => undefined);
+    redis().hdel(hash, field, `${field}|tool`).catch(() => undefined);
   }, LIVE_TEXT_LINGER_MS).unref();
 }
 
