@@ -5,12 +5,12 @@ import { RunPage } from "./pages/run-page";
 
 /**
  * Live token streaming in a real browser: the solvers of a majority vote write slowly (the scripted
- * model streams three words every 250 ms for about 40 s), and the step inspector's text grows while
+ * model streams three words every 250 ms for about 47 s, under lib/llm's 60 s whole-call timeout), and the step inspector's text grows while
  * the step is still running, on the owner's dashboard and on a share page with content.
  */
 const MARKER = "e2e-live-text";
 const SCRIPTED = `http://127.0.0.1:${SCRIPTED_PORT}`;
-const LONG = Array.from({ length: 60 }, (_, i) => `Step ${i + 1} of the working is written out here.`).join(" ");
+const LONG = Array.from({ length: 75 }, (_, i) => `Step ${i + 1} of the working is written out here.`).join(" ");
 
 async function slowWriter(request: APIRequestContext) {
   const res = await request.post(`${SCRIPTED}/_scripted/fixtures`, {
@@ -52,7 +52,7 @@ async function expectGrowingText(page: Page, run: RunPage, nodeId: string) {
 }
 
 test("a slowly writing agent: the inspector's text grows before the step finishes, on the dashboard and on a share page with content", async ({ page, browser, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await slowWriter(request);
   await signUpNewUser(page, "live-text");
@@ -61,8 +61,7 @@ test("a slowly writing agent: the inspector's text grows before the step finishe
   const owner = new RunPage(page);
   await owner.goto(runId);
   await expect(owner.node("solve_a")).toHaveAttribute("data-status", "running", { timeout: 30_000 });
-  await expectGrowingText(page, owner, "solve_a");
-
+  // both pages open while the solvers write (a model call has 60 s: lib/llm's whole-call timeout)
   const shareUrl = await owner.createShareLink({ includeContent: true });
   await page.keyboard.press("Escape");
   const anon = await browser.newContext();
@@ -71,10 +70,12 @@ test("a slowly writing agent: the inspector's text grows before the step finishe
   await viewer.goto(shareUrl);
   const shared = new RunPage(viewer);
   await expect(shared.dashboard()).toBeVisible();
+
+  await expectGrowingText(page, owner, "solve_a");
   await expectGrowingText(viewer, shared, "solve_b");
 
   // once the step ends its stored output replaces the live text
-  await expect(owner.node("solve_a")).toHaveAttribute("data-status", "succeeded", { timeout: 90_000 });
+  await expect(owner.node("solve_a")).toHaveAttribute("data-status", "succeeded", { timeout: 150_000 });
   await owner.node("solve_a").click();
   await expect(page.getByTestId("step-live-text")).toHaveCount(0);
   await expect(page.getByTestId("step-output")).toContainText("ANSWER: 42");
