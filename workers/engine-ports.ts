@@ -1,7 +1,8 @@
 import "server-only";
 import { systemClock } from "@/lib/engine/clock";
-import type { EnginePorts, ModelPort, StorePort, ToolsPort } from "@/lib/engine/ports";
+import type { EnginePorts, LiveTextPort, ModelPort, StorePort, ToolsPort } from "@/lib/engine/ports";
 import { redisEventsPort } from "@/lib/events/publish";
+import { redisLiveTextPort } from "@/lib/events/live-text-writer";
 import type { Logger } from "@/lib/logger";
 import { enqueueRun, enqueueRunLater } from "@/lib/queue";
 import { registryToolsPort } from "@/lib/tools/registry";
@@ -19,6 +20,8 @@ export interface PortOverrides {
   tools?: (ownerId: string) => ToolsPort;
   /** Wraps the PostgreSQL store (B1's diagnostics price other statements under the real engine). */
   store?: (store: StorePort) => StorePort;
+  /** Live text port. Default: the ephemeral Redis channel (B2b's naive arm writes each token to the event log instead). */
+  live?: LiveTextPort;
 }
 
 /**
@@ -48,6 +51,7 @@ export function enginePorts(owner: string | null, logger: Logger, overrides: Por
       enqueueRunLater: async (runId, reason, delayMs) => void (await enqueueRunLater(runId, reason, delayMs)),
     },
     events: redisEventsPort,
+    live: overrides.live ?? redisLiveTextPort,
     subflows: subflowsPort(whose),
   };
 }

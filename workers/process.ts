@@ -1,3 +1,4 @@
+import { closeLiveTextWriter } from "@/lib/events/live-text-writer";
 import { disconnectDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { closeRunEventHub } from "@/lib/events/hub";
@@ -53,6 +54,7 @@ export async function runWorkerProcess(overrides: PortOverrides = {}): Promise<v
       await health.close();
       await closeRunsQueue();
       await closeApiRedis();
+      await closeLiveTextWriter();
       await closeRunEventHub();
       await disconnectDb();
     })().then(

@@ -262,8 +262,10 @@ function ratio(ours: ArmResult, peer: ArmResult): number {
   return median(ours.repMsgP95.map((v, i) => v / peer.repMsgP95[i]!));
 }
 
-/** `npm run bench -- live [--smoke]` (B2_REPS=n sets the full run's repetitions, default 5). */
+/** `npm run bench -- live [--smoke]` (B2_REPS=n sets the full run's repetitions, default 5); `B2_PART=tokens` runs B2b instead. */
 export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: string; ok: boolean }> {
+  // B2b (token streaming) has a harness of its own: bench/live/tokens.ts
+  if (!smoke && process.env.B2_PART === "tokens") return (await import("./tokens")).runTokens();
   const database = await setupDatabase();
   const prefix = `b2-${randomBytes(4).toString("hex")}`;
   process.env.WEFT_QUEUE_PREFIX = prefix;
@@ -311,7 +313,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
 }
 
 async function report(results: CaseResult[], smoke: boolean, reps: number): Promise<{ summary: string; ok: boolean }> {
-  const stored = await readResult<{ results: CaseResult[] }>("live-b2.json");
+  const stored = await readResult<{ results: CaseResult[]; tokens?: unknown }>("live-b2.json");
   const line = (r: CaseResult) =>
     `${r.case.name}: ${r.arms.map((a) => `${a.arm} p95 ${a.msgP95.toFixed(1)}/${a.paintP95.toFixed(1)} ms (published ${a.publishedP95.toFixed(1)}, hub ${a.hubP95.toFixed(1)}, server ${a.serverP95.toFixed(1)}, browser ${a.browserP95.toFixed(1)}; cpu/1k writer ${a.cpuPer1k.writer.toFixed(0)} server ${a.cpuPer1k.server.toFixed(0)} ms, machine ${(a.machineBusy * 100).toFixed(0)}% busy) lost ${a.lost} dup ${a.duplicated}`).join("; ")}; ours/relay ${r.ratioP95VsRelay.toFixed(2)} (load ${r.load1.map((l) => l.toFixed(0)).join("→")})`;
   if (smoke) {
@@ -329,7 +331,8 @@ async function report(results: CaseResult[], smoke: boolean, reps: number): Prom
     const ok = mine.lost === 0 && mine.duplicated === 0 && !slower;
     return { summary: `${line(results[0]!)} | best repetition: product ${best(mine).toFixed(1)} ms, relay ${best(relay).toFixed(1)} ms, ratio ${ratio.toFixed(2)} (stored ${storedRatio.toFixed(2)})`, ok };
   }
-  if (!ONLY) await writeResult("live-b2.json", { bench: "B2 live status latency", machine: await machine(), at: new Date().toISOString(), reps, results });
+  // B2b's result (`tokens`, bench/live/tokens.ts) is kept as it is
+  if (!ONLY) await writeResult("live-b2.json", { bench: "B2 live status latency", machine: await machine(), at: new Date().toISOString(), reps, results, ...(stored?.tokens ? { tokens: stored.tokens } : {}) });
   const target = results.find((r) => r.case.name === "50/s × 20 runs")?.arms.find((a) => a.arm === "product");
   const ok = results.every((r) => r.arms.find((a) => a.arm === "product")!.lost === 0);
   return { summary: `${results.map(line).join(" | ")} (goal at 50/s × 20: p95 < 10 ms msg, < 30 ms paint; product ${target?.msgP95.toFixed(1)}/${target?.paintP95.toFixed(1)})`, ok };

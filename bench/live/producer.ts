@@ -61,7 +61,12 @@ function wakesOf(runId: string) {
   return w;
 }
 
-async function one(order: ProduceOrder, versions: Versions, runId: string, i: number): Promise<Stamp> {
+/**
+ * One event of one run: created, committed (or handed to PUBLISH), and for the product arm handed
+ * to the run's wake-up batcher WITHOUT waiting for it, as the driver does (it commits the next step
+ * while the wake-up goes out); `published` fills the stamp's last field when Redis acknowledged.
+ */
+async function one(order: ProduceOrder, versions: Versions, runId: string, i: number, published: Promise<void>[]): Promise<Stamp> {
   const created = stamp();
   if (order.arm === "relay") {
     const handed = stamp();
@@ -74,27 +79,42 @@ async function one(order: ProduceOrder, versions: Versions, runId: string, i: nu
   if (res.kind !== "ok") throw new Error(`commit to run ${runId} ${res.kind}`);
   versions.set(runId, res.version);
   const seq = res.events[0]!.seq;
-  if (order.arm !== "product") return [runId, seq, created, committed, null];
+  const s: Stamp = [runId, seq, created, committed, null];
+  if (order.arm !== "product") return s;
   const w = wakesOf(runId);
-  const published = new Promise<number>((resolve) => w.waiting.set(seq, resolve));
+  published.push(new Promise<void>((resolve) => w.waiting.set(seq, (t) => {
+    s[4] = t;
+    resolve();
+  })));
   w.batcher.push(res.events);
-  return [runId, seq, created, committed, await published];
+  return s;
 }
 
+/**
+ * Each run writes on its own clock (event i due at t0 + i / rate), one commit after the other as a
+ * run's steps do, and never waits for another run: a slow commit of one run does not hold back the
+ * others (a shared round per tick made every run wait for the slowest commit and publish, then
+ * commit in a burst: bench/history.md).
+ */
 async function produce(order: ProduceOrder): Promise<void> {
   const cpu = process.cpuUsage();
   const versions = order.arm === "relay" ? new Map<string, number>() : await claimAll(order.runIds);
   const total = Math.max(1, Math.round(order.rate * order.seconds));
   const interval = 1000 / order.rate;
   const stamps: Stamp[] = [];
+  const published: Promise<void>[] = [];
+  const half = Math.floor((total * order.runIds.length) / 2);
   const t0 = stamp();
-  for (let i = 0; i < total; i++) {
-    const due = t0 + i * interval - stamp();
-    if (due > 0) await new Promise((r) => setTimeout(r, due));
-    if (i === Math.floor(total / 2)) reply({ type: "half" });
-    stamps.push(...(await Promise.all(order.runIds.map((id) => one(order, versions, id, i)))));
-  }
-  reply({ type: "done", total, stamps, cpuMs: cpuMs(cpu) });
+  await Promise.all(order.runIds.map(async (runId) => {
+    for (let i = 0; i < total; i++) {
+      const due = t0 + i * interval - stamp();
+      if (due > 0) await new Promise((r) => setTimeout(r, due));
+      stamps.push(await one(order, versions, runId, i, published));
+      if (stamps.length === half) reply({ type: "half" });
+    }
+  }));
+  await Promise.all(published);
+  reply({ type: "done", total: stamps.length, stamps, cpuMs: cpuMs(cpu) });
 }
 
 process.on("message", (m: ProduceOrder | { type: "exit" }) => {

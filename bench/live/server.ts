@@ -3,7 +3,8 @@
  * browser page that records arrival times. It listens on `ports` loopback ports: one page watches
  * every run, each stream on its own port, so Chromium's 6-connections-per-host limit never starves
  * a stream and one renderer (not twenty) shares the 2 cores with the servers.
- * - /product/:runId — this product's path: lib/events' runEventStream (PostgreSQL replay + Redis wake-ups).
+ * - /product/:runId — this product's path: lib/events' runEventStream (PostgreSQL replay + Redis wake-ups);
+ *   `?live` adds the running steps' live text frames (B2b).
  * - /relay/:runId — a Flowise-style relay: Redis SUBSCRIBE, each PUBLISHed payload written as an SSE frame
  *   (no ids, no replay: what is published while a viewer is disconnected is lost).
  * - /poll/:runId?after=N — JSON of the events after N (the page polls every second).
@@ -13,9 +14,10 @@ import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import { runEventHub } from "@/lib/events/hub";
 import { readEvents } from "@/lib/events/event-log";
-import { runEventStream } from "@/lib/events/sse";
+import { resumeSeq, runEventStream } from "@/lib/events/sse";
 import { relayChannel } from "./channels";
 import { PAGE_HTML } from "./page";
+import { TOKEN_PAGE_HTML } from "./token-page";
 
 export interface HarnessServer {
   /** The page's origin. */
@@ -60,7 +62,8 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
     const url = new URL(req.url ?? "/", "http://x");
     const [, arm, runId] = url.pathname.split("/");
     if (url.pathname === "/page") return void res.writeHead(200, { "content-type": "text/html" }).end(PAGE_HTML);
-    if (arm === "product" && runId) return product(req, res, runId);
+    if (url.pathname === "/tokens") return void res.writeHead(200, { "content-type": "text/html" }).end(TOKEN_PAGE_HTML);
+    if (arm === "product" && runId) return product(req, res, runId, url.searchParams.has("live"));
     if (arm === "relay" && runId) return relay(res, runId);
     if (arm === "poll" && runId) {
       return void readEvents(runId, Number(url.searchParams.get("after") ?? 0)).then((e) => {
@@ -76,16 +79,18 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
     res.on("close", () => open.delete(res));
   };
 
-  function product(req: http.IncomingMessage, res: http.ServerResponse, runId: string) {
+  function product(req: http.IncomingMessage, res: http.ServerResponse, runId: string, liveText: boolean) {
     const abort = new AbortController();
-    const request = new Request("http://x/", { signal: abort.signal });
-    const after = Number(req.headers["last-event-id"] ?? 0) || 0;
+    const lastId = req.headers["last-event-id"];
+    const request = new Request("http://x/", { signal: abort.signal, headers: typeof lastId === "string" ? { "last-event-id": lastId } : {} });
+    // as the route reads it: a live text frame's id `<seq>-t<n>` resumes after that seq
+    const after = resumeSeq(request);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", ...cors });
     track(res);
     trace(runId);
     res.on("close", () => abort.abort());
     ready++;
-    const reader = runEventStream({ runId, afterSeq: after, request, heartbeatMs: 15_000 }).getReader();
+    const reader = runEventStream({ runId, afterSeq: after, request, heartbeatMs: 15_000, liveText }).getReader();
     const pump = (): void => void reader.read().then(({ done, value }) => {
       if (done) return void res.end();
       res.write(value);

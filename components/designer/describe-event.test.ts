@@ -28,3 +28,9 @@ describe("the designer's repaired line", () => {
     expect(line.details).toEqual(fixes.map((f) => f.message));
   });
 });
+
+describe("the designer's drafting line", () => {
+  it("shows the summary the model is writing, as it is", () => {
+    expect(describeEvent({ type: "drafting", attempt: 0, summary: "Researches a topic, then" })).toEqual({ type: "drafting", tone: "info", text: "Drafting: Researches a topic, then", details: [] });
+  });
+});

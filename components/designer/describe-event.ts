@@ -45,6 +45,8 @@ export function describeEvent(e: DesignerEvent): EventLine {
   switch (e.type) {
     case "stage_started":
       return { type: e.type, tone: "info", text: `${STAGE[e.stage]}${e.attempt > 0 && e.stage !== "repair" ? ` (attempt ${e.attempt + 1})` : e.stage === "repair" ? ` (round ${e.attempt})` : ""}…`, details: [] };
+    case "drafting":
+      return { type: e.type, tone: "info", text: `Drafting: ${e.summary}`, details: [] };
     case "proposal": {
       const details = e.operations
         ? e.operations.map((op) => describeOperation(op as unknown as Record<string, unknown>))

@@ -63,6 +63,15 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
   }, []);
 
   const onEvent = useCallback((event: DesignerEvent, base: Workflow) => {
+    if (event.type === "drafting") {
+      // the summary being written grows in ONE chat line (the last one, while it is the drafting line)
+      const line = describeEvent(event);
+      return setEntries((list) => {
+        const last = list.at(-1);
+        if (last?.role === "designer" && last.line.type === "drafting") return [...list.slice(0, -1), { ...last, line }];
+        return [...list, { role: "designer", line, id: nextId.current++ } as ChatEntry];
+      });
+    }
     push({ role: "designer", line: describeEvent(event) });
     if (event.type !== "done") return;
     const { workflow, toCreate, summary } = event.result;

@@ -128,6 +128,18 @@ describe("reuseNodes", () => {
     const next = reuseNodes(prev, documentToFlow(changed).nodes);
     expect(next.filter((n, i) => n !== prev[i]).map((n) => n.id)).toEqual(["write"]);
   });
+
+  it("replaces a node whose 'now writing' line changed while its status stayed running", () => {
+    const doc = articleWriter();
+    const running = (writing?: string) => documentToFlow(doc, { run: new Map([["outline", { status: "running", iteration: 1, ...(writing ? { writing } : {}) }]]) }).nodes;
+    const first = reuseNodes([], running());
+    const writing = reuseNodes(first, running("Writing: The plan"));
+    expect(writing.filter((n, i) => n !== first[i]).map((n) => n.id)).toEqual(["outline"]);
+    expect(writing.find((n) => n.id === "outline")?.data.run?.writing).toBe("Writing: The plan");
+    const more = reuseNodes(writing, running("Writing: The plan, then"));
+    expect(more.filter((n, i) => n !== writing[i]).map((n) => n.id)).toEqual(["outline"]);
+    expect(reuseNodes(more, running("Writing: The plan, then")).every((n, i) => n === more[i])).toBe(true);
+  });
 });
 
 describe("loopLanes", () => {

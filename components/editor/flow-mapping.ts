@@ -31,6 +31,8 @@ export type NodeRunState = {
   history?: readonly NodeRunState["status"][];
   /** A map node: how far its items are (of its latest visit). */
   items?: MapProgress;
+  /** While its step's model writes: the "now writing" line (terms `nowWriting`; live text, never stored). */
+  writing?: string;
 };
 
 /** A map's items in a run: how many there are, finished, failed and running. */
@@ -227,6 +229,7 @@ function sameData(a: FlowNodeData, b: FlowNodeData): boolean {
     a.run?.items?.failed === b.run?.items?.failed &&
     a.run?.items?.running === b.run?.items?.running &&
     a.run?.items?.total === b.run?.items?.total &&
+    a.run?.writing === b.run?.writing &&
     a.diff === b.diff &&
     a.handles.length === b.handles.length &&
     a.handles.every((h, i) => h.id === b.handles[i]?.id && h.label === b.handles[i]?.label)

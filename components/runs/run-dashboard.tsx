@@ -12,7 +12,7 @@ import { ForkDialog } from "./fork-dialog";
 import { RunActions } from "./run-actions";
 import { RunLineage } from "./run-lineage";
 import { ReviewCard } from "./review-card";
-import { isFinished, mapItemSteps, nodeOverlay, orderedSteps, retryPreview, runUsage, stepKey, subflowSteps, waitingReviews, type StepState } from "./run-fold";
+import { isFinished, liveTextOf, mapItemSteps, nodeOverlay, orderedSteps, retryPreview, runUsage, stepKey, subflowSteps, waitingReviews, type StepState } from "./run-fold";
 import { RunGraph } from "./run-graph";
 import { RunTimeline } from "./run-timeline";
 import { StepInspector } from "./step-inspector";
@@ -159,6 +159,7 @@ export function RunDashboard(props: DashboardProps) {
           <CardContent>
             <StepInspector step={current} nodeName={nodeName} prices={prices} showContent={showContent} linkRuns={mode === "owner"}
               items={current ? mapItemSteps(state, current) : []} onSelect={setSelected}
+              liveText={current ? liveTextOf(state, current) : null}
               {...(mode === "owner" && isFinished(state.status) ? { onFork: setForking } : {})} />
             {forking && <ForkDialog runId={run.id} step={forking} doc={doc} version={run.version} nodeName={nodeName} onClose={() => setForking(null)} />}
           </CardContent>

@@ -1,5 +1,7 @@
-import type { MapProgress, NodeRunState } from "@/components/editor/flow-mapping";
+import { applyLiveFrame, liveStepField, type LiveFrame, type LiveStepText } from "@/lib/events/live-frame";
 import { parseMapItemsId } from "@/lib/workflow/map";
+import { nowWriting } from "@/components/terms/words";
+import type { MapProgress, NodeRunState } from "@/components/editor/flow-mapping";
 import type { InputRequest, RunEvent, RunEventEnvelope, RunStatus, SubflowRequest } from "@/lib/engine/events";
 import type { ModelUsage } from "@/lib/run-views/cost";
 import type { RunInfoView, StepView } from "@/lib/run-views/dto";
@@ -112,6 +114,8 @@ export interface RunState {
   events: RunEventEnvelope[];
   /** Per map visit (its item steps' node id, lib/workflow/map.ts): how many items it has (map_started). */
   mapTotals: Map<string, number>;
+  /** The live text of running steps (ephemeral `event: live` frames, lib/events/live-frame.ts), by node#iteration#attempt. */
+  live: Map<string, LiveStepText>;
 }
 
 export const stepKey = (nodeId: string, iteration: number): string => `${nodeId}#${iteration}`;
@@ -144,7 +148,7 @@ export function initialRunState(run: RunInfoView, steps: readonly StepView[]): R
   return {
     version: 0, lastSeq: 0, status: run.status, reason: run.reason, inputs: run.inputs, outputs: run.outputs, startedAt: run.startedAt,
     finishedAt: run.finishedAt, promptTokens: run.promptTokens, completionTokens: run.completionTokens, steps: map, loops: [], events: [],
-    mapTotals: new Map(),
+    mapTotals: new Map(), live: new Map(),
   };
 }
 
@@ -275,7 +279,8 @@ export function nodeOverlay(state: RunState, nodeIds: readonly string[]): Map<st
     }
     const prev = out.get(s.nodeId);
     if (prev && prev.status !== "pending" && prev.iteration > s.iteration) continue;
-    out.set(s.nodeId, { status: canvasStatus(s.status), iteration: s.iteration });
+    const live = liveTextOf(state, s);
+    out.set(s.nodeId, { status: canvasStatus(s.status), iteration: s.iteration, ...(live ? { writing: nowWriting(live) } : {}) });
   }
   for (const [mapId, progress] of mapProgress(state, items, out)) out.set(mapId, { ...out.get(mapId)!, items: progress });
   return out;
@@ -308,6 +313,20 @@ export function mapItemSteps(state: RunState, step: StepState): StepState[] {
   const stepId = parsed ? step.nodeId : [...state.mapTotals.keys()].find((id) => { const p = parseMapItemsId(id); return p?.mapId === step.nodeId && p.visit === step.iteration; });
   if (!stepId) return [];
   return [...state.steps.values()].filter((s) => s.nodeId === stepId).sort((a, b) => a.iteration - b.iteration);
+}
+
+/** A running step's live text (what its model has written so far), or null once its durable result is in (which replaces it). */
+export function liveTextOf(state: Pick<RunState, "live">, step: Pick<StepState, "nodeId" | "iteration" | "attempt" | "status">): LiveStepText | null {
+  if (step.status !== "running") return null;
+  const live = state.live.get(liveStepField(step));
+  return live && !live.done && (live.text || live.tool) ? live : null;
+}
+
+/** Folds one live text frame; true when it changed what a view shows. */
+export function applyLive(state: RunState, frame: LiveFrame): boolean {
+  if (!applyLiveFrame(state.live, frame)) return false;
+  state.version++;
+  return true;
 }
 
 /** Steps in start order (unstarted last), for the timeline and the inspector list. */

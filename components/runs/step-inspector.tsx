@@ -1,4 +1,5 @@
 "use client";
+import type { LiveStepText } from "@/lib/events/live-frame";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { estimateCost, type Prices } from "@/lib/run-views/cost";
@@ -46,11 +47,13 @@ function Messages({ messages }: { messages: RecordedMessage[] }) {
  * view), output and error. Content (prompt, arguments, results, reasons, question, output) only
  * when `showContent` (a share link without content has none).
  */
-export function StepInspector({ step, nodeName, prices, showContent, linkRuns = false, onFork, items = [], onSelect }: {
+export function StepInspector({ step, nodeName, prices, showContent, linkRuns = false, onFork, items = [], onSelect, liveText = null }: {
   step: StepState | null; nodeName: (id: string) => string; prices?: Prices; showContent: boolean; linkRuns?: boolean;
   /** A map's step or one of its items: the map's item steps in item order, to page through. */
   items?: readonly StepState[];
   onSelect?: (key: string) => void;
+  /** While the step runs: what its model has written so far (live, not stored; its output replaces it). */
+  liveText?: LiveStepText | null;
   /** Owner view: forks the run at this step (offered once the step ended). */
   onFork?: (step: StepState) => void;
 }) {
@@ -96,6 +99,11 @@ export function StepInspector({ step, nodeName, prices, showContent, linkRuns = 
       {step.subflow && (
         <Row label={step.status === "waiting" ? "Subflow (waiting for its run to end)" : "Subflow"}>
           <span data-testid="step-subflow"><SubflowRunLink subflow={step.subflow} link={linkRuns} /></span>
+        </Row>
+      )}
+      {showContent && liveText && (
+        <Row label={liveText.tool ? `Writing (now calling ${liveText.tool})` : "Writing (live, replaced by the output when the step ends)"}>
+          <div className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md border border-border bg-surface-2 p-2 text-sm" data-testid="step-live-text" aria-live="polite">{liveText.text}</div>
         </Row>
       )}
       {step.error && <Row label="Error"><span className="text-danger" data-testid="step-error">{step.error}</span></Row>}

@@ -2,7 +2,8 @@
 import { useEffect, useRef, useState } from "react";
 import { runEventEnvelopeSchema } from "@/lib/engine/events";
 import type { RunInfoView, StepView } from "@/lib/run-views/dto";
-import { applyEnvelope, initialRunState, type RunState } from "./run-fold";
+import { liveFrameSchema, type LiveFrame } from "@/lib/events/live-frame";
+import { applyEnvelope, applyLive, initialRunState, type RunState } from "./run-fold";
 
 /** Connection state of the live stream. `revoked` = share link revoked or expired (share view only). */
 export type LiveState = "connecting" | "live" | "reconnecting" | "ended" | "revoked" | "closed";
@@ -41,6 +42,12 @@ export function useRunEvents({ url, run, steps, checkUrl }: Options): { state: R
       if (!parsed.success || !applyEnvelope(state, parsed.data)) return;
       if (!frame) frame = requestAnimationFrame(flush);
     };
+    // live text of running steps (ephemeral token frames; only streams allowed to see content send them)
+    es.addEventListener("live", (msg: MessageEvent<string>) => {
+      const parsed = liveFrameSchema.safeParse(JSON.parse(msg.data));
+      if (!parsed.success || !applyLive(state, parsed.data as LiveFrame)) return;
+      if (!frame) frame = requestAnimationFrame(flush);
+    });
     es.addEventListener("end", () => {
       stopped = true;
       es.close();

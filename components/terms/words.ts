@@ -39,3 +39,13 @@ export const VERDICT_TERMS = {
   none: { label: "no verdict", tone: "neutral" },
   regression: { label: "regression", tone: "warning" },
 } as const;
+
+/**
+ * The "now writing" line of a node whose step's model is writing (live text, ephemeral): the last
+ * words it wrote, or the tool it just started calling.
+ */
+export function nowWriting(live: { text: string; tool?: string }, chars = 80): string {
+  const tail = live.text.replace(/\s+/g, " ").trimEnd();
+  const words = tail.length > chars ? `…${tail.slice(-chars)}` : tail;
+  return live.tool && !words ? `calling ${live.tool}…` : words ? `writing: ${words}` : "writing…";
+}

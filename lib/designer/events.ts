@@ -62,6 +62,8 @@ export interface DesignResult {
 export type DesignerEvent =
   | { type: "stage_started"; stage: Stage; attempt: number }
   /** What the model proposed (before validation): a summary, never a graph to show as valid. */
+  /** The summary the model is writing, so far (its answer still streaming): the chat shows it growing. */
+  | { type: "drafting"; attempt: number; summary: string }
   | { type: "proposal"; attempt: number; summary: string; profile?: Profile; operations?: EditOperation[]; nodes?: number; edges?: number }
   | { type: "issues_found"; attempt: number; issues: DesignerIssue[] }
   /** `summary`: the fixes counted by kind, e.g. "3 ids renamed, 1 agent created". */

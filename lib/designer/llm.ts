@@ -37,6 +37,7 @@ export function llmDesignerModel(config: ModelConfig, options: DesignerModelOpti
         path: start,
         only: pinned !== undefined,
         signal: request.signal,
+        ...(request.onText ? { onDelta: request.onText } : {}),
         messages: [{ role: "system", content: request.system }, ...request.messages],
       });
       if (!pinned && nextPath(res) !== remembered) await memory.set(key, nextPath(res));

@@ -20,6 +20,11 @@ export interface StructuredRequest {
   system: string;
   messages: ChatMessage[];
   signal?: AbortSignal;
+  /**
+   * Hears the answer's text as the model writes it (a streamed call); `attempt` counts lib/llm's
+   * retries, whose text starts over. Models that cannot stream never call it.
+   */
+  onText?: (text: string, attempt: number) => void;
 }
 
 /** The JSON value a model answered (unvalidated: the pipeline reads it), or why there was none. */

@@ -11,7 +11,8 @@ import { designSchemas, editSchemas, type WireSchemas } from "./json-schema";
 import { KIND_NAMES, kindCatalogue } from "./kinds";
 import { placeNodes, type LayoutFn } from "./layout";
 import { mergeOverlappingAgents } from "./merge";
-import { countingModel, type ChatMessage, type DesignerModel, type Usage } from "./model";
+import { countingModel, type ChatMessage, type DesignerModel, type StructuredResult, type Usage } from "./model";
+import { summarySoFar } from "./draft-summary";
 import * as P from "./prompts";
 import { readDesignAnswer, readEditAnswer } from "./read";
 import { dryRunDecision, type DryRunFn, type DryRunPolicy } from "./dry-run-policy";
@@ -59,6 +60,8 @@ export interface DesignerOptions {
   /** "always" (default with `dryRun`), or "auto": only proposals whose tools have no side effects. */
   dryRunPolicy?: DryRunPolicy;
   signal?: AbortSignal;
+  /** Stream each model answer and report its summary as it is written (`drafting` events). Default false. */
+  streamSummary?: boolean;
 }
 
 type Mode = { kind: "design" } | { kind: "edit"; base: Workflow };
@@ -153,6 +156,36 @@ export async function* design(request: DesignRequest, opts: DesignerOptions): As
   yield* attempts(ctx, countingModel(opts.model, usage));
 }
 
+/**
+ * Awaits one model call; with `streamSummary`, yields a `drafting` event each time the summary it is
+ * writing grew (at most one per change the consumer has not read yet: a fast model's deltas merge).
+ */
+async function* drafted(ctx: Ctx, attempt: number, call: (onText?: (text: string, retry: number) => void) => Promise<StructuredResult>): AsyncGenerator<DesignerEvent, StructuredResult> {
+  if (!ctx.opts.streamSummary) return await call();
+  let raw = "";
+  let retry = 0;
+  let shown = "";
+  let wake: (() => void) | undefined;
+  const result = call((text, r) => {
+    if (r !== retry) [raw, retry] = ["", r];
+    raw += text;
+    wake?.();
+  });
+  let settled = false;
+  const done = result.then(() => void (settled = true), () => void (settled = true));
+  for (;;) {
+    const summary = summarySoFar(raw);
+    if (summary && summary !== shown) {
+      shown = summary;
+      yield { type: "drafting", attempt, summary };
+      continue;
+    }
+    if (settled) return await result;
+    await Promise.race([done, new Promise<void>((r) => (wake = r))]);
+    wake = undefined;
+  }
+}
+
 type Turn = { issues: DesignerIssue[]; followUp: ChatMessage[] };
 
 /**
@@ -206,7 +239,7 @@ async function* attempts(ctx: Ctx, model: DesignerModel): AsyncGenerator<Designe
     yield { type: "stage_started", stage: attempt === 0 ? ctx.mode.kind : "repair", attempt };
     let result;
     try {
-      result = await model.structured({ schema: ctx.schemas, system: system(ctx), messages: [firstMessage(ctx), ...followUp], signal: ctx.opts.signal });
+      result = yield* drafted(ctx, attempt, (onText) => model.structured({ schema: ctx.schemas, system: system(ctx), messages: [firstMessage(ctx), ...followUp], signal: ctx.opts.signal, ...(onText ? { onText } : {}) }));
     } catch (e) {
       if (ctx.opts.signal?.aborted) return yield cancelled(ctx);
       return yield { type: "failed", reason: "model_error", message: (e as Error).message, issues: previous, usage: { ...ctx.usage } };

@@ -1,7 +1,8 @@
 import "server-only";
 import type { Redis } from "ioredis";
 import { createLogger } from "@/lib/logger";
-import { createWorkerConnection, runEventsChannel } from "@/lib/queue";
+import { createWorkerConnection, runEventsChannel, runLiveChannel } from "@/lib/queue";
+import { liveFrameSchema, type LiveFrame } from "./live-frame";
 import { decodeWake, type WakeMessage } from "./wake";
 
 const log = createLogger({ component: "event-hub" });
@@ -13,9 +14,28 @@ const log = createLogger({ component: "event-hub" });
  */
 export type WakeListener = (wake: WakeMessage) => void;
 
+/** Called with each live text frame of the run's running steps; null after a reconnect ("read the text so far again"). */
+export type LiveListener = (frame: LiveFrame | null) => void;
+
+/** A live frame from Redis, checked once for all listeners; null when unreadable (listeners re-read the text so far). */
+function decodeLive(raw: string): LiveFrame | null {
+  try {
+    const parsed = liveFrameSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? (parsed.data as LiveFrame) : null;
+  } catch {
+    return null;
+  }
+}
+
+type Listener = (message: unknown) => void;
+
 interface Channel {
   runId: string;
-  listeners: Set<WakeListener>;
+  /** Decodes a message once for every listener of the channel. */
+  decode: (raw: string) => unknown;
+  /** What a listener gets after a reconnect. */
+  reconnected: unknown;
+  listeners: Set<Listener>;
   /** Resolves once Redis acknowledged the SUBSCRIBE (so no wake-up after it can be missed). */
   ready: Promise<void>;
 }
@@ -32,16 +52,24 @@ export class RunEventHub {
   private everReady = false;
 
   /** Listens for wake-ups of `runId`; resolves once subscribed. Returns the unsubscribe function (idempotent). */
-  async subscribe(runId: string, listener: WakeListener): Promise<() => void> {
-    const name = runEventsChannel(runId);
+  subscribe(runId: string, listener: WakeListener): Promise<() => void> {
+    return this.join(runEventsChannel(runId), runId, (raw) => decodeWake(runId, raw), { last: null }, listener as Listener);
+  }
+
+  /** Listens for live text frames of `runId` (ephemeral tokens, lib/events/live-frame.ts); like `subscribe`. */
+  subscribeLive(runId: string, listener: LiveListener): Promise<() => void> {
+    return this.join(runLiveChannel(runId), runId, decodeLive, null, listener as Listener);
+  }
+
+  private async join(name: string, runId: string, decode: (raw: string) => unknown, reconnected: unknown, listener: Listener): Promise<() => void> {
     let channel = this.channels.get(name);
     if (!channel) {
       const conn = this.connection();
-      channel = { runId, listeners: new Set(), ready: conn.subscribe(name).then(() => undefined) };
+      channel = { runId, decode, reconnected, listeners: new Set(), ready: conn.subscribe(name).then(() => undefined) };
       this.channels.set(name, channel);
     }
     // a fresh wrapper per call, so one function subscribed twice counts (and leaves) twice
-    const entry: WakeListener = (wake) => listener(wake);
+    const entry: Listener = (message) => listener(message);
     channel.listeners.add(entry);
     let done = false;
     const unsubscribe = () => {
@@ -73,7 +101,7 @@ export class RunEventHub {
     if (conn) await conn.quit().catch(() => conn.disconnect());
   }
 
-  private remove(name: string, listener: WakeListener): void {
+  private remove(name: string, listener: Listener): void {
     const channel = this.channels.get(name);
     if (!channel) return;
     channel.listeners.delete(listener);
@@ -88,8 +116,8 @@ export class RunEventHub {
     conn.on("message", (name: string, message: string) => {
       const channel = this.channels.get(name);
       if (!channel || channel.listeners.size === 0) return;
-      const wake = decodeWake(channel.runId, message);
-      for (const listener of channel.listeners) listener(wake);
+      const decoded = channel.decode(message);
+      for (const listener of channel.listeners) listener(decoded);
     });
     conn.on("ready", () => {
       if (this.everReady) this.wakeAll();
@@ -101,7 +129,7 @@ export class RunEventHub {
 
   private wakeAll(): void {
     log.info("redis subscriber reconnected; waking every viewer", { channels: this.channels.size });
-    for (const channel of this.channels.values()) for (const listener of channel.listeners) listener({ last: null });
+    for (const channel of this.channels.values()) for (const listener of channel.listeners) listener(channel.reconnected);
   }
 }
 

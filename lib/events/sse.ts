@@ -3,6 +3,8 @@ import { isTerminalRunStatus, runStatusSchema, type RunEventEnvelope } from "@/l
 import { createLogger } from "@/lib/logger";
 import { runEventHub } from "./hub";
 import { readEvents, runProgress } from "./event-log";
+import { liveFrameId, type LiveFrame } from "./live-frame";
+import { LiveTextViewer } from "./live-viewer";
 import type { WakeMessage } from "./wake";
 
 const log = createLogger({ component: "sse" });
@@ -39,6 +41,11 @@ export interface RunStreamOptions {
   recheckOn?: (recheck: () => void) => () => void;
   /** Share links (W2): maps an event to what the viewer may see, or null to send nothing. */
   transform?: (envelope: RunEventEnvelope) => RunEventEnvelope | null;
+  /**
+   * Also send the live text of running steps (`event: live` frames, lib/events/live-frame.ts):
+   * content, so only for viewers allowed to see content (the owner, share links with content).
+   */
+  liveText?: boolean;
 }
 
 const counters = { open: 0, timers: 0 };
@@ -81,6 +88,14 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
   let unsubscribe: (() => void) | undefined;
   let stopRechecks: (() => void) | undefined;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let liveFrames = 0;
+  const live = options.liveText
+    ? new LiveTextViewer({
+        runId,
+        send: (f: LiveFrame) => send(encoder.encode(`event: live\nid: ${liveFrameId(lastSeq, ++liveFrames)}\ndata: ${JSON.stringify(f)}\n\n`)),
+        behind: () => (controller.desiredSize ?? 1) <= 0,
+      })
+    : undefined;
   counters.open++;
 
   const close = (): void => {
@@ -92,6 +107,7 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
       counters.timers--;
     }
     pending.clear();
+    live?.close();
     unsubscribe?.();
     stopRechecks?.();
     request.signal.removeEventListener("abort", close);
@@ -206,6 +222,8 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
       if (options.recheckOn && !closed) stopRechecks = options.recheckOn(recheck);
     }
     await pump();
+    // the status events first, so a viewer knows the steps before their text arrives
+    if (live && !closed) await live.start();
   };
 
   return new ReadableStream<Uint8Array>({
@@ -216,6 +234,9 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
       send(encoder.encode("retry: 2000\n\n"));
       void start();
     },
+    pull() {
+      live?.flush();
+    },
     cancel() {
       close();
     },
@@ -224,10 +245,13 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
 
 /**
  * The seq to resume after: the `Last-Event-ID` header (what EventSource sends on reconnect) wins
- * over `?after=`; anything not a non-negative integer counts as 0 (replay everything).
+ * over `?after=`. A status event's id is its seq; a live text frame's is `<seq>-t<n>` (the last seq
+ * sent before it), which resumes after that seq (the live text itself is sent again as the text so
+ * far). Anything else counts as 0 (replay everything).
  */
 export function resumeSeq(request: Request): number {
-  const raw = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("after") ?? "0";
-  const n = Number(raw.trim());
+  const raw = (request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("after") ?? "0").trim();
+  const m = /^(\d+)(?:-t\d+)?$/.exec(raw);
+  const n = m ? Number(m[1]) : 0;
   return Number.isSafeInteger(n) && n > 0 ? n : 0;
 }

@@ -21,6 +21,8 @@ export interface StreamAccess {
   /** Runs `recheck` whenever the credential may have been revoked; returns the unsubscribe function. */
   recheckOn?: (recheck: () => void) => () => void;
   transform?: (envelope: RunEventEnvelope) => RunEventEnvelope | null;
+  /** Whether the viewer gets the live text of running steps (content: the owner, share links with content). */
+  liveText: boolean;
 }
 
 /** How often an owner's open stream re-checks its credential (a revocation that is published closes it at once). */
@@ -41,6 +43,7 @@ export const ownerStreamAccess: StreamAccessResolver = async (request, runId) =>
   if (!caller || !(await isRunOwnedBy(caller.userId, runId))) return null;
   return {
     runId,
+    liveText: true,
     revalidate: () => callerStillValid(caller),
     revalidateMs: OWNER_RECHECK_MS,
     recheckOn: (recheck) => onRevocation((r) => revokes(r, caller) && recheck()),
@@ -65,6 +68,7 @@ export async function runEventsResponse(request: Request, runId: string, resolve
     revalidateMs: access.revalidateMs,
     recheckOn: access.recheckOn,
     transform: access.transform,
+    liveText: access.liveText,
   });
   return new Response(stream, { status: 200, headers: SSE_HEADERS });
 }

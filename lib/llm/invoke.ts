@@ -82,6 +82,8 @@ export interface ChatParams {
    * mid-stream failure starts over, so discard text from earlier attempts. Default: no streaming.
    */
   onDelta?: (text: string, attempt: number) => void;
+  /** With streaming (onDelta): called with a tool call's name as soon as the model names it, before its arguments. */
+  onToolStart?: (name: string) => void;
 }
 
 const isZod = (s: ToolSpec["schema"]): s is z.ZodType => s instanceof z.ZodType;
@@ -200,7 +202,7 @@ async function invoked(model: Model, messages: BaseMessage[], options: CallOptio
 }
 
 /** Streams and reassembles; refusal deltas are read from each chunk's raw response (LangChain drops them). */
-async function streamed(model: Model, messages: BaseMessage[], options: CallOptions, onText: (t: string) => void): Promise<Answer> {
+async function streamed(model: Model, messages: BaseMessage[], options: CallOptions, onText: (t: string) => void, onTool?: (name: string) => void): Promise<Answer> {
   let full: AIMessageChunk | undefined;
   let refusal = "";
   for await (const chunk of await model.stream(messages, options)) {
@@ -209,6 +211,8 @@ async function streamed(model: Model, messages: BaseMessage[], options: CallOpti
     refusal += raw?.choices?.[0]?.delta?.refusal ?? "";
     const text = contentToText(chunk.content);
     if (text) onText(text);
+    // a tool call's first chunk carries its name; later chunks only argument text
+    if (onTool) for (const c of chunk.tool_call_chunks ?? []) if (c.name) onTool(c.name);
     full = full ? full.concat(chunk) : chunk;
   }
   if (!full) throw new ProviderError("connection", "The stream ended without any chunk.");
@@ -235,7 +239,7 @@ export async function chat(p: ChatParams): Promise<ChatResult> {
     const signal = p.signal ? AbortSignal.any([p.signal, timeout]) : timeout;
     try {
       const answer = stream
-        ? await streamed(model, messages, { ...options, signal }, (t) => p.onDelta?.(t, attempt))
+        ? await streamed(model, messages, { ...options, signal }, (t) => p.onDelta?.(t, attempt), p.onToolStart)
         : await invoked(model, messages, { ...options, signal });
       latencyMs = Math.round(performance.now() - t0);
       return answer;

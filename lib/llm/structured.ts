@@ -22,6 +22,8 @@ export interface StructuredParams<T> {
   maxRepairs?: number;
   signal?: AbortSignal;
   retry?: Omit<RetryOptions, "signal">;
+  /** Streams the text the model writes (its free text; a tool call's arguments are not text). See ChatParams.onDelta. */
+  onDelta?: (text: string, attempt: number) => void;
 }
 
 export interface StructuredResult<T> {
@@ -114,7 +116,7 @@ function fromTool<T>(p: StructuredParams<T>, res: ChatResult): Outcome<T> {
 }
 
 function request<T>(p: StructuredParams<T>, msgs: ChatMessage[], method: StructuredMethod) {
-  const base = { config: p.config, messages: withInstruction(p, msgs, method), signal: p.signal, retry: p.retry };
+  const base = { config: p.config, messages: withInstruction(p, msgs, method), signal: p.signal, retry: p.retry, ...(p.onDelta ? { onDelta: p.onDelta } : {}) };
   switch (method) {
     case "tool":
       return { ...base, tools: [{ name: p.name, description: p.description ?? `Return the ${p.name} result.`, schema: p.schema }], toolChoice: { name: p.name } };

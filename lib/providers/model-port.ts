@@ -19,7 +19,8 @@ export function llmModelPort(resolve: ModelResolver): ModelPort {
     async chat(request: ChatRequest): Promise<ChatResult> {
       const config = await resolve(request.model);
       const tools = request.tools?.map((t) => ({ name: t.name, description: t.description, schema: t.parameters }));
-      const res = await call(() => chat({ config, messages: [...request.messages], ...(tools?.length ? { tools } : {}), signal: request.signal }));
+      const stream = request.onDelta ? { onDelta: request.onDelta, ...(request.onToolStart ? { onToolStart: request.onToolStart } : {}) } : {};
+      const res = await call(() => chat({ config, messages: [...request.messages], ...(tools?.length ? { tools } : {}), signal: request.signal, ...stream }));
       return chatResult(res);
     },
 
@@ -27,7 +28,10 @@ export function llmModelPort(resolve: ModelResolver): ModelPort {
       const config = await resolve(request.model);
       try {
         const res = await call(() =>
-          structured({ config, messages: request.messages, schema: request.schema, name: request.name, description: request.description, maxRepairs: 0, signal: request.signal }),
+          structured({
+            config, messages: request.messages, schema: request.schema, name: request.name, description: request.description, maxRepairs: 0, signal: request.signal,
+            ...(request.onDelta ? { onDelta: request.onDelta } : {}),
+          }),
         );
         return { ok: true, value: res.value, usage: tokens(res.usage), latencyMs: res.latencyMs, model: res.model };
       } catch (err) {

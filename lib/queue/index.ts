@@ -1,5 +1,5 @@
 import "server-only";
-export { RUNS_QUEUE, queuePrefix, runDedupId, runEventsChannel, runControlChannel } from "./names";
+export { RUNS_QUEUE, queuePrefix, runDedupId, runEventsChannel, runControlChannel, runLiveChannel, runLiveKey } from "./names";
 export { runJobSchema, runJobReasons, type RunJobData, type RunJobReason } from "./jobs";
 export { parseJobData } from "./job-data";
 export { RUNS_WORKER_STALL_SETTINGS, RUN_JOB_OPTIONS } from "./settings";

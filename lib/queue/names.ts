@@ -18,5 +18,11 @@ export const runDedupId = (runId: string): string => `run:${runId}`;
 /** Pub/sub channel that wakes a run's live viewers (payload is a hint only; readers go to PostgreSQL). */
 export const runEventsChannel = (runId: string, prefix = queuePrefix()): string => `${prefix}:run-events:${runId}`;
 
+/** Pub/sub channel of a run's live text frames (ephemeral tokens of its running steps, lib/events/live-text-writer.ts). */
+export const runLiveChannel = (runId: string, prefix = queuePrefix()): string => `${prefix}:run-live:${runId}`;
+
+/** Hash of a run's live text so far: one field per running step (its key), the text written so far. */
+export const runLiveKey = (runId: string, prefix = queuePrefix()): string => `${prefix}:run-live-text:${runId}`;
+
 /** Pub/sub channel that tells the worker holding a run to look at it now (e.g. cancel requested). */
 export const runControlChannel = (prefix = queuePrefix()): string => `${prefix}:run-control`;

@@ -81,6 +81,8 @@ export function shareStreamAccess(token: string): StreamAccessResolver {
       runId: grant.runId,
       revalidate: () => isShareLinkActive(grant.linkId),
       transform: (env) => sharedEnvelope(env, grant.includeContent),
+      // a step's live text is content: never for a link without content
+      liveText: grant.includeContent,
     };
   };
 }

@@ -57,7 +57,17 @@ describe("POST /api/designer", () => {
     const before = server.requests().length;
     const list = await events(await POST(post({ message: ARTICLE }, alice.auth)));
     // dry run "auto" by default: the proposal's only tool (web_search) has no side effects, so it is dry-run
-    expect(list.map((e) => (e.type === "stage_started" ? e.stage : e.type))).toEqual(["design", "proposal", "validate", "optimise", "layout", "dry_run", "done"]);
+    expect(list.filter((e) => e.type !== "drafting").map((e) => (e.type === "stage_started" ? e.stage : e.type))).toEqual(["design", "proposal", "validate", "optimise", "layout", "dry_run", "done"]);
+    // the summary streamed while the model wrote its answer: several growing drafts, all before the proposal, ending with its summary
+    const drafts = list.flatMap((e, i) => (e.type === "drafting" ? [{ i, summary: e.summary }] : []));
+    const proposal = list.findIndex((e) => e.type === "proposal");
+    expect(drafts.length).toBeGreaterThan(2);
+    for (const [k, d] of drafts.entries()) {
+      expect(d.i).toBeLessThan(proposal);
+      if (k > 0) expect(d.summary.startsWith(drafts[k - 1]!.summary) && d.summary.length > drafts[k - 1]!.summary.length).toBe(true);
+    }
+    const proposed = list[proposal];
+    expect(proposed?.type === "proposal" && proposed.summary).toBe(drafts.at(-1)!.summary);
     const result = doneOf(list);
     expect(result.dryRun, result.dryRun?.trace).toMatchObject({ ok: true });
     expect(result.diff.added).toEqual(expect.arrayContaining(["research", "outline", "review", "write"]));

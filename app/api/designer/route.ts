@@ -66,7 +66,7 @@ export async function POST(request: Request): Promise<Response> {
     request.signal.addEventListener("abort", () => abort.abort(), { once: true });
     const events = design(
       { message: body.message, ...(base ? { workflow: base } : {}) },
-      { ...options, signal: abort.signal, ...(body.dryRun !== false ? { dryRun: dryRunner(caller.userId), dryRunPolicy: body.dryRun ? "always" : "auto" } : {}) },
+      { ...options, signal: abort.signal, streamSummary: true, ...(body.dryRun !== false ? { dryRun: dryRunner(caller.userId), dryRunPolicy: body.dryRun ? "always" : "auto" } : {}) },
     );
     const started = Date.now();
     const context = { userId: caller.userId, workflowId: body.workflowId, mode: base ? "edit" : "new", model: designerModelName(config) };

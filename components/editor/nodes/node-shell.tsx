@@ -131,6 +131,9 @@ export function NodeShell({ data, selected, hasInput = true, terminal = false, c
         </div>
       </div>
       {hasBadges(data) && <div className="flex flex-wrap gap-1 px-3 pb-2"><Badges data={data} /></div>}
+      {run?.writing && (
+        <p className="truncate px-3 pb-2 text-xs italic text-zinc-600 dark:text-zinc-300" data-testid={`node-writing-${node.id}`} title={run.writing} aria-live="polite">{run.writing}</p>
+      )}
       {children && <dl className="grid grid-cols-[3.5rem_minmax(0,1fr)] gap-x-2 gap-y-1 px-3 pb-3 text-xs leading-4">{children}</dl>}
       {outcomes.length === 1 && source(outcomes[0]!.id, HANDLE_TOP)}
       {outcomes.length > 1 && (

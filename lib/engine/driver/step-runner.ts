@@ -1,4 +1,5 @@
 import { stepNode } from "@/lib/workflow/map";
+import { NO_LIVE_TEXT, stepLiveText, type StepLive } from "./live-text";
 import type { Workflow } from "@/lib/workflow/schema";
 import type { TemplateContext } from "@/lib/workflow/template";
 import type { RunEvent } from "../events";
@@ -47,10 +48,14 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext)
     settle({ type: "step_timed_out", ...key, timeoutMs: node.timeoutMs ?? 0 });
     controller.abort(new StepAbort("timed_out"));
   }) : undefined;
-  const ctx = stepContext(host, cmd, data, controller.signal, () => !flight.settled);
+  const live = stepLiveText(host.ports.live, { runId: host.runId, ...key }, () => !flight.settled);
+  const ctx = stepContext(host, cmd, data, controller.signal, () => !flight.settled, live);
   flight.done = execute(host, ctx, node === undefined)
     .then((o) => settle(toEvent(o, key)))
-    .finally(() => stopTimer?.());
+    .finally(() => {
+      stopTimer?.();
+      live.close();
+    });
   return flight;
 }
 
@@ -75,7 +80,7 @@ export function runInstantStep(host: StepHost, cmd: StartStep, data: TemplateCon
 /** The signal of an instant step, which nothing aborts. */
 const NEVER_ABORTED = new AbortController().signal;
 
-function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, signal: AbortSignal, live: () => boolean): StepContext {
+function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, signal: AbortSignal, live: () => boolean, text: StepLive = NO_LIVE_TEXT): StepContext {
   // a map's item step runs the map's body (lib/workflow/map.ts stepNode)
   const node = stepNode(host.workflow, cmd.nodeId);
   let logger: StepContext["logger"] | undefined;
@@ -86,6 +91,7 @@ function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, sign
     get logger() {
       return (logger ??= host.ports.logger.child({ runId: host.runId, nodeId: cmd.nodeId, iteration: cmd.iteration }));
     },
+    live: text,
     emit: (event) => live() && host.post({ t: "emit", event }),
     reportUsage: (model, usage, latencyMs) =>
       live() && host.post({ t: "plan", event: { type: "tokens_used", nodeId: cmd.nodeId, iteration: cmd.iteration, model, usage, latencyMs } }),

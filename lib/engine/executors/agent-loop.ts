@@ -64,7 +64,12 @@ export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<Ag
   });
   let repairs = 0;
   for (let turn = 1; turn <= p.maxTurns; turn++) {
-    const res = await ctx.model.chat({ model: p.model, messages, ...(p.tools.length ? { tools: p.tools.map((t) => t.spec) } : {}), signal: ctx.signal });
+    const live = ctx.live.call();
+    const res = await ctx.model.chat({
+      model: p.model, messages, ...(p.tools.length ? { tools: p.tools.map((t) => t.spec) } : {}), signal: ctx.signal,
+      onDelta: live.onDelta, onToolStart: live.onToolStart,
+    });
+    live.done(res.content);
     addUsage(p.usage, res.usage);
     ctx.reportUsage(res.model, res.usage, res.latencyMs);
     if (res.refusal) throw new ModelRefusalError(res.refusal);

@@ -47,7 +47,8 @@ export async function chooseBranch(
   const convo: ChatMessage[] = [...messages, { role: "user", content: branchPrompt(branches) }];
   let lastError = "";
   for (let attempt = 0; attempt <= BRANCH_FORMAT_RETRIES; attempt++) {
-    const res = await ctx.model.structured({ model, messages: convo, schema, name: "choose_branch", description: "Choose the outcome", signal: ctx.signal });
+    const live = ctx.live.call();
+    const res = await ctx.model.structured({ model, messages: convo, schema, name: "choose_branch", description: "Choose the outcome", signal: ctx.signal, onDelta: live.onDelta });
     addUsage(usage, res.usage);
     ctx.reportUsage(res.model, res.usage, res.latencyMs);
     const checked = res.ok ? schema.safeParse(res.value) : undefined;

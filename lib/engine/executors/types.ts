@@ -3,6 +3,7 @@ import type { ErrorClass } from "@/lib/workflow/error-policy";
 import type { NodeKind, NodeOf, Workflow } from "@/lib/workflow/schema";
 import type { RunEvent, TokenUsage } from "../events";
 import type { StepInput, WaitRequest } from "../planner";
+import type { StepLive } from "../driver/live-text";
 import type { Logger, ModelPort, SubflowsPort, ToolsPort } from "../ports";
 
 /**
@@ -28,6 +29,8 @@ export interface StepEnv {
   /** Child runs (subflow nodes); absent where the engine runs without them. */
   subflows?: SubflowsPort;
   logger: Logger;
+  /** The step's live text: pass `live.call()`'s handlers to each model call (ephemeral, never stored). */
+  live: StepLive;
   /** Appends a visible event (step_progress, handoff); committed to the log in order. */
   emit(event: Extract<RunEvent, { type: "step_progress" | "handoff" }>): void;
   /** Reports one model call's usage at once, so the shared token budget is enforced mid-step (R6). */

@@ -11,3 +11,4 @@ export * from "./tools";
 export * from "./runtime";
 export * from "./liveness";
 export * from "./subflows";
+export * from "./live-text";

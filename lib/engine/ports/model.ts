@@ -46,6 +46,10 @@ export interface ChatRequest {
   tools?: ModelToolSpec[];
   /** Aborted on cancel, step timeout, run deadline or budget exhaustion; the call must reject promptly. */
   signal: AbortSignal;
+  /** Streams the answer: each text delta with its attempt number (a new attempt starts over). */
+  onDelta?: (text: string, attempt: number) => void;
+  /** A tool call started (its name, before its arguments arrive). */
+  onToolStart?: (name: string) => void;
 }
 
 export interface ChatResult {
@@ -72,6 +76,8 @@ export interface StructuredRequest<T> {
   name: string;
   description?: string;
   signal: AbortSignal;
+  /** Streams the raw answer as it arrives (see ChatRequest.onDelta). */
+  onDelta?: (text: string, attempt: number) => void;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { LiveTextPort } from "./live-text";
 import type { Logger } from "@/lib/logger";
 import type { LivenessPort } from "./liveness";
 import type { ModelPort } from "./model";
@@ -50,4 +51,6 @@ export interface EnginePorts {
   liveness?: LivenessPort;
   /** Child runs for subflow nodes; without it a subflow step fails. */
   subflows?: SubflowsPort;
+  /** Live text of running steps (tokens as they arrive, ephemeral); without it nothing is streamed. */
+  live?: LiveTextPort;
 }

@@ -1,3 +1,4 @@
+import { NO_LIVE_TEXT } from "../driver/live-text";
 import type { NodeKind, Workflow } from "@/lib/workflow/schema";
 import type { TemplateContext } from "@/lib/workflow/template";
 import type { RunEvent, TokenUsage } from "../events";
@@ -27,6 +28,7 @@ export function stepContext<K extends NodeKind>(
     model: parts.model ?? new ScriptedModel(() => ({ content: "" })),
     tools: parts.tools ?? new FakeTools({}),
     logger: silentLogger,
+    live: NO_LIVE_TEXT,
     emit: (e: RunEvent) => void emitted.push(e),
     reportUsage: (model: string, usage: TokenUsage) => void usages.push({ model, usage }),
   } as unknown as StepContext<K>;

@@ -99,11 +99,16 @@ export const replySchema = z
     refusal: z.string().optional(),
     finishReason: z.enum(["stop", "length", "tool_calls", "content_filter"]).optional(),
     delayMs: z.number().int().min(0).max(600_000).optional(),
+    /**
+     * Streams slowly, like a real model writing: the text in pieces of `chunkChars` characters
+     * (default: about three words), one every `chunkMs` ms (streamed answers only).
+     */
+    pace: z.object({ chunkMs: z.number().int().min(1).max(10_000), chunkChars: z.number().int().min(1).max(10_000).optional() }).strict().optional(),
     /** Fail instead of answering (useful inside a sequence). */
     fault: faultSchema.optional(),
   })
   .strict()
-  .refine((r) => Object.keys(r).some((k) => k !== "finishReason" && k !== "delayMs"), {
+  .refine((r) => Object.keys(r).some((k) => k !== "finishReason" && k !== "delayMs" && k !== "pace"), {
     message: "a reply needs text, toolCalls, json, choose, refusal or fault",
   });
 export type Reply = z.infer<typeof replySchema>;

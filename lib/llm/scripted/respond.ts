@@ -16,7 +16,7 @@ export interface OutMessage {
 /** What the server does for one chat-completions call. */
 export type Plan =
   | { kind: "error"; status: number; headers: Record<string, string>; body: ProviderErrorBody; delayMs: number }
-  | { kind: "message"; message: OutMessage; delayMs: number; cut?: { mode: "reset" | "stall"; afterChunks: number } };
+  | { kind: "message"; message: OutMessage; delayMs: number; cut?: { mode: "reset" | "stall"; afterChunks: number }; pace?: { chunkMs: number; chunkChars?: number } };
 
 /** The error JSON shape of OpenAI: `{error: {message, type, param, code}}`. */
 export interface ProviderErrorBody {
@@ -108,7 +108,7 @@ export function planFor(decision: Decision, f: RequestFacts): Plan {
   const reply = decision.reply ?? fallbackReply(f);
   const base = messageFromReply(reply, f, decision.call);
   const delayMs = reply.delayMs ?? 0;
-  if (decision.kind === "reply") return { kind: "message", message: base, delayMs };
+  if (decision.kind === "reply") return { kind: "message", message: base, delayMs, ...(reply.pace ? { pace: reply.pace } : {}) };
   const fault = decision.fault;
   switch (fault.kind) {
     case "http": {

@@ -12,6 +12,8 @@ export interface SendContext {
   argsAsObject?: boolean;
   /** Stream pieces of this many characters. Default: about three words of text, 24 characters of arguments. */
   chunkChars?: number;
+  /** Called as each text piece of a stream is written (benchmarks stamp the provider's chunk with it). */
+  onChunk?: (text: string) => void;
 }
 
 /** Arguments as sent: the string, or (argsAsObject) the object it holds when it parses. */
@@ -98,9 +100,22 @@ export async function sendStream(res: ServerResponse, plan: Extract<Plan, { kind
   const chunk = (choices: unknown[], extra: Record<string, unknown> = usageField) =>
     `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: ctx.model, system_fingerprint: "fp_scripted", choices, ...extra })}\n\n`;
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", ...ctx.headers });
-  const all = deltas(plan.message, ctx);
+  const pace = plan.pace;
+  const all = deltas(plan.message, pace?.chunkChars ? { ...ctx, chunkChars: pace.chunkChars } : ctx);
   const limit = plan.cut ? Math.min(plan.cut.afterChunks, all.length - 1) : all.length;
-  for (const delta of all.slice(0, limit)) res.write(chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]));
+  const t0 = performance.now();
+  let n = 0;
+  for (const delta of all.slice(0, limit)) {
+    const text = typeof delta.content === "string" ? delta.content : "";
+    if (pace && text) {
+      // paced against the start (no drift): piece n goes out at n × chunkMs
+      const due = t0 + n++ * pace.chunkMs - performance.now();
+      if (due > 0) await new Promise((r) => setTimeout(r, due));
+      if (res.destroyed) return;
+    }
+    res.write(chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]));
+    if (text) ctx.onChunk?.(text);
+  }
   if (plan.cut?.mode === "reset") {
     // let the chunks reach the client before the RST (a reset discards unsent data)
     await new Promise<void>((resolve) => res.write("", () => resolve()));

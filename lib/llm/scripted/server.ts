@@ -29,6 +29,8 @@ export interface ScriptedServerOptions {
   maxLog?: number;
   /** How the server behaves as a provider when the URL names no personality (`/p/<name>/v1/…`); default "plain". */
   personality?: PersonalityName;
+  /** Called as each text piece of a streamed answer is written (B2b stamps the provider's chunk with it). */
+  onChunk?: (text: string) => void;
 }
 
 /** One logged request (GET /_scripted/requests returns these, oldest first). */
@@ -114,6 +116,7 @@ class Handler {
     private dim: number,
     private maxLog: number,
     private personality: PersonalityName = "plain",
+    private readonly onChunk?: (text: string) => void,
   ) {
     this.book.load(initial);
   }
@@ -215,7 +218,7 @@ class Handler {
     const headers: Record<string, string> = { "x-scripted-rule": decision.ruleId, "x-request-id": newId("req_") };
     if (decision.nearest !== undefined) headers["x-scripted-nearest"] = String(decision.nearest);
     if (plan.kind === "error") return sendJson(res, plan.status, plan.body, { ...headers, ...plan.headers });
-    const ctx = { model: facts.model, promptTokens: promptTokens(parsed.data), includeUsage: facts.includeUsage, headers, argsAsObject: persona.argsAsObject, ...(persona.chunkChars ? { chunkChars: persona.chunkChars } : {}) };
+    const ctx = { model: facts.model, promptTokens: promptTokens(parsed.data), includeUsage: facts.includeUsage, headers, argsAsObject: persona.argsAsObject, ...(persona.chunkChars ? { chunkChars: persona.chunkChars } : {}), ...(this.onChunk ? { onChunk: this.onChunk } : {}) };
     if (facts.stream) return sendStream(res, plan, ctx);
     sendCompletion(res, plan, ctx);
   }
@@ -245,7 +248,7 @@ class Handler {
  */
 export async function startScriptedServer(opts: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   const initial = opts.fixtures ? toFixtureSets(opts.fixtures) : [];
-  const handler = new Handler(initial, opts.embeddingDim ?? DEFAULT_EMBEDDING_DIM, opts.maxLog ?? 5000, opts.personality);
+  const handler = new Handler(initial, opts.embeddingDim ?? DEFAULT_EMBEDDING_DIM, opts.maxLog ?? 5000, opts.personality, opts.onChunk);
   const server = createServer((req, res) => {
     handler.handle(req, res).catch((e: unknown) => {
       log.error("scripted server error", { err: e as Error, url: req.url });

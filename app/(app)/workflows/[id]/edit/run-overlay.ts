@@ -1,5 +1,7 @@
 import type { NodeRunState } from "@/components/editor/flow-mapping";
 import type { RunEvent, RunStatus } from "@/lib/engine/events";
+import { applyLiveFrame, liveStepField, type LiveFrame, type LiveStepText } from "@/lib/events/live-frame";
+import { nowWriting } from "@/components/terms/words";
 
 /**
  * Folds a run's event stream into what the editor overlays on the canvas: a status, iteration and
@@ -30,8 +32,10 @@ function setNode(view: RunView, id: string, patch: Omit<Partial<NodeRunState>, "
   // A status change is recorded once (a retried attempt's second step_started is still "running").
   const status = patch.status;
   const changed = status !== undefined && status !== history.at(-1);
+  // the live "now writing" line lasts while the step runs; its durable result replaces it
+  const { writing: _writing, ...kept } = prev;
   nodes.set(id, {
-    ...prev,
+    ...(status === undefined || status === "running" ? prev : kept),
     ...patch,
     iteration: Math.max(prev.iteration, patch.iteration ?? prev.iteration),
     history: changed ? [...history, status] : history,
@@ -78,4 +82,20 @@ function reduce(view: RunView, event: RunEvent): RunView {
     case "cancel_requested":
       return view;
   }
+}
+
+/**
+ * Folds one live text frame (ephemeral tokens of a running step) into `texts` and shows its tail as
+ * the node's "now writing" line while the node's step runs; frames of a step that already ended are
+ * kept out of the view.
+ */
+export function applyLiveText(view: RunView, texts: Map<string, LiveStepText>, frame: LiveFrame): RunView {
+  if (!applyLiveFrame(texts, frame)) return view;
+  const node = view.nodes.get(frame.nodeId);
+  const live = texts.get(liveStepField(frame));
+  if (!node || !live || node.status !== "running" || node.iteration !== frame.iteration) return view;
+  const nodes = new Map(view.nodes);
+  const { writing: _writing, ...rest } = node;
+  nodes.set(frame.nodeId, live.done || !(live.text || live.tool) ? rest : { ...node, writing: nowWriting(live) });
+  return { ...view, nodes };
 }

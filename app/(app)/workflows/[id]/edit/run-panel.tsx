@@ -7,9 +7,10 @@ import { Button } from "@/components/ui/button";
 import { Input, Textarea } from "@/components/ui/input";
 import type { RunPanelContext } from "@/components/editor/editor-types";
 import { runEventEnvelopeSchema } from "@/lib/engine/events";
+import { liveFrameSchema, type LiveFrame, type LiveStepText } from "@/lib/events/live-frame";
 import type { Field } from "@/lib/workflow/schema";
 import { startRunAction } from "./run-action";
-import { applyRunEvent, initialRunView, type RunView } from "./run-overlay";
+import { applyRunEvent, applyLiveText, initialRunView, type RunView } from "./run-overlay";
 
 function coerce(field: Field, raw: string): unknown {
   switch (field.type) {
@@ -46,6 +47,16 @@ export function RunPanel({ workflowId, doc, blockers, save, setRunOverlay }: Run
       current = applyRunEvent(current, parsed.data.seq, parsed.data.event);
       setView(current);
     };
+    // live text of running steps: the node's "now writing" line (ephemeral token frames)
+    const texts = new Map<string, LiveStepText>();
+    es.addEventListener("live", (msg: MessageEvent<string>) => {
+      const parsed = liveFrameSchema.safeParse(JSON.parse(msg.data));
+      if (!parsed.success) return;
+      const next = applyLiveText(current, texts, parsed.data as LiveFrame);
+      if (next === current) return;
+      current = next;
+      setView(current);
+    });
     es.addEventListener("end", () => es.close());
     source.current = es;
   };
