@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every check in one command — lint, typecheck, unit + integration (Vitest, real
+// `npm test`: every check in one command — lint, formatting (Prettier), typecheck, unit + integration (Vitest, real
 // PostgreSQL and Redis), end-to-end (Playwright in /usr/bin/chromium) and the benchmark smokes.
 // Ends with a summary that names every failed (✗) and flaky (~) test (so the tail of a CI log says what failed) and
 // one line "Tests: N passed, N failed" (the totals of Vitest and Playwright).
@@ -33,10 +33,18 @@ if (problems.length) {
 fs.mkdirSync("test-results", { recursive: true });
 const stages = [
   { name: "lint", cmd: ["npx", "eslint", "--max-warnings=0", "."] },
+  { name: "format", cmd: ["npx", "prettier", "--check", "."] },
   { name: "typecheck", cmd: ["npx", "tsc", "--noEmit", "-p", "."] },
   {
     name: "unit",
-    cmd: ["npx", "vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
+    cmd: [
+      "npx",
+      "vitest",
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      "--outputFile.json=test-results/vitest.json",
+    ],
     count: () => {
       const r = JSON.parse(fs.readFileSync("test-results/vitest.json", "utf8"));
       const names = r.testResults.flatMap((file) =>
@@ -63,9 +71,13 @@ const stages = [
       const walk = (suite) => {
         for (const spec of suite.specs ?? []) {
           for (const t of spec.tests) {
-            if (t.status === "unexpected") names.push(`✗ ${spec.file} › ${spec.title}: ${firstLine(t.results.at(-1)?.error?.message)}`);
+            if (t.status === "unexpected")
+              names.push(`✗ ${spec.file} › ${spec.title}: ${firstLine(t.results.at(-1)?.error?.message)}`);
             // passed on a retry: counted as passed, named so a flake is seen before it fails a run
-            if (t.status === "flaky") names.push(`~ (flaky, passed on retry) ${spec.file} › ${spec.title}: ${firstLine(t.results[0]?.error?.message)}`);
+            if (t.status === "flaky")
+              names.push(
+                `~ (flaky, passed on retry) ${spec.file} › ${spec.title}: ${firstLine(t.results[0]?.error?.message)}`,
+              );
           }
         }
         for (const child of suite.suites ?? []) walk(child);
@@ -74,7 +86,11 @@ const stages = [
       return { passed: s.expected + s.flaky, failed: s.unexpected, names };
     },
   },
-  { name: "bench", cmd: ["npx", "tsx", "--conditions=react-server", "bench/run.ts", "--smoke"], when: () => fs.existsSync("bench/run.ts") },
+  {
+    name: "bench",
+    cmd: ["npx", "tsx", "--conditions=react-server", "bench/run.ts", "--smoke"],
+    when: () => fs.existsSync("bench/run.ts"),
+  },
 ];
 
 let passed = 0;
@@ -99,7 +115,9 @@ for (const stage of stages) {
   }
   const ok = r.status === 0;
   if (!ok && (!counts || counts.failed === 0)) failed += 1; // a stage that failed without counted tests
-  summary.push(`${ok ? "ok  " : "FAIL"} ${stage.name} (${secs}s)${counts ? ` ${counts.passed} passed, ${counts.failed} failed` : ""}`);
+  summary.push(
+    `${ok ? "ok  " : "FAIL"} ${stage.name} (${secs}s)${counts ? ` ${counts.passed} passed, ${counts.failed} failed` : ""}`,
+  );
   for (const name of counts?.names ?? []) summary.push(`  ${name}`);
 }
 say("summary:\n  " + summary.join("\n  "));
