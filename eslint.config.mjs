@@ -9,7 +9,8 @@ import { roomsRule } from "./scripts/lint/rooms-rule.mjs";
 // What client code (components/) may import from lib/: the model (lib/workflow), the run event schema
 // (lib/engine/events.ts, zod only), the run shapes and cost estimate the dashboards render
 // (lib/run-views/dto.ts, cost.ts), the knowledge base's view types and the designer's client-safe parts.
-const CLIENT_LIB = "^@/lib/(?!workflow(/|$)|engine/events$|events/live-frame$|run-views/(dto|cost|value-diff)$|kb/types$|designer(/|$)|evals/(dto|evaluator-spec|stats)$)";
+const CLIENT_LIB =
+  "^@/lib/(?!workflow(/|$)|engine/events$|events/live-frame$|run-views/(dto|cost|value-diff)$|kb/types$|designer(/|$)|evals/(dto|evaluator-spec|stats)$)";
 const SERVER_PACKAGES = ["@prisma/*", "bullmq", "ioredis", "pg"];
 
 /** One no-restricted-imports zone: files matching `files` may not import `patterns`. */
@@ -23,8 +24,19 @@ const zone = (files, patterns, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", ".next/**", "lib/generated/**", "next-env.d.ts", "test-results/**",
-    "playwright-report/**", "bench/.tmp/**", "e2e/.tmp/**", "public/**"] },
+  {
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      "lib/generated/**",
+      "next-env.d.ts",
+      "test-results/**",
+      "playwright-report/**",
+      "bench/.tmp/**",
+      "e2e/.tmp/**",
+      "public/**",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     plugins: { "react-hooks": reactHooks },
@@ -46,36 +58,80 @@ export default tseslint.config(
   },
   // Each file gets exactly one no-restricted-imports rule (flat config replaces, not merges, a rule),
   // so the specific zones below repeat the general ones. Order: general first.
-  zone(["components/**", "e2e/**", "bench/**", "test/**", "scripts/**", "prisma/**"], APP, "Nothing imports app/: routes are leaves."),
-  zone(["lib/**"], [...APP, "@/components/**", "**/components/**"],
-    "lib/ must not import components/ or app/ (UI depends on lib, never the reverse)."),
+  zone(
+    ["components/**", "e2e/**", "bench/**", "test/**", "scripts/**", "prisma/**"],
+    APP,
+    "Nothing imports app/: routes are leaves.",
+  ),
+  zone(
+    ["lib/**"],
+    [...APP, "@/components/**", "**/components/**"],
+    "lib/ must not import components/ or app/ (UI depends on lib, never the reverse).",
+  ),
   // lib/workflow is pure and isomorphic: zod and itself only.
   {
     files: ["lib/workflow/**"],
     ignores: ["lib/workflow/**/*.test.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [
-        { regex: "^(?!zod(/|$)|\\./|\\.\\./|@/lib/workflow/)", message: PURE },
-        { regex: "^(\\.\\./)+(engine|db|llm|queue|events|tools|designer|runs|generated|crypto|auth|env|logger|errors)(/|$)", message: PURE },
-        { regex: "^(\\.\\./){3,}", message: PURE },
-      ] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "^(?!zod(/|$)|\\./|\\.\\./|@/lib/workflow/)", message: PURE },
+            {
+              regex:
+                "^(\\.\\./)+(engine|db|llm|queue|events|tools|designer|runs|generated|crypto|auth|env|logger|errors)(/|$)",
+              message: PURE,
+            },
+            { regex: "^(\\.\\./){3,}", message: PURE },
+          ],
+        },
+      ],
     },
   },
   // The engine core talks to the world through injected ports, never directly to db/queue/redis/next.
-  zone(["lib/engine/**"], [...APP, "@/components/**", "**/components/**", "@/lib/db", "@/lib/db/**", "@/lib/queue/**",
-    "@/lib/generated/**", "@prisma/*", "bullmq", "ioredis", "pg", "next", "next/**", "react", "**/db/**"],
-    "lib/engine gets store/queue/model/tools/events as ports; real ones are wired in workers/engine-ports.ts."),
+  zone(
+    ["lib/engine/**"],
+    [
+      ...APP,
+      "@/components/**",
+      "**/components/**",
+      "@/lib/db",
+      "@/lib/db/**",
+      "@/lib/queue/**",
+      "@/lib/generated/**",
+      "@prisma/*",
+      "bullmq",
+      "ioredis",
+      "pg",
+      "next",
+      "next/**",
+      "react",
+      "**/db/**",
+    ],
+    "lib/engine gets store/queue/model/tools/events as ports; real ones are wired in workers/engine-ports.ts.",
+  ),
   // Components run in the browser: no server-only modules.
   {
     files: ["components/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [
-      { group: [...APP, ...SERVER_PACKAGES, "@/workers/**"], message: CLIENT },
-      { regex: CLIENT_LIB, message: CLIENT },
-    ] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: [...APP, ...SERVER_PACKAGES, "@/workers/**"], message: CLIENT },
+            { regex: CLIENT_LIB, message: CLIENT },
+          ],
+        },
+      ],
+    },
   },
   // Rooms of lib/, test code and workers/ (scripts/lint/rooms.mjs).
   { plugins: { weft: { rules: { rooms: roomsRule } } }, rules: { "weft/rooms": "error" } },
   // Workers are plain Node: no Next, no React, no components.
-  zone(["workers/**"], [...APP, "next", "next/**", "react", "react-dom", "@/components/**", "**/components/**"],
-    "workers/ import lib/* only, never next/* or components/*."),
+  zone(
+    ["workers/**"],
+    [...APP, "next", "next/**", "react", "react-dom", "@/components/**", "**/components/**"],
+    "workers/ import lib/* only, never next/* or components/*.",
+  ),
 );

@@ -57,35 +57,45 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
     },
   },
-  webServer: [{
-    command: `npx tsx e2e/prepare-db.ts && npx next build && npx next start -p ${PORT}`,
-    url: `${baseURL}/api/health`,
-    // This run's build lives in its own directory (not `.next`, and not in e2eEnv, which other
-    // configs reuse), so a concurrent `next build` elsewhere cannot swap it out mid-run.
-    env: { ...e2eEnv, NEXT_DIST_DIR: "e2e/.tmp/next" },
-    reuseExistingServer: !process.env.CI,
-    // A production build takes several minutes on a loaded 2-core machine.
-    timeout: 900_000,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
-  // The runtime: the scripted model server on its own port and a run worker (health on its own port).
-  {
-    // The demo's fixtures, as `npm run up` serves them: the designer corpus and the designed article's run answers included.
-    command: "node --import tsx --conditions=react-server lib/llm/scripted/cli.ts",
-    url: `http://127.0.0.1:${SCRIPTED_PORT}/v1/models`,
-    env: { ...e2eEnv },
-    reuseExistingServer: !process.env.CI,
-    timeout: 60_000,
-  },
-  {
-    command: "node --import tsx --conditions=react-server workers/main.ts",
-    url: `http://127.0.0.1:${WORKER_HEALTH_PORT}/health`,
-    env: { ...e2eEnv, WEFT_WORKER_HEALTH_PORT: String(WORKER_HEALTH_PORT) },
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-  }],
+  webServer: [
+    {
+      command: `npx tsx e2e/prepare-db.ts && npx next build && npx next start -p ${PORT}`,
+      url: `${baseURL}/api/health`,
+      // This run's build lives in its own directory (not `.next`, and not in e2eEnv, which other
+      // configs reuse), so a concurrent `next build` elsewhere cannot swap it out mid-run.
+      env: { ...e2eEnv, NEXT_DIST_DIR: "e2e/.tmp/next" },
+      reuseExistingServer: !process.env.CI,
+      // A production build takes several minutes on a loaded 2-core machine.
+      timeout: 900_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    // The runtime: the scripted model server on its own port and a run worker (health on its own port).
+    {
+      // The demo's fixtures, as `npm run up` serves them: the designer corpus and the designed article's run answers included.
+      command: "node --import tsx --conditions=react-server lib/llm/scripted/cli.ts",
+      url: `http://127.0.0.1:${SCRIPTED_PORT}/v1/models`,
+      env: { ...e2eEnv },
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+    {
+      command: "node --import tsx --conditions=react-server workers/main.ts",
+      url: `http://127.0.0.1:${WORKER_HEALTH_PORT}/health`,
+      env: { ...e2eEnv, WEFT_WORKER_HEALTH_PORT: String(WORKER_HEALTH_PORT) },
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+    },
+  ],
 });

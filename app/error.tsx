@@ -8,7 +8,8 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
       <p className="text-sm font-medium text-danger">Something went wrong</p>
       <h1 className="text-2xl font-semibold tracking-tight">We couldn&apos;t load this page</h1>
       <p className="max-w-sm text-sm text-muted">
-        Try again in a moment. If it keeps happening, check that PostgreSQL and Redis are running (<code>/api/health</code>).
+        Try again in a moment. If it keeps happening, check that PostgreSQL and Redis are running (
+        <code>/api/health</code>).
       </p>
       {error.digest && <p className="font-mono text-xs text-muted">Reference: {error.digest}</p>}
       <Button onClick={reset}>Try again</Button>

@@ -10,9 +10,13 @@ export default function NotFound() {
       <div>
         <p className="text-sm font-medium text-primary">404</p>
         <h1 className="mt-1 text-2xl font-semibold tracking-tight">Page not found</h1>
-        <p className="mt-2 max-w-sm text-sm text-muted">This page doesn&apos;t exist, or you don&apos;t have access to it.</p>
+        <p className="mt-2 max-w-sm text-sm text-muted">
+          This page doesn&apos;t exist, or you don&apos;t have access to it.
+        </p>
       </div>
-      <Link href="/workflows" className={buttonClasses("primary")}>Back to workflows</Link>
+      <Link href="/workflows" className={buttonClasses("primary")}>
+        Back to workflows
+      </Link>
     </main>
   );
 }

@@ -36,13 +36,17 @@ for (const name of selected) {
   }
   const mod = (await import(path.join(dir, name, "index.ts"))) as BenchModule;
   if (smoke && !names.length && mod.smokeInSuite === false) {
-    process.stdout.write(`skip bench ${name} (smoke): not in the suite's smoke list; run \`npm run bench -- ${name} --smoke\`\n`);
+    process.stdout.write(
+      `skip bench ${name} (smoke): not in the suite's smoke list; run \`npm run bench -- ${name} --smoke\`\n`,
+    );
     continue;
   }
   const t0 = Date.now();
   try {
     const { summary, ok } = await mod.run({ smoke });
-    process.stdout.write(`${ok ? "ok  " : "FAIL"} bench ${name}${smoke ? " (smoke)" : ""}: ${summary} [${((Date.now() - t0) / 1000).toFixed(1)}s]\n`);
+    process.stdout.write(
+      `${ok ? "ok  " : "FAIL"} bench ${name}${smoke ? " (smoke)" : ""}: ${summary} [${((Date.now() - t0) / 1000).toFixed(1)}s]\n`,
+    );
     if (!ok) failed++;
   } catch (e) {
     process.stdout.write(`FAIL bench ${name}: ${(e as Error).stack ?? e}\n`);

@@ -19,8 +19,14 @@ export const p95 = (samples: number[]): number => quantile(samples, 0.95);
  * benchmark run could move from its repetitions' spread alone; drift between runs minutes apart
  * comes on top.
  */
-export function bootstrapRatioOfMedians(a: readonly number[], b: readonly number[], rounds = 2000, seed = 1): [number, number] {
-  if (a.length !== b.length || a.length === 0) throw new Error("bootstrapRatioOfMedians needs paired samples of equal, non-zero length");
+export function bootstrapRatioOfMedians(
+  a: readonly number[],
+  b: readonly number[],
+  rounds = 2000,
+  seed = 1,
+): [number, number] {
+  if (a.length !== b.length || a.length === 0)
+    throw new Error("bootstrapRatioOfMedians needs paired samples of equal, non-zero length");
   const next = mulberry32(seed);
   const ratios: number[] = [];
   const ra: number[] = new Array(a.length);
@@ -50,7 +56,13 @@ function mulberry32(seed: number): () => number {
 /** Machine facts recorded with every result file. */
 export async function machine(): Promise<Record<string, unknown>> {
   const os = await import("node:os");
-  return { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), platform: os.platform() };
+  return {
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memGiB: Math.round(os.totalmem() / 2 ** 30),
+    platform: os.platform(),
+  };
 }
 
 /** Writes a result JSON under bench/results/. */

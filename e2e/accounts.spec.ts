@@ -12,7 +12,9 @@ async function fakeModelsServer(): Promise<{ baseUrl: string; close: () => Promi
   const server = http.createServer((req, res) => {
     const ok = req.url === "/v1/models" && req.headers.authorization === `Bearer ${KEY}`;
     res.writeHead(ok ? 200 : 401, { "content-type": "application/json" });
-    res.end(JSON.stringify(ok ? { object: "list", data: [{ id: "model-a" }, { id: "model-b" }] } : { error: "bad key" }));
+    res.end(
+      JSON.stringify(ok ? { object: "list", data: [{ id: "model-a" }, { id: "model-b" }] } : { error: "bad key" }),
+    );
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
@@ -60,7 +62,9 @@ test("sign up → workflows → new workflow → settings → provider → sign 
   await workflows.expectOverview("Untitled workflow");
 });
 
-test("finding 11: sign-up refuses a short password inline and answers a taken email exactly like a new one", async ({ page }) => {
+test("finding 11: sign-up refuses a short password inline and answers a taken email exactly like a new one", async ({
+  page,
+}) => {
   const account = await signUpNewUser(page, "dup");
   await new AppShell(page).signOut();
   await page.goto("/sign-up");

@@ -25,7 +25,13 @@ test("create an agent in the library, drag it into a workflow, run it", async ({
   await expect(page.getByTestId("agent-form").getByText("Enter a name")).toBeVisible();
   await page.keyboard.press("Escape");
 
-  await library.create({ name: "Word counter", description: "Counts words", instructions: "[[library-counter]] Count the words of the task with your tool.", model: "scripted", tools: ["word_count"] });
+  await library.create({
+    name: "Word counter",
+    description: "Counts words",
+    instructions: "[[library-counter]] Count the words of the task with your tool.",
+    model: "scripted",
+    tools: ["word_count"],
+  });
   const card = library.card("Word counter");
   await expect(card).toContainText("Scripted demo model");
   await expect(card).toContainText("word_count");
@@ -61,7 +67,9 @@ test("create an agent in the library, drag it into a workflow, run it", async ({
   const box = (await editor.canvas().boundingBox())!;
   await saved.dragTo(editor.canvas(), { targetPosition: { x: box.width / 2 - 100, y: box.height - 220 } });
   await expect(editor.nodes()).toHaveCount(before.size + 1);
-  const agent = (await editor.nodes().evaluateAll((els) => els.map((e) => e.getAttribute("data-id") ?? ""))).find((n) => !before.has(n))!;
+  const agent = (await editor.nodes().evaluateAll((els) => els.map((e) => e.getAttribute("data-id") ?? ""))).find(
+    (n) => !before.has(n),
+  )!;
   await expect(editor.node(agent)).toContainText("Word counter");
 
   // The node's agent is the saved one (its instructions and tools came along).
@@ -93,7 +101,9 @@ test("create an agent in the library, drag it into a workflow, run it", async ({
   expect(body).toMatch(/\\?"words\\?":\s*\d+/);
 });
 
-test("create a tool in the dialog (fail → fix in the sandbox), approve its exact code, revoke it; agents can pick it", async ({ page }) => {
+test("create a tool in the dialog (fail → fix in the sandbox), approve its exact code, revoke it; agents can pick it", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await signUpNewUser(page, "tools");
   await page.goto("/tools");
@@ -101,7 +111,9 @@ test("create a tool in the dialog (fail → fix in the sandbox), approve its exa
   await expect(page.locator('[data-testid="tool-row"][data-kind="builtin"][data-tool="word_count"]')).toBeVisible();
 
   await page.getByTestId("create-tool").click();
-  await page.getByTestId("create-tool-request").fill("I need a pct-change tool: the percentage change from an old value to a new value");
+  await page
+    .getByTestId("create-tool-request")
+    .fill("I need a pct-change tool: the percentage change from an old value to a new value");
   await page.getByTestId("create-tool-start").click();
   // the scripted model writes here, as in the offline demo: the dialog says so
   await expect(page.getByTestId("create-tool-offline")).toContainText("Offline demo model");

@@ -9,7 +9,8 @@ import base, { baseURL } from "../playwright.config";
  * Run under the lock: flock /tmp/weft-e2e.lock env CI=true npx playwright test -c e2e/designer.config.ts
  */
 const root = path.resolve(import.meta.dirname, "..");
-const SOURCES = "components/designer app/api/designer 'app/(app)/workflows' components/editor/workflow-editor.tsx lib/designer";
+const SOURCES =
+  "components/designer app/api/designer 'app/(app)/workflows' components/editor/workflow-editor.tsx lib/designer";
 const fresh = `test -f e2e/.tmp/next/BUILD_ID && [ -z "$(find ${SOURCES} -newer e2e/.tmp/next/BUILD_ID -name '*.ts*' | head -1)" ]`;
 const [app, ...runtime] = Array.isArray(base.webServer) ? base.webServer : [];
 if (!app) throw new Error("playwright.config.ts has no web server");
@@ -20,7 +21,11 @@ export default defineConfig({
   testMatch: "designer.spec.ts",
   outputDir: path.join(root, "test-results/designer"),
   webServer: [
-    { ...app, cwd: root, command: `npx tsx e2e/prepare-db.ts && { ${fresh} && echo "reusing e2e/.tmp/next" || npx next build; } && npx next start -p ${new URL(baseURL).port}` },
+    {
+      ...app,
+      cwd: root,
+      command: `npx tsx e2e/prepare-db.ts && { ${fresh} && echo "reusing e2e/.tmp/next" || npx next build; } && npx next start -p ${new URL(baseURL).port}`,
+    },
     ...runtime.map((s) => ({ ...s, cwd: root })),
   ],
 });

@@ -9,13 +9,16 @@ import { EditorPage } from "./pages/editor-page";
  * answer for the run): describe → proposal on the canvas → accept → save → run succeeds; then an edit
  * by chat → a diff with one added node → accept part of it (one undo step).
  */
-const ARTICLE = "Write a research article on a topic: research it, outline it, have a critic check the outline and send it back until good, then write it";
+const ARTICLE =
+  "Write a research article on a topic: research it, outline it, have a critic check the outline and send it back until good, then write it";
 const FACT_CHECK = "add a fact-checker between the writer and the end";
 const SCRIPTED = `http://127.0.0.1:${SCRIPTED_PORT}`;
 
 const diff = (page: Page, id: string) => page.getByTestId(`node-${id}`);
 
-test("describe a workflow, accept the proposal, run it; then edit it by chat and accept part of the diff", async ({ page }) => {
+test("describe a workflow, accept the proposal, run it; then edit it by chat and accept part of the diff", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const rules = await page.request.get(`${SCRIPTED}/_scripted/rules`).then((r) => r.text());
   expect(rules, "the e2e scripted server loads lib/designer/fixtures/scripted").toContain("designer.n01-article");
@@ -34,13 +37,16 @@ test("describe a workflow, accept the proposal, run it; then edit it by chat and
   // The stages stream into the chat; the proposal waits on the canvas as a diff.
   await expect(panel.getByTestId("designer-proposal")).toBeVisible({ timeout: 60_000 });
   await expect(panel.getByTestId("designer-user-message")).toHaveText(ARTICLE);
-  await expect(panel.locator('[data-testid="designer-event"][data-type="stage_started"]').first()).toContainText("Profiling the request");
+  await expect(panel.locator('[data-testid="designer-event"][data-type="stage_started"]').first()).toContainText(
+    "Profiling the request",
+  );
   await expect(panel.locator('[data-testid="designer-event"][data-type="proposal"]')).toContainText("Article writer");
   await expect(panel.locator('[data-testid="designer-event"][data-type="done"]')).toContainText("Ready");
   // the scripted model designs here, as in the offline demo: the chat says so, once per visit
   const notice = panel.locator('[data-testid="designer-event"][data-type="notice"]');
   await expect(notice).toContainText("Offline demo model");
-  for (const id of ["research", "outline", "review", "write"]) await expect(diff(page, id)).toHaveAttribute("data-diff", "added");
+  for (const id of ["research", "outline", "review", "write"])
+    await expect(diff(page, id)).toHaveAttribute("data-diff", "added");
   await expect(editor.saveState()).toHaveText("Saved"); // nothing changed yet: the proposal is not the document
 
   await panel.getByTestId("designer-accept-all").click();
@@ -91,11 +97,17 @@ test("describe a workflow, accept the proposal, run it; then edit it by chat and
 });
 
 test("the designer API refuses anonymous and invalid requests", async ({ page }) => {
-  const anonymous = await page.request.post("/api/designer", { data: { message: "hello" }, headers: { origin: baseURL } });
+  const anonymous = await page.request.post("/api/designer", {
+    data: { message: "hello" },
+    headers: { origin: baseURL },
+  });
   expect(anonymous.status()).toBe(401);
   await signUpNewUser(page, "designer-api");
   const empty = await page.request.post("/api/designer", { data: { message: "" }, headers: { origin: baseURL } });
   expect(empty.status()).toBe(400);
-  const badGraph = await page.request.post("/api/designer", { data: { message: "add a node", workflow: { nodes: "no" } }, headers: { origin: baseURL } });
+  const badGraph = await page.request.post("/api/designer", {
+    data: { message: "add a node", workflow: { nodes: "no" } },
+    headers: { origin: baseURL },
+  });
   expect(badGraph.status()).toBe(400);
 });

@@ -17,34 +17,51 @@ function read(page: Page): Promise<Reading> {
   return page.evaluate(() => {
     const viewport = document.querySelector<HTMLElement>(".react-flow__viewport")!;
     const zoom = new DOMMatrix(getComputedStyle(viewport).transform).a;
-    let smallestPx = Infinity, smallestText = "";
+    let smallestPx = Infinity,
+      smallestText = "";
     for (const el of document.querySelectorAll(".react-flow__node *")) {
-      const own = [...el.childNodes].filter((c) => c.nodeType === Node.TEXT_NODE).map((c) => c.textContent ?? "").join("").trim();
+      const own = [...el.childNodes]
+        .filter((c) => c.nodeType === Node.TEXT_NODE)
+        .map((c) => c.textContent ?? "")
+        .join("")
+        .trim();
       if (!own) continue;
       const px = parseFloat(getComputedStyle(el).fontSize) * zoom;
       if (px < smallestPx) [smallestPx, smallestText] = [px, own];
     }
     const pane = document.querySelector(".react-flow__pane")!.getBoundingClientRect();
-    let left = Infinity, right = -Infinity;
+    let left = Infinity,
+      right = -Infinity;
     for (const n of document.querySelectorAll(".react-flow__node")) {
       const r = n.getBoundingClientRect();
       left = Math.min(left, r.left);
       right = Math.max(right, r.right);
     }
     const coverage = (Math.min(right, pane.right) - Math.max(left, pane.left)) / pane.width;
-    return { zoom, smallestPx, smallestText, coverage, minimap: document.querySelector("[data-testid=minimap]") !== null };
+    return {
+      zoom,
+      smallestPx,
+      smallestText,
+      coverage,
+      minimap: document.querySelector("[data-testid=minimap]") !== null,
+    };
   });
 }
 
 /** Creates a workflow from the template titled `title` and opens it in the editor. */
 async function openTemplate(page: Page, title: string): Promise<void> {
   await page.goto("/workflows");
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: new RegExp(title) }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: new RegExp(title) })
+    .click();
   await page.waitForURL(/\/workflows\/(?!new$)[^/]+$/);
   await new EditorPage(page).goto(new URL(page.url()).pathname.split("/").pop()!);
 }
 
-test("every template opens legibly at 1440×900: node text ≥ 12 px on screen, the graph across ≥ 50 % of the canvas", async ({ page }) => {
+test("every template opens legibly at 1440×900: node text ≥ 12 px on screen, the graph across ≥ 50 % of the canvas", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signUpNewUser(page, "editor-fit");
@@ -52,12 +69,19 @@ test("every template opens legibly at 1440×900: node text ≥ 12 px on screen, 
     await openTemplate(page, t.title);
     await expect(page.locator(".react-flow__node")).toHaveCount(t.workflow.nodes.length);
     const r = await read(page);
-    expect(r.smallestPx, `${t.title}: smallest node text "${r.smallestText}" at zoom ${r.zoom}`).toBeGreaterThanOrEqual(12);
-    expect(r.coverage, `${t.title}: the graph covers ${(r.coverage * 100).toFixed(0)} % of the canvas width`).toBeGreaterThanOrEqual(0.5);
+    expect(r.smallestPx, `${t.title}: smallest node text "${r.smallestText}" at zoom ${r.zoom}`).toBeGreaterThanOrEqual(
+      12,
+    );
+    expect(
+      r.coverage,
+      `${t.title}: the graph covers ${(r.coverage * 100).toFixed(0)} % of the canvas width`,
+    ).toBeGreaterThanOrEqual(0.5);
   }
 });
 
-test("the minimap shows while part of the graph is out of view; its toggle hides or shows it either way", async ({ page }) => {
+test("the minimap shows while part of the graph is out of view; its toggle hides or shows it either way", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signUpNewUser(page, "editor-minimap");

@@ -24,7 +24,12 @@ async function buildArticleWriter(page: Page, editor: EditorPage) {
   const evaluator = await editor.dragKind("agent", 740, 90);
   const writer = await editor.dragKind("agent", 440, 640);
 
-  for (const [id, name] of [[researcher, "Researcher"], [outline, "Outline"], [evaluator, "Evaluator"], [writer, "Writer"]] as const) {
+  for (const [id, name] of [
+    [researcher, "Researcher"],
+    [outline, "Outline"],
+    [evaluator, "Evaluator"],
+    [writer, "Writer"],
+  ] as const) {
     await editor.selectNode(id);
     await editor.setField("node-name", name);
     await expect(editor.node(id)).toContainText(name);
@@ -46,7 +51,9 @@ async function buildArticleWriter(page: Page, editor: EditorPage) {
   return { researcher, outline, evaluator, writer };
 }
 
-test("build the article writer by drag and drop, cap the loop, save, reload, break and undo, export/import", async ({ page }) => {
+test("build the article writer by drag and drop, cap the loop, save, reload, break and undo, export/import", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await signUpNewUser(page, "editor");
   const id = await new WorkflowsPage(page).createBlank();
@@ -125,7 +132,9 @@ test("a connection the model forbids is refused with the reason", async ({ page 
  * seq 0), not what happened to be painted, so a start and finish arriving together still count.
  * On a failure the scripted log and the run's steps are attached.
  */
-test("run the article writer from the editor: nodes go running → succeeded, outline shows its iterations", async ({ page }, testInfo) => {
+test("run the article writer from the editor: nodes go running → succeeded, outline shows its iterations", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(240_000);
   const modelUrl = process.env.EDITOR_E2E_MODEL_URL ?? `http://127.0.0.1:${SCRIPTED_PORT}`;
   const marker = `e2e-editor-run-${testInfo.retry}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -134,13 +143,18 @@ test("run the article writer from the editor: nodes go running → succeeded, ou
   await runArticleWriter(page, modelUrl, marker, state);
 });
 
-interface RunDiagnostics { modelUrl: string; afterSeq: number; runId?: string }
+interface RunDiagnostics {
+  modelUrl: string;
+  afterSeq: number;
+  runId?: string;
+}
 let diagnostics: RunDiagnostics | undefined;
 
 test.afterEach(async ({ page }, testInfo) => {
   const d = diagnostics;
   diagnostics = undefined;
-  if (d && testInfo.status !== testInfo.expectedStatus) await attachDiagnostics(page, testInfo, d.modelUrl, d.afterSeq, d.runId);
+  if (d && testInfo.status !== testInfo.expectedStatus)
+    await attachDiagnostics(page, testInfo, d.modelUrl, d.afterSeq, d.runId);
 });
 
 async function lastScriptedSeq(page: Page, modelUrl: string): Promise<number> {
@@ -149,12 +163,29 @@ async function lastScriptedSeq(page: Page, modelUrl: string): Promise<number> {
   return requests.at(-1)?.seq ?? 0;
 }
 
-async function attachDiagnostics(page: Page, testInfo: TestInfo, modelUrl: string, afterSeq: number, runId: string | undefined) {
-  const log = await page.request.get(`${modelUrl}/_scripted/requests`).then((r) => r.json(), () => ({ requests: [] })) as { requests: { seq: number; body?: unknown }[] };
-  const calls = log.requests.filter((r) => r.seq > afterSeq).map(({ body, ...r }) => ({ ...r, body: JSON.stringify(body).slice(0, 600) }));
-  await testInfo.attach("scripted-requests.json", { body: JSON.stringify(calls, null, 2), contentType: "application/json" });
+async function attachDiagnostics(
+  page: Page,
+  testInfo: TestInfo,
+  modelUrl: string,
+  afterSeq: number,
+  runId: string | undefined,
+) {
+  const log = (await page.request.get(`${modelUrl}/_scripted/requests`).then(
+    (r) => r.json(),
+    () => ({ requests: [] }),
+  )) as { requests: { seq: number; body?: unknown }[] };
+  const calls = log.requests
+    .filter((r) => r.seq > afterSeq)
+    .map(({ body, ...r }) => ({ ...r, body: JSON.stringify(body).slice(0, 600) }));
+  await testInfo.attach("scripted-requests.json", {
+    body: JSON.stringify(calls, null, 2),
+    contentType: "application/json",
+  });
   if (runId) {
-    const run = await page.request.get(`/api/runs/${runId}`).then((r) => r.text(), (e: Error) => e.message);
+    const run = await page.request.get(`/api/runs/${runId}`).then(
+      (r) => r.text(),
+      (e: Error) => e.message,
+    );
     await testInfo.attach("run.json", { body: run, contentType: "application/json" });
   }
 }
@@ -165,12 +196,30 @@ async function runArticleWriter(page: Page, modelUrl: string, id: string, state:
   const workflowId = await new WorkflowsPage(page).createBlank();
   // This attempt's rules: the evaluator sends the outline back twice, then approves (a structured
   // choose_branch call, rule R5); every other answer of these agents is a short text.
-  const fixture = await page.request.post(`${modelUrl}/_scripted/fixtures`, { data: { mode: "add", rules: [
-    { id: `${id}.evaluator`, priority: 101, match: { system: ["[[evaluator]]", marker], schema: "choose_branch" }, then: "repeat",
-      sequence: [{ json: { branch: "revise", reason: "needs examples" } }, { json: { branch: "revise", reason: "tighten" } }, { json: { branch: "approved", reason: "good" } }] },
-    { id: `${id}.agents`, priority: 100, match: { system: marker, hasTools: false, responseFormat: "text" },
-      reply: { text: "Notes on the topic: three points and a summary." } },
-  ] } });
+  const fixture = await page.request.post(`${modelUrl}/_scripted/fixtures`, {
+    data: {
+      mode: "add",
+      rules: [
+        {
+          id: `${id}.evaluator`,
+          priority: 101,
+          match: { system: ["[[evaluator]]", marker], schema: "choose_branch" },
+          then: "repeat",
+          sequence: [
+            { json: { branch: "revise", reason: "needs examples" } },
+            { json: { branch: "revise", reason: "tighten" } },
+            { json: { branch: "approved", reason: "good" } },
+          ],
+        },
+        {
+          id: `${id}.agents`,
+          priority: 100,
+          match: { system: marker, hasTools: false, responseFormat: "text" },
+          reply: { text: "Notes on the topic: three points and a summary." },
+        },
+      ],
+    },
+  });
   expect(fixture.ok(), await fixture.text()).toBe(true);
 
   const editor = new EditorPage(page);
@@ -201,7 +250,14 @@ async function runArticleWriter(page: Page, modelUrl: string, id: string, state:
   // (revise, revise, approved); the others once.
   const once = "running succeeded";
   const thrice = [once, once, once].join(" ");
-  const expected: [string, string][] = [["start", once], [researcher, once], [outline, thrice], [evaluator, thrice], [writer, once], ["end", once]];
+  const expected: [string, string][] = [
+    ["start", once],
+    [researcher, once],
+    [outline, thrice],
+    [evaluator, thrice],
+    [writer, once],
+    ["end", once],
+  ];
   for (const [nodeId, history] of expected) {
     const shell = editor.node(nodeId).locator("[data-status]");
     await expect(shell, nodeId).toHaveAttribute("data-status", "succeeded");
@@ -229,23 +285,28 @@ async function runArticleWriter(page: Page, modelUrl: string, id: string, state:
  * background colour, or the nearest ancestor's when it is transparent (any CSS colour syntax).
  */
 async function backgroundLuminance(page: Page, selector: string): Promise<number> {
-  return page.locator(selector).first().evaluate((start) => {
-    const ctx = document.createElement("canvas").getContext("2d", { willReadFrequently: true });
-    if (!ctx) throw new Error("no 2d canvas");
-    for (let el: Element | null = start; el; el = el.parentElement) {
-      ctx.clearRect(0, 0, 1, 1);
-      ctx.fillStyle = getComputedStyle(el).backgroundColor;
-      ctx.fillRect(0, 0, 1, 1);
-      const [r = 0, g = 0, b = 0, a = 0] = ctx.getImageData(0, 0, 1, 1).data;
-      if (a < 200) continue;
-      const lin = (c: number) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-    }
-    throw new Error("no opaque background up to the root");
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((start) => {
+      const ctx = document.createElement("canvas").getContext("2d", { willReadFrequently: true });
+      if (!ctx) throw new Error("no 2d canvas");
+      for (let el: Element | null = start; el; el = el.parentElement) {
+        ctx.clearRect(0, 0, 1, 1);
+        ctx.fillStyle = getComputedStyle(el).backgroundColor;
+        ctx.fillRect(0, 0, 1, 1);
+        const [r = 0, g = 0, b = 0, a = 0] = ctx.getImageData(0, 0, 1, 1).data;
+        if (a < 200) continue;
+        const lin = (c: number) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+      }
+      throw new Error("no opaque background up to the root");
+    });
 }
 
-test("the canvas follows the theme: dark class and a dark background in dark mode, chosen or from the system", async ({ page }) => {
+test("the canvas follows the theme: dark class and a dark background in dark mode, chosen or from the system", async ({
+  page,
+}) => {
   await signUpNewUser(page, "editor-theme");
   const id = await new WorkflowsPage(page).createBlank();
   const editor = new EditorPage(page);

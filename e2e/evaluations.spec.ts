@@ -21,7 +21,14 @@ const doc = (version: string) => ({
   agents: [{ key: "solver", name: "Solver", instructions: `[[${tag}-${version}]] Answer yes or no.` }],
   nodes: [
     { id: "start", type: "start", position: { x: 0, y: 120 } },
-    { id: "solve", type: "agent", name: "Solve", agent: "solver", task: "{{inputs.question}}", position: { x: 260, y: 120 } },
+    {
+      id: "solve",
+      type: "agent",
+      name: "Solve",
+      agent: "solver",
+      task: "{{inputs.question}}",
+      position: { x: 260, y: 120 },
+    },
     { id: "end", type: "end", position: { x: 520, y: 120 }, outputs: { answer: "{{nodes.solve.output}}" } },
   ],
   edges: [
@@ -31,23 +38,41 @@ const doc = (version: string) => ({
 });
 
 /** Imports `version`'s document into the editor, saves it and runs it once; answers the run and the version it ran. */
-async function saveAndRun(page: Page, workflowId: string, version: string): Promise<{ runId: string; version: number }> {
+async function saveAndRun(
+  page: Page,
+  workflowId: string,
+  version: string,
+): Promise<{ runId: string; version: number }> {
   const editor = new EditorPage(page);
   await editor.goto(workflowId);
-  await page.getByTestId("import-file").setInputFiles({ name: `${version}.weft.json`, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(doc(version))) });
+  await page.getByTestId("import-file").setInputFiles({
+    name: `${version}.weft.json`,
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(doc(version))),
+  });
   await expect(editor.nodes()).toHaveCount(3);
   await editor.save();
-  const started = await page.evaluate(async ({ id, question }) => {
-    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { question } }) });
-    return (await res.json()) as { run: { id: string; version: number } };
-  }, { id: workflowId, question: `Is ${version} the first?` });
+  const started = await page.evaluate(
+    async ({ id, question }) => {
+      const res = await fetch(`/api/workflows/${id}/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ inputs: { question } }),
+      });
+      return (await res.json()) as { run: { id: string; version: number } };
+    },
+    { id: workflowId, question: `Is ${version} the first?` },
+  );
   const run = new RunPage(page);
   await run.goto(started.run.id);
   await expect(run.status()).toHaveText("succeeded", { timeout: 60_000 });
   return { runId: started.run.id, version: started.run.version };
 }
 
-test("a dataset from two runs and a CSV; an experiment on two versions; its results; one row's run comparison", async ({ page, request }) => {
+test("a dataset from two runs and a CSV; an experiment on two versions; its results; one row's run comparison", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1440, height: 1000 });
   const rules = await request.post(`http://127.0.0.1:${SCRIPTED_PORT}/_scripted/fixtures`, {
@@ -85,12 +110,18 @@ test("a dataset from two runs and a CSV; an experiment on two versions; its resu
 
   // A CSV with a bad row is refused with its line and stores nothing; the good one adds three rows.
   const importForm = page.getByTestId("dataset-import");
-  await importForm.getByTestId("dataset-import-file").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("question,expected\nIs the sky blue?,yes\n,yes\n") });
+  await importForm.getByTestId("dataset-import-file").setInputFiles({
+    name: "bad.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("question,expected\nIs the sky blue?,yes\n,yes\n"),
+  });
   await importForm.getByRole("button", { name: "Import" }).click();
   await expect(page.getByTestId("dataset-import-error")).toHaveText(["Row 2 (line 3): question: is required"]);
   await expect(page.getByTestId("dataset-row")).toHaveCount(2);
   const csv = "question,expected,tags\nIs water wet?,yes,easy\nIs fire hot?,yes,easy\nIs ice cold?,yes,\n";
-  await importForm.getByTestId("dataset-import-file").setInputFiles({ name: "good.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await importForm
+    .getByTestId("dataset-import-file")
+    .setInputFiles({ name: "good.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await importForm.getByRole("button", { name: "Import" }).click();
   await expect(page.getByTestId("dataset-import-ok")).toContainText("3 rows imported");
   await expect(page.getByTestId("dataset-row")).toHaveCount(5);
@@ -99,10 +130,12 @@ test("a dataset from two runs and a CSV; an experiment on two versions; its resu
   const form = page.getByTestId("experiment-form");
   await form.getByTestId(`experiment-version-${first.version}`).check();
   await form.getByTestId(`experiment-version-${second.version}`).check();
-  await form.getByTestId("experiment-evaluators").fill(JSON.stringify([
-    { kind: "exact", name: "exact", ignoreCase: true, weight: 2 },
-    { kind: "judge", name: "judge", rubric: "Is the answer right?", threshold: 0.5 },
-  ]));
+  await form.getByTestId("experiment-evaluators").fill(
+    JSON.stringify([
+      { kind: "exact", name: "exact", ignoreCase: true, weight: 2 },
+      { kind: "judge", name: "judge", rubric: "Is the answer right?", threshold: 0.5 },
+    ]),
+  );
   await form.getByRole("button", { name: "Start experiment" }).click();
   await page.waitForURL(/\/experiments\/[^/]+$/);
   const results = page.getByTestId("experiment-results");

@@ -17,7 +17,9 @@ test("user B gets 404 on user A's workflow, header tricks included (W1, W5)", as
   await expect(pageB.getByRole("heading", { name: "Page not found" })).toBeVisible();
   expect(await pageB.content()).not.toContain("Untitled workflow");
 
-  const tricked = await pageB.request.get(`/workflows/${id}`, { headers: { "x-middleware-subrequest": "middleware:middleware:middleware:middleware:middleware" } });
+  const tricked = await pageB.request.get(`/workflows/${id}`, {
+    headers: { "x-middleware-subrequest": "middleware:middleware:middleware:middleware:middleware" },
+  });
   expect(tricked.status()).toBe(404);
   await b.close();
 });

@@ -23,8 +23,16 @@ test("create a collection, upload files (with clear refusals), search, ask with 
   await expect(page.getByRole("heading", { name: "Filings", level: 1 })).toBeVisible();
 
   await page.getByTestId("kb-file-input").setInputFiles([
-    { name: "report.pdf", mimeType: "application/pdf", buffer: buildPdf([["Annual report"], ["Revenue grew 12 percent to 48 million euros."]]) },
-    { name: "policy.docx", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", buffer: buildDocx([{ heading: 1, text: "Refunds" }, "Returns are accepted within 30 days."]) },
+    {
+      name: "report.pdf",
+      mimeType: "application/pdf",
+      buffer: buildPdf([["Annual report"], ["Revenue grew 12 percent to 48 million euros."]]),
+    },
+    {
+      name: "policy.docx",
+      mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      buffer: buildDocx([{ heading: 1, text: "Refunds" }, "Returns are accepted within 30 days."]),
+    },
     { name: "prices.csv", mimeType: "text/csv", buffer: Buffer.from("product,price\nKettle,39\nToaster,25\n") },
     { name: "broken.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 this is not really a pdf") },
     { name: "slides.pptx", mimeType: "application/octet-stream", buffer: Buffer.from("PK\u0003\u0004") },
@@ -32,7 +40,8 @@ test("create a collection, upload files (with clear refusals), search, ask with 
   const item = (name: string) => page.getByTestId("kb-upload-item").filter({ hasText: name });
   await expect(item("slides.pptx")).toHaveAttribute("data-state", "error");
   await expect(item("slides.pptx")).toContainText("Unsupported file type");
-  for (const name of ["report.pdf", "policy.docx", "prices.csv"]) await expect(item(name)).toHaveAttribute("data-state", "done", { timeout: 60_000 });
+  for (const name of ["report.pdf", "policy.docx", "prices.csv"])
+    await expect(item(name)).toHaveAttribute("data-state", "done", { timeout: 60_000 });
   await expect(item("broken.pdf")).toHaveAttribute("data-state", "error", { timeout: 60_000 });
   await expect(item("broken.pdf")).toContainText("could not be read as a PDF");
 

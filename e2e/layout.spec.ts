@@ -6,7 +6,10 @@ import { SettingsPage } from "./pages/settings-page";
 async function expectNoPageOverflow(page: Page, path: string) {
   await page.goto(path);
   await page.waitForLoadState("networkidle");
-  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  const [scroll, client] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    document.documentElement.clientWidth,
+  ]);
   expect(scroll, `${path} at ${client}px is ${scroll}px wide`).toBeLessThanOrEqual(client);
 }
 
@@ -20,17 +23,26 @@ test("no page is wider than a desktop or a phone window", async ({ page }) => {
   await settings.createApiToken("layout check");
   // a workflow's page with a schedule, a webhook and a notification URL (long URLs and action rows)
   await page.goto("/workflows");
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Article writer/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   const workflowPage = new URL(page.url()).pathname;
   await page.getByRole("button", { name: "Add schedule" }).click();
   await page.getByRole("dialog", { name: "Add schedule" }).getByRole("button", { name: "Add schedule" }).click();
   await page.getByRole("button", { name: "Add webhook" }).click();
-  await page.getByRole("dialog", { name: "Add webhook" }).getByLabel("Name").fill("A sender with a rather long name for a phone");
+  await page
+    .getByRole("dialog", { name: "Add webhook" })
+    .getByLabel("Name")
+    .fill("A sender with a rather long name for a phone");
   await page.getByRole("dialog", { name: "Add webhook" }).getByRole("button", { name: "Add webhook" }).click();
   await page.getByRole("dialog", { name: "Add webhook" }).getByRole("button", { name: "Done" }).click();
   await page.getByRole("button", { name: "Add URL" }).click();
-  await page.getByRole("dialog", { name: "Add notification URL" }).getByLabel("URL").fill(`https://hooks.example.com/services/${"x".repeat(60)}/notify`);
+  await page
+    .getByRole("dialog", { name: "Add notification URL" })
+    .getByLabel("URL")
+    .fill(`https://hooks.example.com/services/${"x".repeat(60)}/notify`);
   await page.getByRole("dialog", { name: "Add notification URL" }).getByRole("button", { name: "Add URL" }).click();
   await page.getByRole("dialog", { name: "Add notification URL" }).getByRole("button", { name: "Done" }).click();
   const pages = [...PAGES, workflowPage];

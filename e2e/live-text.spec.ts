@@ -17,8 +17,18 @@ async function slowWriter(request: APIRequestContext) {
     data: {
       mode: "add",
       rules: [
-        { id: "e2e-live-aggregate", priority: 111, match: { anyMessage: "Candidate A:" }, reply: { text: "ANSWER: 42" } },
-        { id: "e2e-live-solve", priority: 110, match: { anyMessage: MARKER }, reply: { text: `${LONG}\nANSWER: 42`, pace: { chunkMs: 250, chunkChars: 18 } } },
+        {
+          id: "e2e-live-aggregate",
+          priority: 111,
+          match: { anyMessage: "Candidate A:" },
+          reply: { text: "ANSWER: 42" },
+        },
+        {
+          id: "e2e-live-solve",
+          priority: 110,
+          match: { anyMessage: MARKER },
+          reply: { text: `${LONG}\nANSWER: 42`, pace: { chunkMs: 250, chunkChars: 18 } },
+        },
       ],
     },
   });
@@ -26,13 +36,23 @@ async function slowWriter(request: APIRequestContext) {
 }
 
 async function startRun(page: Page): Promise<string> {
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Majority vote/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Majority vote/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   const workflowId = new URL(page.url()).pathname.split("/").pop()!;
-  const started = await page.evaluate(async ([id, marker]) => {
-    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { problem: `${marker}: what is 6 × 7?` } }) });
-    return { status: res.status, body: (await res.json()) as { run?: { id?: string } } };
-  }, [workflowId, MARKER] as const);
+  const started = await page.evaluate(
+    async ([id, marker]) => {
+      const res = await fetch(`/api/workflows/${id}/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ inputs: { problem: `${marker}: what is 6 × 7?` } }),
+      });
+      return { status: res.status, body: (await res.json()) as { run?: { id?: string } } };
+    },
+    [workflowId, MARKER] as const,
+  );
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   return started.body.run!.id!;
 }
@@ -51,7 +71,11 @@ async function expectGrowingText(page: Page, run: RunPage, nodeId: string) {
   await expect(page.getByTestId(`node-writing-${nodeId}`)).toContainText("writing");
 }
 
-test("a slowly writing agent: the inspector's text grows before the step finishes, on the dashboard and on a share page with content", async ({ page, browser, request }) => {
+test("a slowly writing agent: the inspector's text grows before the step finishes, on the dashboard and on a share page with content", async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(300_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await slowWriter(request);

@@ -8,16 +8,25 @@ import { RunPage } from "./pages/run-page";
  * the map researches each as its own step; the run's graph shows the map's items (n of m), the
  * timeline has one lane of item bars, and the step inspector opens item 3 and pages back to item 2.
  */
-test("map: the sub-questions template runs, its node shows per-item progress and the inspector opens item 3", async ({ page }) => {
+test("map: the sub-questions template runs, its node shows per-item progress and the inspector opens item 3", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signUpNewUser(page, "map");
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Research each sub-question in parallel/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Research each sub-question in parallel/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   const workflowId = page.url().split("/").at(-1)!;
 
   const started = await page.evaluate(async (id) => {
-    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { question: "Are durable workflow engines worth it?" } }) });
+    const res = await fetch(`/api/workflows/${id}/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ inputs: { question: "Are durable workflow engines worth it?" } }),
+    });
     return { status: res.status, body: (await res.json()) as { run?: { id?: string } } };
   }, workflowId);
   expect(started.status, JSON.stringify(started.body)).toBe(201);

@@ -12,7 +12,9 @@ type Hit = { headers: http.IncomingHttpHeaders; body: string };
  * receiver on this host, then a run from the editor POSTed to it by the real worker, signed, and the
  * page showing the delivery; paused, it is not told of the next run.
  */
-test("a workflow's notification URL is tested, told of a run's end (signed) and shows the delivery; paused, it hears nothing", async ({ page }) => {
+test("a workflow's notification URL is tested, told of a run's end (signed) and shows the delivery; paused, it hears nothing", async ({
+  page,
+}) => {
   const hits: Hit[] = [];
   const receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -26,7 +28,10 @@ test("a workflow's notification URL is tested, told of a run's end (signed) and 
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/weft`;
   try {
     await signUpNewUser(page, "notify");
-    await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+    await page
+      .getByRole("list", { name: "Templates" })
+      .getByRole("button", { name: /Article writer/ })
+      .click();
     await page.waitForURL(/\/workflows\/[^/]+$/);
     const workflowId = new URL(page.url()).pathname.split("/").at(-1)!;
     await expect(page.getByText("No notification URLs.")).toBeVisible();
@@ -64,7 +69,16 @@ test("a workflow's notification URL is tested, told of a run's end (signed) and 
     const told = hits[1]!;
     expect(told.headers["x-weft-event"]).toBe("run.finished");
     expect(verifySignature(secret, told.headers["x-weft-signature"] as string, told.body)).toBe(true);
-    expect(JSON.parse(told.body)).toMatchObject({ event: "run.finished", run: { id: runId, status: "succeeded", trigger: "manual", outputs: { article: expect.any(String) }, url: expect.stringContaining(`/runs/${runId}`) } });
+    expect(JSON.parse(told.body)).toMatchObject({
+      event: "run.finished",
+      run: {
+        id: runId,
+        status: "succeeded",
+        trigger: "manual",
+        outputs: { article: expect.any(String) },
+        url: expect.stringContaining(`/runs/${runId}`),
+      },
+    });
 
     // the run's page says where its end was sent and how it went
     await page.goto(`/runs/${runId}`);

@@ -7,7 +7,8 @@ import pg from "pg";
 
 const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/weft_e2e");
 const name = url.pathname.slice(1);
-if (!/^weft_e2e[a-z0-9_]*$/.test(name)) throw new Error(`refusing to recreate ${name}: e2e databases are named weft_e2e*`);
+if (!/^weft_e2e[a-z0-9_]*$/.test(name))
+  throw new Error(`refusing to recreate ${name}: e2e databases are named weft_e2e*`);
 
 const admin = new URL(url);
 admin.pathname = "/postgres";
@@ -19,5 +20,8 @@ try {
 } finally {
   await client.end();
 }
-execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: "inherit", env: { ...process.env, DATABASE_URL: url.toString() } });
+execFileSync("npx", ["prisma", "migrate", "deploy"], {
+  stdio: "inherit",
+  env: { ...process.env, DATABASE_URL: url.toString() },
+});
 process.stdout.write(`e2e database ${name} ready\n`);

@@ -1,11 +1,17 @@
 import { expect, test } from "@playwright/test";
 import { newAccount, SignInPage } from "./pages/auth-pages";
 
-test("credentials sign-in answers 429 with Retry-After after 5 failures (W6), and the form says so", async ({ request, page }) => {
+test("credentials sign-in answers 429 with Retry-After after 5 failures (W6), and the form says so", async ({
+  request,
+  page,
+}) => {
   const { email } = newAccount("limited");
   const { csrfToken } = (await (await request.get("/api/auth/csrf")).json()) as { csrfToken: string };
   const attempt = () =>
-    request.post("/api/auth/callback/credentials", { form: { email, password: "not the password", csrfToken }, maxRedirects: 0 });
+    request.post("/api/auth/callback/credentials", {
+      form: { email, password: "not the password", csrfToken },
+      maxRedirects: 0,
+    });
 
   for (let i = 0; i < 5; i++) {
     const res = await attempt();
@@ -42,7 +48,11 @@ test("cross-site and text/plain POSTs to the auth handler are refused (W4)", asy
     maxRedirects: 0,
   });
   expect(crossOrigin.status()).toBe(403);
-  const plain = await request.post("/api/auth/signout", { data: "callbackUrl=/", headers: { "content-type": "text/plain" }, maxRedirects: 0 });
+  const plain = await request.post("/api/auth/signout", {
+    data: "callbackUrl=/",
+    headers: { "content-type": "text/plain" },
+    maxRedirects: 0,
+  });
   expect(plain.status()).toBe(403);
 });
 

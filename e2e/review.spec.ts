@@ -17,17 +17,39 @@ const DRAFT = "Owls hunt at night.";
 const workflow = {
   schemaVersion: 1,
   name: "Reviewed post",
-  outputs: [{ key: "decision", type: "string" }, { key: "note", type: "string" }],
+  outputs: [
+    { key: "decision", type: "string" },
+    { key: "note", type: "string" },
+  ],
   agents: [{ key: "writer", name: "Writer", instructions: "Write one line." }],
   nodes: [
     { id: "start", type: "start", position: { x: 0, y: 160 } },
-    { id: "draft", type: "agent", name: "Draft", agent: "writer", task: `${MARKER}: draft one line about owls.`, position: { x: 280, y: 160 } },
     {
-      id: "review", type: "human", name: "Editor review", prompt: "Publish {{nodes.draft.output}}?", position: { x: 560, y: 160 },
-      branches: [{ id: "approve", label: "Approve" }, { id: "reject", label: "Reject" }],
+      id: "draft",
+      type: "agent",
+      name: "Draft",
+      agent: "writer",
+      task: `${MARKER}: draft one line about owls.`,
+      position: { x: 280, y: 160 },
+    },
+    {
+      id: "review",
+      type: "human",
+      name: "Editor review",
+      prompt: "Publish {{nodes.draft.output}}?",
+      position: { x: 560, y: 160 },
+      branches: [
+        { id: "approve", label: "Approve" },
+        { id: "reject", label: "Reject" },
+      ],
       fields: [{ key: "note", type: "string", description: "A note for the record", required: true }],
     },
-    { id: "end", type: "end", position: { x: 840, y: 80 }, outputs: { decision: "{{nodes.review.output.choice}}", note: "{{nodes.review.output.values.note}}" } },
+    {
+      id: "end",
+      type: "end",
+      position: { x: 840, y: 80 },
+      outputs: { decision: "{{nodes.review.output.choice}}", note: "{{nodes.review.output.values.note}}" },
+    },
     { id: "stop", type: "abort", position: { x: 840, y: 240 }, reason: "Rejected in review" },
   ],
   edges: [
@@ -43,7 +65,11 @@ async function createWorkflow(page: Page): Promise<string> {
   const id = await new WorkflowsPage(page).createBlank();
   const editor = new EditorPage(page);
   await editor.goto(id);
-  await page.getByTestId("import-file").setInputFiles({ name: "reviewed.weft.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(workflow)) });
+  await page.getByTestId("import-file").setInputFiles({
+    name: "reviewed.weft.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(workflow)),
+  });
   await expect(editor.nodes()).toHaveCount(5);
   await editor.save();
   return id;
@@ -51,18 +77,29 @@ async function createWorkflow(page: Page): Promise<string> {
 
 async function startRun(page: Page, workflowId: string): Promise<string> {
   const started = await page.evaluate(async (id) => {
-    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: {} }) });
+    const res = await fetch(`/api/workflows/${id}/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ inputs: {} }),
+    });
     return { status: res.status, body: (await res.json()) as { run?: { id?: string } } };
   }, workflowId);
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   return started.body.run!.id!;
 }
 
-test("human review: the owner answers on the run page (required field, approve, reject); a share link shows the question only", async ({ page, browser, request }) => {
+test("human review: the owner answers on the run page (required field, approve, reject); a share link shows the question only", async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const rules = await request.post(`http://127.0.0.1:${SCRIPTED_PORT}/_scripted/fixtures`, {
-    data: { mode: "add", rules: [{ id: "e2e-review-draft", priority: 100, match: { anyMessage: MARKER }, reply: { text: DRAFT } }] },
+    data: {
+      mode: "add",
+      rules: [{ id: "e2e-review-draft", priority: 100, match: { anyMessage: MARKER }, reply: { text: DRAFT } }],
+    },
   });
   expect(rules.ok()).toBe(true);
   await signUpNewUser(page, "review");
@@ -98,7 +135,10 @@ test("human review: the owner answers on the run page (required field, approve, 
   await review.getByTestId("review-choice-approve").click();
   await expect(review.getByTestId("review-error")).toBeVisible();
   await expect(review.getByText("is required")).toBeVisible();
-  const refused = await page.request.post(`/api/runs/${first}/answer`, { data: { nodeId: "review", choice: "approve", values: {} }, headers: { origin: baseURL } });
+  const refused = await page.request.post(`/api/runs/${first}/answer`, {
+    data: { nodeId: "review", choice: "approve", values: {} },
+    headers: { origin: baseURL },
+  });
   expect(refused.status()).toBe(400);
   await expect(owner.status()).toHaveText("waiting");
 
@@ -116,7 +156,10 @@ test("human review: the owner answers on the run page (required field, approve, 
   await expect(page.getByTestId("step-output")).toContainText("Nice and short.");
   await expect(page.getByTestId("step-branch")).toContainText("approve");
   // A second answer is a conflict.
-  const again = await page.request.post(`/api/runs/${first}/answer`, { data: { nodeId: "review", choice: "reject", values: { note: "late" } }, headers: { origin: baseURL } });
+  const again = await page.request.post(`/api/runs/${first}/answer`, {
+    data: { nodeId: "review", choice: "reject", values: { note: "late" } },
+    headers: { origin: baseURL },
+  });
   expect(again.status()).toBe(409);
 
   // Run 2: Reject aborts it.

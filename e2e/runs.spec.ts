@@ -16,8 +16,18 @@ async function slowModel(request: APIRequestContext) {
     data: {
       mode: "add",
       rules: [
-        { id: "e2e-runs-aggregate", priority: 101, match: { anyMessage: "Candidate A:" }, reply: { text: "ANSWER: 42", delayMs: 45_000 } },
-        { id: "e2e-runs-solve", priority: 100, match: { anyMessage: MARKER }, reply: { text: "6 × 7 = 42\nANSWER: 42", delayMs: 3_000 } },
+        {
+          id: "e2e-runs-aggregate",
+          priority: 101,
+          match: { anyMessage: "Candidate A:" },
+          reply: { text: "ANSWER: 42", delayMs: 45_000 },
+        },
+        {
+          id: "e2e-runs-solve",
+          priority: 100,
+          match: { anyMessage: MARKER },
+          reply: { text: "6 × 7 = 42\nANSWER: 42", delayMs: 3_000 },
+        },
       ],
     },
   });
@@ -26,18 +36,32 @@ async function slowModel(request: APIRequestContext) {
 
 /** Creates a workflow from the majority-vote template and starts a run from the page (same origin). */
 async function startMajorityVote(page: Page): Promise<string> {
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Majority vote/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Majority vote/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   const workflowId = new URL(page.url()).pathname.split("/").pop()!;
-  const started = await page.evaluate(async ([id, marker]) => {
-    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { problem: `${marker}: what is 6 × 7?` } }) });
-    return { status: res.status, body: (await res.json()) as { run?: { id?: string } } };
-  }, [workflowId, MARKER] as const);
+  const started = await page.evaluate(
+    async ([id, marker]) => {
+      const res = await fetch(`/api/workflows/${id}/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ inputs: { problem: `${marker}: what is 6 × 7?` } }),
+      });
+      return { status: res.status, body: (await res.json()) as { run?: { id?: string } } };
+    },
+    [workflowId, MARKER] as const,
+  );
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   return started.body.run!.id!;
 }
 
-test("majority vote: live dashboard, parallel solvers then aggregator; share link live, revoked within 5 s; other users get 404", async ({ page, browser, request }) => {
+test("majority vote: live dashboard, parallel solvers then aggregator; share link live, revoked within 5 s; other users get 404", async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await slowModel(request);
@@ -48,7 +72,8 @@ test("majority vote: live dashboard, parallel solvers then aggregator; share lin
   await owner.goto(runId);
   // Live: the page follows the run into the aggregator (the fan-out itself is asserted on the recorded times below).
   await expect(owner.node("aggregate")).toHaveAttribute("data-status", "running", { timeout: 30_000 });
-  for (const id of ["solve_a", "solve_b", "solve_c"]) await expect(owner.node(id)).toHaveAttribute("data-status", "succeeded");
+  for (const id of ["solve_a", "solve_b", "solve_c"])
+    await expect(owner.node(id)).toHaveAttribute("data-status", "succeeded");
 
   const shareUrl = await owner.createShareLink();
   await page.keyboard.press("Escape");
@@ -69,7 +94,6 @@ test("majority vote: live dashboard, parallel solvers then aggregator; share lin
   await expect(viewer.getByTestId("run-inputs")).toHaveCount(0);
   await expect(viewer.getByTestId("share-open")).toHaveCount(0);
 
-
   // Revoke while the aggregator still runs: the open share page stops within 5 s.
   await page.getByTestId("share-open").click();
   const revokedAt = Date.now();
@@ -85,7 +109,9 @@ test("majority vote: live dashboard, parallel solvers then aggregator; share lin
   const [a, b, c, agg] = await Promise.all(["solve_a", "solve_b", "solve_c", "aggregate"].map((id) => owner.times(id)));
   const starts = [a!, b!, c!].map((t) => t.started);
   expect(Math.max(...starts) - Math.min(...starts), "solvers start together").toBeLessThan(1_000);
-  expect(agg!.started, "aggregator after every solver").toBeGreaterThanOrEqual(Math.max(a!.finished, b!.finished, c!.finished));
+  expect(agg!.started, "aggregator after every solver").toBeGreaterThanOrEqual(
+    Math.max(a!.finished, b!.finished, c!.finished),
+  );
 
   // The list shows the run.
   await page.goto("/runs");

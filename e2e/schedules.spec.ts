@@ -4,7 +4,10 @@ import { signUpNewUser } from "./pages/auth-pages";
 /** A workflow's schedules on its page: add (with a refused pattern first), pause, resume, delete. */
 test("a workflow can be scheduled, paused, resumed and unscheduled from its page", async ({ page }) => {
   await signUpNewUser(page, "schedule");
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Article writer/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   await expect(page.getByText("No schedules.")).toBeVisible();
 
@@ -28,7 +31,9 @@ test("a workflow can be scheduled, paused, resumed and unscheduled from its page
   const row = page.getByTestId("schedule-row");
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("0 9 * * 1-5");
-  await expect(row.getByTestId("schedule-next")).toHaveText(/^Next: (Mon|Tue|Wed|Thu|Fri), \w{3} \d{1,2}, 09:00 \(Europe\/Berlin\)$/);
+  await expect(row.getByTestId("schedule-next")).toHaveText(
+    /^Next: (Mon|Tue|Wed|Thu|Fri), \w{3} \d{1,2}, 09:00 \(Europe\/Berlin\)$/,
+  );
   // the template's workflow has no saved version yet, so the page says a tick would start nothing
   await expect(page.getByRole("note").filter({ hasText: "No saved version yet" })).toBeVisible();
 

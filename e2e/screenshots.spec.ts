@@ -30,10 +30,34 @@ test.skip(!process.env.WEFT_SCREENSHOTS, "set WEFT_SCREENSHOTS=1 to refresh docs
 const OUT = path.resolve(import.meta.dirname, "../docs/screenshots");
 
 const SAMPLES = [
-  { name: "Blog post pipeline", description: "Outline → draft → editor review loop (≤ 3 rounds) → publish", nodes: 6, versions: 3, ago: 5 },
-  { name: "Support triage", description: "Classify a ticket, route to billing, tech or refunds, escalate on low confidence", nodes: 7, versions: 2, ago: 90 },
-  { name: "Research assistant", description: "Orchestrator hands questions to a searcher and a summariser", nodes: 4, versions: 1, ago: 60 * 26 },
-  { name: "Code review", description: "Parallel security and style reviewers joined into one verdict", nodes: 5, versions: 0, ago: 60 * 24 * 4 },
+  {
+    name: "Blog post pipeline",
+    description: "Outline → draft → editor review loop (≤ 3 rounds) → publish",
+    nodes: 6,
+    versions: 3,
+    ago: 5,
+  },
+  {
+    name: "Support triage",
+    description: "Classify a ticket, route to billing, tech or refunds, escalate on low confidence",
+    nodes: 7,
+    versions: 2,
+    ago: 90,
+  },
+  {
+    name: "Research assistant",
+    description: "Orchestrator hands questions to a searcher and a summariser",
+    nodes: 4,
+    versions: 1,
+    ago: 60 * 26,
+  },
+  {
+    name: "Code review",
+    description: "Parallel security and style reviewers joined into one verdict",
+    nodes: 5,
+    versions: 0,
+    ago: 60 * 24 * 4,
+  },
 ];
 
 /** Inserts sample workflows for the account straight into the e2e database (display only). */
@@ -47,11 +71,20 @@ async function seedWorkflows(email: string): Promise<void> {
     for (const s of SAMPLES) {
       const id = randomUUID();
       const at = new Date(Date.now() - s.ago * 60_000);
-      const nodes = Array.from({ length: s.nodes }, (_, i) => ({ id: `n${i}`, type: i === 0 ? "start" : i === s.nodes - 1 ? "end" : "agent" }));
+      const nodes = Array.from({ length: s.nodes }, (_, i) => ({
+        id: `n${i}`,
+        type: i === 0 ? "start" : i === s.nodes - 1 ? "end" : "agent",
+      }));
       const draft = { schemaVersion: 1, name: s.name, description: s.description, nodes, edges: [] };
-      await client.query('INSERT INTO "Workflow" (id, "ownerId", name, description, draft, "createdAt", "updatedAt") VALUES ($1,$2,$3,$4,$5,$6,$6)', [id, ownerId, s.name, s.description, draft, at]);
+      await client.query(
+        'INSERT INTO "Workflow" (id, "ownerId", name, description, draft, "createdAt", "updatedAt") VALUES ($1,$2,$3,$4,$5,$6,$6)',
+        [id, ownerId, s.name, s.description, draft, at],
+      );
       for (let v = 1; v <= s.versions; v++) {
-        await client.query('INSERT INTO "WorkflowVersion" (id, "workflowId", version, document, message) VALUES ($1,$2,$3,$4,$5)', [randomUUID(), id, v, draft, `v${v}`]);
+        await client.query(
+          'INSERT INTO "WorkflowVersion" (id, "workflowId", version, document, message) VALUES ($1,$2,$3,$4,$5)',
+          [randomUUID(), id, v, draft, `v${v}`],
+        );
       }
     }
   } finally {
@@ -80,8 +113,18 @@ test("screenshots: workflows list and settings, light and dark", async ({ page }
 
   const settings = new SettingsPage(page);
   await settings.goto();
-  await settings.addProvider({ name: "OpenAI", baseUrl: "https://api.openai.com/v1", defaultModel: "gpt-4o-mini", apiKey: "sk-demo-not-a-real-key-9f2c" });
-  await settings.addProvider({ name: "Ollama (local)", baseUrl: "http://localhost:11434/v1", defaultModel: "llama3.1:8b", apiKey: "ollama-local-7b1e" });
+  await settings.addProvider({
+    name: "OpenAI",
+    baseUrl: "https://api.openai.com/v1",
+    defaultModel: "gpt-4o-mini",
+    apiKey: "sk-demo-not-a-real-key-9f2c",
+  });
+  await settings.addProvider({
+    name: "Ollama (local)",
+    baseUrl: "http://localhost:11434/v1",
+    defaultModel: "llama3.1:8b",
+    apiKey: "ollama-local-7b1e",
+  });
   await shoot(page, "settings");
 });
 
@@ -90,7 +133,10 @@ test("screenshots: the editor with the article-writer template, light and dark",
   fs.mkdirSync(OUT, { recursive: true });
   await page.setViewportSize({ width: 1440, height: 860 });
   await signUpNewUser(page, "editor-screens");
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Article writer/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   const editor = new EditorPage(page);
   await editor.goto(new URL(page.url()).pathname.split("/").pop()!);
@@ -109,24 +155,50 @@ test("screenshots: the editor with the article-writer template, light and dark",
 
 const MARKER = "screens-vote";
 
-test("screenshots: a finished run with a step inspected (light, dark) and its share page", async ({ page, browser, request }) => {
+test("screenshots: a finished run with a step inspected (light, dark) and its share page", async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   fs.mkdirSync(OUT, { recursive: true });
   // quick, distinct answers so the dashboard shows a realistic finished majority vote
   const rules = [
-    { id: "screens-aggregate", priority: 111, match: { anyMessage: "Candidate A:" }, reply: { text: "All three candidates agree.\nANSWER: 42", delayMs: 400 } },
-    { id: "screens-solve", priority: 110, match: { anyMessage: MARKER }, reply: { text: "6 × 7: six sevens are 42.\nANSWER: 42", delayMs: 700 } },
+    {
+      id: "screens-aggregate",
+      priority: 111,
+      match: { anyMessage: "Candidate A:" },
+      reply: { text: "All three candidates agree.\nANSWER: 42", delayMs: 400 },
+    },
+    {
+      id: "screens-solve",
+      priority: 110,
+      match: { anyMessage: MARKER },
+      reply: { text: "6 × 7: six sevens are 42.\nANSWER: 42", delayMs: 700 },
+    },
   ];
-  expect((await request.post(`http://127.0.0.1:${SCRIPTED_PORT}/_scripted/fixtures`, { data: { mode: "add", rules } })).ok()).toBe(true);
+  expect(
+    (await request.post(`http://127.0.0.1:${SCRIPTED_PORT}/_scripted/fixtures`, { data: { mode: "add", rules } })).ok(),
+  ).toBe(true);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signUpNewUser(page, "screens-run");
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Majority vote/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Majority vote/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   const workflowId = new URL(page.url()).pathname.split("/").pop()!;
-  const started = await page.evaluate(async ([id, marker]) => {
-    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { problem: `${marker}: what is 6 × 7?` } }) });
-    return (await res.json()) as { run: { id: string } };
-  }, [workflowId, MARKER] as const);
+  const started = await page.evaluate(
+    async ([id, marker]) => {
+      const res = await fetch(`/api/workflows/${id}/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ inputs: { problem: `${marker}: what is 6 × 7?` } }),
+      });
+      return (await res.json()) as { run: { id: string } };
+    },
+    [workflowId, MARKER] as const,
+  );
   const run = new RunPage(page);
   await run.goto(started.run.id);
   await expect(run.status()).toHaveText("succeeded", { timeout: 90_000 });
@@ -161,7 +233,9 @@ test("screenshots: a finished run with a step inspected (light, dark) and its sh
   await anon.close();
 });
 
-test("screenshots: a workflow's page with a schedule, a webhook and a notification URL (light, dark)", async ({ page }) => {
+test("screenshots: a workflow's page with a schedule, a webhook and a notification URL (light, dark)", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   fs.mkdirSync(OUT, { recursive: true });
   const receiver = http.createServer((req, res) => void req.resume().on("end", () => res.writeHead(204).end()));
@@ -169,7 +243,10 @@ test("screenshots: a workflow's page with a schedule, a webhook and a notificati
   try {
     await page.setViewportSize({ width: 1280, height: 900 });
     await signUpNewUser(page, "screens-workflow");
-    await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+    await page
+      .getByRole("list", { name: "Templates" })
+      .getByRole("button", { name: /Article writer/ })
+      .click();
     await page.waitForURL(/\/workflows\/[^/]+$/);
     const workflowId = new URL(page.url()).pathname.split("/").pop()!;
 
@@ -191,11 +268,22 @@ test("screenshots: a workflow's page with a schedule, a webhook and a notificati
     await hook.getByRole("button", { name: "Done" }).click();
 
     // a first run saves version 1; then the webhook starts one and waits for it, and the notification goes out
-    const status = await page.evaluate(async ([id, hookUrl]) => {
-      await fetch(`/api/workflows/${id}/runs?wait=45`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { topic: "Durable workflow engines" } }) });
-      const res = await fetch(`${hookUrl}?wait=45`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ topic: "Webhooks that wait" }) });
-      return res.status;
-    }, [workflowId, url] as const);
+    const status = await page.evaluate(
+      async ([id, hookUrl]) => {
+        await fetch(`/api/workflows/${id}/runs?wait=45`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ inputs: { topic: "Durable workflow engines" } }),
+        });
+        const res = await fetch(`${hookUrl}?wait=45`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ topic: "Webhooks that wait" }),
+        });
+        return res.status;
+      },
+      [workflowId, url] as const,
+    );
     expect(status).toBe(200);
     await page.reload();
     await expect(page.getByTestId("notifier-last")).toContainText("Delivered", { timeout: 20_000 });
@@ -217,11 +305,18 @@ test("screenshots: a run waiting for its human review (light, dark)", async ({ p
   fs.mkdirSync(OUT, { recursive: true });
   await page.setViewportSize({ width: 1440, height: 900 });
   await signUpNewUser(page, "screens-review");
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Post with approval/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Post with approval/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   const workflowId = new URL(page.url()).pathname.split("/").pop()!;
   const started = await page.evaluate(async (id) => {
-    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { topic: "our durable workflow engine" } }) });
+    const res = await fetch(`/api/workflows/${id}/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ inputs: { topic: "our durable workflow engine" } }),
+    });
     return (await res.json()) as { run: { id: string } };
   }, workflowId);
   const run = new RunPage(page);
@@ -235,7 +330,9 @@ test("screenshots: a run waiting for its human review (light, dark)", async ({ p
   });
 });
 
-test("screenshots: subflow — a parent running the Article writer twice, its editor (light, dark) and its finished run", async ({ page }) => {
+test("screenshots: subflow — a parent running the Article writer twice, its editor (light, dark) and its finished run", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   fs.mkdirSync(OUT, { recursive: true });
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -243,7 +340,10 @@ test("screenshots: subflow — a parent running the Article writer twice, its ed
   const editor = new EditorPage(page);
 
   // The child: the Article writer from its template, saved as version 1 (subflows run saved versions).
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Article writer/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   const childId = new URL(page.url()).pathname.split("/").pop()!;
   await editor.goto(childId);
@@ -253,7 +353,11 @@ test("screenshots: subflow — a parent running the Article writer twice, its ed
   // The parent, imported into a blank workflow and saved as a version too.
   const parentId = await new WorkflowsPage(page).createBlank();
   await editor.goto(parentId);
-  await page.getByTestId("import-file").setInputFiles({ name: "two-articles.weft.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(twoArticles(childId))) });
+  await page.getByTestId("import-file").setInputFiles({
+    name: "two-articles.weft.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(twoArticles(childId))),
+  });
   await expect(editor.nodes()).toHaveCount(4);
   await editor.save();
   await page.getByTestId("save-version").click();
@@ -273,7 +377,11 @@ test("screenshots: subflow — a parent running the Article writer twice, its ed
 
   // The parent's run: both children run the Article writer on the scripted model, then it ends.
   const started = await page.evaluate(async (id) => {
-    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { first: "Durable workflow engines", second: "Webhooks that wait" } }) });
+    const res = await fetch(`/api/workflows/${id}/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ inputs: { first: "Durable workflow engines", second: "Webhooks that wait" } }),
+    });
     return { status: res.status, body: (await res.json()) as { run?: { id?: string } } };
   }, parentId);
   expect(started.status, JSON.stringify(started.body)).toBe(201);

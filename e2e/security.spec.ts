@@ -17,7 +17,10 @@ async function withDb<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-test("finding 11: every page carries a strict CSP with a fresh nonce on its scripts, and the app runs under it", async ({ page, request }) => {
+test("finding 11: every page carries a strict CSP with a fresh nonce on its scripts, and the app runs under it", async ({
+  page,
+  request,
+}) => {
   const violations: string[] = [];
   page.on("console", (m) => {
     if (/Content Security Policy|Refused to (execute|load|apply)/i.test(m.text())) violations.push(m.text());
@@ -36,11 +39,16 @@ test("finding 11: every page carries a strict CSP with a fresh nonce on its scri
   expect(scripts.filter((s) => !s.includes(`nonce="${nonce}"`))).toEqual([]);
   const second = (await request.get("/sign-in")).headers()["content-security-policy"];
   expect(/'nonce-([^']+)'/.exec(second ?? "")?.[1]).not.toBe(nonce);
-  expect((await request.get("/api/health")).headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect((await request.get("/api/health")).headers()["content-security-policy"]).toBe(
+    "default-src 'none'; frame-ancestors 'none'",
+  );
 
   // the app works under it: sign up, open a template in the editor (canvas, theme script, hydration)
   await signUpNewUser(page, "csp");
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Article writer/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   await page.goto(`${page.url()}/edit`);
   await expect(page.locator(".react-flow__node").first()).toBeVisible();
@@ -58,14 +66,21 @@ test("finding 11: a server action over 1 MB answers 413 naming the limit, not 50
   await signUpNewUser(page, "big-action");
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
   const res = await page.request.post("/settings", {
-    headers: { "next-action": "00".repeat(21), "content-type": "text/plain;charset=UTF-8", origin: new URL(baseURL!).origin, cookie },
+    headers: {
+      "next-action": "00".repeat(21),
+      "content-type": "text/plain;charset=UTF-8",
+      origin: new URL(baseURL!).origin,
+      cookie,
+    },
     data: `["${"x".repeat(1_100_000)}"]`,
   });
   expect(res.status()).toBe(413);
   expect(((await res.json()) as { error: { message: string } }).error.message).toContain("WEFT_JSON_MAX_BYTES");
 });
 
-test("finding 7: a cross-site POST to /tools/create with the victim's session is refused and creates nothing", async ({ page }) => {
+test("finding 7: a cross-site POST to /tools/create with the victim's session is refused and creates nothing", async ({
+  page,
+}) => {
   const account = await signUpNewUser(page, "csrf");
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
   const body = JSON.stringify({ request: "a tool that converts Celsius to Fahrenheit" });
@@ -78,7 +93,14 @@ test("finding 7: a cross-site POST to /tools/create with the victim's session is
     const res = await page.request.post("/tools/create", { headers: { ...headers, cookie }, data: body });
     expect(res.status(), JSON.stringify(headers)).toBe(403);
   }
-  const tools = await withDb(async (db) => (await db.query(`SELECT count(*) AS n FROM "Tool" t JOIN "User" u ON u.id = t."ownerId" WHERE u.email = $1`, [account.email])).rows[0].n);
+  const tools = await withDb(
+    async (db) =>
+      (
+        await db.query(`SELECT count(*) AS n FROM "Tool" t JOIN "User" u ON u.id = t."ownerId" WHERE u.email = $1`, [
+          account.email,
+        ])
+      ).rows[0].n,
+  );
   expect(Number(tools)).toBe(0);
 });
 
@@ -99,7 +121,9 @@ test("finding 10: after sign-out the old session cookie no longer works", async 
   }
 });
 
-test("finding 6: a spoofed X-Forwarded-For does not move the sign-in limit off the client's own address", async ({ request }) => {
+test("finding 6: a spoofed X-Forwarded-For does not move the sign-in limit off the client's own address", async ({
+  request,
+}) => {
   const { email } = newAccount("spoof");
   const { csrfToken } = (await (await request.get("/api/auth/csrf")).json()) as { csrfToken: string };
   const statuses: number[] = [];
@@ -114,7 +138,9 @@ test("finding 6: a spoofed X-Forwarded-For does not move the sign-in limit off t
   expect(statuses).toEqual([302, 302, 302, 302, 302, 429]);
 });
 
-test("finding 2: the share page of a link without content shows no error or reason text of the run", async ({ page }) => {
+test("finding 2: the share page of a link without content shows no error or reason text of the run", async ({
+  page,
+}) => {
   const marker = `MARKER${randomUUID().slice(0, 8)}`;
   const account = await signUpNewUser(page, "share");
   const settings = new SettingsPage(page);
@@ -123,7 +149,9 @@ test("finding 2: the share page of a link without content shows no error or reas
   const auth = { authorization: `Bearer ${token}` };
   const workflowId = randomUUID();
   const doc = {
-    name: "Fails on its input", inputs: [{ key: "q", type: "text", description: "", required: true }], outputs: [{ key: "answer", type: "text", description: "" }],
+    name: "Fails on its input",
+    inputs: [{ key: "q", type: "text", description: "", required: true }],
+    outputs: [{ key: "answer", type: "text", description: "" }],
     nodes: [
       { id: "start", type: "start" },
       { id: "calc", type: "tool", tool: { name: "math" }, args: { expression: "{{inputs.q}} + 1" } },
@@ -137,13 +165,22 @@ test("finding 2: the share page of a link without content shows no error or reas
     ],
   };
   await withDb((db) =>
-    db.query(`INSERT INTO "Workflow" (id, "ownerId", name, draft, "updatedAt") SELECT $1, id, 'Fails on its input', $2, now() FROM "User" WHERE email = $3`, [workflowId, doc, account.email]),
+    db.query(
+      `INSERT INTO "Workflow" (id, "ownerId", name, draft, "updatedAt") SELECT $1, id, 'Fails on its input', $2, now() FROM "User" WHERE email = $3`,
+      [workflowId, doc, account.email],
+    ),
   );
-  const started = await page.request.post(`/api/workflows/${workflowId}/runs?wait=30`, { headers: auth, data: { inputs: { q: marker } } });
+  const started = await page.request.post(`/api/workflows/${workflowId}/runs?wait=30`, {
+    headers: auth,
+    data: { inputs: { q: marker } },
+  });
   expect(started.status()).toBe(201);
   const { run } = (await started.json()) as { run: { id: string; reason: string } };
   expect(run.reason).toContain(marker);
-  const link = await page.request.post(`/api/runs/${run.id}/share`, { headers: auth, data: { expiresIn: "1h", includeContent: false } });
+  const link = await page.request.post(`/api/runs/${run.id}/share`, {
+    headers: auth,
+    data: { expiresIn: "1h", includeContent: false },
+  });
   const { url } = (await link.json()) as { url: string };
   const api = await page.request.get(new URL(url).pathname.replace("/share/", "/api/share/"));
   expect(await api.text()).not.toContain(marker);

@@ -43,12 +43,16 @@ async function importWorkflow(page: Page, doc: object, nodes: number): Promise<{
   const id = await new WorkflowsPage(page).createBlank();
   const editor = new EditorPage(page);
   await editor.goto(id);
-  await page.getByTestId("import-file").setInputFiles({ name: "flow.weft.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(doc)) });
+  await page
+    .getByTestId("import-file")
+    .setInputFiles({ name: "flow.weft.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(doc)) });
   await expect(editor.nodes()).toHaveCount(nodes);
   return { id, editor };
 }
 
-test("subflow: the inspector maps a saved workflow's inputs; the parent run waits for the child's run and ends with its output", async ({ page }) => {
+test("subflow: the inspector maps a saved workflow's inputs; the parent run waits for the child's run and ends with its output", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signUpNewUser(page, "subflow");
@@ -82,7 +86,11 @@ test("subflow: the inspector maps a saved workflow's inputs; the parent run wait
 
   // The parent's run: it starts the child, waits for it, and ends with the child's output.
   const started = await page.evaluate(async (id) => {
-    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { subject: "owls" } }) });
+    const res = await fetch(`/api/workflows/${id}/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ inputs: { subject: "owls" } }),
+    });
     return { status: res.status, body: (await res.json()) as { run?: { id?: string } } };
   }, parentId);
   expect(started.status, JSON.stringify(started.body)).toBe(201);

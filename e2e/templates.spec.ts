@@ -4,7 +4,10 @@ import { WorkflowsPage } from "./pages/workflows-page";
 
 test("a workflow can start from a pattern template", async ({ page }) => {
   await signUpNewUser(page, "template");
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Article writer/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   await expect(page.getByRole("heading", { level: 1, name: "Article writer" })).toBeVisible();
   const nodes = Number(await page.getByTestId("node-count").textContent());
@@ -18,7 +21,9 @@ test("an example request on the start screen designs itself in the editor", asyn
   await page.getByTestId("describe-example").filter({ hasText: "Triage customer messages" }).click();
   await page.waitForURL(/\/workflows\/[^/]+\/edit/);
   const panel = page.getByTestId("designer-panel");
-  await expect(panel.getByTestId("designer-user-message")).toHaveText("Triage customer messages: purchases go to sales, refund requests to the refund agent");
+  await expect(panel.getByTestId("designer-user-message")).toHaveText(
+    "Triage customer messages: purchases go to sales, refund requests to the refund agent",
+  );
   await expect(panel.getByTestId("designer-proposal")).toBeVisible({ timeout: 60_000 });
 });
 

@@ -17,40 +17,82 @@ const MARKER = "e2e-vocabulary";
 /** Per node: its text, and the colours of its ring and status dot; the run's status; per timeline bar: status and colour. */
 function wordsAndColours(page: Page) {
   return page.evaluate(() => {
-    const nodes = Object.fromEntries([...document.querySelectorAll<HTMLElement>("[data-testid=run-graph] [data-kind]")].map((el) => {
-      const dot = el.querySelector("[data-testid=status-badge] span");
-      return [el.dataset.testid, { text: el.innerText.replace(/\s+/g, " ").trim(), ring: getComputedStyle(el).boxShadow, dot: dot ? getComputedStyle(dot).backgroundColor : "" }];
-    }));
-    const bars = Object.fromEntries([...document.querySelectorAll<HTMLElement>("[data-testid^=bar-]")].map((b) => [b.dataset.testid, `${b.dataset.status} ${getComputedStyle(b).backgroundColor}`]));
+    const nodes = Object.fromEntries(
+      [...document.querySelectorAll<HTMLElement>("[data-testid=run-graph] [data-kind]")].map((el) => {
+        const dot = el.querySelector("[data-testid=status-badge] span");
+        return [
+          el.dataset.testid,
+          {
+            text: el.innerText.replace(/\s+/g, " ").trim(),
+            ring: getComputedStyle(el).boxShadow,
+            dot: dot ? getComputedStyle(dot).backgroundColor : "",
+          },
+        ];
+      }),
+    );
+    const bars = Object.fromEntries(
+      [...document.querySelectorAll<HTMLElement>("[data-testid^=bar-]")].map((b) => [
+        b.dataset.testid,
+        `${b.dataset.status} ${getComputedStyle(b).backgroundColor}`,
+      ]),
+    );
     const status = document.querySelector<HTMLElement>("[data-testid=run-status]")!;
     return { nodes, bars, status: `${status.innerText} ${getComputedStyle(status).color}` };
   });
 }
 
-test("the dashboard and the share page of one run show the same words and colours", async ({ page, browser, request }) => {
+test("the dashboard and the share page of one run show the same words and colours", async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const rules = [
-    { id: "vocabulary-aggregate", priority: 121, match: { anyMessage: "Candidate" }, reply: { text: "ANSWER: 42", delayMs: 200 } },
-    { id: "vocabulary-solve", priority: 120, match: { anyMessage: MARKER }, reply: { text: "6 × 7 = 42\nANSWER: 42", delayMs: 300 } },
+    {
+      id: "vocabulary-aggregate",
+      priority: 121,
+      match: { anyMessage: "Candidate" },
+      reply: { text: "ANSWER: 42", delayMs: 200 },
+    },
+    {
+      id: "vocabulary-solve",
+      priority: 120,
+      match: { anyMessage: MARKER },
+      reply: { text: "6 × 7 = 42\nANSWER: 42", delayMs: 300 },
+    },
   ];
-  expect((await request.post(`http://127.0.0.1:${SCRIPTED_PORT}/_scripted/fixtures`, { data: { mode: "add", rules } })).ok()).toBe(true);
+  expect(
+    (await request.post(`http://127.0.0.1:${SCRIPTED_PORT}/_scripted/fixtures`, { data: { mode: "add", rules } })).ok(),
+  ).toBe(true);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signUpNewUser(page, "vocabulary");
 
   // The majority vote, its aggregator joining on any input, imported into a blank workflow.
   const template = instantiateTemplate("majority-vote")!;
-  const doc = { ...template, nodes: template.nodes.map((n) => (n.id === "aggregate" ? { ...n, join: "any" as const } : n)) };
+  const doc = {
+    ...template,
+    nodes: template.nodes.map((n) => (n.id === "aggregate" ? { ...n, join: "any" as const } : n)),
+  };
   const workflowId = await new WorkflowsPage(page).createBlank();
   const editor = new EditorPage(page);
   await editor.goto(workflowId);
-  await page.getByTestId("import-file").setInputFiles({ name: "vote.weft.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(doc)) });
+  await page
+    .getByTestId("import-file")
+    .setInputFiles({ name: "vote.weft.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(doc)) });
   await expect(editor.node("aggregate").getByTestId("join-badge")).toHaveText("any of 3");
   await editor.save();
 
-  const started = await page.evaluate(async ([id, marker]) => {
-    const res = await fetch(`/api/workflows/${id}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ inputs: { problem: `${marker}: what is 6 × 7?` } }) });
-    return { status: res.status, body: (await res.json()) as { run?: { id?: string } } };
-  }, [workflowId, MARKER] as const);
+  const started = await page.evaluate(
+    async ([id, marker]) => {
+      const res = await fetch(`/api/workflows/${id}/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ inputs: { problem: `${marker}: what is 6 × 7?` } }),
+      });
+      return { status: res.status, body: (await res.json()) as { run?: { id?: string } } };
+    },
+    [workflowId, MARKER] as const,
+  );
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   const owner = new RunPage(page);
   await owner.goto(started.body.run!.id!);

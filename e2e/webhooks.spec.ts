@@ -4,7 +4,9 @@ import { signUpNewUser } from "./pages/auth-pages";
 
 /** Runs a command the page shows, as a user would paste it into a shell: the HTTP status and body. */
 function curl(command: string): { status: number; body: unknown } {
-  const out = spawnSync("sh", ["-c", `${command} --silent --show-error --write-out '\\n%{http_code}'`], { encoding: "utf8" });
+  const out = spawnSync("sh", ["-c", `${command} --silent --show-error --write-out '\\n%{http_code}'`], {
+    encoding: "utf8",
+  });
   const lines = out.stdout.trimEnd().split("\n");
   const status = Number(lines.pop());
   return { status, body: JSON.parse(lines.join("\n") || "null") };
@@ -16,9 +18,14 @@ function curl(command: string): { status: number; body: unknown } {
  * command and shown as the webhook's on the runs page and the run's dashboard; a new URL retires the
  * old one; paused, it refuses; deleted, it is gone.
  */
-test("a webhook URL from the workflow page starts runs, recorded as the webhook's; new URL, pause and delete work", async ({ page }) => {
+test("a webhook URL from the workflow page starts runs, recorded as the webhook's; new URL, pause and delete work", async ({
+  page,
+}) => {
   await signUpNewUser(page, "webhook");
-  await page.getByRole("list", { name: "Templates" }).getByRole("button", { name: /Article writer/ }).click();
+  await page
+    .getByRole("list", { name: "Templates" })
+    .getByRole("button", { name: /Article writer/ })
+    .click();
   await page.waitForURL(/\/workflows\/[^/]+$/);
   const workflowUrl = page.url();
   await expect(page.getByText("No webhooks.")).toBeVisible();
@@ -99,7 +106,10 @@ test("a webhook URL from the workflow page starts runs, recorded as the webhook'
   await expect(row.getByTestId("webhook-call").nth(1)).toContainText("200");
   await expect(row.getByTestId("webhook-call").nth(2)).toContainText("409");
   await row.getByRole("button", { name: "New URL" }).click();
-  await page.getByRole("dialog", { name: /New URL for/ }).getByRole("button", { name: "Replace the URL" }).click();
+  await page
+    .getByRole("dialog", { name: /New URL for/ })
+    .getByRole("button", { name: "Replace the URL" })
+    .click();
   const fresh = page.getByRole("dialog", { name: "New webhook URL" });
   const newUrl = await fresh.getByTestId("new-webhook-url").inputValue();
   expect(newUrl).not.toBe(url);

@@ -49,9 +49,20 @@ describe("parseEnv", () => {
     const base = parseEnv(good);
     expect(base.WEFT_MCP_ALLOW_STDIO).toBe(false);
     expect(base.WEFT_SEARCH_URL).toBeUndefined();
-    const on = parseEnv({ ...good, WEFT_MCP_ALLOW_STDIO: "1", WEFT_SEARCH_URL: "http://127.0.0.1:8888", WEFT_SANDBOX_CHILD: "/srv/child.mjs" });
-    expect(on).toMatchObject({ WEFT_MCP_ALLOW_STDIO: true, WEFT_SEARCH_URL: "http://127.0.0.1:8888", WEFT_SANDBOX_CHILD: "/srv/child.mjs" });
-    expect(failure({ ...good, WEFT_SEARCH_URL: "searx.local" }).message).toMatch(/WEFT_SEARCH_URL must be a URL.*How: set WEFT_SEARCH_URL/);
+    const on = parseEnv({
+      ...good,
+      WEFT_MCP_ALLOW_STDIO: "1",
+      WEFT_SEARCH_URL: "http://127.0.0.1:8888",
+      WEFT_SANDBOX_CHILD: "/srv/child.mjs",
+    });
+    expect(on).toMatchObject({
+      WEFT_MCP_ALLOW_STDIO: true,
+      WEFT_SEARCH_URL: "http://127.0.0.1:8888",
+      WEFT_SANDBOX_CHILD: "/srv/child.mjs",
+    });
+    expect(failure({ ...good, WEFT_SEARCH_URL: "searx.local" }).message).toMatch(
+      /WEFT_SEARCH_URL must be a URL.*How: set WEFT_SEARCH_URL/,
+    );
     expect(failure({ ...good, WEFT_MCP_ALLOW_STDIO: "maybe" }).variables).toEqual(["WEFT_MCP_ALLOW_STDIO"]);
   });
 });

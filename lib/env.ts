@@ -6,43 +6,67 @@ import { DEFAULT_RUN_LIMIT_CEILINGS, type RunLimitCeilings } from "./workflow/li
 const HOW: Record<string, string> = {
   DATABASE_URL: "set DATABASE_URL=postgresql://USER@HOST:5432/DB (default postgresql://postgres@127.0.0.1:5432/weft)",
   REDIS_URL: "set REDIS_URL=redis://HOST:6379 (default redis://127.0.0.1:6379)",
-  AUTH_SECRET: "run `npm run up` once (it writes .env), or set AUTH_SECRET to 32+ random characters (openssl rand -base64 32)",
-  WEFT_ENCRYPTION_KEY: "run `npm run up` once (it writes .env), or set WEFT_ENCRYPTION_KEY to 32 random bytes in base64 (openssl rand -base64 32)",
+  AUTH_SECRET:
+    "run `npm run up` once (it writes .env), or set AUTH_SECRET to 32+ random characters (openssl rand -base64 32)",
+  WEFT_ENCRYPTION_KEY:
+    "run `npm run up` once (it writes .env), or set WEFT_ENCRYPTION_KEY to 32 random bytes in base64 (openssl rand -base64 32)",
   WEFT_ENCRYPTION_OLD_KEYS: "comma-separated id:base64key pairs of retired keys, e.g. k0:AbC...=",
   OPENAI_BASE_URL: "set OPENAI_BASE_URL to an OpenAI-compatible endpoint ending in /v1, e.g. http://127.0.0.1:11434/v1",
   AUTH_URL: "set AUTH_URL to the public URL of the app, e.g. http://localhost:3000",
-  WEFT_WORKER_CONCURRENCY: "set WEFT_WORKER_CONCURRENCY to the number of runs one worker drives at once, 1-500 (default 20)",
-  WEFT_WORKER_HEALTH_PORT: "set WEFT_WORKER_HEALTH_PORT to a free TCP port for the worker's GET /health, or 0 for any (default 3001)",
-  WEFT_WORKER_SHUTDOWN_GRACE_MS: "set WEFT_WORKER_SHUTDOWN_GRACE_MS to how long SIGTERM waits for in-flight steps, in ms (default 20000)",
-  WEFT_RECONCILE_INTERVAL_MS: "set WEFT_RECONCILE_INTERVAL_MS to how often the reconciler re-dispatches orphaned runs, in ms (default 30000)",
+  WEFT_WORKER_CONCURRENCY:
+    "set WEFT_WORKER_CONCURRENCY to the number of runs one worker drives at once, 1-500 (default 20)",
+  WEFT_WORKER_HEALTH_PORT:
+    "set WEFT_WORKER_HEALTH_PORT to a free TCP port for the worker's GET /health, or 0 for any (default 3001)",
+  WEFT_WORKER_SHUTDOWN_GRACE_MS:
+    "set WEFT_WORKER_SHUTDOWN_GRACE_MS to how long SIGTERM waits for in-flight steps, in ms (default 20000)",
+  WEFT_RECONCILE_INTERVAL_MS:
+    "set WEFT_RECONCILE_INTERVAL_MS to how often the reconciler re-dispatches orphaned runs, in ms (default 30000)",
   WEFT_SSE_HEARTBEAT_MS: "set WEFT_SSE_HEARTBEAT_MS to the SSE heartbeat period in ms, 100-60000 (default 15000)",
-  WEFT_STEP_LOG_MS: "set WEFT_STEP_LOG_MS to how long a running run's commits may stay in its step log before its rows are written, 0-60000 ms (default 1000; 0 = never)",
-  WEFT_DB_POOL_MAX: "set WEFT_DB_POOL_MAX to the connections per PostgreSQL pool, 1-100 (default 10; a process has two pools)",
-  WEFT_SEARCH_URL: "set WEFT_SEARCH_URL to a SearXNG-compatible base URL, e.g. http://127.0.0.1:8888 (unset = web_search is not configured)",
-  WEFT_MCP_ALLOW_STDIO: "set WEFT_MCP_ALLOW_STDIO=1 to let users connect stdio MCP servers (runs commands on this host), or 0 (default)",
-  WEFT_JSON_MAX_BYTES: "set WEFT_JSON_MAX_BYTES to the largest JSON body or server action payload accepted, in bytes, 1024-67108864 (default 1048576)",
+  WEFT_STEP_LOG_MS:
+    "set WEFT_STEP_LOG_MS to how long a running run's commits may stay in its step log before its rows are written, 0-60000 ms (default 1000; 0 = never)",
+  WEFT_DB_POOL_MAX:
+    "set WEFT_DB_POOL_MAX to the connections per PostgreSQL pool, 1-100 (default 10; a process has two pools)",
+  WEFT_SEARCH_URL:
+    "set WEFT_SEARCH_URL to a SearXNG-compatible base URL, e.g. http://127.0.0.1:8888 (unset = web_search is not configured)",
+  WEFT_MCP_ALLOW_STDIO:
+    "set WEFT_MCP_ALLOW_STDIO=1 to let users connect stdio MCP servers (runs commands on this host), or 0 (default)",
+  WEFT_JSON_MAX_BYTES:
+    "set WEFT_JSON_MAX_BYTES to the largest JSON body or server action payload accepted, in bytes, 1024-67108864 (default 1048576)",
   WEFT_JSON_MAX_DEPTH: "set WEFT_JSON_MAX_DEPTH to the deepest JSON nesting accepted, 4-1000 (default 64)",
-  WEFT_TRUSTED_PROXIES: "set WEFT_TRUSTED_PROXIES to the number of proxies in front of the app (1-10), or to their addresses and CIDR ranges separated by commas, e.g. 10.0.0.0/8,::1 (unset = the socket's address is the client)",
-  WEFT_PROVIDER_ALLOW_PRIVATE: "set WEFT_PROVIDER_ALLOW_PRIVATE=1 to let users' model providers reach private and loopback addresses (Ollama, LM Studio on this host or network), or 0 (default; `npm run up` sets 1)",
-  WEFT_MAX_RUN_STEPS: "set WEFT_MAX_RUN_STEPS to the most steps a workflow may allow a run (limits.maxSteps), 1-1000000 (default 1000)",
-  WEFT_MAX_LOOP_ITERATIONS: "set WEFT_MAX_LOOP_ITERATIONS to the most iterations a workflow may allow a loop, 1-100000 (default 100)",
-  WEFT_MAX_RUN_TIMEOUT_MS: "set WEFT_MAX_RUN_TIMEOUT_MS to the longest run (and step) timeout a workflow may set, in ms, 1000-2592000000 (default 21600000, 6 h)",
-  WEFT_MAX_TURNS_PER_VISIT: "set WEFT_MAX_TURNS_PER_VISIT to the most model calls a workflow may allow one agent visit, 1-10000 (default 50)",
-  WEFT_SIGN_UP_LIMIT: "set WEFT_SIGN_UP_LIMIT to the sign-ups one client address may make per hour, 1-100000 (default 20)",
-  WEFT_SANDBOX_PER_USER: "set WEFT_SANDBOX_PER_USER to how many sandboxed code runs one user may have at once, 1-100 (default 4)",
-  WEFT_MCP_RATE_LIMIT: "set WEFT_MCP_RATE_LIMIT to the requests one user may send to /api/mcp per minute, 1-100000 (default 120)",
-  WEFT_SANDBOX_CHILD: "set WEFT_SANDBOX_CHILD to the absolute path of lib/tools/sandbox/child.mjs when the app does not run from the repo root",
+  WEFT_TRUSTED_PROXIES:
+    "set WEFT_TRUSTED_PROXIES to the number of proxies in front of the app (1-10), or to their addresses and CIDR ranges separated by commas, e.g. 10.0.0.0/8,::1 (unset = the socket's address is the client)",
+  WEFT_PROVIDER_ALLOW_PRIVATE:
+    "set WEFT_PROVIDER_ALLOW_PRIVATE=1 to let users' model providers reach private and loopback addresses (Ollama, LM Studio on this host or network), or 0 (default; `npm run up` sets 1)",
+  WEFT_MAX_RUN_STEPS:
+    "set WEFT_MAX_RUN_STEPS to the most steps a workflow may allow a run (limits.maxSteps), 1-1000000 (default 1000)",
+  WEFT_MAX_LOOP_ITERATIONS:
+    "set WEFT_MAX_LOOP_ITERATIONS to the most iterations a workflow may allow a loop, 1-100000 (default 100)",
+  WEFT_MAX_RUN_TIMEOUT_MS:
+    "set WEFT_MAX_RUN_TIMEOUT_MS to the longest run (and step) timeout a workflow may set, in ms, 1000-2592000000 (default 21600000, 6 h)",
+  WEFT_MAX_TURNS_PER_VISIT:
+    "set WEFT_MAX_TURNS_PER_VISIT to the most model calls a workflow may allow one agent visit, 1-10000 (default 50)",
+  WEFT_SIGN_UP_LIMIT:
+    "set WEFT_SIGN_UP_LIMIT to the sign-ups one client address may make per hour, 1-100000 (default 20)",
+  WEFT_SANDBOX_PER_USER:
+    "set WEFT_SANDBOX_PER_USER to how many sandboxed code runs one user may have at once, 1-100 (default 4)",
+  WEFT_MCP_RATE_LIMIT:
+    "set WEFT_MCP_RATE_LIMIT to the requests one user may send to /api/mcp per minute, 1-100000 (default 120)",
+  WEFT_SANDBOX_CHILD:
+    "set WEFT_SANDBOX_CHILD to the absolute path of lib/tools/sandbox/child.mjs when the app does not run from the repo root",
 };
 
 const key32 = z.string().refine((s) => Buffer.from(s, "base64").length === 32, "must be 32 bytes encoded in base64");
 const url = (protocols: string[]) =>
-  z.string().refine((s) => {
-    try {
-      return protocols.includes(new URL(s).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${protocols.join(" or ")}//`);
+  z.string().refine(
+    (s) => {
+      try {
+        return protocols.includes(new URL(s).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.join(" or ")}//`,
+  );
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -53,9 +77,17 @@ export const envSchema = z.object({
   AUTH_GITHUB_ID: z.string().min(1).optional(),
   AUTH_GITHUB_SECRET: z.string().min(1).optional(),
   WEFT_ENCRYPTION_KEY: key32,
-  WEFT_ENCRYPTION_KEY_ID: z.string().regex(/^[A-Za-z0-9_-]{1,16}$/, "must be 1-16 letters, digits, - or _").default("k1"),
-  WEFT_ENCRYPTION_OLD_KEYS: z.string().regex(/^([A-Za-z0-9_-]{1,16}:[A-Za-z0-9+/=]+)(,[A-Za-z0-9_-]{1,16}:[A-Za-z0-9+/=]+)*$/,
-    "must be id:base64key pairs separated by commas").optional(),
+  WEFT_ENCRYPTION_KEY_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,16}$/, "must be 1-16 letters, digits, - or _")
+    .default("k1"),
+  WEFT_ENCRYPTION_OLD_KEYS: z
+    .string()
+    .regex(
+      /^([A-Za-z0-9_-]{1,16}:[A-Za-z0-9+/=]+)(,[A-Za-z0-9_-]{1,16}:[A-Za-z0-9+/=]+)*$/,
+      "must be id:base64key pairs separated by commas",
+    )
+    .optional(),
   OPENAI_BASE_URL: url(["http:", "https:"]).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
@@ -95,9 +127,24 @@ export const envSchema = z.object({
   WEFT_PROVIDER_ALLOW_PRIVATE: z.stringbool().default(false),
   /** Ceilings on the limits a workflow may set (lib/workflow/limits.ts), checked when it is saved and when a run starts. */
   WEFT_MAX_RUN_STEPS: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RUN_LIMIT_CEILINGS.maxSteps),
-  WEFT_MAX_LOOP_ITERATIONS: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_RUN_LIMIT_CEILINGS.maxIterations),
-  WEFT_MAX_RUN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(30 * 86_400_000).default(DEFAULT_RUN_LIMIT_CEILINGS.runTimeoutMs),
-  WEFT_MAX_TURNS_PER_VISIT: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_RUN_LIMIT_CEILINGS.maxTurnsPerVisit),
+  WEFT_MAX_LOOP_ITERATIONS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(DEFAULT_RUN_LIMIT_CEILINGS.maxIterations),
+  WEFT_MAX_RUN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(30 * 86_400_000)
+    .default(DEFAULT_RUN_LIMIT_CEILINGS.runTimeoutMs),
+  WEFT_MAX_TURNS_PER_VISIT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(DEFAULT_RUN_LIMIT_CEILINGS.maxTurnsPerVisit),
   /** Sign-ups one client address may make per hour. */
   WEFT_SIGN_UP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Sandboxed code runs (each a child process of up to ~160 MB) one user may have at once, across processes. */
@@ -114,18 +161,26 @@ export const envSchema = z.object({
   /** Vector size requested from the embeddings endpoint (only models that support choosing it). */
   WEFT_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).optional(),
   /** The JSON guard (lib/http/json-guard.ts): largest JSON body or server action payload, in bytes. */
-  WEFT_JSON_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1_048_576).default(1_048_576),
+  WEFT_JSON_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1_048_576)
+    .default(1_048_576),
   /** The JSON guard: deepest nesting accepted. */
   WEFT_JSON_MAX_DEPTH: z.coerce.number().int().min(4).max(1000).default(64),
   /** Proxies whose X-Forwarded-For / X-Forwarded-Host are believed: a number of hops, or addresses and CIDRs (lib/http/client-address.ts). */
-  WEFT_TRUSTED_PROXIES: z.string().optional().refine((v) => {
-    try {
-      parseTrustedProxies(v);
-      return true;
-    } catch {
-      return false;
-    }
-  }, "must be a number of proxies (0-10) or IP addresses and CIDR ranges separated by commas"),
+  WEFT_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .refine((v) => {
+      try {
+        parseTrustedProxies(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be a number of proxies (0-10) or IP addresses and CIDR ranges separated by commas"),
   /** Largest knowledge-base upload, in MB. */
   WEFT_KB_MAX_UPLOAD_MB: z.coerce.number().min(0.01).max(100).default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -135,7 +190,10 @@ export type Env = z.infer<typeof envSchema>;
 
 /** Thrown when process.env does not parse; the message names every bad variable and how to fix it. */
 export class EnvError extends Error {
-  constructor(readonly variables: string[], message: string) {
+  constructor(
+    readonly variables: string[],
+    message: string,
+  ) {
     super(message);
     this.name = "EnvError";
   }
@@ -165,7 +223,12 @@ export function env(): Env {
 
 /** The server's ceilings on every run limit a workflow may set (checked at save and at start). */
 export function runLimitCeilings(e: Env = env()): RunLimitCeilings {
-  return { maxSteps: e.WEFT_MAX_RUN_STEPS, maxIterations: e.WEFT_MAX_LOOP_ITERATIONS, runTimeoutMs: e.WEFT_MAX_RUN_TIMEOUT_MS, maxTurnsPerVisit: e.WEFT_MAX_TURNS_PER_VISIT };
+  return {
+    maxSteps: e.WEFT_MAX_RUN_STEPS,
+    maxIterations: e.WEFT_MAX_LOOP_ITERATIONS,
+    runTimeoutMs: e.WEFT_MAX_RUN_TIMEOUT_MS,
+    maxTurnsPerVisit: e.WEFT_MAX_TURNS_PER_VISIT,
+  };
 }
 
 /** Base URL of the scripted OpenAI-compatible demo model server. */

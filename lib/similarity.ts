@@ -3,7 +3,11 @@
  * (lib/tools/create) and by the scripted model server to pick the nearest example and judge branches.
  */
 
-const STOP = new Set("a an the to from of for and or in on with that this is are be it i me my we need want tool please which can by as into".split(" "));
+const STOP = new Set(
+  "a an the to from of for and or in on with that this is are be it i me my we need want tool please which can by as into".split(
+    " ",
+  ),
+);
 
 /** Lower-case word stems of a text (snake_case and camelCase split; trailing plural/verb "s" dropped). */
 export function terms(text: string): string[] {

@@ -1,10 +1,7 @@
 import { BlockList, isIP } from "node:net";
 
 /** How far forwarding headers are believed. */
-export type TrustedProxies =
-  | { kind: "none" }
-  | { kind: "hops"; hops: number }
-  | { kind: "list"; list: BlockList };
+export type TrustedProxies = { kind: "none" } | { kind: "hops"; hops: number } | { kind: "list"; list: BlockList };
 
 /** Parses WEFT_TRUSTED_PROXIES: "" or "0" = none, "1".."10" = hops, else comma-separated addresses and CIDRs. Throws on anything else. */
 export function parseTrustedProxies(raw: string | undefined): TrustedProxies {
@@ -16,7 +13,10 @@ export function parseTrustedProxies(raw: string | undefined): TrustedProxies {
     return { kind: "hops", hops };
   }
   const list = new BlockList();
-  for (const item of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const item of text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [address = "", prefix] = item.split("/");
     const family = isIP(address);
     if (!family) throw new Error(`"${item}" is not an IP address or CIDR range`);
@@ -24,7 +24,8 @@ export function parseTrustedProxies(raw: string | undefined): TrustedProxies {
     if (prefix === undefined) list.addAddress(address, type);
     else {
       const bits = Number(prefix);
-      if (!/^\d+$/.test(prefix) || bits > (family === 6 ? 128 : 32)) throw new Error(`"${item}" has a bad prefix length`);
+      if (!/^\d+$/.test(prefix) || bits > (family === 6 ? 128 : 32))
+        throw new Error(`"${item}" has a bad prefix length`);
       list.addSubnet(address, bits, type);
     }
   }

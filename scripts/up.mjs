@@ -42,7 +42,8 @@ const problems = await checkServices();
 if (problems.length) fail(`Cannot start:\n${problems.join("\n")}`);
 
 const stamp = path.join(root, "node_modules", ".package-lock.json");
-const lockChanged = !fs.existsSync(stamp) || fs.statSync(path.join(root, "package-lock.json")).mtimeMs > fs.statSync(stamp).mtimeMs;
+const lockChanged =
+  !fs.existsSync(stamp) || fs.statSync(path.join(root, "package-lock.json")).mtimeMs > fs.statSync(stamp).mtimeMs;
 if (lockChanged) run("npm", ["ci", "--no-audit", "--no-fund"]);
 run("npx", ["prisma", "migrate", "deploy"]);
 run(process.execPath, [...TSX, "prisma/seed.ts"]);

@@ -27,7 +27,10 @@ export async function createTestUser(): Promise<{ id: string; token: string; aut
 }
 
 /** A workflow with its draft and version 1 of `document`. */
-export async function createTestWorkflow(ownerId: string, document: WorkflowInput = minimalWorkflow): Promise<{ workflowId: string; versionId: string }> {
+export async function createTestWorkflow(
+  ownerId: string,
+  document: WorkflowInput = minimalWorkflow,
+): Promise<{ workflowId: string; versionId: string }> {
   const doc = workflowSchema.parse(document) as unknown as Prisma.InputJsonValue;
   const wf = await db().workflow.create({ data: { ownerId, name: "Test workflow", draft: doc } });
   const v = await db().workflowVersion.create({ data: { workflowId: wf.id, version: 1, document: doc } });
@@ -35,7 +38,11 @@ export async function createTestWorkflow(ownerId: string, document: WorkflowInpu
 }
 
 /** A run row (no job) in `status` of a fresh minimal workflow. */
-export async function createTestRun(ownerId: string, status: RunStatus = "running", document?: WorkflowInput): Promise<string> {
+export async function createTestRun(
+  ownerId: string,
+  status: RunStatus = "running",
+  document?: WorkflowInput,
+): Promise<string> {
   const { versionId } = await createTestWorkflow(ownerId, document);
   const run = await db().run.create({ data: { ownerId, workflowVersionId: versionId, status } });
   return run.id;
@@ -44,7 +51,9 @@ export async function createTestRun(ownerId: string, status: RunStatus = "runnin
 /** Waits until some session of the test database waits for a lock (a claim queued behind `other`'s open transaction). */
 export async function untilSomeoneWaitsForALock(other: pg.Client): Promise<void> {
   for (let i = 0; ; i++) {
-    const waiting = await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    const waiting = await other.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
     if ((waiting.rows[0] as { n: number }).n > 0) return;
     if (i > 200) throw new Error("nobody waited for the row lock");
     await new Promise((r) => setTimeout(r, 10));

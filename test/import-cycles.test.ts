@@ -9,10 +9,14 @@ const root = path.resolve(import.meta.dirname, "..");
 const exts = ["", ".ts", ".tsx", ".mjs", "/index.ts", "/index.tsx"];
 
 function sourceFiles(): string[] {
-  const out = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "*.ts", "*.tsx", "*.mjs"], {
-    cwd: root,
-    encoding: "utf8",
-  });
+  const out = execFileSync(
+    "git",
+    ["ls-files", "--cached", "--others", "--exclude-standard", "*.ts", "*.tsx", "*.mjs"],
+    {
+      cwd: root,
+      encoding: "utf8",
+    },
+  );
   return out.split("\n").filter((f) => f && !f.startsWith("lib/generated/") && fs.existsSync(path.join(root, f)));
 }
 
@@ -63,7 +67,10 @@ it("has no import cycle among the project's modules", () => {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const info = ts.preProcessFile(fs.readFileSync(path.join(root, file), "utf8"), true, true);
-    graph.set(file, info.importedFiles.map((i) => resolve(file, i.fileName, known)).filter((f): f is string => !!f));
+    graph.set(
+      file,
+      info.importedFiles.map((i) => resolve(file, i.fileName, known)).filter((f): f is string => !!f),
+    );
   }
   expect(graph.size).toBeGreaterThan(500);
   expect(cycles(graph)).toEqual([]);

@@ -35,18 +35,62 @@ describe("import direction", () => {
 
   // Arrows that ran upward or sideways before the rooms were linted: each must stay refused.
   it.each([
-    ["an MCP tool starting runs from lib/tools", "lib/tools/mcp.ts", 'import { startRun } from "@/lib/runs/service";\nstartRun;\n'],
-    ["a built-in tool reaching the run service's resolver", "lib/tools/builtins/kb.ts", 'import { x } from "@/lib/runs/service";\nx;\n'],
-    ["the run service wiring the tool registry", "lib/runs/engine-ports.ts", 'import { executeTool } from "@/lib/tools/registry";\nexecuteTool;\n'],
-    ["the knowledge base using a tool's converter", "lib/kb/convert.ts", 'import { pageMarkdown } from "@/lib/tools/builtins/markdown";\npageMarkdown;\n'],
-    ["notifications using the tools' network guard", "lib/notifications/send.ts", 'import { x } from "@/lib/tools/registry";\nx;\n'],
-    ["the database layer using run DTOs", "lib/db/runs.ts", 'import { stepView } from "@/lib/run-views/dto";\nstepView;\n'],
-    ["the database layer using the run service", "lib/db/runs.ts", 'import { startRun } from "../runs/service";\nstartRun;\n'],
+    [
+      "an MCP tool starting runs from lib/tools",
+      "lib/tools/mcp.ts",
+      'import { startRun } from "@/lib/runs/service";\nstartRun;\n',
+    ],
+    [
+      "a built-in tool reaching the run service's resolver",
+      "lib/tools/builtins/kb.ts",
+      'import { x } from "@/lib/runs/service";\nx;\n',
+    ],
+    [
+      "the run service wiring the tool registry",
+      "lib/runs/engine-ports.ts",
+      'import { executeTool } from "@/lib/tools/registry";\nexecuteTool;\n',
+    ],
+    [
+      "the knowledge base using a tool's converter",
+      "lib/kb/convert.ts",
+      'import { pageMarkdown } from "@/lib/tools/builtins/markdown";\npageMarkdown;\n',
+    ],
+    [
+      "notifications using the tools' network guard",
+      "lib/notifications/send.ts",
+      'import { x } from "@/lib/tools/registry";\nx;\n',
+    ],
+    [
+      "the database layer using run DTOs",
+      "lib/db/runs.ts",
+      'import { stepView } from "@/lib/run-views/dto";\nstepView;\n',
+    ],
+    [
+      "the database layer using the run service",
+      "lib/db/runs.ts",
+      'import { startRun } from "../runs/service";\nstartRun;\n',
+    ],
     ["the database layer using auth", "lib/db/users.ts", 'import { auth } from "@/lib/auth";\nauth;\n'],
-    ["production code using an engine test helper", "app/api/designer/dry-run.ts", 'import { x } from "@/lib/engine/testing/fakes";\nx;\n'],
-    ["production code using the test database", "lib/kb/search.ts", 'import { useTestDatabase } from "@/test/db";\nuseTestDatabase;\n'],
-    ["a route importing a worker", "app/api/runs/route.ts", 'import { startRunWorker } from "@/workers/run-worker";\nstartRunWorker;\n'],
-    ["the run store using the run service", "lib/run-store/x.ts", 'import { startRun } from "@/lib/runs/service";\nstartRun;\n'],
+    [
+      "production code using an engine test helper",
+      "app/api/designer/dry-run.ts",
+      'import { x } from "@/lib/engine/testing/fakes";\nx;\n',
+    ],
+    [
+      "production code using the test database",
+      "lib/kb/search.ts",
+      'import { useTestDatabase } from "@/test/db";\nuseTestDatabase;\n',
+    ],
+    [
+      "a route importing a worker",
+      "app/api/runs/route.ts",
+      'import { startRunWorker } from "@/workers/run-worker";\nstartRunWorker;\n',
+    ],
+    [
+      "the run store using the run service",
+      "lib/run-store/x.ts",
+      'import { startRun } from "@/lib/runs/service";\nstartRun;\n',
+    ],
     ["the foundation using a room", "lib/logger.ts", 'import { env } from "@/lib/db/client";\nenv;\n'],
     ["an unknown lib room", "lib/newroom/x.ts", 'import { db } from "@/lib/db/client";\ndb;\n'],
   ])("refuses %s", async (_what, file, code) => {
@@ -54,7 +98,10 @@ describe("import direction", () => {
   });
 
   it.each([
-    ["lib/workflow/x.ts", 'import { z } from "zod";\nimport { identifier } from "./schema";\nz.string(); identifier.parse("a");\n'],
+    [
+      "lib/workflow/x.ts",
+      'import { z } from "zod";\nimport { identifier } from "./schema";\nz.string(); identifier.parse("a");\n',
+    ],
     ["lib/engine/x.ts", 'import { outcomesOf } from "@/lib/workflow/schema";\noutcomesOf;\n'],
     ["components/editor/x.tsx", 'import { outcomesOf } from "@/lib/workflow/schema";\noutcomesOf;\n'],
     ["components/runs/x.tsx", 'import { runEventSchema } from "@/lib/engine/events";\nrunEventSchema;\n'],

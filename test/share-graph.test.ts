@@ -10,7 +10,9 @@ describe("graphToWorkflow (shared graph → drawable document)", () => {
     const drawn = graphToWorkflow(sharedGraph(doc));
     expect(drawn).not.toBeNull();
     expect(drawn!.nodes.map((n) => [n.id, n.type])).toEqual(doc.nodes.map((n) => [n.id, n.type]));
-    expect(drawn!.edges.map((e) => [e.id, e.kind, e.maxIterations ?? null])).toEqual(doc.edges.map((e) => [e.id, e.kind, e.maxIterations ?? null]));
+    expect(drawn!.edges.map((e) => [e.id, e.kind, e.maxIterations ?? null])).toEqual(
+      doc.edges.map((e) => [e.id, e.kind, e.maxIterations ?? null]),
+    );
     const end = drawn!.nodes.find((n) => n.type === "end");
     const original = doc.nodes.find((n) => n.type === "end");
     expect(end?.type === "end" && end.outputs).toEqual(

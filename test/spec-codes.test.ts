@@ -25,7 +25,22 @@ function missing(documents: Map<string, string>): string[] {
 describe("spec codes", () => {
   it("finds the codes the tree is known to cite (the scan is not blind)", () => {
     const codes = new Set(cited.map((c) => c.code));
-    for (const code of ["R1", "R7", "R10", "D1", "D10", "S1", "X5", "W6", "L4", "B1", "B3", "house rule 2", "house rule 4", "scenario A"]) {
+    for (const code of [
+      "R1",
+      "R7",
+      "R10",
+      "D1",
+      "D10",
+      "S1",
+      "X5",
+      "W6",
+      "L4",
+      "B1",
+      "B3",
+      "house rule 2",
+      "house rule 4",
+      "scenario A",
+    ]) {
       expect(codes, code).toContain(code);
     }
   });
@@ -46,7 +61,10 @@ describe("spec codes", () => {
       const lines = documents.get(name)!.split("\n");
       const at = lines.findIndex((l) => /^#{1,6}\s/.test(l) && headed(new Map([["x", l]])).get(code) !== undefined);
       without.set(name, lines.filter((_, i) => i !== at).join("\n"));
-      expect(missing(without).some((m) => m.startsWith(`${code} `)), code).toBe(true);
+      expect(
+        missing(without).some((m) => m.startsWith(`${code} `)),
+        code,
+      ).toBe(true);
     }
   });
 
@@ -68,7 +86,7 @@ describe("spec codes", () => {
 
   it("finds no code in random hex, ids and colours", () => {
     let seed = 20261204;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const hex = (n: number) => Array.from({ length: n }, () => "0123456789ABCDEF"[Math.floor(random() * 16)]).join("");
     for (let i = 0; i < 2_000; i++) {
       const text = `#${hex(6)} 0x${hex(8)} ${hex(8)}-${hex(4)}-${hex(4)}-${hex(12)} sha512-${hex(40)}`;
@@ -85,7 +103,11 @@ describe("document references", () => {
 
   it("a reference to a missing document or heading is reported", () => {
     // built from parts, so this file itself cites no missing document
-    const [gone, noHeading, oldName] = ["docs/" + "nowhere.md", "../docs/operations.md" + "#no-such-heading", "workflow-" + "semantics.md"];
+    const [gone, noHeading, oldName] = [
+      "docs/" + "nowhere.md",
+      "../docs/operations.md" + "#no-such-heading",
+      "workflow-" + "semantics.md",
+    ];
     const probe = path.join("test", `.spec-codes-probe-${process.pid}.md`);
     fs.writeFileSync(path.join(root, probe), `See ${gone}, [x](${noHeading}) and ${oldName}.\n`);
     try {
@@ -107,7 +129,9 @@ describe("document references", () => {
 
   it("heading anchors follow GitHub's rule", () => {
     expect(slug("R7 Durability")).toBe("r7-durability");
-    expect(slug("House rule 4: a node kind is one registry entry")).toBe("house-rule-4-a-node-kind-is-one-registry-entry");
+    expect(slug("House rule 4: a node kind is one registry entry")).toBe(
+      "house-rule-4-a-node-kind-is-one-registry-entry",
+    );
     expect(slug("B3 Editor at 100, 500 and 2,000 nodes")).toBe("b3-editor-at-100-500-and-2000-nodes");
   });
 });
@@ -124,13 +148,21 @@ describe("docs that mirror code", () => {
       const allowed = [...cells[2]!.matchAll(/`(lib[\w/-]*)`/g)].map((m) => m[1]!).sort();
       table.set(cells[1]!, allowed);
     }
-    const expected = new Map(Object.entries(rooms).filter(([room]) => room !== "lib").map(([room, allowed]) => [room, [...allowed].sort()]));
+    const expected = new Map(
+      Object.entries(rooms)
+        .filter(([room]) => room !== "lib")
+        .map(([room, allowed]) => [room, [...allowed].sort()]),
+    );
     expect(Object.fromEntries(table)).toEqual(Object.fromEntries(expected));
   });
 
   it("every variable lib/env.ts reads is in docs/operations.md's configuration table", () => {
     const text = docs().get("operations.md")!;
-    const documented = new Set([...text.matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((v) => v[1]!)));
+    const documented = new Set(
+      [...text.matchAll(/^\| (.+?) \|/gm)].flatMap((m) =>
+        [...m[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((v) => v[1]!),
+      ),
+    );
     expect(Object.keys(envSchema.shape).filter((name) => !documented.has(name))).toEqual([]);
   });
 });

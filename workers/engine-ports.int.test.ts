@@ -25,8 +25,22 @@ function recording() {
   const model = (ownerId: string): ModelPort => {
     built.model.push(ownerId);
     return {
-      chat: async () => ({ content: ownerId, toolCalls: [], usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0, finishReason: "stop", model: "m" }),
-      structured: async () => ({ ok: false, error: "none", raw: "", usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0, model: "m" }),
+      chat: async () => ({
+        content: ownerId,
+        toolCalls: [],
+        usage: { promptTokens: 0, completionTokens: 0 },
+        latencyMs: 0,
+        finishReason: "stop",
+        model: "m",
+      }),
+      structured: async () => ({
+        ok: false,
+        error: "none",
+        raw: "",
+        usage: { promptTokens: 0, completionTokens: 0 },
+        latencyMs: 0,
+        model: "m",
+      }),
     };
   };
   const tools = (ownerId: string): ToolsPort => {
@@ -36,7 +50,8 @@ function recording() {
   return { built, overrides: { model, tools } };
 }
 
-const chat = (ports: ReturnType<typeof enginePorts>) => ports.model.chat({ model: null, messages: [{ role: "user", content: "hi" }], signal: new AbortController().signal });
+const chat = (ports: ReturnType<typeof enginePorts>) =>
+  ports.model.chat({ model: null, messages: [{ role: "user", content: "hi" }], signal: new AbortController().signal });
 
 describe("enginePorts", () => {
   it("with no owner given, binds the model and tools to the owner the claim read from the Run row", async () => {
@@ -50,7 +65,15 @@ describe("enginePorts", () => {
     expect(claim.ok).toBe(true);
     expect((await chat(ports)).content).toBe(bob);
     await chat(ports);
-    expect(await ports.tools.call({ ref: { name: "t" }, args: {}, runId, nodeId: "n", signal: new AbortController().signal })).toMatchObject({ ok: true, output: bob });
+    expect(
+      await ports.tools.call({
+        ref: { name: "t" },
+        args: {},
+        runId,
+        nodeId: "n",
+        signal: new AbortController().signal,
+      }),
+    ).toMatchObject({ ok: true, output: bob });
     // each port built once, for the run's owner
     expect(built).toEqual({ model: [bob], tools: [bob] });
   });

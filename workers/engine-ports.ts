@@ -42,7 +42,10 @@ export function enginePorts(owner: string | null, logger: Logger, overrides: Por
   const store = postgresStore(owner === null ? { onClaim: (id) => (ownerId = id) } : {});
   return {
     store: overrides.store?.(store) ?? store,
-    model: { chat: async (request) => model().chat(request), structured: async (request) => model().structured(request) },
+    model: {
+      chat: async (request) => model().chat(request),
+      structured: async (request) => model().structured(request),
+    },
     tools: { resolve: async (ref) => tools().resolve(ref), call: async (request) => tools().call(request) },
     clock: systemClock,
     logger,

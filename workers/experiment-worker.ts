@@ -3,7 +3,17 @@ import { Worker } from "bullmq";
 import { db } from "@/lib/db/client";
 import { driveExperiment } from "@/lib/evals/coordinator";
 import { createLogger } from "@/lib/logger";
-import { closeExperimentsQueue, createWorkerConnection, enqueueExperiment, EXPERIMENTS_QUEUE, experimentJobSchema, parseJobData, queuePrefix, RUNS_WORKER_STALL_SETTINGS, type ExperimentJobData } from "@/lib/queue";
+import {
+  closeExperimentsQueue,
+  createWorkerConnection,
+  enqueueExperiment,
+  EXPERIMENTS_QUEUE,
+  experimentJobSchema,
+  parseJobData,
+  queuePrefix,
+  RUNS_WORKER_STALL_SETTINGS,
+  type ExperimentJobData,
+} from "@/lib/queue";
 
 const log = createLogger({ component: "experiment-worker" });
 
@@ -20,7 +30,9 @@ export interface ExperimentWorker {
  * dead worker's experiment is delivered again within 15 s and resumes from PostgreSQL. On close the
  * loops stop and their jobs are handed back (thrown, so BullMQ delivers them again).
  */
-export function startExperimentWorker(options: { concurrency?: number; sweepIntervalMs?: number; pollMs?: number } = {}): ExperimentWorker {
+export function startExperimentWorker(
+  options: { concurrency?: number; sweepIntervalMs?: number; pollMs?: number } = {},
+): ExperimentWorker {
   const connection = createWorkerConnection("weft-experiments");
   const stop = new AbortController();
   const worker = new Worker<ExperimentJobData, string>(
@@ -34,14 +46,22 @@ export function startExperimentWorker(options: { concurrency?: number; sweepInte
     { connection, prefix: queuePrefix(), concurrency: options.concurrency ?? 2, ...RUNS_WORKER_STALL_SETTINGS },
   );
   worker.on("error", (err) => log.warn("experiment worker error", { err }));
-  worker.on("failed", (job, err) => log.warn("experiment job failed", { experimentId: job?.data.experimentId, err: err.message }));
+  worker.on("failed", (job, err) =>
+    log.warn("experiment job failed", { experimentId: job?.data.experimentId, err: err.message }),
+  );
 
   const sweep = async () => {
     try {
-      const open = await db().experiment.findMany({ where: { status: { in: ["queued", "running"] } }, select: { id: true }, take: 500 });
+      const open = await db().experiment.findMany({
+        where: { status: { in: ["queued", "running"] } },
+        select: { id: true },
+        take: 500,
+      });
       for (const e of open) await enqueueExperiment(e.id);
     } catch (err) {
-      log.warn("experiment sweep failed; next period retries", { err: err instanceof Error ? err.message : String(err) });
+      log.warn("experiment sweep failed; next period retries", {
+        err: err instanceof Error ? err.message : String(err),
+      });
     }
   };
   void sweep();

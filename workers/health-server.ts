@@ -43,14 +43,18 @@ export async function workerHealth(worker: RunWorker): Promise<WorkerHealth> {
 }
 
 /** A tiny HTTP server: GET /health → WorkerHealth as JSON; anything else 404. Port 0 = any free port. */
-export async function startHealthServer(worker: RunWorker, port: number): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+export async function startHealthServer(
+  worker: RunWorker,
+  port: number,
+): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     if (req.method !== "GET" || req.url?.split("?")[0] !== "/health") {
       res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
       return;
     }
     workerHealth(worker).then(
-      (h) => res.writeHead(h.status === "ok" ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(h)),
+      (h) =>
+        res.writeHead(h.status === "ok" ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(h)),
       () => res.writeHead(500).end(),
     );
   });

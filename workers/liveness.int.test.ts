@@ -33,7 +33,13 @@ describe("worker liveness (Redis heartbeats)", () => {
     await b.stop();
     const port = redisLiveness(redis, "host:3:cccc");
     const t = Date.now();
-    const [beating, stopped, unknown, none, self] = await port.sight(["host:1:aaaa:j1:1", "host:2:bbbb:j2:1", "host:9:zzzz:j3:1", null, "host:3:cccc:j4:1"]);
+    const [beating, stopped, unknown, none, self] = await port.sight([
+      "host:1:aaaa:j1:1",
+      "host:2:bbbb:j2:1",
+      "host:9:zzzz:j3:1",
+      null,
+      "host:3:cccc:j4:1",
+    ]);
     expect(beating?.beat).toBeGreaterThan(t - 2_000);
     expect(beating?.stopped).toBeUndefined();
     expect(stopped).toMatchObject({ stopped: true });

@@ -24,7 +24,8 @@ const READ_TIMEOUT_MS = 2_000;
 const key = (workerId: string) => `${queuePrefix()}:worker:${workerId}`;
 
 /** The lease owner of one run job on one worker: `<workerId>:<jobId>:<job attempt>` (job ids hold no ':'). */
-export const leaseOwner = (workerId: string, jobId: string, attempt: number): string => `${workerId}:${jobId}:${attempt}`;
+export const leaseOwner = (workerId: string, jobId: string, attempt: number): string =>
+  `${workerId}:${jobId}:${attempt}`;
 
 /** The worker id (`host:pid:uuid`) inside a lease owner. */
 export const workerIdOf = (owner: string): string => owner.split(":").slice(0, -2).join(":");
@@ -49,17 +50,22 @@ export class WorkerHeartbeat {
   private beat(): void {
     if (this.inFlight) return;
     const at = Date.now();
-    this.inFlight = this.redis.set(key(this.workerId), String(at), "PX", KEEP_MS).then(
-      () => (this.lastBeatAt = at),
-      (err: unknown) => log.warn("heartbeat failed", { workerId: this.workerId, err }),
-    ).finally(() => (this.inFlight = undefined));
+    this.inFlight = this.redis
+      .set(key(this.workerId), String(at), "PX", KEEP_MS)
+      .then(
+        () => (this.lastBeatAt = at),
+        (err: unknown) => log.warn("heartbeat failed", { workerId: this.workerId, err }),
+      )
+      .finally(() => (this.inFlight = undefined));
   }
 
   /** Graceful stop: the record says the worker shut down (its handed-back steps were not crashes). */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.inFlight;
-    await this.redis.set(key(this.workerId), `stopped:${Date.now()}`, "PX", KEEP_MS).catch((err: unknown) => log.warn("final heartbeat failed", { err }));
+    await this.redis
+      .set(key(this.workerId), `stopped:${Date.now()}`, "PX", KEEP_MS)
+      .catch((err: unknown) => log.warn("final heartbeat failed", { err }));
   }
 }
 
@@ -78,9 +84,13 @@ export function redisLiveness(redis: Redis, selfId: string): LivenessPort {
     async sight(owners) {
       const ids = owners.map((o) => (o === null ? null : workerIdOf(o)));
       const others = [...new Set(ids.filter((id): id is string => id !== null && id !== selfId))];
-      const values = others.length ? await withRedisDeadline("worker liveness", redis.mget(others.map(key)), READ_TIMEOUT_MS) : [];
+      const values = others.length
+        ? await withRedisDeadline("worker liveness", redis.mget(others.map(key)), READ_TIMEOUT_MS)
+        : [];
       const byId = new Map(others.map((id, k) => [id, parse(values[k] ?? null)]));
-      return ids.map((id) => (id === null ? { beat: null } : id === selfId ? { beat: Date.now(), self: true } : byId.get(id)!));
+      return ids.map((id) =>
+        id === null ? { beat: null } : id === selfId ? { beat: Date.now(), self: true } : byId.get(id)!,
+      );
     },
   };
 }

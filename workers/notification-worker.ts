@@ -1,7 +1,15 @@
 import "server-only";
 import { Worker } from "bullmq";
 import { createLogger } from "@/lib/logger";
-import { closeNotificationsQueue, createWorkerConnection, NOTIFICATIONS_QUEUE, notificationJobSchema, parseJobData, queuePrefix, type NotificationJobData } from "@/lib/queue";
+import {
+  closeNotificationsQueue,
+  createWorkerConnection,
+  NOTIFICATIONS_QUEUE,
+  notificationJobSchema,
+  parseJobData,
+  queuePrefix,
+  type NotificationJobData,
+} from "@/lib/queue";
 import { recordDeliveryAttempt } from "@/lib/db/deliveries";
 import { deliverNotification, type DeliveryOutcome } from "@/lib/notifications/deliver";
 import { sweepNotifications } from "@/lib/notifications/outbox";
@@ -20,7 +28,9 @@ export interface NotificationWorker {
  * and backoff are the job's: lib/queue enqueueDelivery); a try that asks for another throws, so
  * BullMQ schedules it. Sweeps the outbox at start and every `sweepIntervalMs` (0: start only).
  */
-export function startNotificationWorker(options: { sweepIntervalMs?: number; concurrency?: number } = {}): NotificationWorker {
+export function startNotificationWorker(
+  options: { sweepIntervalMs?: number; concurrency?: number } = {},
+): NotificationWorker {
   const connection = createWorkerConnection("weft-notifications");
   const worker = new Worker<NotificationJobData, DeliveryOutcome>(
     NOTIFICATIONS_QUEUE,
@@ -33,7 +43,11 @@ export function startNotificationWorker(options: { sweepIntervalMs?: number; con
       } catch (err) {
         // not the receiver's doing (the database, a secret that no longer decrypts): tried again like a
         // 5xx, and on the last try recorded as failed, so the sweep does not pick the row up forever
-        if (finalTry) await recordDeliveryAttempt(deliveryId, { status: "failed", error: `Not sent: ${err instanceof Error ? err.message : String(err)}` }).catch(() => undefined);
+        if (finalTry)
+          await recordDeliveryAttempt(deliveryId, {
+            status: "failed",
+            error: `Not sent: ${err instanceof Error ? err.message : String(err)}`,
+          }).catch(() => undefined);
         throw err;
       }
       log.info("notification tried", { deliveryId, attempt: job.attemptsMade + 1, ...outcome });
@@ -49,7 +63,9 @@ export function startNotificationWorker(options: { sweepIntervalMs?: number; con
       const { created, enqueued } = await sweepNotifications();
       if (created || enqueued) log.info("notification outbox swept", { created, enqueued });
     } catch (err) {
-      log.warn("notification sweep failed; next period retries", { err: err instanceof Error ? err.message : String(err) });
+      log.warn("notification sweep failed; next period retries", {
+        err: err instanceof Error ? err.message : String(err),
+      });
     }
   };
   void sweep();

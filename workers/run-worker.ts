@@ -7,7 +7,15 @@ import { systemClock } from "@/lib/engine/clock";
 import { runJob, type DriverOutcome } from "@/lib/engine/driver";
 import { createLogger, type Logger } from "@/lib/logger";
 import { notifyRunEnded, notifyRunWaiting } from "@/lib/notifications/outbox";
-import { createWorkerConnection, parseJobData, queuePrefix, runJobSchema, RUNS_QUEUE, RUNS_WORKER_STALL_SETTINGS, type RunJobData } from "@/lib/queue";
+import {
+  createWorkerConnection,
+  parseJobData,
+  queuePrefix,
+  runJobSchema,
+  RUNS_QUEUE,
+  RUNS_WORKER_STALL_SETTINGS,
+  type RunJobData,
+} from "@/lib/queue";
 import type { LivenessPort } from "@/lib/engine/ports";
 import { resumeIfAnswered } from "@/lib/runs/answers";
 import { recordDispatchFailure } from "@/workers/dispatch-failures";
@@ -71,7 +79,13 @@ export function startRunWorker(options: RunWorkerOptions = {}): RunWorker {
         active--;
       }
     },
-    { connection, prefix: queuePrefix(), concurrency: options.concurrency ?? 20, name: id, ...RUNS_WORKER_STALL_SETTINGS },
+    {
+      connection,
+      prefix: queuePrefix(),
+      concurrency: options.concurrency ?? 20,
+      name: id,
+      ...RUNS_WORKER_STALL_SETTINGS,
+    },
   );
   worker.on("failed", (job, err) => log.error("run job failed", { jobId: job?.id, runId: job?.data.runId, err }));
   worker.on("error", (err) => log.warn("worker error", { err }));
@@ -93,7 +107,14 @@ export function startRunWorker(options: RunWorkerOptions = {}): RunWorker {
   };
 }
 
-async function shutdown(worker: Worker, reconciler: Reconciler | undefined, heartbeat: WorkerHeartbeat, connection: Redis, stop: AbortController, id: string): Promise<void> {
+async function shutdown(
+  worker: Worker,
+  reconciler: Reconciler | undefined,
+  heartbeat: WorkerHeartbeat,
+  connection: Redis,
+  stop: AbortController,
+  id: string,
+): Promise<void> {
   log.info("worker stopping: no new jobs; in-flight runs finish their steps or are handed back", { id });
   stop.abort();
   await reconciler?.stop();
@@ -136,18 +157,30 @@ async function failedBeforeStart(runId: string, err: unknown): Promise<DriverOut
   throw err;
 }
 
-async function processRunJob(job: Job<RunJobData>, workerId: string, stop: AbortSignal, graceMs: number, liveness: LivenessPort, overrides: PortOverrides): Promise<DriverOutcome> {
+async function processRunJob(
+  job: Job<RunJobData>,
+  workerId: string,
+  stop: AbortSignal,
+  graceMs: number,
+  liveness: LivenessPort,
+  overrides: PortOverrides,
+): Promise<DriverOutcome> {
   const data = parseJobData(RUNS_QUEUE, runJobSchema, job.data);
   const owner = leaseOwner(workerId, job.id ?? "?", job.attemptsStarted);
   const logger = log.child({ runId: data.runId, jobId: job.id, reason: data.reason });
   const drive = () =>
-    runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, { owner, stop, stopGraceMs: Math.max(0, graceMs - 1_000) })
-      .catch((err: unknown) => failedBeforeStart(data.runId, err));
+    runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, {
+      owner,
+      stop,
+      stopGraceMs: Math.max(0, graceMs - 1_000),
+    }).catch((err: unknown) => failedBeforeStart(data.runId, err));
   let outcome = await drive();
   const until = Math.min(Date.now(), data.enqueuedAt) + EARLY_JOB_MS;
   if (outcome.kind === "not_found" && (await insertEnded(data.runId, logger)) && !stop.aborted) outcome = await drive();
   for (let i = 0; outcome.kind === "not_found" && Date.now() < until && !stop.aborted; i++) {
-    await systemClock.sleep(EARLY_JOB_PAUSES_MS[Math.min(i, EARLY_JOB_PAUSES_MS.length - 1)]!, stop).catch(() => undefined);
+    await systemClock
+      .sleep(EARLY_JOB_PAUSES_MS[Math.min(i, EARLY_JOB_PAUSES_MS.length - 1)]!, stop)
+      .catch(() => undefined);
     if (!stop.aborted) outcome = await drive();
   }
   // a run whose end went to its step log has its rows written right after the end's wake-up: the job
@@ -164,12 +197,16 @@ async function processRunJob(job: Job<RunJobData>, workerId: string, stop: Abort
         if (links.hasParent) await settleParent(data.runId);
         if (links.liveChildren) await cancelChildRuns(data.runId);
       })
-      .catch((err: unknown) => logger.warn("subflow links after the run's end failed; the reconciler settles them", { err }));
+      .catch((err: unknown) =>
+        logger.warn("subflow links after the run's end failed; the reconciler settles them", { err }),
+      );
   }
   // an answer stored while this job was parking the run (a person's, or a child run that ended
   // meanwhile) found it still running: wake it now; otherwise tell whoever listens that a review waits
   if (outcome.kind === "waiting") {
-    await settleSubflowSteps(data.runId).catch((err: unknown) => logger.warn("settling subflow steps failed; the reconciler will", { err }));
+    await settleSubflowSteps(data.runId).catch((err: unknown) =>
+      logger.warn("settling subflow steps failed; the reconciler will", { err }),
+    );
     const woken = await resumeIfAnswered(data.runId);
     if (!woken && outcome.steps > 0) await notifyRunWaiting(data.runId);
   }

@@ -1,7 +1,15 @@
 import "server-only";
 import { Worker } from "bullmq";
 import { createLogger } from "@/lib/logger";
-import { closeSchedulesQueue, createWorkerConnection, parseJobData, queuePrefix, scheduleJobSchema, SCHEDULES_QUEUE, type ScheduleJobData } from "@/lib/queue";
+import {
+  closeSchedulesQueue,
+  createWorkerConnection,
+  parseJobData,
+  queuePrefix,
+  scheduleJobSchema,
+  SCHEDULES_QUEUE,
+  type ScheduleJobData,
+} from "@/lib/queue";
 import { fireSchedule, reconcileSchedules, type FireOutcome } from "@/lib/schedules/fire";
 
 const log = createLogger({ component: "schedule-worker" });
@@ -20,7 +28,9 @@ export interface ScheduleWorker {
  * (lib/schedules/fire.ts), its planned time BullMQ's `prevMillis`. Rebuilds Redis's timers from
  * PostgreSQL at start and every `reconcileIntervalMs` (0: start only).
  */
-export function startScheduleWorker(options: { reconcileIntervalMs?: number; concurrency?: number } = {}): ScheduleWorker {
+export function startScheduleWorker(
+  options: { reconcileIntervalMs?: number; concurrency?: number } = {},
+): ScheduleWorker {
   const connection = createWorkerConnection("weft-schedules");
   const worker = new Worker<ScheduleJobData, FireOutcome>(
     SCHEDULES_QUEUE,
@@ -33,7 +43,9 @@ export function startScheduleWorker(options: { reconcileIntervalMs?: number; con
     },
     { connection, prefix: queuePrefix(), concurrency: options.concurrency ?? 5 },
   );
-  worker.on("failed", (job, err) => log.error("schedule job failed", { jobId: job?.id, scheduleId: job?.data.scheduleId, err }));
+  worker.on("failed", (job, err) =>
+    log.error("schedule job failed", { jobId: job?.id, scheduleId: job?.data.scheduleId, err }),
+  );
   worker.on("error", (err) => log.warn("schedule worker error", { err }));
 
   const reconcile = async () => {
@@ -41,7 +53,9 @@ export function startScheduleWorker(options: { reconcileIntervalMs?: number; con
       const { set, removed } = await reconcileSchedules();
       if (set || removed) log.info("schedule timers reconciled", { set, removed });
     } catch (err) {
-      log.warn("schedule reconcile failed; next period retries", { err: err instanceof Error ? err.message : String(err) });
+      log.warn("schedule reconcile failed; next period retries", {
+        err: err instanceof Error ? err.message : String(err),
+      });
     }
   };
   const ready = reconcile();

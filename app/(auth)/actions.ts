@@ -41,7 +41,10 @@ export async function signInAction(_prev: AuthFormState, form: FormData): Promis
   const parsed = signInSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     const f = z.flattenError(parsed.error).fieldErrors;
-    return { fieldErrors: { email: f.email?.[0], password: f.password?.[0] }, values: { email: String(form.get("email") ?? "") } };
+    return {
+      fieldErrors: { email: f.email?.[0], password: f.password?.[0] },
+      values: { email: String(form.get("email") ?? "") },
+    };
   }
   const { email, password, callbackUrl } = parsed.data;
   const wait = await signInRetryAfter(email, clientIp(await headers()));
@@ -51,7 +54,8 @@ export async function signInAction(_prev: AuthFormState, form: FormData): Promis
   } catch (err) {
     if (!(err instanceof AuthError)) throw err;
     const code = (err as AuthError & { code?: string }).code;
-    if (code === "rate_limited") return limited((await signInRetryAfter(email, clientIp(await headers()))) ?? 60, email);
+    if (code === "rate_limited")
+      return limited((await signInRetryAfter(email, clientIp(await headers()))) ?? 60, email);
     return { error: "Incorrect email or password.", values: { email } };
   }
   redirect(callbackUrl);
@@ -72,7 +76,12 @@ export async function signUpAction(_prev: AuthFormState, form: FormData): Promis
     return { fieldErrors: { name: f.name?.[0], email: f.email?.[0], password: f.password?.[0] }, values };
   }
   const wait = await signUpRetryAfter(clientIp(await headers()));
-  if (wait !== null) return { error: `Too many sign-ups from this address. Try again in ${Math.ceil(wait / 60)} minutes.`, retryAfter: wait, values };
+  if (wait !== null)
+    return {
+      error: `Too many sign-ups from this address. Try again in ${Math.ceil(wait / 60)} minutes.`,
+      retryAfter: wait,
+      values,
+    };
   try {
     await createUser(parsed.data);
   } catch (err) {

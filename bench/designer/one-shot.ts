@@ -56,7 +56,9 @@ const dedupeBranches = (n: DesignNode): DesignNode =>
 function dropInvalidDesign(a: DesignAnswer): DesignAnswer {
   const nodes = a.design.nodes.filter((n) => KINDS.includes(n.kind)).map(dedupeBranches);
   const ids = new Set(nodes.map((n) => n.id));
-  const edges = a.design.edges.filter((e) => ids.has(e.from) && ids.has(e.to) && (!e.loop || (e.maxIterations ?? 0) >= 1));
+  const edges = a.design.edges.filter(
+    (e) => ids.has(e.from) && ids.has(e.to) && (!e.loop || (e.maxIterations ?? 0) >= 1),
+  );
   return { ...a, design: { ...a.design, nodes, edges } };
 }
 
@@ -66,9 +68,17 @@ function dropInvalidOps(ops: EditOperation[], base: Workflow): EditOperation[] {
   const kept: EditOperation[] = [];
   for (const op of ops) {
     if ((op.op === "add_node" || op.op === "insert_between") && !KINDS.includes(op.node.kind)) continue;
-    if (op.op === "add_edge" && (!ids.has(op.edge.from) || !ids.has(op.edge.to) || (op.edge.loop && !(op.edge.maxIterations! >= 1)))) continue;
+    if (
+      op.op === "add_edge" &&
+      (!ids.has(op.edge.from) || !ids.has(op.edge.to) || (op.edge.loop && !(op.edge.maxIterations! >= 1)))
+    )
+      continue;
     if (op.op === "add_node" || op.op === "insert_between") ids.add(op.node.id);
-    if (op.op === "update_node" && op.set.branches) kept.push({ ...op, set: { ...op.set, branches: dedupeBranches({ id: op.id, kind: "agent", branches: op.set.branches }).branches } });
+    if (op.op === "update_node" && op.set.branches)
+      kept.push({
+        ...op,
+        set: { ...op.set, branches: dedupeBranches({ id: op.id, kind: "agent", branches: op.set.branches }).branches },
+      });
     else kept.push(op);
   }
   return kept;
@@ -77,7 +87,11 @@ function dropInvalidOps(ops: EditOperation[], base: Workflow): EditOperation[] {
 export type OneShotResult = { workflow?: Workflow; valid: boolean; usage: Usage };
 
 /** One call, invalid parts dropped, then lib/workflow validation (placeholder tools count as pending, as for the designer). */
-export async function oneShot(request: { message: string; workflow?: Workflow }, model: DesignerModel, ctx: DesignContext): Promise<OneShotResult> {
+export async function oneShot(
+  request: { message: string; workflow?: Workflow },
+  model: DesignerModel,
+  ctx: DesignContext,
+): Promise<OneShotResult> {
   const usage: Usage = { calls: 0, promptTokens: 0, completionTokens: 0 };
   const counted = countingModel(model, usage);
   const registered = ctx.tools.map((t) => t.name);
@@ -86,16 +100,30 @@ export async function oneShot(request: { message: string; workflow?: Workflow },
   let doc: Workflow | undefined;
   let needed: { name: string; purpose?: string }[] | undefined;
   if (request.workflow) {
-    const messages = [{ role: "user" as const, content: `${request.message}\n\nCurrent workflow document:\n${JSON.stringify(request.workflow)}` }];
-    const base = { nodeIds: request.workflow.nodes.map((n) => n.id), agentKeys: request.workflow.agents.map((a) => a.key) };
+    const messages = [
+      {
+        role: "user" as const,
+        content: `${request.message}\n\nCurrent workflow document:\n${JSON.stringify(request.workflow)}`,
+      },
+    ];
+    const base = {
+      nodeIds: request.workflow.nodes.map((n) => n.id),
+      agentKeys: request.workflow.agents.map((a) => a.key),
+    };
     const res = await counted.structured({ schema: editSchemas({}, base), system, messages });
     const read = res.ok ? readEditAnswer(res.data) : undefined;
     if (read?.ok) {
-      doc = applyEdits(request.workflow, dropInvalidOps(read.answer.operations, request.workflow), { kinds: KINDS }).workflow;
+      doc = applyEdits(request.workflow, dropInvalidOps(read.answer.operations, request.workflow), {
+        kinds: KINDS,
+      }).workflow;
       needed = read.answer.toolsNeeded;
     }
   } else {
-    const res = await counted.structured({ schema: designSchemas({}), system, messages: [{ role: "user", content: request.message }] });
+    const res = await counted.structured({
+      schema: designSchemas({}),
+      system,
+      messages: [{ role: "user", content: request.message }],
+    });
     const read = res.ok ? readDesignAnswer(res.data) : undefined;
     if (read?.ok) {
       const kept = dropInvalidDesign(read.answer);
@@ -105,6 +133,8 @@ export async function oneShot(request: { message: string; workflow?: Workflow },
   }
   if (!doc) return { valid: false, usage };
   const { workflow } = markPlaceholders(doc, registered, needed);
-  const errors = validate(workflow, { tools: registered }).filter((i) => i.severity === "error" && i.code !== "tool_placeholder");
+  const errors = validate(workflow, { tools: registered }).filter(
+    (i) => i.severity === "error" && i.code !== "tool_placeholder",
+  );
   return { workflow, valid: errors.length === 0, usage };
 }

@@ -16,7 +16,9 @@ const stubs: Plugin = {
   setup(b) {
     const stub = path.join(import.meta.dirname, "client/stubs/next.tsx");
     b.onResolve({ filter: /^next\/(navigation|link)$/ }, () => ({ path: stub }));
-    b.onResolve({ filter: /^server-only$/ }, (args) => ({ errors: [{ text: `server-only module imported by ${args.importer}` }] }));
+    b.onResolve({ filter: /^server-only$/ }, (args) => ({
+      errors: [{ text: `server-only module imported by ${args.importer}` }],
+    }));
   },
 };
 
@@ -56,7 +58,10 @@ export async function buildPages(): Promise<string> {
   fs.rmSync(OUT_DIR, { recursive: true, force: true });
   fs.mkdirSync(OUT_DIR, { recursive: true });
   const result = await build({
-    entryPoints: { ours: path.join(import.meta.dirname, "client/ours.tsx"), peer: path.join(import.meta.dirname, "client/peer.tsx") },
+    entryPoints: {
+      ours: path.join(import.meta.dirname, "client/ours.tsx"),
+      peer: path.join(import.meta.dirname, "client/peer.tsx"),
+    },
     outdir: OUT_DIR,
     bundle: true,
     // Dynamic imports become their own chunks, as in the Next build (elkjs loads on the first layout).

@@ -24,7 +24,15 @@ const RESULT_FILE = "editor-b3.json";
 /** Its smoke (bundle + Chromium + one pair at 100 nodes) takes minutes on a 2-core machine: named runs only. */
 export const smokeInSuite = false;
 
-const FULL: Plan = { sizes: [10, 100, 500, 2000], reps: 5, warmup: true, panSteps: 20, drags: 20, dragSteps: 8, countDrags: 3 };
+const FULL: Plan = {
+  sizes: [10, 100, 500, 2000],
+  reps: 5,
+  warmup: true,
+  panSteps: 20,
+  drags: 20,
+  dragSteps: 8,
+  countDrags: 3,
+};
 const SMOKE: Plan = { sizes: [100], reps: 1, warmup: false, panSteps: 20, drags: 5, dragSteps: 8, countDrags: 2 };
 
 /**
@@ -44,24 +52,44 @@ function planFromEnv(base: Plan): Plan & { warmupOnlyFirstSize?: boolean } {
 }
 
 /** `loadAverage`: the machine's 1-minute load average before and after the size was measured (2 cores: above ~1.5, others were busy). */
-interface SizeResult { n: number; at?: string; plan?: Plan; loadAverage?: [number, number]; ours: ArmSummary; peer: ArmSummary; ratio: ReturnType<typeof ratios> }
-interface StoredResult { at?: string; sizes: SizeResult[]; samples?: LoadSample[] }
+interface SizeResult {
+  n: number;
+  at?: string;
+  plan?: Plan;
+  loadAverage?: [number, number];
+  ours: ArmSummary;
+  peer: ArmSummary;
+  ratio: ReturnType<typeof ratios>;
+}
+interface StoredResult {
+  at?: string;
+  sizes: SizeResult[];
+  samples?: LoadSample[];
+}
 
-const GOAL = "time to interactive ≤ 1.25× the peer at 10, 100 and 500 nodes, ≤ 1.5 s at 2,000; frame p95 ≤ 1.25× the peer at 500 nodes; renders per drag move proportional to the nodes moved; 2,000 nodes load and pan";
+const GOAL =
+  "time to interactive ≤ 1.25× the peer at 10, 100 and 500 nodes, ≤ 1.5 s at 2,000; frame p95 ≤ 1.25× the peer at 500 nodes; renders per drag move proportional to the nodes moved; 2,000 nodes load and pan";
 
 const METHOD = {
   tti: "time to interactive: ms from navigation start until the frame that shows the first drag answered; the drag is pressed with the real mouse the moment every node of the graph is rendered (none hidden), on a node in view, and moved 2 × 6 px",
-  ready: "ms from navigation start until the canvas shows its nodes, none hidden (unmeasured), and node count + viewport transform hold for 10 frames",
-  frames: "requestAnimationFrame intervals while panning (plan.panSteps steps) and dragging (plan.drags drags × plan.dragSteps moves), one real mouse move per frame",
+  ready:
+    "ms from navigation start until the canvas shows its nodes, none hidden (unmeasured), and node count + viewport transform hold for 10 frames",
+  frames:
+    "requestAnimationFrame intervals while panning (plan.panSteps steps) and dragging (plan.drags drags × plan.dragSteps moves), one real mouse move per frame",
   latency: "pointermove timeStamp → end of the next frame's work (rAF then a message-channel task)",
-  renders: "React commits via the DevTools global hook: components that performed work, per pointermove during plan.countDrags extra drags",
+  renders:
+    "React commits via the DevTools global hook: components that performed work, per pointermove during plan.countDrags extra drags",
   viewport: VIEWPORT,
   ours: "components/editor/workflow-editor.tsx (palette, canvas, inspector, live validation, history) bundled with esbuild, app Tailwind CSS, instant stub server actions",
   peer: "@xyflow/react <ReactFlow> with default nodes, useNodesState/useEdgesState, fitView, same ids/positions/edges",
 };
 
 /** The stored sizes this run did not measure are kept, each with the time of the run that measured it. */
-function merged(stored: StoredResult | undefined, sizes: SizeResult[], samples: LoadSample[]): { sizes: SizeResult[]; samples: LoadSample[] } {
+function merged(
+  stored: StoredResult | undefined,
+  sizes: SizeResult[],
+  samples: LoadSample[],
+): { sizes: SizeResult[]; samples: LoadSample[] } {
   const fresh = new Set(sizes.map((s) => s.n));
   const kept = (stored?.sizes ?? []).filter((s) => !fresh.has(s.n)).map((s) => ({ ...s, at: s.at ?? stored?.at }));
   const keptSamples = (stored?.samples ?? []).filter((s) => !fresh.has(s.n));
@@ -77,7 +105,10 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const plan: Plan & { warmupOnlyFirstSize?: boolean } = smoke ? SMOKE : planFromEnv(FULL);
   const dir = await buildPages();
   const server = await startPageServer(dir);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   const browserVersion = browser.version();
   const stored = await readResult<StoredResult>(RESULT_FILE);
   const samples: LoadSample[] = [];
@@ -85,7 +116,9 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   // The JSON is rewritten after every size, so a run cut short still leaves what it measured.
   const save = async (complete: boolean) => {
     if (smoke) return;
-    const { version } = (await import("@xyflow/react/package.json", { with: { type: "json" } })).default as { version: string };
+    const { version } = (await import("@xyflow/react/package.json", { with: { type: "json" } })).default as {
+      version: string;
+    };
     const all = merged(stored, sizes, samples);
     await writeResult(RESULT_FILE, {
       bench: "B3 editor vs plain React Flow",
@@ -110,13 +143,24 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
         for (const arm of order) {
           const s = await measureLoad(browser, server.url, arm, n, rep, plan);
           samples.push(s);
-          if (!smoke) process.stdout.write(`  b3 ${arm} ${n} rep ${rep}: tti ${s.ttiMs.toFixed(0)} ms (rendered ${s.renderedMs.toFixed(0)}, first drag ${s.firstDragMs.toFixed(0)}), ready ${s.readyMs.toFixed(0)} ms\n`);
+          if (!smoke)
+            process.stdout.write(
+              `  b3 ${arm} ${n} rep ${rep}: tti ${s.ttiMs.toFixed(0)} ms (rendered ${s.renderedMs.toFixed(0)}, first drag ${s.firstDragMs.toFixed(0)}), ready ${s.readyMs.toFixed(0)} ms\n`,
+            );
         }
       }
       const ours = samples.filter((s) => s.n === n && s.arm === "ours");
       const peer = samples.filter((s) => s.n === n && s.arm === "peer");
       const loadAverage: [number, number] = [Math.round(loadBefore * 10) / 10, Math.round(os.loadavg()[0]! * 10) / 10];
-      sizes.push({ n, at: new Date().toISOString(), plan, loadAverage, ours: summarise(ours), peer: summarise(peer), ratio: ratios(ours, peer) });
+      sizes.push({
+        n,
+        at: new Date().toISOString(),
+        plan,
+        loadAverage,
+        ours: summarise(ours),
+        peer: summarise(peer),
+        ratio: ratios(ours, peer),
+      });
       await save(n === plan.sizes.at(-1));
     }
   } finally {

@@ -8,19 +8,44 @@ import { PROBE_SCRIPT } from "./probe";
 import type { Arm } from "./server";
 
 /** What a run measures per page load (the stored plan). */
-export interface Plan { sizes: number[]; reps: number; warmup: boolean; panSteps: number; drags: number; dragSteps: number; countDrags: number }
+export interface Plan {
+  sizes: number[];
+  reps: number;
+  warmup: boolean;
+  panSteps: number;
+  drags: number;
+  dragSteps: number;
+  countDrags: number;
+}
 
-export interface PhaseRaw { phase: string; ms: number; intervals: number[]; latencies: number[]; moves: number; longtasks: number; longtaskMs: number }
+export interface PhaseRaw {
+  phase: string;
+  ms: number;
+  intervals: number[];
+  latencies: number[];
+  moves: number;
+  longtasks: number;
+  longtaskMs: number;
+}
 
 export interface LoadSample {
-  arm: Arm; n: number; rep: number;
+  arm: Arm;
+  n: number;
+  rep: number;
   /** ms from navigation start: every node rendered (none hidden), and the frame showing the first drag answered. */
-  renderedMs: number; ttiMs: number;
+  renderedMs: number;
+  ttiMs: number;
   /** pointerdown of the first drag → the frame that shows the node moved; presses that missed a node (the view moved). */
-  firstDragMs: number; firstDragMissed: number;
-  readyMs: number; renderedNodes: number; renderedEdges: number; nodesAfterPan: number;
-  loadLongtasks: number; loadLongtaskMs: number;
-  pan: PhaseRaw; drag: PhaseRaw;
+  firstDragMs: number;
+  firstDragMissed: number;
+  readyMs: number;
+  renderedNodes: number;
+  renderedEdges: number;
+  nodesAfterPan: number;
+  loadLongtasks: number;
+  loadLongtaskMs: number;
+  pan: PhaseRaw;
+  drag: PhaseRaw;
   count: { moves: number; commits: number; renders: Record<string, number> };
 }
 
@@ -58,7 +83,10 @@ async function firstDrag(page: Page, at: Point): Promise<void> {
     await page.mouse.move(p.x + 12, p.y + 8);
     const pressed = await page.evaluate(() => (window as unknown as Probe).__b3.pressed !== null);
     if (pressed) {
-      await page.waitForFunction(() => (window as unknown as Probe).__b3.tti !== null, undefined, { timeout: 60_000, polling: "raf" });
+      await page.waitForFunction(() => (window as unknown as Probe).__b3.tti !== null, undefined, {
+        timeout: 60_000,
+        polling: "raf",
+      });
       await page.mouse.up();
       return;
     }
@@ -73,7 +101,8 @@ async function firstDrag(page: Page, at: Point): Promise<void> {
 async function emptyPanePoint(page: Page): Promise<Point> {
   return page.evaluate(() => {
     const pane = document.querySelector(".react-flow__pane")!.getBoundingClientRect();
-    const cx = pane.left + pane.width / 2, cy = pane.top + pane.height / 2;
+    const cx = pane.left + pane.width / 2,
+      cy = pane.top + pane.height / 2;
     const points: { x: number; y: number; d: number }[] = [];
     for (let y = pane.top + 40; y < pane.bottom - 160; y += 7) {
       for (let x = pane.left + 40; x < pane.right - 240; x += 7) points.push({ x, y, d: Math.hypot(x - cx, y - cy) });
@@ -93,7 +122,8 @@ async function nodeGrabPoint(page: Page, k: number): Promise<Point & { id: strin
       const r = el.getBoundingClientRect();
       const id = el.dataset.id ?? "";
       if (id === "start" || id === "end") return [];
-      const x = r.left + r.width / 2, y = r.top + Math.min(10, r.height / 2);
+      const x = r.left + r.width / 2,
+        y = r.top + Math.min(10, r.height / 2);
       if (x < pane.left + 60 || x > pane.right - 60 || y < pane.top + 20 || y > pane.bottom - 60) return [];
       return document.elementFromPoint(x, y)?.closest(".react-flow__node") === el ? [{ x, y, id }] : [];
     });
@@ -118,7 +148,12 @@ async function drag(page: Page, k: number, steps: number) {
 /** What the probe saw up to the first drag answered (ms since navigation start). */
 export interface LoadTimes {
   ready: { at: number; nodes: number; edges: number };
-  rendered: number; tti: number; pressed: number; missed: number; longtasks: number; longtaskMs: number;
+  rendered: number;
+  tti: number;
+  pressed: number;
+  missed: number;
+  longtasks: number;
+  longtaskMs: number;
 }
 
 /**
@@ -126,7 +161,10 @@ export interface LoadTimes {
  * is rendered, and waits until it was answered and the view stands still. `errors` collects page errors.
  */
 export async function openInteractive(
-  context: BrowserContext, url: string, errors: string[], beforeGoto?: (page: Page) => Promise<void>,
+  context: BrowserContext,
+  url: string,
+  errors: string[],
+  beforeGoto?: (page: Page) => Promise<void>,
 ): Promise<{ page: Page; load: LoadTimes }> {
   let dragging: Promise<void> | undefined;
   await context.exposeBinding("__b3Grab", ({ page }, at: Point) => {
@@ -142,19 +180,36 @@ export async function openInteractive(
     await page.waitForFunction(done, undefined, { timeout: 240_000, polling: 100 });
     await dragging;
   } catch (e) {
-    throw new Error(`${url}: never interactive${errors.length ? ` (page errors: ${errors.join("; ")})` : ""}: ${(e as Error).message}`);
+    throw new Error(
+      `${url}: never interactive${errors.length ? ` (page errors: ${errors.join("; ")})` : ""}: ${(e as Error).message}`,
+    );
   }
   const load = await page.evaluate(() => {
     const s = (window as unknown as Probe).__b3;
     const lt = s.longtasks.filter((l) => l.start <= s.ready!.at);
     const longtaskMs = lt.reduce((a, l) => a + l.duration, 0);
-    return { ready: s.ready!, rendered: s.rendered!.at, tti: s.tti!.at, pressed: s.pressed!.at, missed: s.missed, longtasks: lt.length, longtaskMs };
+    return {
+      ready: s.ready!,
+      rendered: s.rendered!.at,
+      tti: s.tti!.at,
+      pressed: s.pressed!.at,
+      missed: s.missed,
+      longtasks: lt.length,
+      longtaskMs,
+    };
   });
   return { page, load };
 }
 
 /** Loads `arm` with `n` nodes in a fresh context and measures it (see the file comment). */
-export async function measureLoad(browser: Browser, base: string, arm: Arm, n: number, rep: number, plan: Plan): Promise<LoadSample> {
+export async function measureLoad(
+  browser: Browser,
+  base: string,
+  arm: Arm,
+  n: number,
+  rep: number,
+  plan: Plan,
+): Promise<LoadSample> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
     const errors: string[] = [];
@@ -192,10 +247,21 @@ export async function measureLoad(browser: Browser, base: string, arm: Arm, n: n
     lap("count");
     if (errors.length) throw new Error(`${arm} ${n}: page errors: ${errors.join("; ")}`);
     return {
-      arm, n, rep,
-      renderedMs: load.rendered, ttiMs: load.tti, firstDragMs: load.tti - load.pressed, firstDragMissed: load.missed,
-      readyMs: load.ready.at, renderedNodes: load.ready.nodes, renderedEdges: load.ready.edges, nodesAfterPan,
-      loadLongtasks: load.longtasks, loadLongtaskMs: load.longtaskMs, pan, drag: dragPhase,
+      arm,
+      n,
+      rep,
+      renderedMs: load.rendered,
+      ttiMs: load.tti,
+      firstDragMs: load.tti - load.pressed,
+      firstDragMissed: load.missed,
+      readyMs: load.ready.at,
+      renderedNodes: load.ready.nodes,
+      renderedEdges: load.ready.edges,
+      nodesAfterPan,
+      loadLongtasks: load.longtasks,
+      loadLongtaskMs: load.longtaskMs,
+      pan,
+      drag: dragPhase,
       count: { moves: countPhase.moves, commits: counted.commits, renders: counted.renders },
     };
   } finally {

@@ -18,7 +18,12 @@ import { openInteractive, VIEWPORT } from "./measure";
 import { startPageServer, type Arm } from "./server";
 import { traceTimeline } from "./trace-timeline";
 
-type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number }; hitCount?: number; children?: number[] };
+type ProfileNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
+  hitCount?: number;
+  children?: number[];
+};
 type Profile = { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[]; startTime: number; endTime: number };
 
 /** Self time (ms) per function name + file, from the sampled profile. */
@@ -35,7 +40,13 @@ function topSelf(profile: Profile, limit = 25): string[] {
     self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
   }
   const total = [...self.values()].reduce((a, b) => a + b, 0);
-  return [`total sampled ${total.toFixed(0)} ms`, ...[...self].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([k, v]) => `${v.toFixed(1).padStart(8)} ms  ${k}`)];
+  return [
+    `total sampled ${total.toFixed(0)} ms`,
+    ...[...self]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([k, v]) => `${v.toFixed(1).padStart(8)} ms  ${k}`),
+  ];
 }
 
 /** Inclusive time (ms) per function of our bundle (ours.js and its chunks other than the shared vendor one), top `limit`. */
@@ -57,20 +68,37 @@ function topInclusive(profile: Profile, filter: (url: string) => boolean, limit 
       incl.set(key, (incl.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
     }
   }
-  return [...incl].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([k, v]) => `${v.toFixed(1).padStart(8)} ms  ${k}`);
+  return [...incl]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([k, v]) => `${v.toFixed(1).padStart(8)} ms  ${k}`);
 }
 
 async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
   const { metrics: m } = (await cdp.send("Performance.getMetrics")) as { metrics: { name: string; value: number }[] };
-  const pick = ["ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "TaskDuration", "Nodes", "LayoutCount", "RecalcStyleCount"];
-  return Object.fromEntries(m.filter((x) => pick.includes(x.name)).map((x) => [x.name, x.name.endsWith("Duration") ? Math.round(x.value * 1000) : x.value]));
+  const pick = [
+    "ScriptDuration",
+    "RecalcStyleDuration",
+    "LayoutDuration",
+    "TaskDuration",
+    "Nodes",
+    "LayoutCount",
+    "RecalcStyleCount",
+  ];
+  return Object.fromEntries(
+    m
+      .filter((x) => pick.includes(x.name))
+      .map((x) => [x.name, x.name.endsWith("Duration") ? Math.round(x.value * 1000) : x.value]),
+  );
 }
 
-const diff = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(b).map((k) => [k, b[k]! - (a[k] ?? 0)]));
+const diff = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(Object.keys(b).map((k) => [k, b[k]! - (a[k] ?? 0)]));
 
 async function pan(page: Page, steps: number) {
   const box = (await page.locator(".react-flow__pane").boundingBox())!;
-  const x = box.x + box.width / 2, y = box.y + box.height / 2;
+  const x = box.x + box.width / 2,
+    y = box.y + box.height / 2;
   await page.mouse.move(x, y);
   await page.mouse.down();
   for (let i = 1; i <= steps; i++) {
@@ -82,8 +110,12 @@ async function pan(page: Page, steps: number) {
 
 /** Drags the (3 + k)-th movable node 8 px × steps, one move per frame. */
 async function drag(page: Page, k: number, steps: number) {
-  const box = (await page.locator(".react-flow__node:not([data-id=start]):not([data-id=end])").nth(3 + k).boundingBox())!;
-  const x = box.x + box.width / 2, y = box.y + Math.min(8, box.height / 2);
+  const box = (await page
+    .locator(".react-flow__node:not([data-id=start]):not([data-id=end])")
+    .nth(3 + k)
+    .boundingBox())!;
+  const x = box.x + box.width / 2,
+    y = box.y + Math.min(8, box.height / 2);
   await page.mouse.move(x, y);
   await page.mouse.down();
   for (let i = 1; i <= steps; i++) {
@@ -94,7 +126,15 @@ async function drag(page: Page, k: number, steps: number) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
 }
 
-type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } };
+type TraceEvent = {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+};
 
 /** CPU ms of the renderer main thread per top-level kind (RunTask total, then Layout, style, paint, script...). */
 function traceSummary(buffer: Buffer): string {
@@ -102,8 +142,22 @@ function traceSummary(buffer: Buffer): string {
   const main = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
   if (!main) return "no renderer main thread in the trace";
   const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X");
-  const kinds = ["RunTask", "FunctionCall", "EvaluateScript", "UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize", "Commit", "HitTest", "MajorGC", "MinorGC"];
-  const sum = (name: string) => mine.filter((e) => e.name === name).reduce((a, e) => a + (e.tdur ?? e.dur ?? 0), 0) / 1000;
+  const kinds = [
+    "RunTask",
+    "FunctionCall",
+    "EvaluateScript",
+    "UpdateLayoutTree",
+    "Layout",
+    "PrePaint",
+    "Paint",
+    "Layerize",
+    "Commit",
+    "HitTest",
+    "MajorGC",
+    "MinorGC",
+  ];
+  const sum = (name: string) =>
+    mine.filter((e) => e.name === name).reduce((a, e) => a + (e.tdur ?? e.dur ?? 0), 0) / 1000;
   return "main-thread CPU ms: " + kinds.map((k) => `${k} ${sum(k).toFixed(0)}`).join(", ");
 }
 
@@ -112,11 +166,22 @@ async function main() {
   const phase = process.argv.find((a) => a.startsWith("--phase="))?.slice(8) ?? "load";
   const dir = process.argv.includes("--skip-build") ? OUT_DIR : await buildPages();
   const server = await startPageServer(dir);
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   try {
     const context = await browser.newContext({ viewport: VIEWPORT });
     const trace = process.argv.includes("--trace");
-    const categories = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "v8", "blink.user_timing", "loading", "__metadata"];
+    const categories = [
+      "devtools.timeline",
+      "disabled-by-default-devtools.timeline",
+      "v8.execute",
+      "v8",
+      "blink.user_timing",
+      "loading",
+      "__metadata",
+    ];
     // A load is traced browser-wide from a blank page of the same context (a CDP profiler would
     // attach only after the page had begun loading).
     const blank = await context.newPage();
@@ -132,12 +197,16 @@ async function main() {
       await loadCdp.send("Profiler.start");
     });
     page.on("pageerror", (e) => console.error("page error:", e.message));
-    const resources = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => {
-      const e = r as PerformanceResourceTiming;
-      return `${e.name.split("/").pop()} ${Math.round(e.startTime)}→${Math.round(e.responseEnd)} ms, ${Math.round(e.encodedBodySize / 1024)} KB`;
-    }));
-    console.log(`${arm} ${nArg}: every node rendered ${Math.round(load.rendered)} ms, first drag pressed ${Math.round(load.pressed)}, ` +
-      `answered (tti) ${Math.round(load.tti)}, view still from ${Math.round(load.ready.at)}; long tasks ${Math.round(load.longtaskMs)} ms`);
+    const resources = await page.evaluate(() =>
+      performance.getEntriesByType("resource").map((r) => {
+        const e = r as PerformanceResourceTiming;
+        return `${e.name.split("/").pop()} ${Math.round(e.startTime)}→${Math.round(e.responseEnd)} ms, ${Math.round(e.encodedBodySize / 1024)} KB`;
+      }),
+    );
+    console.log(
+      `${arm} ${nArg}: every node rendered ${Math.round(load.rendered)} ms, first drag pressed ${Math.round(load.pressed)}, ` +
+        `answered (tti) ${Math.round(load.tti)}, view still from ${Math.round(load.ready.at)}; long tasks ${Math.round(load.longtaskMs)} ms`,
+    );
     console.log("resources:\n  " + resources.join("\n  "));
     if (phase === "load") {
       const json = (await browser.stopTracing()).toString("utf8");
@@ -148,7 +217,8 @@ async function main() {
       console.log(topSelf(profile, 30).join("\n"));
       // inclusive time of the entry's own functions (not the shared React / React Flow chunk)
       const own = (u: string) => u.includes("/ours.js") || u.includes("/peer.js");
-      if (process.argv.includes("--inclusive")) console.log("inclusive, by function:\n" + topInclusive(profile, own, 60).join("\n"));
+      if (process.argv.includes("--inclusive"))
+        console.log("inclusive, by function:\n" + topInclusive(profile, own, 60).join("\n"));
     }
     const cdp = await context.newCDPSession(page);
     await cdp.send("Performance.enable");
@@ -161,7 +231,10 @@ async function main() {
       await page.evaluate(() => (window as unknown as Probe).__b3.count(true));
       for (let k = 0; k < 3; k++) await drag(page, k, 8);
       const c = await page.evaluate(() => (window as unknown as Probe).__b3.count(false));
-      console.log(`commits ${c.commits}; renders during 3 drags × 8 moves:`, Object.entries(c.renders).sort((a, b) => b[1] - a[1]));
+      console.log(
+        `commits ${c.commits}; renders during 3 drags × 8 moves:`,
+        Object.entries(c.renders).sort((a, b) => b[1] - a[1]),
+      );
       await context.close();
       return;
     }
@@ -175,7 +248,15 @@ async function main() {
     if (trace) console.log(traceSummary(await browser.stopTracing()));
     const { profile } = (await cdp.send("Profiler.stop")) as { profile: Profile };
     console.log(topSelf(profile).join("\n"));
-    if (process.argv.includes("--inclusive")) console.log("inclusive, by function:\n" + topInclusive(profile, (u) => u.includes("/ours.js") || u.includes("/peer.js") || u.includes("chunk-"), 400).join("\n"));
+    if (process.argv.includes("--inclusive"))
+      console.log(
+        "inclusive, by function:\n" +
+          topInclusive(
+            profile,
+            (u) => u.includes("/ours.js") || u.includes("/peer.js") || u.includes("chunk-"),
+            400,
+          ).join("\n"),
+      );
     await context.close();
   } finally {
     await browser.close();

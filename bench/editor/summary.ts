@@ -3,10 +3,24 @@ import { bootstrapRatioOfMedians, median, p95 } from "../stats";
 import type { LoadSample } from "./measure";
 
 export interface ArmSummary {
-  ttiMs: number; ttiP95: number; renderedMs: number; firstDragMs: number;
-  readyMs: number; readyP95: number; renderedNodes: number; nodesAfterPan: number; loadLongtaskMs: number;
-  panFrameP50: number; panFrameP95: number; dragFrameP50: number; dragFrameP95: number; frameP95: number;
-  dragLatencyP50: number; dragLatencyP95: number; interactionLongtasks: number; interactionLongtaskMs: number;
+  ttiMs: number;
+  ttiP95: number;
+  renderedMs: number;
+  firstDragMs: number;
+  readyMs: number;
+  readyP95: number;
+  renderedNodes: number;
+  nodesAfterPan: number;
+  loadLongtaskMs: number;
+  panFrameP50: number;
+  panFrameP95: number;
+  dragFrameP50: number;
+  dragFrameP95: number;
+  frameP95: number;
+  dragLatencyP50: number;
+  dragLatencyP95: number;
+  interactionLongtasks: number;
+  interactionLongtaskMs: number;
   rendersPerMove: { nodeWrappers: number; edgeWrappers: number; components: number; top: Record<string, number> };
 }
 
@@ -21,7 +35,12 @@ export function summarise(samples: LoadSample[]): ArmSummary {
   const renders: Record<string, number> = {};
   for (const s of samples) for (const [k, v] of Object.entries(s.count.renders)) renders[k] = (renders[k] ?? 0) + v;
   const total = Object.values(renders).reduce((a, b) => a + b, 0);
-  const top = Object.fromEntries(Object.entries(renders).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => [k, round(v / moves, 2)]));
+  const top = Object.fromEntries(
+    Object.entries(renders)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([k, v]) => [k, round(v / moves, 2)]),
+  );
   return {
     ttiMs: round(median(samples.map((s) => s.ttiMs))),
     ttiP95: round(p95(samples.map((s) => s.ttiMs))),
@@ -32,13 +51,21 @@ export function summarise(samples: LoadSample[]): ArmSummary {
     renderedNodes: median(samples.map((s) => s.renderedNodes)),
     nodesAfterPan: median(samples.map((s) => s.nodesAfterPan)),
     loadLongtaskMs: round(median(samples.map((s) => s.loadLongtaskMs))),
-    panFrameP50: round(median(pan)), panFrameP95: round(p95(pan)),
-    dragFrameP50: round(median(dragI)), dragFrameP95: round(p95(dragI)),
+    panFrameP50: round(median(pan)),
+    panFrameP95: round(p95(pan)),
+    dragFrameP50: round(median(dragI)),
+    dragFrameP95: round(p95(dragI)),
     frameP95: round(p95([...pan, ...dragI])),
-    dragLatencyP50: round(median(lat)), dragLatencyP95: round(p95(lat)),
+    dragLatencyP50: round(median(lat)),
+    dragLatencyP95: round(p95(lat)),
     interactionLongtasks: median(samples.map((s) => s.pan.longtasks + s.drag.longtasks)),
     interactionLongtaskMs: round(median(samples.map((s) => s.pan.longtaskMs + s.drag.longtaskMs))),
-    rendersPerMove: { nodeWrappers: round((renders.NodeWrapper ?? 0) / moves, 2), edgeWrappers: round((renders.EdgeWrapper ?? 0) / moves, 2), components: round(total / moves, 2), top },
+    rendersPerMove: {
+      nodeWrappers: round((renders.NodeWrapper ?? 0) / moves, 2),
+      edgeWrappers: round((renders.EdgeWrapper ?? 0) / moves, 2),
+      components: round(total / moves, 2),
+      top,
+    },
   };
 }
 
@@ -60,14 +87,17 @@ export function ratios(ours: LoadSample[], peer: LoadSample[]) {
     dragLatencyP95: round(p95(o.drag.latencies) / p95(p.drag.latencies), 3),
   }));
   const med = (k: keyof (typeof each)[number]) => round(median(each.map((e) => e[k])), 3);
-  const ttiO = pairs.map(([o]) => o.ttiMs), ttiP = pairs.map(([, p]) => p.ttiMs);
+  const ttiO = pairs.map(([o]) => o.ttiMs),
+    ttiP = pairs.map(([, p]) => p.ttiMs);
   const [lo, hi] = pairs.length ? bootstrapRatioOfMedians(ttiO, ttiP) : [NaN, NaN];
   return {
     pairs: each,
     tti: round(median(ttiO) / median(ttiP), 3),
     ttiInterval: [round(lo, 3), round(hi, 3)] as [number, number],
-    frameP95: med("frameP95"), panFrameP95: med("panFrameP95"), dragFrameP95: med("dragFrameP95"),
-    ready: med("ready"), dragLatencyP95: med("dragLatencyP95"),
+    frameP95: med("frameP95"),
+    panFrameP95: med("panFrameP95"),
+    dragFrameP95: med("dragFrameP95"),
+    ready: med("ready"),
+    dragLatencyP95: med("dragLatencyP95"),
   };
 }
-

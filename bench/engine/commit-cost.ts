@@ -48,7 +48,8 @@ ports.store = { ...store, commit: (id, c) => (recorded.push(structuredClone(c)),
 ports.model = trivialModelPort();
 ports.events = undefined;
 const out = await runJob(ports, run.id, { owner: "b1-commit-cost" });
-if (out.kind !== "terminal" || out.status !== "succeeded") throw new Error(`recording run ended ${JSON.stringify(out)}`);
+if (out.kind !== "terminal" || out.status !== "succeeded")
+  throw new Error(`recording run ended ${JSON.stringify(out)}`);
 const first = recorded[0]!;
 
 const pool = runStorePool();
@@ -56,7 +57,10 @@ const backend = (await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS p
 /** A Run row in the state the first recorded commit expects (claimed by its owner, at its version). */
 const freshRun = async (): Promise<string> => {
   const id = randomUUID();
-  await pool.query(`INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, version, "leaseOwner") VALUES ($1, $2, $3, 'running', $4, $5)`, [id, owner, versionId, first.expectedVersion, first.owner]);
+  await pool.query(
+    `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, version, "leaseOwner") VALUES ($1, $2, $3, 'running', $4, $5)`,
+    [id, owner, versionId, first.expectedVersion, first.owner],
+  );
   return id;
 };
 /** Replays the recorded commits on `runs` fresh rows; answers the wall ms of each commit. */
@@ -77,10 +81,20 @@ const replay = async (runs: number): Promise<number[]> => {
 };
 
 await replay(Math.max(5, Math.round(n / 10))); // warm-up
-process.stdout.write(`${shape}: ${recorded.length} commits per run, replayed on ${n} runs × ${rounds} rounds (one connection)\n`);
+process.stdout.write(
+  `${shape}: ${recorded.length} commits per run, replayed on ${n} runs × ${rounds} rounds (one connection)\n`,
+);
 /** The WAL position now, and the bytes written since an earlier one (PostgreSQL's own arithmetic). */
-const walNow = async () => (await pool.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn")).rows[0]!.lsn;
-const walSince = async (lsn: string) => Number((await pool.query<{ bytes: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn) AS bytes", [lsn])).rows[0]!.bytes);
+const walNow = async () =>
+  (await pool.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn")).rows[0]!.lsn;
+const walSince = async (lsn: string) =>
+  Number(
+    (
+      await pool.query<{ bytes: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn) AS bytes", [
+        lsn,
+      ])
+    ).rows[0]!.bytes,
+  );
 for (let i = 0; i < rounds; i++) {
   const wal0 = await walNow();
   const pg0 = cpuByPid("postgres");
@@ -91,18 +105,30 @@ for (let i = 0; i < rounds; i++) {
   const own = cpuMsOf(backend) - b0;
   const k = walls.length;
   // the fresh Run inserts are in the CPU figures too: one per recorded.length commits
-  process.stdout.write(`  round ${i + 1}: wall median ${median(walls).toFixed(3)} mean ${(walls.reduce((a, b) => a + b, 0) / k).toFixed(3)} ms; backend CPU ${(own / k).toFixed(3)} ms, all postgres ${(all / k).toFixed(3)} ms, WAL ${Math.round(walPerCommit)} bytes per commit\n`);
+  process.stdout.write(
+    `  round ${i + 1}: wall median ${median(walls).toFixed(3)} mean ${(walls.reduce((a, b) => a + b, 0) / k).toFixed(3)} ms; backend CPU ${(own / k).toFixed(3)} ms, all postgres ${(all / k).toFixed(3)} ms, WAL ${Math.round(walPerCommit)} bytes per commit\n`,
+  );
 }
 // how PostgreSQL planned the hot-path statements on this connection (custom plans are re-planned per execution)
-for (const r of (await pool.query<{ name: string; generic_plans: string; custom_plans: string }>("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name")).rows) {
+for (const r of (
+  await pool.query<{ name: string; generic_plans: string; custom_plans: string }>(
+    "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name",
+  )
+).rows) {
   process.stdout.write(`  statement ${r.name}: ${r.generic_plans} generic, ${r.custom_plans} custom plans\n`);
 }
 // whether row updates stayed on their page (HOT: no index entries written) or moved (a new index entry in every index)
 await pool.query("SELECT pg_stat_force_next_flush()").catch(() => undefined);
-for (const r of (await pool.query<{ relname: string; n_tup_upd: string; n_tup_hot_upd: string }>(`SELECT relname, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname IN ('Run', 'Step') ORDER BY relname`)).rows) {
+for (const r of (
+  await pool.query<{ relname: string; n_tup_upd: string; n_tup_hot_upd: string }>(
+    `SELECT relname, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname IN ('Run', 'Step') ORDER BY relname`,
+  )
+).rows) {
   process.stdout.write(`  table ${r.relname}: ${r.n_tup_upd} updates, ${r.n_tup_hot_upd} of them HOT\n`);
 }
-await runsQueue().obliterate({ force: true }).catch(() => undefined);
+await runsQueue()
+  .obliterate({ force: true })
+  .catch(() => undefined);
 await closeRunsQueue();
 await closeApiRedis();
 await closeRunStorePool();

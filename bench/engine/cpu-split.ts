@@ -25,7 +25,12 @@ const snapshot = (worker: number) => ({
 });
 const diff = (a: ReturnType<typeof snapshot>, b: ReturnType<typeof snapshot>, worker: boolean) => {
   const self = (b.self.user + b.self.system - a.self.user - a.self.system) / 1000;
-  return { self, worker: worker ? b.worker - a.worker : 0, redis: b.redis - a.redis, postgres: cpuMsBetween(a.pg, b.pg) };
+  return {
+    self,
+    worker: worker ? b.worker - a.worker : 0,
+    redis: b.redis - a.redis,
+    postgres: cpuMsBetween(a.pg, b.pg),
+  };
 };
 
 const shape = (process.argv[2] ?? "chain20") as ShapeName;
@@ -40,7 +45,16 @@ const { closeRunLimiter } = await import("@/lib/limits/run-start-limit");
 const { db } = await import("@/lib/db/client");
 const owner = (await createTestUser()).id;
 const wf = (await createTestWorkflow(owner, ourWorkflow(shape))).workflowId;
-const worker = spawnWorker({ databaseUrl: database.url, prefix, entry: process.env.B1_WORKER ? `bench/engine/${process.env.B1_WORKER}-worker.ts` : "bench/engine/worker.ts", env: { WEFT_RECONCILE_INTERVAL_MS: "30000", ...(process.env.WORKER_PGOPTIONS ? { PGOPTIONS: process.env.WORKER_PGOPTIONS } : {}) }, nodeArgs: process.env.WORKER_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.WORKER_PROF}`] : [] });
+const worker = spawnWorker({
+  databaseUrl: database.url,
+  prefix,
+  entry: process.env.B1_WORKER ? `bench/engine/${process.env.B1_WORKER}-worker.ts` : "bench/engine/worker.ts",
+  env: {
+    WEFT_RECONCILE_INTERVAL_MS: "30000",
+    ...(process.env.WORKER_PGOPTIONS ? { PGOPTIONS: process.env.WORKER_PGOPTIONS } : {}),
+  },
+  nodeArgs: process.env.WORKER_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.WORKER_PROF}`] : [],
+});
 await worker.ready;
 const recorder = process.env.B1_RECORDER === "0" ? null : await wakeRecorder(prefix);
 const lg = await langGraphArm(database.url, trivialCalls());
@@ -49,8 +63,9 @@ await poll.connect();
 /** Our run, its end found as in B1 (50 ms polls of the Run row). */
 const ours = async () => {
   const { run } = await startRun(owner, wf, { inputs: {} });
-  for (const deadline = Date.now() + 30_000; ; ) {
-    if (Date.now() > deadline) throw new Error(`run ${run.id} did not end in 30 s; worker log: ${worker.logs.slice(-5).join("\n")}`);
+  for (const deadline = Date.now() + 30_000; ;) {
+    if (Date.now() > deadline)
+      throw new Error(`run ${run.id} did not end in 30 s; worker log: ${worker.logs.slice(-5).join("\n")}`);
     const r = (await poll.query('SELECT status FROM "Run" WHERE id = $1', [run.id])).rows[0] as { status: string };
     if (!["queued", "running"].includes(r.status)) return;
     await new Promise((res) => setTimeout(res, 50));
@@ -61,14 +76,19 @@ for (let i = 0; i < 5; i++) {
   await lg.runOnce(shape, "sync");
 }
 const wpid = worker.child.pid!;
-for (const [arm, once] of [["ours", ours], ["langgraph sync", () => lg.runOnce(shape, "sync")]] as const) {
+for (const [arm, once] of [
+  ["ours", ours],
+  ["langgraph sync", () => lg.runOnce(shape, "sync")],
+] as const) {
   const a = snapshot(wpid);
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await once();
   const wall = performance.now() - t0;
   const d = diff(a, snapshot(wpid), arm === "ours");
   const per = (v: number) => (v / n).toFixed(2);
-  console.log(`${arm} ${shape}: wall ${per(wall)} ms/run; CPU ms/run: bench process ${per(d.self)}, worker ${per(d.worker)}, redis ${per(d.redis)}, postgres ${per(d.postgres)}; total ${per(d.self + d.worker + d.redis + d.postgres)} (${SHAPES[shape].steps} steps)`);
+  console.log(
+    `${arm} ${shape}: wall ${per(wall)} ms/run; CPU ms/run: bench process ${per(d.self)}, worker ${per(d.worker)}, redis ${per(d.redis)}, postgres ${per(d.postgres)}; total ${per(d.self + d.worker + d.redis + d.postgres)} (${SHAPES[shape].steps} steps)`,
+  );
 }
 await stopWorker(worker);
 await recorder?.close();

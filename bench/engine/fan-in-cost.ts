@@ -26,7 +26,19 @@ const store = postgresStore();
 const owner = (await createTestUser()).id;
 const at = new Date();
 const start = (nodeId: string, iteration: number) => ({ nodeId, iteration, attempt: 1, kind: "agent", input: {}, at });
-const result = (nodeId: string, iteration: number) => ({ nodeId, iteration, attempt: 1, status: "succeeded" as const, output: "ok", branch: "done", promptTokens: 0, completionTokens: 0, latencyMs: 1, error: null, at });
+const result = (nodeId: string, iteration: number) => ({
+  nodeId,
+  iteration,
+  attempt: 1,
+  status: "succeeded" as const,
+  output: "ok",
+  branch: "done",
+  promptTokens: 0,
+  completionTokens: 0,
+  latencyMs: 1,
+  error: null,
+  at,
+});
 /** One commit that must land; answers the run's next version. */
 async function commit(runId: string, c: Parameters<typeof store.commit>[1]): Promise<number> {
   const res = await store.commit(runId, c);
@@ -38,17 +50,28 @@ for (const size of sizes) {
   const runId = await createTestRun(owner, "queued");
   const claim = await store.claimRun(runId, "w");
   if (!claim.ok) throw new Error("claim refused");
-  let v = await commit(runId, { owner: "w", expectedVersion: claim.run.version, stepStarts: Array.from({ length: size }, (_, i) => start(`old${i}`, 1)) });
+  let v = await commit(runId, {
+    owner: "w",
+    expectedVersion: claim.run.version,
+    stepStarts: Array.from({ length: size }, (_, i) => start(`old${i}`, 1)),
+  });
   const times: number[] = [];
   const pg0 = cpuByPid("postgres");
   for (let i = 1; i <= n; i++) {
     v = await commit(runId, { owner: "w", expectedVersion: v, stepStarts: [start("a", i), start("b", i)] });
     const t0 = performance.now();
-    v = await commit(runId, { owner: "w", expectedVersion: v, stepResults: [result("a", i), result("b", i)], run: { plannerState: { round: i } } });
+    v = await commit(runId, {
+      owner: "w",
+      expectedVersion: v,
+      stepResults: [result("a", i), result("b", i)],
+      run: { plannerState: { round: i } },
+    });
     times.push(performance.now() - t0);
   }
   const pgMs = cpuMsSince(pg0, "postgres") / n;
-  process.stdout.write(`run of ${size} rows (+2 per round): two-result commit median ${median(times).toFixed(3)} ms; postgres CPU per round ${pgMs.toFixed(3)} ms\n`);
+  process.stdout.write(
+    `run of ${size} rows (+2 per round): two-result commit median ${median(times).toFixed(3)} ms; postgres CPU per round ${pgMs.toFixed(3)} ms\n`,
+  );
 }
 await closeRunStorePool();
 await disconnectDb();

@@ -19,16 +19,22 @@ import { SHAPES, type ShapeName } from "./shapes";
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
 /** Steps per commit for a shape: one per step, except the fan-out's 8 parallel branches, which commit together. */
 const batchesOf = (shape: ShapeName): number[] =>
-  shape === "fanout8" ? [1, 8, 1] : shape === "map20" ? [5, 5, 5, 5] : Array.from({ length: SHAPES[shape].steps }, () => 1);
+  shape === "fanout8"
+    ? [1, 8, 1]
+    : shape === "map20"
+      ? [5, 5, 5, 5]
+      : Array.from({ length: SHAPES[shape].steps }, () => 1);
 
 /** A run's commits (steps per commit), from its version's document name ("B1 <shape>", bench/engine/ours.ts), read once per version. */
 const batches = new Map<string, number[]>();
 async function batchesFor(runId: string): Promise<number[] | null> {
-  const row = (await pool.query<{ versionId: string; name: string }>({
-    name: "floor_version",
-    text: `SELECT r."workflowVersionId" AS "versionId", v.document->>'name' AS name FROM "Run" r JOIN "WorkflowVersion" v ON v.id = r."workflowVersionId" WHERE r.id = $1`,
-    values: [runId],
-  })).rows[0];
+  const row = (
+    await pool.query<{ versionId: string; name: string }>({
+      name: "floor_version",
+      text: `SELECT r."workflowVersionId" AS "versionId", v.document->>'name' AS name FROM "Run" r JOIN "WorkflowVersion" v ON v.id = r."workflowVersionId" WHERE r.id = $1`,
+      values: [runId],
+    })
+  ).rows[0];
   if (!row) return null;
   let b = batches.get(row.versionId);
   if (!b) {
@@ -63,4 +69,8 @@ async function runOnce(runId: string): Promise<void> {
   await publishFinished(runId, last);
 }
 
-await startDiagnosticWorker(`b1-floor-${randomBytes(3).toString("hex")}`, (job) => runOnce(job.runId), () => pool.end());
+await startDiagnosticWorker(
+  `b1-floor-${randomBytes(3).toString("hex")}`,
+  (job) => runOnce(job.runId),
+  () => pool.end(),
+);

@@ -11,10 +11,15 @@ import { median } from "../stats";
 
 const idleMs = Number(process.argv[2] ?? 20);
 const n = Number(process.argv[3] ?? 200);
-const db = new pg.Client({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" });
+const db = new pg.Client({
+  connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+});
 await db.connect();
 const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
-const probes: Record<string, () => Promise<unknown>> = { "PostgreSQL SELECT 1": () => db.query("SELECT 1"), "Redis PING": () => redis.ping() };
+const probes: Record<string, () => Promise<unknown>> = {
+  "PostgreSQL SELECT 1": () => db.query("SELECT 1"),
+  "Redis PING": () => redis.ping(),
+};
 for (const [name, probe] of Object.entries(probes)) {
   for (const idle of [0, idleMs]) {
     const xs: number[] = [];
@@ -24,7 +29,9 @@ for (const [name, probe] of Object.entries(probes)) {
       await probe();
       xs.push(performance.now() - t0);
     }
-    process.stdout.write(`${name.padEnd(20)} ${idle ? `after ${idle} ms idle` : "back to back"}: median ${median(xs.slice(10)).toFixed(3)} ms\n`);
+    process.stdout.write(
+      `${name.padEnd(20)} ${idle ? `after ${idle} ms idle` : "back to back"}: median ${median(xs.slice(10)).toFixed(3)} ms\n`,
+    );
   }
 }
 await db.end();

@@ -65,7 +65,17 @@ import { trivialCalls } from "./trivial-node";
 import { benchEnvironment, modelServerProcess, versions, wakeRecorder, workerStoreStats } from "./support";
 
 type Row = { p50: number; p95: number; samples: number };
-type Result = { ours: Record<string, Row>; langgraphSync: Record<string, Row>; langgraphAsync: Record<string, Row>; ratioSync: Record<string, number>; ratioSyncCi95: Record<string, [number, number]>; ratioAsync: Record<string, number>; pairedRatioSync: Record<string, number>; storeTiming?: unknown; [k: string]: unknown };
+type Result = {
+  ours: Record<string, Row>;
+  langgraphSync: Record<string, Row>;
+  langgraphAsync: Record<string, Row>;
+  ratioSync: Record<string, number>;
+  ratioSyncCi95: Record<string, [number, number]>;
+  ratioAsync: Record<string, number>;
+  pairedRatioSync: Record<string, number>;
+  storeTiming?: unknown;
+  [k: string]: unknown;
+};
 const FILE = "engine-b1.json";
 const SHAPE_NAMES = Object.keys(SHAPES) as ShapeName[];
 
@@ -80,21 +90,28 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const { closeRunStorePool } = await import("@/lib/run-store/run-sql");
   const { withRemoteServices } = await import("./remote");
   const owner = (await createTestUser()).id;
-  const wf = Object.fromEntries(await Promise.all(SHAPE_NAMES.map(async (s) => [s, (await createTestWorkflow(owner, ourWorkflow(s))).workflowId] as const)));
+  const wf = Object.fromEntries(
+    await Promise.all(
+      SHAPE_NAMES.map(async (s) => [s, (await createTestWorkflow(owner, ourWorkflow(s))).workflowId] as const),
+    ),
+  );
   // the production reconciler period (30 s), so its scans do not count as the engine's statements
   const quietReconciler = { WEFT_RECONCILE_INTERVAL_MS: "30000" };
-  const spawnTrivial = (entry = "bench/engine/worker.ts") => spawnWorker({ databaseUrl: database.url, prefix, entry, env: quietReconciler });
+  const spawnTrivial = (entry = "bench/engine/worker.ts") =>
+    spawnWorker({ databaseUrl: database.url, prefix, entry, env: quietReconciler });
   // the split of our time per step (see the header): the architecture's floor, and our store without the engine
   const SPLIT_WORKERS = { floor: "bench/engine/floor-worker.ts", replay: "bench/engine/replay-worker.ts" } as const;
   const diagnostic = process.env.B1_WORKER as keyof typeof SPLIT_WORKERS | undefined;
-  if (diagnostic && !SPLIT_WORKERS[diagnostic]) throw new Error(`B1_WORKER must be one of ${Object.keys(SPLIT_WORKERS).join(", ")}`);
+  if (diagnostic && !SPLIT_WORKERS[diagnostic])
+    throw new Error(`B1_WORKER must be one of ${Object.keys(SPLIT_WORKERS).join(", ")}`);
   const trivialLg = await langGraphArm(database.url, trivialCalls());
   const wakes = await wakeRecorder(prefix);
   const stat = new pg.Client({ connectionString: database.url });
   await stat.connect();
   const xact = async () => {
     await stat.query("SELECT pg_stat_force_next_flush()").catch(() => undefined);
-    const row = (await stat.query("SELECT xact_commit FROM pg_stat_database WHERE datname = $1", [database.name])).rows[0] as { xact_commit: string };
+    const row = (await stat.query("SELECT xact_commit FROM pg_stat_database WHERE datname = $1", [database.name]))
+      .rows[0] as { xact_commit: string };
     return Number(row.xact_commit) - 2; // this client's own two statements
   };
   let polls = 0;
@@ -110,7 +127,10 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     const woke = await wakes.ended(id, 10_000);
     for (;;) {
       polls++;
-      const r = (await stat.query('SELECT status, reason FROM "Run" WHERE id = $1', [id])).rows[0] as { status: string; reason: string | null };
+      const r = (await stat.query('SELECT status, reason FROM "Run" WHERE id = $1', [id])).rows[0] as {
+        status: string;
+        reason: string | null;
+      };
       if (!["queued", "running"].includes(r.status)) return r;
       await new Promise((res) => setTimeout(res, woke ? 2 : 50));
     }
@@ -128,15 +148,22 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     if (end.status !== "succeeded") throw new Error(`${shape}: ${end.status} ${end.reason}`);
     polls++;
     // an event's createdAt is the worker's clock when it sent the commit holding it (run-store sqlCommit)
-    const row = (await stat.query(
-      `SELECT e.seq, r."createdAt", r."finishedAt", e."createdAt" AS "lastSent", (SELECT "createdAt" FROM "RunEvent" WHERE "runId" = $1 AND seq = 1) AS "firstSent"
+    const row = (
+      await stat.query(
+        `SELECT e.seq, r."createdAt", r."finishedAt", e."createdAt" AS "lastSent", (SELECT "createdAt" FROM "RunEvent" WHERE "runId" = $1 AND seq = 1) AS "firstSent"
        FROM "RunEvent" e JOIN "Run" r ON r.id = e."runId" WHERE e."runId" = $1 AND e.type = 'run_finished'`,
-      [r.id],
-    )).rows[0] as { seq: number; createdAt: Date; finishedAt: Date; firstSent: Date; lastSent: Date };
+        [r.id],
+      )
+    ).rows[0] as { seq: number; createdAt: Date; finishedAt: Date; firstSent: Date; lastSent: Date };
     dbMs = row.finishedAt.getTime() - row.createdAt.getTime();
     const t1 = await wakes.at(r.id, row.seq);
     const [first, last] = [row.firstSent.getTime(), row.lastSent.getTime()];
-    timeline = { startRun: started - t0, toFirstCommit: first - epoch(t0), commits: last - first, toWake: epoch(t1) - last };
+    timeline = {
+      startRun: started - t0,
+      toFirstCommit: first - epoch(t0),
+      commits: last - first,
+      toWake: epoch(t1) - last,
+    };
     return t1 - t0;
   };
   // steady state: both arms' code warmed by a few runs of every shape before anything is measured
@@ -148,12 +175,22 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
 
   /** Interleaved repetitions of both arms on every shape, with `worker` running our runs and `lg` the peer's. */
   const measure = async (worker: WorkerProcess, lg: LangGraphArm): Promise<Result> => {
-    const samples = { ours: {} as Record<string, number[]>, oursDb: {} as Record<string, number[]>, sync: {} as Record<string, number[]>, async: {} as Record<string, number[]> };
+    const samples = {
+      ours: {} as Record<string, number[]>,
+      oursDb: {} as Record<string, number[]>,
+      sync: {} as Record<string, number[]>,
+      async: {} as Record<string, number[]>,
+    };
     const timelines: Partial<Record<ShapeName, Timeline[]>> = {};
-    const push = (arm: keyof typeof samples, s: ShapeName, ms: number) => (samples[arm][s] ??= []).push(ms / SHAPES[s].steps);
+    const push = (arm: keyof typeof samples, s: ShapeName, ms: number) =>
+      (samples[arm][s] ??= []).push(ms / SHAPES[s].steps);
     await worker.ready;
     try {
-      for (let i = 0; i < warmups; i++) for (const s of shapes) { await oursOnce(s); for (const d of durabilities) await lg.runOnce(s, d); }
+      for (let i = 0; i < warmups; i++)
+        for (const s of shapes) {
+          await oursOnce(s);
+          for (const d of durabilities) await lg.runOnce(s, d);
+        }
       for (let rep = 0; rep < reps; rep++) {
         for (const s of shapes) {
           push("ours", s, await oursOnce(s));
@@ -166,8 +203,24 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
       await stopWorker(worker);
     }
     const timing = worker.logs.find((l) => l.includes('"b1 store timing"'));
-    const rows = (arm: keyof typeof samples) => Object.fromEntries(Object.entries(samples[arm]).map(([s, v]) => [s, { p50: round(median(v)), p95: round(p95(v)), samples: v.length }]));
-    const result: Result = { ours: rows("ours"), oursDbClock: rows("oursDb"), oursTimeline: medianTimelines(timelines), langgraphSync: rows("sync"), langgraphAsync: rows("async"), ratioSync: {}, ratioSyncCi95: {}, ratioAsync: {}, pairedRatioSync: {} };
+    const rows = (arm: keyof typeof samples) =>
+      Object.fromEntries(
+        Object.entries(samples[arm]).map(([s, v]) => [
+          s,
+          { p50: round(median(v)), p95: round(p95(v)), samples: v.length },
+        ]),
+      );
+    const result: Result = {
+      ours: rows("ours"),
+      oursDbClock: rows("oursDb"),
+      oursTimeline: medianTimelines(timelines),
+      langgraphSync: rows("sync"),
+      langgraphAsync: rows("async"),
+      ratioSync: {},
+      ratioSyncCi95: {},
+      ratioAsync: {},
+      pairedRatioSync: {},
+    };
     if (timing) result.storeTiming = (JSON.parse(timing) as { timings: unknown }).timings;
     for (const s of shapes) {
       const sync = samples.sync[s]!;
@@ -180,7 +233,12 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   };
 
   const line = (r: Result) =>
-    shapes.map((s) => `${s} ${r.ours[s]!.p50}ms/step vs LG sync ${r.langgraphSync[s]!.p50} (×${r.ratioSync[s]} [${r.ratioSyncCi95[s]!.join("–")}], paired ×${r.pairedRatioSync[s]})`).join("; ") +
+    shapes
+      .map(
+        (s) =>
+          `${s} ${r.ours[s]!.p50}ms/step vs LG sync ${r.langgraphSync[s]!.p50} (×${r.ratioSync[s]} [${r.ratioSyncCi95[s]!.join("–")}], paired ×${r.pairedRatioSync[s]})`,
+      )
+      .join("; ") +
     (r.storeTiming ? `\n  our worker's store calls, ms: ${JSON.stringify(r.storeTiming)}` : "") +
     (process.env.B1_TIMELINE === "1" ? `\n  our runs' timeline, ms per run: ${JSON.stringify(r.oursTimeline)}` : "");
   const result = await measure(spawnTrivial(diagnostic ? SPLIT_WORKERS[diagnostic] : undefined), trivialLg);
@@ -190,25 +248,40 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   }
   if (process.env.B1_QUICK === "1" && !smoke) {
     await cleanup();
-    return { summary: `B1_QUICK (first table only, not stored)${process.env.WEFT_STEP_LOG_MS ? `, WEFT_STEP_LOG_MS=${process.env.WEFT_STEP_LOG_MS}` : ""}: ${line(result)}`, ok: true };
+    return {
+      summary: `B1_QUICK (first table only, not stored)${process.env.WEFT_STEP_LOG_MS ? `, WEFT_STEP_LOG_MS=${process.env.WEFT_STEP_LOG_MS}` : ""}: ${line(result)}`,
+      ok: true,
+    };
   }
   if (smoke) {
     await cleanup();
     // The machine's speed varies with load; the ratio to the peer measured in the same minute does much less.
     const base = (await readResult<Result>(FILE))?.ratioSync.chain20;
     const now = result.ratioSync.chain20!;
-    return { summary: `chain20 ours ${result.ours.chain20!.p50} ms/step vs LangGraph sync ${result.langgraphSync.chain20!.p50}: ratio ${now} (stored ${base ?? "none"})`, ok: base === undefined || now < 2 * base };
+    return {
+      summary: `chain20 ours ${result.ours.chain20!.p50} ms/step vs LangGraph sync ${result.langgraphSync.chain20!.p50}: ratio ${now} (stored ${base ?? "none"})`,
+      ok: base === undefined || now < 2 * base,
+    };
   }
 
   // where our time per step goes, in the same conditions: the floor and the replay worker against the same LangGraph arm
   const split: Record<string, Result> = {};
-  for (const [name, entry] of Object.entries(SPLIT_WORKERS)) split[name] = await measure(spawnTrivial(entry), trivialLg);
+  for (const [name, entry] of Object.entries(SPLIT_WORKERS))
+    split[name] = await measure(spawnTrivial(entry), trivialLg);
 
   // the same, with one model request over HTTP per node in both arms
   const model = await modelServerProcess(ourRules);
-  const chat = new ChatOpenAI({ model: "scripted-demo", apiKey: "x", maxRetries: 0, configuration: { baseURL: model.url } });
+  const chat = new ChatOpenAI({
+    model: "scripted-demo",
+    apiKey: "x",
+    maxRetries: 0,
+    configuration: { baseURL: model.url },
+  });
   const httpLg = await langGraphArm(database.url, modelCalls(chat));
-  const withModelCall = await measure(spawnWorker({ databaseUrl: database.url, prefix, modelPort: model.port, env: quietReconciler }), httpLg);
+  const withModelCall = await measure(
+    spawnWorker({ databaseUrl: database.url, prefix, modelPort: model.port, env: quietReconciler }),
+    httpLg,
+  );
   await httpLg.close();
   await model.close();
 
@@ -217,7 +290,15 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const remote = await withRemoteServices(database.url, REMOTE_DELAY_MS, async (dbUrl, redis) => {
     const lg = await langGraphArm(dbUrl, trivialCalls());
     try {
-      return await measure(spawnWorker({ databaseUrl: dbUrl, prefix, entry: "bench/engine/worker.ts", env: { ...quietReconciler, REDIS_URL: redis } }), lg);
+      return await measure(
+        spawnWorker({
+          databaseUrl: dbUrl,
+          prefix,
+          entry: "bench/engine/worker.ts",
+          env: { ...quietReconciler, REDIS_URL: redis },
+        }),
+        lg,
+      );
     } finally {
       await lg.close();
     }
@@ -269,20 +350,48 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     const ws = Array.from({ length: workers }, () => spawnTrivial());
     await Promise.all(ws.map((w) => w.ready));
     const t0 = Date.now();
-    const ids = await Promise.all(Array.from({ length: 20 }, async () => (await startRun(owner, wf.chain20!, { inputs: {} })).run.id));
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, async () => (await startRun(owner, wf.chain20!, { inputs: {} })).run.id),
+    );
     await Promise.all(ids.map((id) => waitTerminal(id, 300_000)));
     const secs = (Date.now() - t0) / 1000;
-    throughput[`${workers}worker`] = { runs: 20, seconds: round(secs), stepsPerSec: round((20 * SHAPES.chain20.steps) / secs), runsPerSec: round(20 / secs) };
+    throughput[`${workers}worker`] = {
+      runs: 20,
+      seconds: round(secs),
+      stepsPerSec: round((20 * SHAPES.chain20.steps) / secs),
+      runsPerSec: round(20 / secs),
+    };
     for (const w of ws) await stopWorker(w);
   }
   const pgVersion = String((await stat.query("SHOW server_version")).rows[0]?.server_version);
-  const out = { nodes: "trivial (trivial-node.ts)", ...result, split, withModelCall, remoteServices: remote, commits, throughput, method: "see bench/engine/index.ts header", reps, warmups, loadAverage: os.loadavg(), machine: await machine(), versions: { ...versions(), postgres: pgVersion }, at: new Date().toISOString() };
+  const out = {
+    nodes: "trivial (trivial-node.ts)",
+    ...result,
+    split,
+    withModelCall,
+    remoteServices: remote,
+    commits,
+    throughput,
+    method: "see bench/engine/index.ts header",
+    reps,
+    warmups,
+    loadAverage: os.loadavg(),
+    machine: await machine(),
+    versions: { ...versions(), postgres: pgVersion },
+    at: new Date().toISOString(),
+  };
   // WEFT_STEP_LOG_MS changes our worker's store, B1_TIMING wraps it: never the stored result
   const diagnosticStore = process.env.WEFT_STEP_LOG_MS !== undefined || process.env.B1_TIMING === "1";
   if (!diagnosticStore) await writeResult(FILE, out);
   await cleanup();
   return {
-    summary: `${diagnosticStore ? "WEFT_STEP_LOG_MS / B1_TIMING, not stored: " : ""}trivial nodes: ${line(result)}\n${Object.entries(split).map(([name, r]) => `split, ${name} worker: ${line(r)}`).join("\n")}\nwith a model request per node: ${line(withModelCall)}\nremote services (+${remote.addedRoundTripMs} ms per round trip): ${line(remote)}`,
+    summary: `${diagnosticStore ? "WEFT_STEP_LOG_MS / B1_TIMING, not stored: " : ""}trivial nodes: ${line(result)}\n${Object.entries(
+      split,
+    )
+      .map(([name, r]) => `split, ${name} worker: ${line(r)}`)
+      .join(
+        "\n",
+      )}\nwith a model request per node: ${line(withModelCall)}\nremote services (+${remote.addedRoundTripMs} ms per round trip): ${line(remote)}`,
     ok: true,
   };
 
@@ -290,7 +399,9 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     await wakes.close();
     await stat.end();
     await trivialLg.close();
-    await runsQueue().obliterate({ force: true }).catch(() => undefined);
+    await runsQueue()
+      .obliterate({ force: true })
+      .catch(() => undefined);
     await closeRunsQueue();
     await closeApiRedis();
     await db().$disconnect();
@@ -312,7 +423,17 @@ type Timeline = { startRun: number; toFirstCommit: number; commits: number; toWa
 
 function medianTimelines(all: Partial<Record<ShapeName, Timeline[]>>): Partial<Record<ShapeName, Timeline>> {
   const of = (ts: Timeline[], k: keyof Timeline) => round(median(ts.map((t) => t[k])));
-  return Object.fromEntries(Object.entries(all).map(([s, ts]) => [s, { startRun: of(ts, "startRun"), toFirstCommit: of(ts, "toFirstCommit"), commits: of(ts, "commits"), toWake: of(ts, "toWake") }]));
+  return Object.fromEntries(
+    Object.entries(all).map(([s, ts]) => [
+      s,
+      {
+        startRun: of(ts, "startRun"),
+        toFirstCommit: of(ts, "toFirstCommit"),
+        commits: of(ts, "commits"),
+        toWake: of(ts, "toWake"),
+      },
+    ]),
+  );
 }
 
 /** How long the latency proxy holds each answer (ms); the round trip it really adds is measured. */

@@ -27,7 +27,8 @@ export function countingPool(connectionString: string): { pool: pg.Pool; stateme
   // bench then drops its database (WITH FORCE), which terminates those (57P01). Expected then; an
   // 'error' event without a listener would end the process.
   pool.on("error", (err) => {
-    if ((err as { code?: string }).code !== "57P01") process.stderr.write(`langgraph arm: an idle connection failed: ${err.message}\n`);
+    if ((err as { code?: string }).code !== "57P01")
+      process.stderr.write(`langgraph arm: an idle connection failed: ${err.message}\n`);
   });
   let n = 0;
   const origQuery = pool.query.bind(pool) as (...a: unknown[]) => unknown;
@@ -60,7 +61,8 @@ export interface ModelCalls {
  * an abort listener to the caller's signal per request and never removes it, so passing the run's
  * signal itself (what LangChain does by default inside a graph) leaks one listener per node call.
  */
-export const perCallSignal = (runSignal?: AbortSignal): { signal?: AbortSignal } => (runSignal ? { signal: AbortSignal.any([runSignal]) } : {});
+export const perCallSignal = (runSignal?: AbortSignal): { signal?: AbortSignal } =>
+  runSignal ? { signal: AbortSignal.any([runSignal]) } : {};
 
 type NodeConfig = { signal?: AbortSignal } | undefined;
 
@@ -74,8 +76,15 @@ export function modelCalls(chat: ChatOpenAI): ModelCalls {
     choose: async (prompt, branches, runSignal) => {
       // the very schema our router asks with, and lib/llm's conversion of it (both built once)
       const schema = branchChoiceSchema(branches as [string, ...string[]]);
-      const tool = { type: "function", function: { name: "choose_branch", description: "Choose the outcome", parameters: jsonSchemaOf(schema) } };
-      const res = await chat.invoke(prompt, { ...perCallSignal(runSignal), tools: [tool], tool_choice: { type: "function", function: { name: "choose_branch" } } });
+      const tool = {
+        type: "function",
+        function: { name: "choose_branch", description: "Choose the outcome", parameters: jsonSchemaOf(schema) },
+      };
+      const res = await chat.invoke(prompt, {
+        ...perCallSignal(runSignal),
+        tools: [tool],
+        tool_choice: { type: "function", function: { name: "choose_branch" } },
+      });
       return schema.parse(res.tool_calls?.[0]?.args).branch;
     },
   };
@@ -103,7 +112,10 @@ export function buildGraph(shape: ShapeName, { call: callModel, choose }: ModelC
     }
     case "fanout8": {
       const g = new StateGraph(State);
-      const b = g as unknown as { addNode(n: string, f: unknown): void; addEdge(a: string | string[], b: string): void };
+      const b = g as unknown as {
+        addNode(n: string, f: unknown): void;
+        addEdge(a: string | string[], b: string): void;
+      };
       b.addNode("split", step("split"));
       const workers = Array.from({ length: 8 }, (_, i) => `w${i + 1}`);
       for (const w of workers) b.addNode(w, step(w));
@@ -117,9 +129,15 @@ export function buildGraph(shape: ShapeName, { call: callModel, choose }: ModelC
     case "map20": {
       // LangGraph's map: a conditional edge answering one Send per item (run with maxConcurrency, below)
       const g = new StateGraph(State);
-      const b = g as unknown as { addNode(n: string, f: unknown): void; addEdge(a: string, b: string): void; addConditionalEdges(a: string, f: (s: S) => Send[]): void };
+      const b = g as unknown as {
+        addNode(n: string, f: unknown): void;
+        addEdge(a: string, b: string): void;
+        addConditionalEdges(a: string, f: (s: S) => Send[]): void;
+      };
       b.addNode("item", step("item"));
-      b.addConditionalEdges(START, () => Array.from({ length: MAP_ITEMS }, (_, i) => new Send("item", { count: 0, iteration: i + 1, verdict: "" })));
+      b.addConditionalEdges(START, () =>
+        Array.from({ length: MAP_ITEMS }, (_, i) => new Send("item", { count: 0, iteration: i + 1, verdict: "" })),
+      );
       b.addEdge("item", END);
       return g;
     }
@@ -137,10 +155,14 @@ export function buildGraph(shape: ShapeName, { call: callModel, choose }: ModelC
       });
       b.addEdge(START, "generate");
       b.addEdge("generate", "evaluate");
-      b.addConditionalEdges("evaluate", (s) => (s.verdict === "approved" || s.iteration >= LOOP_ITERATIONS ? "approved" : "revise"), {
-        approved: END,
-        revise: "generate",
-      });
+      b.addConditionalEdges(
+        "evaluate",
+        (s) => (s.verdict === "approved" || s.iteration >= LOOP_ITERATIONS ? "approved" : "revise"),
+        {
+          approved: END,
+          revise: "generate",
+        },
+      );
       return g;
     }
   }
@@ -169,7 +191,12 @@ export async function langGraphArm(connectionString: string, calls: ModelCalls) 
       const t0 = performance.now();
       const out = (await graph.invoke(
         { count: 0, iteration: 0, verdict: "" },
-        { configurable: { thread_id: `b1-${process.pid}-${++thread}` }, durability, recursionLimit: 100, ...(shape === "map20" ? { maxConcurrency: MAP_CONCURRENCY } : {}) },
+        {
+          configurable: { thread_id: `b1-${process.pid}-${++thread}` },
+          durability,
+          recursionLimit: 100,
+          ...(shape === "map20" ? { maxConcurrency: MAP_CONCURRENCY } : {}),
+        },
       )) as S;
       return { ms: performance.now() - t0, steps: out.count };
     },

@@ -19,7 +19,11 @@ function delayed(from: net.Socket, to: net.Socket, delayMs: number): void {
 }
 
 /** Listens on a free local port; each connection is paired with one to `target`. `onAnswer` counts the server's chunks (diagnostics). */
-export function latencyProxy(target: { host: string; port: number }, delayMs: number, onAnswer?: () => void): Promise<net.Server> {
+export function latencyProxy(
+  target: { host: string; port: number },
+  delayMs: number,
+  onAnswer?: () => void,
+): Promise<net.Server> {
   const server = net.createServer((client) => {
     const upstream = net.connect(target);
     client.setNoDelay(true);

@@ -69,8 +69,15 @@ async function once(): Promise<void> {
   const ports = enginePorts(owner, createLogger({ component: "b1-phases" }));
   const { store, events } = ports;
   const m = process.env.B1_MODEL === "http" ? ports.model : trivial;
-  ports.store = { ...store, commit: (id, c) => timed("commit", () => store.commit(id, c)), claimRun: (id, o) => timed("claim", () => store.claimRun(id, o)) };
-  ports.model = { chat: (r) => timed("chat", () => m.chat(r)), structured: (r) => timed("structured", () => m.structured(r)) };
+  ports.store = {
+    ...store,
+    commit: (id, c) => timed("commit", () => store.commit(id, c)),
+    claimRun: (id, o) => timed("claim", () => store.claimRun(id, o)),
+  };
+  ports.model = {
+    chat: (r) => timed("chat", () => m.chat(r)),
+    structured: (r) => timed("structured", () => m.structured(r)),
+  };
   ports.events = { published: (id, e) => timed("publish", async () => events?.published(id, e)) };
   last = undefined;
   const out = await runJob(ports, run.id, { owner: `b1-phases:${run.id}` });
@@ -101,12 +108,18 @@ const wall = busy / n;
 if (process.env.PROF) fs.writeFileSync(process.env.PROF, JSON.stringify((await session.post("Profiler.stop")).profile));
 session.disconnect();
 const steps = SHAPES[shape].steps;
-process.stdout.write(`${shape}${idleMs ? ` (idle ${idleMs} ms between runs)` : ""}: wall ${wall.toFixed(1)} ms/run (${(wall / steps).toFixed(2)} ms/step), CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(1)} ms/run, postgres CPU ${(pgMs / n).toFixed(2)} ms/run\n`);
+process.stdout.write(
+  `${shape}${idleMs ? ` (idle ${idleMs} ms between runs)` : ""}: wall ${wall.toFixed(1)} ms/run (${(wall / steps).toFixed(2)} ms/step), CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(1)} ms/run, postgres CPU ${(pgMs / n).toFixed(2)} ms/run\n`,
+);
 for (const [k, v] of Object.entries(samples)) {
-  process.stdout.write(`  ${k.padEnd(14)} ${(v.length / n).toFixed(1).padStart(5)}/run  median ${median(v).toFixed(2)} ms\n`);
+  process.stdout.write(
+    `  ${k.padEnd(14)} ${(v.length / n).toFixed(1).padStart(5)}/run  median ${median(v).toFixed(2)} ms\n`,
+  );
 }
 // the start jobs nobody took (runJob was called directly): their keys would stay in Redis
-await runsQueue().obliterate({ force: true }).catch(() => undefined);
+await runsQueue()
+  .obliterate({ force: true })
+  .catch(() => undefined);
 await closeRunsQueue();
 await closeApiRedis();
 await model.close();

@@ -10,7 +10,8 @@ import { readFileSync, readdirSync } from "node:fs";
 export function cpuMsOf(pid: number): number {
   try {
     let ns = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    for (const tid of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
     return ns / 1e6;
   } catch {
     return 0;
@@ -19,13 +20,16 @@ export function cpuMsOf(pid: number): number {
 
 /** Pids of the processes whose command name starts with `name` (e.g. "postgres", "redis-server"). */
 export function pidsNamed(name: string): number[] {
-  return readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number).filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/comm`, "utf8").trim().startsWith(name);
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/comm`, "utf8").trim().startsWith(name);
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** CPU ms so far of every process named `name`, by pid (a process that exits in between is not counted by cpuMsSince). */

@@ -21,7 +21,12 @@ const database = await createTestDatabase();
 const { randomBytes } = await import("node:crypto");
 process.env.AUTH_SECRET ??= randomBytes(32).toString("base64");
 process.env.WEFT_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
-Object.assign(process.env, { DATABASE_URL: database.url, WEFT_QUEUE_PREFIX: testQueuePrefix(), WEFT_RUN_START_LIMIT: "1000000", LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
+Object.assign(process.env, {
+  DATABASE_URL: database.url,
+  WEFT_QUEUE_PREFIX: testQueuePrefix(),
+  WEFT_RUN_START_LIMIT: "1000000",
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+});
 const { startScriptedServer } = await import("@/lib/llm/scripted/server");
 const { db, disconnectDb } = await import("@/lib/db/client");
 const { startRun } = await import("@/lib/runs/service");
@@ -33,14 +38,24 @@ process.env.WEFT_SCRIPTED_MODEL_PORT = String(model.port);
 const owner = (await createTestUser()).id;
 const wf = (await createTestWorkflow(owner, ourWorkflow(shape))).workflowId;
 const { spawnWorker, stopWorker } = await import("@/test/helpers/worker");
-const spawned = process.env.B1_SPAWN ? spawnWorker({ databaseUrl: database.url, prefix: process.env.WEFT_QUEUE_PREFIX!, modelPort: model.port, env: { LOG_LEVEL: "info" } }) : undefined;
+const spawned = process.env.B1_SPAWN
+  ? spawnWorker({
+      databaseUrl: database.url,
+      prefix: process.env.WEFT_QUEUE_PREFIX!,
+      modelPort: model.port,
+      env: { LOG_LEVEL: "info" },
+    })
+  : undefined;
 if (spawned) await spawned.ready;
 const worker = spawned ? undefined : startRunWorker({ concurrency: 20, reconcileIntervalMs: 0 });
 const stat = new pg.Client({ connectionString: database.url });
 await stat.connect();
 const xact = async () => {
   await stat.query("SELECT pg_stat_force_next_flush()").catch(() => undefined);
-  return Number((await stat.query("SELECT xact_commit FROM pg_stat_database WHERE datname = $1", [database.name])).rows[0].xact_commit);
+  return Number(
+    (await stat.query("SELECT xact_commit FROM pg_stat_database WHERE datname = $1", [database.name])).rows[0]
+      .xact_commit,
+  );
 };
 
 const once = async () => {
@@ -64,9 +79,16 @@ for (let i = 0; i < n; i++) {
   perStep.push((last.finishedAt!.getTime() - last.createdAt.getTime()) / SHAPES[shape].steps);
 }
 const x1 = await xact();
-process.stdout.write(`${shape}: ours ms/step ${perStep.map((v) => v.toFixed(2)).join(" ")}; xact/run ≈ ${((x1 - x0) / n).toFixed(1)} (incl. polling)\n`);
+process.stdout.write(
+  `${shape}: ours ms/step ${perStep.map((v) => v.toFixed(2)).join(" ")}; xact/run ≈ ${((x1 - x0) / n).toFixed(1)} (incl. polling)\n`,
+);
 if (process.env.B1_LANGGRAPH) {
-  const chat = new ChatOpenAI({ model: "scripted-demo", apiKey: "x", maxRetries: 0, configuration: { baseURL: model.url } });
+  const chat = new ChatOpenAI({
+    model: "scripted-demo",
+    apiKey: "x",
+    maxRetries: 0,
+    configuration: { baseURL: model.url },
+  });
   const lg = await langGraphArm(database.url, modelCalls(chat));
   const ours: number[] = [];
   const theirs: number[] = [];
@@ -77,13 +99,20 @@ if (process.env.B1_LANGGRAPH) {
     theirs.push((await lg.runOnce(shape, "sync")).ms / SHAPES[shape].steps);
   }
   await lg.close();
-  process.stdout.write(`interleaved: ours p50 ${median(ours).toFixed(2)} vs LangGraph sync p50 ${median(theirs).toFixed(2)} ms/step → ratio ${(median(ours) / median(theirs)).toFixed(2)}\n`);
+  process.stdout.write(
+    `interleaved: ours p50 ${median(ours).toFixed(2)} vs LangGraph sync p50 ${median(theirs).toFixed(2)} ms/step → ratio ${(median(ours) / median(theirs)).toFixed(2)}\n`,
+  );
 }
 const steps = await db().step.findMany({ where: { runId: last!.id }, orderBy: { startedAt: "asc" } });
 const events = await db().runEvent.findMany({ where: { runId: last!.id }, orderBy: { seq: "asc" } });
 const t0 = last!.createdAt.getTime();
-process.stdout.write(`run: created 0 started ${last!.startedAt!.getTime() - t0} finished ${last!.finishedAt!.getTime() - t0}\n`);
-for (const s of steps) process.stdout.write(`step ${s.nodeId}#${s.iteration}: ${s.startedAt!.getTime() - t0} → ${s.finishedAt!.getTime() - t0} (latency ${s.latencyMs})\n`);
+process.stdout.write(
+  `run: created 0 started ${last!.startedAt!.getTime() - t0} finished ${last!.finishedAt!.getTime() - t0}\n`,
+);
+for (const s of steps)
+  process.stdout.write(
+    `step ${s.nodeId}#${s.iteration}: ${s.startedAt!.getTime() - t0} → ${s.finishedAt!.getTime() - t0} (latency ${s.latencyMs})\n`,
+  );
 process.stdout.write(`events: ${events.map((e) => `${e.seq}:${e.type}@${e.createdAt.getTime() - t0}`).join(" ")}\n`);
 await worker?.close();
 if (spawned) {

@@ -43,13 +43,18 @@ async function reconnect(urls: { DATABASE_URL: string; REDIS_URL: string | undef
  * URLs (for the processes it starts). Answers its result with the round trip the proxy really
  * added (SELECT 1 through it minus direct, ms).
  */
-export async function withRemoteServices<T>(databaseUrl: string, delayMs: number, measure: (dbUrl: string, redisUrl: string) => Promise<T>): Promise<T & { addedRoundTripMs: number; proxyDelayMs: number }> {
+export async function withRemoteServices<T>(
+  databaseUrl: string,
+  delayMs: number,
+  measure: (dbUrl: string, redisUrl: string) => Promise<T>,
+): Promise<T & { addedRoundTripMs: number; proxyDelayMs: number }> {
   const db = new URL(databaseUrl);
   const redis = new URL(redisUrl());
   const dbTarget = `${db.hostname}:${db.port || 5432}`;
   const redisTarget = `${redis.hostname}:${redis.port || 6379}`;
   const proxy = await latencyProxyProcess(delayMs, [dbTarget, redisTarget]);
-  const via = (u: URL, port: number) => Object.assign(new URL(u.toString()), { hostname: "127.0.0.1", port: String(port) }).toString();
+  const via = (u: URL, port: number) =>
+    Object.assign(new URL(u.toString()), { hostname: "127.0.0.1", port: String(port) }).toString();
   const proxied = { DATABASE_URL: via(db, proxy.ports[dbTarget]!), REDIS_URL: via(redis, proxy.ports[redisTarget]!) };
   const direct = { DATABASE_URL: process.env.DATABASE_URL ?? databaseUrl, REDIS_URL: process.env.REDIS_URL };
   try {

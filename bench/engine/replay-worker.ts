@@ -33,7 +33,8 @@ async function record(runId: string, versionId: string): Promise<void> {
   ports.store = { ...inner, commit: (id, c) => (commits.push(structuredClone(c)), inner.commit(id, c)) };
   ports.model = model;
   const out = await runJob(ports, runId, { owner: OWNER });
-  if (out.kind !== "terminal" || out.status !== "succeeded") throw new Error(`replay worker: recording run ended ${JSON.stringify(out)}`);
+  if (out.kind !== "terminal" || out.status !== "succeeded")
+    throw new Error(`replay worker: recording run ended ${JSON.stringify(out)}`);
   recordings.set(versionId, commits);
 }
 

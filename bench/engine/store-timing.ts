@@ -28,7 +28,13 @@ export function storeTiming() {
   /** When the run's last store call returned, while the run is still running. */
   const returned = new Map<string, number>();
   /** Runs one store call, records its duration in `into` (and in `also`, when given), and notes when it returned. */
-  const timed = async <T>(runId: string, call: () => Promise<T>, into: number[], also?: number[], terminal = false): Promise<T> => {
+  const timed = async <T>(
+    runId: string,
+    call: () => Promise<T>,
+    into: number[],
+    also?: number[],
+    terminal = false,
+  ): Promise<T> => {
     const t0 = performance.now();
     try {
       return await call();
@@ -52,7 +58,13 @@ export function storeTiming() {
         if (isChain) chainGaps.push(gap);
       }
       const terminal = c.run?.status !== undefined && isTerminalRunStatus(c.run.status);
-      return timed(runId, () => inner.commit(runId, c), commits, isChain ? chain : terminal ? terminals : undefined, terminal);
+      return timed(
+        runId,
+        () => inner.commit(runId, c),
+        commits,
+        isChain ? chain : terminal ? terminals : undefined,
+        terminal,
+      );
     },
   });
   const row = (v: number[]) => ({ n: v.length, p50: round(median(v)), p90: round(quantile(v, 0.9)) });
@@ -60,7 +72,14 @@ export function storeTiming() {
     wrap,
     report: () =>
       createLogger({ component: "b1-timing" }).info("b1 store timing", {
-        timings: { claim: row(claims), commit: row(commits), chain: row(chain), gap: row(gaps), chainGap: row(chainGaps), terminal: row(terminals) },
+        timings: {
+          claim: row(claims),
+          commit: row(commits),
+          chain: row(chain),
+          gap: row(gaps),
+          chainGap: row(chainGaps),
+          terminal: row(terminals),
+        },
       }),
   };
 }

@@ -25,7 +25,12 @@ export async function benchEnvironment(options: { experimentSql?: string } = {})
   const prefix = testQueuePrefix();
   process.env.AUTH_SECRET ??= randomBytes(32).toString("base64");
   process.env.WEFT_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
-  Object.assign(process.env, { DATABASE_URL: database.url, WEFT_QUEUE_PREFIX: prefix, WEFT_RUN_START_LIMIT: "1000000", LOG_LEVEL: "warn" });
+  Object.assign(process.env, {
+    DATABASE_URL: database.url,
+    WEFT_QUEUE_PREFIX: prefix,
+    WEFT_RUN_START_LIMIT: "1000000",
+    LOG_LEVEL: "warn",
+  });
   return { database, prefix };
 }
 
@@ -66,7 +71,10 @@ export async function wakeRecorder(prefix: string) {
       const key = `${runId}#${seq}`;
       for (let i = 0; i < 500 && !seen.has(key); i++) await new Promise((r) => setTimeout(r, 10));
       const t = seen.get(key);
-      if (t === undefined) throw new Error(`no wake-up for ${key} (have ${[...seen.keys()].filter((k) => k.startsWith(runId)).join(" ") || "none for this run"})`);
+      if (t === undefined)
+        throw new Error(
+          `no wake-up for ${key} (have ${[...seen.keys()].filter((k) => k.startsWith(runId)).join(" ") || "none for this run"})`,
+        );
       return t;
     },
     close: async () => void (await redis.quit().catch(() => redis.disconnect())),
@@ -93,12 +101,24 @@ export function versions(): Record<string, string> {
   const root = path.resolve(import.meta.dirname, "../..");
   const v = (name: string) => {
     try {
-      return (JSON.parse(fs.readFileSync(path.join(root, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+      return (
+        JSON.parse(fs.readFileSync(path.join(root, "node_modules", name, "package.json"), "utf8")) as {
+          version: string;
+        }
+      ).version;
     } catch {
       return "?";
     }
   };
-  const names = ["@langchain/langgraph", "@langchain/langgraph-checkpoint-postgres", "@langchain/openai", "bullmq", "pg", "@prisma/client", "ioredis"];
+  const names = [
+    "@langchain/langgraph",
+    "@langchain/langgraph-checkpoint-postgres",
+    "@langchain/openai",
+    "bullmq",
+    "pg",
+    "@prisma/client",
+    "ioredis",
+  ];
   return { node: process.version, ...Object.fromEntries(names.map((n) => [n, v(n)])) };
 }
 
@@ -106,9 +126,17 @@ export function versions(): Record<string, string> {
  * `node --import tsx <args>` in a process of its own, from the repository root; resolves once its
  * stderr matches `ready` (with the match). `close()` stops it (SIGTERM) and waits for it to exit.
  */
-async function tsxProcess(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<{ match: RegExpExecArray; close: () => Promise<void> }> {
+async function tsxProcess(
+  args: string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ match: RegExpExecArray; close: () => Promise<void> }> {
   const root = path.resolve(import.meta.dirname, "../..");
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", ...args], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", ...args], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let err = "";
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
@@ -136,16 +164,24 @@ async function tsxProcess(args: string[], ready: RegExp, env: NodeJS.ProcessEnv 
  * HTTP hop, and neither shares its event loop with the server (an in-process server made the
  * LangGraph arm's calls cheaper than the worker's).
  */
-export async function modelServerProcess(rules: unknown[]): Promise<{ url: string; port: number; close: () => Promise<void> }> {
+export async function modelServerProcess(
+  rules: unknown[],
+): Promise<{ url: string; port: number; close: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "weft-b1-model-"));
   fs.writeFileSync(path.join(dir, "b1.json"), JSON.stringify({ rules }));
   const port = await new Promise<number>((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port: free } = probe.address() as { port: number };
-      probe.close(() => resolve(free));
-    }).on("error", reject);
+    const probe = createServer()
+      .listen(0, "127.0.0.1", () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      })
+      .on("error", reject);
   });
-  const server = await tsxProcess(["lib/llm/scripted/cli.ts", "--port", String(port), "--fixtures", dir], /scripted model server listening/, { ...process.env, LOG_LEVEL: "info" });
+  const server = await tsxProcess(
+    ["lib/llm/scripted/cli.ts", "--port", String(port), "--fixtures", dir],
+    /scripted model server listening/,
+    { ...process.env, LOG_LEVEL: "info" },
+  );
   return {
     url: `http://127.0.0.1:${port}/v1`,
     port,
@@ -160,7 +196,13 @@ export async function modelServerProcess(rules: unknown[]): Promise<{ url: strin
  * latency-proxy.ts in a process of its own, delaying every answer of each `host:port` target by
  * `delayMs`; answers the local port standing in for each target.
  */
-export async function latencyProxyProcess(delayMs: number, targets: string[]): Promise<{ ports: Record<string, number>; close: () => Promise<void> }> {
-  const proxy = await tsxProcess(["bench/engine/latency-proxy.ts", String(delayMs), ...targets], /latency proxy (\{.*\})\n/);
+export async function latencyProxyProcess(
+  delayMs: number,
+  targets: string[],
+): Promise<{ ports: Record<string, number>; close: () => Promise<void> }> {
+  const proxy = await tsxProcess(
+    ["bench/engine/latency-proxy.ts", String(delayMs), ...targets],
+    /latency proxy (\{.*\})\n/,
+  );
   return { ports: JSON.parse(proxy.match[1]!) as Record<string, number>, close: proxy.close };
 }

@@ -33,7 +33,8 @@ export function trivialModelPort(calls: ModelCalls = trivialCalls()): ModelPort 
       return { content, toolCalls: [], usage, latencyMs: 0, finishReason: "stop", model: "trivial" };
     },
     async structured<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
-      if (request.name !== "choose_branch") throw new Error(`B1's trivial model answers branch choices only, not ${request.name}`);
+      if (request.name !== "choose_branch")
+        throw new Error(`B1's trivial model answers branch choices only, not ${request.name}`);
       const branches = branchIdsOf(request.schema);
       const value = request.schema.parse({ branch: await calls.choose("", branches, request.signal) });
       return { ok: true, value, usage, latencyMs: 0, model: "trivial" };

@@ -23,7 +23,14 @@ import { benchEnvironment } from "../engine/support";
 const RESULT = "evals-b6.json";
 const INTERACTIVE_EVERY_MS = 1000;
 
-type Stored = { at: string; rows: number; baseline: { p50: number; p95: number }; during: { p50: number; p95: number; n: number }; rateLimited: number; scored: number };
+type Stored = {
+  at: string;
+  rows: number;
+  baseline: { p50: number; p95: number };
+  during: { p50: number; p95: number; n: number };
+  rateLimited: number;
+  scored: number;
+};
 
 const workflow = {
   name: "B6 answer",
@@ -83,12 +90,21 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const { disconnectDb } = await import("@/lib/db/client");
   const { AppError } = await import("@/lib/errors");
   const model = await startScriptedServer({
-    fixtures: [{ rules: [
-      { id: "answer", match: { system: "[[b6]]" }, reply: { text: "42", delayMs: 100 } },
-      { id: "judge", match: { schema: "evaluation_judge" }, reply: { json: { reasoning: "fine", score: 4 } } },
-    ] }],
+    fixtures: [
+      {
+        rules: [
+          { id: "answer", match: { system: "[[b6]]" }, reply: { text: "42", delayMs: 100 } },
+          { id: "judge", match: { schema: "evaluation_judge" }, reply: { json: { reasoning: "fine", score: 4 } } },
+        ],
+      },
+    ],
   });
-  const worker = spawnWorker({ databaseUrl: database.url, prefix, modelPort: model.port, env: { WEFT_RUN_START_LIMIT: "60" } });
+  const worker = spawnWorker({
+    databaseUrl: database.url,
+    prefix,
+    modelPort: model.port,
+    env: { WEFT_RUN_START_LIMIT: "60" },
+  });
   const wakes = await firstWakes(prefix);
   try {
     await worker.ready;
@@ -98,7 +114,9 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     const startLatency = async (): Promise<number | null> => {
       const t0 = performance.now();
       try {
-        const { run } = await startRun(user.id, workflowId, { inputs: { question: `interactive ${randomBytes(3).toString("hex")}` } });
+        const { run } = await startRun(user.id, workflowId, {
+          inputs: { question: `interactive ${randomBytes(3).toString("hex")}` },
+        });
         return (await wakes.first(run.id)) - t0;
       } catch (err) {
         if (err instanceof AppError && err.code === "rate_limited") rateLimited++;
@@ -116,11 +134,21 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
       await nap(INTERACTIVE_EVERY_MS);
     }
     const { id: datasetId } = await createDataset(user.id, { name: "B6", workflowId });
-    await importRows(user.id, datasetId, "csv", ["question,expected", ...Array.from({ length: rows }, (_, i) => `Question ${i + 1},42`)].join("\n"));
+    await importRows(
+      user.id,
+      datasetId,
+      "csv",
+      ["question,expected", ...Array.from({ length: rows }, (_, i) => `Question ${i + 1},42`)].join("\n"),
+    );
     const t0 = Date.now();
     const { id } = await createExperiment(user.id, {
-      datasetId, variants: [{ workflowId, version: 1 }], concurrency: 8,
-      evaluators: [{ kind: "exact", name: "exact" }, { kind: "judge", name: "judge", rubric: "Is it 42?" }],
+      datasetId,
+      variants: [{ workflowId, version: 1 }],
+      concurrency: 8,
+      evaluators: [
+        { kind: "exact", name: "exact" },
+        { kind: "judge", name: "judge", rubric: "Is it 42?" },
+      ],
     });
     const during: number[] = [];
     let experiment = await getExperiment(user.id, id);
@@ -133,9 +161,22 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
     }
     const experimentMs = Date.now() - t0;
     const result = {
-      at: new Date().toISOString(), machine: await machine(), loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100), rows, concurrency: 8, interactiveEveryMs: INTERACTIVE_EVERY_MS,
-      experimentStatus: experiment.status, scored: experiment.progress.scored, experimentMs, rateLimited,
-      baseline: { n: baseline.length, p50: round(median(baseline)), p95: round(p95(baseline)), samples: baseline.map(round) },
+      at: new Date().toISOString(),
+      machine: await machine(),
+      loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
+      rows,
+      concurrency: 8,
+      interactiveEveryMs: INTERACTIVE_EVERY_MS,
+      experimentStatus: experiment.status,
+      scored: experiment.progress.scored,
+      experimentMs,
+      rateLimited,
+      baseline: {
+        n: baseline.length,
+        p50: round(median(baseline)),
+        p95: round(p95(baseline)),
+        samples: baseline.map(round),
+      },
       during: { n: during.length, p50: round(median(during)), p95: round(p95(during)), samples: during.map(round) },
     };
     const stored = await readResult<Stored>(RESULT);
@@ -145,7 +186,10 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
       return { summary, ok: rateLimited === 0 && experiment.progress.scored === rows };
     }
     const regressed = stored ? result.during.p95 >= 2 * Math.max(stored.during.p95, 20) : false;
-    return { summary: `${summary}${regressed ? ` — p95 ≥ 2× the stored ${stored!.during.p95} ms` : ""}`, ok: rateLimited === 0 && experiment.progress.scored === rows && !regressed };
+    return {
+      summary: `${summary}${regressed ? ` — p95 ≥ 2× the stored ${stored!.during.p95} ms` : ""}`,
+      ok: rateLimited === 0 && experiment.progress.scored === rows && !regressed,
+    };
   } finally {
     await wakes.close();
     await stopWorker(worker);

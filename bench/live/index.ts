@@ -24,11 +24,25 @@ import type { HarnessServer, Records } from "./server";
 
 const ARMS: Arm[] = ["product", "relay", "poll"];
 
-interface Case { name: string; rate: number; runs: number; seconds: number; drop: boolean }
+interface Case {
+  name: string;
+  rate: number;
+  runs: number;
+  seconds: number;
+  drop: boolean;
+}
 interface ArmResult {
-  arm: Arm; reps: number; sent: number; received: number; lost: number; duplicated: number;
+  arm: Arm;
+  reps: number;
+  sent: number;
+  received: number;
+  lost: number;
+  duplicated: number;
   /** hand-over (commit / PUBLISH) → onmessage, and → next animation frame (ms). */
-  msgP50: number; msgP95: number; paintP50: number; paintP95: number;
+  msgP50: number;
+  msgP95: number;
+  paintP50: number;
+  paintP95: number;
   /** creation (before the commit) → onmessage (ms): what the commit adds. */
   createdP95: number;
   /**
@@ -51,7 +65,13 @@ interface ArmResult {
   machineBusy: number;
 }
 /** `load1`: the machine's 1-minute load average before and after the case (this host is shared; read figures with it). */
-interface CaseResult { case: Case; arms: ArmResult[]; ratioP95VsRelay: number; ratioP95VsPoll: number; load1: [number, number] }
+interface CaseResult {
+  case: Case;
+  arms: ArmResult[];
+  ratioP95VsRelay: number;
+  ratioP95VsPoll: number;
+  load1: [number, number];
+}
 
 const FULL: Case[] = [
   { name: "1/s × 1 run", rate: 1, runs: 1, seconds: 5, drop: false },
@@ -80,8 +100,11 @@ const WARMUP: Case = { name: "warm-up", rate: 50, runs: 20, seconds: 1, drop: fa
  * default today; they are spelled out so the measurement does not depend on its defaults.
  */
 const CHROMIUM_ARGS = [
-  "--no-sandbox", "--disable-gpu",
-  "--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-timer-throttling",
+  "--disable-renderer-backgrounding",
+  "--disable-backgrounding-occluded-windows",
 ];
 /**
  * Interleaved repetitions in the smoke: its regression check uses each arm's best repetition, since a
@@ -94,7 +117,8 @@ const FULL_REPS = Number(process.env.B2_REPS ?? 5);
 const ONLY = process.env.B2_CASE;
 const fullCases = (): Case[] => {
   const cases = FULL.filter((c) => !ONLY || c.name === ONLY);
-  if (!cases.length) throw new Error(`B2_CASE: no case named ${JSON.stringify(ONLY)} (${FULL.map((c) => c.name).join(", ")})`);
+  if (!cases.length)
+    throw new Error(`B2_CASE: no case named ${JSON.stringify(ONLY)} (${FULL.map((c) => c.name).join(", ")})`);
   return cases;
 };
 
@@ -103,7 +127,10 @@ async function setupDatabase(): Promise<{ name: string; drop: () => Promise<void
   const name = `weft_b2_${Date.now()}_${randomBytes(3).toString("hex")}`;
   await withAdmin((a) => a.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
   process.env.DATABASE_URL = urlFor(name);
-  return { name, drop: () => withAdmin((a) => a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined) };
+  return {
+    name,
+    drop: () => withAdmin((a) => a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
 }
 
 /** The writer process: one order at a time; `onHalf` fires half way through (the drop case). */
@@ -156,11 +183,16 @@ class Producer {
 
 type Sample = [string, number, number, number]; // runId, seq, onmessage, painted (epoch ms)
 /** `cpu`: CPU ms spent while the writer produced, by the writer process and by this (server + Playwright) process. */
-interface Raw extends Records { expected: Stamp[]; samples: Sample[]; cpu: { writer: number; server: number; busy: number } }
+interface Raw extends Records {
+  expected: Stamp[];
+  samples: Sample[];
+  cpu: { writer: number; server: number; busy: number };
+}
 
 /** Idle and total CPU ms of the whole machine so far (all cores). */
 const machineTimes = (): { idle: number; total: number } => {
-  let idle = 0, total = 0;
+  let idle = 0,
+    total = 0;
   for (const c of os.cpus()) {
     idle += c.times.idle;
     total += c.times.user + c.times.nice + c.times.sys + c.times.idle + c.times.irq;
@@ -174,7 +206,15 @@ const machineTimes = (): { idle: number; total: number } => {
  * until every event arrived, or a quiet period (poll: one more tick; dropped: EventSource's 2 s
  * retry) passed.
  */
-async function runArm(browser: Browser, server: HarnessServer, arm: Arm, c: Case, prefix: string, ownerId: string, producer: Producer): Promise<Raw> {
+async function runArm(
+  browser: Browser,
+  server: HarnessServer,
+  arm: Arm,
+  c: Case,
+  prefix: string,
+  ownerId: string,
+  producer: Producer,
+): Promise<Raw> {
   const bases = server.bases;
   const { createTestRun } = await import("@/test/fixtures");
   const runIds = await Promise.all(Array.from({ length: c.runs }, () => createTestRun(ownerId, "running")));
@@ -183,7 +223,10 @@ async function runArm(browser: Browser, server: HarnessServer, arm: Arm, c: Case
     const page = await context.newPage();
     await page.goto(`${bases[0]}/page`, { timeout: 120_000 });
     const target = server.ready() + (arm === "poll" ? 0 : c.runs);
-    await page.evaluate(([a, b, ids]) => (window as unknown as { watch: (a: string, b: string[], i: string[]) => void }).watch(a, b, ids), [arm, bases, runIds] as const);
+    await page.evaluate(
+      ([a, b, ids]) => (window as unknown as { watch: (a: string, b: string[], i: string[]) => void }).watch(a, b, ids),
+      [arm, bases, runIds] as const,
+    );
     // every viewer connected (a relay subscription not yet acknowledged would lose events unfairly)
     for (const end = Date.now() + 60_000; server.ready() < target && Date.now() < end;) await page.waitForTimeout(50);
     await page.waitForTimeout(arm === "poll" ? 1_200 : 300);
@@ -217,9 +260,21 @@ async function runArm(browser: Browser, server: HarnessServer, arm: Arm, c: Case
 }
 
 function summarise(arm: Arm, raws: Raw[]): ArmResult {
-  const msg: number[] = [], paint: number[] = [], created: number[] = [], repMsgP95: number[] = [], atServer: number[] = [], toBrowser: number[] = [];
-  const published: number[] = [], atHub: number[] = [];
-  let sent = 0, received = 0, lost = 0, duplicated = 0, writerCpu = 0, serverCpu = 0, busy = 0;
+  const msg: number[] = [],
+    paint: number[] = [],
+    created: number[] = [],
+    repMsgP95: number[] = [],
+    atServer: number[] = [],
+    toBrowser: number[] = [];
+  const published: number[] = [],
+    atHub: number[] = [];
+  let sent = 0,
+    received = 0,
+    lost = 0,
+    duplicated = 0,
+    writerCpu = 0,
+    serverCpu = 0,
+    busy = 0;
   for (const raw of raws) {
     const byKey = new Map(raw.expected.map((s) => [`${s[0]}:${s[1]}`, s]));
     const seen = new Set<string>();
@@ -250,8 +305,22 @@ function summarise(arm: Arm, raws: Raw[]): ArmResult {
     lost += [...byKey.keys()].filter((k) => !seen.has(k)).length;
   }
   return {
-    arm, reps: raws.length, sent, received, lost, duplicated,
-    msgP50: median(msg), msgP95: p95(msg), paintP50: median(paint), paintP95: p95(paint), createdP95: p95(created), publishedP95: p95(published), hubP95: p95(atHub), serverP95: p95(atServer), browserP95: p95(toBrowser), repMsgP95,
+    arm,
+    reps: raws.length,
+    sent,
+    received,
+    lost,
+    duplicated,
+    msgP50: median(msg),
+    msgP95: p95(msg),
+    paintP50: median(paint),
+    paintP95: p95(paint),
+    createdP95: p95(created),
+    publishedP95: p95(published),
+    hubP95: p95(atHub),
+    serverP95: p95(atServer),
+    browserP95: p95(toBrowser),
+    repMsgP95,
     cpuPer1k: { writer: (writerCpu / Math.max(1, sent)) * 1000, server: (serverCpu / Math.max(1, sent)) * 1000 },
     machineBusy: busy,
   };
@@ -278,7 +347,10 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
   const { createTestUser } = await import("@/test/fixtures");
   const server = await startHarnessServer(prefix, env().REDIS_URL);
   const producer = await Producer.start();
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
   const results: CaseResult[] = [];
   const reps = smoke ? SMOKE_REPS : FULL_REPS;
   try {
@@ -295,7 +367,13 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
       }
       const arms = ARMS.map((a) => summarise(a, raws.get(a)!));
       const [ours, relay, poll] = arms as [ArmResult, ArmResult, ArmResult];
-      results.push({ case: c, arms, ratioP95VsRelay: ratio(ours, relay), ratioP95VsPoll: ratio(ours, poll), load1: [loadBefore, os.loadavg()[0]!] });
+      results.push({
+        case: c,
+        arms,
+        ratioP95VsRelay: ratio(ours, relay),
+        ratioP95VsPoll: ratio(ours, poll),
+        load1: [loadBefore, os.loadavg()[0]!],
+      });
     }
   } finally {
     await browser.close();
@@ -324,16 +402,32 @@ async function report(results: CaseResult[], smoke: boolean, reps: number): Prom
     // product is ≥ 40 ms behind the relay (a slow day's normal gap stays well under that; what it
     // must catch is the live path falling back to polling or heartbeats, hundreds of ms and more).
     const goal = stored?.results.find((r) => r.case.name === "50/s × 20 runs")?.arms;
-    const storedRatio = goal ? goal.find((a) => a.arm === "product")!.msgP95 / goal.find((a) => a.arm === "relay")!.msgP95 : 1;
+    const storedRatio = goal
+      ? goal.find((a) => a.arm === "product")!.msgP95 / goal.find((a) => a.arm === "relay")!.msgP95
+      : 1;
     const best = (a: ArmResult) => Math.min(...a.repMsgP95);
     const ratio = best(mine) / best(relay);
     const slower = ratio >= 2 * storedRatio && best(mine) >= best(relay) + 40;
     const ok = mine.lost === 0 && mine.duplicated === 0 && !slower;
-    return { summary: `${line(results[0]!)} | best repetition: product ${best(mine).toFixed(1)} ms, relay ${best(relay).toFixed(1)} ms, ratio ${ratio.toFixed(2)} (stored ${storedRatio.toFixed(2)})`, ok };
+    return {
+      summary: `${line(results[0]!)} | best repetition: product ${best(mine).toFixed(1)} ms, relay ${best(relay).toFixed(1)} ms, ratio ${ratio.toFixed(2)} (stored ${storedRatio.toFixed(2)})`,
+      ok,
+    };
   }
   // B2b's result (`tokens`, bench/live/tokens.ts) is kept as it is
-  if (!ONLY) await writeResult("live-b2.json", { bench: "B2 live status latency", machine: await machine(), at: new Date().toISOString(), reps, results, ...(stored?.tokens ? { tokens: stored.tokens } : {}) });
+  if (!ONLY)
+    await writeResult("live-b2.json", {
+      bench: "B2 live status latency",
+      machine: await machine(),
+      at: new Date().toISOString(),
+      reps,
+      results,
+      ...(stored?.tokens ? { tokens: stored.tokens } : {}),
+    });
   const target = results.find((r) => r.case.name === "50/s × 20 runs")?.arms.find((a) => a.arm === "product");
   const ok = results.every((r) => r.arms.find((a) => a.arm === "product")!.lost === 0);
-  return { summary: `${results.map(line).join(" | ")} (goal at 50/s × 20: p95 < 10 ms msg, < 30 ms paint; product ${target?.msgP95.toFixed(1)}/${target?.paintP95.toFixed(1)})`, ok };
+  return {
+    summary: `${results.map(line).join(" | ")} (goal at 50/s × 20: p95 < 10 ms msg, < 30 ms paint; product ${target?.msgP95.toFixed(1)}/${target?.paintP95.toFixed(1)})`,
+    ok,
+  };
 }

@@ -19,10 +19,14 @@ class DurableTokenSink implements LiveTextSink {
   append(text: string): void {
     if (!text) return;
     const { runId, nodeId, iteration } = this.key;
-    this.chain = this.chain.then(async () => {
-      const stored = await db().$transaction((tx) => appendEvents(tx, runId, [{ type: "step_progress", nodeId, iteration, message: "token", detail: { text } }]));
-      await publishRunEvents(runId, stored);
-    }).catch(() => undefined);
+    this.chain = this.chain
+      .then(async () => {
+        const stored = await db().$transaction((tx) =>
+          appendEvents(tx, runId, [{ type: "step_progress", nodeId, iteration, message: "token", detail: { text } }]),
+        );
+        await publishRunEvents(runId, stored);
+      })
+      .catch(() => undefined);
   }
 
   truncate(): void {}

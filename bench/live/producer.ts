@@ -35,11 +35,13 @@ type Versions = Map<string, number>;
 
 async function claimAll(runIds: readonly string[]): Promise<Versions> {
   const versions: Versions = new Map();
-  await Promise.all(runIds.map(async (runId) => {
-    const claim = await sqlClaim(runId, OWNER);
-    if (!claim.ok) throw new Error(`claim of run ${runId} refused: ${claim.reason}`);
-    versions.set(runId, claim.run.version);
-  }));
+  await Promise.all(
+    runIds.map(async (runId) => {
+      const claim = await sqlClaim(runId, OWNER);
+      if (!claim.ok) throw new Error(`claim of run ${runId} refused: ${claim.reason}`);
+      versions.set(runId, claim.run.version);
+    }),
+  );
   return versions;
 }
 
@@ -50,11 +52,12 @@ function wakesOf(runId: string) {
   let w = wakes.get(runId);
   if (!w) {
     const waiting = new Map<number, (t: number) => void>();
-    const send = (events: StoredEvent[]) => void publishRunEvents(runId, events).then(() => {
-      const t = stamp();
-      for (const e of events) waiting.get(e.seq)?.(t);
-      for (const e of events) waiting.delete(e.seq);
-    });
+    const send = (events: StoredEvent[]) =>
+      void publishRunEvents(runId, events).then(() => {
+        const t = stamp();
+        for (const e of events) waiting.get(e.seq)?.(t);
+        for (const e of events) waiting.delete(e.seq);
+      });
     w = { batcher: new WakeBatcher(send, systemClock, DEFAULT_WAKE_WINDOW_MS), waiting };
     wakes.set(runId, w);
   }
@@ -66,7 +69,13 @@ function wakesOf(runId: string) {
  * to the run's wake-up batcher WITHOUT waiting for it, as the driver does (it commits the next step
  * while the wake-up goes out); `published` fills the stamp's last field when Redis acknowledged.
  */
-async function one(order: ProduceOrder, versions: Versions, runId: string, i: number, published: Promise<void>[]): Promise<Stamp> {
+async function one(
+  order: ProduceOrder,
+  versions: Versions,
+  runId: string,
+  i: number,
+  published: Promise<void>[],
+): Promise<Stamp> {
   const created = stamp();
   if (order.arm === "relay") {
     const handed = stamp();
@@ -82,10 +91,14 @@ async function one(order: ProduceOrder, versions: Versions, runId: string, i: nu
   const s: Stamp = [runId, seq, created, committed, null];
   if (order.arm !== "product") return s;
   const w = wakesOf(runId);
-  published.push(new Promise<void>((resolve) => w.waiting.set(seq, (t) => {
-    s[4] = t;
-    resolve();
-  })));
+  published.push(
+    new Promise<void>((resolve) =>
+      w.waiting.set(seq, (t) => {
+        s[4] = t;
+        resolve();
+      }),
+    ),
+  );
   w.batcher.push(res.events);
   return s;
 }
@@ -105,14 +118,16 @@ async function produce(order: ProduceOrder): Promise<void> {
   const published: Promise<void>[] = [];
   const half = Math.floor((total * order.runIds.length) / 2);
   const t0 = stamp();
-  await Promise.all(order.runIds.map(async (runId) => {
-    for (let i = 0; i < total; i++) {
-      const due = t0 + i * interval - stamp();
-      if (due > 0) await new Promise((r) => setTimeout(r, due));
-      stamps.push(await one(order, versions, runId, i, published));
-      if (stamps.length === half) reply({ type: "half" });
-    }
-  }));
+  await Promise.all(
+    order.runIds.map(async (runId) => {
+      for (let i = 0; i < total; i++) {
+        const due = t0 + i * interval - stamp();
+        if (due > 0) await new Promise((r) => setTimeout(r, due));
+        stamps.push(await one(order, versions, runId, i, published));
+        if (stamps.length === half) reply({ type: "half" });
+      }
+    }),
+  );
   await Promise.all(published);
   reply({ type: "done", total: stamps.length, stamps, cpuMs: cpuMs(cpu) });
 }

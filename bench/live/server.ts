@@ -37,7 +37,10 @@ export interface HarnessServer {
   close(): Promise<void>;
 }
 
-export interface Records { writes: Map<string, number>; hub: Map<string, number> }
+export interface Records {
+  writes: Map<string, number>;
+  hub: Map<string, number>;
+}
 
 /** Starts the harness server; `prefix` namespaces the relay channels. */
 export async function startHarnessServer(prefix: string, redisUrl: string, ports = 20): Promise<HarnessServer> {
@@ -53,7 +56,17 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
   /** One extra hub listener per product run, recording when the hub delivered each carried event (after decodeWake). */
   const traces = new Map<string, Promise<() => void>>();
   const trace = (runId: string) => {
-    if (!traces.has(runId)) traces.set(runId, runEventHub().subscribe(runId, (w) => mark("hub", runId, (w.events ?? []).map((e) => e.seq))));
+    if (!traces.has(runId))
+      traces.set(
+        runId,
+        runEventHub().subscribe(runId, (w) =>
+          mark(
+            "hub",
+            runId,
+            (w.events ?? []).map((e) => e.seq),
+          ),
+        ),
+      );
   };
   const decoder = new TextDecoder();
   const subscribers = new Set<Redis>();
@@ -62,13 +75,17 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
     const url = new URL(req.url ?? "/", "http://x");
     const [, arm, runId] = url.pathname.split("/");
     if (url.pathname === "/page") return void res.writeHead(200, { "content-type": "text/html" }).end(PAGE_HTML);
-    if (url.pathname === "/tokens") return void res.writeHead(200, { "content-type": "text/html" }).end(TOKEN_PAGE_HTML);
+    if (url.pathname === "/tokens")
+      return void res.writeHead(200, { "content-type": "text/html" }).end(TOKEN_PAGE_HTML);
     if (arm === "product" && runId) return product(req, res, runId, url.searchParams.has("live"));
     if (arm === "relay" && runId) return relay(res, runId);
     if (arm === "poll" && runId) {
       return void readEvents(runId, Number(url.searchParams.get("after") ?? 0)).then((e) => {
         res.writeHead(200, { "content-type": "application/json", ...cors }).end(JSON.stringify(e));
-        wrote(runId, e.map((x) => x.seq));
+        wrote(
+          runId,
+          e.map((x) => x.seq),
+        );
       });
     }
     res.writeHead(404).end();
@@ -82,7 +99,10 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
   function product(req: http.IncomingMessage, res: http.ServerResponse, runId: string, liveText: boolean) {
     const abort = new AbortController();
     const lastId = req.headers["last-event-id"];
-    const request = new Request("http://x/", { signal: abort.signal, headers: typeof lastId === "string" ? { "last-event-id": lastId } : {} });
+    const request = new Request("http://x/", {
+      signal: abort.signal,
+      headers: typeof lastId === "string" ? { "last-event-id": lastId } : {},
+    });
     // as the route reads it: a live text frame's id `<seq>-t<n>` resumes after that seq
     const after = resumeSeq(request);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", ...cors });
@@ -91,12 +111,19 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
     res.on("close", () => abort.abort());
     ready++;
     const reader = runEventStream({ runId, afterSeq: after, request, heartbeatMs: 15_000, liveText }).getReader();
-    const pump = (): void => void reader.read().then(({ done, value }) => {
-      if (done) return void res.end();
-      res.write(value);
-      wrote(runId, Array.from(decoder.decode(value).matchAll(/^id: (\d+)$/gm), (m) => Number(m[1])));
-      pump();
-    }, () => res.end());
+    const pump = (): void =>
+      void reader.read().then(
+        ({ done, value }) => {
+          if (done) return void res.end();
+          res.write(value);
+          wrote(
+            runId,
+            Array.from(decoder.decode(value).matchAll(/^id: (\d+)$/gm), (m) => Number(m[1])),
+          );
+          pump();
+        },
+        () => res.end(),
+      );
     pump();
   }
 
@@ -117,11 +144,13 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
     });
   }
 
-  const servers = await Promise.all(Array.from({ length: Math.max(1, ports) }, async () => {
-    const server = http.createServer(handler);
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    return server;
-  }));
+  const servers = await Promise.all(
+    Array.from({ length: Math.max(1, ports) }, async () => {
+      const server = http.createServer(handler);
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      return server;
+    }),
+  );
   const bases = servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`);
   return {
     url: bases[0]!,
@@ -131,7 +160,11 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
       const taken = records;
       records = { writes: new Map(), hub: new Map() };
       if (release) {
-        for (const off of traces.values()) void off.then((f) => f(), () => undefined);
+        for (const off of traces.values())
+          void off.then(
+            (f) => f(),
+            () => undefined,
+          );
         traces.clear();
       }
       return taken;
@@ -143,12 +176,18 @@ export async function startHarnessServer(prefix: string, redisUrl: string, ports
     },
     async close() {
       for (const res of open) res.destroy();
-      for (const off of traces.values()) void off.then((f) => f(), () => undefined);
+      for (const off of traces.values())
+        void off.then(
+          (f) => f(),
+          () => undefined,
+        );
       for (const s of subscribers) s.disconnect();
-      await Promise.all(servers.map((server) => {
-        server.closeAllConnections();
-        return new Promise<void>((r) => server.close(() => r()));
-      }));
+      await Promise.all(
+        servers.map((server) => {
+          server.closeAllConnections();
+          return new Promise<void>((r) => server.close(() => r()));
+        }),
+      );
     },
   };
 }

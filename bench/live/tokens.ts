@@ -42,7 +42,13 @@ const ARMS = ["product", "naive"] as const;
 type TokenArm = (typeof ARMS)[number];
 /** `B2B_ARMS=product` runs one arm, for investigation (nothing stored then). */
 const ONLY_ARMS = (process.env.B2B_ARMS?.split(",") ?? [...ARMS]) as TokenArm[];
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-timer-throttling",
+  "--disable-renderer-backgrounding",
+  "--disable-backgrounding-occluded-windows",
+];
 
 const token = (run: number, i: number) => `r${String(run).padStart(2, "0")}w${String(i).padStart(4, "0")} `;
 const fullText = (run: number) => Array.from({ length: TOKENS }, (_, i) => token(run, i)).join("");
@@ -52,7 +58,11 @@ function writer(run: number): WorkflowInput {
   return {
     name: `B2b writer ${run}`,
     agents: [{ key: "w", name: "Writer", instructions: "Write.", model: { model: "scripted-demo" } }],
-    nodes: [{ id: "start", type: "start" }, { id: "write", type: "agent", agent: "w", task: `${marker(run)} Write the long text.` }, { id: "end", type: "end" }],
+    nodes: [
+      { id: "start", type: "start" },
+      { id: "write", type: "agent", agent: "w", task: `${marker(run)} Write the long text.` },
+      { id: "end", type: "end" },
+    ],
     edges: [
       { id: "e1", source: "start", sourceHandle: "next", target: "write" },
       { id: "e2", source: "write", sourceHandle: "done", target: "end" },
@@ -72,17 +82,32 @@ export interface TokenArmResult {
   runs: number;
   tokens: number;
   /** chunk written by the model server → onmessage / → painted (ms), tokens written while the viewer was connected. */
-  msgP50: number; msgP95: number; paintP50: number; paintP95: number;
+  msgP50: number;
+  msgP95: number;
+  paintP50: number;
+  paintP95: number;
   /** chunk → the frame carrying the token reached the web process's hub (p50/p95, ms; product arm only, NaN otherwise). */
-  hubP50: number; hubP95: number;
+  hubP50: number;
+  hubP95: number;
   /** Tokens written while the viewer was away (between the drop and its reconnect) and their paint p95. */
-  whileAway: number; whileAwayPaintP95: number;
+  whileAway: number;
+  whileAwayPaintP95: number;
   /** Characters missing from / repeated in each viewer's final text, summed; frames resent or refused on the page. */
-  lostChars: number; dupChars: number; overlapChars: number; gapFrames: number;
+  lostChars: number;
+  dupChars: number;
+  overlapChars: number;
+  gapFrames: number;
   /** pg_stat_database of the bench database over the arm: rows inserted + updated + deleted, transactions committed. */
-  pg: { rowsWritten: number; xactCommit: number; runEventRows: number; workerStatements: number | null; rowsWrittenPerToken: number };
+  pg: {
+    rowsWritten: number;
+    xactCommit: number;
+    runEventRows: number;
+    workerStatements: number | null;
+    rowsWrittenPerToken: number;
+  };
   /** First chunk written → last token painted, and → last chunk written (ms): how far delivery trailed the model. */
-  deliveredMs: number; streamedMs: number;
+  deliveredMs: number;
+  streamedMs: number;
   /** Worker process CPU ms per 1,000 tokens (the whole run: claim, steps, tokens). */
   workerCpuPer1k: number;
   load1: [number, number];
@@ -94,7 +119,9 @@ async function pgStats(url: string, name: string): Promise<{ rows: number; xact:
   try {
     await c.query("SELECT pg_stat_clear_snapshot()");
     const r = await c.query<{ rows: string; xact: string }>(
-      `SELECT (tup_inserted + tup_updated + tup_deleted)::text AS rows, xact_commit::text AS xact FROM pg_stat_database WHERE datname = $1`, [name]);
+      `SELECT (tup_inserted + tup_updated + tup_deleted)::text AS rows, xact_commit::text AS xact FROM pg_stat_database WHERE datname = $1`,
+      [name],
+    );
     return { rows: Number(r.rows[0]?.rows ?? 0), xact: Number(r.rows[0]?.xact ?? 0) };
   } finally {
     await c.end();
@@ -103,18 +130,37 @@ async function pgStats(url: string, name: string): Promise<{ rows: number; xact:
 
 type Sample = [number, number, number, number]; // run index, token index, got, painted (epoch ms)
 
-async function runArm(arm: TokenArm, ctx: { browser: Browser; bases: string[]; workflowIds: string[]; ownerId: string; stamps: Map<string, number>; dropAll: () => number; db: { url: string; name: string }; prefix: string; modelPort: number }): Promise<TokenArmResult> {
+async function runArm(
+  arm: TokenArm,
+  ctx: {
+    browser: Browser;
+    bases: string[];
+    workflowIds: string[];
+    ownerId: string;
+    stamps: Map<string, number>;
+    dropAll: () => number;
+    db: { url: string; name: string };
+    prefix: string;
+    modelPort: number;
+  },
+): Promise<TokenArmResult> {
   const { spawnWorker, stopWorker } = await import("@/test/helpers/worker");
   const { startRun } = await import("@/lib/runs/service");
   const { db } = await import("@/lib/db/client");
   ctx.stamps.clear();
   const load0 = os.loadavg()[0]!;
   const worker = spawnWorker({
-    databaseUrl: ctx.db.url, prefix: ctx.prefix, modelPort: ctx.modelPort,
+    databaseUrl: ctx.db.url,
+    prefix: ctx.prefix,
+    modelPort: ctx.modelPort,
     ...(arm === "naive" ? { entry: "bench/live/naive-worker.ts" } : {}),
     // e.g. "--cpu-prof --cpu-prof-dir=/tmp/b2b": where the worker's CPU per token goes
     ...(process.env.B2B_WORKER_NODE_ARGS ? { nodeArgs: process.env.B2B_WORKER_NODE_ARGS.split(" ") } : {}),
-    env: { WEFT_WORKER_CONCURRENCY: String(Math.max(20, RUNS)), WEFT_RECONCILE_INTERVAL_MS: "60000", WEFT_DB_POOL_MAX: "10" },
+    env: {
+      WEFT_WORKER_CONCURRENCY: String(Math.max(20, RUNS)),
+      WEFT_RECONCILE_INTERVAL_MS: "60000",
+      WEFT_DB_POOL_MAX: "10",
+    },
   });
   await worker.ready;
   const pgBefore = await pgStats(ctx.db.url, ctx.db.name);
@@ -122,21 +168,33 @@ async function runArm(arm: TokenArm, ctx: { browser: Browser; bases: string[]; w
   const runIds = await Promise.all(ctx.workflowIds.map(async (id) => (await startRun(ctx.ownerId, id)).run.id));
   const { runEventHub } = await import("@/lib/events/hub");
   const atHub = new Map<string, number>();
-  const offs = arm !== "product" ? [] : await Promise.all(runIds.map((runId, run) => {
-    let next = 0;
-    return runEventHub().subscribeLive(runId, (f) => {
-      if (!f || f.nodeId !== "write") return;
-      const t = performance.timeOrigin + performance.now();
-      for (const end = Math.floor((f.at + f.text.length) / WIDTH); next < end; next++) atHub.set(token(run, next), t);
-    });
-  }));
+  const offs =
+    arm !== "product"
+      ? []
+      : await Promise.all(
+          runIds.map((runId, run) => {
+            let next = 0;
+            return runEventHub().subscribeLive(runId, (f) => {
+              if (!f || f.nodeId !== "write") return;
+              const t = performance.timeOrigin + performance.now();
+              for (const end = Math.floor((f.at + f.text.length) / WIDTH); next < end; next++)
+                atHub.set(token(run, next), t);
+            });
+          }),
+        );
   const context = await ctx.browser.newContext();
   let page: Page | undefined;
   let dropAt = Infinity;
   try {
     page = await context.newPage();
     await page.goto(`${ctx.bases[0]}/tokens`, { timeout: 120_000 });
-    await page.evaluate(([a, b, ids, w, n]) => (window as unknown as { watchText: (a: string, b: string[], i: string[], w: number, n: number) => void }).watchText(a, b, ids, w, w * n), [arm, ctx.bases, runIds, WIDTH, TOKENS] as const);
+    await page.evaluate(
+      ([a, b, ids, w, n]) =>
+        (
+          window as unknown as { watchText: (a: string, b: string[], i: string[], w: number, n: number) => void }
+        ).watchText(a, b, ids, w, w * n),
+      [arm, ctx.bases, runIds, WIDTH, TOKENS] as const,
+    );
     const total = RUNS * TOKENS;
     const deadline = Date.now() + FIRST_CHUNK_DELAY_MS + (TOKENS / RATE) * 1000 * 3 + 60_000;
     for (;;) {
@@ -150,7 +208,14 @@ async function runArm(arm: TokenArm, ctx: { browser: Browser; bases: string[]; w
     }
     const cpu = cpuMsOf(worker.child.pid!) - cpu0;
     const seen = await page.evaluate(() => {
-      const w = window as unknown as { samples: Sample[]; texts: Record<string, string>; opens: Record<string, number[]>; overlap: number; gaps: number; stop: () => void };
+      const w = window as unknown as {
+        samples: Sample[];
+        texts: Record<string, string>;
+        opens: Record<string, number[]>;
+        overlap: number;
+        gaps: number;
+        stop: () => void;
+      };
       w.stop();
       return { samples: w.samples, texts: w.texts, opens: w.opens, overlap: w.overlap, gaps: w.gaps };
     });
@@ -159,7 +224,10 @@ async function runArm(arm: TokenArm, ctx: { browser: Browser; bases: string[]; w
     const pgAfter = await pgStats(ctx.db.url, ctx.db.name);
     const runEventRows = await db().runEvent.count({ where: { runId: { in: runIds } } });
     for (const off of offs) off();
-    const msg: number[] = [], paint: number[] = [], away: number[] = [], hub: number[] = [];
+    const msg: number[] = [],
+      paint: number[] = [],
+      away: number[] = [],
+      hub: number[] = [];
     for (const [run, i, got, painted] of seen.samples) {
       const chunk = ctx.stamps.get(token(run, i));
       if (chunk === undefined) continue;
@@ -177,12 +245,14 @@ async function runArm(arm: TokenArm, ctx: { browser: Browser; bases: string[]; w
     const firstChunk = Math.min(...chunkTimes);
     const deliveredMs = Math.max(...seen.samples.map((x) => x[3])) - firstChunk;
     const streamedMs = Math.max(...chunkTimes) - firstChunk;
-    let lostChars = 0, dupChars = 0;
+    let lostChars = 0,
+      dupChars = 0;
     runIds.forEach((runId, run) => {
       const want = fullText(run);
       const got = seen.texts[runId] ?? "";
       const counts = new Map<string, number>();
-      for (let k = 0; k < got.length; k += WIDTH) counts.set(got.slice(k, k + WIDTH), (counts.get(got.slice(k, k + WIDTH)) ?? 0) + 1);
+      for (let k = 0; k < got.length; k += WIDTH)
+        counts.set(got.slice(k, k + WIDTH), (counts.get(got.slice(k, k + WIDTH)) ?? 0) + 1);
       for (let k = 0; k < want.length; k += WIDTH) {
         const t = want.slice(k, k + WIDTH);
         const n = counts.get(t) ?? 0;
@@ -193,13 +263,30 @@ async function runArm(arm: TokenArm, ctx: { browser: Browser; bases: string[]; w
     });
     const rowsWritten = pgAfter.rows - pgBefore.rows;
     return {
-      arm, runs: RUNS, tokens: total,
-      msgP50: median(msg), msgP95: p95(msg), paintP50: median(paint), paintP95: p95(paint),
-      hubP50: hub.length ? median(hub) : NaN, hubP95: hub.length ? p95(hub) : NaN,
-      whileAway: away.length, whileAwayPaintP95: away.length ? p95(away) : 0,
-      lostChars, dupChars, overlapChars: seen.overlap, gapFrames: seen.gaps,
-      pg: { rowsWritten, xactCommit: pgAfter.xact - pgBefore.xact, runEventRows, workerStatements: workerStoreStats(worker.logs)?.sqlStatements ?? null, rowsWrittenPerToken: rowsWritten / total },
-      deliveredMs, streamedMs,
+      arm,
+      runs: RUNS,
+      tokens: total,
+      msgP50: median(msg),
+      msgP95: p95(msg),
+      paintP50: median(paint),
+      paintP95: p95(paint),
+      hubP50: hub.length ? median(hub) : NaN,
+      hubP95: hub.length ? p95(hub) : NaN,
+      whileAway: away.length,
+      whileAwayPaintP95: away.length ? p95(away) : 0,
+      lostChars,
+      dupChars,
+      overlapChars: seen.overlap,
+      gapFrames: seen.gaps,
+      pg: {
+        rowsWritten,
+        xactCommit: pgAfter.xact - pgBefore.xact,
+        runEventRows,
+        workerStatements: workerStoreStats(worker.logs)?.sqlStatements ?? null,
+        rowsWrittenPerToken: rowsWritten / total,
+      },
+      deliveredMs,
+      streamedMs,
       workerCpuPer1k: (cpu / total) * 1000,
       load1: [load0, os.loadavg()[0]!],
     };
@@ -209,7 +296,13 @@ async function runArm(arm: TokenArm, ctx: { browser: Browser; bases: string[]; w
   }
 }
 
-export interface TokenResult { bench: string; at: string; machine: Record<string, unknown>; plan: { runs: number; tokens: number; rate: number }; arms: TokenArmResult[] }
+export interface TokenResult {
+  bench: string;
+  at: string;
+  machine: Record<string, unknown>;
+  plan: { runs: number; tokens: number; rate: number };
+  arms: TokenArmResult[];
+}
 
 /** `B2_PART=tokens npm run bench -- live`: both arms once, stored under `tokens` in bench/results/live-b2.json (full size only). */
 export async function runTokens(): Promise<{ summary: string; ok: boolean }> {
@@ -221,15 +314,35 @@ export async function runTokens(): Promise<{ summary: string; ok: boolean }> {
   const { createTestUser, createTestWorkflow } = await import("@/test/fixtures");
   const { env } = await import("@/lib/env");
   const stamps = new Map<string, number>();
-  const model = await startScriptedServer({ fixtures: [{ rules: rules() }], onChunk: (text) => void stamps.set(text, performance.timeOrigin + performance.now()) });
+  const model = await startScriptedServer({
+    fixtures: [{ rules: rules() }],
+    onChunk: (text) => void stamps.set(text, performance.timeOrigin + performance.now()),
+  });
   const server = await startHarnessServer(prefix, env().REDIS_URL);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
   const arms: TokenArmResult[] = [];
   try {
     const owner = await createTestUser();
-    const workflowIds = await Promise.all(Array.from({ length: RUNS }, async (_, run) => (await createTestWorkflow(owner.id, writer(run))).workflowId));
+    const workflowIds = await Promise.all(
+      Array.from({ length: RUNS }, async (_, run) => (await createTestWorkflow(owner.id, writer(run))).workflowId),
+    );
     for (const arm of ARMS.filter((a) => ONLY_ARMS.includes(a))) {
-      arms.push(await runArm(arm, { browser, bases: server.bases, workflowIds, ownerId: owner.id, stamps, dropAll: () => server.dropAll(), db: database, prefix, modelPort: model.port }));
+      arms.push(
+        await runArm(arm, {
+          browser,
+          bases: server.bases,
+          workflowIds,
+          ownerId: owner.id,
+          stamps,
+          dropAll: () => server.dropAll(),
+          db: database,
+          prefix,
+          modelPort: model.port,
+        }),
+      );
     }
   } finally {
     await browser.close();
@@ -248,7 +361,13 @@ export async function runTokens(): Promise<{ summary: string; ok: boolean }> {
   const full = RUNS === 20 && TOKENS === 1_500 && arms.length === ARMS.length;
   if (full) {
     const stored = (await readResult<Record<string, unknown>>("live-b2.json")) ?? {};
-    const tokens: TokenResult = { bench: "B2b token streaming", at: new Date().toISOString(), machine: await machine(), plan: { runs: RUNS, tokens: TOKENS, rate: RATE }, arms };
+    const tokens: TokenResult = {
+      bench: "B2b token streaming",
+      at: new Date().toISOString(),
+      machine: await machine(),
+      plan: { runs: RUNS, tokens: TOKENS, rate: RATE },
+      arms,
+    };
     await writeResult("live-b2.json", { ...stored, tokens });
   }
   const product = arms.find((a) => a.arm === "product");
@@ -256,6 +375,11 @@ export async function runTokens(): Promise<{ summary: string; ok: boolean }> {
     `${a.arm}: chunk→hub p50/p95 ${a.hubP50.toFixed(1)}/${a.hubP95.toFixed(1)} ms, chunk→msg p50/p95 ${a.msgP50.toFixed(1)}/ ${a.msgP95.toFixed(1)} ms, →paint p50/p95 ${a.paintP50.toFixed(1)}/${a.paintP95.toFixed(1)} ms; while away ${a.whileAway} tokens (paint p95 ${a.whileAwayPaintP95.toFixed(0)} ms); lost ${a.lostChars} dup ${a.dupChars} chars (overlap ${a.overlapChars}, gaps ${a.gapFrames}); last token painted ${(a.deliveredMs / 1000).toFixed(1)} s after the first chunk (model streamed ${(a.streamedMs / 1000).toFixed(1)} s); PostgreSQL rows written ${a.pg.rowsWritten} (${a.pg.rowsWrittenPerToken.toFixed(3)}/token), commits ${a.pg.xactCommit}, RunEvent rows ${a.pg.runEventRows}, worker statements ${a.pg.workerStatements ?? "?"}; worker CPU ${a.workerCpuPer1k.toFixed(0)} ms/1k tokens (load ${a.load1.map((l) => l.toFixed(1)).join("→")})`;
   // "no write per token": the product's rows are the runs' own (claim, step start and end, run end,
   // lease renewals), a few dozen per run whatever it streams; one per token would be ≥ 1 per token
-  const ok = !product || (product.paintP95 < 50 && product.lostChars === 0 && product.dupChars === 0 && product.pg.rowsWrittenPerToken < 0.05);
+  const ok =
+    !product ||
+    (product.paintP95 < 50 &&
+      product.lostChars === 0 &&
+      product.dupChars === 0 &&
+      product.pg.rowsWrittenPerToken < 0.05);
   return { summary: `${arms.map(line).join(" | ")}${full ? "" : " (shortened: not stored)"}`, ok };
 }

@@ -8,7 +8,14 @@ import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { BotIcon, PencilIcon, PlusIcon, TrashIcon } from "@/components/ui/icons";
 import { AgentForm } from "./agent-form";
-import { type AgentIdAction, type AgentRow, type ProviderOption, type SaveAgentAction, type ToolOption, modelText } from "./types";
+import {
+  type AgentIdAction,
+  type AgentRow,
+  type ProviderOption,
+  type SaveAgentAction,
+  type ToolOption,
+  modelText,
+} from "./types";
 
 type Editing = { mode: "add" } | { mode: "edit"; agent: AgentRow } | null;
 
@@ -38,12 +45,19 @@ export function AgentLibrary({ agents, providers, tools, save, duplicate, remove
   return (
     <section aria-label="Saved agents" className="grid gap-4">
       <div className="flex justify-end">
-        <Button onClick={() => setEditing({ mode: "add" })} data-testid="agent-new"><PlusIcon /> New agent</Button>
+        <Button onClick={() => setEditing({ mode: "add" })} data-testid="agent-new">
+          <PlusIcon /> New agent
+        </Button>
       </div>
       {agents.length === 0 ? (
-        <EmptyState icon={<BotIcon width={20} height={20} />} title="No saved agents"
-          description="Create an agent once — instructions, model and tools — and drag it into any workflow from the editor's palette.">
-          <Button variant="outline" onClick={() => setEditing({ mode: "add" })}>Create an agent</Button>
+        <EmptyState
+          icon={<BotIcon width={20} height={20} />}
+          title="No saved agents"
+          description="Create an agent once — instructions, model and tools — and drag it into any workflow from the editor's palette."
+        >
+          <Button variant="outline" onClick={() => setEditing({ mode: "add" })}>
+            Create an agent
+          </Button>
         </EmptyState>
       ) : (
         <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3" data-testid="agent-list">
@@ -51,38 +65,91 @@ export function AgentLibrary({ agents, providers, tools, save, duplicate, remove
             <li key={a.id}>
               <Card className="flex h-full flex-col gap-2 p-4" data-testid="agent-card" data-agent-id={a.id}>
                 <div className="flex items-start justify-between gap-2">
-                  <h2 className="truncate text-sm font-semibold" data-testid="agent-card-name">{a.name}</h2>
+                  <h2 className="truncate text-sm font-semibold" data-testid="agent-card-name">
+                    {a.name}
+                  </h2>
                   <Badge>{modelText(a.model, providers)}</Badge>
                 </div>
                 {a.description && <p className="line-clamp-2 text-sm text-muted">{a.description}</p>}
-                {a.instructions && <p className="line-clamp-3 whitespace-pre-wrap text-xs text-muted">{a.instructions}</p>}
+                {a.instructions && (
+                  <p className="line-clamp-3 whitespace-pre-wrap text-xs text-muted">{a.instructions}</p>
+                )}
                 <div className="flex flex-wrap gap-1">
-                  {a.tools.length === 0 ? <span className="text-xs text-muted">No tools</span> :
-                    a.tools.map((t) => <Badge key={t.name} tone="primary" className="font-mono">{t.name}</Badge>)}
+                  {a.tools.length === 0 ? (
+                    <span className="text-xs text-muted">No tools</span>
+                  ) : (
+                    a.tools.map((t) => (
+                      <Badge key={t.name} tone="primary" className="font-mono">
+                        {t.name}
+                      </Badge>
+                    ))
+                  )}
                 </div>
                 <div className="mt-auto flex justify-end gap-1 pt-2">
-                  <Button size="sm" variant="ghost" onClick={() => setEditing({ mode: "edit", agent: a })} aria-label={`Edit ${a.name}`}><PencilIcon /> Edit</Button>
-                  <Button size="sm" variant="ghost" disabled={pending} onClick={() => run(duplicate, a.id)} aria-label={`Duplicate ${a.name}`}>Duplicate</Button>
-                  <Button size="sm" variant="ghost" onClick={() => setDeleting(a)} aria-label={`Delete ${a.name}`}><TrashIcon /></Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => setEditing({ mode: "edit", agent: a })}
+                    aria-label={`Edit ${a.name}`}
+                  >
+                    <PencilIcon /> Edit
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    disabled={pending}
+                    onClick={() => run(duplicate, a.id)}
+                    aria-label={`Duplicate ${a.name}`}
+                  >
+                    Duplicate
+                  </Button>
+                  <Button size="sm" variant="ghost" onClick={() => setDeleting(a)} aria-label={`Delete ${a.name}`}>
+                    <TrashIcon />
+                  </Button>
                 </div>
               </Card>
             </li>
           ))}
         </ul>
       )}
-      <Dialog open={editing !== null} onOpenChange={(o) => !o && close()} title={editing?.mode === "edit" ? `Edit ${editing.agent.name}` : "New agent"}
-        className="w-[min(44rem,calc(100vw-2rem))]">
+      <Dialog
+        open={editing !== null}
+        onOpenChange={(o) => !o && close()}
+        title={editing?.mode === "edit" ? `Edit ${editing.agent.name}` : "New agent"}
+        className="w-[min(44rem,calc(100vw-2rem))]"
+      >
         {editing && (
-          <AgentForm key={editing.mode === "edit" ? editing.agent.id : "new"} agent={editing.mode === "edit" ? editing.agent : undefined}
-            providers={providers} tools={tools} action={save} onDone={close} />
+          <AgentForm
+            key={editing.mode === "edit" ? editing.agent.id : "new"}
+            agent={editing.mode === "edit" ? editing.agent : undefined}
+            providers={providers}
+            tools={tools}
+            action={save}
+            onDone={close}
+          />
         )}
       </Dialog>
-      <Dialog open={deleting !== null} onOpenChange={(o) => !o && setDeleting(null)} title={`Delete ${deleting?.name ?? "agent"}?`}
+      <Dialog
+        open={deleting !== null}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title={`Delete ${deleting?.name ?? "agent"}?`}
         description="Workflows that already use it keep their own copy of its instructions and tools."
-        footer={<>
-          <Button variant="ghost" onClick={() => setDeleting(null)}>Cancel</Button>
-          <Button variant="danger" loading={pending} data-testid="agent-delete-confirm" onClick={() => deleting && run(remove, deleting.id, () => setDeleting(null))}>Delete</Button>
-        </>}>
+        footer={
+          <>
+            <Button variant="ghost" onClick={() => setDeleting(null)}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              loading={pending}
+              data-testid="agent-delete-confirm"
+              onClick={() => deleting && run(remove, deleting.id, () => setDeleting(null))}
+            >
+              Delete
+            </Button>
+          </>
+        }
+      >
         <span />
       </Dialog>
     </section>

@@ -25,9 +25,14 @@ const TONE: Record<EventLine["tone"], string> = {
 /** Floating "Designer" button over the canvas while the panel is closed. */
 export function DesignerToggle({ onOpen, pending }: { onOpen: () => void; pending: boolean }) {
   return (
-    <button type="button" onClick={onOpen} data-testid="designer-toggle"
-      className="absolute right-3 top-3 z-10 rounded-md border border-border bg-surface px-3 py-1.5 text-xs font-medium shadow-sm hover:border-primary">
-      ✦ Designer{pending && <span className="ml-1 rounded-full bg-amber-400 px-1.5 text-[10px] text-zinc-900">proposal</span>}
+    <button
+      type="button"
+      onClick={onOpen}
+      data-testid="designer-toggle"
+      className="absolute right-3 top-3 z-10 rounded-md border border-border bg-surface px-3 py-1.5 text-xs font-medium shadow-sm hover:border-primary"
+    >
+      ✦ Designer
+      {pending && <span className="ml-1 rounded-full bg-amber-400 px-1.5 text-[10px] text-zinc-900">proposal</span>}
     </button>
   );
 }
@@ -63,60 +68,117 @@ export function DesignerPanel(p: Props) {
     setText("");
   };
   return (
-    <aside className="flex w-80 shrink-0 flex-col border-l border-border bg-surface" aria-label="Designer" data-testid="designer-panel">
+    <aside
+      className="flex w-80 shrink-0 flex-col border-l border-border bg-surface"
+      aria-label="Designer"
+      data-testid="designer-panel"
+    >
       <div className="flex items-center justify-between border-b border-border px-3 py-2">
         <span className="text-sm font-semibold">Designer</span>
-        <button type="button" className="text-xs text-muted hover:text-foreground" onClick={p.onClose} data-testid="designer-close">Hide</button>
+        <button
+          type="button"
+          className="text-xs text-muted hover:text-foreground"
+          onClick={p.onClose}
+          data-testid="designer-close"
+        >
+          Hide
+        </button>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto p-3 text-xs" data-testid="designer-messages" aria-live="polite">
         {p.entries.length === 0 && (
           <p className="text-muted">
-            {p.blank ? "Describe the system you want: its inputs, the agents and how they hand work to each other." : "Ask for a change, e.g. “add a fact-checker between the writer and the end”."}
-            {" "}Proposals appear on the canvas as a diff; nothing changes until you accept.
+            {p.blank
+              ? "Describe the system you want: its inputs, the agents and how they hand work to each other."
+              : "Ask for a change, e.g. “add a fact-checker between the writer and the end”."}{" "}
+            Proposals appear on the canvas as a diff; nothing changes until you accept.
           </p>
         )}
         <ul className="grid gap-1.5">
-          {p.entries.map((e) => e.role === "user" ? (
-            <li key={e.id} className="ml-6 rounded-md bg-primary/10 px-2 py-1.5" data-testid="designer-user-message">{e.text}</li>
-          ) : (
-            <li key={e.id} className={TONE[e.line.tone]} data-testid="designer-event" data-type={e.line.type}>
-              {e.line.text}
-              {e.line.details.length > 0 && (
-                <ul className="ml-3 mt-0.5 list-disc pl-2">
-                  {e.line.details.slice(0, 12).map((d, i) => <li key={i} className="break-words">{d}</li>)}
-                </ul>
-              )}
-            </li>
-          ))}
+          {p.entries.map((e) =>
+            e.role === "user" ? (
+              <li key={e.id} className="ml-6 rounded-md bg-primary/10 px-2 py-1.5" data-testid="designer-user-message">
+                {e.text}
+              </li>
+            ) : (
+              <li key={e.id} className={TONE[e.line.tone]} data-testid="designer-event" data-type={e.line.type}>
+                {e.line.text}
+                {e.line.details.length > 0 && (
+                  <ul className="ml-3 mt-0.5 list-disc pl-2">
+                    {e.line.details.slice(0, 12).map((d, i) => (
+                      <li key={i} className="break-words">
+                        {d}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ),
+          )}
         </ul>
-        {p.running && <p className="mt-2 flex items-center gap-2 text-muted"><Spinner className="h-3 w-3" /> Working…</p>}
+        {p.running && (
+          <p className="mt-2 flex items-center gap-2 text-muted">
+            <Spinner className="h-3 w-3" /> Working…
+          </p>
+        )}
         {p.pending && <ProposalCard {...p} pending={p.pending} />}
         <div ref={end} />
       </div>
       <div className="grid gap-2 border-t border-border p-3">
-        <Textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} maxLength={4000} data-testid="designer-input"
-          placeholder={p.blank ? "Describe the system you want…" : "Describe a change…"} aria-label="Message to the designer"
-          onKeyDown={(e) => { if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) { e.preventDefault(); submit(); } }} />
+        <Textarea
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          rows={3}
+          maxLength={4000}
+          data-testid="designer-input"
+          placeholder={p.blank ? "Describe the system you want…" : "Describe a change…"}
+          aria-label="Message to the designer"
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+        />
         <div className="flex items-center justify-between gap-2">
-          <label className="flex items-center gap-1.5 text-xs text-muted" title="Run the proposal once on sample inputs the model writes, and repair it if the run fails. Auto: only proposals whose tools have no side effects; Always: tools with side effects are skipped">
+          <label
+            className="flex items-center gap-1.5 text-xs text-muted"
+            title="Run the proposal once on sample inputs the model writes, and repair it if the run fails. Auto: only proposals whose tools have no side effects; Always: tools with side effects are skipped"
+          >
             Dry run
-            <select value={p.dryRun} onChange={(e) => p.onDryRun(e.target.value as DryRunChoice)} data-testid="designer-dry-run"
-              className="rounded border border-border bg-surface px-1 py-0.5 text-xs">
+            <select
+              value={p.dryRun}
+              onChange={(e) => p.onDryRun(e.target.value as DryRunChoice)}
+              data-testid="designer-dry-run"
+              className="rounded border border-border bg-surface px-1 py-0.5 text-xs"
+            >
               <option value="auto">auto</option>
               <option value="always">always</option>
               <option value="off">off</option>
             </select>
           </label>
-          {p.running
-            ? <Button size="sm" variant="outline" onClick={p.onCancel} data-testid="designer-cancel">Cancel</Button>
-            : <Button size="sm" onClick={submit} disabled={!text.trim()} data-testid="designer-send">Send</Button>}
+          {p.running ? (
+            <Button size="sm" variant="outline" onClick={p.onCancel} data-testid="designer-cancel">
+              Cancel
+            </Button>
+          ) : (
+            <Button size="sm" onClick={submit} disabled={!text.trim()} data-testid="designer-send">
+              Send
+            </Button>
+          )}
         </div>
       </div>
     </aside>
   );
 }
 
-function ProposalCard({ pending, selected, onToggle, onAcceptAll, onAcceptSelected, onReject }: Props & { pending: PendingProposal }) {
+function ProposalCard({
+  pending,
+  selected,
+  onToggle,
+  onAcceptAll,
+  onAcceptSelected,
+  onReject,
+}: Props & { pending: PendingProposal }) {
   const groups = choosableGroups(pending.groups);
   const marks = diffMarks(pending.base, pending.groups);
   const counts = { added: 0, changed: 0, removed: 0 };
@@ -125,16 +187,29 @@ function ProposalCard({ pending, selected, onToggle, onAcceptAll, onAcceptSelect
     if (m) counts[m] += 1;
   }
   return (
-    <section className="mt-3 grid gap-2 rounded-md border border-amber-400 bg-amber-50 p-2 dark:bg-amber-950/30" data-testid="designer-proposal" aria-label="Proposal">
+    <section
+      className="mt-3 grid gap-2 rounded-md border border-amber-400 bg-amber-50 p-2 dark:bg-amber-950/30"
+      data-testid="designer-proposal"
+      aria-label="Proposal"
+    >
       <div className="font-medium">Proposal: {pending.summary}</div>
       <div className="flex flex-wrap gap-1" data-testid="designer-counts">
-        {(["added", "changed", "removed"] as const).map((m) => <Badge key={m} tone={DIFF_TERMS[m].tone}>{counts[m]} {DIFF_TERMS[m].label}</Badge>)}
+        {(["added", "changed", "removed"] as const).map((m) => (
+          <Badge key={m} tone={DIFF_TERMS[m].tone}>
+            {counts[m]} {DIFF_TERMS[m].label}
+          </Badge>
+        ))}
       </div>
       {pending.toCreate.length > 0 && (
         <div data-testid="designer-to-create">
           <div className="font-medium">Tools to create</div>
           <ul className="ml-3 list-disc pl-2">
-            {pending.toCreate.map((t) => <li key={t.name}><code>{t.name}</code>{t.purpose && ` — ${t.purpose}`} (used by {t.usedBy.join(", ")})</li>)}
+            {pending.toCreate.map((t) => (
+              <li key={t.name}>
+                <code>{t.name}</code>
+                {t.purpose && ` — ${t.purpose}`} (used by {t.usedBy.join(", ")})
+              </li>
+            ))}
           </ul>
         </div>
       )}
@@ -144,10 +219,21 @@ function ProposalCard({ pending, selected, onToggle, onAcceptAll, onAcceptSelect
           return (
             <li key={g.key}>
               <label className={cn("flex items-start gap-1.5", !selected.has(g.key) && "opacity-60")}>
-                <input type="checkbox" checked={selected.has(g.key)} onChange={() => onToggle(g.key)} data-testid="designer-group" data-key={g.key} className="mt-0.5" />
+                <input
+                  type="checkbox"
+                  checked={selected.has(g.key)}
+                  onChange={() => onToggle(g.key)}
+                  data-testid="designer-group"
+                  data-key={g.key}
+                  className="mt-0.5"
+                />
                 <span>
                   {describeGroup(g, pending)}
-                  {mark && <Badge tone={DIFF_TERMS[mark].tone} className="ml-1">{DIFF_TERMS[mark].label}</Badge>}
+                  {mark && (
+                    <Badge tone={DIFF_TERMS[mark].tone} className="ml-1">
+                      {DIFF_TERMS[mark].label}
+                    </Badge>
+                  )}
                 </span>
               </label>
             </li>
@@ -155,9 +241,15 @@ function ProposalCard({ pending, selected, onToggle, onAcceptAll, onAcceptSelect
         })}
       </ul>
       <div className="flex flex-wrap gap-1.5">
-        <Button size="sm" onClick={onAcceptAll} data-testid="designer-accept-all">Accept all</Button>
-        <Button size="sm" variant="outline" onClick={onAcceptSelected} data-testid="designer-accept-selected">Accept selected</Button>
-        <Button size="sm" variant="ghost" onClick={onReject} data-testid="designer-reject">Reject</Button>
+        <Button size="sm" onClick={onAcceptAll} data-testid="designer-accept-all">
+          Accept all
+        </Button>
+        <Button size="sm" variant="outline" onClick={onAcceptSelected} data-testid="designer-accept-selected">
+          Accept selected
+        </Button>
+        <Button size="sm" variant="ghost" onClick={onReject} data-testid="designer-reject">
+          Reject
+        </Button>
       </div>
     </section>
   );

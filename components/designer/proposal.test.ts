@@ -7,34 +7,51 @@ import { validate } from "@/lib/workflow/validate";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
 import { describeEvent, NO_JSON_HINT } from "./describe-event";
 import {
-  acceptGroups, choosableGroups, diffMarks, groupDependencies, isBlankDocument, placeholderIssues, previewDocument, proposalGroups, toggleGroup,
+  acceptGroups,
+  choosableGroups,
+  diffMarks,
+  groupDependencies,
+  isBlankDocument,
+  placeholderIssues,
+  previewDocument,
+  proposalGroups,
+  toggleGroup,
   type PendingProposal,
 } from "./proposal";
 import { ndjsonSplitter } from "./stream";
 
 /** The editor's blank draft (lib/db/workflows blankWorkflowDocument). */
-const blank = (): Workflow => workflowSchema.parse({
-  name: "Untitled workflow",
-  nodes: [
-    { id: "start", type: "start", name: "Start", position: { x: 0, y: 0 } },
-    { id: "end", type: "end", name: "End", position: { x: 320, y: 0 } },
-  ],
-  edges: [{ id: "e_start_end", source: "start", sourceHandle: "next", target: "end" }],
-});
+const blank = (): Workflow =>
+  workflowSchema.parse({
+    name: "Untitled workflow",
+    nodes: [
+      { id: "start", type: "start", name: "Start", position: { x: 0, y: 0 } },
+      { id: "end", type: "end", name: "End", position: { x: 320, y: 0 } },
+    ],
+    edges: [{ id: "e_start_end", source: "start", sourceHandle: "next", target: "end" }],
+  });
 
 /** Runs the real pipeline on a corpus entry's recorded transcript; returns the events and the result. */
 async function run(id: string, workflow?: Workflow): Promise<{ events: DesignerEvent[]; result: DesignResult }> {
   const entry = corpus.find((c) => c.id === id);
   if (!entry) throw new Error(`no corpus entry ${id}`);
   const events: DesignerEvent[] = [];
-  for await (const e of design({ message: entry.request, ...(workflow ? { workflow } : {}) }, { model: replayModel(entry.transcript), context: CORPUS_CONTEXT })) events.push(e);
+  for await (const e of design(
+    { message: entry.request, ...(workflow ? { workflow } : {}) },
+    { model: replayModel(entry.transcript), context: CORPUS_CONTEXT },
+  ))
+    events.push(e);
   const last = events.at(-1);
   if (last?.type !== "done") throw new Error(`${id} did not finish: ${JSON.stringify(last)}`);
   return { events, result: last.result };
 }
 
 const pending = (base: Workflow, result: DesignResult): PendingProposal => ({
-  base, proposal: result.workflow, groups: proposalGroups(base, result.workflow, result), summary: result.summary, toCreate: result.toCreate,
+  base,
+  proposal: result.workflow,
+  groups: proposalGroups(base, result.workflow, result),
+  summary: result.summary,
+  toCreate: result.toCreate,
 });
 
 const strip = (wf: Workflow) => JSON.parse(JSON.stringify(wf)) as unknown;
@@ -89,7 +106,11 @@ describe("designer proposal on the canvas", () => {
 
   it("tools to create are visible placeholders on the nodes that use them", () => {
     const wf = workflowSchema.parse({
-      nodes: [{ id: "start", type: "start" }, { id: "a", type: "agent", agent: "scraper", branches: [{ id: "done" }] }, { id: "end", type: "end" }],
+      nodes: [
+        { id: "start", type: "start" },
+        { id: "a", type: "agent", agent: "scraper", branches: [{ id: "done" }] },
+        { id: "end", type: "end" },
+      ],
       agents: [{ key: "scraper", name: "Scraper", tools: [{ name: "scrape_site", placeholder: true }] }],
     });
     const issues = placeholderIssues(wf, [{ name: "scrape_site", purpose: "scrape a site", usedBy: ["scraper"] }]);
@@ -107,16 +128,31 @@ describe("designer proposal on the canvas", () => {
 
   it("a design that failed only for want of JSON says what to change; other failures do not", () => {
     const usage = { calls: 4, promptTokens: 1, completionTokens: 1 };
-    const noJson = describeEvent({ type: "failed", reason: "invalid", message: "Still invalid after 3 repairs.", issues: [{ code: "unparseable_answer", message: "no JSON object" }], usage });
+    const noJson = describeEvent({
+      type: "failed",
+      reason: "invalid",
+      message: "Still invalid after 3 repairs.",
+      issues: [{ code: "unparseable_answer", message: "no JSON object" }],
+      usage,
+    });
     expect(noJson.details).toEqual(["unparseable_answer: no JSON object", NO_JSON_HINT]);
-    const graph = describeEvent({ type: "failed", reason: "invalid", message: "Still invalid after 3 repairs.", issues: [{ code: "unparseable_answer", message: "x" }, { code: "unwired_branch", message: "y" }], usage });
+    const graph = describeEvent({
+      type: "failed",
+      reason: "invalid",
+      message: "Still invalid after 3 repairs.",
+      issues: [
+        { code: "unparseable_answer", message: "x" },
+        { code: "unwired_branch", message: "y" },
+      ],
+      usage,
+    });
     expect(graph.details).not.toContain(NO_JSON_HINT);
   });
 
   it("NDJSON lines split across chunks parse once each", () => {
     const split = ndjsonSplitter();
     expect(split('{"a":1}\n{"b"')).toEqual([{ a: 1 }]);
-    expect(split(':2}\n')).toEqual([{ b: 2 }]);
+    expect(split(":2}\n")).toEqual([{ b: 2 }]);
     expect(split('{"c":3}', true)).toEqual([{ c: 3 }]);
   });
 });

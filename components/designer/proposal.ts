@@ -26,7 +26,9 @@ export type PendingProposal = {
 
 /** A blank draft (nodes are start/end only, no agents) is designed from scratch, not edited. */
 export function isBlankDocument(doc: Workflow): boolean {
-  return doc.agents.length === 0 && doc.nodes.every((n) => n.type === "start" || n.type === "end") && doc.nodes.length <= 2;
+  return (
+    doc.agents.length === 0 && doc.nodes.every((n) => n.type === "start" || n.type === "end") && doc.nodes.length <= 2
+  );
 }
 
 /**
@@ -34,19 +36,27 @@ export function isBlankDocument(doc: Workflow): boolean {
  * `changes` when it was computed on that very document (an edit), else a fresh diff (a new design
  * replaces a blank draft, whose start/end nodes the proposal changes in place).
  */
-export function proposalGroups(current: Workflow, proposal: Workflow, result: { base?: Workflow; changes: OperationGroup[] }): OperationGroup[] {
+export function proposalGroups(
+  current: Workflow,
+  proposal: Workflow,
+  result: { base?: Workflow; changes: OperationGroup[] },
+): OperationGroup[] {
   if (result.base && JSON.stringify(result.base) === JSON.stringify(current)) return result.changes;
   return diffGrouped(current, proposal);
 }
 
 /** The groups the user chooses between ("order" is bookkeeping and always applied). */
-export const choosableGroups = (groups: readonly OperationGroup[]): OperationGroup[] => groups.filter((g) => g.key !== "order");
+export const choosableGroups = (groups: readonly OperationGroup[]): OperationGroup[] =>
+  groups.filter((g) => g.key !== "order");
 
 function nodeRefs(op: Operation): string[] {
   switch (op.type) {
-    case "addEdge": return [op.edge.source, op.edge.target];
-    case "updateEdge": return [op.patch.source, op.patch.target].filter((x): x is string => typeof x === "string");
-    default: return [];
+    case "addEdge":
+      return [op.edge.source, op.edge.target];
+    case "updateEdge":
+      return [op.patch.source, op.patch.target].filter((x): x is string => typeof x === "string");
+    default:
+      return [];
   }
 }
 
@@ -77,8 +87,14 @@ export function groupDependencies(groups: readonly OperationGroup[]): Map<string
   for (const g of groups) {
     const mine = new Set<string>();
     for (const op of g.ops) {
-      for (const id of nodeRefs(op)) { const k = addsNode.get(id); if (k && k !== g.key) mine.add(k); }
-      for (const key of agentRefs(op)) { const k = addsAgent.get(key); if (k && k !== g.key) mine.add(k); }
+      for (const id of nodeRefs(op)) {
+        const k = addsNode.get(id);
+        if (k && k !== g.key) mine.add(k);
+      }
+      for (const key of agentRefs(op)) {
+        const k = addsAgent.get(key);
+        if (k && k !== g.key) mine.add(k);
+      }
     }
     deps.set(g.key, mine);
   }
@@ -86,7 +102,11 @@ export function groupDependencies(groups: readonly OperationGroup[]): Map<string
 }
 
 /** Toggles one group in a selection, keeping it closed: selecting pulls in what it needs, deselecting drops what needs it. */
-export function toggleGroup(groups: readonly OperationGroup[], selected: ReadonlySet<string>, key: string): Set<string> {
+export function toggleGroup(
+  groups: readonly OperationGroup[],
+  selected: ReadonlySet<string>,
+  key: string,
+): Set<string> {
   const deps = groupDependencies(groups);
   const next = new Set(selected);
   if (!selected.has(key)) {
@@ -109,10 +129,16 @@ export function toggleGroup(groups: readonly OperationGroup[], selected: Readonl
 }
 
 /** The document after accepting the selected groups (plus the order group), in diff order. */
-export function acceptGroups(doc: Workflow, groups: readonly OperationGroup[], selected: ReadonlySet<string>): { ok: true; doc: Workflow } | { ok: false; error: string } {
+export function acceptGroups(
+  doc: Workflow,
+  groups: readonly OperationGroup[],
+  selected: ReadonlySet<string>,
+): { ok: true; doc: Workflow } | { ok: false; error: string } {
   const ops = groups.filter((g) => g.key === "order" || selected.has(g.key)).flatMap((g) => g.ops);
   const r = tryApplyOperations(doc, ops);
-  return r.ok ? { ok: true, doc: r.workflow } : { ok: false, error: `This change cannot be applied: ${r.error.message}` };
+  return r.ok
+    ? { ok: true, doc: r.workflow }
+    : { ok: false, error: `This change cannot be applied: ${r.error.message}` };
 }
 
 /** Marks per node/edge id: what the proposal adds, changes or removes (edges of removed nodes are removed too). */
@@ -121,12 +147,26 @@ export function diffMarks(base: Workflow, groups: readonly OperationGroup[]): Ma
   const removedNodes = new Set<string>();
   for (const op of groups.flatMap((g) => g.ops)) {
     switch (op.type) {
-      case "addNode": marks.set(op.node.id, "added"); break;
-      case "addEdge": marks.set(op.edge.id, "added"); break;
-      case "removeNode": marks.set(op.id, "removed"); removedNodes.add(op.id); break;
-      case "removeEdge": marks.set(op.id, "removed"); break;
-      case "updateNode": case "moveNode": case "updateEdge": if (!marks.has(op.id)) marks.set(op.id, "changed"); break;
-      default: break;
+      case "addNode":
+        marks.set(op.node.id, "added");
+        break;
+      case "addEdge":
+        marks.set(op.edge.id, "added");
+        break;
+      case "removeNode":
+        marks.set(op.id, "removed");
+        removedNodes.add(op.id);
+        break;
+      case "removeEdge":
+        marks.set(op.id, "removed");
+        break;
+      case "updateNode":
+      case "moveNode":
+      case "updateEdge":
+        if (!marks.has(op.id)) marks.set(op.id, "changed");
+        break;
+      default:
+        break;
     }
   }
   for (const e of base.edges) if (removedNodes.has(e.source) || removedNodes.has(e.target)) marks.set(e.id, "removed");
@@ -147,7 +187,15 @@ export function previewDocument(p: PendingProposal): { doc: Workflow; marks: Map
   const goneEdges = p.base.edges.filter((e) => !edgeIds.has(e.id) && ids.has(e.source) && ids.has(e.target));
   for (const e of goneEdges) marks.set(e.id, "removed");
   const baseAgents = p.base.agents.filter((a) => !p.proposal.agents.some((b) => b.key === a.key));
-  return { doc: { ...p.proposal, nodes, edges: [...p.proposal.edges, ...goneEdges], agents: [...p.proposal.agents, ...baseAgents] }, marks };
+  return {
+    doc: {
+      ...p.proposal,
+      nodes,
+      edges: [...p.proposal.edges, ...goneEdges],
+      agents: [...p.proposal.agents, ...baseAgents],
+    },
+    marks,
+  };
 }
 
 /** Messages per node id for the tools still to create (the visible placeholders). */
@@ -158,7 +206,10 @@ export function placeholderIssues(proposal: Workflow, toCreate: readonly ToolToC
     for (const n of proposal.nodes) {
       const agent = "agent" in n && typeof n.agent === "string" ? n.agent : undefined;
       if (users.has(n.id) || (agent && users.has(agent))) {
-        out.set(n.id, [...(out.get(n.id) ?? []), `Tool "${tool.name}" does not exist yet: to create${tool.purpose ? ` (${tool.purpose})` : ""}.`]);
+        out.set(n.id, [
+          ...(out.get(n.id) ?? []),
+          `Tool "${tool.name}" does not exist yet: to create${tool.purpose ? ` (${tool.purpose})` : ""}.`,
+        ]);
       }
     }
   }
@@ -178,11 +229,16 @@ export function describeGroup(g: OperationGroup, p?: Pick<PendingProposal, "base
   if (g.key !== "workflow") return g.label;
   const parts = g.ops.map((op) => {
     switch (op.type) {
-      case "addAgent": return `add agent "${op.agent.name || op.agent.key}"`;
-      case "updateAgent": return `change agent "${op.key}"`;
-      case "removeAgent": return `remove agent "${op.key}"`;
-      case "setInfo": return "name and description";
-      default: return op.type.slice(3).toLowerCase();
+      case "addAgent":
+        return `add agent "${op.agent.name || op.agent.key}"`;
+      case "updateAgent":
+        return `change agent "${op.key}"`;
+      case "removeAgent":
+        return `remove agent "${op.key}"`;
+      case "setInfo":
+        return "name and description";
+      default:
+        return op.type.slice(3).toLowerCase();
     }
   });
   return `Workflow: ${parts.join(", ")}`;

@@ -46,7 +46,12 @@ export function designerModelInfo(headers: Headers): DesignerModelInfo {
  * request, which cancels the pipeline server-side. A refused request (401/429/400...) throws with
  * the server's message. `onModel` hears which model designs before the first event.
  */
-export async function* streamDesign(body: DesignerRequestBody, signal: AbortSignal, endpoint = "/api/designer", onModel?: (info: DesignerModelInfo) => void): AsyncGenerator<DesignerEvent> {
+export async function* streamDesign(
+  body: DesignerRequestBody,
+  signal: AbortSignal,
+  endpoint = "/api/designer",
+  onModel?: (info: DesignerModelInfo) => void,
+): AsyncGenerator<DesignerEvent> {
   const res = await fetch(endpoint, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/x-ndjson" },

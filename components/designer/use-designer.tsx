@@ -10,7 +10,16 @@ import { DesignerPanel, DesignerToggle, type ChatEntry, type DryRunChoice } from
 
 type NewEntry = { role: "user"; text: string } | { role: "designer"; line: EventLine };
 import { describeEvent, OFFLINE_DESIGNER_NOTICE, type EventLine } from "./describe-event";
-import { acceptGroups, choosableGroups, isBlankDocument, placeholderIssues, previewDocument, proposalGroups, toggleGroup, type PendingProposal } from "./proposal";
+import {
+  acceptGroups,
+  choosableGroups,
+  isBlankDocument,
+  placeholderIssues,
+  previewDocument,
+  proposalGroups,
+  toggleGroup,
+  type PendingProposal,
+} from "./proposal";
 import { streamDesign, type DesignerModelInfo } from "./stream";
 
 /** Query parameter the "Describe the system you want" start screen hands its request over with. */
@@ -30,7 +39,10 @@ function edgeDiffCss(marks: ReadonlyMap<string, string>): string {
   const colour: Record<string, string> = { added: "#10b981", changed: "#f59e0b", removed: "#ef4444" };
   return [...marks]
     .filter(([id]) => /^[A-Za-z0-9_-]+$/.test(id))
-    .map(([id, mark]) => `.react-flow__edge[data-id="${id}"] .react-flow__edge-path{stroke:${colour[mark]}!important;stroke-width:2.5px!important;${mark === "removed" ? "stroke-dasharray:6 4;" : ""}}`)
+    .map(
+      ([id, mark]) =>
+        `.react-flow__edge[data-id="${id}"] .react-flow__edge-path{stroke:${colour[mark]}!important;stroke-width:2.5px!important;${mark === "removed" ? "stroke-dasharray:6 4;" : ""}}`,
+    )
     .join("\n");
 }
 
@@ -62,50 +74,64 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
     setEntries((list) => [...list, { ...entry, id } as ChatEntry]);
   }, []);
 
-  const onEvent = useCallback((event: DesignerEvent, base: Workflow) => {
-    if (event.type === "drafting") {
-      // the summary being written grows in ONE chat line (the last one, while it is the drafting line)
-      const line = describeEvent(event);
-      return setEntries((list) => {
-        const last = list.at(-1);
-        if (last?.role === "designer" && last.line.type === "drafting") return [...list.slice(0, -1), { ...last, line }];
-        return [...list, { role: "designer", line, id: nextId.current++ } as ChatEntry];
-      });
-    }
-    push({ role: "designer", line: describeEvent(event) });
-    if (event.type !== "done") return;
-    const { workflow, toCreate, summary } = event.result;
-    const groups = proposalGroups(base, workflow, event.result);
-    setPending({ base, proposal: workflow, groups, summary, toCreate });
-    setSelected(new Set(choosableGroups(groups).map((g) => g.key)));
-    fit();
-  }, [push, fit]);
+  const onEvent = useCallback(
+    (event: DesignerEvent, base: Workflow) => {
+      if (event.type === "drafting") {
+        // the summary being written grows in ONE chat line (the last one, while it is the drafting line)
+        const line = describeEvent(event);
+        return setEntries((list) => {
+          const last = list.at(-1);
+          if (last?.role === "designer" && last.line.type === "drafting")
+            return [...list.slice(0, -1), { ...last, line }];
+          return [...list, { role: "designer", line, id: nextId.current++ } as ChatEntry];
+        });
+      }
+      push({ role: "designer", line: describeEvent(event) });
+      if (event.type !== "done") return;
+      const { workflow, toCreate, summary } = event.result;
+      const groups = proposalGroups(base, workflow, event.result);
+      setPending({ base, proposal: workflow, groups, summary, toCreate });
+      setSelected(new Set(choosableGroups(groups).map((g) => g.key)));
+      fit();
+    },
+    [push, fit],
+  );
 
-  const send = useCallback(async (message: string) => {
-    const text = message.trim();
-    if (!text || running) return;
-    setOpen(true);
-    setPending(null);
-    push({ role: "user", text });
-    const base = docRef.current;
-    const controller = new AbortController();
-    setRunning(controller);
-    try {
-      const body = { message: text, workflowId, ...(isBlankDocument(base) ? {} : { workflow: base }), ...(dryRun === "auto" ? {} : { dryRun: dryRun === "always" }) };
-      // said once per editor visit: the offline demo's scripted model designs (no provider connected)
-      const onModel = (model: DesignerModelInfo) => {
-        if (!model.offline || offlineNoticed.current) return;
-        offlineNoticed.current = true;
-        push({ role: "designer", line: OFFLINE_DESIGNER_NOTICE });
-      };
-      for await (const event of streamDesign(body, controller.signal, undefined, onModel)) onEvent(event, base);
-    } catch (e) {
-      if (controller.signal.aborted) push({ role: "designer", line: { type: "failed", tone: "warn", text: "Cancelled.", details: [] } });
-      else push({ role: "designer", line: { type: "failed", tone: "error", text: (e as Error).message, details: [] } });
-    } finally {
-      setRunning(null);
-    }
-  }, [running, workflowId, dryRun, push, onEvent]);
+  const send = useCallback(
+    async (message: string) => {
+      const text = message.trim();
+      if (!text || running) return;
+      setOpen(true);
+      setPending(null);
+      push({ role: "user", text });
+      const base = docRef.current;
+      const controller = new AbortController();
+      setRunning(controller);
+      try {
+        const body = {
+          message: text,
+          workflowId,
+          ...(isBlankDocument(base) ? {} : { workflow: base }),
+          ...(dryRun === "auto" ? {} : { dryRun: dryRun === "always" }),
+        };
+        // said once per editor visit: the offline demo's scripted model designs (no provider connected)
+        const onModel = (model: DesignerModelInfo) => {
+          if (!model.offline || offlineNoticed.current) return;
+          offlineNoticed.current = true;
+          push({ role: "designer", line: OFFLINE_DESIGNER_NOTICE });
+        };
+        for await (const event of streamDesign(body, controller.signal, undefined, onModel)) onEvent(event, base);
+      } catch (e) {
+        if (controller.signal.aborted)
+          push({ role: "designer", line: { type: "failed", tone: "warn", text: "Cancelled.", details: [] } });
+        else
+          push({ role: "designer", line: { type: "failed", tone: "error", text: (e as Error).message, details: [] } });
+      } finally {
+        setRunning(null);
+      }
+    },
+    [running, workflowId, dryRun, push, onEvent],
+  );
 
   const cancel = useCallback(() => running?.abort(), [running]);
 
@@ -122,34 +148,52 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
     void send(request);
   }, [send]);
 
-  const finish = useCallback((doc: Workflow | null, note: string) => {
-    if (doc) editor.replace(doc);
-    setPending(null);
-    push({ role: "designer", line: { type: "done", tone: doc ? "ok" : "info", text: note, details: [] } });
-    fit();
-  }, [editor, push, fit]);
+  const finish = useCallback(
+    (doc: Workflow | null, note: string) => {
+      if (doc) editor.replace(doc);
+      setPending(null);
+      push({ role: "designer", line: { type: "done", tone: doc ? "ok" : "info", text: note, details: [] } });
+      fit();
+    },
+    [editor, push, fit],
+  );
 
-  const accept = useCallback((which: "all" | "selected") => {
-    if (!pending) return;
-    const keys = which === "all" ? new Set(pending.groups.map((g) => g.key)) : selected;
-    const chosen = choosableGroups(pending.groups).filter((g) => keys.has(g.key));
-    if (chosen.length === 0) return void toast.error("Select at least one change, or reject the proposal.");
-    const r = acceptGroups(editor.doc, pending.groups, keys);
-    if (!r.ok) return void toast.error(r.error);
-    const total = choosableGroups(pending.groups).length;
-    finish(r.doc, chosen.length === total ? `Accepted all ${total} changes (one undo step).` : `Accepted ${chosen.length} of ${total} changes (one undo step).`);
-  }, [pending, selected, editor.doc, finish]);
+  const accept = useCallback(
+    (which: "all" | "selected") => {
+      if (!pending) return;
+      const keys = which === "all" ? new Set(pending.groups.map((g) => g.key)) : selected;
+      const chosen = choosableGroups(pending.groups).filter((g) => keys.has(g.key));
+      if (chosen.length === 0) return void toast.error("Select at least one change, or reject the proposal.");
+      const r = acceptGroups(editor.doc, pending.groups, keys);
+      if (!r.ok) return void toast.error(r.error);
+      const total = choosableGroups(pending.groups).length;
+      finish(
+        r.doc,
+        chosen.length === total
+          ? `Accepted all ${total} changes (one undo step).`
+          : `Accepted ${chosen.length} of ${total} changes (one undo step).`,
+      );
+    },
+    [pending, selected, editor.doc, finish],
+  );
 
   const reject = useCallback(() => finish(null, "Proposal rejected: nothing changed."), [finish]);
 
-  const toggle = useCallback((key: string) => {
-    if (pending) setSelected((s) => toggleGroup(pending.groups, s, key));
-  }, [pending]);
+  const toggle = useCallback(
+    (key: string) => {
+      if (pending) setSelected((s) => toggleGroup(pending.groups, s, key));
+    },
+    [pending],
+  );
 
   const preview = useMemo(() => {
     if (!pending) return undefined;
     const { doc, marks } = previewDocument(pending);
-    return { doc, overlay: { diff: marks, issues: placeholderIssues(pending.proposal, pending.toCreate) } satisfies FlowOverlay, marks };
+    return {
+      doc,
+      overlay: { diff: marks, issues: placeholderIssues(pending.proposal, pending.toCreate) } satisfies FlowOverlay,
+      marks,
+    };
   }, [pending]);
 
   const css = preview ? edgeDiffCss(preview.marks) : "";
@@ -160,10 +204,22 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
       <>
         {css && <style data-testid="designer-diff-style">{css}</style>}
         {open && (
-          <DesignerPanel entries={entries} running={Boolean(running)} pending={pending} selected={selected} dryRun={dryRun}
-            onDryRun={setDryRun} onSend={(m) => void send(m)} onCancel={cancel} onToggle={toggle}
-            onAcceptAll={() => accept("all")} onAcceptSelected={() => accept("selected")} onReject={reject} onClose={() => setOpen(false)}
-            blank={isBlankDocument(editor.doc)} />
+          <DesignerPanel
+            entries={entries}
+            running={Boolean(running)}
+            pending={pending}
+            selected={selected}
+            dryRun={dryRun}
+            onDryRun={setDryRun}
+            onSend={(m) => void send(m)}
+            onCancel={cancel}
+            onToggle={toggle}
+            onAcceptAll={() => accept("all")}
+            onAcceptSelected={() => accept("selected")}
+            onReject={reject}
+            onClose={() => setOpen(false)}
+            blank={isBlankDocument(editor.doc)}
+          />
         )}
       </>
     ),

@@ -1,14 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { workflowTemplates } from "@/lib/workflow/templates";
-import { boundsInView, documentBounds, fitZoom, LEGIBLE_ZOOM, MAX_OPEN_ZOOM, openingViewport, OVERVIEW_SHARE, VIEW_PADDING } from "./fit-view";
+import {
+  boundsInView,
+  documentBounds,
+  fitZoom,
+  LEGIBLE_ZOOM,
+  MAX_OPEN_ZOOM,
+  openingViewport,
+  OVERVIEW_SHARE,
+  VIEW_PADDING,
+} from "./fit-view";
 import { NODE_MIN_FONT_PX } from "./nodes/node-size";
 
 /** The editor's canvas on a 1440×900 window (palette 176 px, side panel 320 px, header and toolbar 104 px). */
 const CANVAS = { width: 944, height: 796 };
 
 /** Where `bounds` lands on screen under `v`. */
-const onScreen = (b: { x: number; y: number; width: number; height: number }, v: { x: number; y: number; zoom: number }) =>
-  ({ left: b.x * v.zoom + v.x, top: b.y * v.zoom + v.y, right: (b.x + b.width) * v.zoom + v.x, bottom: (b.y + b.height) * v.zoom + v.y });
+const onScreen = (
+  b: { x: number; y: number; width: number; height: number },
+  v: { x: number; y: number; zoom: number },
+) => ({
+  left: b.x * v.zoom + v.x,
+  top: b.y * v.zoom + v.y,
+  right: (b.x + b.width) * v.zoom + v.x,
+  bottom: (b.y + b.height) * v.zoom + v.y,
+});
 
 describe("opening view", () => {
   it("draws the smallest node text at 12 px or more whenever the graph is small enough to read", () => {

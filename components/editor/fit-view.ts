@@ -26,7 +26,18 @@ export const TIGHT_PADDING = 16;
 
 /** Size assumed for a node before it is measured: its width is fixed (NODE_WIDTH), its height follows its rows. */
 export function estimatedNodeSize(node: WorkflowNode, incoming: number): { width: number; height: number } {
-  const facts: Record<WorkflowNode["type"], number> = { start: 0, agent: 2, router: 1, tool: 2, orchestrator: 3, human: 1, subflow: 2, map: 3, end: 1, abort: 1 };
+  const facts: Record<WorkflowNode["type"], number> = {
+    start: 0,
+    agent: 2,
+    router: 1,
+    tool: 2,
+    orchestrator: 3,
+    human: 1,
+    subflow: 2,
+    map: 3,
+    end: 1,
+    abort: 1,
+  };
   const handles = node.type === "end" || node.type === "abort" ? 0 : outcomeHandles(node).length;
   const rows = facts[node.type];
   const height = 56 + (incoming > 1 ? 28 : 0) + (rows ? rows * 20 + 12 : 0) + (handles > 1 ? 10 + handles * 28 : 0);
@@ -38,7 +49,10 @@ export function documentBounds(doc: Workflow): Rect | undefined {
   if (!doc.nodes.length) return undefined;
   const incoming = new Map<string, number>();
   for (const e of doc.edges) if (e.kind === "forward") incoming.set(e.target, (incoming.get(e.target) ?? 0) + 1);
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   doc.nodes.forEach((n, i) => {
     const p = positionOf(n, i);
     const s = estimatedNodeSize(n, incoming.get(n.id) ?? 0);
@@ -52,7 +66,8 @@ export function documentBounds(doc: Workflow): Rect | undefined {
 
 /** The zoom at which `bounds` fits `canvas` with `padding` around it (unclamped). */
 export function fitZoom(bounds: Rect, canvas: { width: number; height: number }, padding = VIEW_PADDING): number {
-  const w = Math.max(canvas.width - 2 * padding, 1), h = Math.max(canvas.height - 2 * padding, 1);
+  const w = Math.max(canvas.width - 2 * padding, 1),
+    h = Math.max(canvas.height - 2 * padding, 1);
   return Math.min(w / Math.max(bounds.width, 1), h / Math.max(bounds.height, 1));
 }
 
@@ -62,7 +77,12 @@ export function openingViewport(bounds: Rect | undefined, canvas: { width: numbe
   const fit = fitZoom(bounds, canvas);
   // a graph a margin too wide for the usual padding fits legibly with a tighter one: drawn whole
   const tight = fit < LEGIBLE_ZOOM && fitZoom(bounds, canvas, TIGHT_PADDING) >= LEGIBLE_ZOOM;
-  const zoom = fit >= LEGIBLE_ZOOM ? Math.min(fit, MAX_OPEN_ZOOM) : tight || fit >= LEGIBLE_ZOOM * OVERVIEW_SHARE ? LEGIBLE_ZOOM : fit;
+  const zoom =
+    fit >= LEGIBLE_ZOOM
+      ? Math.min(fit, MAX_OPEN_ZOOM)
+      : tight || fit >= LEGIBLE_ZOOM * OVERVIEW_SHARE
+        ? LEGIBLE_ZOOM
+        : fit;
   const padding = tight ? TIGHT_PADDING : VIEW_PADDING;
   const place = (start: number, size: number, room: number) =>
     size * zoom <= room - 2 * padding ? (room - size * zoom) / 2 - start * zoom : padding - start * zoom;
@@ -70,8 +90,14 @@ export function openingViewport(bounds: Rect | undefined, canvas: { width: numbe
 }
 
 /** Whether all of `bounds` is inside the view of `transform` on a canvas of `width` × `height`. */
-export function boundsInView(bounds: Rect, transform: readonly [number, number, number], width: number, height: number): boolean {
+export function boundsInView(
+  bounds: Rect,
+  transform: readonly [number, number, number],
+  width: number,
+  height: number,
+): boolean {
   const [tx, ty, zoom] = transform;
-  const left = bounds.x * zoom + tx, top = bounds.y * zoom + ty;
+  const left = bounds.x * zoom + tx,
+    top = bounds.y * zoom + ty;
   return left >= -1 && top >= -1 && left + bounds.width * zoom <= width + 1 && top + bounds.height * zoom <= height + 1;
 }

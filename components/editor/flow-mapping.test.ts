@@ -17,7 +17,13 @@ function articleWriter(): Workflow {
     nodes: [
       { id: "start", type: "start", position: { x: 0, y: 0 } },
       { id: "research", type: "agent", agent: "researcher", position: { x: 250, y: 10 } },
-      { id: "outline", type: "agent", agent: "outliner", task: "Outline {{inputs.topic}}", position: { x: 500, y: 20.5 } },
+      {
+        id: "outline",
+        type: "agent",
+        agent: "outliner",
+        task: "Outline {{inputs.topic}}",
+        position: { x: 500, y: 20.5 },
+      },
       {
         id: "evaluate",
         type: "agent",
@@ -35,7 +41,15 @@ function articleWriter(): Workflow {
       { id: "e2", source: "research", sourceHandle: "done", target: "outline" },
       { id: "e3", source: "outline", sourceHandle: "done", target: "evaluate" },
       { id: "e4", source: "evaluate", sourceHandle: "approved", target: "write" },
-      { id: "loop", source: "evaluate", sourceHandle: "revise", target: "outline", kind: "loop", maxIterations: 3, onExhausted: "continue" },
+      {
+        id: "loop",
+        source: "evaluate",
+        sourceHandle: "revise",
+        target: "outline",
+        kind: "loop",
+        maxIterations: 3,
+        onExhausted: "continue",
+      },
       { id: "e5", source: "write", sourceHandle: "done", target: "end" },
     ],
   });
@@ -45,27 +59,59 @@ describe("documentToFlow", () => {
   it("maps every node with its id, kind, stored position and one handle per outcome", () => {
     const { nodes } = documentToFlow(articleWriter());
     expect(nodes.map((n) => [n.id, n.type])).toEqual([
-      ["start", "start"], ["research", "agent"], ["outline", "agent"], ["evaluate", "agent"], ["write", "agent"], ["end", "end"],
+      ["start", "start"],
+      ["research", "agent"],
+      ["outline", "agent"],
+      ["evaluate", "agent"],
+      ["write", "agent"],
+      ["end", "end"],
     ]);
     expect(nodes[2]?.position).toEqual({ x: 500, y: 20.5 });
     const evaluate = nodes.find((n) => n.id === "evaluate");
-    expect(evaluate?.data.handles).toEqual([{ id: "approved", label: "Approved" }, { id: "revise", label: "Revise" }]);
+    expect(evaluate?.data.handles).toEqual([
+      { id: "approved", label: "Approved" },
+      { id: "revise", label: "Revise" },
+    ]);
     expect(nodes.find((n) => n.id === "start")?.data.handles).toEqual([{ id: "next", label: "next" }]);
     expect(nodes.find((n) => n.id === "end")?.data.handles).toEqual([]);
     expect(nodes.find((n) => n.id === "research")?.data.agent?.name).toBe("Researcher");
   });
 
   it("gives a human review one handle per branch, labelled like an agent's", () => {
-    const doc = workflowSchema.parse({ nodes: [{ id: "review", type: "human", branches: [{ id: "approve", label: "Approve" }, { id: "changes", label: "" }] }] });
-    expect(documentToFlow(doc).nodes[0]?.data.handles).toEqual([{ id: "approve", label: "Approve" }, { id: "changes", label: "changes" }]);
+    const doc = workflowSchema.parse({
+      nodes: [
+        {
+          id: "review",
+          type: "human",
+          branches: [
+            { id: "approve", label: "Approve" },
+            { id: "changes", label: "" },
+          ],
+        },
+      ],
+    });
+    expect(documentToFlow(doc).nodes[0]?.data.handles).toEqual([
+      { id: "approve", label: "Approve" },
+      { id: "changes", label: "changes" },
+    ]);
     const defaults = workflowSchema.parse({ nodes: [{ id: "review", type: "human" }] });
-    expect(documentToFlow(defaults).nodes[0]?.data.handles).toEqual([{ id: "approve", label: "Approve" }, { id: "reject", label: "Reject" }]);
+    expect(documentToFlow(defaults).nodes[0]?.data.handles).toEqual([
+      { id: "approve", label: "Approve" },
+      { id: "reject", label: "Reject" },
+    ]);
   });
 
   it("types loop edges distinctly with their cap as label, and counts only forward edges as inputs", () => {
     const { nodes, edges } = documentToFlow(articleWriter());
     const loop = edges.find((e) => e.id === "loop");
-    expect(loop).toMatchObject({ type: "loop", source: "evaluate", sourceHandle: "revise", target: "outline", targetHandle: TARGET_HANDLE, label: "↺ ≤ 3" });
+    expect(loop).toMatchObject({
+      type: "loop",
+      source: "evaluate",
+      sourceHandle: "revise",
+      target: "outline",
+      targetHandle: TARGET_HANDLE,
+      label: "↺ ≤ 3",
+    });
     expect(edges.find((e) => e.id === "e4")).toMatchObject({ type: "forward", sourceHandle: "approved" });
     expect(nodes.find((n) => n.id === "outline")?.data.incoming).toBe(1);
   });
@@ -79,7 +125,10 @@ describe("documentToFlow", () => {
 
   it("attaches validation issues and run state from the overlay", () => {
     const flow = documentToFlow(articleWriter(), {
-      issues: new Map([["write", ["unreachable"]], ["e5", ["bad edge"]]]),
+      issues: new Map([
+        ["write", ["unreachable"]],
+        ["e5", ["bad edge"]],
+      ]),
       run: new Map([["outline", { status: "running", iteration: 2 }]]),
     });
     expect(flow.nodes.find((n) => n.id === "write")?.data.issues).toEqual(["unreachable"]);
@@ -96,7 +145,11 @@ describe("flowToDocument", () => {
     const positioned = doc.nodes.filter((n) => n.position);
     for (const n of positioned) expect(back.nodes.find((m) => m.id === n.id)).toBe(n);
     expect(back.edges).toEqual(doc.edges);
-    expect(back.edges.find((e) => e.id === "loop")).toMatchObject({ kind: "loop", maxIterations: 3, onExhausted: "continue" });
+    expect(back.edges.find((e) => e.id === "loop")).toMatchObject({
+      kind: "loop",
+      maxIterations: 3,
+      onExhausted: "continue",
+    });
     const evaluate = back.nodes.find((n) => n.id === "evaluate");
     expect(evaluate?.type === "agent" && evaluate.branches.map((b) => b.id)).toEqual(["approved", "revise"]);
     expect(workflowSchema.parse(back)).toEqual({ ...doc, nodes: back.nodes });
@@ -131,7 +184,10 @@ describe("reuseNodes", () => {
 
   it("replaces a node whose 'now writing' line changed while its status stayed running", () => {
     const doc = articleWriter();
-    const running = (writing?: string) => documentToFlow(doc, { run: new Map([["outline", { status: "running", iteration: 1, ...(writing ? { writing } : {}) }]]) }).nodes;
+    const running = (writing?: string) =>
+      documentToFlow(doc, {
+        run: new Map([["outline", { status: "running", iteration: 1, ...(writing ? { writing } : {}) }]]),
+      }).nodes;
     const first = reuseNodes([], running());
     const writing = reuseNodes(first, running("Writing: The plan"));
     expect(writing.filter((n, i) => n !== first[i]).map((n) => n.id)).toEqual(["outline"]);
@@ -145,7 +201,12 @@ describe("reuseNodes", () => {
 describe("loopLanes", () => {
   it("puts a loop one lane under every shorter loop whose stretch it overlaps", () => {
     const doc = workflowSchema.parse({
-      nodes: ["start", "a", "b", "c", "d", "end"].map((id, i) => ({ id, type: id === "start" || id === "end" ? id : "agent", agent: "x", position: { x: i * 280, y: 0 } })),
+      nodes: ["start", "a", "b", "c", "d", "end"].map((id, i) => ({
+        id,
+        type: id === "start" || id === "end" ? id : "agent",
+        agent: "x",
+        position: { x: i * 280, y: 0 },
+      })),
       agents: [{ key: "x", name: "X" }],
       edges: [
         { id: "short", source: "c", sourceHandle: "done", target: "b", kind: "loop", maxIterations: 2 },

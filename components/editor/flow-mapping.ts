@@ -104,13 +104,17 @@ export function loopLanes(doc: Workflow): Map<string, number> {
   const spans = doc.edges
     .filter((e) => e.kind === "loop")
     .map((e) => {
-      const a = x.get(e.source) ?? 0, b = x.get(e.target) ?? 0;
+      const a = x.get(e.source) ?? 0,
+        b = x.get(e.target) ?? 0;
       return { id: e.id, lo: Math.min(a, b), hi: Math.max(a, b) };
     })
     .sort((p, q) => p.hi - p.lo - (q.hi - q.lo) || p.lo - q.lo);
   const lanes = new Map<string, number>();
   spans.forEach((s, i) => {
-    const below = spans.slice(0, i).filter((o) => o.lo <= s.hi && s.lo <= o.hi).map((o) => lanes.get(o.id)! + 1);
+    const below = spans
+      .slice(0, i)
+      .filter((o) => o.lo <= s.hi && s.lo <= o.hi)
+      .map((o) => lanes.get(o.id)! + 1);
     lanes.set(s.id, Math.max(0, ...below));
   });
   return lanes;
@@ -132,7 +136,12 @@ export function documentToNodes(doc: Workflow, overlay: FlowOverlay = {}): FlowN
   const agents = new Map(doc.agents.map((a) => [a.key, a]));
   const defaultModel = doc.defaultModel?.model;
   return doc.nodes.map((node, index) => {
-    const agent = node.type === "agent" || node.type === "orchestrator" ? agents.get(node.agent) : node.type === "map" && node.body.type === "agent" ? agents.get(node.body.agent) : undefined;
+    const agent =
+      node.type === "agent" || node.type === "orchestrator"
+        ? agents.get(node.agent)
+        : node.type === "map" && node.body.type === "agent"
+          ? agents.get(node.body.agent)
+          : undefined;
     const data: FlowNodeData = {
       node,
       agent,
@@ -164,7 +173,12 @@ export function documentToEdges(doc: Workflow, overlay: FlowOverlay = {}): FlowE
     target: edge.target,
     targetHandle: TARGET_HANDLE,
     label: edgeLabel(edge),
-    data: { edge, issues: overlay.issues?.get(edge.id) ?? NO_ISSUES, diff: overlay.diff?.get(edge.id), lane: lanes.get(edge.id) },
+    data: {
+      edge,
+      issues: overlay.issues?.get(edge.id) ?? NO_ISSUES,
+      diff: overlay.diff?.get(edge.id),
+      lane: lanes.get(edge.id),
+    },
   }));
 }
 
@@ -208,8 +222,7 @@ export function reuseNodes(prev: readonly FlowNode[], next: FlowNode[]): FlowNod
   return next.map((n) => {
     const old = byId.get(n.id);
     if (!old) return n;
-    const same =
-      old.type === n.type && samePosition(old.position, n.position) && sameData(old.data, n.data);
+    const same = old.type === n.type && samePosition(old.position, n.position) && sameData(old.data, n.data);
     if (same) return old;
     return { ...n, selected: old.selected, measured: old.measured, width: old.width, height: old.height };
   });
@@ -244,7 +257,13 @@ export function reuseEdges(prev: readonly FlowEdge[], next: FlowEdge[]): FlowEdg
   return next.map((e) => {
     const old = byId.get(e.id);
     if (!old || !old.data) return e;
-    if (old.data.edge === e.data.edge && old.data.diff === e.data.diff && old.data.lane === e.data.lane && sameList(old.data.issues, e.data.issues)) return old;
+    if (
+      old.data.edge === e.data.edge &&
+      old.data.diff === e.data.diff &&
+      old.data.lane === e.data.lane &&
+      sameList(old.data.issues, e.data.issues)
+    )
+      return old;
     return { ...e, selected: old.selected };
   });
 }

@@ -6,7 +6,9 @@ const doc = (name: string) => workflowSchema.parse({ name });
 
 describe("history", () => {
   it("undo returns the previous document and redo the next; a new commit clears redo", () => {
-    const a = doc("a"), b = doc("b"), c = doc("c");
+    const a = doc("a"),
+      b = doc("b"),
+      c = doc("c");
     let h = commit(commit(createHistory(a), b), c);
     h = undo(h);
     expect(h.present).toBe(b);

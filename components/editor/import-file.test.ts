@@ -5,7 +5,8 @@ import { exportWorkflow } from "@/lib/workflow/io";
 import { instantiateTemplate } from "@/lib/workflow/templates";
 import { detectFormat, importWorkflowFile } from "./import-file";
 
-const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, "../../lib/workflow/importers/fixtures", name), "utf8");
+const fixture = (name: string) =>
+  fs.readFileSync(path.resolve(import.meta.dirname, "../../lib/workflow/importers/fixtures", name), "utf8");
 
 describe("importWorkflowFile", () => {
   it("imports the editor's own export back to the same document", () => {
@@ -17,7 +18,10 @@ describe("importWorkflowFile", () => {
   });
 
   it("recognises and imports both seed formats of the article writer, with its loop", () => {
-    for (const [name, format] of [["article-writer.autoagent.xml", "autoagent"], ["article-writer.metaagent.json", "metaagent"]] as const) {
+    for (const [name, format] of [
+      ["article-writer.autoagent.xml", "autoagent"],
+      ["article-writer.metaagent.json", "metaagent"],
+    ] as const) {
       const text = fixture(name);
       expect(detectFormat(text)).toBe(format);
       const r = importWorkflowFile(text);
@@ -27,7 +31,10 @@ describe("importWorkflowFile", () => {
   });
 
   it("names what is wrong in a broken file", () => {
-    expect(importWorkflowFile("{not json")).toMatchObject({ ok: false, error: expect.stringContaining("Not a Weft workflow") });
+    expect(importWorkflowFile("{not json")).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("Not a Weft workflow"),
+    });
     expect(importWorkflowFile('{"nodes": 3}')).toMatchObject({ ok: false, error: expect.stringContaining("nodes") });
   });
 });

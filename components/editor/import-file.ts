@@ -7,7 +7,8 @@ import { parseWorkflowJson } from "./io-file";
 /** Formats the editor imports: its own JSON, AutoAgent's workflow form (XML), MetaAgent's FSM (JSON). */
 export type ImportFormat = "weft" | "autoagent" | "metaagent";
 
-export type ImportResult = { ok: true; doc: Workflow; format: ImportFormat; warnings: string[] } | { ok: false; error: string };
+export type ImportResult =
+  { ok: true; doc: Workflow; format: ImportFormat; warnings: string[] } | { ok: false; error: string };
 
 /** Which format a file is, from its content (XML root `<workflow>`, JSON with `states`, else Weft JSON). */
 export function detectFormat(text: string): ImportFormat {
@@ -24,7 +25,10 @@ export function detectFormat(text: string): ImportFormat {
 function fromSeed(r: SeedImportResult, format: ImportFormat, label: string): ImportResult {
   if (r.ok) return { ok: true, doc: r.workflow, format, warnings: r.issues.map((i) => i.message) };
   const first = r.issues.find((i) => i.severity === "error") ?? r.issues[0];
-  return { ok: false, error: `Could not import the ${label}: ${first ? `${first.message}${first.line ? ` (line ${first.line})` : ""}` : "invalid file"}` };
+  return {
+    ok: false,
+    error: `Could not import the ${label}: ${first ? `${first.message}${first.line ? ` (line ${first.line})` : ""}` : "invalid file"}`,
+  };
 }
 
 /** Imports a file's text in whichever supported format it is. */

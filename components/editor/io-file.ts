@@ -16,5 +16,7 @@ export function downloadJson(doc: Workflow): void {
 /** Parses an imported Weft JSON workflow (with schema migrations); the error names what is wrong. */
 export function parseWorkflowJson(text: string): { ok: true; doc: Workflow } | { ok: false; error: string } {
   const r = importWorkflow(text);
-  return r.ok ? { ok: true, doc: r.workflow } : { ok: false, error: `Not a Weft workflow: ${formatImportErrors(r.errors.slice(0, 3))}` };
+  return r.ok
+    ? { ok: true, doc: r.workflow }
+    : { ok: false, error: `Not a Weft workflow: ${formatImportErrors(r.errors.slice(0, 3))}` };
 }

@@ -28,7 +28,10 @@ describe("layoutDocument", () => {
   });
 
   it("places a node without edges too", async () => {
-    const lonely = { ...doc, nodes: [...doc.nodes, { id: "x", type: "abort" as const, name: "", join: "all" as const, reason: "r" }] };
+    const lonely = {
+      ...doc,
+      nodes: [...doc.nodes, { id: "x", type: "abort" as const, name: "", join: "all" as const, reason: "r" }],
+    };
     const pos = await layoutDocument(lonely);
     expect(pos.size).toBe(6);
   });

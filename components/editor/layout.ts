@@ -15,10 +15,13 @@ let elk: Promise<InstanceType<typeof ELKType>> | undefined;
 
 /** elkjs is 1.6 MB of compiled code: loaded on the first layout, never with the editor page (B3 load time). */
 function loadElk(): Promise<InstanceType<typeof ELKType>> {
-  elk ??= import("elkjs/lib/elk.bundled.js").then(({ default: ELK }) => new ELK(), (e: unknown) => {
-    elk = undefined; // a failed chunk load is retried on the next layout
-    throw e;
-  });
+  elk ??= import("elkjs/lib/elk.bundled.js").then(
+    ({ default: ELK }) => new ELK(),
+    (e: unknown) => {
+      elk = undefined; // a failed chunk load is retried on the next layout
+      throw e;
+    },
+  );
   return elk;
 }
 
@@ -45,6 +48,7 @@ export async function layoutDocument(
   };
   const result = await (await loadElk()).layout(graph);
   const positions = new Map<string, XYPosition>();
-  for (const child of result.children ?? []) positions.set(child.id, { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) });
+  for (const child of result.children ?? [])
+    positions.set(child.id, { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) });
   return positions;
 }

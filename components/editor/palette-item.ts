@@ -19,7 +19,12 @@ export type SavedAgentSpec = z.infer<typeof savedAgentSpecSchema>;
 /** What the palette drags: a node kind, or a saved agent (becomes an agent node referring to it). */
 export const paletteItemSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("kind"), kind: z.enum(nodeKinds) }),
-  z.object({ type: z.literal("saved-agent"), agentId: z.string().min(1), name: z.string(), spec: savedAgentSpecSchema.optional() }),
+  z.object({
+    type: z.literal("saved-agent"),
+    agentId: z.string().min(1),
+    name: z.string(),
+    spec: savedAgentSpecSchema.optional(),
+  }),
 ]);
 export type PaletteItem = z.infer<typeof paletteItemSchema>;
 

@@ -20,14 +20,33 @@ export function SidePanel({ tab, onTab, issueCount, ...content }: Props) {
     <aside className="flex w-80 shrink-0 flex-col border-l border-border bg-surface" aria-label="Side panel">
       <div role="tablist" className="flex border-b border-border">
         {TABS.map((t) => (
-          <button key={t.id} role="tab" type="button" aria-selected={tab === t.id} data-testid={`tab-${t.id}`} onClick={() => onTab(t.id)}
-            className={cn("flex-1 px-2 py-2 text-xs font-medium", tab === t.id ? "border-b-2 border-primary text-foreground" : "text-muted hover:text-foreground")}>
+          <button
+            key={t.id}
+            role="tab"
+            type="button"
+            aria-selected={tab === t.id}
+            data-testid={`tab-${t.id}`}
+            onClick={() => onTab(t.id)}
+            className={cn(
+              "flex-1 px-2 py-2 text-xs font-medium",
+              tab === t.id ? "border-b-2 border-primary text-foreground" : "text-muted hover:text-foreground",
+            )}
+          >
             {t.label}
-            {t.id === "issues" && issueCount > 0 && <span className="ml-1 rounded-full bg-danger px-1.5 text-[10px] text-danger-foreground" data-testid="issues-count">{issueCount}</span>}
+            {t.id === "issues" && issueCount > 0 && (
+              <span
+                className="ml-1 rounded-full bg-danger px-1.5 text-[10px] text-danger-foreground"
+                data-testid="issues-count"
+              >
+                {issueCount}
+              </span>
+            )}
           </button>
         ))}
       </div>
-      <div role="tabpanel" className="min-h-0 flex-1 overflow-y-auto p-3">{content[tab]}</div>
+      <div role="tabpanel" className="min-h-0 flex-1 overflow-y-auto p-3">
+        {content[tab]}
+      </div>
     </aside>
   );
 }

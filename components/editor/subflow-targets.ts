@@ -33,13 +33,20 @@ export function subflowValidationContext(targets: readonly SubflowTarget[]): Val
   const keys = (inputs: SubflowTarget["inputs"]) => inputs.map(({ key, required }) => ({ key, required }));
   return {
     workflows: targets.map(({ id, name, inputs, version, history }) => ({
-      id, name, inputs: keys(inputs), version, ...(history ? { history: history.map((h) => ({ from: h.from, inputs: keys(h.inputs) })) } : {}),
+      id,
+      name,
+      inputs: keys(inputs),
+      version,
+      ...(history ? { history: history.map((h) => ({ from: h.from, inputs: keys(h.inputs) })) } : {}),
     })),
   };
 }
 
 /** The inputs and outputs of the version a subflow node runs (its pinned one, else the newest); null when the pinned version is not saved. */
-export function targetFields(target: SubflowTarget, pinned: number | undefined): { inputs: SubflowTarget["inputs"]; outputs: SubflowTarget["outputs"] } | null {
+export function targetFields(
+  target: SubflowTarget,
+  pinned: number | undefined,
+): { inputs: SubflowTarget["inputs"]; outputs: SubflowTarget["outputs"] } | null {
   const fields = fieldsAtVersion(target, pinned);
   return fields && { inputs: [...fields.inputs], outputs: [...(fields.outputs ?? [])] };
 }

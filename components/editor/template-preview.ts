@@ -47,7 +47,8 @@ export function previewGeometry(doc: Workflow): PreviewGeometry {
   }
   const nodes = doc.nodes.map((n) => ({ id: n.id, type: n.type, ...(pos.get(n.id) ?? { x: 0, y: 0 }) }));
   const edges = doc.edges.flatMap((e) => {
-    const a = pos.get(e.source), b = pos.get(e.target);
+    const a = pos.get(e.source),
+      b = pos.get(e.target);
     return a && b ? [{ id: e.id, loop: e.kind === "loop", x1: a.x + 36, y1: a.y + 9, x2: b.x, y2: b.y + 9 }] : [];
   });
   const width = Math.max(...nodes.map((n) => n.x + 48), 60);

@@ -37,7 +37,12 @@ describe("templateSuggestions after a human review", () => {
     nodes: [
       { id: "start", type: "start" },
       { id: "draft", type: "agent", agent: "a" },
-      { id: "review", type: "human", fields: [{ key: "note", type: "text" }], branches: [{ id: "ok" }, { id: "again" }] },
+      {
+        id: "review",
+        type: "human",
+        fields: [{ key: "note", type: "text" }],
+        branches: [{ id: "ok" }, { id: "again" }],
+      },
       { id: "polish", type: "agent", agent: "a" },
     ],
     edges: [
@@ -49,9 +54,18 @@ describe("templateSuggestions after a human review", () => {
   });
   it("offers the answer's choice, each field's value and the comment, downstream and as the loop's feedback", () => {
     expect(templateSuggestions(reviewed, "polish").map((s) => s.ref)).toEqual([
-      "nodes.draft.output", "nodes.review.output", "nodes.review.output.choice", "nodes.review.output.values.note", "nodes.review.output.comment",
+      "nodes.draft.output",
+      "nodes.review.output",
+      "nodes.review.output.choice",
+      "nodes.review.output.values.note",
+      "nodes.review.output.comment",
     ]);
-    expect(templateSuggestions(reviewed, "draft").map((s) => s.ref)).toEqual(["feedback", "feedback.choice", "feedback.values.note", "feedback.comment"]);
+    expect(templateSuggestions(reviewed, "draft").map((s) => s.ref)).toEqual([
+      "feedback",
+      "feedback.choice",
+      "feedback.values.note",
+      "feedback.comment",
+    ]);
   });
 });
 
@@ -69,27 +83,63 @@ describe("templateSuggestions after a subflow", () => {
       { id: "e2", source: "sub", sourceHandle: "done", target: "check" },
     ],
   });
-  const subflows = { targets: [{ id: "wf_s", name: "Summarise", version: 1, inputs: [], outputs: [{ key: "summary" }, { key: "title" }] }] };
+  const subflows = {
+    targets: [
+      { id: "wf_s", name: "Summarise", version: 1, inputs: [], outputs: [{ key: "summary" }, { key: "title" }] },
+    ],
+  };
 
   it("offers the output and each declared output of the workflow it runs, downstream", () => {
     expect(templateSuggestions(withSubflow, "check", subflows).map((s) => s.ref)).toEqual([
-      "inputs.topic", "nodes.sub.output", "nodes.sub.output.summary", "nodes.sub.output.title",
+      "inputs.topic",
+      "nodes.sub.output",
+      "nodes.sub.output.summary",
+      "nodes.sub.output.title",
     ]);
-    expect(templateSuggestions(withSubflow, "check", subflows).find((s) => s.ref === "nodes.sub.output.summary")?.detail).toBe("summary from Summarise (Summary)");
+    expect(
+      templateSuggestions(withSubflow, "check", subflows).find((s) => s.ref === "nodes.sub.output.summary")?.detail,
+    ).toBe("summary from Summarise (Summary)");
   });
 
   it("a subflow pinned to an older version offers that version's outputs", () => {
-    const pinned = { ...withSubflow, nodes: withSubflow.nodes.map((n) => (n.type === "subflow" ? { ...n, version: 1 } : n)) };
-    const history = { targets: [{ ...subflows.targets[0]!, version: 2, history: [{ from: 1, inputs: [], outputs: [{ key: "gist" }] }, { from: 2, inputs: [], outputs: [{ key: "summary" }, { key: "title" }] }] }] };
-    expect(templateSuggestions(pinned, "check", history).map((s) => s.ref)).toEqual(["inputs.topic", "nodes.sub.output", "nodes.sub.output.gist"]);
+    const pinned = {
+      ...withSubflow,
+      nodes: withSubflow.nodes.map((n) => (n.type === "subflow" ? { ...n, version: 1 } : n)),
+    };
+    const history = {
+      targets: [
+        {
+          ...subflows.targets[0]!,
+          version: 2,
+          history: [
+            { from: 1, inputs: [], outputs: [{ key: "gist" }] },
+            { from: 2, inputs: [], outputs: [{ key: "summary" }, { key: "title" }] },
+          ],
+        },
+      ],
+    };
+    expect(templateSuggestions(pinned, "check", history).map((s) => s.ref)).toEqual([
+      "inputs.topic",
+      "nodes.sub.output",
+      "nodes.sub.output.gist",
+    ]);
     expect(templateSuggestions(withSubflow, "check", history).map((s) => s.ref)).toContain("nodes.sub.output.title");
   });
 
   it("offers only the whole output when the workflow is not known (or not chosen)", () => {
     expect(templateSuggestions(withSubflow, "check").map((s) => s.ref)).toEqual(["inputs.topic", "nodes.sub.output"]);
-    expect(templateSuggestions(withSubflow, "check", { targets: [] }).map((s) => s.ref)).toEqual(["inputs.topic", "nodes.sub.output"]);
-    const unchosen = { ...withSubflow, nodes: withSubflow.nodes.map((n) => (n.type === "subflow" ? { ...n, workflowId: "" } : n)) };
-    expect(templateSuggestions(unchosen, "check", subflows).map((s) => s.ref)).toEqual(["inputs.topic", "nodes.sub.output"]);
+    expect(templateSuggestions(withSubflow, "check", { targets: [] }).map((s) => s.ref)).toEqual([
+      "inputs.topic",
+      "nodes.sub.output",
+    ]);
+    const unchosen = {
+      ...withSubflow,
+      nodes: withSubflow.nodes.map((n) => (n.type === "subflow" ? { ...n, workflowId: "" } : n)),
+    };
+    expect(templateSuggestions(unchosen, "check", subflows).map((s) => s.ref)).toEqual([
+      "inputs.topic",
+      "nodes.sub.output",
+    ]);
   });
 });
 
@@ -97,7 +147,10 @@ describe("openTagAt / insertSuggestion", () => {
   it("finds the partial ref after an unclosed {{ and completes it", () => {
     expect(openTagAt("Write on {{inp", 14)).toEqual({ start: 9, partial: "inp" });
     expect(openTagAt("done {{x}} and", 14)).toBeNull();
-    expect(insertSuggestion("Write on {{inp", 14, "inputs.topic")).toEqual({ text: "Write on {{inputs.topic}}", caret: 25 });
+    expect(insertSuggestion("Write on {{inp", 14, "inputs.topic")).toEqual({
+      text: "Write on {{inputs.topic}}",
+      caret: 25,
+    });
     expect(insertSuggestion("a {{in}} b", 6, "inputs.x").text).toBe("a {{inputs.x}} b");
   });
 });

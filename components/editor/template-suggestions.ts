@@ -35,15 +35,29 @@ export function templateSuggestions(doc: Workflow, nodeId?: string, subflows?: S
 }
 
 /** The parts of a node's output worth offering one by one: a human review's answer, a subflow's outputs. */
-function partRefs(prefix: string, node: WorkflowNode, name: string, subflows: SubflowTargets | undefined): Suggestion[] {
+function partRefs(
+  prefix: string,
+  node: WorkflowNode,
+  name: string,
+  subflows: SubflowTargets | undefined,
+): Suggestion[] {
   if (node.type === "human") return answerRefs(prefix, node, name);
   if (node.type === "subflow") return subflowRefs(prefix, node, name, subflows);
-  if (node.type === "map") return [{ ref: `${prefix}.results`, detail: `results of ${name}, in item order` }, { ref: `${prefix}.count`, detail: `items ${name} went over` }];
+  if (node.type === "map")
+    return [
+      { ref: `${prefix}.results`, detail: `results of ${name}, in item order` },
+      { ref: `${prefix}.count`, detail: `items ${name} went over` },
+    ];
   return [];
 }
 
 /** Each declared output of the workflow a subflow runs (nothing while none is chosen or it is unknown). */
-function subflowRefs(prefix: string, node: NodeOf<"subflow">, name: string, subflows: SubflowTargets | undefined): Suggestion[] {
+function subflowRefs(
+  prefix: string,
+  node: NodeOf<"subflow">,
+  name: string,
+  subflows: SubflowTargets | undefined,
+): Suggestion[] {
   const target = findTarget(subflows, node.workflowId);
   const outputs = target ? (targetFields(target, node.version)?.outputs ?? []) : [];
   return outputs.map((o) => ({ ref: `${prefix}.${o.key}`, detail: `${o.key} from ${target?.name} (${name})` }));

@@ -24,27 +24,82 @@ type Props = {
 export const Toolbar = memo(function Toolbar(p: Props) {
   const file = useRef<HTMLInputElement>(null);
   return (
-    <div className="flex flex-wrap items-center gap-2 border-b border-border bg-surface px-3 py-2" role="toolbar" aria-label="Editor">
-      <h1 className="mr-2 truncate text-sm font-semibold" data-testid="editor-title">{p.name}</h1>
-      <span className="text-xs text-muted" data-testid="save-state">{p.saving ? "Saving…" : p.dirty ? "Unsaved changes" : "Saved"}</span>
+    <div
+      className="flex flex-wrap items-center gap-2 border-b border-border bg-surface px-3 py-2"
+      role="toolbar"
+      aria-label="Editor"
+    >
+      <h1 className="mr-2 truncate text-sm font-semibold" data-testid="editor-title">
+        {p.name}
+      </h1>
+      <span className="text-xs text-muted" data-testid="save-state">
+        {p.saving ? "Saving…" : p.dirty ? "Unsaved changes" : "Saved"}
+      </span>
       <span className="mx-1 h-5 w-px bg-border" />
-      <Button size="sm" variant="ghost" onClick={p.onUndo} disabled={!p.canUndo} title="Undo (Ctrl+Z)" data-testid="undo">Undo</Button>
-      <Button size="sm" variant="ghost" onClick={p.onRedo} disabled={!p.canRedo} title="Redo (Ctrl+Shift+Z)" data-testid="redo">Redo</Button>
-      <Button size="sm" variant="ghost" onClick={p.onLayout} title="Auto-layout (Shift+L)" data-testid="layout">Auto-layout</Button>
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={p.onUndo}
+        disabled={!p.canUndo}
+        title="Undo (Ctrl+Z)"
+        data-testid="undo"
+      >
+        Undo
+      </Button>
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={p.onRedo}
+        disabled={!p.canRedo}
+        title="Redo (Ctrl+Shift+Z)"
+        data-testid="redo"
+      >
+        Redo
+      </Button>
+      <Button size="sm" variant="ghost" onClick={p.onLayout} title="Auto-layout (Shift+L)" data-testid="layout">
+        Auto-layout
+      </Button>
       <span className="mx-1 h-5 w-px bg-border" />
-      <Button size="sm" variant="ghost" onClick={p.onExport} data-testid="export">Export</Button>
-      <Button size="sm" variant="ghost" onClick={() => file.current?.click()} data-testid="import">Import</Button>
-      <input ref={file} type="file" accept=".json,.xml,application/json,text/xml" className="hidden" data-testid="import-file"
+      <Button size="sm" variant="ghost" onClick={p.onExport} data-testid="export">
+        Export
+      </Button>
+      <Button size="sm" variant="ghost" onClick={() => file.current?.click()} data-testid="import">
+        Import
+      </Button>
+      <input
+        ref={file}
+        type="file"
+        accept=".json,.xml,application/json,text/xml"
+        className="hidden"
+        data-testid="import-file"
         onChange={async (e) => {
           const f = e.target.files?.[0];
           if (f) p.onImport(await f.text(), f.name);
           e.target.value = "";
-        }} />
-      <Button size="sm" variant="ghost" onClick={p.onHelp} title="Keyboard shortcuts (?)" data-testid="help">?</Button>
+        }}
+      />
+      <Button size="sm" variant="ghost" onClick={p.onHelp} title="Keyboard shortcuts (?)" data-testid="help">
+        ?
+      </Button>
       <span className="ml-auto flex items-center gap-2">
-        {p.errorCount > 0 && <span className="text-xs text-danger" data-testid="error-count">{p.errorCount} issue(s) block running</span>}
-        <Button size="sm" variant="outline" onClick={p.onSave} disabled={p.saving} title="Save draft (Ctrl+S)" data-testid="save">Save draft</Button>
-        <Button size="sm" onClick={p.onSaveVersion} disabled={p.saving} data-testid="save-version">Save version</Button>
+        {p.errorCount > 0 && (
+          <span className="text-xs text-danger" data-testid="error-count">
+            {p.errorCount} issue(s) block running
+          </span>
+        )}
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={p.onSave}
+          disabled={p.saving}
+          title="Save draft (Ctrl+S)"
+          data-testid="save"
+        >
+          Save draft
+        </Button>
+        <Button size="sm" onClick={p.onSaveVersion} disabled={p.saving} data-testid="save-version">
+          Save version
+        </Button>
       </span>
     </div>
   );

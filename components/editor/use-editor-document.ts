@@ -62,15 +62,18 @@ export function useEditorDocument(initial: Workflow, context?: ValidationContext
     setHistory(h);
   }, []);
 
-  const apply = useCallback((edit: Edit) => {
-    const result = edit(ref.current.present);
-    if (!result.ok) {
-      toast.error(result.error);
-      return false;
-    }
-    set(commit(ref.current, result.doc));
-    return true;
-  }, [set]);
+  const apply = useCallback(
+    (edit: Edit) => {
+      const result = edit(ref.current.present);
+      if (!result.ok) {
+        toast.error(result.error);
+        return false;
+      }
+      set(commit(ref.current, result.doc));
+      return true;
+    },
+    [set],
+  );
 
   const replace = useCallback((doc: Workflow) => set(commit(ref.current, doc)), [set]);
   const doUndo = useCallback(() => set(undo(ref.current)), [set]);
@@ -87,16 +90,19 @@ export function useEditorDocument(initial: Workflow, context?: ValidationContext
   );
 
   // One object per state, so callers' memoised callbacks depending on it change only with the document.
-  return useMemo(() => ({
-    doc: history.present,
-    issues,
-    dirty: history.present !== saved,
-    canUndo: history.past.length > 0,
-    canRedo: history.future.length > 0,
-    apply,
-    replace,
-    undo: doUndo,
-    redo: doRedo,
-    markSaved: setSaved,
-  }), [history, issues, saved, apply, replace, doUndo, doRedo]);
+  return useMemo(
+    () => ({
+      doc: history.present,
+      issues,
+      dirty: history.present !== saved,
+      canUndo: history.past.length > 0,
+      canRedo: history.future.length > 0,
+      apply,
+      replace,
+      undo: doUndo,
+      redo: doRedo,
+      markSaved: setSaved,
+    }),
+    [history, issues, saved, apply, replace, doUndo, doRedo],
+  );
 }

@@ -11,8 +11,11 @@ import { nodesBounds } from "./minimap/geometry";
 export function useOpeningView(): (duration?: number) => void {
   const store = useStoreApi();
   const { setViewport } = useReactFlow();
-  return useCallback((duration = 300) => {
-    const { nodes, width, height } = store.getState();
-    void setViewport(openingViewport(nodesBounds(nodes), { width, height }), { duration });
-  }, [store, setViewport]);
+  return useCallback(
+    (duration = 300) => {
+      const { nodes, width, height } = store.getState();
+      void setViewport(openingViewport(nodesBounds(nodes), { width, height }), { duration });
+    },
+    [store, setViewport],
+  );
 }

@@ -8,8 +8,14 @@ const mod = (e: KeyboardEvent) => e.ctrlKey || e.metaKey;
 
 /** Keys → matcher helpers for the shortcut table. */
 export const keys = {
-  mod: (key: string, shift = false) => (e: KeyboardEvent) => mod(e) && e.shiftKey === shift && e.key.toLowerCase() === key,
-  plain: (...names: string[]) => (e: KeyboardEvent) => !mod(e) && !e.altKey && names.includes(e.key),
+  mod:
+    (key: string, shift = false) =>
+    (e: KeyboardEvent) =>
+      mod(e) && e.shiftKey === shift && e.key.toLowerCase() === key,
+  plain:
+    (...names: string[]) =>
+    (e: KeyboardEvent) =>
+      !mod(e) && !e.altKey && names.includes(e.key),
 };
 
 function typingInField(target: EventTarget | null): boolean {
@@ -24,7 +30,9 @@ function typingInField(target: EventTarget | null): boolean {
  */
 export function useShortcuts(shortcuts: Shortcut[]): void {
   const ref = useRef(shortcuts);
-  useEffect(() => { ref.current = shortcuts; });
+  useEffect(() => {
+    ref.current = shortcuts;
+  });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (typingInField(e.target) || document.querySelector("dialog[open]")) return;

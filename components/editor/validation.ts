@@ -37,7 +37,11 @@ function sameButPosition(a: WorkflowNode, b: WorkflowNode): boolean {
  * The issues of `doc` under `context` (default none: no registry-dependent checks): cached, or a
  * validated neighbour's when only positions differ, else validate().
  */
-export function editorIssues(doc: Workflow, neighbours: readonly (Workflow | undefined)[] = [], context: ValidationContext = NO_CONTEXT): ValidationIssue[] {
+export function editorIssues(
+  doc: Workflow,
+  neighbours: readonly (Workflow | undefined)[] = [],
+  context: ValidationContext = NO_CONTEXT,
+): ValidationIssue[] {
   const cache = cacheFor(context);
   const known = cache.get(doc);
   if (known) return known;

@@ -16,18 +16,43 @@ export function versionDiff(version: Workflow, draft: Workflow): VersionDiff {
   const ops = diffDocuments(version, draft);
   const marks = new Map<string, DiffMark>();
   const settings: string[] = [];
-  const mark = (id: string, m: DiffMark) => { if (marks.get(id) !== "added" && marks.get(id) !== "removed") marks.set(id, m); };
+  const mark = (id: string, m: DiffMark) => {
+    if (marks.get(id) !== "added" && marks.get(id) !== "removed") marks.set(id, m);
+  };
   for (const op of ops) {
     switch (op.type) {
-      case "addNode": marks.set(op.node.id, "added"); break;
-      case "addEdge": marks.set(op.edge.id, "added"); break;
-      case "removeNode": case "removeEdge": marks.set(op.id, "removed"); break;
-      case "updateNode": case "moveNode": case "updateEdge": mark(op.id, "changed"); break;
-      case "renameNode": mark(op.newId, "changed"); break;
-      case "addAgent": case "updateAgent": case "removeAgent": settings.push(`agent ${"key" in op ? op.key : op.agent.key}`); break;
-      case "setInputs": case "setOutputs": case "setVariables": case "setLimits": case "setInfo":
-        settings.push(op.type.slice(3).toLowerCase()); break;
-      case "reorder": break;
+      case "addNode":
+        marks.set(op.node.id, "added");
+        break;
+      case "addEdge":
+        marks.set(op.edge.id, "added");
+        break;
+      case "removeNode":
+      case "removeEdge":
+        marks.set(op.id, "removed");
+        break;
+      case "updateNode":
+      case "moveNode":
+      case "updateEdge":
+        mark(op.id, "changed");
+        break;
+      case "renameNode":
+        mark(op.newId, "changed");
+        break;
+      case "addAgent":
+      case "updateAgent":
+      case "removeAgent":
+        settings.push(`agent ${"key" in op ? op.key : op.agent.key}`);
+        break;
+      case "setInputs":
+      case "setOutputs":
+      case "setVariables":
+      case "setLimits":
+      case "setInfo":
+        settings.push(op.type.slice(3).toLowerCase());
+        break;
+      case "reorder":
+        break;
     }
   }
   const draftEdges = new Set(draft.edges.map((e) => e.id));

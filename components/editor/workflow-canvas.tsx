@@ -14,7 +14,17 @@ import {
   type XYPosition,
 } from "@xyflow/react";
 import { useTheme } from "next-themes";
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type DragEvent,
+} from "react";
 import type { Workflow } from "@/lib/workflow/schema";
 import { edgeTypes } from "./edges";
 import { SelectEdgeProvider } from "./edges/select-edge";
@@ -31,7 +41,13 @@ import { nodeTypes } from "./nodes";
 import { documentBounds, openingViewport } from "./fit-view";
 import { CanvasMinimap, MinimapToggle } from "./minimap/canvas-minimap";
 import { nodesBounds } from "./minimap/geometry";
-import { DetailBackground, DetailLevelProvider, isZoomedOut, NodeViewProvider, type NodeView } from "./nodes/detail-level";
+import {
+  DetailBackground,
+  DetailLevelProvider,
+  isZoomedOut,
+  NodeViewProvider,
+  type NodeView,
+} from "./nodes/detail-level";
 import { PALETTE_MIME, type PaletteItem, parsePaletteItem } from "./palette-item";
 
 /**
@@ -54,7 +70,11 @@ const noSubscription = () => () => {};
  */
 function useCanvasColorMode(): "light" | "dark" {
   const { resolvedTheme } = useTheme();
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   return hydrated && resolvedTheme === "dark" ? "dark" : "light";
 }
 
@@ -100,10 +120,26 @@ export const WorkflowCanvas = memo(function WorkflowCanvas(props: WorkflowCanvas
     const r = box.current?.getBoundingClientRect();
     if (r) setSize({ width: r.width, height: r.height });
   }, []);
-  return <div ref={box} className="h-full w-full">{size && <Canvas {...props} size={size} />}</div>;
+  return (
+    <div ref={box} className="h-full w-full">
+      {size && <Canvas {...props} size={size} />}
+    </div>
+  );
 });
 
-function Canvas({ doc, overlay, readOnly = false, view = "design", size, onMoveNodes, onConnect, onDropItem, onSelectionChange, sizesRef, focus }: WorkflowCanvasProps & { size: { width: number; height: number } }) {
+function Canvas({
+  doc,
+  overlay,
+  readOnly = false,
+  view = "design",
+  size,
+  onMoveNodes,
+  onConnect,
+  onDropItem,
+  onSelectionChange,
+  sizesRef,
+  focus,
+}: WorkflowCanvasProps & { size: { width: number; height: number } }) {
   const colorMode = useCanvasColorMode();
   const { screenToFlowPosition, fitView } = useReactFlow();
   const zoomedOut = useStore(isZoomedOut);
@@ -127,7 +163,9 @@ function Canvas({ doc, overlay, readOnly = false, view = "design", size, onMoveN
   useEffect(() => {
     if (!focus) return;
     const pick = <T extends { id: string; selected?: boolean }>(list: T[], on: boolean) =>
-      list.map((x) => ((x.id === focus.id && on) === Boolean(x.selected) ? x : { ...x, selected: x.id === focus.id && on }));
+      list.map((x) =>
+        (x.id === focus.id && on) === Boolean(x.selected) ? x : { ...x, selected: x.id === focus.id && on },
+      );
     setNodes((ns) => pick(ns, focus.kind === "node"));
     setEdges((es) => pick(es, focus.kind === "edge"));
     const edge = focus.kind === "edge" ? doc.edges.find((e) => e.id === focus.id) : undefined;
@@ -135,20 +173,27 @@ function Canvas({ doc, overlay, readOnly = false, view = "design", size, onMoveN
     requestAnimationFrame(() => void fitView({ nodes: ids.map((id) => ({ id })), duration: 300, maxZoom: 1.2 }));
   }, [focus]); // eslint-disable-line react-hooks/exhaustive-deps -- runs once per focus request
 
-  const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
-    const local = changes.filter((c) => LOCAL_NODE_CHANGES.has(c.type));
-    if (local.length) setNodes((ns) => applyNodeChanges(local, ns));
-    if (sizesRef) for (const c of local) if (c.type === "dimensions" && c.dimensions) sizesRef.current.set(c.id, c.dimensions);
-  }, [sizesRef]);
+  const onNodesChange = useCallback(
+    (changes: NodeChange<FlowNode>[]) => {
+      const local = changes.filter((c) => LOCAL_NODE_CHANGES.has(c.type));
+      if (local.length) setNodes((ns) => applyNodeChanges(local, ns));
+      if (sizesRef)
+        for (const c of local) if (c.type === "dimensions" && c.dimensions) sizesRef.current.set(c.id, c.dimensions);
+    },
+    [sizesRef],
+  );
 
   const onEdgesChange = useCallback((changes: EdgeChange<FlowEdge>[]) => {
     const local = changes.filter((c) => LOCAL_EDGE_CHANGES.has(c.type));
     if (local.length) setEdges((es) => applyEdgeChanges(local, es));
   }, []);
 
-  const onNodeDragStop = useCallback((_: unknown, _node: FlowNode, moved: FlowNode[]) => {
-    onMoveNodes?.(new Map(moved.map((n) => [n.id, { x: Math.round(n.position.x), y: Math.round(n.position.y) }])));
-  }, [onMoveNodes]);
+  const onNodeDragStop = useCallback(
+    (_: unknown, _node: FlowNode, moved: FlowNode[]) => {
+      onMoveNodes?.(new Map(moved.map((n) => [n.id, { x: Math.round(n.position.x), y: Math.round(n.position.y) }])));
+    },
+    [onMoveNodes],
+  );
 
   const onDragOver = useCallback((event: DragEvent) => {
     if (!event.dataTransfer.types.includes(PALETTE_MIME)) return;
@@ -156,12 +201,15 @@ function Canvas({ doc, overlay, readOnly = false, view = "design", size, onMoveN
     event.dataTransfer.dropEffect = "copy";
   }, []);
 
-  const onDrop = useCallback((event: DragEvent) => {
-    const item = parsePaletteItem(event.dataTransfer.getData(PALETTE_MIME));
-    if (!item || !onDropItem) return;
-    event.preventDefault();
-    onDropItem(item, screenToFlowPosition({ x: event.clientX, y: event.clientY }));
-  }, [onDropItem, screenToFlowPosition]);
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const item = parsePaletteItem(event.dataTransfer.getData(PALETTE_MIME));
+      if (!item || !onDropItem) return;
+      event.preventDefault();
+      onDropItem(item, screenToFlowPosition({ x: event.clientX, y: event.clientY }));
+    },
+    [onDropItem, screenToFlowPosition],
+  );
 
   // An edge label's click: that edge alone is selected (see edges/select-edge.tsx).
   const selectEdge = useCallback((id: string) => {
@@ -169,45 +217,48 @@ function Canvas({ doc, overlay, readOnly = false, view = "design", size, onMoveN
     setEdges((es) => es.map((e) => (Boolean(e.selected) === (e.id === id) ? e : { ...e, selected: e.id === id })));
   }, []);
 
-  const handleSelection = useCallback(({ nodes: ns, edges: es }: OnSelectionChangeParams) => {
-    onSelectionChange?.({ nodes: ns.map((n) => n.id), edges: es.map((e) => e.id) });
-  }, [onSelectionChange]);
+  const handleSelection = useCallback(
+    ({ nodes: ns, edges: es }: OnSelectionChangeParams) => {
+      onSelectionChange?.({ nodes: ns.map((n) => n.id), edges: es.map((e) => e.id) });
+    },
+    [onSelectionChange],
+  );
 
   return (
     <NodeViewProvider value={view}>
-    <DetailLevelProvider>
-      <SelectEdgeProvider value={selectEdge}>
-        <ReactFlow<FlowNode, FlowEdge>
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          edgeTypes={edgeTypes}
-          onNodesChange={onNodesChange}
-          onEdgesChange={onEdgesChange}
-          onNodeDragStop={onNodeDragStop}
-          onConnect={onConnect}
-          onDragOver={onDragOver}
-          onDrop={onDrop}
-          onSelectionChange={handleSelection}
-          nodesDraggable={!readOnly}
-          nodesConnectable={!readOnly}
-          deleteKeyCode={null}
-          multiSelectionKeyCode={MULTI_SELECT_KEYS}
-          selectionKeyCode="Shift"
-          onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD && !zoomedOut}
-          colorMode={colorMode}
-          defaultViewport={opening}
-          minZoom={0.05}
-          proOptions={PRO_OPTIONS}
-        >
-          <DetailBackground />
-          <CanvasMinimap colorMode={colorMode} show={minimap} bounds={bounds} />
-          <Controls fitViewOptions={FIT_VIEW} showInteractive={!readOnly}>
-            <MinimapToggle choice={minimap} onChoose={setMinimap} bounds={bounds} />
-          </Controls>
-        </ReactFlow>
-      </SelectEdgeProvider>
-    </DetailLevelProvider>
+      <DetailLevelProvider>
+        <SelectEdgeProvider value={selectEdge}>
+          <ReactFlow<FlowNode, FlowEdge>
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
+            onNodesChange={onNodesChange}
+            onEdgesChange={onEdgesChange}
+            onNodeDragStop={onNodeDragStop}
+            onConnect={onConnect}
+            onDragOver={onDragOver}
+            onDrop={onDrop}
+            onSelectionChange={handleSelection}
+            nodesDraggable={!readOnly}
+            nodesConnectable={!readOnly}
+            deleteKeyCode={null}
+            multiSelectionKeyCode={MULTI_SELECT_KEYS}
+            selectionKeyCode="Shift"
+            onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_THRESHOLD && !zoomedOut}
+            colorMode={colorMode}
+            defaultViewport={opening}
+            minZoom={0.05}
+            proOptions={PRO_OPTIONS}
+          >
+            <DetailBackground />
+            <CanvasMinimap colorMode={colorMode} show={minimap} bounds={bounds} />
+            <Controls fitViewOptions={FIT_VIEW} showInteractive={!readOnly}>
+              <MinimapToggle choice={minimap} onChoose={setMinimap} bounds={bounds} />
+            </Controls>
+          </ReactFlow>
+        </SelectEdgeProvider>
+      </DetailLevelProvider>
     </NodeViewProvider>
   );
 }

@@ -51,9 +51,22 @@ export function WorkflowEditor(props: WorkflowEditorProps) {
   );
 }
 
-function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTargets, renderRunPanel }: WorkflowEditorProps) {
-  const validationContext = useMemo(() => (subflowTargets ? subflowValidationContext(subflowTargets) : undefined), [subflowTargets]);
-  const subflows = useMemo<SubflowTargets | undefined>(() => (subflowTargets ? { targets: subflowTargets, currentId: workflowId } : undefined), [subflowTargets, workflowId]);
+function EditorBody({
+  workflowId,
+  initialDraft,
+  actions,
+  savedAgents,
+  subflowTargets,
+  renderRunPanel,
+}: WorkflowEditorProps) {
+  const validationContext = useMemo(
+    () => (subflowTargets ? subflowValidationContext(subflowTargets) : undefined),
+    [subflowTargets],
+  );
+  const subflows = useMemo<SubflowTargets | undefined>(
+    () => (subflowTargets ? { targets: subflowTargets, currentId: workflowId } : undefined),
+    [subflowTargets, workflowId],
+  );
   const editor = useEditorDocument(initialDraft, validationContext);
   const { doc, issues, apply } = editor;
   const flow = useReactFlow();
@@ -70,7 +83,10 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
   useUnsavedGuard(editor.dirty);
 
   const issueMap = useMemo(() => issuesByElement(issues), [issues]);
-  const overlay = useMemo<FlowOverlay>(() => ({ issues: issueMap, run: runOverlay, diff: diff?.marks }), [issueMap, runOverlay, diff]);
+  const overlay = useMemo<FlowOverlay>(
+    () => ({ issues: issueMap, run: runOverlay, diff: diff?.marks }),
+    [issueMap, runOverlay, diff],
+  );
   const blockers = useMemo(() => issues.filter((i) => i.severity === "error"), [issues]);
 
   const save = useCallback(async (): Promise<boolean> => {
@@ -78,7 +94,7 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
     const snapshot = editor.doc;
     const r = await actions.saveDraft(workflowId, snapshot);
     setSaving(false);
-    if (!r.ok) return toast.error(r.error), false;
+    if (!r.ok) return (toast.error(r.error), false);
     editor.markSaved(snapshot);
     return true;
   }, [actions, workflowId, editor]);
@@ -94,11 +110,17 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
     toast.success(`Saved version ${r.data.version}${hasErrors(issues) ? " (not runnable yet: see issues)" : ""}.`);
   }, [actions, workflowId, editor, issues]);
 
-  const addItem = useCallback((item: PaletteItem, position?: XYPosition) => {
-    const at = position ?? flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
-    const edit = item.type === "kind" ? ops.addNode(item.kind, at) : ops.addNode("agent", at, { id: item.agentId, name: item.name, spec: item.spec });
-    apply(edit);
-  }, [apply, flow]);
+  const addItem = useCallback(
+    (item: PaletteItem, position?: XYPosition) => {
+      const at = position ?? flow.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
+      const edit =
+        item.type === "kind"
+          ? ops.addNode(item.kind, at)
+          : ops.addNode("agent", at, { id: item.agentId, name: item.name, spec: item.spec });
+      apply(edit);
+    },
+    [apply, flow],
+  );
 
   const autoLayout = useCallback(async () => {
     const positions = await layoutDocument(editor.doc, sizes.current);
@@ -123,17 +145,20 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
     if (id) setFocus({ id, kind: issue.edgeId ? "edge" : "node", nonce: Date.now() });
   }, []);
 
-  const act = useMemo<InspectorActions>(() => ({
-    updateNode: (id, patch) => apply(ops.updateNode(id, patch)),
-    updateEdge: (id, patch) => apply(ops.updateEdge(id, patch)),
-    updateWorkflow: (patch) => apply(ops.updateWorkflow(patch)),
-    upsertAgent: (key, patch) => apply(ops.upsertAgent(key, patch)),
-    newAgentKey: () => {
-      const key = ops.freshId(editor.doc, "agent", new Set(), true);
-      apply(ops.upsertAgent(key, { name: "New agent" }));
-      return key;
-    },
-  }), [apply, editor.doc]);
+  const act = useMemo<InspectorActions>(
+    () => ({
+      updateNode: (id, patch) => apply(ops.updateNode(id, patch)),
+      updateEdge: (id, patch) => apply(ops.updateEdge(id, patch)),
+      updateWorkflow: (patch) => apply(ops.updateWorkflow(patch)),
+      upsertAgent: (key, patch) => apply(ops.upsertAgent(key, patch)),
+      newAgentKey: () => {
+        const key = ops.freshId(editor.doc, "agent", new Set(), true);
+        apply(ops.upsertAgent(key, { name: "New agent" }));
+        return key;
+      },
+    }),
+    [apply, editor.doc],
+  );
 
   // The chat designer: a pending proposal replaces the canvas view (read-only) until accepted or rejected.
   const designer = useDesigner({ workflowId, editor });
@@ -141,38 +166,79 @@ function EditorBody({ workflowId, initialDraft, actions, savedAgents, subflowTar
   const shortcuts = useEditorShortcuts({ editor, selection, save, autoLayout, openHelp });
 
   // The importers (JSON, AutoAgents XML, MetaAgent FSM) load with the first import, not with the editor.
-  const importText = useCallback((text: string, fileName: string) => void import("./import-file").then(({ importWorkflowFile }) => {
-    const r = importWorkflowFile(text);
-    if (!r.ok) return void toast.error(r.error);
-    editor.replace({ ...r.doc, name: r.doc.name || editor.doc.name });
-    toast.success(`Imported ${fileName} (${r.format}); undo to go back.`);
-    if (r.warnings.length) toast.warning(r.warnings.slice(0, 3).join("\n"));
-    requestAnimationFrame(() => openingView());
-  }), [editor, openingView]);
+  const importText = useCallback(
+    (text: string, fileName: string) =>
+      void import("./import-file").then(({ importWorkflowFile }) => {
+        const r = importWorkflowFile(text);
+        if (!r.ok) return void toast.error(r.error);
+        editor.replace({ ...r.doc, name: r.doc.name || editor.doc.name });
+        toast.success(`Imported ${fileName} (${r.format}); undo to go back.`);
+        if (r.warnings.length) toast.warning(r.warnings.slice(0, 3).join("\n"));
+        requestAnimationFrame(() => openingView());
+      }),
+    [editor, openingView],
+  );
 
   return (
     <SubflowTargetsProvider value={subflows}>
       <div className="flex h-full min-h-0 flex-col" data-testid="workflow-editor">
-        <Toolbar name={doc.name} dirty={editor.dirty} saving={saving} canUndo={editor.canUndo} canRedo={editor.canRedo}
-          errorCount={blockers.length} onSave={onSave} onSaveVersion={onSaveVersion} onUndo={editor.undo}
-          onRedo={editor.redo} onLayout={onLayout} onExport={onExport} onImport={importText}
-          onHelp={openHelp} />
+        <Toolbar
+          name={doc.name}
+          dirty={editor.dirty}
+          saving={saving}
+          canUndo={editor.canUndo}
+          canRedo={editor.canRedo}
+          errorCount={blockers.length}
+          onSave={onSave}
+          onSaveVersion={onSaveVersion}
+          onUndo={editor.undo}
+          onRedo={editor.redo}
+          onLayout={onLayout}
+          onExport={onExport}
+          onImport={importText}
+          onHelp={openHelp}
+        />
         <div className="flex min-h-0 flex-1">
           <Palette savedAgents={savedAgents} onAdd={addItem} />
           <div className="relative min-w-0 flex-1" data-testid="canvas">
-            <WorkflowCanvas doc={designer.preview?.doc ?? doc} overlay={designer.preview?.overlay ?? overlay} readOnly={Boolean(designer.preview)} sizesRef={sizes} focus={focus}
+            <WorkflowCanvas
+              doc={designer.preview?.doc ?? doc}
+              overlay={designer.preview?.overlay ?? overlay}
+              readOnly={Boolean(designer.preview)}
+              sizesRef={sizes}
+              focus={focus}
               onMoveNodes={moveNodes}
               onConnect={connect}
               onDropItem={addItem}
-              onSelectionChange={onSelect} />
+              onSelectionChange={onSelect}
+            />
             {designer.toggle}
           </div>
           {designer.panel}
-          <SidePanel tab={tab} onTab={setTab} issueCount={issues.length}
+          <SidePanel
+            tab={tab}
+            onTab={setTab}
+            issueCount={issues.length}
             inspect={<Inspector doc={doc} nodeId={selection.nodes[0]} edgeId={selection.edges[0]} act={act} />}
             issues={<IssuesPanel issues={issues} onFocus={focusIssue} />}
-            versions={<VersionsPanel workflowId={workflowId} draft={doc} actions={actions} refreshKey={versionsKey} onCompare={setDiff} onRestore={editor.replace} />}
-            run={renderRunPanel ? renderRunPanel({ workflowId, doc, blockers, save, setRunOverlay }) : <p className="text-xs text-muted">Runs are not available here.</p>} />
+            versions={
+              <VersionsPanel
+                workflowId={workflowId}
+                draft={doc}
+                actions={actions}
+                refreshKey={versionsKey}
+                onCompare={setDiff}
+                onRestore={editor.replace}
+              />
+            }
+            run={
+              renderRunPanel ? (
+                renderRunPanel({ workflowId, doc, blockers, save, setRunOverlay })
+              ) : (
+                <p className="text-xs text-muted">Runs are not available here.</p>
+              )
+            }
+          />
         </div>
         <HelpDialog open={helpOpen} onOpenChange={setHelpOpen} shortcuts={shortcuts} />
       </div>

@@ -19,10 +19,20 @@ export interface VersionOption {
 }
 
 /** The evaluators the form starts with: an exact match against the reference and a judge. */
-export const DEFAULT_EVALUATORS = JSON.stringify([
-  { kind: "exact", name: "matches reference", ignoreCase: true, weight: 1 },
-  { kind: "judge", name: "judge", rubric: "Does the answer do what the inputs ask, at least as well as the reference answer?", scale: { min: 1, max: 5 }, threshold: 0.5 },
-], null, 2);
+export const DEFAULT_EVALUATORS = JSON.stringify(
+  [
+    { kind: "exact", name: "matches reference", ignoreCase: true, weight: 1 },
+    {
+      kind: "judge",
+      name: "judge",
+      rubric: "Does the answer do what the inputs ask, at least as well as the reference answer?",
+      scale: { min: 1, max: 5 },
+      threshold: 0.5,
+    },
+  ],
+  null,
+  2,
+);
 
 /** The problem with evaluators as typed (JSON, then the specs' schema), or null. */
 function evaluatorProblem(text: string): string | null {
@@ -33,11 +43,24 @@ function evaluatorProblem(text: string): string | null {
     return "Not valid JSON.";
   }
   const parsed = evaluatorListSchema.safeParse(value);
-  return parsed.success ? null : parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "list"}: ${i.message}`).join("; ");
+  return parsed.success
+    ? null
+    : parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join(".") || "list"}: ${i.message}`)
+        .join("; ");
 }
 
 /** Starts an experiment: the versions to compare (the first is the baseline), the evaluators, how many runs at once. */
-export function ExperimentForm({ action, datasetId, versions }: { action: Action; datasetId: string; versions: VersionOption[] }) {
+export function ExperimentForm({
+  action,
+  datasetId,
+  versions,
+}: {
+  action: Action;
+  datasetId: string;
+  versions: VersionOption[];
+}) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" } as EvalActionResult);
   const [evaluators, setEvaluators] = useState(DEFAULT_EVALUATORS);
   const problem = useMemo(() => evaluatorProblem(evaluators), [evaluators]);
@@ -51,8 +74,14 @@ export function ExperimentForm({ action, datasetId, versions }: { action: Action
           {versions.length === 0 && <p className="text-xs text-muted">Save a version of a workflow first.</p>}
           {versions.map((v) => (
             <label key={`${v.workflowId}:${v.version}`} className="flex items-center gap-2">
-              <input type="checkbox" name="variant" value={`${v.workflowId}:${v.version}`} data-testid={`experiment-version-${v.version}`} />
-              {v.workflowName} v{v.version}{v.message ? <span className="text-xs text-muted">— {v.message}</span> : null}
+              <input
+                type="checkbox"
+                name="variant"
+                value={`${v.workflowId}:${v.version}`}
+                data-testid={`experiment-version-${v.version}`}
+              />
+              {v.workflowName} v{v.version}
+              {v.message ? <span className="text-xs text-muted">— {v.message}</span> : null}
             </label>
           ))}
         </fieldset>
@@ -64,12 +93,29 @@ export function ExperimentForm({ action, datasetId, versions }: { action: Action
             <Input name="concurrency" type="number" min={1} max={8} defaultValue={4} />
           </FormField>
         </div>
-        <FormField label="Evaluators (JSON)" error={problem ?? undefined} hint="exact, contains, regex, json_schema, numeric, length, latency, cost, judge — see docs/evaluations.md">
-          <Textarea name="evaluators" rows={10} className="font-mono text-xs" value={evaluators} onChange={(e) => setEvaluators(e.target.value)} data-testid="experiment-evaluators" />
+        <FormField
+          label="Evaluators (JSON)"
+          error={problem ?? undefined}
+          hint="exact, contains, regex, json_schema, numeric, length, latency, cost, judge — see docs/evaluations.md"
+        >
+          <Textarea
+            name="evaluators"
+            rows={10}
+            className="font-mono text-xs"
+            value={evaluators}
+            onChange={(e) => setEvaluators(e.target.value)}
+            data-testid="experiment-evaluators"
+          />
         </FormField>
-        <div><SubmitButton disabled={problem !== null || versions.length === 0}>Start experiment</SubmitButton></div>
+        <div>
+          <SubmitButton disabled={problem !== null || versions.length === 0}>Start experiment</SubmitButton>
+        </div>
       </ActionForm>
-      {state.status === "error" && <p className="text-sm text-danger" role="alert">{state.message}</p>}
+      {state.status === "error" && (
+        <p className="text-sm text-danger" role="alert">
+          {state.message}
+        </p>
+      )}
     </Card>
   );
 }

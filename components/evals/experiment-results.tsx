@@ -15,21 +15,44 @@ const brief = (v: unknown) => {
 };
 
 function Verdict({ cell }: { cell: CellView }) {
-  const term = cell.passed === true ? VERDICT_TERMS.pass : cell.passed === false ? VERDICT_TERMS.fail : VERDICT_TERMS.none;
-  return <Badge tone={term.tone} data-testid="cell-verdict">{term.label}</Badge>;
+  const term =
+    cell.passed === true ? VERDICT_TERMS.pass : cell.passed === false ? VERDICT_TERMS.fail : VERDICT_TERMS.none;
+  return (
+    <Badge tone={term.tone} data-testid="cell-verdict">
+      {term.label}
+    </Badge>
+  );
 }
 
 function Cell({ cell }: { cell: CellView | null }) {
   if (!cell) return <td className="p-2 text-xs text-muted">—</td>;
   return (
-    <td className={cn("p-2 align-top text-xs", cell.regression && "bg-amber-50 dark:bg-amber-950/40")} data-testid={`cell-${cell.variant}`} data-status={cell.status} data-regression={cell.regression || undefined}>
+    <td
+      className={cn("p-2 align-top text-xs", cell.regression && "bg-amber-50 dark:bg-amber-950/40")}
+      data-testid={`cell-${cell.variant}`}
+      data-status={cell.status}
+      data-regression={cell.regression || undefined}
+    >
       <div className="flex flex-wrap items-center gap-1">
-        {cell.status === "scored" ? <><span className="font-mono font-semibold">{num(cell.score)}</span><Verdict cell={cell} /></> : <StatusBadge status={cell.status} />}
+        {cell.status === "scored" ? (
+          <>
+            <span className="font-mono font-semibold">{num(cell.score)}</span>
+            <Verdict cell={cell} />
+          </>
+        ) : (
+          <StatusBadge status={cell.status} />
+        )}
         {cell.regression && <Badge tone={VERDICT_TERMS.regression.tone}>{VERDICT_TERMS.regression.label}</Badge>}
-        {cell.runId && <Link href={`/runs/${cell.runId}`} className="underline" data-testid="cell-run">run</Link>}
+        {cell.runId && (
+          <Link href={`/runs/${cell.runId}`} className="underline" data-testid="cell-run">
+            run
+          </Link>
+        )}
       </div>
       {cell.status === "scored" && (
-        <div className="text-muted">{cell.tokens} tok · {formatCost(cell.costUsd)} · {formatDuration(cell.latencyMs)}</div>
+        <div className="text-muted">
+          {cell.tokens} tok · {formatCost(cell.costUsd)} · {formatDuration(cell.latencyMs)}
+        </div>
       )}
       {cell.error && <div className="text-danger">{cell.error}</div>}
       {cell.results.length > 0 && (
@@ -38,8 +61,13 @@ function Cell({ cell }: { cell: CellView | null }) {
           <ul className="grid gap-1 pt-1">
             {cell.results.map((r) => (
               <li key={r.name}>
-                <span className="font-medium">{r.name}</span>: {num(r.score)} {r.passed === false ? "✗" : r.passed ? "✓" : ""} <span className="text-muted">{r.detail}</span>
-                {r.reasoning && <div className="whitespace-pre-wrap text-muted" data-testid="judge-reasoning">{r.reasoning}</div>}
+                <span className="font-medium">{r.name}</span>: {num(r.score)}{" "}
+                {r.passed === false ? "✗" : r.passed ? "✓" : ""} <span className="text-muted">{r.detail}</span>
+                {r.reasoning && (
+                  <div className="whitespace-pre-wrap text-muted" data-testid="judge-reasoning">
+                    {r.reasoning}
+                  </div>
+                )}
               </li>
             ))}
           </ul>
@@ -52,9 +80,21 @@ function Cell({ cell }: { cell: CellView | null }) {
 function Aggregate({ a }: { a: VariantAggregate }) {
   return (
     <div className="grid gap-0.5 text-xs">
-      <span><span className="font-mono text-base font-semibold">{num(a.mean)}</span>{a.low !== null && <span className="text-muted"> (95 %: {num(a.low)}–{num(a.high)})</span>}</span>
-      <span>pass rate {pct(a.passRate)} · {a.scored}/{a.cells} scored{a.cancelled ? ` · ${a.cancelled} cancelled` : ""}</span>
-      <span className="text-muted">{a.tokens} tok · {formatCost(a.costUsd)} · median {formatDuration(a.medianLatencyMs)}</span>
+      <span>
+        <span className="font-mono text-base font-semibold">{num(a.mean)}</span>
+        {a.low !== null && (
+          <span className="text-muted">
+            {" "}
+            (95 %: {num(a.low)}–{num(a.high)})
+          </span>
+        )}
+      </span>
+      <span>
+        pass rate {pct(a.passRate)} · {a.scored}/{a.cells} scored{a.cancelled ? ` · ${a.cancelled} cancelled` : ""}
+      </span>
+      <span className="text-muted">
+        {a.tokens} tok · {formatCost(a.costUsd)} · median {formatDuration(a.medianLatencyMs)}
+      </span>
     </div>
   );
 }
@@ -76,9 +116,23 @@ export function ExperimentResults({ experiment: e }: { experiment: ExperimentVie
     <div className="grid gap-4" data-testid="experiment-results" data-status={e.status}>
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <StatusBadge status={e.status} />
-        <span data-testid="experiment-progress">{p.scored} of {p.total} scored{p.running ? ` · ${p.running} running` : ""}{p.pending ? ` · ${p.pending} waiting` : ""}{p.cancelled ? ` · ${p.cancelled} cancelled` : ""}</span>
-        <span className="text-muted">dataset <Link className="underline" href={`/datasets/${e.datasetId}`}>{e.datasetName}</Link> v{e.datasetVersion} · {e.concurrency} at once</span>
-        {e.regressions > 0 && <Badge tone="warning" data-testid="experiment-regressions">{e.regressions} regressions</Badge>}
+        <span data-testid="experiment-progress">
+          {p.scored} of {p.total} scored{p.running ? ` · ${p.running} running` : ""}
+          {p.pending ? ` · ${p.pending} waiting` : ""}
+          {p.cancelled ? ` · ${p.cancelled} cancelled` : ""}
+        </span>
+        <span className="text-muted">
+          dataset{" "}
+          <Link className="underline" href={`/datasets/${e.datasetId}`}>
+            {e.datasetName}
+          </Link>{" "}
+          v{e.datasetVersion} · {e.concurrency} at once
+        </span>
+        {e.regressions > 0 && (
+          <Badge tone="warning" data-testid="experiment-regressions">
+            {e.regressions} regressions
+          </Badge>
+        )}
       </div>
       <div className="overflow-x-auto rounded-md border border-border">
         <table className="w-full border-collapse text-left">
@@ -87,7 +141,12 @@ export function ExperimentResults({ experiment: e }: { experiment: ExperimentVie
               <th className="p-2 align-bottom">Row</th>
               {e.variants.map((v, i) => (
                 <th key={i} className="p-2 align-bottom" data-testid={`aggregate-${i}`}>
-                  <div className="mb-1 text-sm font-semibold">{v.label}{i === 0 && e.variants.length > 1 ? <span className="ml-1 text-xs font-normal text-muted">baseline</span> : null}</div>
+                  <div className="mb-1 text-sm font-semibold">
+                    {v.label}
+                    {i === 0 && e.variants.length > 1 ? (
+                      <span className="ml-1 text-xs font-normal text-muted">baseline</span>
+                    ) : null}
+                  </div>
                   <Aggregate a={e.aggregates[i]!} />
                 </th>
               ))}
@@ -98,13 +157,21 @@ export function ExperimentResults({ experiment: e }: { experiment: ExperimentVie
               <tr key={row.rowId} className="border-t border-border" data-testid={`result-row-${row.ordinal}`}>
                 <td className="max-w-72 p-2 align-top text-xs">
                   <div className="break-words font-mono">{brief(row.inputs)}</div>
-                  {row.reference !== null && <div className="break-words text-muted">expected: {brief(row.reference)}</div>}
+                  {row.reference !== null && (
+                    <div className="break-words text-muted">expected: {brief(row.reference)}</div>
+                  )}
                   {e.variants.slice(1).map((_, k) => {
                     const href = compareHref(row, k + 1);
-                    return href ? <Link key={k} href={href} className="mr-2 underline" data-testid="row-compare">compare v{e.variants[0]!.version} ↔ v{e.variants[k + 1]!.version}</Link> : null;
+                    return href ? (
+                      <Link key={k} href={href} className="mr-2 underline" data-testid="row-compare">
+                        compare v{e.variants[0]!.version} ↔ v{e.variants[k + 1]!.version}
+                      </Link>
+                    ) : null;
                   })}
                 </td>
-                {row.cells.map((c, i) => <Cell key={i} cell={c} />)}
+                {row.cells.map((c, i) => (
+                  <Cell key={i} cell={c} />
+                ))}
               </tr>
             ))}
           </tbody>

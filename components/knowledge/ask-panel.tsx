@@ -31,7 +31,8 @@ export function AskPanel({ collectionId, ask, disabled }: { collectionId?: strin
   const [question, setQuestion] = useState("");
   const [result, setResult] = useState<AskResult | null>(null);
   const [pending, start] = useTransition();
-  const uncited = result?.status === "ok" ? result.sources.filter((s) => !result.citations.some((c) => c.chunkId === s.chunkId)) : [];
+  const uncited =
+    result?.status === "ok" ? result.sources.filter((s) => !result.citations.some((c) => c.chunkId === s.chunkId)) : [];
   return (
     <Card className="p-5">
       <form
@@ -41,17 +42,38 @@ export function AskPanel({ collectionId, ask, disabled }: { collectionId?: strin
           start(async () => setResult(await ask({ ...(collectionId ? { collectionId } : {}), question })));
         }}
       >
-        <Textarea rows={2} value={question} onChange={(e) => setQuestion(e.target.value)} placeholder="Ask a question about these documents" aria-label="Question" maxLength={2000} data-testid="kb-ask-input" />
+        <Textarea
+          rows={2}
+          value={question}
+          onChange={(e) => setQuestion(e.target.value)}
+          placeholder="Ask a question about these documents"
+          aria-label="Question"
+          maxLength={2000}
+          data-testid="kb-ask-input"
+        />
         <div className="flex items-center gap-3">
-          <Button type="submit" loading={pending} disabled={disabled || !question.trim()}>Ask</Button>
-          <span className="text-xs text-muted">Answered by your default model from the 5 best-matching chunks, with citations.</span>
+          <Button type="submit" loading={pending} disabled={disabled || !question.trim()}>
+            Ask
+          </Button>
+          <span className="text-xs text-muted">
+            Answered by your default model from the 5 best-matching chunks, with citations.
+          </span>
         </div>
       </form>
-      {result?.status === "error" && <p className="mt-3 text-sm text-danger" role="alert">{result.message}</p>}
+      {result?.status === "error" && (
+        <p className="mt-3 text-sm text-danger" role="alert">
+          {result.message}
+        </p>
+      )}
       {result?.status === "ok" && (
         <div className="mt-4 grid gap-3" aria-live="polite" data-testid="kb-answer">
-          <p className="whitespace-pre-wrap text-sm" data-testid="kb-answer-text">{result.answer}</p>
-          <p className="text-xs text-muted">{result.model} · {result.ms} ms · {result.citations.length ? `cites ${result.citations.map((c) => c.label).join(", ")}` : "cites no source"}</p>
+          <p className="whitespace-pre-wrap text-sm" data-testid="kb-answer-text">
+            {result.answer}
+          </p>
+          <p className="text-xs text-muted">
+            {result.model} · {result.ms} ms ·{" "}
+            {result.citations.length ? `cites ${result.citations.map((c) => c.label).join(", ")}` : "cites no source"}
+          </p>
           {result.citations.length > 0 && (
             <ol className="grid gap-2" aria-label="Cited sources" data-testid="kb-answer-citations">
               {result.citations.map((s) => (
@@ -64,7 +86,9 @@ export function AskPanel({ collectionId, ask, disabled }: { collectionId?: strin
           )}
           {uncited.length > 0 && (
             <details className="text-sm">
-              <summary className="cursor-pointer text-xs text-muted">{uncited.length} more source{uncited.length === 1 ? "" : "s"} the model was given</summary>
+              <summary className="cursor-pointer text-xs text-muted">
+                {uncited.length} more source{uncited.length === 1 ? "" : "s"} the model was given
+              </summary>
               <ol className="mt-2 grid gap-2">
                 {uncited.map((s) => (
                   <li key={s.chunkId} className="rounded-md border border-border p-3">

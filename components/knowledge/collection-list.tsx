@@ -10,11 +10,17 @@ export function CollectionList({ collections }: { collections: CollectionRow[] }
       {collections.map((c) => (
         <li key={c.id}>
           <Card className="h-full p-4 transition-colors hover:bg-surface-2/60">
-            <Link href={`/knowledge/${c.id}`} className="block font-medium hover:text-primary">{c.name}</Link>
+            <Link href={`/knowledge/${c.id}`} className="block font-medium hover:text-primary">
+              {c.name}
+            </Link>
             {c.description && <p className="mt-0.5 line-clamp-2 text-sm text-muted">{c.description}</p>}
             <div className="mt-3 flex flex-wrap gap-2 text-xs">
-              <Badge tone="primary">{c.documentCount} document{c.documentCount === 1 ? "" : "s"}</Badge>
-              <Badge>{c.chunkCount} chunk{c.chunkCount === 1 ? "" : "s"}</Badge>
+              <Badge tone="primary">
+                {c.documentCount} document{c.documentCount === 1 ? "" : "s"}
+              </Badge>
+              <Badge>
+                {c.chunkCount} chunk{c.chunkCount === 1 ? "" : "s"}
+              </Badge>
             </div>
           </Card>
         </li>

@@ -28,6 +28,4 @@ export type AskResult =
   | { status: "error"; message: string };
 
 /** What the upload endpoint answers for one file. */
-export type UploadOutcome =
-  | { state: "done"; chunks: number; duplicate: boolean }
-  | { state: "error"; message: string };
+export type UploadOutcome = { state: "done"; chunks: number; duplicate: boolean } | { state: "error"; message: string };

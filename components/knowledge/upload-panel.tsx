@@ -21,7 +21,15 @@ type Item = {
  * one at a time; every file keeps its own line with the result. A refused file stays listed with the
  * reason (and Retry), so nothing is silently lost; the others go on.
  */
-export function UploadPanel({ collectionId, accept, maxBytes }: { collectionId: string; accept: string[]; maxBytes: number }) {
+export function UploadPanel({
+  collectionId,
+  accept,
+  maxBytes,
+}: {
+  collectionId: string;
+  accept: string[];
+  maxBytes: number;
+}) {
   const router = useRouter();
   const [items, setItems] = useState<Item[]>([]);
   const [dragging, setDragging] = useState(false);
@@ -29,7 +37,8 @@ export function UploadPanel({ collectionId, accept, maxBytes }: { collectionId: 
   const busy = useRef(false);
   const queue = useRef<Item[]>([]);
 
-  const update = (key: string, patch: Partial<Item>) => setItems((all) => all.map((i) => (i.key === key ? { ...i, ...patch } : i)));
+  const update = (key: string, patch: Partial<Item>) =>
+    setItems((all) => all.map((i) => (i.key === key ? { ...i, ...patch } : i)));
 
   const pump = useCallback(async () => {
     if (busy.current) return;
@@ -39,7 +48,12 @@ export function UploadPanel({ collectionId, accept, maxBytes }: { collectionId: 
         update(next.key, { state: "uploading", message: undefined });
         const out = await uploadFile(collectionId, next.file);
         if (out.state === "done") {
-          update(next.key, { state: "done", message: out.duplicate ? "Already in this collection: nothing new stored." : `${out.chunks} chunk${out.chunks === 1 ? "" : "s"} indexed.` });
+          update(next.key, {
+            state: "done",
+            message: out.duplicate
+              ? "Already in this collection: nothing new stored."
+              : `${out.chunks} chunk${out.chunks === 1 ? "" : "s"} indexed.`,
+          });
           router.refresh();
         } else update(next.key, { state: "error", message: out.message });
       }
@@ -51,7 +65,12 @@ export function UploadPanel({ collectionId, accept, maxBytes }: { collectionId: 
   const add = (files: FileList | File[]) => {
     const fresh: Item[] = [...files].map((file, n) => {
       const problem = precheck(file, accept, maxBytes);
-      return { key: `${Date.now()}-${n}-${file.name}`, file, state: problem ? "error" : "queued", message: problem ?? undefined };
+      return {
+        key: `${Date.now()}-${n}-${file.name}`,
+        file,
+        state: problem ? "error" : "queued",
+        message: problem ?? undefined,
+      };
     });
     setItems((all) => [...fresh, ...all]);
     queue.current.push(...fresh.filter((i) => i.state === "queued"));
@@ -69,7 +88,10 @@ export function UploadPanel({ collectionId, accept, maxBytes }: { collectionId: 
   return (
     <Card className="p-5">
       <div
-        className={cn("flex flex-col items-center justify-center gap-2 rounded-lg border border-dashed border-border px-4 py-8 text-center transition-colors", dragging && "border-primary bg-surface-2")}
+        className={cn(
+          "flex flex-col items-center justify-center gap-2 rounded-lg border border-dashed border-border px-4 py-8 text-center transition-colors",
+          dragging && "border-primary bg-surface-2",
+        )}
         onDragOver={(e) => {
           e.preventDefault();
           setDragging(true);
@@ -106,7 +128,12 @@ export function UploadPanel({ collectionId, accept, maxBytes }: { collectionId: 
       {items.length > 0 && (
         <ul className="mt-4 divide-y divide-border text-sm" aria-label="Uploads" aria-live="polite">
           {items.map((item) => (
-            <li key={item.key} className="flex items-start gap-3 py-2" data-testid="kb-upload-item" data-state={item.state}>
+            <li
+              key={item.key}
+              className="flex items-start gap-3 py-2"
+              data-testid="kb-upload-item"
+              data-state={item.state}
+            >
               <div className="min-w-0 flex-1">
                 <p className="truncate font-medium">{item.file.name}</p>
                 <p className={cn("text-xs", item.state === "error" ? "text-danger" : "text-muted")}>
@@ -120,11 +147,18 @@ export function UploadPanel({ collectionId, accept, maxBytes }: { collectionId: 
               {item.state === "error" && (
                 <>
                   <Badge tone="danger">Not added</Badge>
-                  <Button variant="ghost" size="sm" onClick={() => retry(item)}>Retry</Button>
+                  <Button variant="ghost" size="sm" onClick={() => retry(item)}>
+                    Retry
+                  </Button>
                 </>
               )}
               {(item.state === "done" || item.state === "error") && (
-                <Button variant="ghost" size="sm" aria-label={`Dismiss ${item.file.name}`} onClick={() => setItems((all) => all.filter((i) => i.key !== item.key))}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  aria-label={`Dismiss ${item.file.name}`}
+                  onClick={() => setItems((all) => all.filter((i) => i.key !== item.key))}
+                >
                   ×
                 </Button>
               )}

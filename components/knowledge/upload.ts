@@ -42,7 +42,8 @@ export async function uploadFile(collectionId: string, file: File, signal?: Abor
 /** Maps the endpoint's status and JSON body to an outcome. */
 export function outcomeOf(status: number, body: unknown): UploadOutcome {
   const b = (body ?? {}) as { document?: { chunkCount?: number }; duplicate?: boolean; error?: { message?: string } };
-  if (status === 200 || status === 201) return { state: "done", chunks: b.document?.chunkCount ?? 0, duplicate: Boolean(b.duplicate) };
+  if (status === 200 || status === 201)
+    return { state: "done", chunks: b.document?.chunkCount ?? 0, duplicate: Boolean(b.duplicate) };
   if (status === 413) return { state: "error", message: "The file is larger than the server accepts." };
   return { state: "error", message: b.error?.message ?? `The server answered ${status}. Retry.` };
 }

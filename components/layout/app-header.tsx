@@ -4,7 +4,15 @@ import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
 
 /** The top bar of signed-in pages: logo, navigation (with the runs waiting for a review), theme toggle, account menu. */
-export function AppHeader({ user, signOutAction, waitingRuns = 0 }: { user: { name: string | null; email: string | null }; signOutAction: () => Promise<void>; waitingRuns?: number }) {
+export function AppHeader({
+  user,
+  signOutAction,
+  waitingRuns = 0,
+}: {
+  user: { name: string | null; email: string | null };
+  signOutAction: () => Promise<void>;
+  waitingRuns?: number;
+}) {
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/80 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4 sm:gap-6 sm:px-6">

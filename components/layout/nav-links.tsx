@@ -50,7 +50,6 @@ export function NavLinks({ waitingRuns = 0 }: { waitingRuns?: number }) {
           </Fragment>
         );
       })}
-
     </nav>
   );
 }

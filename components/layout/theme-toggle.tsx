@@ -11,7 +11,11 @@ const noop = () => () => {};
 /** Cycles system → light → dark; the icon shows the current choice. */
 export function ThemeToggle() {
   const { theme, setTheme } = useTheme();
-  const mounted = useSyncExternalStore(noop, () => true, () => false);
+  const mounted = useSyncExternalStore(
+    noop,
+    () => true,
+    () => false,
+  );
   const current = mounted && (theme === "light" || theme === "dark") ? theme : "system";
   const next = ORDER[(ORDER.indexOf(current) + 1) % ORDER.length] ?? "system";
   const Icon = current === "light" ? SunIcon : current === "dark" ? MoonIcon : MonitorIcon;

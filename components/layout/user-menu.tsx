@@ -3,8 +3,21 @@ import { DropdownItem, DropdownLabel, DropdownMenu, DropdownSeparator } from "@/
 import { LogOutIcon } from "@/components/ui/icons";
 
 /** Avatar button with the user's name/email and "Sign out" (a server action passed in by the layout). */
-export function UserMenu({ name, email, signOutAction }: { name: string | null; email: string | null; signOutAction: () => Promise<void> }) {
-  const initials = (name || email || "?").split(/[\s@.]+/).filter(Boolean).slice(0, 2).map((s) => s[0]?.toUpperCase()).join("");
+export function UserMenu({
+  name,
+  email,
+  signOutAction,
+}: {
+  name: string | null;
+  email: string | null;
+  signOutAction: () => Promise<void>;
+}) {
+  const initials = (name || email || "?")
+    .split(/[\s@.]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((s) => s[0]?.toUpperCase())
+    .join("");
   return (
     <DropdownMenu
       label="Account menu"

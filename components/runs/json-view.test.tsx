@@ -4,7 +4,9 @@ import { FieldsView } from "./json-view";
 
 describe("FieldsView (a run's inputs and outputs)", () => {
   it("shows a text field as text, its line breaks kept rather than JSON-escaped, and other values as JSON", () => {
-    const html = renderToStaticMarkup(<FieldsView value={{ article: 'Owls\n"hunt" at night', score: 7, meta: { ok: true } }} testId="run-outputs" />);
+    const html = renderToStaticMarkup(
+      <FieldsView value={{ article: 'Owls\n"hunt" at night', score: 7, meta: { ok: true } }} testId="run-outputs" />,
+    );
     expect(html).toContain("<dt");
     expect(html).toContain(">article</dt>");
     expect(html).toContain("Owls\n&quot;hunt&quot; at night");

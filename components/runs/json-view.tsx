@@ -3,7 +3,10 @@ export function JsonView({ value, testId }: { value: unknown; testId?: string })
   if (value === undefined) return <span className="text-muted">—</span>;
   const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
   return (
-    <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md border border-border bg-surface-2 p-2 font-mono text-xs" data-testid={testId}>
+    <pre
+      className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md border border-border bg-surface-2 p-2 font-mono text-xs"
+      data-testid={testId}
+    >
       {text}
     </pre>
   );
@@ -14,9 +17,15 @@ export function JsonView({ value, testId }: { value: unknown; testId?: string })
  * kept, not JSON-escaped), any other value as pretty JSON. Not a plain object: JsonView.
  */
 export function FieldsView({ value, testId }: { value: unknown; testId?: string }) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return <JsonView value={value} testId={testId} />;
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return <JsonView value={value} testId={testId} />;
   const entries = Object.entries(value);
-  if (entries.length === 0) return <p className="text-sm text-muted" data-testid={testId}>None.</p>;
+  if (entries.length === 0)
+    return (
+      <p className="text-sm text-muted" data-testid={testId}>
+        None.
+      </p>
+    );
   return (
     <dl className="grid gap-3" data-testid={testId}>
       {entries.map(([key, v]) => (

@@ -54,16 +54,22 @@ export function buildAnswer(
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const note = comment.trim();
-  return { ok: true, body: { nodeId: step.nodeId, iteration: step.iteration, choice, values, ...(note ? { comment: note } : {}) } };
+  return {
+    ok: true,
+    body: { nodeId: step.nodeId, iteration: step.iteration, choice, values, ...(note ? { comment: note } : {}) },
+  };
 }
 
 /** An error answer of the route (`{error:{code,message,details}}`): its message and, for values, the messages per field. */
 export function answerError(status: number, body: unknown): { message: string; fields: Record<string, string> } {
-  const error = body && typeof body === "object" ? (body as { error?: { message?: unknown; details?: unknown } }).error : undefined;
-  const message = typeof error?.message === "string" && error.message ? error.message : `The answer was refused (${status}).`;
+  const error =
+    body && typeof body === "object" ? (body as { error?: { message?: unknown; details?: unknown } }).error : undefined;
+  const message =
+    typeof error?.message === "string" && error.message ? error.message : `The answer was refused (${status}).`;
   const fields: Record<string, string> = {};
   // zod's treeifyError: {errors, properties: {key: {errors: [...]}}}
-  const props = (error?.details as { properties?: Record<string, { errors?: unknown }> } | null | undefined)?.properties;
+  const props = (error?.details as { properties?: Record<string, { errors?: unknown }> } | null | undefined)
+    ?.properties;
   if (props && typeof props === "object") {
     for (const [key, v] of Object.entries(props)) {
       const first = Array.isArray(v?.errors) ? v.errors.find((e) => typeof e === "string") : undefined;
@@ -77,10 +83,15 @@ export function answerError(status: number, body: unknown): { message: string; f
  * When an unanswered review stops waiting, in words: "If nobody answers by <time>, <choice> is
  * taken." (or the step times out). Null without a timeout or a start time. `at` formats the time.
  */
-export function deadlineText(startedAt: string | null, request: Pick<InputRequestView, "timeoutMs" | "timeoutChoice" | "choices">, at: (d: Date) => string = (d) => d.toLocaleString()): string | null {
+export function deadlineText(
+  startedAt: string | null,
+  request: Pick<InputRequestView, "timeoutMs" | "timeoutChoice" | "choices">,
+  at: (d: Date) => string = (d) => d.toLocaleString(),
+): string | null {
   if (request.timeoutMs === undefined || startedAt === null) return null;
   const by = at(new Date(Date.parse(startedAt) + request.timeoutMs));
-  const choice = request.timeoutChoice === undefined ? undefined : request.choices.find((c) => c.id === request.timeoutChoice);
+  const choice =
+    request.timeoutChoice === undefined ? undefined : request.choices.find((c) => c.id === request.timeoutChoice);
   return choice
     ? `If nobody answers by ${by}, "${choice.label || choice.id}" is taken.`
     : `If nobody answers by ${by}, the step times out and the run fails.`;

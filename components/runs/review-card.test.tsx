@@ -6,7 +6,10 @@ import { initialRunState, waitingReviews } from "./run-fold";
 
 const request = {
   prompt: "Publish this?\nSecond line",
-  choices: [{ id: "approve", label: "Approve" }, { id: "reject", label: "Reject" }],
+  choices: [
+    { id: "approve", label: "Approve" },
+    { id: "reject", label: "Reject" },
+  ],
   fields: [
     { key: "note", type: "string", description: "Why", required: true },
     { key: "body", type: "text", description: "", required: false },
@@ -16,13 +19,37 @@ const request = {
   ],
 };
 const run: RunInfoView = {
-  id: "run1", status: "waiting", reason: null, workflowName: "Publish", version: 1, promptTokens: 0, completionTokens: 0,
-  createdAt: "2026-01-01T00:00:00.000Z", startedAt: "2026-01-01T00:00:00.000Z", finishedAt: null, trigger: "manual",
+  id: "run1",
+  status: "waiting",
+  reason: null,
+  workflowName: "Publish",
+  version: 1,
+  promptTokens: 0,
+  completionTokens: 0,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  startedAt: "2026-01-01T00:00:00.000Z",
+  finishedAt: null,
+  trigger: "manual",
 };
-const step: StepView = { nodeId: "review", iteration: 1, attempt: 1, status: "waiting", branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, startedAt: "2026-01-01T00:00:00.000Z", finishedAt: null, input: undefined, output: { request } };
+const step: StepView = {
+  nodeId: "review",
+  iteration: 1,
+  attempt: 1,
+  status: "waiting",
+  branch: null,
+  promptTokens: 0,
+  completionTokens: 0,
+  latencyMs: null,
+  error: null,
+  startedAt: "2026-01-01T00:00:00.000Z",
+  finishedAt: null,
+  input: undefined,
+  output: { request },
+};
 const reviews = waitingReviews(initialRunState(run, [step]));
 
-const render = (canAnswer: boolean) => renderToStaticMarkup(<ReviewCard runId="run1" reviews={reviews} nodeName={() => "Editor"} canAnswer={canAnswer} />);
+const render = (canAnswer: boolean) =>
+  renderToStaticMarkup(<ReviewCard runId="run1" reviews={reviews} nodeName={() => "Editor"} canAnswer={canAnswer} />);
 
 describe("ReviewCard", () => {
   it("owner: the question, one control per field, a comment and one button per choice (the first primary)", () => {

@@ -25,17 +25,31 @@ export function ReviewCard({ runId, reviews, nodeName, canAnswer }: Props) {
   return (
     <Card className="border-warning/50" data-testid="reviews">
       <CardHeader>
-        <CardTitle>{reviews.length > 1 ? `${reviews.length} reviews are` : "A review is"} waiting for an answer</CardTitle>
+        <CardTitle>
+          {reviews.length > 1 ? `${reviews.length} reviews are` : "A review is"} waiting for an answer
+        </CardTitle>
         {canAnswer && <CardDescription>The run continues with the choice you make.</CardDescription>}
       </CardHeader>
       <CardContent className="grid gap-4">
-        {reviews.map((r) => <ReviewBlock key={r.key} runId={runId} review={r} name={nodeName(r.nodeId)} canAnswer={canAnswer} />)}
+        {reviews.map((r) => (
+          <ReviewBlock key={r.key} runId={runId} review={r} name={nodeName(r.nodeId)} canAnswer={canAnswer} />
+        ))}
       </CardContent>
     </Card>
   );
 }
 
-function ReviewBlock({ runId, review, name, canAnswer }: { runId: string; review: Review; name: string; canAnswer: boolean }) {
+function ReviewBlock({
+  runId,
+  review,
+  name,
+  canAnswer,
+}: {
+  runId: string;
+  review: Review;
+  name: string;
+  canAnswer: boolean;
+}) {
   const { prompt, choices, fields } = review.request;
   const deadline = deadlineText(review.startedAt, review.request);
   const [values, setValues] = useState<ReviewFormValues>({});
@@ -53,7 +67,11 @@ function ReviewBlock({ runId, review, name, canAnswer }: { runId: string; review
     if (!built.ok) return;
     setBusy(choice);
     try {
-      const res = await fetch(`/api/runs/${runId}/answer`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(built.body) });
+      const res = await fetch(`/api/runs/${runId}/answer`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(built.body),
+      });
       if (res.ok) {
         setSent(true);
         toast.success(`Answered "${choices.find((c) => c.id === choice)?.label || choice}"; the run continues.`);
@@ -72,43 +90,99 @@ function ReviewBlock({ runId, review, name, canAnswer }: { runId: string; review
   };
 
   return (
-    <section className="grid gap-3 rounded-md border border-border p-4" data-testid={`review-${review.nodeId}`} data-iteration={review.iteration}>
+    <section
+      className="grid gap-3 rounded-md border border-border p-4"
+      data-testid={`review-${review.nodeId}`}
+      data-iteration={review.iteration}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-semibold">{name}</span>
         {review.iteration > 1 && <span className="text-xs text-muted">iteration {review.iteration}</span>}
-        <Badge tone="warning" data-testid="review-state">{sent ? "Answer sent" : "Waiting for an answer"}</Badge>
+        <Badge tone="warning" data-testid="review-state">
+          {sent ? "Answer sent" : "Waiting for an answer"}
+        </Badge>
       </div>
-      {deadline && <p className="text-xs text-muted" data-testid="review-deadline">{deadline}</p>}
+      {deadline && (
+        <p className="text-xs text-muted" data-testid="review-deadline">
+          {deadline}
+        </p>
+      )}
       {prompt ? (
-        <div className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md bg-surface-2 p-3 text-sm" data-testid="review-prompt">{prompt}</div>
-      ) : <p className="text-sm text-muted">The question is not shared.</p>}
+        <div
+          className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md bg-surface-2 p-3 text-sm"
+          data-testid="review-prompt"
+        >
+          {prompt}
+        </div>
+      ) : (
+        <p className="text-sm text-muted">The question is not shared.</p>
+      )}
       {canAnswer && (
         <div className="grid gap-3">
-          {fields.map((f) => f.type === "boolean" ? (
-            <label key={f.key} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={values[f.key] === true} onChange={(e) => set(f.key, e.target.checked)} data-testid={`review-field-${f.key}`} />
-              <span className="font-medium">{f.key}</span>
-              {f.description && <span className="text-xs text-muted">{f.description}</span>}
-            </label>
-          ) : (
-            <FormField key={f.key} label={`${f.key}${f.required ? " *" : ""}`} hint={f.description || undefined} error={errors[f.key]}>
-              {f.type === "text" || f.type === "json" ? (
-                <Textarea rows={f.type === "json" ? 4 : 3} className={f.type === "json" ? "font-mono text-xs" : undefined} placeholder={f.type === "json" ? "JSON, e.g. {\"key\": 1}" : undefined}
-                  value={String(values[f.key] ?? "")} onChange={(e) => set(f.key, e.target.value)} data-testid={`review-field-${f.key}`} />
-              ) : (
-                <Input type={f.type === "number" ? "number" : "text"} step={f.type === "number" ? "any" : undefined}
-                  value={String(values[f.key] ?? "")} onChange={(e) => set(f.key, e.target.value)} data-testid={`review-field-${f.key}`} />
-              )}
-            </FormField>
-          ))}
+          {fields.map((f) =>
+            f.type === "boolean" ? (
+              <label key={f.key} className="flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  checked={values[f.key] === true}
+                  onChange={(e) => set(f.key, e.target.checked)}
+                  data-testid={`review-field-${f.key}`}
+                />
+                <span className="font-medium">{f.key}</span>
+                {f.description && <span className="text-xs text-muted">{f.description}</span>}
+              </label>
+            ) : (
+              <FormField
+                key={f.key}
+                label={`${f.key}${f.required ? " *" : ""}`}
+                hint={f.description || undefined}
+                error={errors[f.key]}
+              >
+                {f.type === "text" || f.type === "json" ? (
+                  <Textarea
+                    rows={f.type === "json" ? 4 : 3}
+                    className={f.type === "json" ? "font-mono text-xs" : undefined}
+                    placeholder={f.type === "json" ? 'JSON, e.g. {"key": 1}' : undefined}
+                    value={String(values[f.key] ?? "")}
+                    onChange={(e) => set(f.key, e.target.value)}
+                    data-testid={`review-field-${f.key}`}
+                  />
+                ) : (
+                  <Input
+                    type={f.type === "number" ? "number" : "text"}
+                    step={f.type === "number" ? "any" : undefined}
+                    value={String(values[f.key] ?? "")}
+                    onChange={(e) => set(f.key, e.target.value)}
+                    data-testid={`review-field-${f.key}`}
+                  />
+                )}
+              </FormField>
+            ),
+          )}
           <FormField label="Comment (optional)">
-            <Textarea rows={2} maxLength={ANSWER_COMMENT_MAX} value={comment} onChange={(e) => setComment(e.target.value)} data-testid="review-comment" />
+            <Textarea
+              rows={2}
+              maxLength={ANSWER_COMMENT_MAX}
+              value={comment}
+              onChange={(e) => setComment(e.target.value)}
+              data-testid="review-comment"
+            />
           </FormField>
-          {message && <p role="alert" className="text-sm text-danger" data-testid="review-error">{message}</p>}
+          {message && (
+            <p role="alert" className="text-sm text-danger" data-testid="review-error">
+              {message}
+            </p>
+          )}
           <div className="flex flex-wrap gap-2">
             {choices.map((c, i) => (
-              <Button key={c.id} variant={i === 0 ? "primary" : "outline"} loading={busy === c.id} disabled={busy !== null || sent}
-                onClick={() => void answer(c.id)} data-testid={`review-choice-${c.id}`}>
+              <Button
+                key={c.id}
+                variant={i === 0 ? "primary" : "outline"}
+                loading={busy === c.id}
+                disabled={busy !== null || sent}
+                onClick={() => void answer(c.id)}
+                data-testid={`review-choice-${c.id}`}
+              >
                 {c.label || c.id}
               </Button>
             ))}

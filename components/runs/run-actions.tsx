@@ -15,7 +15,15 @@ async function post(url: string): Promise<{ ok: boolean; body: unknown; status: 
  * Owner actions: cancel (while running), retry a failed, cancelled or budget-exhausted run from its
  * failed step (reusing what succeeded, RetryDialog), re-run with the same inputs from scratch, share.
  */
-export function RunActions({ runId, status, retryPreview }: { runId: string; status: string; retryPreview: RetryPreview }) {
+export function RunActions({
+  runId,
+  status,
+  retryPreview,
+}: {
+  runId: string;
+  status: string;
+  retryPreview: RetryPreview;
+}) {
   const router = useRouter();
   const [busy, setBusy] = useState<string | null>(null);
   const [retrying, setRetrying] = useState(false);
@@ -44,16 +52,40 @@ export function RunActions({ runId, status, retryPreview }: { runId: string; sta
   };
   return (
     <>
-      {active && <Button variant="danger" size="sm" loading={busy === "cancel"} onClick={() => void cancel()} data-testid="run-cancel">Cancel</Button>}
+      {active && (
+        <Button
+          variant="danger"
+          size="sm"
+          loading={busy === "cancel"}
+          onClick={() => void cancel()}
+          data-testid="run-cancel"
+        >
+          Cancel
+        </Button>
+      )}
       {!active && (status === "failed" || status === "budget_exhausted" || status === "cancelled") && (
         <>
-          <Button variant="secondary" size="sm" onClick={() => setRetrying(true)} title="A new run that reuses every step that succeeded and runs from the failed one on" data-testid="run-retry">
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => setRetrying(true)}
+            title="A new run that reuses every step that succeeded and runs from the failed one on"
+            data-testid="run-retry"
+          >
             Retry from failed step
           </Button>
           <RetryDialog runId={runId} open={retrying} onOpenChange={setRetrying} preview={retryPreview} />
         </>
       )}
-      <Button variant="outline" size="sm" loading={busy === "rerun"} onClick={() => void again("rerun")} data-testid="run-rerun">Re-run</Button>
+      <Button
+        variant="outline"
+        size="sm"
+        loading={busy === "rerun"}
+        onClick={() => void again("rerun")}
+        data-testid="run-rerun"
+      >
+        Re-run
+      </Button>
       <SharePanel runId={runId} />
     </>
   );

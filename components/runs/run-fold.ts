@@ -78,7 +78,12 @@ function subflowOf(output: unknown): SubflowRunView | undefined {
   if (!r || typeof r !== "object") return undefined;
   const q = r as Partial<SubflowRequest>;
   if (q.kind !== "subflow" || typeof q.runId !== "string" || typeof q.workflowName !== "string") return undefined;
-  return { runId: q.runId, workflowId: typeof q.workflowId === "string" ? q.workflowId : "", workflowName: q.workflowName, ...(typeof q.timeoutMs === "number" ? { timeoutMs: q.timeoutMs } : {}) };
+  return {
+    runId: q.runId,
+    workflowId: typeof q.workflowId === "string" ? q.workflowId : "",
+    workflowName: q.workflowName,
+    ...(typeof q.timeoutMs === "number" ? { timeoutMs: q.timeoutMs } : {}),
+  };
 }
 
 /** The question a waiting Step row holds in its output (set by the engine), if it is one. */
@@ -90,7 +95,10 @@ function requestOf(output: unknown): InputRequestView | undefined {
   return { prompt: q.prompt, choices: q.choices, fields: Array.isArray(q.fields) ? q.fields : [], ...timeoutOf(q) };
 }
 
-function timeoutOf(q: { timeoutMs?: unknown; timeoutChoice?: unknown }): Pick<InputRequestView, "timeoutMs" | "timeoutChoice"> {
+function timeoutOf(q: {
+  timeoutMs?: unknown;
+  timeoutChoice?: unknown;
+}): Pick<InputRequestView, "timeoutMs" | "timeoutChoice"> {
   return {
     ...(typeof q.timeoutMs === "number" ? { timeoutMs: q.timeoutMs } : {}),
     ...(typeof q.timeoutChoice === "string" ? { timeoutChoice: q.timeoutChoice } : {}),
@@ -122,9 +130,32 @@ export const stepKey = (nodeId: string, iteration: number): string => `${nodeId}
 
 function blankStep(nodeId: string, iteration: number): StepState {
   return {
-    key: stepKey(nodeId, iteration), nodeId, iteration, attempt: 1, kind: null, status: "pending", startedAt: null, finishedAt: null,
-    branch: null, targets: [], skipped: [], output: undefined, error: null, promptTokens: 0, completionTokens: 0, latencyMs: null,
-    input: undefined, feedback: undefined, progress: [], calls: [], handoffs: [], attempts: [], reused: null, errorClass: null, recovered: null, retryAt: null,
+    key: stepKey(nodeId, iteration),
+    nodeId,
+    iteration,
+    attempt: 1,
+    kind: null,
+    status: "pending",
+    startedAt: null,
+    finishedAt: null,
+    branch: null,
+    targets: [],
+    skipped: [],
+    output: undefined,
+    error: null,
+    promptTokens: 0,
+    completionTokens: 0,
+    latencyMs: null,
+    input: undefined,
+    feedback: undefined,
+    progress: [],
+    calls: [],
+    handoffs: [],
+    attempts: [],
+    reused: null,
+    errorClass: null,
+    recovered: null,
+    retryAt: null,
   };
 }
 
@@ -140,15 +171,35 @@ export function initialRunState(run: RunInfoView, steps: readonly StepView[]): R
   for (const s of steps) {
     map.set(stepKey(s.nodeId, s.iteration), {
       ...blankStep(s.nodeId, s.iteration),
-      attempt: s.attempt, status: s.status, branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens,
-      latencyMs: s.latencyMs, error: s.error, startedAt: s.startedAt, finishedAt: s.finishedAt, input: s.input,
+      attempt: s.attempt,
+      status: s.status,
+      branch: s.branch,
+      promptTokens: s.promptTokens,
+      completionTokens: s.completionTokens,
+      latencyMs: s.latencyMs,
+      error: s.error,
+      startedAt: s.startedAt,
+      finishedAt: s.finishedAt,
+      input: s.input,
       ...(s.status === "waiting" ? waitingFields(s.output) : { output: s.output }),
     });
   }
   return {
-    version: 0, lastSeq: 0, status: run.status, reason: run.reason, inputs: run.inputs, outputs: run.outputs, startedAt: run.startedAt,
-    finishedAt: run.finishedAt, promptTokens: run.promptTokens, completionTokens: run.completionTokens, steps: map, loops: [], events: [],
-    mapTotals: new Map(), live: new Map(),
+    version: 0,
+    lastSeq: 0,
+    status: run.status,
+    reason: run.reason,
+    inputs: run.inputs,
+    outputs: run.outputs,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    promptTokens: run.promptTokens,
+    completionTokens: run.completionTokens,
+    steps: map,
+    loops: [],
+    events: [],
+    mapTotals: new Map(),
+    live: new Map(),
   };
 }
 
@@ -185,8 +236,24 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
     case "step_started": {
       const s = step(state, e.nodeId, e.iteration);
       // a step's first try starts its bar; a retry's try keeps the bar's start
-      Object.assign(s, { attempt: e.attempt, kind: e.kind, status: "running", startedAt: s.attempts.length > 0 ? s.startedAt ?? at : at, finishedAt: null, error: null, retryAt: null });
-      s.attempts.push({ attempt: e.attempt, retry: e.retry ?? 0, startedAt: at, finishedAt: null, status: "running", error: null, errorClass: null });
+      Object.assign(s, {
+        attempt: e.attempt,
+        kind: e.kind,
+        status: "running",
+        startedAt: s.attempts.length > 0 ? (s.startedAt ?? at) : at,
+        finishedAt: null,
+        error: null,
+        retryAt: null,
+      });
+      s.attempts.push({
+        attempt: e.attempt,
+        retry: e.retry ?? 0,
+        startedAt: at,
+        finishedAt: null,
+        status: "running",
+        error: null,
+        errorClass: null,
+      });
       if (e.reused) s.reused = { runId: e.reused.runId, edited: e.reused.edited };
       if (e.feedback !== undefined) s.feedback = e.feedback;
       return;
@@ -198,13 +265,22 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
       return;
     }
     case "step_progress":
-      step(state, e.nodeId, e.iteration).progress.push({ at, message: e.message, ...(e.detail ? { detail: e.detail } : {}) });
+      step(state, e.nodeId, e.iteration).progress.push({
+        at,
+        message: e.message,
+        ...(e.detail ? { detail: e.detail } : {}),
+      });
       return;
     case "step_finished": {
       const s = step(state, e.nodeId, e.iteration);
       Object.assign(s, {
-        status: e.status, finishedAt: at, branch: e.branch ?? s.branch, error: e.error ?? null, promptTokens: e.promptTokens,
-        completionTokens: e.completionTokens, latencyMs: e.latencyMs ?? s.latencyMs,
+        status: e.status,
+        finishedAt: at,
+        branch: e.branch ?? s.branch,
+        error: e.error ?? null,
+        promptTokens: e.promptTokens,
+        completionTokens: e.completionTokens,
+        latencyMs: e.latencyMs ?? s.latencyMs,
       });
       if (e.output !== undefined) s.output = e.output;
       if (e.errorClass) s.errorClass = e.errorClass;
@@ -215,20 +291,37 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
     case "branch_taken": {
       const s = step(state, e.nodeId, e.iteration);
       Object.assign(s, { branch: e.branch, targets: e.targets, skipped: e.skipped });
-      for (const id of e.skipped) if (!state.steps.has(stepKey(id, 1))) Object.assign(step(state, id, 1), { status: "skipped", finishedAt: at });
+      for (const id of e.skipped)
+        if (!state.steps.has(stepKey(id, 1))) Object.assign(step(state, id, 1), { status: "skipped", finishedAt: at });
       return;
     }
     case "loop_iteration":
       state.loops.push({ at, text: `${e.source} → ${e.target}: iteration ${e.iteration} of ≤ ${e.maxIterations}` });
       return;
     case "loop_exhausted":
-      state.loops.push({ at, text: `${e.source} → ${e.target}: cap ${e.maxIterations} reached, ${e.action}${e.continueWith ? ` via ${e.continueWith}` : ""}` });
+      state.loops.push({
+        at,
+        text: `${e.source} → ${e.target}: cap ${e.maxIterations} reached, ${e.action}${e.continueWith ? ` via ${e.continueWith}` : ""}`,
+      });
       return;
     case "handoff":
-      step(state, e.nodeId, e.iteration).handoffs.push({ at, worker: e.worker, phase: e.phase, task: e.task, result: e.result, error: e.error });
+      step(state, e.nodeId, e.iteration).handoffs.push({
+        at,
+        worker: e.worker,
+        phase: e.phase,
+        task: e.task,
+        result: e.result,
+        error: e.error,
+      });
       return;
     case "tokens_used":
-      step(state, e.nodeId, e.iteration).calls.push({ at, model: e.model, promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs ?? null });
+      step(state, e.nodeId, e.iteration).calls.push({
+        at,
+        model: e.model,
+        promptTokens: e.promptTokens,
+        completionTokens: e.completionTokens,
+        latencyMs: e.latencyMs ?? null,
+      });
       state.promptTokens = e.runPromptTokens;
       state.completionTokens = e.runCompletionTokens;
       return;
@@ -240,10 +333,18 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
       if (e.outputs !== undefined) state.outputs = e.outputs;
       return;
     case "input_requested":
-      Object.assign(step(state, e.nodeId, e.iteration), { status: "waiting", request: { prompt: e.prompt, choices: e.choices, fields: e.fields, ...timeoutOf(e) } });
+      Object.assign(step(state, e.nodeId, e.iteration), {
+        status: "waiting",
+        request: { prompt: e.prompt, choices: e.choices, fields: e.fields, ...timeoutOf(e) },
+      });
       return;
     case "subflow_started": {
-      const subflow: SubflowRunView = { runId: e.runId, workflowId: e.workflowId, workflowName: e.workflowName, ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}) };
+      const subflow: SubflowRunView = {
+        runId: e.runId,
+        workflowId: e.workflowId,
+        workflowName: e.workflowName,
+        ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}),
+      };
       Object.assign(step(state, e.nodeId, e.iteration), { status: "waiting", subflow });
       return;
     }
@@ -257,12 +358,28 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
 }
 
 /** Ends the step's try `attempt` if it is still running (a step's last event ends its last try). */
-function endAttempt(s: StepState, attempt: number, status: string, at: string, error: string | null, errorClass: string | null): void {
+function endAttempt(
+  s: StepState,
+  attempt: number,
+  status: string,
+  at: string,
+  error: string | null,
+  errorClass: string | null,
+): void {
   const a = s.attempts.findLast((x) => x.attempt === attempt);
   if (a && a.status === "running") Object.assign(a, { status, finishedAt: at, error, errorClass });
 }
 
-const CANVAS_STATUSES: ReadonlySet<string> = new Set<NodeRunState["status"]>(["pending", "running", "waiting", "succeeded", "failed", "skipped", "timed_out", "cancelled"]);
+const CANVAS_STATUSES: ReadonlySet<string> = new Set<NodeRunState["status"]>([
+  "pending",
+  "running",
+  "waiting",
+  "succeeded",
+  "failed",
+  "skipped",
+  "timed_out",
+  "cancelled",
+]);
 /** A step row's status on the canvas: between two tries (`retrying`) the step is still under way. */
 const canvasStatus = (s: string): NodeRunState["status"] =>
   s === "retrying" ? "running" : CANVAS_STATUSES.has(s) ? (s as NodeRunState["status"]) : "pending";
@@ -280,20 +397,34 @@ export function nodeOverlay(state: RunState, nodeIds: readonly string[]): Map<st
     const prev = out.get(s.nodeId);
     if (prev && prev.status !== "pending" && prev.iteration > s.iteration) continue;
     const live = liveTextOf(state, s);
-    out.set(s.nodeId, { status: canvasStatus(s.status), iteration: s.iteration, ...(live ? { writing: nowWriting(live) } : {}) });
+    out.set(s.nodeId, {
+      status: canvasStatus(s.status),
+      iteration: s.iteration,
+      ...(live ? { writing: nowWriting(live) } : {}),
+    });
   }
-  for (const [mapId, progress] of mapProgress(state, items, out)) out.set(mapId, { ...out.get(mapId)!, items: progress });
+  for (const [mapId, progress] of mapProgress(state, items, out))
+    out.set(mapId, { ...out.get(mapId)!, items: progress });
   return out;
 }
 
 /** Each map's items of its latest visit: the total (map_started, else the items seen) and how many ended which way. */
-function mapProgress(state: RunState, items: readonly StepState[], overlay: ReadonlyMap<string, NodeRunState>): Map<string, MapProgress> {
+function mapProgress(
+  state: RunState,
+  items: readonly StepState[],
+  overlay: ReadonlyMap<string, NodeRunState>,
+): Map<string, MapProgress> {
   const out = new Map<string, MapProgress>();
   for (const s of items) {
     const parsed = parseMapItemsId(s.nodeId)!;
     const map = overlay.get(parsed.mapId);
     if (!map || map.iteration !== parsed.visit) continue;
-    const p = out.get(parsed.mapId) ?? { total: state.mapTotals.get(s.nodeId) ?? 0, succeeded: 0, failed: 0, running: 0 };
+    const p = out.get(parsed.mapId) ?? {
+      total: state.mapTotals.get(s.nodeId) ?? 0,
+      succeeded: 0,
+      failed: 0,
+      running: 0,
+    };
     if (s.status === "succeeded") p.succeeded += 1;
     else if (s.status === "failed" || s.status === "timed_out") p.failed += 1;
     else if (s.status === "running" || s.status === "retrying") p.running += 1;
@@ -302,7 +433,8 @@ function mapProgress(state: RunState, items: readonly StepState[], overlay: Read
   }
   for (const [stepId, total] of state.mapTotals) {
     const parsed = parseMapItemsId(stepId);
-    if (parsed && !out.has(parsed.mapId) && overlay.get(parsed.mapId)?.iteration === parsed.visit) out.set(parsed.mapId, { total, succeeded: 0, failed: 0, running: 0 });
+    if (parsed && !out.has(parsed.mapId) && overlay.get(parsed.mapId)?.iteration === parsed.visit)
+      out.set(parsed.mapId, { total, succeeded: 0, failed: 0, running: 0 });
   }
   return out;
 }
@@ -310,13 +442,21 @@ function mapProgress(state: RunState, items: readonly StepState[], overlay: Read
 /** The item steps of the map visit a step belongs to (the map's own step, or one of its items), in item order; empty for other steps. */
 export function mapItemSteps(state: RunState, step: StepState): StepState[] {
   const parsed = parseMapItemsId(step.nodeId);
-  const stepId = parsed ? step.nodeId : [...state.mapTotals.keys()].find((id) => { const p = parseMapItemsId(id); return p?.mapId === step.nodeId && p.visit === step.iteration; });
+  const stepId = parsed
+    ? step.nodeId
+    : [...state.mapTotals.keys()].find((id) => {
+        const p = parseMapItemsId(id);
+        return p?.mapId === step.nodeId && p.visit === step.iteration;
+      });
   if (!stepId) return [];
   return [...state.steps.values()].filter((s) => s.nodeId === stepId).sort((a, b) => a.iteration - b.iteration);
 }
 
 /** A running step's live text (what its model has written so far), or null once its durable result is in (which replaces it). */
-export function liveTextOf(state: Pick<RunState, "live">, step: Pick<StepState, "nodeId" | "iteration" | "attempt" | "status">): LiveStepText | null {
+export function liveTextOf(
+  state: Pick<RunState, "live">,
+  step: Pick<StepState, "nodeId" | "iteration" | "attempt" | "status">,
+): LiveStepText | null {
   if (step.status !== "running") return null;
   const live = state.live.get(liveStepField(step));
   return live && !live.done && (live.text || live.tool) ? live : null;
@@ -331,7 +471,9 @@ export function applyLive(state: RunState, frame: LiveFrame): boolean {
 
 /** Steps in start order (unstarted last), for the timeline and the inspector list. */
 export function orderedSteps(state: RunState): StepState[] {
-  return [...state.steps.values()].sort((a, b) => (a.startedAt ?? "\uffff").localeCompare(b.startedAt ?? "\uffff") || a.iteration - b.iteration);
+  return [...state.steps.values()].sort(
+    (a, b) => (a.startedAt ?? "\uffff").localeCompare(b.startedAt ?? "\uffff") || a.iteration - b.iteration,
+  );
 }
 
 /** Model usage summed over steps (for the run's estimated cost). */
@@ -349,9 +491,25 @@ export function runUsage(state: RunState): ModelUsage[] {
 }
 
 /** What a retry from the failed step would reuse (the steps that ended with a result) and run first (those that did not). */
-export function retryPreview(steps: readonly StepState[], nodeName: (id: string) => string, version: number): { reusable: number; failed: string[]; version: number } {
-  const reusable = steps.filter((s) => s.status === "succeeded" || ((s.status === "failed" || s.status === "timed_out") && s.branch !== null)).length;
-  const failed = [...new Set(steps.filter((s) => ["failed", "timed_out", "cancelled", "running", "retrying", "waiting"].includes(s.status) && s.branch === null).map((s) => nodeName(s.nodeId)))];
+export function retryPreview(
+  steps: readonly StepState[],
+  nodeName: (id: string) => string,
+  version: number,
+): { reusable: number; failed: string[]; version: number } {
+  const reusable = steps.filter(
+    (s) => s.status === "succeeded" || ((s.status === "failed" || s.status === "timed_out") && s.branch !== null),
+  ).length;
+  const failed = [
+    ...new Set(
+      steps
+        .filter(
+          (s) =>
+            ["failed", "timed_out", "cancelled", "running", "retrying", "waiting"].includes(s.status) &&
+            s.branch === null,
+        )
+        .map((s) => nodeName(s.nodeId)),
+    ),
+  ];
   return { reusable, failed, version };
 }
 
@@ -364,4 +522,6 @@ export const subflowSteps = (state: RunState): (StepState & { subflow: SubflowRu
 
 /** The human reviews waiting for an answer, in start order. */
 export const waitingReviews = (state: RunState): (StepState & { request: InputRequestView })[] =>
-  orderedSteps(state).filter((s): s is StepState & { request: InputRequestView } => s.status === "waiting" && s.request !== undefined);
+  orderedSteps(state).filter(
+    (s): s is StepState & { request: InputRequestView } => s.status === "waiting" && s.request !== undefined,
+  );

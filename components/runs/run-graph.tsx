@@ -12,7 +12,10 @@ import type { Workflow } from "@/lib/workflow/schema";
 export function RunGraph({ doc, overlay }: { doc: Workflow; overlay: ReadonlyMap<string, NodeRunState> }) {
   const flowOverlay = useMemo(() => ({ run: overlay }), [overlay]);
   return (
-    <div className="h-[min(560px,65vh)] min-h-[380px] overflow-hidden rounded-lg border border-border bg-surface" data-testid="run-graph">
+    <div
+      className="h-[min(560px,65vh)] min-h-[380px] overflow-hidden rounded-lg border border-border bg-surface"
+      data-testid="run-graph"
+    >
       <ReactFlowProvider>
         <WorkflowCanvas doc={doc} overlay={flowOverlay} readOnly view="run" />
       </ReactFlowProvider>

@@ -25,7 +25,15 @@ export interface RunsFilter {
  * writes the filter back into the address, so it can be bookmarked and shared. Re-fetches every 2 s
  * while any shown run is queued or running.
  */
-export function RunsTable({ initial, workflows, filter = {} }: { initial: RunRow[]; workflows: { id: string; name: string }[]; filter?: RunsFilter }) {
+export function RunsTable({
+  initial,
+  workflows,
+  filter = {},
+}: {
+  initial: RunRow[];
+  workflows: { id: string; name: string }[];
+  filter?: RunsFilter;
+}) {
   const [rows, setRows] = useState(initial);
   const [workflowId, setWorkflowId] = useState(filter.workflow ?? "");
   const [status, setStatus] = useState(filter.status ?? "");
@@ -40,13 +48,25 @@ export function RunsTable({ initial, workflows, filter = {} }: { initial: RunRow
       first.current = false;
       return;
     }
-    const q = new URLSearchParams({ limit: "100", ...(workflowId && { workflowId }), ...(status && { status }), ...(trigger && { trigger }) });
-    const shown = new URLSearchParams({ ...(workflowId && { workflow: workflowId }), ...(status && { status }), ...(trigger && { trigger }) }).toString();
+    const q = new URLSearchParams({
+      limit: "100",
+      ...(workflowId && { workflowId }),
+      ...(status && { status }),
+      ...(trigger && { trigger }),
+    });
+    const shown = new URLSearchParams({
+      ...(workflowId && { workflow: workflowId }),
+      ...(status && { status }),
+      ...(trigger && { trigger }),
+    }).toString();
     window.history.replaceState(null, "", shown ? `?${shown}` : window.location.pathname);
     const ctrl = new AbortController();
     fetch(`/runs/feed?${q}`, { cache: "no-store", signal: ctrl.signal })
       .then((r) => (r.ok ? (r.json() as Promise<{ runs: RunRow[] }>) : null))
-      .then((b) => b && setRows(b.runs), () => undefined);
+      .then(
+        (b) => b && setRows(b.runs),
+        () => undefined,
+      );
     return () => ctrl.abort();
   }, [workflowId, status, trigger, tick]);
 
@@ -61,47 +81,110 @@ export function RunsTable({ initial, workflows, filter = {} }: { initial: RunRow
       <div className="flex flex-wrap gap-3">
         {/* the fields are w-full (cn does not merge classes), so their wrappers set the width */}
         <div className="w-56">
-          <Select aria-label="Workflow" value={workflowId} onChange={(e) => setWorkflowId(e.target.value)} data-testid="filter-workflow">
+          <Select
+            aria-label="Workflow"
+            value={workflowId}
+            onChange={(e) => setWorkflowId(e.target.value)}
+            data-testid="filter-workflow"
+          >
             <option value="">All workflows</option>
-            {workflows.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+            {workflows.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
           </Select>
         </div>
         <div className="w-44">
-          <Select aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value)} data-testid="filter-status">
+          <Select
+            aria-label="Status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value)}
+            data-testid="filter-status"
+          >
             <option value="">All statuses</option>
-            {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </Select>
         </div>
         <div className="w-44">
-          <Select aria-label="Trigger" value={trigger} onChange={(e) => setTrigger(e.target.value)} data-testid="filter-trigger">
+          <Select
+            aria-label="Trigger"
+            value={trigger}
+            onChange={(e) => setTrigger(e.target.value)}
+            data-testid="filter-trigger"
+          >
             <option value="">All triggers</option>
-            {runTriggers.map((t) => <option key={t} value={t}>{TRIGGER_NAMES[t]}</option>)}
+            {runTriggers.map((t) => (
+              <option key={t} value={t}>
+                {TRIGGER_NAMES[t]}
+              </option>
+            ))}
           </Select>
         </div>
       </div>
       {rows.length === 0 ? (
-        <p className="text-sm text-muted" data-testid="runs-empty">No runs match.</p>
+        <p className="text-sm text-muted" data-testid="runs-empty">
+          No runs match.
+        </p>
       ) : (
         <div className="relative overflow-x-auto rounded-lg border border-border bg-surface">
           <table className="w-full text-sm" data-testid="runs-table">
             <thead className="border-b border-border text-left text-xs text-muted">
-              <tr>{["Status", "Workflow", "Started", "Trigger", "Duration", "Steps", "Tokens", "Est. cost"].map((h) => <th key={h} className="px-3 py-2 font-medium">{h}</th>)}</tr>
+              <tr>
+                {["Status", "Workflow", "Started", "Trigger", "Duration", "Steps", "Tokens", "Est. cost"].map((h) => (
+                  <th key={h} className="px-3 py-2 font-medium">
+                    {h}
+                  </th>
+                ))}
+              </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.id} className="border-b border-border last:border-0 hover:bg-surface-2" data-testid={`run-row-${r.id}`} data-status={r.status}>
-                  <td className="px-3 py-2"><Link href={`/runs/${r.id}`}><StatusBadge status={r.status} /></Link></td>
-                  <td className="px-3 py-2"><Link href={`/runs/${r.id}`} className="font-medium hover:underline">{r.workflowName}</Link> <span className="text-xs text-muted">v{r.version}</span></td>
+                <tr
+                  key={r.id}
+                  className="border-b border-border last:border-0 hover:bg-surface-2"
+                  data-testid={`run-row-${r.id}`}
+                  data-status={r.status}
+                >
+                  <td className="px-3 py-2">
+                    <Link href={`/runs/${r.id}`}>
+                      <StatusBadge status={r.status} />
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2">
+                    <Link href={`/runs/${r.id}`} className="font-medium hover:underline">
+                      {r.workflowName}
+                    </Link>{" "}
+                    <span className="text-xs text-muted">v{r.version}</span>
+                  </td>
                   <td className="px-3 py-2 text-muted">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</td>
-                  <td className="max-w-56 truncate px-3 py-2 text-muted" title={describeTrigger(r.trigger, r.triggerLabel)} data-testid="run-trigger">
+                  <td
+                    className="max-w-56 truncate px-3 py-2 text-muted"
+                    title={describeTrigger(r.trigger, r.triggerLabel)}
+                    data-testid="run-trigger"
+                  >
                     {r.sourceRunId ? (
                       <span data-testid="run-lineage">
-                        {r.trigger === "fork" ? "Fork" : "Retry"} of <Link href={`/runs/${r.sourceRunId}`} className="font-mono underline">{r.sourceRunId.slice(0, 8)}</Link>
+                        {r.trigger === "fork" ? "Fork" : "Retry"} of{" "}
+                        <Link href={`/runs/${r.sourceRunId}`} className="font-mono underline">
+                          {r.sourceRunId.slice(0, 8)}
+                        </Link>
                         {r.sourceNodeId && <> at {r.sourceNodeId}</>}
                       </span>
-                    ) : describeTrigger(r.trigger, r.triggerLabel)}
+                    ) : (
+                      describeTrigger(r.trigger, r.triggerLabel)
+                    )}
                     {r.derivedCount > 0 && (
-                      <Link href={`/runs/${r.id}#lineage`} className="ml-1" data-testid="run-derived" title="Retries and forks of this run">
+                      <Link
+                        href={`/runs/${r.id}#lineage`}
+                        className="ml-1"
+                        data-testid="run-derived"
+                        title="Retries and forks of this run"
+                      >
                         <Badge tone="neutral">+{r.derivedCount} derived</Badge>
                       </Link>
                     )}

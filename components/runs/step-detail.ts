@@ -29,7 +29,8 @@ export interface StepDetail {
   branchReason: string | null;
 }
 
-const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const obj = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
 function message(raw: unknown): RecordedMessage | null {
@@ -41,7 +42,9 @@ function message(raw: unknown): RecordedMessage | null {
     content: str(m.content) ?? "",
     ...(str(m.name) ? { name: str(m.name)! } : {}),
     ...(str(m.toolCallId) ? { toolCallId: str(m.toolCallId)! } : {}),
-    ...(calls.length ? { toolCalls: calls.map((c) => ({ id: str(c.id) ?? "", name: str(c.name) ?? "", args: c.args })) } : {}),
+    ...(calls.length
+      ? { toolCalls: calls.map((c) => ({ id: str(c.id) ?? "", name: str(c.name) ?? "", args: c.args })) }
+      : {}),
   };
 }
 
@@ -58,7 +61,12 @@ export function stepDetail(step: Pick<StepState, "progress">): StepDetail {
     if (Array.isArray(d.messages) && out.prompt === null) {
       out.prompt = d.messages.map(message).filter((m) => m !== null);
     } else if ("args" in d) {
-      const call: RecordedToolCall = { at: p.at, tool: str(d.tool) ?? p.message.replace(/^.* called /, ""), callId: str(d.callId), args: d.args };
+      const call: RecordedToolCall = {
+        at: p.at,
+        tool: str(d.tool) ?? p.message.replace(/^.* called /, ""),
+        callId: str(d.callId),
+        args: d.args,
+      };
       out.toolCalls.push(call);
       if (call.callId) byId.set(call.callId, call);
     } else if ("result" in d) {

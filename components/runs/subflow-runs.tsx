@@ -9,9 +9,17 @@ import { StatusBadge } from "@/components/terms/status-badge";
  * links: the child run is the owner's alone (and its id reaches a share view as "").
  */
 export function SubflowRunLink({ subflow, link }: { subflow: SubflowRunView; link: boolean }) {
-  const text = <>Runs <span data-testid="subflow-workflow-name">{subflow.workflowName}</span></>;
+  const text = (
+    <>
+      Runs <span data-testid="subflow-workflow-name">{subflow.workflowName}</span>
+    </>
+  );
   if (!link || subflow.runId === "") return <span data-testid="subflow-run">{text}</span>;
-  return <Link href={`/runs/${subflow.runId}`} className="underline" data-testid="subflow-run-link">{text}</Link>;
+  return (
+    <Link href={`/runs/${subflow.runId}`} className="underline" data-testid="subflow-run-link">
+      {text}
+    </Link>
+  );
 }
 
 type SubflowStep = StepState & { subflow: SubflowRunView };
@@ -20,15 +28,28 @@ type SubflowStep = StepState & { subflow: SubflowRunView };
  * The run's subflow steps, each with the run it started and that step's status (waiting while the
  * child runs): where the owner goes on to a child run.
  */
-export function SubflowRuns({ steps, nodeName, link }: { steps: readonly SubflowStep[]; nodeName: (id: string) => string; link: boolean }) {
+export function SubflowRuns({
+  steps,
+  nodeName,
+  link,
+}: {
+  steps: readonly SubflowStep[];
+  nodeName: (id: string) => string;
+  link: boolean;
+}) {
   return (
     <Card data-testid="subflow-runs">
-      <CardHeader><CardTitle>Subflows</CardTitle></CardHeader>
+      <CardHeader>
+        <CardTitle>Subflows</CardTitle>
+      </CardHeader>
       <CardContent>
         <ul className="grid gap-1 text-sm">
           {steps.map((s) => (
             <li key={s.key} className="flex flex-wrap items-center gap-2" data-testid={`subflow-step-${s.nodeId}`}>
-              <span className="font-medium">{nodeName(s.nodeId)}{s.iteration > 1 ? ` #${s.iteration}` : ""}</span>
+              <span className="font-medium">
+                {nodeName(s.nodeId)}
+                {s.iteration > 1 ? ` #${s.iteration}` : ""}
+              </span>
               <SubflowRunLink subflow={s.subflow} link={link} />
               <StatusBadge status={s.status} />
               {s.status === "waiting" && <span className="text-xs text-muted">until its run ends</span>}
@@ -46,8 +67,14 @@ export function SubflowRuns({ steps, nodeName, link }: { steps: readonly Subflow
  * workflows the document names (`known`, id → current name) for nodes not started yet. Only those
  * are known, so the rest read "another workflow".
  */
-export function startedSubflowTargets(steps: readonly { subflow: SubflowRunView }[], known: Readonly<Record<string, string>> = {}): SubflowTargets {
+export function startedSubflowTargets(
+  steps: readonly { subflow: SubflowRunView }[],
+  known: Readonly<Record<string, string>> = {},
+): SubflowTargets {
   const byId = new Map(Object.entries(known));
   for (const s of steps) if (s.subflow.workflowId !== "") byId.set(s.subflow.workflowId, s.subflow.workflowName);
-  return { partial: true, targets: [...byId].map(([id, name]) => ({ id, name, version: null, inputs: [], outputs: [] })) };
+  return {
+    partial: true,
+    targets: [...byId].map(([id, name]) => ({ id, name, version: null, inputs: [], outputs: [] })),
+  };
 }

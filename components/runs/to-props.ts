@@ -5,10 +5,26 @@ import { workflowSchema } from "@/lib/workflow/schema";
 export interface GraphLike {
   name: string;
   nodes: {
-    id: string; type: string; name: string; position: { x: number; y: number } | null; join?: "all" | "any";
-    agent: string | null; tool: string | null; branches: { id: string; label: string }[]; outputs: string[]; errorBranch?: boolean;
+    id: string;
+    type: string;
+    name: string;
+    position: { x: number; y: number } | null;
+    join?: "all" | "any";
+    agent: string | null;
+    tool: string | null;
+    branches: { id: string; label: string }[];
+    outputs: string[];
+    errorBranch?: boolean;
   }[];
-  edges: { id: string; source: string; sourceHandle: string; target: string; kind: "forward" | "loop"; maxIterations: number | null; label: string | null }[];
+  edges: {
+    id: string;
+    source: string;
+    sourceHandle: string;
+    target: string;
+    kind: "forward" | "loop";
+    maxIterations: number | null;
+    label: string | null;
+  }[];
   agents: { key: string; name: string; model: string | null }[];
   defaultModel?: string | null;
 }
@@ -22,7 +38,11 @@ export function graphToWorkflow(g: GraphLike): Workflow | null {
   const parsed = workflowSchema.safeParse({
     name: g.name,
     ...(g.defaultModel ? { defaultModel: { model: g.defaultModel } } : {}),
-    agents: g.agents.map((a) => ({ key: a.key, name: a.name || a.key, ...(a.model ? { model: { model: a.model } } : {}) })),
+    agents: g.agents.map((a) => ({
+      key: a.key,
+      name: a.name || a.key,
+      ...(a.model ? { model: { model: a.model } } : {}),
+    })),
     nodes: g.nodes.map((n) => ({
       id: n.id,
       type: n.type,
@@ -32,15 +52,26 @@ export function graphToWorkflow(g: GraphLike): Workflow | null {
       ...(n.agent !== null ? { agent: n.agent } : {}),
       ...(n.tool !== null ? { tool: { name: n.tool } } : {}),
       // a map's body: which agent or tool runs per item (its items and task templates stay out)
-      ...(n.type === "map" ? { body: n.agent !== null ? { type: "agent", agent: n.agent } : { type: "tool", tool: { name: n.tool ?? "" } } } : {}),
-      ...(n.type === "agent" || n.type === "router" || (n.type === "human" && n.branches.length > 0) ? { branches: n.branches.map((b) => ({ id: b.id, label: b.label })) } : {}),
+      ...(n.type === "map"
+        ? {
+            body: n.agent !== null ? { type: "agent", agent: n.agent } : { type: "tool", tool: { name: n.tool ?? "" } },
+          }
+        : {}),
+      ...(n.type === "agent" || n.type === "router" || (n.type === "human" && n.branches.length > 0)
+        ? { branches: n.branches.map((b) => ({ id: b.id, label: b.label })) }
+        : {}),
       // output names only: the templates stay out of the shared graph
       ...(n.type === "end" ? { outputs: Object.fromEntries(n.outputs.map((k) => [k, ""])) } : {}),
       ...(n.errorBranch ? { onError: { onExhausted: "error_branch" } } : {}),
     })),
     edges: g.edges.map((e) => ({
-      id: e.id, source: e.source, sourceHandle: e.sourceHandle, target: e.target, kind: e.kind,
-      ...(e.maxIterations !== null ? { maxIterations: e.maxIterations } : {}), ...(e.label !== null ? { label: e.label } : {}),
+      id: e.id,
+      source: e.source,
+      sourceHandle: e.sourceHandle,
+      target: e.target,
+      kind: e.kind,
+      ...(e.maxIterations !== null ? { maxIterations: e.maxIterations } : {}),
+      ...(e.label !== null ? { label: e.label } : {}),
     })),
   });
   return parsed.success ? parsed.data : null;

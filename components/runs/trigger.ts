@@ -21,6 +21,7 @@ export const TRIGGER_NAMES: Record<RunTrigger, string> = {
 export function describeTrigger(trigger: RunTrigger, label?: string | null): string {
   const name = TRIGGER_NAMES[trigger] ?? trigger;
   if (!label) return name;
-  if (trigger === "rerun" || trigger === "subflow" || trigger === "retry" || trigger === "fork") return `${name} of ${label.slice(0, 8)}`;
+  if (trigger === "rerun" || trigger === "subflow" || trigger === "retry" || trigger === "fork")
+    return `${name} of ${label.slice(0, 8)}`;
   return `${name} · ${label}`;
 }

@@ -56,13 +56,16 @@ export function useRunEvents({ url, run, steps, checkUrl }: Options): { state: R
     es.onerror = () => {
       if (stopped) return;
       if (checkUrl) {
-        void fetch(checkUrl, { cache: "no-store" }).then((res) => {
-          if (res.status === 404) {
-            stopped = true;
-            es.close();
-            setLive("revoked");
-          }
-        }, () => undefined);
+        void fetch(checkUrl, { cache: "no-store" }).then(
+          (res) => {
+            if (res.status === 404) {
+              stopped = true;
+              es.close();
+              setLive("revoked");
+            }
+          },
+          () => undefined,
+        );
       }
       setLive(es.readyState === EventSource.CLOSED ? "closed" : "reconnecting");
     };

@@ -18,15 +18,35 @@ export function ValueDiffView({ left, right, what }: { left: unknown; right: unk
       {diff.kind === "text" ? (
         <p className="whitespace-pre-wrap break-words rounded-md border border-border bg-surface-2 p-2 font-mono">
           {diff.parts.map((p, i) =>
-            p.op === "same" ? <span key={i}>{p.text}</span>
-            : p.op === "removed" ? <del key={i} className="bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="diff-removed">{p.text}</del>
-            : <ins key={i} className="bg-green-100 text-green-800 no-underline dark:bg-green-950 dark:text-green-200" data-testid="diff-added">{p.text}</ins>,
+            p.op === "same" ? (
+              <span key={i}>{p.text}</span>
+            ) : p.op === "removed" ? (
+              <del
+                key={i}
+                className="bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200"
+                data-testid="diff-removed"
+              >
+                {p.text}
+              </del>
+            ) : (
+              <ins
+                key={i}
+                className="bg-green-100 text-green-800 no-underline dark:bg-green-950 dark:text-green-200"
+                data-testid="diff-added"
+              >
+                {p.text}
+              </ins>
+            ),
           )}
         </p>
       ) : (
         <ul className="grid gap-0.5 rounded-md border border-border bg-surface-2 p-2 font-mono">
           {diff.changes.map((c) => (
-            <li key={c.path} className="break-words"><span className="font-semibold">{c.path}</span>: <del className="text-red-700 dark:text-red-300">{short(c.left)}</del> → <ins className="text-green-700 no-underline dark:text-green-300">{short(c.right)}</ins></li>
+            <li key={c.path} className="break-words">
+              <span className="font-semibold">{c.path}</span>:{" "}
+              <del className="text-red-700 dark:text-red-300">{short(c.left)}</del> →{" "}
+              <ins className="text-green-700 no-underline dark:text-green-300">{short(c.right)}</ins>
+            </li>
           ))}
           {diff.more > 0 && <li className="text-muted">… {diff.more} more</li>}
         </ul>

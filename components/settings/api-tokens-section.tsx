@@ -18,7 +18,13 @@ interface Props {
 }
 
 const When = ({ at, never = "never" }: { at: Date | null; never?: string }) =>
-  at ? <time dateTime={at.toISOString()} title={at.toLocaleString("en")}>{timeAgo(at)}</time> : <span className="text-muted">{never}</span>;
+  at ? (
+    <time dateTime={at.toISOString()} title={at.toLocaleString("en")}>
+      {timeAgo(at)}
+    </time>
+  ) : (
+    <span className="text-muted">{never}</span>
+  );
 
 /** API tokens for scripts and MCP clients: create (the secret shown once), list, revoke. */
 export function ApiTokensSection({ tokens, create, revoke }: Props) {
@@ -43,11 +49,15 @@ export function ApiTokensSection({ tokens, create, revoke }: Props) {
     <section aria-labelledby="api-tokens-heading" className="grid grid-cols-1 gap-4">
       <div className="flex items-end justify-between gap-4">
         <div>
-          <h2 id="api-tokens-heading" className="text-base font-semibold">API tokens</h2>
+          <h2 id="api-tokens-heading" className="text-base font-semibold">
+            API tokens
+          </h2>
           <p className="text-sm text-muted">
-            For scripts and MCP clients: send <code className="font-mono text-xs">Authorization: Bearer &lt;token&gt;</code> to the REST API
-            (<code className="font-mono text-xs">/api/workflows</code>, <code className="font-mono text-xs">/api/runs</code>) or to Weft&apos;s MCP
-            endpoint (<code className="font-mono text-xs">/api/mcp</code>). A token acts as you.
+            For scripts and MCP clients: send{" "}
+            <code className="font-mono text-xs">Authorization: Bearer &lt;token&gt;</code> to the REST API (
+            <code className="font-mono text-xs">/api/workflows</code>,{" "}
+            <code className="font-mono text-xs">/api/runs</code>) or to Weft&apos;s MCP endpoint (
+            <code className="font-mono text-xs">/api/mcp</code>). A token acts as you.
           </p>
         </div>
         <Button onClick={open}>
@@ -55,17 +65,31 @@ export function ApiTokensSection({ tokens, create, revoke }: Props) {
         </Button>
       </div>
       {tokens.length === 0 ? (
-        <EmptyState icon={<KeyIcon width={20} height={20} />} title="No API tokens" description="Create one to start runs from a script or connect an MCP client." />
+        <EmptyState
+          icon={<KeyIcon width={20} height={20} />}
+          title="No API tokens"
+          description="Create one to start runs from a script or connect an MCP client."
+        />
       ) : (
         <Card className="relative overflow-x-auto">
           <table className="w-full text-sm">
             <thead className="border-b border-border bg-surface-2/60 text-left text-xs uppercase tracking-wide text-muted">
               <tr>
-                <th scope="col" className="px-4 py-2.5 font-medium">Name</th>
-                <th scope="col" className="px-4 py-2.5 font-medium">Token</th>
-                <th scope="col" className="px-4 py-2.5 font-medium">Created</th>
-                <th scope="col" className="px-4 py-2.5 font-medium">Last used</th>
-                <th scope="col" className="px-4 py-2.5"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Token
+                </th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Created
+                </th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Last used
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-border">
@@ -73,14 +97,24 @@ export function ApiTokensSection({ tokens, create, revoke }: Props) {
                 <tr key={t.id} data-testid="api-token-row" className={t.revokedAt ? "text-muted" : undefined}>
                   <td className="px-4 py-3 font-medium">{t.name}</td>
                   <td className="px-4 py-3 font-mono text-xs">weft_••••{t.lastFour}</td>
-                  <td className="px-4 py-3"><When at={t.createdAt} /></td>
-                  <td className="px-4 py-3"><When at={t.lastUsedAt} /></td>
+                  <td className="px-4 py-3">
+                    <When at={t.createdAt} />
+                  </td>
+                  <td className="px-4 py-3">
+                    <When at={t.lastUsedAt} />
+                  </td>
                   <td className="px-4 py-3">
                     <div className="flex justify-end">
                       {t.revokedAt ? (
                         <Badge title={t.revokedAt.toLocaleString("en")}>Revoked</Badge>
                       ) : (
-                        <Button size="sm" variant="ghost" className="text-danger" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking(t)}>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          className="text-danger"
+                          aria-label={`Revoke ${t.name}`}
+                          onClick={() => setRevoking(t)}
+                        >
                           <TrashIcon /> Revoke
                         </Button>
                       )}
@@ -92,7 +126,12 @@ export function ApiTokensSection({ tokens, create, revoke }: Props) {
           </table>
         </Card>
       )}
-      <Dialog open={creating} onOpenChange={(o) => !o && close()} title="New API token" description="It can do what you can: start, read and cancel your runs, and call your approved tools over MCP.">
+      <Dialog
+        open={creating}
+        onOpenChange={(o) => !o && close()}
+        title="New API token"
+        description="It can do what you can: start, read and cancel your runs, and call your approved tools over MCP."
+      >
         {creating && <ApiTokenForm key={formKey} action={create} onDone={close} />}
       </Dialog>
       <Dialog
@@ -102,8 +141,12 @@ export function ApiTokensSection({ tokens, create, revoke }: Props) {
         description="Scripts and MCP clients using it are refused from their next request on. This cannot be undone."
         footer={
           <>
-            <Button variant="ghost" onClick={() => setRevoking(null)}>Cancel</Button>
-            <Button variant="danger" loading={pending} onClick={() => revoking && confirmRevoke(revoking)}>Revoke</Button>
+            <Button variant="ghost" onClick={() => setRevoking(null)}>
+              Cancel
+            </Button>
+            <Button variant="danger" loading={pending} onClick={() => revoking && confirmRevoke(revoking)}>
+              Revoke
+            </Button>
           </>
         }
       >

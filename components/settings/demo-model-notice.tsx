@@ -10,8 +10,8 @@ export function DemoModelNotice() {
         <p className="font-medium">Using the built-in “{SCRIPTED_MODEL_LABEL}”</p>
         <p className="mt-0.5 text-muted">
           No model provider is configured, so workflows and the designer answer from Weft&apos;s scripted,
-          OpenAI-compatible demo server — fully offline and deterministic. Add a provider (OpenAI, Ollama, vLLM,
-          LM Studio, OpenRouter…) to use a real model.
+          OpenAI-compatible demo server — fully offline and deterministic. Add a provider (OpenAI, Ollama, vLLM, LM
+          Studio, OpenRouter…) to use a real model.
         </p>
       </div>
     </div>

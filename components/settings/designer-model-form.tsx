@@ -25,15 +25,25 @@ export function DesignerModelForm({ providers, current, action }: Props) {
     <Card>
       <CardHeader>
         <CardTitle>Designer model</CardTitle>
-        <CardDescription>The model the designer chat (New workflow → Describe, and the editor&apos;s Designer panel) uses to turn your descriptions into workflow graphs. Without a choice it uses OPENAI_* from the server environment when set, else your most recently updated provider, else the offline {SCRIPTED_MODEL_LABEL.toLowerCase()}.</CardDescription>
+        <CardDescription>
+          The model the designer chat (New workflow → Describe, and the editor&apos;s Designer panel) uses to turn your
+          descriptions into workflow graphs. Without a choice it uses OPENAI_* from the server environment when set,
+          else your most recently updated provider, else the offline {SCRIPTED_MODEL_LABEL.toLowerCase()}.
+        </CardDescription>
       </CardHeader>
       <CardContent>
-        <ActionForm action={formAction} pending={pending} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+        <ActionForm
+          action={formAction}
+          pending={pending}
+          className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
+        >
           <FormField label="Provider" error={errors.designerProviderId}>
             <Select name="designerProviderId" defaultValue={current.designerProviderId ?? ""}>
               <option value="">Default (environment, else your latest provider, else the demo model)</option>
               {providers.map((p) => (
-                <option key={p.id} value={p.id}>{p.name}</option>
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
               ))}
             </Select>
           </FormField>

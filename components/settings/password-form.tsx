@@ -18,7 +18,11 @@ export function PasswordForm({ action }: { action: (prev: FormResult, form: Form
         <CardDescription>Changing it signs you out everywhere, this browser included.</CardDescription>
       </CardHeader>
       <CardContent>
-        <ActionForm action={formAction} pending={pending} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+        <ActionForm
+          action={formAction}
+          pending={pending}
+          className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
+        >
           <FormField label="Current password" error={errors.current}>
             <Input name="current" type="password" autoComplete="current-password" required />
           </FormField>
@@ -29,7 +33,11 @@ export function PasswordForm({ action }: { action: (prev: FormResult, form: Form
             <SubmitButton variant="outline">Change password</SubmitButton>
           </div>
         </ActionForm>
-        {state.status === "error" && state.message && <p role="alert" className="mt-2 text-sm text-danger">{state.message}</p>}
+        {state.status === "error" && state.message && (
+          <p role="alert" className="mt-2 text-sm text-danger">
+            {state.message}
+          </p>
+        )}
       </CardContent>
     </Card>
   );

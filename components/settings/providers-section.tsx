@@ -8,7 +8,13 @@ import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { KeyIcon, PencilIcon, PlugIcon, PlusIcon, TrashIcon } from "@/components/ui/icons";
 import { ProviderForm } from "./provider-form";
-import { type DeleteProviderAction, type ProviderRow, type SaveProviderAction, type TestProviderAction, maskedKey } from "./types";
+import {
+  type DeleteProviderAction,
+  type ProviderRow,
+  type SaveProviderAction,
+  type TestProviderAction,
+  maskedKey,
+} from "./types";
 
 type Editing = { mode: "add" } | { mode: "edit"; provider: ProviderRow } | null;
 
@@ -47,7 +53,9 @@ export function ProvidersSection({ providers, save, remove, test }: Props) {
     <section aria-labelledby="providers-heading" className="grid grid-cols-1 gap-4">
       <div className="flex items-end justify-between gap-4">
         <div>
-          <h2 id="providers-heading" className="text-base font-semibold">Model providers</h2>
+          <h2 id="providers-heading" className="text-base font-semibold">
+            Model providers
+          </h2>
           <p className="text-sm text-muted">OpenAI-compatible endpoints your agents and the designer can call.</p>
         </div>
         <Button onClick={() => setEditing({ mode: "add" })}>
@@ -55,17 +63,31 @@ export function ProvidersSection({ providers, save, remove, test }: Props) {
         </Button>
       </div>
       {providers.length === 0 ? (
-        <EmptyState icon={<KeyIcon width={20} height={20} />} title="No providers" description="Add an endpoint and key to use a real model." />
+        <EmptyState
+          icon={<KeyIcon width={20} height={20} />}
+          title="No providers"
+          description="Add an endpoint and key to use a real model."
+        />
       ) : (
         <Card className="relative overflow-x-auto">
           <table className="w-full text-sm">
             <thead className="border-b border-border bg-surface-2/60 text-left text-xs uppercase tracking-wide text-muted">
               <tr>
-                <th scope="col" className="px-4 py-2.5 font-medium">Name</th>
-                <th scope="col" className="px-4 py-2.5 font-medium">Base URL</th>
-                <th scope="col" className="px-4 py-2.5 font-medium">Default model</th>
-                <th scope="col" className="px-4 py-2.5 font-medium">API key</th>
-                <th scope="col" className="px-4 py-2.5"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Base URL
+                </th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Default model
+                </th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  API key
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-border">
@@ -74,16 +96,34 @@ export function ProvidersSection({ providers, save, remove, test }: Props) {
                   <td className="px-4 py-3 font-medium">{p.name}</td>
                   <td className="max-w-64 truncate px-4 py-3 font-mono text-xs text-muted">{p.baseUrl}</td>
                   <td className="px-4 py-3">{p.defaultModel}</td>
-                  <td className="px-4 py-3 font-mono text-xs" data-testid="provider-key">{maskedKey(p.apiKeyLast4)}</td>
+                  <td className="px-4 py-3 font-mono text-xs" data-testid="provider-key">
+                    {maskedKey(p.apiKeyLast4)}
+                  </td>
                   <td className="px-4 py-3">
                     <div className="flex justify-end gap-1">
-                      <Button size="sm" variant="outline" loading={pending && testing === p.id} onClick={() => runTest(p)}>
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        loading={pending && testing === p.id}
+                        onClick={() => runTest(p)}
+                      >
                         <PlugIcon /> Test connection
                       </Button>
-                      <Button size="icon" variant="ghost" aria-label={`Edit ${p.name}`} onClick={() => setEditing({ mode: "edit", provider: p })}>
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        aria-label={`Edit ${p.name}`}
+                        onClick={() => setEditing({ mode: "edit", provider: p })}
+                      >
                         <PencilIcon />
                       </Button>
-                      <Button size="icon" variant="ghost" aria-label={`Delete ${p.name}`} className="text-danger" onClick={() => setDeleting(p)}>
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        aria-label={`Delete ${p.name}`}
+                        className="text-danger"
+                        onClick={() => setDeleting(p)}
+                      >
                         <TrashIcon />
                       </Button>
                     </div>
@@ -100,7 +140,14 @@ export function ProvidersSection({ providers, save, remove, test }: Props) {
         title={editing?.mode === "edit" ? `Edit ${editing.provider.name}` : "Add provider"}
         description="Any OpenAI-compatible API: OpenAI, Ollama, vLLM, LM Studio, OpenRouter."
       >
-        {editing && <ProviderForm key={editing.mode === "edit" ? editing.provider.id : "new"} provider={editing.mode === "edit" ? editing.provider : undefined} action={save} onDone={close} />}
+        {editing && (
+          <ProviderForm
+            key={editing.mode === "edit" ? editing.provider.id : "new"}
+            provider={editing.mode === "edit" ? editing.provider : undefined}
+            action={save}
+            onDone={close}
+          />
+        )}
       </Dialog>
       <Dialog
         open={deleting !== null}
@@ -109,8 +156,12 @@ export function ProvidersSection({ providers, save, remove, test }: Props) {
         description="Agents that use it fall back to the workflow's default model. The stored key is destroyed."
         footer={
           <>
-            <Button variant="ghost" onClick={() => setDeleting(null)}>Cancel</Button>
-            <Button variant="danger" loading={pending} onClick={() => deleting && confirmDelete(deleting)}>Delete</Button>
+            <Button variant="ghost" onClick={() => setDeleting(null)}>
+              Cancel
+            </Button>
+            <Button variant="danger" loading={pending} onClick={() => deleting && confirmDelete(deleting)}>
+              Delete
+            </Button>
           </>
         }
       >

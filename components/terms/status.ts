@@ -32,7 +32,8 @@ const TERMS: Record<Status, StatusTerm> = {
 const isStatus = (s: string): s is Status => Object.hasOwn(TERMS, s);
 
 /** The word shown for a status (an unknown one is shown as it is). */
-export const statusLabel = (status: string): string => (isStatus(status) ? TERMS[status].label : status.replace(/_/g, " "));
+export const statusLabel = (status: string): string =>
+  isStatus(status) ? TERMS[status].label : status.replace(/_/g, " ");
 
 /** What a status means, for a tooltip. */
 export const statusHint = (status: string): string => (isStatus(status) ? TERMS[status].hint : "");

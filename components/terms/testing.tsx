@@ -17,9 +17,32 @@ export function nodeTexts(doc: Workflow, view: NodeView, run?: ReadonlyMap<strin
   const out = new Map<string, string>();
   for (const flow of documentToNodes(doc, { run })) {
     const Node = nodeTypes[flow.type];
-    const props = { ...flow, selected: false, dragging: false, zIndex: 0, selectable: true, deletable: true, draggable: true, isConnectable: true, positionAbsoluteX: 0, positionAbsoluteY: 0 };
-    const html = renderToStaticMarkup(<ReactFlowProvider><NodeViewProvider value={view}><Node {...props} /></NodeViewProvider></ReactFlowProvider>);
-    out.set(flow.id, html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
+    const props = {
+      ...flow,
+      selected: false,
+      dragging: false,
+      zIndex: 0,
+      selectable: true,
+      deletable: true,
+      draggable: true,
+      isConnectable: true,
+      positionAbsoluteX: 0,
+      positionAbsoluteY: 0,
+    };
+    const html = renderToStaticMarkup(
+      <ReactFlowProvider>
+        <NodeViewProvider value={view}>
+          <Node {...props} />
+        </NodeViewProvider>
+      </ReactFlowProvider>,
+    );
+    out.set(
+      flow.id,
+      html
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim(),
+    );
   }
   return out;
 }
@@ -38,13 +61,20 @@ function random(seed: number): () => number {
 /** Random values for what only the editor shows (a shared graph has none of it): prompts, modes, args, workers. */
 function designFacts(kind: NodeKind, r: () => number): Record<string, unknown> {
   switch (kind) {
-    case "router": return r() < 0.5 ? { mode: "expression" } : { model: { model: "gpt-4o", provider: "openai" } };
-    case "tool": return { sideEffect: r() < 0.5, args: r() < 0.5 ? { url: "{{inputs.q}}" } : {} };
-    case "human": return { prompt: "Publish {{inputs.q}}?", fields: [{ key: "note", type: "text" }] };
-    case "orchestrator": return { workers: ["a0"] };
-    case "abort": return { reason: "Refused: {{inputs.q}}" };
-    case "subflow": return { workflowId: "wf_child", version: 2, inputs: { topic: "{{inputs.q}}" } };
-    default: return {};
+    case "router":
+      return r() < 0.5 ? { mode: "expression" } : { model: { model: "gpt-4o", provider: "openai" } };
+    case "tool":
+      return { sideEffect: r() < 0.5, args: r() < 0.5 ? { url: "{{inputs.q}}" } : {} };
+    case "human":
+      return { prompt: "Publish {{inputs.q}}?", fields: [{ key: "note", type: "text" }] };
+    case "orchestrator":
+      return { workers: ["a0"] };
+    case "abort":
+      return { reason: "Refused: {{inputs.q}}" };
+    case "subflow":
+      return { workflowId: "wf_child", version: 2, inputs: { topic: "{{inputs.q}}" } };
+    default:
+      return {};
   }
 }
 
@@ -56,9 +86,23 @@ function designFacts(kind: NodeKind, r: () => number): Record<string, unknown> {
 export function randomWorkflow(seed: number): Workflow {
   const r = random(seed);
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-  const middle = Array.from({ length: 3 + Math.floor(r() * 6) }, (_, i) => ({ kind: pick(nodeKinds.filter((k) => k !== "start" && k !== "end")), id: `n${i}` }));
-  const agents = [0, 1].map((i) => ({ key: `a${i}`, name: r() < 0.8 ? `Agent ${i}` : `a${i}`, model: r() < 0.5 ? { model: pick(["gpt-4o-mini", "scripted-demo", "llama3.1:8b"]), ...(r() < 0.5 ? { provider: "openai" } : {}) } : undefined }));
-  const nodes = [defaultNode("start", "start"), ...middle.map(({ kind, id }) => defaultNode(kind as NodeKind, id)), defaultNode("end", "end")].map((n, i) => ({
+  const middle = Array.from({ length: 3 + Math.floor(r() * 6) }, (_, i) => ({
+    kind: pick(nodeKinds.filter((k) => k !== "start" && k !== "end")),
+    id: `n${i}`,
+  }));
+  const agents = [0, 1].map((i) => ({
+    key: `a${i}`,
+    name: r() < 0.8 ? `Agent ${i}` : `a${i}`,
+    model:
+      r() < 0.5
+        ? { model: pick(["gpt-4o-mini", "scripted-demo", "llama3.1:8b"]), ...(r() < 0.5 ? { provider: "openai" } : {}) }
+        : undefined,
+  }));
+  const nodes = [
+    defaultNode("start", "start"),
+    ...middle.map(({ kind, id }) => defaultNode(kind as NodeKind, id)),
+    defaultNode("end", "end"),
+  ].map((n, i) => ({
     ...n,
     name: r() < 0.25 ? "" : `${n.type} ${i}`,
     join: r() < 0.5 ? ("any" as const) : ("all" as const),
@@ -72,11 +116,26 @@ export function randomWorkflow(seed: number): Workflow {
     const handle = nodeKindRegistry[n.type].outcomes(n as never)[0];
     if (!handle) return;
     for (const j of new Set([i + 1, i + 1 + Math.floor(r() * (nodes.length - i - 1))])) {
-      if (j < nodes.length) edges.push({ id: `e${i}_${j}`, source: n.id, sourceHandle: handle, target: nodes[j]!.id, kind: "forward" });
+      if (j < nodes.length)
+        edges.push({ id: `e${i}_${j}`, source: n.id, sourceHandle: handle, target: nodes[j]!.id, kind: "forward" });
     }
-    if (i > 1 && r() < 0.3) edges.push({ id: `l${i}`, source: n.id, sourceHandle: handle, target: nodes[1]!.id, kind: "loop", maxIterations: 1 + Math.floor(r() * 4) });
+    if (i > 1 && r() < 0.3)
+      edges.push({
+        id: `l${i}`,
+        source: n.id,
+        sourceHandle: handle,
+        target: nodes[1]!.id,
+        kind: "loop",
+        maxIterations: 1 + Math.floor(r() * 4),
+      });
   });
-  return workflowSchema.parse({ name: `random ${seed}`, agents, nodes, edges, ...(r() < 0.5 ? { defaultModel: { model: "gpt-4o" } } : {}) });
+  return workflowSchema.parse({
+    name: `random ${seed}`,
+    agents,
+    nodes,
+    edges,
+    ...(r() < 0.5 ? { defaultModel: { model: "gpt-4o" } } : {}),
+  });
 }
 
 export const vocabularyDocuments: [string, Workflow][] = [

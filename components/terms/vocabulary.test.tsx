@@ -23,7 +23,11 @@ describe("one vocabulary: the editor and the designer's proposal", () => {
     const incoming = new Map<string, number>();
     for (const e of doc.edges) if (e.kind === "forward") incoming.set(e.target, (incoming.get(e.target) ?? 0) + 1);
     for (const node of doc.nodes) {
-      const words = [nodeTitle(node), KIND_TERMS[node.type].label, ...(incoming.get(node.id)! > 1 ? [joinBadge(node.join, incoming.get(node.id)!)] : [])];
+      const words = [
+        nodeTitle(node),
+        KIND_TERMS[node.type].label,
+        ...(incoming.get(node.id)! > 1 ? [joinBadge(node.join, incoming.get(node.id)!)] : []),
+      ];
       for (const w of words) {
         expect(design.get(node.id)).toContain(w);
         expect(run.get(node.id)).toContain(w);
@@ -35,7 +39,9 @@ describe("one vocabulary: the editor and the designer's proposal", () => {
     const groups = diffGrouped(workflowSchema.parse({ name: "blank" }), doc);
     for (const g of groups.filter((x) => x.nodeId)) {
       const node = doc.nodes.find((n) => n.id === g.nodeId)!;
-      expect(describeGroup(g, { base: workflowSchema.parse({ name: "blank" }), proposal: doc })).toBe(`Add node "${nodeTitle(node)}"`);
+      expect(describeGroup(g, { base: workflowSchema.parse({ name: "blank" }), proposal: doc })).toBe(
+        `Add node "${nodeTitle(node)}"`,
+      );
     }
   });
 

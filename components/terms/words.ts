@@ -13,20 +13,26 @@ export const joinBadge = (join: WorkflowNode["join"], incoming: number): string 
 
 /** What the join badge means (its tooltip). */
 export const joinHint = (join: WorkflowNode["join"], incoming: number): string =>
-  join === "all" ? `Join: starts once all ${incoming} incoming edges have delivered` : `Join: starts on the first of its ${incoming} incoming edges`;
+  join === "all"
+    ? `Join: starts once all ${incoming} incoming edges have delivered`
+    : `Join: starts on the first of its ${incoming} incoming edges`;
 
 /** A loop edge's label: its iteration cap ("?" while missing). */
 export const loopLabel = (maxIterations: number | undefined): string => `↺ ≤ ${maxIterations ?? "?"}`;
 
 /** What a loop edge's label means (its tooltip). */
 export const loopHint = (maxIterations: number | undefined): string =>
-  maxIterations === undefined ? "Loop edge without an iteration cap (click to set one)" : `Loop edge: goes back at most ${maxIterations} times (click to edit)`;
+  maxIterations === undefined
+    ? "Loop edge without an iteration cap (click to set one)"
+    : `Loop edge: goes back at most ${maxIterations} times (click to edit)`;
 
 /** How a proposal or a version comparison marks a node or edge. */
 export type DiffMark = "added" | "changed" | "removed";
 
 /** Diff marks: the word and colour family (badge tone, canvas ring) shared by the proposal card, its canvas preview and version comparison. */
-export const DIFF_TERMS: Readonly<Record<DiffMark, { label: string; tone: "success" | "warning" | "danger"; ring: string; stroke: string }>> = {
+export const DIFF_TERMS: Readonly<
+  Record<DiffMark, { label: string; tone: "success" | "warning" | "danger"; ring: string; stroke: string }>
+> = {
   added: { label: "added", tone: "success", ring: "ring-2 ring-success", stroke: "var(--success)" },
   changed: { label: "changed", tone: "warning", ring: "ring-2 ring-warning", stroke: "var(--warning)" },
   removed: { label: "removed", tone: "danger", ring: "ring-2 ring-danger opacity-60", stroke: "var(--danger)" },

@@ -36,7 +36,12 @@ async function* lines(res: Response): AsyncGenerator<CreateStreamEvent> {
  * and failures go back to it (≤ 3 rounds), shown live. A passing tool is shown with its code and
  * results for approval; a similar approved tool is reused instead; near-duplicates are flagged.
  */
-export function CreateToolDialog({ open, onOpenChange, approve, onChanged }: {
+export function CreateToolDialog({
+  open,
+  onOpenChange,
+  approve,
+  onChanged,
+}: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   approve: ToolActions["approve"];
@@ -68,7 +73,12 @@ export function CreateToolDialog({ open, onOpenChange, approve, onChanged }: {
     setRunning(true);
     abort.current = new AbortController();
     try {
-      const res = await fetch("/tools/create", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ request }), signal: abort.current.signal });
+      const res = await fetch("/tools/create", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ request }),
+        signal: abort.current.signal,
+      });
       if (!res.ok) {
         const body = (await res.json().catch(() => ({}))) as { error?: string };
         setFinal({ type: "error", message: body.error ?? `Request failed (${res.status})` });
@@ -77,7 +87,8 @@ export function CreateToolDialog({ open, onOpenChange, approve, onChanged }: {
       for await (const e of lines(res)) {
         if (e.type === "started") setOffline(e.offline === true);
         else if (e.type === "round") setRounds((r) => [...r, { round: e.round }]);
-        else if (e.type === "draft") setRounds((r) => r.map((x) => (x.round === e.round ? { ...x, name: e.draft.name, code: e.draft.code } : x)));
+        else if (e.type === "draft")
+          setRounds((r) => r.map((x) => (x.round === e.round ? { ...x, name: e.draft.name, code: e.draft.code } : x)));
         else if (e.type === "tests") setRounds((r) => r.map((x) => (x.round === e.round ? { ...x, results: e } : x)));
         else if (e.type === "ready" || e.type === "reused" || e.type === "failed" || e.type === "error") {
           setFinal(e);
@@ -85,7 +96,8 @@ export function CreateToolDialog({ open, onOpenChange, approve, onChanged }: {
         }
       }
     } catch (err) {
-      if (!(err instanceof DOMException && err.name === "AbortError")) setFinal({ type: "error", message: err instanceof Error ? err.message : String(err) });
+      if (!(err instanceof DOMException && err.name === "AbortError"))
+        setFinal({ type: "error", message: err instanceof Error ? err.message : String(err) });
     } finally {
       setRunning(false);
     }
@@ -103,23 +115,47 @@ export function CreateToolDialog({ open, onOpenChange, approve, onChanged }: {
   };
 
   return (
-    <Dialog open={open} onOpenChange={close} title="Create tool" className="w-[min(52rem,calc(100vw-2rem))]"
-      description="Describe what the tool should do. A model writes the code and tests; the tests run in the sandbox (up to 3 rounds). Nothing runs in workflows until you approve the exact code.">
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="Create tool"
+      className="w-[min(52rem,calc(100vw-2rem))]"
+      description="Describe what the tool should do. A model writes the code and tests; the tests run in the sandbox (up to 3 rounds). Nothing runs in workflows until you approve the exact code."
+    >
       <div className="grid gap-4" data-testid="create-tool-dialog">
         <FormField label="What should the tool do?">
-          <Textarea value={request} onChange={(e) => setRequest(e.target.value)} rows={3} disabled={running} data-testid="create-tool-request"
-            placeholder="Compute compound annual growth rate from a start value, an end value and a number of years" />
+          <Textarea
+            value={request}
+            onChange={(e) => setRequest(e.target.value)}
+            rows={3}
+            disabled={running}
+            data-testid="create-tool-request"
+            placeholder="Compute compound annual growth rate from a start value, an end value and a number of years"
+          />
         </FormField>
         <div className="flex justify-end gap-2">
-          {running && <Button variant="ghost" onClick={() => abort.current?.abort()}>Stop</Button>}
-          <Button onClick={() => void start()} loading={running} disabled={request.trim().length < 10} data-testid="create-tool-start">
+          {running && (
+            <Button variant="ghost" onClick={() => abort.current?.abort()}>
+              Stop
+            </Button>
+          )}
+          <Button
+            onClick={() => void start()}
+            loading={running}
+            disabled={request.trim().length < 10}
+            data-testid="create-tool-start"
+          >
             {rounds.length ? "Try again" : "Write the tool"}
           </Button>
         </div>
         {offline && (
-          <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200" data-testid="create-tool-offline">
-            Offline demo model: no model provider is connected, so the tool comes from the demo&apos;s few scripted ones, the
-            closest to your description. Add a provider in Settings to have any tool written.
+          <p
+            role="note"
+            className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+            data-testid="create-tool-offline"
+          >
+            Offline demo model: no model provider is connected, so the tool comes from the demo&apos;s few scripted
+            ones, the closest to your description. Add a provider in Settings to have any tool written.
           </p>
         )}
         {rounds.length > 0 && (
@@ -128,13 +164,21 @@ export function CreateToolDialog({ open, onOpenChange, approve, onChanged }: {
               const passed = r.results?.results.filter((x) => x.passed).length ?? 0;
               const total = r.results?.results.length ?? 0;
               return (
-                <li key={r.round} className="grid gap-2 rounded-md border border-border p-3" data-testid="create-tool-round">
+                <li
+                  key={r.round}
+                  className="grid gap-2 rounded-md border border-border p-3"
+                  data-testid="create-tool-round"
+                >
                   <div className="flex items-center gap-2 text-sm">
                     <span className="font-medium">Round {r.round}</span>
                     {r.name && <span className="font-mono text-xs">{r.name}</span>}
                     {!r.code && <span className="text-xs text-muted">writing…</span>}
                     {r.code && !r.results && <span className="text-xs text-muted">testing in the sandbox…</span>}
-                    {r.results && <Badge tone={passed === total ? "success" : "danger"}>{passed}/{total} tests pass</Badge>}
+                    {r.results && (
+                      <Badge tone={passed === total ? "success" : "danger"}>
+                        {passed}/{total} tests pass
+                      </Badge>
+                    )}
                   </div>
                   {r.results && passed !== total && <TestResults results={r.results.results} />}
                 </li>
@@ -143,15 +187,24 @@ export function CreateToolDialog({ open, onOpenChange, approve, onChanged }: {
           </ol>
         )}
         {final?.type === "reused" && (
-          <p role="status" className="rounded-md border border-primary/30 bg-primary/10 px-3 py-2 text-sm" data-testid="create-tool-reused">
-            An approved tool already does this: <span className="font-mono">{final.name}</span> (similarity {final.score.toFixed(2)}). It is reused; no code was written.
+          <p
+            role="status"
+            className="rounded-md border border-primary/30 bg-primary/10 px-3 py-2 text-sm"
+            data-testid="create-tool-reused"
+          >
+            An approved tool already does this: <span className="font-mono">{final.name}</span> (similarity{" "}
+            {final.score.toFixed(2)}). It is reused; no code was written.
           </p>
         )}
         {final?.type === "failed" && (
-          <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">Not created: {final.error}.</p>
+          <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">
+            Not created: {final.error}.
+          </p>
         )}
         {final?.type === "error" && (
-          <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{final.message}</p>
+          <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">
+            {final.message}
+          </p>
         )}
         {final?.type === "ready" && (
           <div className="grid gap-3" data-testid="create-tool-ready">
@@ -160,18 +213,29 @@ export function CreateToolDialog({ open, onOpenChange, approve, onChanged }: {
               <Badge>v{final.version}</Badge>
               <Badge tone="success">all tests pass (round {final.rounds})</Badge>
               <Badge tone="warning">awaiting your approval</Badge>
-              <span className="font-mono text-xs text-muted" title={final.codeHash}>sha256 {final.codeHash.slice(0, 12)}…</span>
+              <span className="font-mono text-xs text-muted" title={final.codeHash}>
+                sha256 {final.codeHash.slice(0, 12)}…
+              </span>
             </div>
             {final.nearDuplicates.length > 0 && (
-              <p className="rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="create-tool-duplicates">
-                Looks like an existing tool: {final.nearDuplicates.map((d) => `${d.name} (${d.score.toFixed(2)})`).join(", ")}. Consider using it instead.
+              <p
+                className="rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm"
+                data-testid="create-tool-duplicates"
+              >
+                Looks like an existing tool:{" "}
+                {final.nearDuplicates.map((d) => `${d.name} (${d.score.toFixed(2)})`).join(", ")}. Consider using it
+                instead.
               </p>
             )}
             <CodeBlock code={final.code} testId="create-tool-code" />
             <TestResults results={final.results} />
             <div className="flex justify-end gap-2">
-              <Button variant="ghost" onClick={() => close(false)}>Later</Button>
-              <Button onClick={() => void doApprove(final)} loading={approving} data-testid="create-tool-approve">Approve this code</Button>
+              <Button variant="ghost" onClick={() => close(false)}>
+                Later
+              </Button>
+              <Button onClick={() => void doApprove(final)} loading={approving} data-testid="create-tool-approve">
+                Approve this code
+              </Button>
             </div>
           </div>
         )}

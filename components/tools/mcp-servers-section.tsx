@@ -12,7 +12,15 @@ import { Input, Select } from "@/components/ui/input";
 import { SubmitButton } from "@/components/ui/submit-button";
 import type { McpActions, ToolActionResult, ToolView } from "./types";
 
-function McpForm({ save, stdioEnabled, onDone }: { save: McpActions["save"]; stdioEnabled: boolean; onDone: () => void }) {
+function McpForm({
+  save,
+  stdioEnabled,
+  onDone,
+}: {
+  save: McpActions["save"];
+  stdioEnabled: boolean;
+  onDone: () => void;
+}) {
   const [state, action, pending] = useActionState<ToolActionResult | null, FormData>(save, null);
   const [transport, setTransport] = useState<"stdio" | "http">(stdioEnabled ? "stdio" : "http");
   useEffect(() => {
@@ -24,19 +32,34 @@ function McpForm({ save, stdioEnabled, onDone }: { save: McpActions["save"]; std
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
   return (
     <ActionForm action={action} pending={pending} className="grid gap-4" noValidate data-testid="mcp-form">
-      {state && !state.ok && <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{state.message}</p>}
+      {state && !state.ok && (
+        <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">
+          {state.message}
+        </p>
+      )}
       <FormField label="Name" error={errors.name} hint="Its tools appear as <name>__<tool>.">
         <Input name="name" placeholder="files" required autoFocus data-testid="mcp-name" />
       </FormField>
       <FormField label="Transport" error={errors.transport}>
-        <Select name="transport" value={transport} onChange={(e) => setTransport(e.target.value as "stdio" | "http")} data-testid="mcp-transport">
+        <Select
+          name="transport"
+          value={transport}
+          onChange={(e) => setTransport(e.target.value as "stdio" | "http")}
+          data-testid="mcp-transport"
+        >
           <option value="http">Streamable HTTP URL</option>
-          <option value="stdio" disabled={!stdioEnabled}>stdio command{stdioEnabled ? "" : " (disabled on this server)"}</option>
+          <option value="stdio" disabled={!stdioEnabled}>
+            stdio command{stdioEnabled ? "" : " (disabled on this server)"}
+          </option>
         </Select>
       </FormField>
       {transport === "stdio" ? (
         <>
-          <FormField label="Command" error={errors.command} hint="Runs on the Weft host with only PATH in its environment.">
+          <FormField
+            label="Command"
+            error={errors.command}
+            hint="Runs on the Weft host with only PATH in its environment."
+          >
             <Input name="command" placeholder="npx" data-testid="mcp-command" />
           </FormField>
           <FormField label="Arguments" error={errors.args} hint='Separated by spaces; "quote" arguments with spaces.'>
@@ -44,12 +67,18 @@ function McpForm({ save, stdioEnabled, onDone }: { save: McpActions["save"]; std
           </FormField>
         </>
       ) : (
-        <FormField label="URL" error={errors.url} hint="Checked by the SSRF guard: private and loopback addresses are refused.">
+        <FormField
+          label="URL"
+          error={errors.url}
+          hint="Checked by the SSRF guard: private and loopback addresses are refused."
+        >
           <Input name="url" type="url" placeholder="https://mcp.example.com/mcp" data-testid="mcp-url" />
         </FormField>
       )}
       <div className="flex justify-end gap-2">
-        <Button variant="ghost" onClick={onDone}>Cancel</Button>
+        <Button variant="ghost" onClick={onDone}>
+          Cancel
+        </Button>
         <SubmitButton data-testid="mcp-save">Connect</SubmitButton>
       </div>
     </ActionForm>
@@ -57,7 +86,15 @@ function McpForm({ save, stdioEnabled, onDone }: { save: McpActions["save"]; std
 }
 
 /** Settings → MCP servers: connect external servers (stdio command or HTTP URL) whose tools join the registry. */
-export function McpServersSection({ servers, actions, stdioEnabled }: { servers: ToolView[]; actions: McpActions; stdioEnabled: boolean }) {
+export function McpServersSection({
+  servers,
+  actions,
+  stdioEnabled,
+}: {
+  servers: ToolView[];
+  actions: McpActions;
+  stdioEnabled: boolean;
+}) {
   const [adding, setAdding] = useState(false);
   const [pending, startTransition] = useTransition();
   const remove = (id: string) =>
@@ -70,23 +107,53 @@ export function McpServersSection({ servers, actions, stdioEnabled }: { servers:
     <section aria-labelledby="mcp-heading" className="grid grid-cols-1 gap-4">
       <div className="flex items-end justify-between gap-4">
         <div>
-          <h2 id="mcp-heading" className="text-base font-semibold">MCP servers</h2>
-          <p className="text-sm text-muted">External Model Context Protocol servers; their tools join your registry. Changing a connection needs approval again.</p>
+          <h2 id="mcp-heading" className="text-base font-semibold">
+            MCP servers
+          </h2>
+          <p className="text-sm text-muted">
+            External Model Context Protocol servers; their tools join your registry. Changing a connection needs
+            approval again.
+          </p>
         </div>
-        <Button onClick={() => setAdding(true)} data-testid="mcp-add"><PlusIcon /> Add MCP server</Button>
+        <Button onClick={() => setAdding(true)} data-testid="mcp-add">
+          <PlusIcon /> Add MCP server
+        </Button>
       </div>
       {servers.length === 0 ? (
-        <p className="flex items-center gap-2 text-sm text-muted"><PlugIcon /> No MCP servers connected.</p>
+        <p className="flex items-center gap-2 text-sm text-muted">
+          <PlugIcon /> No MCP servers connected.
+        </p>
       ) : (
         <Card className="divide-y divide-border">
           {servers.map((s) => (
-            <div key={s.key} className="flex items-center gap-3 px-4 py-3 text-sm" data-testid="mcp-row" data-name={s.name}>
+            <div
+              key={s.key}
+              className="flex items-center gap-3 px-4 py-3 text-sm"
+              data-testid="mcp-row"
+              data-name={s.name}
+            >
               <span className="font-mono font-medium">{s.name}</span>
-              {s.runningVersion !== undefined ? <Badge tone="success">approved</Badge> : <Badge tone="warning">not approved</Badge>}
+              {s.runningVersion !== undefined ? (
+                <Badge tone="success">approved</Badge>
+              ) : (
+                <Badge tone="warning">not approved</Badge>
+              )}
               <span className="min-w-0 flex-1 truncate font-mono text-xs text-muted">
-                {s.mcp?.config ? (s.mcp.config.transport === "stdio" ? `${s.mcp.config.command} ${s.mcp.config.args.join(" ")}` : s.mcp.config.url) : "invalid config"}
+                {s.mcp?.config
+                  ? s.mcp.config.transport === "stdio"
+                    ? `${s.mcp.config.command} ${s.mcp.config.args.join(" ")}`
+                    : s.mcp.config.url
+                  : "invalid config"}
               </span>
-              <Button size="sm" variant="ghost" aria-label={`Remove ${s.name}`} disabled={pending} onClick={() => s.id && remove(s.id)}><TrashIcon /></Button>
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-label={`Remove ${s.name}`}
+                disabled={pending}
+                onClick={() => s.id && remove(s.id)}
+              >
+                <TrashIcon />
+              </Button>
             </div>
           ))}
         </Card>

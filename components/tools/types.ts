@@ -22,7 +22,8 @@ export interface ToolVersionView {
 }
 
 /** An MCP server's connection, as settings shows it (no secrets: header values are not sent). */
-export type McpConfigView = { transport: "stdio"; command: string; args: string[] } | { transport: "http"; url: string; headerNames: string[] };
+export type McpConfigView =
+  { transport: "stdio"; command: string; args: string[] } | { transport: "http"; url: string; headerNames: string[] };
 
 /** A row of the registry: a built-in, a created (code) tool, or an external MCP server with its tools. */
 export interface ToolView {
@@ -43,7 +44,8 @@ export interface ToolView {
 }
 
 /** Result of a tools page action. */
-export type ToolActionResult = { ok: true; message: string } | { ok: false; message: string; fieldErrors?: Record<string, string | undefined> };
+export type ToolActionResult =
+  { ok: true; message: string } | { ok: false; message: string; fieldErrors?: Record<string, string | undefined> };
 
 /** A test re-run answer. */
 export type RerunResult = { ok: true; results: ToolTestView[] } | { ok: false; message: string };
@@ -64,9 +66,29 @@ export interface McpActions {
 export type CreateStreamEvent =
   | { type: "started"; request: string; model?: string; offline?: boolean }
   | { type: "round"; round: number; maxRounds: number }
-  | { type: "draft"; round: number; draft: { name: string; description: string; code: string; argsSchema: Record<string, unknown>; tests: { input: Record<string, unknown>; expected: unknown }[] } }
+  | {
+      type: "draft";
+      round: number;
+      draft: {
+        name: string;
+        description: string;
+        code: string;
+        argsSchema: Record<string, unknown>;
+        tests: { input: Record<string, unknown>; expected: unknown }[];
+      };
+    }
   | { type: "tests"; round: number; results: ToolTestView[] }
   | { type: "reused"; toolId: string; name: string; score: number }
-  | { type: "ready"; name: string; versionId: string; version: number; codeHash: string; code: string; rounds: number; results: ToolTestView[]; nearDuplicates: { name: string; score: number }[] }
+  | {
+      type: "ready";
+      name: string;
+      versionId: string;
+      version: number;
+      codeHash: string;
+      code: string;
+      rounds: number;
+      results: ToolTestView[];
+      nearDuplicates: { name: string; score: number }[];
+    }
   | { type: "failed"; rounds: number; error: string; results: ToolTestView[] }
   | { type: "error"; message: string };

@@ -3,7 +3,8 @@ import { useEffect } from "react";
 import { toast } from "sonner";
 
 /** The shape every form and row action answers with (settings, agents, schedules). */
-export type ActionOutcome = { status: "idle" } | { status: "ok"; message: string } | { status: "error"; message?: string };
+export type ActionOutcome =
+  { status: "idle" } | { status: "ok"; message: string } | { status: "error"; message?: string };
 
 /** Toasts an action's answer: its message on success, its message (else `failure`) on error. */
 export function toastOutcome(r: ActionOutcome, failure = "Something went wrong."): void {

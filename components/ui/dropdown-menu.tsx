@@ -23,7 +23,8 @@ export function DropdownMenu({ trigger, label, children, align = "end", triggerC
   const button = useRef<HTMLButtonElement>(null);
   const menuId = useId();
 
-  const items = () => Array.from(root.current?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([disabled])') ?? []);
+  const items = () =>
+    Array.from(root.current?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([disabled])') ?? []);
 
   useEffect(() => {
     if (!open) return;

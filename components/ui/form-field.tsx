@@ -18,7 +18,11 @@ export function FormField({ label, children, error, hint, id }: FieldProps) {
   const controlId = id ?? generated;
   const describedBy = error ? `${controlId}-error` : hint ? `${controlId}-hint` : undefined;
   const control = isValidElement(children)
-    ? cloneElement(children, { id: controlId, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy })
+    ? cloneElement(children, {
+        id: controlId,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": describedBy,
+      })
     : children;
   return (
     <div className="grid gap-1.5">

@@ -9,7 +9,10 @@ export const fieldClasses = cn(
 );
 
 /** A text input (h-9). */
-export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input({ className, ...rest }, ref) {
+export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input(
+  { className, ...rest },
+  ref,
+) {
   return <input ref={ref} className={cn(fieldClasses, "h-9", className)} {...rest} />;
 });
 
@@ -22,6 +25,9 @@ export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<H
 });
 
 /** A native select styled like the inputs (native keeps keyboard and screen-reader behaviour). */
-export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function Select({ className, ...rest }, ref) {
+export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function Select(
+  { className, ...rest },
+  ref,
+) {
   return <select ref={ref} className={cn(fieldClasses, "h-9 pr-8", className)} {...rest} />;
 });

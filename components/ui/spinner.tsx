@@ -5,7 +5,10 @@ export function Spinner({ className }: { className?: string }) {
   return (
     <span
       aria-hidden
-      className={cn("inline-block size-4 animate-spin rounded-full border-2 border-current border-r-transparent", className)}
+      className={cn(
+        "inline-block size-4 animate-spin rounded-full border-2 border-current border-r-transparent",
+        className,
+      )}
     />
   );
 }

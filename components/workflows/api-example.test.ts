@@ -13,7 +13,9 @@ const fields = [
 
 describe("the workflow's API example", () => {
   it("gives every input field a value of its type", () => {
-    expect(exampleRunBody(fields)).toEqual({ inputs: { topic: "What the article is about", notes: "notes", pages: 1, draft: true, meta: {} } });
+    expect(exampleRunBody(fields)).toEqual({
+      inputs: { topic: "What the article is about", notes: "notes", pages: 1, draft: true, meta: {} },
+    });
     expect(exampleRunBody([])).toEqual({ inputs: {} });
   });
 

@@ -20,7 +20,15 @@ export function useRowActions() {
  * A card of the workflow page listing what drives its runs (schedules, webhooks, notification URLs):
  * title, description and an "Add" button; an optional note; the rows, or `empty` when there are none.
  */
-export function ListCard({ title, description, addLabel, onAdd, note, empty, children }: {
+export function ListCard({
+  title,
+  description,
+  addLabel,
+  onAdd,
+  note,
+  empty,
+  children,
+}: {
   title: string;
   description: string;
   addLabel: string;
@@ -43,14 +51,25 @@ export function ListCard({ title, description, addLabel, onAdd, note, empty, chi
       </CardHeader>
       <CardContent className="grid gap-3">
         {note}
-        {children && children.length > 0 ? <ul className="divide-y divide-border">{children}</ul> : <p className="text-sm text-muted">{empty}</p>}
+        {children && children.length > 0 ? (
+          <ul className="divide-y divide-border">{children}</ul>
+        ) : (
+          <p className="text-sm text-muted">{empty}</p>
+        )}
       </CardContent>
     </Card>
   );
 }
 
 /** A row's buttons: its own (`children`), then Pause/Resume and Delete. */
-export function RowControls({ pending, enabled, onPause, deleteLabel, onDelete, children }: {
+export function RowControls({
+  pending,
+  enabled,
+  onPause,
+  deleteLabel,
+  onDelete,
+  children,
+}: {
   pending: boolean;
   enabled: boolean;
   onPause: () => void;
@@ -64,7 +83,14 @@ export function RowControls({ pending, enabled, onPause, deleteLabel, onDelete, 
       <Button size="sm" variant="outline" disabled={pending} onClick={onPause}>
         {enabled ? "Pause" : "Resume"}
       </Button>
-      <Button size="icon" variant="ghost" className="text-danger" aria-label={deleteLabel} disabled={pending} onClick={onDelete}>
+      <Button
+        size="icon"
+        variant="ghost"
+        className="text-danger"
+        aria-label={deleteLabel}
+        disabled={pending}
+        onClick={onDelete}
+      >
         <TrashIcon />
       </Button>
     </div>

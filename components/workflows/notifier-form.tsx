@@ -11,7 +11,15 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { NOTIFY_ON_LABEL, type NotifierActions, type NotifierRow, type NotifierSecretResult } from "./notifier-types";
 
 /** "Add notification URL": where and which endings; then the signing secret, shown once. */
-export function NotifierForm({ workflowId, action, onDone }: { workflowId: string; action: NotifierActions["create"]; onDone: () => void }) {
+export function NotifierForm({
+  workflowId,
+  action,
+  onDone,
+}: {
+  workflowId: string;
+  action: NotifierActions["create"];
+  onDone: () => void;
+}) {
   const [state, formAction, pending] = useActionState<NotifierSecretResult, FormData>(action, { status: "idle" });
   if (state.status === "ok") return <SigningSecret url={state.url} secret={state.secret} onDone={onDone} />;
   return (
@@ -19,7 +27,9 @@ export function NotifierForm({ workflowId, action, onDone }: { workflowId: strin
       <input type="hidden" name="workflowId" value={workflowId} />
       <NotifierFields state={state} />
       <div className="mt-2 flex justify-end gap-2">
-        <Button variant="ghost" onClick={onDone}>Cancel</Button>
+        <Button variant="ghost" onClick={onDone}>
+          Cancel
+        </Button>
         <SubmitButton>Add URL</SubmitButton>
       </div>
     </ActionForm>
@@ -27,7 +37,17 @@ export function NotifierForm({ workflowId, action, onDone }: { workflowId: strin
 }
 
 /** "Edit": a notification URL's address and which endings it hears of; its signing secret stays. */
-export function NotifierEditForm({ workflowId, notifier, action, onDone }: { workflowId: string; notifier: NotifierRow; action: NotifierActions["update"]; onDone: () => void }) {
+export function NotifierEditForm({
+  workflowId,
+  notifier,
+  action,
+  onDone,
+}: {
+  workflowId: string;
+  notifier: NotifierRow;
+  action: NotifierActions["update"];
+  onDone: () => void;
+}) {
   const [state, formAction, pending] = useActionState<FormResult, FormData>(action, { status: "idle" });
   useDoneOnOk(state, onDone);
   return (
@@ -36,27 +56,51 @@ export function NotifierEditForm({ workflowId, notifier, action, onDone }: { wor
       <input type="hidden" name="id" value={notifier.id} />
       <NotifierFields state={state} initial={notifier} />
       <div className="mt-2 flex justify-end gap-2">
-        <Button variant="ghost" onClick={onDone}>Cancel</Button>
+        <Button variant="ghost" onClick={onDone}>
+          Cancel
+        </Button>
         <SubmitButton>Save URL</SubmitButton>
       </div>
     </ActionForm>
   );
 }
 
-function NotifierFields({ state, initial }: { state: { status: string; message?: string; fieldErrors?: Record<string, string | undefined> }; initial?: NotifierRow }) {
+function NotifierFields({
+  state,
+  initial,
+}: {
+  state: { status: string; message?: string; fieldErrors?: Record<string, string | undefined> };
+  initial?: NotifierRow;
+}) {
   const errors = state.status === "error" ? (state.fieldErrors ?? {}) : {};
   return (
     <>
       {state.status === "error" && state.message && (
-        <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{state.message}</p>
+        <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">
+          {state.message}
+        </p>
       )}
-      <FormField label="URL" error={errors.url} hint="Receives a signed JSON POST when a run ends; a 2xx answer counts as received.">
-        <Input name="url" type="url" placeholder="https://example.com/hooks/weft" maxLength={2000} defaultValue={initial?.url} required autoFocus />
+      <FormField
+        label="URL"
+        error={errors.url}
+        hint="Receives a signed JSON POST when a run ends; a 2xx answer counts as received."
+      >
+        <Input
+          name="url"
+          type="url"
+          placeholder="https://example.com/hooks/weft"
+          maxLength={2000}
+          defaultValue={initial?.url}
+          required
+          autoFocus
+        />
       </FormField>
       <FormField label="Send" hint="Failed, aborted, over budget and cancelled runs count as not succeeding.">
         <Select name="on" defaultValue={initial?.on ?? "all"}>
           {(Object.keys(NOTIFY_ON_LABEL) as (keyof typeof NOTIFY_ON_LABEL)[]).map((k) => (
-            <option key={k} value={k}>{NOTIFY_ON_LABEL[k]}</option>
+            <option key={k} value={k}>
+              {NOTIFY_ON_LABEL[k]}
+            </option>
           ))}
         </Select>
       </FormField>
@@ -65,20 +109,34 @@ function NotifierFields({ state, initial }: { state: { status: string; message?:
 }
 
 function SigningSecret({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
-  const copy = () => void navigator.clipboard?.writeText(secret).then(() => toast.success("Copied."), () => toast.error("Could not copy: select the text instead."));
+  const copy = () =>
+    void navigator.clipboard?.writeText(secret).then(
+      () => toast.success("Copied."),
+      () => toast.error("Could not copy: select the text instead."),
+    );
   return (
     <div className="grid gap-4">
       <p role="status" className="rounded-md border border-warning/30 bg-warning/15 px-3 py-2 text-sm">
         Copy the signing secret for <strong className="break-all">{url}</strong> now: it is shown only this once.
       </p>
       <div className="flex gap-2">
-        <Input readOnly value={secret} aria-label="Signing secret" data-testid="new-signing-secret" className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
-        <Button variant="secondary" onClick={copy}>Copy</Button>
+        <Input
+          readOnly
+          value={secret}
+          aria-label="Signing secret"
+          data-testid="new-signing-secret"
+          className="font-mono text-xs"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <Button variant="secondary" onClick={copy}>
+          Copy
+        </Button>
       </div>
       <p className="text-sm text-muted">
-        Each POST carries <code className="font-mono text-xs">X-Weft-Signature: t=&lt;unix time&gt;,v1=&lt;hex&gt;</code>, where the hex is the
-        HMAC-SHA256 of <code className="font-mono text-xs">&lt;t&gt;.&lt;raw body&gt;</code> keyed with this secret. Check it, and refuse a
-        t older than five minutes.
+        Each POST carries{" "}
+        <code className="font-mono text-xs">X-Weft-Signature: t=&lt;unix time&gt;,v1=&lt;hex&gt;</code>, where the hex
+        is the HMAC-SHA256 of <code className="font-mono text-xs">&lt;t&gt;.&lt;raw body&gt;</code> keyed with this
+        secret. Check it, and refuse a t older than five minutes.
       </p>
       <div className="flex justify-end">
         <Button onClick={onDone}>Done</Button>

@@ -27,7 +27,10 @@ export interface NotifierRow {
 }
 
 /** A new notifier's signing secret, answered once. */
-export type NotifierSecretResult = { status: "idle" } | { status: "ok"; url: string; secret: string } | { status: "error"; message?: string; fieldErrors?: Record<string, string | undefined> };
+export type NotifierSecretResult =
+  | { status: "idle" }
+  | { status: "ok"; url: string; secret: string }
+  | { status: "error"; message?: string; fieldErrors?: Record<string, string | undefined> };
 
 export interface NotifierActions {
   create: (prev: NotifierSecretResult, form: FormData) => Promise<NotifierSecretResult>;
@@ -38,7 +41,10 @@ export interface NotifierActions {
   remove: (workflowId: string, id: string) => Promise<FormResult>;
 }
 
-export const NOTIFY_ON_LABEL: Record<NotifierRow["on"], string> = { all: "Every run that ends", failures: "Runs that do not succeed" };
+export const NOTIFY_ON_LABEL: Record<NotifierRow["on"], string> = {
+  all: "Every run that ends",
+  failures: "Runs that do not succeed",
+};
 
 /** One line on a notifier's last delivery: when, and how it went. */
 export function describeDelivery(d: DeliveryRow | null, now: Date = new Date()): string {
@@ -51,4 +57,5 @@ export function describeDelivery(d: DeliveryRow | null, now: Date = new Date()):
 }
 
 /** What a delivery told its URL, in words. */
-export const deliveryEventLabel = (event: string | undefined): string => (event === "run.waiting" ? "Review waiting" : "Run ended");
+export const deliveryEventLabel = (event: string | undefined): string =>
+  event === "run.waiting" ? "Review waiting" : "Run ended";

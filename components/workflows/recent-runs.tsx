@@ -18,17 +18,25 @@ export function RecentRuns({ workflowId, runs }: { workflowId: string; runs: Run
           <CardTitle>Recent runs</CardTitle>
           <CardDescription>The latest runs of this workflow, whatever started them.</CardDescription>
         </div>
-        {runs.length > 0 && <Link href={`/runs?workflow=${workflowId}`} className="text-sm underline">All runs</Link>}
+        {runs.length > 0 && (
+          <Link href={`/runs?workflow=${workflowId}`} className="text-sm underline">
+            All runs
+          </Link>
+        )}
       </CardHeader>
       <CardContent>
         {runs.length === 0 ? (
-          <p className="text-sm text-muted">No runs yet: start one from the editor, a script, a schedule or a webhook.</p>
+          <p className="text-sm text-muted">
+            No runs yet: start one from the editor, a script, a schedule or a webhook.
+          </p>
         ) : (
           <ul className="divide-y divide-border" data-testid="recent-runs">
             {runs.map((r) => (
               <li key={r.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2 text-sm">
                 <span className="flex items-center gap-2">
-                  <Link href={`/runs/${r.id}`}><StatusBadge status={r.status} /></Link>
+                  <Link href={`/runs/${r.id}`}>
+                    <StatusBadge status={r.status} />
+                  </Link>
                   <span className="text-muted">{describeTrigger(r.trigger, r.triggerLabel)}</span>
                 </span>
                 <span className="flex gap-4 text-xs text-muted tabular-nums">

@@ -9,10 +9,17 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { SCHEDULE_PRESETS, type ScheduleActions, type ScheduleRow } from "./schedule-types";
 
 /** The browser's IANA zone (the form's default), UTC on the server. */
-const localZone = () => (typeof Intl === "undefined" ? "UTC" : Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
+const localZone = () =>
+  typeof Intl === "undefined" ? "UTC" : Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
 /** Adds a schedule, or edits `editing`: a preset or custom cron pattern, a time zone and the run's inputs as JSON. */
-export function ScheduleForm({ workflowId, exampleInputs, editing, action, onDone }: {
+export function ScheduleForm({
+  workflowId,
+  exampleInputs,
+  editing,
+  action,
+  onDone,
+}: {
   workflowId: string;
   exampleInputs: Record<string, unknown>;
   editing?: Pick<ScheduleRow, "id" | "cron" | "timezone" | "inputs">;
@@ -30,20 +37,32 @@ export function ScheduleForm({ workflowId, exampleInputs, editing, action, onDon
       <input type="hidden" name="workflowId" value={workflowId} />
       {editing && <input type="hidden" name="id" value={editing.id} />}
       {state.status === "error" && state.message && (
-        <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">{state.message}</p>
+        <p role="alert" className="rounded-md border border-danger/30 bg-danger/10 px-3 py-2 text-sm text-danger">
+          {state.message}
+        </p>
       )}
       <FormField label="When">
         <Select value={preset} onChange={(e) => e.target.value !== "custom" && setCron(e.target.value)}>
           {SCHEDULE_PRESETS.map((p) => (
-            <option key={p.cron} value={p.cron}>{p.label}</option>
+            <option key={p.cron} value={p.cron}>
+              {p.label}
+            </option>
           ))}
           <option value="custom">Custom cron pattern</option>
         </Select>
       </FormField>
-      <FormField label="Cron pattern" error={errors.cron} hint="minute hour day-of-month month day-of-week, e.g. 30 7 * * 1-5; or @hourly, @daily, @weekly.">
+      <FormField
+        label="Cron pattern"
+        error={errors.cron}
+        hint="minute hour day-of-month month day-of-week, e.g. 30 7 * * 1-5; or @hourly, @daily, @weekly."
+      >
         <Input name="cron" value={cron} onChange={(e) => setCron(e.target.value)} className="font-mono" required />
       </FormField>
-      <FormField label="Time zone" error={errors.timezone} hint="IANA name; the pattern is read in this zone, daylight saving included.">
+      <FormField
+        label="Time zone"
+        error={errors.timezone}
+        hint="IANA name; the pattern is read in this zone, daylight saving included."
+      >
         <Input name="timezone" defaultValue={editing?.timezone ?? localZone()} list="schedule-time-zones" required />
       </FormField>
       <datalist id="schedule-time-zones">
@@ -51,8 +70,17 @@ export function ScheduleForm({ workflowId, exampleInputs, editing, action, onDon
           <option key={z} value={z} />
         ))}
       </datalist>
-      <FormField label="Inputs (JSON)" error={errors.inputs} hint="Checked against the input fields of the newest saved version now, and at every run.">
-        <Textarea name="inputs" rows={4} className="font-mono text-xs" defaultValue={JSON.stringify(editing?.inputs ?? exampleInputs, null, 2)} />
+      <FormField
+        label="Inputs (JSON)"
+        error={errors.inputs}
+        hint="Checked against the input fields of the newest saved version now, and at every run."
+      >
+        <Textarea
+          name="inputs"
+          rows={4}
+          className="font-mono text-xs"
+          defaultValue={JSON.stringify(editing?.inputs ?? exampleInputs, null, 2)}
+        />
       </FormField>
       <div className="flex justify-end">
         <SubmitButton>{editing ? "Save schedule" : "Add schedule"}</SubmitButton>

@@ -32,6 +32,14 @@ export const SCHEDULE_PRESETS = [
 
 /** A fire time in the schedule's own zone: "Thu, Dec 3, 09:00 (Europe/Berlin)". */
 export function formatFireTime(at: Date, timezone: string): string {
-  const text = at.toLocaleString("en", { timeZone: timezone, weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  const text = at.toLocaleString("en", {
+    timeZone: timezone,
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
   return `${text} (${timezone})`;
 }

@@ -31,13 +31,22 @@ export function SchedulesCard({ workflowId, schedules, hasSavedVersion, exampleI
         description="Run the newest saved version on a timetable. Each run counts against your run limit like any other."
         addLabel="Add schedule"
         onAdd={() => setOpen("new")}
-        note={!hasSavedVersion && schedules.length > 0 && (
-          <p role="note" className="rounded-md border border-warning/30 bg-warning/15 px-3 py-2 text-sm">No saved version yet: save one in the editor, or these schedules start nothing.</p>
-        )}
+        note={
+          !hasSavedVersion &&
+          schedules.length > 0 && (
+            <p role="note" className="rounded-md border border-warning/30 bg-warning/15 px-3 py-2 text-sm">
+              No saved version yet: save one in the editor, or these schedules start nothing.
+            </p>
+          )
+        }
         empty="No schedules."
       >
         {schedules.map((s) => (
-          <li key={s.id} data-testid="schedule-row" className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+          <li
+            key={s.id}
+            data-testid="schedule-row"
+            className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm"
+          >
             <div className="grid gap-1">
               <span className="flex items-center gap-2">
                 <code className="font-mono">{s.cron}</code>
@@ -53,7 +62,9 @@ export function SchedulesCard({ workflowId, schedules, hasSavedVersion, exampleI
                   {s.lastError ? (
                     <span className="text-danger">{s.lastError}</span>
                   ) : s.lastRunId ? (
-                    <Link href={`/runs/${s.lastRunId}`} className="underline">the run</Link>
+                    <Link href={`/runs/${s.lastRunId}`} className="underline">
+                      the run
+                    </Link>
                   ) : (
                     <span className="text-muted">no run recorded</span>
                   )}
@@ -67,14 +78,28 @@ export function SchedulesCard({ workflowId, schedules, hasSavedVersion, exampleI
               deleteLabel={`Delete schedule ${s.cron}`}
               onDelete={() => act(() => actions.remove(workflowId, s.id))}
             >
-              <Button size="sm" variant="outline" disabled={pending} onClick={() => setOpen(s)}>Edit</Button>
+              <Button size="sm" variant="outline" disabled={pending} onClick={() => setOpen(s)}>
+                Edit
+              </Button>
             </RowControls>
           </li>
         ))}
       </ListCard>
-      <Dialog open={open !== null} onOpenChange={(o) => !o && close()} title={open === "new" ? "Add schedule" : "Edit schedule"} description="Runs the workflow's newest saved version with these inputs.">
+      <Dialog
+        open={open !== null}
+        onOpenChange={(o) => !o && close()}
+        title={open === "new" ? "Add schedule" : "Edit schedule"}
+        description="Runs the workflow's newest saved version with these inputs."
+      >
         {open !== null && (
-          <ScheduleForm key={open === "new" ? "new" : open.id} workflowId={workflowId} exampleInputs={exampleInputs} editing={open === "new" ? undefined : open} action={actions.save} onDone={close} />
+          <ScheduleForm
+            key={open === "new" ? "new" : open.id}
+            workflowId={workflowId}
+            exampleInputs={exampleInputs}
+            editing={open === "new" ? undefined : open}
+            action={actions.save}
+            onDone={close}
+          />
         )}
       </Dialog>
     </>

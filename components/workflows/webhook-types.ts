@@ -18,7 +18,10 @@ export interface WebhookRow {
 }
 
 /** A webhook's secret, answered once: when it is created or given a new URL. */
-export type WebhookSecretResult = { status: "idle" } | { status: "ok"; name: string; secret: string } | { status: "error"; message?: string; fieldErrors?: Record<string, string | undefined> };
+export type WebhookSecretResult =
+  | { status: "idle" }
+  | { status: "ok"; name: string; secret: string }
+  | { status: "error"; message?: string; fieldErrors?: Record<string, string | undefined> };
 
 export interface WebhookActions {
   create: (prev: WebhookSecretResult, form: FormData) => Promise<WebhookSecretResult>;
@@ -38,5 +41,9 @@ export const describeInputMode = (w: Pick<WebhookRow, "inputMode" | "payloadFiel
 /** An example call: a JSON object of the input fields (fields mode), or a sample event (payload mode). */
 export function webhookCurl(url: string, fields: Field[], mode: WebhookRow["inputMode"]): string {
   const body = mode === "payload" ? { event: "example", id: 1 } : exampleRunBody(fields).inputs;
-  return [`curl -X POST ${shellQuote(url)} \\`, `  -H "content-type: application/json" \\`, `  -d ${shellQuote(JSON.stringify(body))}`].join("\n");
+  return [
+    `curl -X POST ${shellQuote(url)} \\`,
+    `  -H "content-type: application/json" \\`,
+    `  -d ${shellQuote(JSON.stringify(body))}`,
+  ].join("\n");
 }

@@ -22,7 +22,12 @@ interface Props {
   actions: WebhookActions;
 }
 
-type Shown = { kind: "add" } | { kind: "edit"; hook: WebhookRow } | { kind: "rotate"; hook: WebhookRow } | { kind: "secret"; name: string; secret: string; mode: WebhookRow["inputMode"] } | null;
+type Shown =
+  | { kind: "add" }
+  | { kind: "edit"; hook: WebhookRow }
+  | { kind: "rotate"; hook: WebhookRow }
+  | { kind: "secret"; name: string; secret: string; mode: WebhookRow["inputMode"] }
+  | null;
 
 /** The workflow's webhooks: secret URLs that start runs; last call, pause/resume, new URL, delete, and "Add webhook". */
 export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, actions }: Props) {
@@ -42,13 +47,22 @@ export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, ac
         description="A secret URL another service can POST to: each call starts a run of the newest saved version. No token needed, so treat the URL as a password."
         addLabel="Add webhook"
         onAdd={() => setShown({ kind: "add" })}
-        note={!hasSavedVersion && webhooks.length > 0 && (
-          <p role="note" className="rounded-md border border-warning/30 bg-warning/15 px-3 py-2 text-sm">No saved version yet: save one in the editor, or calls are refused (409).</p>
-        )}
+        note={
+          !hasSavedVersion &&
+          webhooks.length > 0 && (
+            <p role="note" className="rounded-md border border-warning/30 bg-warning/15 px-3 py-2 text-sm">
+              No saved version yet: save one in the editor, or calls are refused (409).
+            </p>
+          )
+        }
         empty="No webhooks."
       >
         {webhooks.map((w) => (
-          <li key={w.id} data-testid="webhook-row" className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+          <li
+            key={w.id}
+            data-testid="webhook-row"
+            className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm"
+          >
             <div className="grid gap-1">
               <span className="flex flex-wrap items-center gap-2">
                 <span className="font-medium">{w.name}</span>
@@ -60,7 +74,13 @@ export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, ac
                 {w.lastUsedAt ? (
                   <>
                     Last called {timeAgo(w.lastUsedAt)}:{" "}
-                    {w.lastError ? <span className="text-danger">{w.lastError}</span> : w.lastRunId ? <Link href={`/runs/${w.lastRunId}`} className="underline">the run</Link> : null}
+                    {w.lastError ? (
+                      <span className="text-danger">{w.lastError}</span>
+                    ) : w.lastRunId ? (
+                      <Link href={`/runs/${w.lastRunId}`} className="underline">
+                        the run
+                      </Link>
+                    ) : null}
                   </>
                 ) : (
                   <span className="text-muted">Never called</span>
@@ -74,7 +94,13 @@ export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, ac
                       <li key={i} className="flex flex-wrap items-center gap-2" data-testid="webhook-call">
                         <Badge tone={c.status < 300 ? "success" : "danger"}>{c.status}</Badge>
                         <span className="text-muted">{timeAgo(c.at)}</span>
-                        {c.runId ? <Link href={`/runs/${c.runId}`} className="underline">the run</Link> : <span className="text-danger">{c.error}</span>}
+                        {c.runId ? (
+                          <Link href={`/runs/${c.runId}`} className="underline">
+                            the run
+                          </Link>
+                        ) : (
+                          <span className="text-danger">{c.error}</span>
+                        )}
                       </li>
                     ))}
                   </ul>
@@ -88,23 +114,58 @@ export function WebhooksCard({ workflowId, webhooks, hasSavedVersion, fields, ac
               deleteLabel={`Delete webhook ${w.name}`}
               onDelete={() => act(() => actions.remove(workflowId, w.id))}
             >
-              <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "edit", hook: w })}>Edit</Button>
-              <Button size="sm" variant="outline" disabled={pending} onClick={() => setShown({ kind: "rotate", hook: w })}>New URL</Button>
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={pending}
+                onClick={() => setShown({ kind: "edit", hook: w })}
+              >
+                Edit
+              </Button>
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={pending}
+                onClick={() => setShown({ kind: "rotate", hook: w })}
+              >
+                New URL
+              </Button>
             </RowControls>
           </li>
         ))}
       </ListCard>
       {/* one dialog whose content follows the step: two dialogs would close each other's (the closing one's close event) */}
-      <Dialog open={shown !== null} onOpenChange={(o) => !o && close()} title={dialogTitle(shown)} description={dialogDescription(shown)}>
-        {shown?.kind === "add" && <WebhookForm workflowId={workflowId} fields={fields} action={actions.create} onDone={close} />}
-        {shown?.kind === "edit" && <WebhookEditForm workflowId={workflowId} fields={fields} webhook={shown.hook} action={actions.update} onDone={close} />}
+      <Dialog
+        open={shown !== null}
+        onOpenChange={(o) => !o && close()}
+        title={dialogTitle(shown)}
+        description={dialogDescription(shown)}
+      >
+        {shown?.kind === "add" && (
+          <WebhookForm workflowId={workflowId} fields={fields} action={actions.create} onDone={close} />
+        )}
+        {shown?.kind === "edit" && (
+          <WebhookEditForm
+            workflowId={workflowId}
+            fields={fields}
+            webhook={shown.hook}
+            action={actions.update}
+            onDone={close}
+          />
+        )}
         {shown?.kind === "rotate" && (
           <div className="flex justify-end gap-2">
-            <Button variant="ghost" onClick={close}>Cancel</Button>
-            <Button disabled={pending} onClick={() => rotate(shown.hook)}>Replace the URL</Button>
+            <Button variant="ghost" onClick={close}>
+              Cancel
+            </Button>
+            <Button disabled={pending} onClick={() => rotate(shown.hook)}>
+              Replace the URL
+            </Button>
           </div>
         )}
-        {shown?.kind === "secret" && <WebhookSecret name={shown.name} secret={shown.secret} fields={fields} mode={shown.mode} onDone={close} />}
+        {shown?.kind === "secret" && (
+          <WebhookSecret name={shown.name} secret={shown.secret} fields={fields} mode={shown.mode} onDone={close} />
+        )}
       </Dialog>
     </>
   );

@@ -23,10 +23,18 @@ export function WorkflowList({ workflows }: { workflows: WorkflowRow[] }) {
       <table className="w-full text-sm">
         <thead className="border-b border-border bg-surface-2/60 text-left text-xs uppercase tracking-wide text-muted">
           <tr>
-            <th scope="col" className="w-1/2 px-5 py-2.5 font-medium">Name</th>
-            <th scope="col" className="hidden px-5 py-2.5 font-medium sm:table-cell">Nodes</th>
-            <th scope="col" className="px-5 py-2.5 font-medium">Versions</th>
-            <th scope="col" className="px-5 py-2.5 text-right font-medium">Updated</th>
+            <th scope="col" className="w-1/2 px-5 py-2.5 font-medium">
+              Name
+            </th>
+            <th scope="col" className="hidden px-5 py-2.5 font-medium sm:table-cell">
+              Nodes
+            </th>
+            <th scope="col" className="px-5 py-2.5 font-medium">
+              Versions
+            </th>
+            <th scope="col" className="px-5 py-2.5 text-right font-medium">
+              Updated
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-border">
@@ -41,7 +49,11 @@ export function WorkflowList({ workflows }: { workflows: WorkflowRow[] }) {
               <td className="hidden px-5 py-3 text-muted sm:table-cell">{w.nodeCount}</td>
               <td className="px-5 py-3">
                 <span className="flex flex-wrap gap-1">
-                  {w.versionCount ? <Badge tone="primary">{plural(w.versionCount, "version")}</Badge> : <Badge>Draft</Badge>}
+                  {w.versionCount ? (
+                    <Badge tone="primary">{plural(w.versionCount, "version")}</Badge>
+                  ) : (
+                    <Badge>Draft</Badge>
+                  )}
                   {!!w.schedules && <Badge title={plural(w.schedules, "active schedule")}>Scheduled</Badge>}
                   {!!w.webhooks && <Badge title={plural(w.webhooks, "active webhook")}>Webhook</Badge>}
                 </span>

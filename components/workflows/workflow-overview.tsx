@@ -36,10 +36,25 @@ export interface WorkflowOverviewProps {
 }
 
 /** A read-only summary of a workflow: size, draft state, versions and how to run it from a script. */
-export function WorkflowOverview({ workflow, inputs, versions, schedules, scheduleActions, webhooks, webhookActions, notifiers, notifierActions, recentRuns, deleteAction }: WorkflowOverviewProps) {
+export function WorkflowOverview({
+  workflow,
+  inputs,
+  versions,
+  schedules,
+  scheduleActions,
+  webhooks,
+  webhookActions,
+  notifiers,
+  notifierActions,
+  recentRuns,
+  deleteAction,
+}: WorkflowOverviewProps) {
   return (
     <div>
-      <Link href="/workflows" className="mb-4 inline-flex items-center gap-1.5 text-sm text-muted hover:text-foreground">
+      <Link
+        href="/workflows"
+        className="mb-4 inline-flex items-center gap-1.5 text-sm text-muted hover:text-foreground"
+      >
         <ArrowLeftIcon /> Workflows
       </Link>
       <PageHeader
@@ -48,7 +63,9 @@ export function WorkflowOverview({ workflow, inputs, versions, schedules, schedu
         actions={
           <>
             <DeleteWorkflowButton id={workflow.id} name={workflow.name} action={deleteAction} />
-            <Link href={`/workflows/${workflow.id}/edit`} className={buttonClasses("primary")}>Open editor</Link>
+            <Link href={`/workflows/${workflow.id}/edit`} className={buttonClasses("primary")}>
+              Open editor
+            </Link>
           </>
         }
       />
@@ -56,7 +73,9 @@ export function WorkflowOverview({ workflow, inputs, versions, schedules, schedu
         <Card>
           <CardHeader>
             <CardDescription>Nodes</CardDescription>
-            <CardTitle className="text-2xl" data-testid="node-count">{workflow.nodeCount}</CardTitle>
+            <CardTitle className="text-2xl" data-testid="node-count">
+              {workflow.nodeCount}
+            </CardTitle>
           </CardHeader>
         </Card>
         <Card>
@@ -69,7 +88,11 @@ export function WorkflowOverview({ workflow, inputs, versions, schedules, schedu
           <CardHeader>
             <CardDescription>Draft</CardDescription>
             <CardTitle className="flex items-center gap-2">
-              {workflow.valid ? <Badge tone="success">Well-formed</Badge> : <Badge tone="warning">Needs attention</Badge>}
+              {workflow.valid ? (
+                <Badge tone="success">Well-formed</Badge>
+              ) : (
+                <Badge tone="warning">Needs attention</Badge>
+              )}
               <span className="text-xs font-normal text-muted">edited {timeAgo(workflow.updatedAt)}</span>
             </CardTitle>
           </CardHeader>
@@ -106,7 +129,13 @@ export function WorkflowOverview({ workflow, inputs, versions, schedules, schedu
         exampleInputs={exampleRunBody(inputs ?? []).inputs}
         actions={scheduleActions}
       />
-      <WebhooksCard workflowId={workflow.id} webhooks={webhooks} hasSavedVersion={versions.length > 0} fields={inputs ?? []} actions={webhookActions} />
+      <WebhooksCard
+        workflowId={workflow.id}
+        webhooks={webhooks}
+        hasSavedVersion={versions.length > 0}
+        fields={inputs ?? []}
+        actions={webhookActions}
+      />
       <NotifiersCard workflowId={workflow.id} notifiers={notifiers} actions={notifierActions} />
       {inputs && <RunFromScript workflowId={workflow.id} inputs={inputs} />}
     </div>

@@ -10,10 +10,17 @@ export class AgentsPage {
   }
 
   cards = () => this.page.getByTestId("agent-card");
-  card = (name: string) => this.cards().filter({ has: this.page.getByTestId("agent-card-name").getByText(name, { exact: true }) });
+  card = (name: string) =>
+    this.cards().filter({ has: this.page.getByTestId("agent-card-name").getByText(name, { exact: true }) });
 
   /** Opens "New agent", fills the form and saves; returns when the card is listed. */
-  async create(a: { name: string; description?: string; instructions: string; model?: "scripted" | ""; tools?: string[] }) {
+  async create(a: {
+    name: string;
+    description?: string;
+    instructions: string;
+    model?: "scripted" | "";
+    tools?: string[];
+  }) {
     await this.page.getByTestId("agent-new").click();
     const form = this.page.getByTestId("agent-form");
     await expect(form).toBeVisible();

@@ -33,7 +33,8 @@ export class EditorPage {
   /** Drags a node (by its header) by (dx, dy) screen pixels. */
   async moveNode(id: string, dx: number, dy: number) {
     const box = await this.box(this.node(id).locator("div").first());
-    const x = box.x + box.width / 2, y = box.y + 12;
+    const x = box.x + box.width / 2,
+      y = box.y + 12;
     await this.page.mouse.move(x, y);
     await this.page.mouse.down();
     await this.page.mouse.move(x + dx, y + dy, { steps: 8 });
@@ -86,7 +87,9 @@ export class EditorPage {
             new Promise<boolean>((resolve) => {
               const viewport = document.querySelector(".react-flow__viewport");
               const before = viewport?.getAttribute("style");
-              requestAnimationFrame(() => requestAnimationFrame(() => resolve(viewport?.getAttribute("style") === before)));
+              requestAnimationFrame(() =>
+                requestAnimationFrame(() => resolve(viewport?.getAttribute("style") === before)),
+              );
             }),
         ),
       )
@@ -98,19 +101,24 @@ export class EditorPage {
     const box = await title.boundingBox();
     if (!box) return false;
     const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    return this.page.evaluate(({ x, y, id }) => document.elementFromPoint(x, y)?.closest(".react-flow__node")?.getAttribute("data-id") === id, { ...at, id });
+    return this.page.evaluate(
+      ({ x, y, id }) => document.elementFromPoint(x, y)?.closest(".react-flow__node")?.getAttribute("data-id") === id,
+      { ...at, id },
+    );
   }
 
   /** Clicks the middle of an edge's path (edges are thin curves: the bounding box centre can miss). */
   async selectEdge(id: string) {
     await this.fit();
-    const point = await this.edge(id).locator("path.react-flow__edge-path").evaluate((el) => {
-      const path = el as SVGPathElement;
-      const p = path.getPointAtLength(path.getTotalLength() / 2);
-      const m = path.getScreenCTM();
-      if (!m) throw new Error("edge not on screen");
-      return { x: p.x * m.a + p.y * m.c + m.e, y: p.x * m.b + p.y * m.d + m.f };
-    });
+    const point = await this.edge(id)
+      .locator("path.react-flow__edge-path")
+      .evaluate((el) => {
+        const path = el as SVGPathElement;
+        const p = path.getPointAtLength(path.getTotalLength() / 2);
+        const m = path.getScreenCTM();
+        if (!m) throw new Error("edge not on screen");
+        return { x: p.x * m.a + p.y * m.c + m.e, y: p.x * m.b + p.y * m.d + m.f };
+      });
     await this.tab("inspect");
     await this.page.mouse.click(point.x, point.y);
     await expect(this.page.getByTestId("edge-inspector")).toBeVisible();
@@ -153,9 +161,16 @@ export class EditorPage {
   /** A structural fingerprint of what the canvas shows: node ids, kinds and names; edges with labels. */
   async snapshot(): Promise<{ nodes: string[]; edges: string[] }> {
     const nodes = await this.nodes().evaluateAll((els) =>
-      els.map((e) => `${e.getAttribute("data-id")}:${e.querySelector("[data-kind]")?.getAttribute("data-kind")}:${e.querySelector(".truncate")?.textContent}`).sort());
+      els
+        .map(
+          (e) =>
+            `${e.getAttribute("data-id")}:${e.querySelector("[data-kind]")?.getAttribute("data-kind")}:${e.querySelector(".truncate")?.textContent}`,
+        )
+        .sort(),
+    );
     const edges = await this.edges().evaluateAll((els) =>
-      els.map((e) => `${e.getAttribute("data-id")}:${e.getAttribute("aria-label") ?? ""}`).sort());
+      els.map((e) => `${e.getAttribute("data-id")}:${e.getAttribute("aria-label") ?? ""}`).sort(),
+    );
     const labels = await this.page.locator("[data-testid^=loop-label-]").allTextContents();
     return { nodes, edges: [...edges, ...labels.sort()] };
   }

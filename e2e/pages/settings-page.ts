@@ -55,7 +55,9 @@ export class SettingsPage {
   }
 
   async revokeApiToken(name: string) {
-    await this.tokenRow(name).getByRole("button", { name: `Revoke ${name}` }).click();
+    await this.tokenRow(name)
+      .getByRole("button", { name: `Revoke ${name}` })
+      .click();
     const dialog = this.page.getByRole("dialog", { name: `Revoke ${name}?` });
     await dialog.getByRole("button", { name: "Revoke" }).click();
     await expect(dialog).toBeHidden();

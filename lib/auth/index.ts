@@ -64,7 +64,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   providers: providers(),
   logger: {
     // A wrong password is routine (and rate limited), not a server error.
-    error: (err) => (err instanceof CredentialsSignin ? logger.debug("sign-in failed", { code: err.code }) : logger.error("auth error", { err })),
+    error: (err) =>
+      err instanceof CredentialsSignin
+        ? logger.debug("sign-in failed", { code: err.code })
+        : logger.error("auth error", { err }),
     warn: (code) => logger.warn("auth warning", { code }),
     debug: () => {},
   },

@@ -17,7 +17,8 @@ afterAll(async () => {
   await closeApiRedis();
 });
 
-const newUser = (tag: string) => createUser({ email: `${tag}-${Date.now()}@example.com`, name: tag, password: "the first password" });
+const newUser = (tag: string) =>
+  createUser({ email: `${tag}-${Date.now()}@example.com`, name: tag, password: "the first password" });
 
 describe("session versions (finding 10)", () => {
   it("finding 10: after sign-out every session token made before is refused; a new sign-in works", async () => {
@@ -39,7 +40,9 @@ describe("session versions (finding 10)", () => {
   it("finding 10: a password change ends every session and needs the current password", async () => {
     const u = await newUser("password");
     const issued = (await checkSessionToken({}, { id: u.id }))!;
-    await expect(changePassword(u.id, { current: "not it at all", next: "a brand new password" })).rejects.toMatchObject({ details: { field: "current" } });
+    await expect(
+      changePassword(u.id, { current: "not it at all", next: "a brand new password" }),
+    ).rejects.toMatchObject({ details: { field: "current" } });
     expect(await checkSessionToken(issued)).toEqual(issued);
     await changePassword(u.id, { current: "the first password", next: "a brand new password" });
     expect(await checkSessionToken(issued)).toBeNull();

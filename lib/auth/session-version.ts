@@ -52,7 +52,10 @@ export async function changePassword(userId: string, input: Parameters<typeof up
  * later use of the token is refused (null) when the user is gone or the version moved on. Tokens
  * made before versions existed carry none and count as version 0.
  */
-export async function checkSessionToken<T extends { sub?: string; sv?: unknown }>(token: T, signedIn?: { id?: string }): Promise<T | null> {
+export async function checkSessionToken<T extends { sub?: string; sv?: unknown }>(
+  token: T,
+  signedIn?: { id?: string },
+): Promise<T | null> {
   if (signedIn?.id) {
     const version = await currentSessionVersion(signedIn.id, true);
     return version === null ? null : { ...token, sub: signedIn.id, sv: version };

@@ -72,6 +72,8 @@ describe("users", () => {
     expect(await verifyCredentials(email.toUpperCase(), "long enough pw")).toMatchObject({ id: u.id });
     expect(await verifyCredentials(email, "wrong password")).toBeNull();
     expect(await verifyCredentials("nobody@example.com", "long enough pw")).toBeNull();
-    await expect(createUser({ email: ` ${email.toUpperCase()} `, name: "Again", password: "long enough pw" })).rejects.toMatchObject({ code: "conflict" });
+    await expect(
+      createUser({ email: ` ${email.toUpperCase()} `, name: "Again", password: "long enough pw" }),
+    ).rejects.toMatchObject({ code: "conflict" });
   });
 });

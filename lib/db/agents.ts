@@ -26,7 +26,16 @@ export interface SavedAgent {
   updatedAt: Date;
 }
 
-type Row = { id: string; name: string; description: string; instructions: string; model: unknown; tools: unknown; createdAt: Date; updatedAt: Date };
+type Row = {
+  id: string;
+  name: string;
+  description: string;
+  instructions: string;
+  model: unknown;
+  tools: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+};
 
 function toAgent(row: Row): SavedAgent {
   const model = modelRefSchema.safeParse(row.model);
@@ -39,7 +48,9 @@ const json = (v: unknown) => v as Prisma.InputJsonValue;
 /** Creates a saved agent for the owner. */
 export async function createAgent(ownerId: string, input: SavedAgentInput): Promise<SavedAgent> {
   const d = savedAgentInputSchema.parse(input);
-  return toAgent(await db().agent.create({ data: { ownerId, ...d, model: json(d.model ?? {}), tools: json(d.tools) } }));
+  return toAgent(
+    await db().agent.create({ data: { ownerId, ...d, model: json(d.model ?? {}), tools: json(d.tools) } }),
+  );
 }
 
 /** The owner's saved agents, most recently edited first. */
@@ -56,7 +67,10 @@ export async function getAgent(ownerId: string, id: string): Promise<SavedAgent 
 /** Replaces the editable fields of one of the owner's agents; null when not theirs. */
 export async function updateAgent(ownerId: string, id: string, input: SavedAgentInput): Promise<SavedAgent | null> {
   const d = savedAgentInputSchema.parse(input);
-  const { count } = await db().agent.updateMany({ where: { id, ownerId }, data: { ...d, model: json(d.model ?? {}), tools: json(d.tools) } });
+  const { count } = await db().agent.updateMany({
+    where: { id, ownerId },
+    data: { ...d, model: json(d.model ?? {}), tools: json(d.tools) },
+  });
   return count === 1 ? getAgent(ownerId, id) : null;
 }
 
@@ -64,7 +78,13 @@ export async function updateAgent(ownerId: string, id: string, input: SavedAgent
 export async function duplicateAgent(ownerId: string, id: string): Promise<SavedAgent | null> {
   const a = await getAgent(ownerId, id);
   if (!a) return null;
-  return createAgent(ownerId, { name: `${a.name} (copy)`.slice(0, 120), description: a.description, instructions: a.instructions, model: a.model, tools: a.tools });
+  return createAgent(ownerId, {
+    name: `${a.name} (copy)`.slice(0, 120),
+    description: a.description,
+    instructions: a.instructions,
+    model: a.model,
+    tools: a.tools,
+  });
 }
 
 /** Deletes one of the owner's agents; false when not theirs. */

@@ -1,19 +1,37 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
-import { API_TOKEN_PREFIX, MAX_LIVE_API_TOKENS, createApiToken, hashApiToken, listApiTokens, revokeApiToken, verifyApiToken } from "./api-tokens";
+import {
+  API_TOKEN_PREFIX,
+  MAX_LIVE_API_TOKENS,
+  createApiToken,
+  hashApiToken,
+  listApiTokens,
+  revokeApiToken,
+  verifyApiToken,
+} from "./api-tokens";
 import { db } from "./client";
 import { createUser } from "./users";
 
 useTestDatabase();
 
-const user = (tag: string) => createUser({ email: `${tag}-${Date.now()}-${Math.random()}@example.com`, name: tag, password: "correct horse battery" });
+const user = (tag: string) =>
+  createUser({
+    email: `${tag}-${Date.now()}-${Math.random()}@example.com`,
+    name: tag,
+    password: "correct horse battery",
+  });
 
 describe("lib/db/api-tokens", () => {
   it("answers the secret once, stores only its hash, and lists the token by its last four characters", async () => {
     const a = await user("tok");
     const created = await createApiToken(a.id, "  CI script  ");
     expect(created.token.startsWith(API_TOKEN_PREFIX)).toBe(true);
-    expect(created).toMatchObject({ name: "CI script", lastFour: created.token.slice(-4), lastUsedAt: null, revokedAt: null });
+    expect(created).toMatchObject({
+      name: "CI script",
+      lastFour: created.token.slice(-4),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     const rows = await db().apiToken.findMany({ where: { ownerId: a.id } });
     expect(JSON.stringify(rows)).not.toContain(created.token);
     expect(rows[0]?.tokenHash).toBe(hashApiToken(created.token));

@@ -41,7 +41,10 @@ export async function createApiToken(ownerId: string, name: string): Promise<Cre
   const parsedName = apiTokenNameSchema.parse(name);
   const live = await db().apiToken.count({ where: { ownerId, revokedAt: null } });
   if (live >= MAX_LIVE_API_TOKENS) {
-    throw new AppError("conflict", `You already have ${MAX_LIVE_API_TOKENS} live tokens: revoke one you no longer use first.`);
+    throw new AppError(
+      "conflict",
+      `You already have ${MAX_LIVE_API_TOKENS} live tokens: revoke one you no longer use first.`,
+    );
   }
   const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const row = await db().apiToken.create({
@@ -61,7 +64,10 @@ export async function listApiTokens(ownerId: string): Promise<ApiTokenView[]> {
  * process is told, so event streams opened with the token close at once.
  */
 export async function revokeApiToken(ownerId: string, id: string): Promise<boolean> {
-  const { count } = await db().apiToken.updateMany({ where: { id, ownerId, revokedAt: null }, data: { revokedAt: new Date() } });
+  const { count } = await db().apiToken.updateMany({
+    where: { id, ownerId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   if (count === 1) await publishRevocation({ kind: "token", tokenId: id });
   return count === 1;
 }
@@ -78,7 +84,9 @@ const TOUCH_EVERY_MS = 60_000;
  * The owner of a live (not revoked) token, or null. Malformed input is null, never an error.
  * Refreshes lastUsedAt at most once a minute.
  */
-export async function verifyApiToken(token: string): Promise<{ ownerId: string; tokenId: string; tokenName: string } | null> {
+export async function verifyApiToken(
+  token: string,
+): Promise<{ ownerId: string; tokenId: string; tokenName: string } | null> {
   if (!token.startsWith(API_TOKEN_PREFIX) || token.length > 200) return null;
   const row = await db().apiToken.findUnique({
     where: { tokenHash: hashApiToken(token) },

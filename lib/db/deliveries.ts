@@ -139,29 +139,64 @@ export interface DeliveryToSend {
 }
 
 export async function deliveryToSend(id: string): Promise<DeliveryToSend | null> {
-  const d = await db().notificationDelivery.findUnique({ where: { id }, select: { id: true, status: true, attempts: true, notifierId: true, runId: true, event: true } });
+  const d = await db().notificationDelivery.findUnique({
+    where: { id },
+    select: { id: true, status: true, attempts: true, notifierId: true, runId: true, event: true },
+  });
   if (!d) return null;
   const r = await db().run.findUnique({
     where: { id: d.runId },
     select: {
-      id: true, status: true, reason: true, outputs: true, trigger: true, createdAt: true, startedAt: true, finishedAt: true,
+      id: true,
+      status: true,
+      reason: true,
+      outputs: true,
+      trigger: true,
+      createdAt: true,
+      startedAt: true,
+      finishedAt: true,
       workflowVersion: { select: { version: true, workflow: { select: { id: true, name: true } } } },
     },
   });
   const run = r
-    ? { id: r.id, status: r.status, reason: r.reason, outputs: r.outputs, trigger: r.trigger, createdAt: r.createdAt, startedAt: r.startedAt, finishedAt: r.finishedAt,
-        workflowId: r.workflowVersion.workflow.id, workflowName: r.workflowVersion.workflow.name, version: r.workflowVersion.version }
+    ? {
+        id: r.id,
+        status: r.status,
+        reason: r.reason,
+        outputs: r.outputs,
+        trigger: r.trigger,
+        createdAt: r.createdAt,
+        startedAt: r.startedAt,
+        finishedAt: r.finishedAt,
+        workflowId: r.workflowVersion.workflow.id,
+        workflowName: r.workflowVersion.workflow.name,
+        version: r.workflowVersion.version,
+      }
     : null;
-  const reviews = d.event === "run.waiting"
-    ? (await db().step.findMany({ where: { runId: d.runId, status: "waiting" }, orderBy: { startedAt: "asc" }, select: { nodeId: true, iteration: true, output: true } }))
-        .map((s) => ({ nodeId: s.nodeId, iteration: s.iteration, request: (s.output as { request?: unknown } | null)?.request ?? null }))
-        .filter((s) => (s.request as { kind?: string } | null)?.kind !== "subflow")
-    : [];
+  const reviews =
+    d.event === "run.waiting"
+      ? (
+          await db().step.findMany({
+            where: { runId: d.runId, status: "waiting" },
+            orderBy: { startedAt: "asc" },
+            select: { nodeId: true, iteration: true, output: true },
+          })
+        )
+          .map((s) => ({
+            nodeId: s.nodeId,
+            iteration: s.iteration,
+            request: (s.output as { request?: unknown } | null)?.request ?? null,
+          }))
+          .filter((s) => (s.request as { kind?: string } | null)?.kind !== "subflow")
+      : [];
   return { id: d.id, status: d.status, attempts: d.attempts, notifierId: d.notifierId, event: d.event, reviews, run };
 }
 
 /** Records one try of a delivery: still pending (to be tried again), delivered, or failed for good. */
-export async function recordDeliveryAttempt(id: string, outcome: { status: "pending" | "delivered" | "failed"; responseStatus?: number | null; error?: string | null }): Promise<void> {
+export async function recordDeliveryAttempt(
+  id: string,
+  outcome: { status: "pending" | "delivered" | "failed"; responseStatus?: number | null; error?: string | null },
+): Promise<void> {
   await db().notificationDelivery.update({
     where: { id },
     data: {
@@ -187,11 +222,36 @@ export async function resetDeliveryForOwner(ownerId: string, id: string): Promis
 }
 
 /** The notifications of one of the owner's runs, oldest first: where each went and how it went. */
-export async function deliveriesOfRun(ownerId: string, runId: string): Promise<{ id: string; url: string; event: string; status: "pending" | "delivered" | "failed"; attempts: number; responseStatus: number | null; error: string | null; createdAt: Date; runId: string }[]> {
+export async function deliveriesOfRun(
+  ownerId: string,
+  runId: string,
+): Promise<
+  {
+    id: string;
+    url: string;
+    event: string;
+    status: "pending" | "delivered" | "failed";
+    attempts: number;
+    responseStatus: number | null;
+    error: string | null;
+    createdAt: Date;
+    runId: string;
+  }[]
+> {
   const rows = await db().notificationDelivery.findMany({
     where: { runId, notifier: { ownerId } },
     orderBy: { createdAt: "asc" },
-    select: { id: true, runId: true, event: true, status: true, attempts: true, responseStatus: true, error: true, createdAt: true, notifier: { select: { url: true } } },
+    select: {
+      id: true,
+      runId: true,
+      event: true,
+      status: true,
+      attempts: true,
+      responseStatus: true,
+      error: true,
+      createdAt: true,
+      notifier: { select: { url: true } },
+    },
   });
   return rows.map(({ notifier, ...d }) => ({ ...d, url: notifier.url }));
 }

@@ -14,7 +14,9 @@ describe("the demo account's seed", () => {
     const first = await seedDemoAccount();
     expect(first).toMatchObject({ workflowsCreated: workflowTemplates.length + 1, agentsCreated: DEMO_AGENTS.length });
     const workflows = await listWorkflows(first.userId);
-    expect(workflows.map((w) => w.name).sort()).toEqual([...workflowTemplates.map((t) => t.workflow.name), TWO_ARTICLES_NAME].sort());
+    expect(workflows.map((w) => w.name).sort()).toEqual(
+      [...workflowTemplates.map((t) => t.workflow.name), TWO_ARTICLES_NAME].sort(),
+    );
     const targets = workflows.map((w) => ({ id: w.id, name: w.name, inputs: [{ key: "topic", required: true }] }));
     for (const w of workflows) {
       const full = await getWorkflow(first.userId, w.id);
@@ -25,7 +27,9 @@ describe("the demo account's seed", () => {
     // the example runs the seeded Article writer
     const example = await getWorkflow(first.userId, workflows.find((w) => w.name === TWO_ARTICLES_NAME)!.id);
     const writerId = workflows.find((w) => w.name === "Article writer")!.id;
-    expect(example!.document!.nodes.filter((n) => n.type === "subflow").map((n) => n.type === "subflow" && n.workflowId)).toEqual([writerId, writerId]);
+    expect(
+      example!.document!.nodes.filter((n) => n.type === "subflow").map((n) => n.type === "subflow" && n.workflowId),
+    ).toEqual([writerId, writerId]);
     const agents = await listAgents(first.userId);
     expect(agents.map((a) => a.name).sort()).toEqual(DEMO_AGENTS.map((a) => a.name).sort());
 

@@ -14,10 +14,29 @@ export const DEMO_PASSWORD = "weft-demo-password";
  * a web search then a summary, a draft, a knowledge-base lookup then an answer).
  */
 export const DEMO_AGENTS: readonly SavedAgentInput[] = [
-  { name: "Researcher", description: "Searches the web for a topic and summarises what it finds", instructions: "You research the task: search the web first, then summarise the findings with their sources.", tools: [{ name: "web_search" }] },
-  { name: "Writer", description: "Writes a clear first draft from a brief", instructions: "You write a clear, well-structured first draft of what the task asks for." },
-  { name: "Critic", description: "Reviews a draft and says what to fix", instructions: "You review drafts strictly: say whether the draft is complete and well ordered, and exactly what to fix if it is not." },
-  { name: "Knowledge assistant", description: "Answers from your knowledge base, with sources", instructions: "Answer the task from the knowledge base: look it up first, then answer citing the sources you used.", tools: [{ name: "kb_query" }] },
+  {
+    name: "Researcher",
+    description: "Searches the web for a topic and summarises what it finds",
+    instructions: "You research the task: search the web first, then summarise the findings with their sources.",
+    tools: [{ name: "web_search" }],
+  },
+  {
+    name: "Writer",
+    description: "Writes a clear first draft from a brief",
+    instructions: "You write a clear, well-structured first draft of what the task asks for.",
+  },
+  {
+    name: "Critic",
+    description: "Reviews a draft and says what to fix",
+    instructions:
+      "You review drafts strictly: say whether the draft is complete and well ordered, and exactly what to fix if it is not.",
+  },
+  {
+    name: "Knowledge assistant",
+    description: "Answers from your knowledge base, with sources",
+    instructions: "Answer the task from the knowledge base: look it up first, then answer citing the sources you used.",
+    tools: [{ name: "kb_query" }],
+  },
 ];
 
 /**
@@ -27,7 +46,9 @@ export const DEMO_AGENTS: readonly SavedAgentInput[] = [
  * name) is left as it is, so re-running creates nothing and never overwrites the user's edits.
  */
 export async function seedDemoAccount(): Promise<{ userId: string; workflowsCreated: number; agentsCreated: number }> {
-  const user = (await findUserByEmail(DEMO_EMAIL)) ?? (await createUser({ email: DEMO_EMAIL, password: DEMO_PASSWORD, name: "Demo" }));
+  const user =
+    (await findUserByEmail(DEMO_EMAIL)) ??
+    (await createUser({ email: DEMO_EMAIL, password: DEMO_PASSWORD, name: "Demo" }));
   const workflows = new Map((await listWorkflows(user.id)).map((w) => [w.name, w.id]));
   let workflowsCreated = 0;
   for (const template of workflowTemplates) {

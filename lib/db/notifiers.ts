@@ -41,13 +41,32 @@ export interface NotifierView {
 /** How many deliveries the workflow page lists per notifier. */
 export const RECENT_DELIVERIES = 5;
 
-const deliveryView = { id: true, runId: true, event: true, status: true, attempts: true, responseStatus: true, error: true, createdAt: true } as const;
+const deliveryView = {
+  id: true,
+  runId: true,
+  event: true,
+  status: true,
+  attempts: true,
+  responseStatus: true,
+  error: true,
+  createdAt: true,
+} as const;
 const view = {
-  id: true, workflowId: true, url: true, on: true, secretLast4: true, enabled: true, createdAt: true,
+  id: true,
+  workflowId: true,
+  url: true,
+  on: true,
+  secretLast4: true,
+  enabled: true,
+  createdAt: true,
   deliveries: { select: deliveryView, orderBy: { createdAt: "desc" }, take: RECENT_DELIVERIES },
 } as const;
 type Row = { deliveries: DeliveryView[] } & Omit<NotifierView, "lastDelivery" | "recent">;
-const asView = ({ deliveries, ...n }: Row): NotifierView => ({ ...n, lastDelivery: deliveries[0] ?? null, recent: deliveries });
+const asView = ({ deliveries, ...n }: Row): NotifierView => ({
+  ...n,
+  lastDelivery: deliveries[0] ?? null,
+  recent: deliveries,
+});
 
 /** Binds a notifier's encrypted secret to its row: a ciphertext copied to another row does not decrypt. */
 const notifierAad = (id: string, ownerId: string): string => `notifier:${id}:${ownerId}`;
@@ -56,17 +75,29 @@ const notifierAad = (id: string, ownerId: string): string => `notifier:${id}:${o
  * Adds a notifier to the owner's workflow with a fresh signing secret, answered once (stored
  * encrypted: deliveries need it back). not_found for another user's workflow; conflict past the cap.
  */
-export async function createNotifierRow(ownerId: string, workflowId: string, data: { url: string; on: NotifyOn }): Promise<{ notifier: NotifierView; secret: string }> {
+export async function createNotifierRow(
+  ownerId: string,
+  workflowId: string,
+  data: { url: string; on: NotifyOn },
+): Promise<{ notifier: NotifierView; secret: string }> {
   const [workflow, count] = await Promise.all([
     db().workflow.findFirst({ where: { id: workflowId, ownerId }, select: { id: true } }),
     db().runNotifier.count({ where: { ownerId } }),
   ]);
   if (!workflow) throw notFound("Workflow not found");
-  if (count >= MAX_NOTIFIERS_PER_USER) throw new AppError("conflict", `You already have ${MAX_NOTIFIERS_PER_USER} notification URLs: delete one first.`);
+  if (count >= MAX_NOTIFIERS_PER_USER)
+    throw new AppError("conflict", `You already have ${MAX_NOTIFIERS_PER_USER} notification URLs: delete one first.`);
   const id = randomUUID();
   const secret = `whsec_${randomBytes(24).toString("base64url")}`;
   const row = await db().runNotifier.create({
-    data: { id, ownerId, workflowId, ...data, secretEnc: encryptSecret(keyring(), secret, notifierAad(id, ownerId)), secretLast4: lastFour(secret) },
+    data: {
+      id,
+      ownerId,
+      workflowId,
+      ...data,
+      secretEnc: encryptSecret(keyring(), secret, notifierAad(id, ownerId)),
+      secretLast4: lastFour(secret),
+    },
     select: view,
   });
   return { notifier: asView(row), secret };
@@ -74,11 +105,18 @@ export async function createNotifierRow(ownerId: string, workflowId: string, dat
 
 /** The owner's notifiers of one workflow, oldest first, each with its last delivery. */
 export async function listNotifiers(ownerId: string, workflowId: string): Promise<NotifierView[]> {
-  return (await db().runNotifier.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view })).map(asView);
+  return (
+    await db().runNotifier.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view })
+  ).map(asView);
 }
 
 /** Changes one of the owner's notifiers of that workflow: its URL and which endings it hears of (the secret stays); null when not theirs. */
-export async function updateNotifierRow(ownerId: string, workflowId: string, id: string, data: { url: string; on: NotifyOn }): Promise<NotifierView | null> {
+export async function updateNotifierRow(
+  ownerId: string,
+  workflowId: string,
+  id: string,
+  data: { url: string; on: NotifyOn },
+): Promise<NotifierView | null> {
   const { count } = await db().runNotifier.updateMany({ where: { id, ownerId, workflowId }, data });
   if (!count) return null;
   return asView(await db().runNotifier.findUniqueOrThrow({ where: { id }, select: view }));
@@ -87,7 +125,10 @@ export async function updateNotifierRow(ownerId: string, workflowId: string, id:
 /** Pauses or resumes one of the owner's notifiers; null when not theirs. */
 export async function setNotifierEnabled(ownerId: string, id: string, enabled: boolean): Promise<NotifierView | null> {
   // resuming starts listening anew: runs that ended while paused are not sent (enabledAt)
-  const { count } = await db().runNotifier.updateMany({ where: { id, ownerId }, data: enabled ? { enabled, enabledAt: new Date() } : { enabled } });
+  const { count } = await db().runNotifier.updateMany({
+    where: { id, ownerId },
+    data: enabled ? { enabled, enabledAt: new Date() } : { enabled },
+  });
   if (!count) return null;
   return asView(await db().runNotifier.findUniqueOrThrow({ where: { id }, select: view }));
 }
@@ -99,8 +140,20 @@ export async function deleteNotifierRow(ownerId: string, id: string): Promise<bo
 }
 
 /** Where and how to send: a notifier's URL and decrypted secret (the owner's own, or the system's for a delivery). */
-export async function notifierTarget(id: string, ownerId?: string): Promise<{ id: string; ownerId: string; url: string; secret: string; enabled: boolean } | null> {
-  const row = await db().runNotifier.findFirst({ where: { id, ...(ownerId ? { ownerId } : {}) }, select: { id: true, ownerId: true, url: true, secretEnc: true, enabled: true } });
+export async function notifierTarget(
+  id: string,
+  ownerId?: string,
+): Promise<{ id: string; ownerId: string; url: string; secret: string; enabled: boolean } | null> {
+  const row = await db().runNotifier.findFirst({
+    where: { id, ...(ownerId ? { ownerId } : {}) },
+    select: { id: true, ownerId: true, url: true, secretEnc: true, enabled: true },
+  });
   if (!row) return null;
-  return { id: row.id, ownerId: row.ownerId, url: row.url, enabled: row.enabled, secret: decryptSecret(keyring(), row.secretEnc, notifierAad(row.id, row.ownerId)) };
+  return {
+    id: row.id,
+    ownerId: row.ownerId,
+    url: row.url,
+    enabled: row.enabled,
+    secret: decryptSecret(keyring(), row.secretEnc, notifierAad(row.id, row.ownerId)),
+  };
 }

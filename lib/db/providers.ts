@@ -27,7 +27,15 @@ export interface ProviderSecret {
   apiKey: string | null;
 }
 
-const view = { id: true, name: true, baseUrl: true, defaultModel: true, apiKeyLast4: true, createdAt: true, updatedAt: true } as const;
+const view = {
+  id: true,
+  name: true,
+  baseUrl: true,
+  defaultModel: true,
+  apiKeyLast4: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
 
 const baseUrl = z
   .url({ protocol: /^https?$/, error: "Enter an http(s) URL, e.g. https://api.openai.com/v1" })
@@ -44,7 +52,9 @@ export const providerInputSchema = z.object({
 export type ProviderInput = z.input<typeof providerInputSchema>;
 
 /** Update input: omitted fields stay; `apiKey` undefined keeps the key, null removes it, a string replaces it. */
-export const providerPatchSchema = providerInputSchema.partial().extend({ apiKey: z.string().trim().max(500).nullable().optional() });
+export const providerPatchSchema = providerInputSchema
+  .partial()
+  .extend({ apiKey: z.string().trim().max(500).nullable().optional() });
 export type ProviderPatch = z.input<typeof providerPatchSchema>;
 
 /** The associated data binding a ciphertext to its row and owner. */
@@ -54,7 +64,11 @@ function keyFields(id: string, ownerId: string, apiKey: string | null | undefine
   if (apiKey === undefined) return {};
   if (apiKey === null || apiKey === "") return { apiKeyCipher: null, apiKeyKeyId: null, apiKeyLast4: null };
   const ring = keyring();
-  return { apiKeyCipher: encryptSecret(ring, apiKey, providerAad(id, ownerId)), apiKeyKeyId: ring.currentId, apiKeyLast4: lastFour(apiKey) };
+  return {
+    apiKeyCipher: encryptSecret(ring, apiKey, providerAad(id, ownerId)),
+    apiKeyKeyId: ring.currentId,
+    apiKeyLast4: lastFour(apiKey),
+  };
 }
 
 function conflict(err: unknown): never {
@@ -83,7 +97,14 @@ export async function insertProvider(ownerId: string, input: ProviderInput): Pro
   const id = randomUUID();
   return db()
     .modelProvider.create({
-      data: { id, ownerId, name: data.name, baseUrl: data.baseUrl, defaultModel: data.defaultModel, ...keyFields(id, ownerId, data.apiKey) },
+      data: {
+        id,
+        ownerId,
+        name: data.name,
+        baseUrl: data.baseUrl,
+        defaultModel: data.defaultModel,
+        ...keyFields(id, ownerId, data.apiKey),
+      },
       select: view,
     })
     .catch(conflict);
@@ -102,7 +123,10 @@ export async function patchProvider(ownerId: string, id: string, patch: Provider
 export async function deleteProvider(ownerId: string, id: string): Promise<boolean> {
   const result = await db().modelProvider.deleteMany({ where: { id, ownerId } });
   if (result.count) {
-    await db().userSettings.updateMany({ where: { userId: ownerId, designerProviderId: id }, data: { designerProviderId: null } });
+    await db().userSettings.updateMany({
+      where: { userId: ownerId, designerProviderId: id },
+      data: { designerProviderId: null },
+    });
   }
   return result.count > 0;
 }

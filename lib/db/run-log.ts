@@ -36,9 +36,14 @@ export function withEnd<T extends EndColumns>(row: T, end: RunEnd | null): T {
   };
 }
 
-type StepJson = Omit<Step, "createdAt" | "startedAt" | "finishedAt"> & { createdAt: string; startedAt: string | null; finishedAt: string | null };
+type StepJson = Omit<Step, "createdAt" | "startedAt" | "finishedAt"> & {
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+};
 /** A `timestamp(3)` as row_to_json renders it (no zone; Prisma stores UTC), as a Date. */
-export const jsonTimestamp = (v: string | null): Date | null => (v === null ? null : new Date(v.endsWith("Z") ? v : `${v}Z`));
+export const jsonTimestamp = (v: string | null): Date | null =>
+  v === null ? null : new Date(v.endsWith("Z") ? v : `${v}Z`);
 
 /**
  * A run's steps, token and step counters and last event seq as they are now, in one statement (one
@@ -49,7 +54,16 @@ export const jsonTimestamp = (v: string | null): Date | null => (v === null ? nu
  * owner-scoped: callers authorise the run first.
  */
 export async function readRunNow(runId: string): Promise<RunNow | null> {
-  const rows = await db().$queryRaw<{ promptTokens: number; completionTokens: number; stepCount: number; lastSeq: number; steps: StepJson[]; end: RunEnd | null }[]>`
+  const rows = await db().$queryRaw<
+    {
+      promptTokens: number;
+      completionTokens: number;
+      stepCount: number;
+      lastSeq: number;
+      steps: StepJson[];
+      end: RunEnd | null;
+    }[]
+  >`
     SELECT r."promptTokens" + l."addPrompt" AS "promptTokens", r."completionTokens" + l."addCompletion" AS "completionTokens",
       r."stepCount" + l."addSteps" AS "stepCount", l."lastSeq", l."end",
       COALESCE((SELECT json_agg(s ORDER BY s."createdAt", s.iteration) FROM weft_run_steps(r.id) s), '[]'::json) AS steps
@@ -62,6 +76,11 @@ export async function readRunNow(runId: string): Promise<RunNow | null> {
     stepCount: row.stepCount,
     lastSeq: row.lastSeq,
     end: row.end,
-    steps: row.steps.map((s) => ({ ...s, createdAt: jsonTimestamp(s.createdAt)!, startedAt: jsonTimestamp(s.startedAt), finishedAt: jsonTimestamp(s.finishedAt) })),
+    steps: row.steps.map((s) => ({
+      ...s,
+      createdAt: jsonTimestamp(s.createdAt)!,
+      startedAt: jsonTimestamp(s.startedAt),
+      finishedAt: jsonTimestamp(s.finishedAt),
+    })),
   };
 }

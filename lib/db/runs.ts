@@ -102,7 +102,10 @@ function summaryOf({ workflowVersion, _count, ...r }: SummaryRow): RunSummary {
 }
 
 /** The owner's runs, newest first, filtered; another user's runs never appear. */
-export async function listRunsForOwner(ownerId: string, filter: RunListFilter = {}): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
+export async function listRunsForOwner(
+  ownerId: string,
+  filter: RunListFilter = {},
+): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
   const f = runListFilterSchema.parse(filter);
   const rows = await db().run.findMany({
     where: {
@@ -131,7 +134,12 @@ export async function getRunForOwner(ownerId: string, runId: string): Promise<Ru
   if (!row || !now) return null;
   const { inputs, outputs, cancelRequested, ...summary } = withEnd(row, now.end);
   return {
-    ...summaryOf({ ...summary, promptTokens: now.promptTokens, completionTokens: now.completionTokens, stepCount: now.stepCount }),
+    ...summaryOf({
+      ...summary,
+      promptTokens: now.promptTokens,
+      completionTokens: now.completionTokens,
+      stepCount: now.stepCount,
+    }),
     inputs,
     outputs,
     cancelRequested,
@@ -171,7 +179,10 @@ export const personStepSql = (run: string) =>
 
 /** How many of the owner's runs wait for a person (a human review to answer): the navigation shows it. A run waiting only for its subflows' runs is not counted. */
 export async function countWaitingRuns(ownerId: string): Promise<number> {
-  const rows = await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "Run" r WHERE r."ownerId" = $1 AND r.status = 'waiting' AND ${personStepSql("r.id")}`, ownerId);
+  const rows = await db().$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM "Run" r WHERE r."ownerId" = $1 AND r.status = 'waiting' AND ${personStepSql("r.id")}`,
+    ownerId,
+  );
   return rows[0]?.n ?? 0;
 }
 
@@ -180,4 +191,3 @@ export async function waitsForPerson(runId: string): Promise<boolean> {
   const rows = await db().$queryRawUnsafe<{ yes: boolean }[]>(`SELECT ${personStepSql("$1")} AS yes`, runId);
   return rows[0]?.yes ?? false;
 }
-

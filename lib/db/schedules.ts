@@ -35,30 +35,64 @@ export interface ScheduleToFire {
   latestVersion: number | null;
 }
 
-const view = { id: true, workflowId: true, cron: true, timezone: true, inputs: true, enabled: true, createdAt: true, lastTickAt: true, lastRunId: true, lastError: true } as const;
-const asView = (row: Omit<ScheduleView, "inputs"> & { inputs: Prisma.JsonValue }): ScheduleView => ({ ...row, inputs: (row.inputs ?? {}) as Record<string, unknown> });
+const view = {
+  id: true,
+  workflowId: true,
+  cron: true,
+  timezone: true,
+  inputs: true,
+  enabled: true,
+  createdAt: true,
+  lastTickAt: true,
+  lastRunId: true,
+  lastError: true,
+} as const;
+const asView = (row: Omit<ScheduleView, "inputs"> & { inputs: Prisma.JsonValue }): ScheduleView => ({
+  ...row,
+  inputs: (row.inputs ?? {}) as Record<string, unknown>,
+});
 
 /** Adds a schedule to the owner's workflow (not_found for another user's; conflict past the limit). */
-export async function createScheduleRow(ownerId: string, workflowId: string, data: { cron: string; timezone: string; inputs: Record<string, unknown> }): Promise<ScheduleView> {
+export async function createScheduleRow(
+  ownerId: string,
+  workflowId: string,
+  data: { cron: string; timezone: string; inputs: Record<string, unknown> },
+): Promise<ScheduleView> {
   const [workflow, count] = await Promise.all([
     db().workflow.findFirst({ where: { id: workflowId, ownerId }, select: { id: true } }),
     db().schedule.count({ where: { ownerId } }),
   ]);
   if (!workflow) throw notFound("Workflow not found");
-  if (count >= MAX_SCHEDULES_PER_USER) throw new AppError("conflict", `You already have ${MAX_SCHEDULES_PER_USER} schedules: delete one first.`);
-  const row = await db().schedule.create({ data: { ownerId, workflowId, ...data, inputs: data.inputs as Prisma.InputJsonValue }, select: view });
+  if (count >= MAX_SCHEDULES_PER_USER)
+    throw new AppError("conflict", `You already have ${MAX_SCHEDULES_PER_USER} schedules: delete one first.`);
+  const row = await db().schedule.create({
+    data: { ownerId, workflowId, ...data, inputs: data.inputs as Prisma.InputJsonValue },
+    select: view,
+  });
   return asView(row);
 }
 
 /** The owner's schedules of one workflow, oldest first. */
 export async function listSchedules(ownerId: string, workflowId: string): Promise<ScheduleView[]> {
-  const rows = await db().schedule.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view });
+  const rows = await db().schedule.findMany({
+    where: { ownerId, workflowId },
+    orderBy: { createdAt: "asc" },
+    select: view,
+  });
   return rows.map(asView);
 }
 
 /** Changes one of the owner's schedules of that workflow: timing and inputs (a changed timing may fire its next tick anew); null when not theirs. */
-export async function updateScheduleRow(ownerId: string, workflowId: string, id: string, data: { cron: string; timezone: string; inputs: Record<string, unknown> }): Promise<ScheduleView | null> {
-  const { count } = await db().schedule.updateMany({ where: { id, ownerId, workflowId }, data: { ...data, inputs: data.inputs as Prisma.InputJsonValue } });
+export async function updateScheduleRow(
+  ownerId: string,
+  workflowId: string,
+  id: string,
+  data: { cron: string; timezone: string; inputs: Record<string, unknown> },
+): Promise<ScheduleView | null> {
+  const { count } = await db().schedule.updateMany({
+    where: { id, ownerId, workflowId },
+    data: { ...data, inputs: data.inputs as Prisma.InputJsonValue },
+  });
   if (!count) return null;
   return asView(await db().schedule.findUniqueOrThrow({ where: { id }, select: view }));
 }
@@ -80,11 +114,25 @@ export async function deleteScheduleRow(ownerId: string, id: string): Promise<bo
 export async function scheduleToFire(id: string): Promise<ScheduleToFire | null> {
   const row = await db().schedule.findUnique({
     where: { id },
-    select: { id: true, ownerId: true, workflowId: true, inputs: true, enabled: true, cron: true, timezone: true, lastTickAt: true, workflow: { select: { versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 } } } },
+    select: {
+      id: true,
+      ownerId: true,
+      workflowId: true,
+      inputs: true,
+      enabled: true,
+      cron: true,
+      timezone: true,
+      lastTickAt: true,
+      workflow: { select: { versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 } } },
+    },
   });
   if (!row) return null;
   const { workflow, inputs, ...rest } = row;
-  return { ...rest, inputs: (inputs ?? {}) as Record<string, unknown>, latestVersion: workflow.versions[0]?.version ?? null };
+  return {
+    ...rest,
+    inputs: (inputs ?? {}) as Record<string, unknown>,
+    latestVersion: workflow.versions[0]?.version ?? null,
+  };
 }
 
 /**
@@ -102,7 +150,8 @@ export async function claimScheduleTick(id: string, tick: Date): Promise<boolean
 
 /** System side: what the last tick did: the run it started, or why it started none. */
 export async function recordScheduleFire(id: string, outcome: { runId: string } | { error: string }): Promise<void> {
-  const data = "runId" in outcome ? { lastRunId: outcome.runId, lastError: null } : { lastError: outcome.error.slice(0, 500) };
+  const data =
+    "runId" in outcome ? { lastRunId: outcome.runId, lastError: null } : { lastError: outcome.error.slice(0, 500) };
   await db().schedule.updateMany({ where: { id }, data });
 }
 

@@ -49,6 +49,10 @@ export async function updateSettings(ownerId: string, patch: SettingsPatch): Pro
     ...(data.designerModel !== undefined && { designerModel: data.designerModel || null }),
     ...(data.prices !== undefined && { prices: data.prices as Prisma.InputJsonValue }),
   };
-  await db().userSettings.upsert({ where: { userId: ownerId }, create: { userId: ownerId, ...fields }, update: fields });
+  await db().userSettings.upsert({
+    where: { userId: ownerId },
+    create: { userId: ownerId, ...fields },
+    update: fields,
+  });
   return getSettings(ownerId);
 }

@@ -40,7 +40,14 @@ export const shareTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 /** SHA-256 hex of a token: the only form stored (a fast hash suffices for 256-bit random secrets). */
 export const hashShareToken = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex");
 
-const viewSelect = { id: true, runId: true, includeContent: true, expiresAt: true, revokedAt: true, createdAt: true } as const;
+const viewSelect = {
+  id: true,
+  runId: true,
+  includeContent: true,
+  expiresAt: true,
+  revokedAt: true,
+  createdAt: true,
+} as const;
 
 const toView = (row: Omit<ShareLinkView, "active">, now = Date.now()): ShareLinkView => ({
   ...row,
@@ -51,7 +58,11 @@ const toView = (row: Omit<ShareLinkView, "active">, now = Date.now()): ShareLink
  * Creates a share link for one of the owner's runs; returns the token once (null when the run is not
  * the owner's: the caller answers 404).
  */
-export async function createShareLink(ownerId: string, runId: string, input: CreateShareInput = {}): Promise<{ token: string; link: ShareLinkView } | null> {
+export async function createShareLink(
+  ownerId: string,
+  runId: string,
+  input: CreateShareInput = {},
+): Promise<{ token: string; link: ShareLinkView } | null> {
   const opts = createShareSchema.parse(input);
   const owned = await db().run.count({ where: { id: runId, ownerId } });
   if (owned !== 1) return null;
@@ -71,7 +82,11 @@ export async function createShareLink(ownerId: string, runId: string, input: Cre
 
 /** The owner's links of one run, newest first (another user's run lists nothing). */
 export async function listShareLinks(ownerId: string, runId: string): Promise<ShareLinkView[]> {
-  const rows = await db().shareLink.findMany({ where: { ownerId, runId }, orderBy: { createdAt: "desc" }, select: viewSelect });
+  const rows = await db().shareLink.findMany({
+    where: { ownerId, runId },
+    orderBy: { createdAt: "desc" },
+    select: viewSelect,
+  });
   const now = Date.now();
   return rows.map((r) => toView(r, now));
 }

@@ -6,7 +6,8 @@ import { blankWorkflowDocument, createWorkflow, saveWorkflowVersion, updateWorkf
 
 useTestDatabase();
 
-const user = (tag: string) => createUser({ email: `${tag}-${Date.now()}@example.com`, name: tag, password: "correct horse battery" });
+const user = (tag: string) =>
+  createUser({ email: `${tag}-${Date.now()}@example.com`, name: tag, password: "correct horse battery" });
 
 const withFields = (name: string, inputs: string[], outputs: string[]) => ({
   ...blankWorkflowDocument(name),
@@ -28,14 +29,39 @@ describe("lib/db/subflow-targets", () => {
 
     const targets = await listSubflowTargets(a.id);
     expect(targets).toEqual([
-      { id: draftOnly.id, name: "Alpha draft", version: null, inputs: [{ key: "q", type: "string", required: true, description: "q to use" }], outputs: [{ key: "a" }], history: [], description: "", updatedAt: expect.any(String) },
       {
-        id: summarise.id, name: "Summarise", version: 2, inputs: [{ key: "subject", type: "string", required: true, description: "subject to use" }], outputs: [{ key: "text" }],
+        id: draftOnly.id,
+        name: "Alpha draft",
+        version: null,
+        inputs: [{ key: "q", type: "string", required: true, description: "q to use" }],
+        outputs: [{ key: "a" }],
+        history: [],
+        description: "",
+        updatedAt: expect.any(String),
+      },
+      {
+        id: summarise.id,
+        name: "Summarise",
+        version: 2,
+        inputs: [{ key: "subject", type: "string", required: true, description: "subject to use" }],
+        outputs: [{ key: "text" }],
         history: [
-          { from: 1, inputs: [{ key: "topic", type: "string", required: true, description: "topic to use" }, { key: "tone", type: "string", required: false, description: "tone to use" }], outputs: [{ key: "summary" }] },
-          { from: 2, inputs: [{ key: "subject", type: "string", required: true, description: "subject to use" }], outputs: [{ key: "text" }] },
+          {
+            from: 1,
+            inputs: [
+              { key: "topic", type: "string", required: true, description: "topic to use" },
+              { key: "tone", type: "string", required: false, description: "tone to use" },
+            ],
+            outputs: [{ key: "summary" }],
+          },
+          {
+            from: 2,
+            inputs: [{ key: "subject", type: "string", required: true, description: "subject to use" }],
+            outputs: [{ key: "text" }],
+          },
         ],
-        description: "", updatedAt: expect.any(String),
+        description: "",
+        updatedAt: expect.any(String),
       },
     ]);
     expect(Date.parse(targets[0]!.updatedAt)).toBeGreaterThan(Date.now() - 60_000);
@@ -46,12 +72,17 @@ describe("lib/db/subflow-targets", () => {
     const a = await user("sub-h");
     const wf = await createWorkflow(a.id, withFields("Steady", ["topic"], ["summary"]));
     await saveWorkflowVersion(a.id, wf.id);
-    await updateWorkflow(a.id, wf.id, { draft: { ...withFields("Steady", ["topic"], ["summary"]), description: "same fields" } });
+    await updateWorkflow(a.id, wf.id, {
+      draft: { ...withFields("Steady", ["topic"], ["summary"]), description: "same fields" },
+    });
     await saveWorkflowVersion(a.id, wf.id);
     await updateWorkflow(a.id, wf.id, { draft: withFields("Steady", ["topic"], ["summary", "sources"]) });
     await saveWorkflowVersion(a.id, wf.id);
     const [target] = await listSubflowTargets(a.id);
     expect(target?.version).toBe(3);
-    expect(target?.history.map((h) => [h.from, h.outputs.map((o) => o.key)])).toEqual([[1, ["summary"]], [3, ["summary", "sources"]]]);
+    expect(target?.history.map((h) => [h.from, h.outputs.map((o) => o.key)])).toEqual([
+      [1, ["summary"]],
+      [3, ["summary", "sources"]],
+    ]);
   });
 });

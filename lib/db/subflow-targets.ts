@@ -40,7 +40,18 @@ const fieldsOf = (raw: unknown): Field[] => fieldList.safeParse(raw ?? []).data 
  * documents: the editor page and every designer request load this list.
  */
 export async function listSubflowTargets(ownerId: string): Promise<SubflowTarget[]> {
-  const rows = await db().$queryRaw<{ id: string; name: string; description: string; updatedAt: Date; version: number | null; inputs: unknown; outputs: unknown; history: { from: number; inputs: unknown; outputs: unknown }[] }[]>`
+  const rows = await db().$queryRaw<
+    {
+      id: string;
+      name: string;
+      description: string;
+      updatedAt: Date;
+      version: number | null;
+      inputs: unknown;
+      outputs: unknown;
+      history: { from: number; inputs: unknown; outputs: unknown }[];
+    }[]
+  >`
     SELECT w.id, w.name, w.description, w."updatedAt", v.version,
       COALESCE(v.document, w.draft)->'inputs' AS inputs, COALESCE(v.document, w.draft)->'outputs' AS outputs,
       (SELECT COALESCE(jsonb_agg(jsonb_build_object('from', c.version, 'inputs', c.inputs, 'outputs', c.outputs) ORDER BY c.version), '[]'::jsonb)
@@ -53,7 +64,8 @@ export async function listSubflowTargets(ownerId: string): Promise<SubflowTarget
     LEFT JOIN LATERAL (SELECT version, document FROM "WorkflowVersion" WHERE "workflowId" = w.id ORDER BY version DESC LIMIT 1) v ON true
     WHERE w."ownerId" = ${ownerId}
     ORDER BY w.name ASC, w."createdAt" ASC`;
-  const inputsOf = (raw: unknown) => fieldsOf(raw).map(({ key, type, required, description }) => ({ key, type, required, description }));
+  const inputsOf = (raw: unknown) =>
+    fieldsOf(raw).map(({ key, type, required, description }) => ({ key, type, required, description }));
   const outputsOf = (raw: unknown) => fieldsOf(raw).map(({ key }) => ({ key }));
   return rows.map((r) => ({
     id: r.id,

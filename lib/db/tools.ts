@@ -15,14 +15,28 @@ export type CodeToolConfig = z.infer<typeof codeToolConfigSchema>;
 
 /** What a new code tool (or a new version of one) is made of. */
 export const codeToolInputSchema = z.object({
-  name: z.string().trim().regex(/^[a-z][a-z0-9_]{1,63}$/, "lower_snake_case, 2–64 characters"),
+  name: z
+    .string()
+    .trim()
+    .regex(/^[a-z][a-z0-9_]{1,63}$/, "lower_snake_case, 2–64 characters"),
   description: z.string().max(2000).default(""),
   code: z.string().min(1).max(200_000),
   /** JSON Schema of the arguments object. */
   argsSchema: z.record(z.string(), z.unknown()).default({ type: "object" }),
   config: codeToolConfigSchema.partial().default({}),
   /** The test cases (and their last results) the tool was accepted with; kept for review, not hashed. */
-  tests: z.array(z.object({ input: z.record(z.string(), z.unknown()), expected: z.unknown(), passed: z.boolean().optional(), actual: z.unknown().optional(), error: z.string().optional() })).max(20).optional(),
+  tests: z
+    .array(
+      z.object({
+        input: z.record(z.string(), z.unknown()),
+        expected: z.unknown(),
+        passed: z.boolean().optional(),
+        actual: z.unknown().optional(),
+        error: z.string().optional(),
+      }),
+    )
+    .max(20)
+    .optional(),
 });
 export type CodeToolInput = z.input<typeof codeToolInputSchema>;
 
@@ -82,7 +96,10 @@ export async function saveCodeTool(ownerId: string, input: CodeToolInput): Promi
     });
     if (tool.kind !== "code") throw new AppError("conflict", `A ${tool.kind} tool named ${data.name} already exists`);
     const latest = tool.versions[0];
-    const sameSchema = latest && JSON.stringify(latest.argsSchema) === JSON.stringify(data.argsSchema) && withoutTests(latest.config) === JSON.stringify(data.config);
+    const sameSchema =
+      latest &&
+      JSON.stringify(latest.argsSchema) === JSON.stringify(data.argsSchema) &&
+      withoutTests(latest.config) === JSON.stringify(data.config);
     if (latest && latest.codeHash === codeHash && sameSchema) return latest;
     const config = data.tests ? { ...data.config, tests: data.tests } : data.config;
     return tx.toolVersion.create({
@@ -102,7 +119,11 @@ export async function saveCodeTool(ownerId: string, input: CodeToolInput): Promi
  * The owner approves ONE version by the hash they reviewed. Refused when the tool is not theirs,
  * the hash is not the version's, or the stored code no longer hashes to it (tampered).
  */
-export async function approveToolVersion(ownerId: string, versionId: string, reviewedHash: string): Promise<ToolVersionRow> {
+export async function approveToolVersion(
+  ownerId: string,
+  versionId: string,
+  reviewedHash: string,
+): Promise<ToolVersionRow> {
   const row = await db().toolVersion.findFirst({ where: { id: versionId, tool: { ownerId } } });
   if (!row) throw notFound("Tool version not found");
   if (row.codeHash !== reviewedHash || row.code === null || hashCode(row.code) !== reviewedHash) {
@@ -116,7 +137,10 @@ export async function approveToolVersion(ownerId: string, versionId: string, rev
  * falls back to an older approved version, if any, else the tool is unapproved). False when not theirs.
  */
 export async function revokeToolVersion(ownerId: string, versionId: string): Promise<boolean> {
-  const { count } = await db().toolVersion.updateMany({ where: { id: versionId, tool: { ownerId } }, data: { approvedAt: null } });
+  const { count } = await db().toolVersion.updateMany({
+    where: { id: versionId, tool: { ownerId } },
+    data: { approvedAt: null },
+  });
   return count === 1;
 }
 
@@ -128,7 +152,8 @@ export async function listTools(ownerId: string): Promise<ToolRow[]> {
 /** One of the owner's tools by id or name (null when absent or not theirs). */
 export async function findTool(ownerId: string, by: { toolId?: string; name?: string }): Promise<ToolRow | null> {
   if (by.toolId) return db().tool.findFirst({ where: { id: by.toolId, ownerId }, include: withVersions });
-  if (by.name) return db().tool.findUnique({ where: { ownerId_name: { ownerId, name: by.name } }, include: withVersions });
+  if (by.name)
+    return db().tool.findUnique({ where: { ownerId_name: { ownerId, name: by.name } }, include: withVersions });
   return null;
 }
 
@@ -142,10 +167,17 @@ export async function deleteTool(ownerId: string, toolId: string): Promise<boole
  * Saves an external MCP server's connection config as a Tool of kind "mcp" (the config JSON is the
  * version's "code", so a changed command/URL is a new version that needs the owner's approval again).
  */
-export async function saveMcpServer(ownerId: string, name: string, config: Record<string, unknown>): Promise<ToolVersionRow> {
+export async function saveMcpServer(
+  ownerId: string,
+  name: string,
+  config: Record<string, unknown>,
+): Promise<ToolVersionRow> {
   const code = JSON.stringify(config);
   const codeHash = hashCode(code);
-  const server = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, "lower-case letters, digits, - and _").parse(name);
+  const server = z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]{0,39}$/, "lower-case letters, digits, - and _")
+    .parse(name);
   return db().$transaction(async (tx) => {
     const tool = await tx.tool.upsert({
       where: { ownerId_name: { ownerId, name: server } },
@@ -156,6 +188,8 @@ export async function saveMcpServer(ownerId: string, name: string, config: Recor
     if (tool.kind !== "mcp") throw new AppError("conflict", `A ${tool.kind} tool named ${server} already exists`);
     const latest = tool.versions[0];
     if (latest && latest.codeHash === codeHash) return latest;
-    return tx.toolVersion.create({ data: { toolId: tool.id, version: (latest?.version ?? 0) + 1, code, codeHash, config: {} } });
+    return tx.toolVersion.create({
+      data: { toolId: tool.id, version: (latest?.version ?? 0) + 1, code, codeHash, config: {} },
+    });
   });
 }

@@ -45,17 +45,26 @@ describe("transient database errors (real PostgreSQL)", () => {
   it("classifies PostgreSQL's too-many-connections, through pg and through Prisma, and not a SQL error", async () => {
     holder = await holdFree();
     const second = new pg.Client({ connectionString: url });
-    const viaPg = await second.connect().then(() => null, (e: unknown) => e);
+    const viaPg = await second.connect().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((viaPg as { code?: string }).code).toBe("53300");
     expect(isTransientDbError(viaPg)).toBe(true);
 
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 1 }) });
-    const viaPrisma = await prisma.$queryRaw`SELECT 1`.then(() => null, (e: unknown) => e);
+    const viaPrisma = await prisma.$queryRaw`SELECT 1`.then(
+      () => null,
+      (e: unknown) => e,
+    );
     await prisma.$disconnect();
     expect(viaPrisma).not.toBeNull();
     expect(isTransientDbError(viaPrisma)).toBe(true);
 
-    const syntax = await holder.query("SELEC 1").then(() => null, (e: unknown) => e);
+    const syntax = await holder.query("SELEC 1").then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((syntax as { code?: string }).code).toBe("42601");
     expect(isTransientDbError(syntax)).toBe(false);
   });
@@ -77,10 +86,12 @@ describe("transient database errors (real PostgreSQL)", () => {
     expect(attempts).toBeGreaterThan(1);
 
     let failing = 0;
-    await expect(retryTransientDb(async () => {
-      failing++;
-      throw Object.assign(new Error("relation does not exist"), { code: "42P01" });
-    })).rejects.toThrow("relation does not exist");
+    await expect(
+      retryTransientDb(async () => {
+        failing++;
+        throw Object.assign(new Error("relation does not exist"), { code: "42P01" });
+      }),
+    ).rejects.toThrow("relation does not exist");
     expect(failing).toBe(1);
   });
 

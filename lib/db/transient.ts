@@ -10,7 +10,8 @@ const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P203
 /** PostgreSQL SQLSTATEs: too_many_connections, admin/crash/cannot-connect-now shutdowns, connection exceptions. */
 const PG_CODES = new Set(["53300", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006"]);
 const NET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
-const MESSAGES = /too many (database )?(connections|clients)|connection terminated|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|can't reach database server/i;
+const MESSAGES =
+  /too many (database )?(connections|clients)|connection terminated|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|can't reach database server/i;
 
 /** True when `err` (or its cause chain) is a connection-level database failure worth retrying. */
 export function isTransientDbError(err: unknown): boolean {

@@ -55,7 +55,10 @@ export async function findUserById(id: string): Promise<UserView | null> {
  * Returns the user or null; OAuth-only accounts (no password) never match.
  */
 export async function verifyCredentials(email: string, password: string): Promise<UserView | null> {
-  const row = await db().user.findUnique({ where: { email: normaliseEmail(email) }, select: { ...select, passwordHash: true } });
+  const row = await db().user.findUnique({
+    where: { email: normaliseEmail(email) },
+    select: { ...select, passwordHash: true },
+  });
   const ok = await verifyPassword(row?.passwordHash, password);
   if (!row || !ok) return null;
   return { id: row.id, email: row.email, name: row.name, image: row.image };

@@ -55,9 +55,22 @@ export interface WebhookTarget {
 }
 
 const view = {
-  id: true, workflowId: true, name: true, lastFour: true, inputMode: true, payloadField: true, enabled: true,
-  createdAt: true, lastUsedAt: true, lastRunId: true, lastError: true,
-  calls: { select: { at: true, status: true, runId: true, error: true }, orderBy: { at: "desc" }, take: WEBHOOK_CALLS_SHOWN },
+  id: true,
+  workflowId: true,
+  name: true,
+  lastFour: true,
+  inputMode: true,
+  payloadField: true,
+  enabled: true,
+  createdAt: true,
+  lastUsedAt: true,
+  lastRunId: true,
+  lastError: true,
+  calls: {
+    select: { at: true, status: true, runId: true, error: true },
+    orderBy: { at: "desc" },
+    take: WEBHOOK_CALLS_SHOWN,
+  },
 } as const;
 type Row = Omit<WebhookView, "recent"> & { calls: WebhookCallView[] };
 const asView = ({ calls, ...w }: Row): WebhookView => ({ ...w, recent: calls });
@@ -81,7 +94,8 @@ export async function createWebhookRow(
     db().webhook.count({ where: { ownerId } }),
   ]);
   if (!workflow) throw notFound("Workflow not found");
-  if (count >= MAX_WEBHOOKS_PER_USER) throw new AppError("conflict", `You already have ${MAX_WEBHOOKS_PER_USER} webhooks: delete one first.`);
+  if (count >= MAX_WEBHOOKS_PER_USER)
+    throw new AppError("conflict", `You already have ${MAX_WEBHOOKS_PER_USER} webhooks: delete one first.`);
   const secret = newSecret();
   const webhook = await db().webhook.create({
     data: { ownerId, workflowId, ...data, secretHash: hashWebhookSecret(secret), lastFour: secret.slice(-4) },
@@ -92,11 +106,18 @@ export async function createWebhookRow(
 
 /** The owner's webhooks of one workflow, oldest first. */
 export async function listWebhooks(ownerId: string, workflowId: string): Promise<WebhookView[]> {
-  return (await db().webhook.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view })).map(asView);
+  return (
+    await db().webhook.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view })
+  ).map(asView);
 }
 
 /** Renames one of the owner's webhooks of that workflow or changes what it does with a body (its URL stays); null when not theirs. */
-export async function updateWebhookRow(ownerId: string, workflowId: string, id: string, data: { name: string; inputMode: WebhookInputMode; payloadField: string | null }): Promise<WebhookView | null> {
+export async function updateWebhookRow(
+  ownerId: string,
+  workflowId: string,
+  id: string,
+  data: { name: string; inputMode: WebhookInputMode; payloadField: string | null },
+): Promise<WebhookView | null> {
   const { count } = await db().webhook.updateMany({ where: { id, ownerId, workflowId }, data });
   if (!count) return null;
   return asView(await db().webhook.findUniqueOrThrow({ where: { id }, select: view }));
@@ -110,9 +131,15 @@ export async function setWebhookEnabled(ownerId: string, id: string, enabled: bo
 }
 
 /** Gives one of the owner's webhooks a new secret (the old URL stops working at once); null when not theirs. */
-export async function rotateWebhookSecret(ownerId: string, id: string): Promise<{ webhook: WebhookView; secret: string } | null> {
+export async function rotateWebhookSecret(
+  ownerId: string,
+  id: string,
+): Promise<{ webhook: WebhookView; secret: string } | null> {
   const secret = newSecret();
-  const { count } = await db().webhook.updateMany({ where: { id, ownerId }, data: { secretHash: hashWebhookSecret(secret), lastFour: secret.slice(-4) } });
+  const { count } = await db().webhook.updateMany({
+    where: { id, ownerId },
+    data: { secretHash: hashWebhookSecret(secret), lastFour: secret.slice(-4) },
+  });
   if (!count) return null;
   return { webhook: asView(await db().webhook.findUniqueOrThrow({ where: { id }, select: view })), secret };
 }
@@ -129,8 +156,18 @@ export async function webhookBySecret(secret: string): Promise<WebhookTarget | n
   const row = await db().webhook.findUnique({
     where: { secretHash: hashWebhookSecret(secret) },
     select: {
-      id: true, ownerId: true, workflowId: true, name: true, inputMode: true, payloadField: true, enabled: true,
-      workflow: { select: { versions: { select: { id: true, version: true, document: true }, orderBy: { version: "desc" }, take: 1 } } },
+      id: true,
+      ownerId: true,
+      workflowId: true,
+      name: true,
+      inputMode: true,
+      payloadField: true,
+      enabled: true,
+      workflow: {
+        select: {
+          versions: { select: { id: true, version: true, document: true }, orderBy: { version: "desc" }, take: 1 },
+        },
+      },
     },
   });
   if (!row) return null;
@@ -142,13 +179,21 @@ export async function webhookBySecret(secret: string): Promise<WebhookTarget | n
  * System side: what a call did (the HTTP status answered, the run it started or why it started
  * none), as the webhook's last call and in its call log, which keeps the latest WEBHOOK_CALLS_KEPT.
  */
-export async function recordWebhookCall(id: string, outcome: { status: number } & ({ runId: string } | { error: string })): Promise<void> {
+export async function recordWebhookCall(
+  id: string,
+  outcome: { status: number } & ({ runId: string } | { error: string }),
+): Promise<void> {
   const at = new Date();
   const ran = "runId" in outcome;
   const error = ran ? null : outcome.error.slice(0, 500);
   await db().$transaction([
-    db().webhook.updateMany({ where: { id }, data: { lastUsedAt: at, ...(ran ? { lastRunId: outcome.runId, lastError: null } : { lastError: error }) } }),
-    db().webhookCall.create({ data: { webhookId: id, at, status: outcome.status, runId: ran ? outcome.runId : null, error } }),
+    db().webhook.updateMany({
+      where: { id },
+      data: { lastUsedAt: at, ...(ran ? { lastRunId: outcome.runId, lastError: null } : { lastError: error }) },
+    }),
+    db().webhookCall.create({
+      data: { webhookId: id, at, status: outcome.status, runId: ran ? outcome.runId : null, error },
+    }),
     db().$executeRaw`DELETE FROM "WebhookCall" WHERE "webhookId" = ${id} AND id NOT IN (
       SELECT id FROM "WebhookCall" WHERE "webhookId" = ${id} ORDER BY at DESC, id DESC LIMIT ${WEBHOOK_CALLS_KEPT})`,
   ]);

@@ -16,7 +16,8 @@ import {
 
 useTestDatabase();
 
-const user = (tag: string) => createUser({ email: `${tag}-${Date.now()}@example.com`, name: tag, password: "correct horse battery" });
+const user = (tag: string) =>
+  createUser({ email: `${tag}-${Date.now()}@example.com`, name: tag, password: "correct horse battery" });
 
 describe("lib/db/workflows", () => {
   it("creates a blank workflow with a start and an end node, listed for its owner only", async () => {
@@ -33,11 +34,15 @@ describe("lib/db/workflows", () => {
     const a = await user("auto");
     const wf = await createWorkflow(a.id, blankWorkflowDocument("Automated"));
     expect((await listWorkflows(a.id))[0]).toMatchObject({ schedules: 0, webhooks: 0 });
-    await db().schedule.createMany({ data: [
-      { ownerId: a.id, workflowId: wf.id, cron: "0 9 * * *", timezone: "UTC" },
-      { ownerId: a.id, workflowId: wf.id, cron: "0 10 * * *", timezone: "UTC", enabled: false },
-    ] });
-    await db().webhook.create({ data: { ownerId: a.id, workflowId: wf.id, name: "h", secretHash: `h-${wf.id}`, lastFour: "abcd" } });
+    await db().schedule.createMany({
+      data: [
+        { ownerId: a.id, workflowId: wf.id, cron: "0 9 * * *", timezone: "UTC" },
+        { ownerId: a.id, workflowId: wf.id, cron: "0 10 * * *", timezone: "UTC", enabled: false },
+      ],
+    });
+    await db().webhook.create({
+      data: { ownerId: a.id, workflowId: wf.id, name: "h", secretHash: `h-${wf.id}`, lastFour: "abcd" },
+    });
     expect((await listWorkflows(a.id))[0]).toMatchObject({ id: wf.id, schedules: 1, webhooks: 1 });
   });
 

@@ -94,18 +94,34 @@ export async function listWorkflows(ownerId: string): Promise<WorkflowListItem[]
     where: { ownerId },
     orderBy: { updatedAt: "desc" },
     select: {
-      id: true, name: true, description: true, createdAt: true, updatedAt: true, draft: true,
-      _count: { select: { versions: true, schedules: { where: { enabled: true } }, webhooks: { where: { enabled: true } } } },
+      id: true,
+      name: true,
+      description: true,
+      createdAt: true,
+      updatedAt: true,
+      draft: true,
+      _count: {
+        select: { versions: true, schedules: { where: { enabled: true } }, webhooks: { where: { enabled: true } } },
+      },
     },
   });
-  return rows.map(({ _count, draft, ...r }) => ({ ...r, versionCount: _count.versions, nodeCount: nodeCount(draft), schedules: _count.schedules, webhooks: _count.webhooks }));
+  return rows.map(({ _count, draft, ...r }) => ({
+    ...r,
+    versionCount: _count.versions,
+    nodeCount: nodeCount(draft),
+    schedules: _count.schedules,
+    webhooks: _count.webhooks,
+  }));
 }
 
 /** One of the owner's workflows, or null (another user's id looks exactly like a missing one). */
 export async function getWorkflow(ownerId: string, id: string): Promise<WorkflowDetail | null> {
   const row = await db().workflow.findFirst({
     where: { id, ownerId },
-    include: { _count: { select: { versions: true } }, versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 } },
+    include: {
+      _count: { select: { versions: true } },
+      versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 },
+    },
   });
   if (!row) return null;
   const parsed = workflowSchema.safeParse(row.draft);
@@ -128,13 +144,31 @@ export async function listWorkflowApiViews(ownerId: string): Promise<WorkflowApi
   const rows = await db().workflow.findMany({
     where: { ownerId },
     orderBy: { updatedAt: "desc" },
-    select: { id: true, name: true, description: true, updatedAt: true, draft: true, versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 } },
+    select: {
+      id: true,
+      name: true,
+      description: true,
+      updatedAt: true,
+      draft: true,
+      versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 },
+    },
   });
-  return rows.map(({ draft, versions, ...r }) => ({ ...r, latestVersion: versions[0]?.version ?? null, inputs: workflowSchema.safeParse(draft).data?.inputs ?? null }));
+  return rows.map(({ draft, versions, ...r }) => ({
+    ...r,
+    latestVersion: versions[0]?.version ?? null,
+    inputs: workflowSchema.safeParse(draft).data?.inputs ?? null,
+  }));
 }
 
 /** One workflow as scripts see it. */
-export const workflowApiView = ({ id, name, description, updatedAt, latestVersion, document }: WorkflowDetail): WorkflowApiView => ({
+export const workflowApiView = ({
+  id,
+  name,
+  description,
+  updatedAt,
+  latestVersion,
+  document,
+}: WorkflowDetail): WorkflowApiView => ({
   id,
   name,
   description,
@@ -162,25 +196,43 @@ export async function createWorkflow(ownerId: string, document: WorkflowInput): 
   const doc = workflowSchema.parse(document);
   refuseAboveCeilings(doc);
   const name = nameSchema.catch("Untitled workflow").parse(doc.name);
-  const row = await db().workflow.create({ data: { ownerId, name, description: doc.description, draft: json({ ...doc, name }) } });
-  return { id: row.id, name: row.name, description: row.description, createdAt: row.createdAt, updatedAt: row.updatedAt, versionCount: 0, nodeCount: doc.nodes.length };
+  const row = await db().workflow.create({
+    data: { ownerId, name, description: doc.description, draft: json({ ...doc, name }) },
+  });
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    versionCount: 0,
+    nodeCount: doc.nodes.length,
+  };
 }
 
 /**
  * Updates the draft and/or name/description; null when not the owner's. A new name or description
  * is also written into the draft so the two never disagree.
  */
-export async function updateWorkflow(ownerId: string, id: string, patch: WorkflowPatch): Promise<WorkflowDetail | null> {
+export async function updateWorkflow(
+  ownerId: string,
+  id: string,
+  patch: WorkflowPatch,
+): Promise<WorkflowDetail | null> {
   const data = workflowPatchSchema.parse(patch);
   if (data.draft) refuseAboveCeilings(data.draft);
-  const current = data.draft ?? (await db().workflow.findFirst({ where: { id, ownerId }, select: { draft: true } }))?.draft;
+  const current =
+    data.draft ?? (await db().workflow.findFirst({ where: { id, ownerId }, select: { draft: true } }))?.draft;
   if (current === undefined) return null;
   const draft = { ...(draftSchema.safeParse(current).data ?? {}) };
   if (data.name !== undefined) draft.name = data.name;
   if (data.description !== undefined) draft.description = data.description;
   const name = data.name ?? nameSchema.catch("Untitled workflow").parse(draft.name);
   const description = data.description ?? (typeof draft.description === "string" ? draft.description : "");
-  const result = await db().workflow.updateMany({ where: { id, ownerId }, data: { name, description, draft: json(draft) } });
+  const result = await db().workflow.updateMany({
+    where: { id, ownerId },
+    data: { name, description, draft: json(draft) },
+  });
   return result.count ? getWorkflow(ownerId, id) : null;
 }
 
@@ -195,17 +247,27 @@ export async function deleteWorkflow(ownerId: string, id: string): Promise<boole
  * workflow document (else AppError "invalid_workflow"); graph validation is the caller's choice.
  * Null when the workflow is not the owner's.
  */
-export async function saveWorkflowVersion(ownerId: string, id: string, message = ""): Promise<WorkflowVersionSummary | null> {
+export async function saveWorkflowVersion(
+  ownerId: string,
+  id: string,
+  message = "",
+): Promise<WorkflowVersionSummary | null> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const wf = await db().workflow.findFirst({ where: { id, ownerId }, select: { draft: true } });
     if (!wf) return null;
     const parsed = workflowSchema.safeParse(wf.draft);
-    if (!parsed.success) throw new AppError("invalid_workflow", "The draft is not a valid workflow document.", parsed.error.issues);
+    if (!parsed.success)
+      throw new AppError("invalid_workflow", "The draft is not a valid workflow document.", parsed.error.issues);
     refuseAboveCeilings(parsed.data);
     const last = await db().workflowVersion.aggregate({ where: { workflowId: id }, _max: { version: true } });
     try {
       return await db().workflowVersion.create({
-        data: { workflowId: id, version: (last._max.version ?? 0) + 1, document: json(parsed.data), message: message.slice(0, 500) },
+        data: {
+          workflowId: id,
+          version: (last._max.version ?? 0) + 1,
+          document: json(parsed.data),
+          message: message.slice(0, 500),
+        },
         select: { id: true, version: true, message: true, createdAt: true },
       });
     } catch (err) {
@@ -220,7 +282,9 @@ export async function saveWorkflowVersion(ownerId: string, id: string, message =
 export async function listWorkflowVersions(ownerId: string, id: string): Promise<WorkflowVersionSummary[] | null> {
   const wf = await db().workflow.findFirst({
     where: { id, ownerId },
-    select: { versions: { select: { id: true, version: true, message: true, createdAt: true }, orderBy: { version: "desc" } } },
+    select: {
+      versions: { select: { id: true, version: true, message: true, createdAt: true }, orderBy: { version: "desc" } },
+    },
   });
   return wf?.versions ?? null;
 }
@@ -229,12 +293,26 @@ export async function listWorkflowVersions(ownerId: string, id: string): Promise
 export async function getWorkflowVersion(ownerId: string, versionId: string): Promise<WorkflowVersionDetail | null> {
   const row = await db().workflowVersion.findFirst({ where: { id: versionId, workflow: { ownerId } } });
   if (!row) return null;
-  return { id: row.id, workflowId: row.workflowId, version: row.version, message: row.message, createdAt: row.createdAt, document: workflowSchema.parse(row.document) };
+  return {
+    id: row.id,
+    workflowId: row.workflowId,
+    version: row.version,
+    message: row.message,
+    createdAt: row.createdAt,
+    document: workflowSchema.parse(row.document),
+  };
 }
 
 /** The input fields of the owner's workflow's newest saved version; null when it has none (or is not theirs). */
-export async function latestVersionInputs(ownerId: string, workflowId: string): Promise<{ version: number; inputs: Field[] } | null> {
-  const row = await db().workflowVersion.findFirst({ where: { workflowId, workflow: { ownerId } }, orderBy: { version: "desc" }, select: { version: true, document: true } });
+export async function latestVersionInputs(
+  ownerId: string,
+  workflowId: string,
+): Promise<{ version: number; inputs: Field[] } | null> {
+  const row = await db().workflowVersion.findFirst({
+    where: { workflowId, workflow: { ownerId } },
+    orderBy: { version: "desc" },
+    select: { version: true, document: true },
+  });
   if (!row) return null;
   const parsed = workflowSchema.safeParse(row.document);
   return parsed.success ? { version: row.version, inputs: parsed.data.inputs } : null;

@@ -34,7 +34,11 @@ export type Built = {
 type Needed = ToolNeeded[] | undefined;
 
 /** Marks every tool the registry lacks as a placeholder and lists it as "to create". */
-export function markPlaceholders(wf: Workflow, registered: readonly string[], needed: Needed): { workflow: Workflow; toCreate: ToolToCreate[] } {
+export function markPlaceholders(
+  wf: Workflow,
+  registered: readonly string[],
+  needed: Needed,
+): { workflow: Workflow; toCreate: ToolToCreate[] } {
   const toCreate = new Map<string, ToolToCreate>();
   const mark = (ref: ToolRef, user: string): ToolRef => {
     if (registered.includes(ref.name)) return ref;
@@ -62,17 +66,34 @@ export function repairContextOf(env: BuildEnv): RepairContext {
 /** A proposal that does no work is not a design (the model is asked again). */
 function emptyDesign(wf: Workflow): DesignIssue[] {
   if (wf.nodes.some((n) => n.type !== "start" && n.type !== "end" && n.type !== "abort")) return [];
-  return [{ code: "empty_design", message: "The design has no node that does any work (only start and end): add the agents and steps the request needs." }];
+  return [
+    {
+      code: "empty_design",
+      message:
+        "The design has no node that does any work (only start and end): add the agents and steps the request needs.",
+    },
+  ];
 }
 
-function check(doc: Workflow, designIssues: DesignIssue[], fixes: LocalFix[], needed: Needed, env: BuildEnv, mode: "design" | "edit"): Built {
+function check(
+  doc: Workflow,
+  designIssues: DesignIssue[],
+  fixes: LocalFix[],
+  needed: Needed,
+  env: BuildEnv,
+  mode: "design" | "edit",
+): Built {
   const registered = env.context.tools.map((t) => t.name);
   const repaired = repairDocument(doc, repairContextOf(env), fixes);
   const { workflow, toCreate } = markPlaceholders(repaired, registered, needed);
   const errors = validate(workflow, { ...env.validation, tools: registered }).filter((i) => i.severity === "error");
   return {
     workflow,
-    blocking: [...designIssues, ...(mode === "design" ? emptyDesign(workflow) : []), ...errors.filter((i) => i.code !== "tool_placeholder")],
+    blocking: [
+      ...designIssues,
+      ...(mode === "design" ? emptyDesign(workflow) : []),
+      ...errors.filter((i) => i.code !== "tool_placeholder"),
+    ],
     pending: errors.filter((i) => i.code === "tool_placeholder"),
     fixes,
     toCreate,
@@ -85,13 +106,21 @@ const savedSpecs = (env: BuildEnv) => env.context.savedAgents;
 export function buildFromDesign(answer: DesignAnswer, env: BuildEnv, readFixes: LocalFix[] = []): Built {
   const { answer: fixed, fixes } = repairAnswer(answer, env.kinds, defaultCapOf(answer.design));
   const all = [...readFixes, ...fixes];
-  const { workflow, issues } = compileDesign(fixed.design, fixed.profile, { kinds: env.kinds, models: env.models, savedAgents: savedSpecs(env) });
+  const { workflow, issues } = compileDesign(fixed.design, fixed.profile, {
+    kinds: env.kinds,
+    models: env.models,
+    savedAgents: savedSpecs(env),
+  });
   if (!workflow) return { blocking: issues, pending: [], fixes: all, toCreate: [] };
   return check(workflow, issues, all, fixed.profile.toolsNeeded, env, "design");
 }
 
 /** Builds the edited workflow from an {operations} answer on `base`. */
 export function buildFromEdits(base: Workflow, answer: EditAnswer, env: BuildEnv, readFixes: LocalFix[] = []): Built {
-  const { workflow, issues, fixes } = applyEdits(base, answer.operations, { kinds: env.kinds, models: env.models, savedAgents: savedSpecs(env) });
+  const { workflow, issues, fixes } = applyEdits(base, answer.operations, {
+    kinds: env.kinds,
+    models: env.models,
+    savedAgents: savedSpecs(env),
+  });
   return check(workflow, issues, [...readFixes, ...fixes], answer.toolsNeeded, env, "edit");
 }

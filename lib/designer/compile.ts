@@ -32,7 +32,14 @@ export type KnownKind = WorkflowNode["type"];
 export type ModelClassMap = Partial<Record<ModelClass, ModelRef>>;
 
 /** A saved agent as a design reusing it gets it: its saved instructions, tools and model. */
-export type SavedAgentSpec = { id: string; name: string; description?: string; instructions?: string; tools?: ToolRef[]; model?: ModelRef | null };
+export type SavedAgentSpec = {
+  id: string;
+  name: string;
+  description?: string;
+  instructions?: string;
+  tools?: ToolRef[];
+  model?: ModelRef | null;
+};
 
 /** Compile options: known kinds come from lib/workflow's registry. */
 export interface CompileOptions {
@@ -62,7 +69,11 @@ export function edgeId(from: string, handle: string, to: string, taken: Set<stri
  * saved agent found in `saved` is that agent as saved (instructions, tools, model; the model's own
  * text for them is not used), like an agent dropped from the editor's palette.
  */
-export function compileAgent(agent: DesignAgent, models: ModelClassMap = {}, saved: readonly SavedAgentSpec[] = []): AgentSpec {
+export function compileAgent(
+  agent: DesignAgent,
+  models: ModelClassMap = {},
+  saved: readonly SavedAgentSpec[] = [],
+): AgentSpec {
   const reused = agent.reuse ? saved.find((a) => a.id === agent.reuse) : undefined;
   if (reused) return savedAgentSpec(agent.key, reused);
   const model = agent.modelClass ? models[agent.modelClass] : undefined;
@@ -101,15 +112,32 @@ export function compileNode(node: DesignNode): NodeInput | undefined {
     case "start":
       return { ...base, type: "start" };
     case "agent":
-      return { ...base, type: "agent", agent: node.agent ?? "", task: node.task ?? "", branches: branches?.length ? branches : DONE };
+      return {
+        ...base,
+        type: "agent",
+        agent: node.agent ?? "",
+        task: node.task ?? "",
+        branches: branches?.length ? branches : DONE,
+      };
     case "router":
       return { ...base, type: "router", prompt: node.prompt ?? node.task ?? "", branches: branches ?? [] };
     case "tool":
       return { ...base, type: "tool", tool: { name: node.tool ?? "" }, args: node.args ?? {} };
     case "orchestrator":
-      return { ...base, type: "orchestrator", agent: node.agent ?? "", task: node.task ?? "", workers: node.workers ?? [] };
+      return {
+        ...base,
+        type: "orchestrator",
+        agent: node.agent ?? "",
+        task: node.task ?? "",
+        workers: node.workers ?? [],
+      };
     case "human":
-      return { ...base, type: "human", prompt: node.prompt ?? node.task ?? "", ...(branches?.length ? { branches } : {}) };
+      return {
+        ...base,
+        type: "human",
+        prompt: node.prompt ?? node.task ?? "",
+        ...(branches?.length ? { branches } : {}),
+      };
     case "subflow":
       return { ...base, type: "subflow", ...subflowFields(node) };
     case "map":
@@ -118,7 +146,9 @@ export function compileNode(node: DesignNode): NodeInput | undefined {
         type: "map",
         items: node.items ?? "",
         body: { type: "agent", agent: node.agent ?? "", task: node.task ?? "{{item}}" },
-        ...(node.concurrency !== undefined ? { concurrency: Math.min(Math.max(1, node.concurrency), MAP_MAX_CONCURRENCY) } : {}),
+        ...(node.concurrency !== undefined
+          ? { concurrency: Math.min(Math.max(1, node.concurrency), MAP_MAX_CONCURRENCY) }
+          : {}),
         ...(node.onItemError ? { onItemError: node.onItemError } : {}),
       };
     case "end":
@@ -131,7 +161,11 @@ export function compileNode(node: DesignNode): NodeInput | undefined {
 }
 
 /** Document edges of the design edges whose ends exist (dangling ones are reported as issues). */
-export function compileEdges(edges: DesignEdge[], nodes: WorkflowNode[], taken = new Set<string>()): { edges: Edge[]; issues: DesignIssue[] } {
+export function compileEdges(
+  edges: DesignEdge[],
+  nodes: WorkflowNode[],
+  taken = new Set<string>(),
+): { edges: Edge[]; issues: DesignIssue[] } {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const out: Edge[] = [];
   const issues: DesignIssue[] = [];
@@ -139,7 +173,10 @@ export function compileEdges(edges: DesignEdge[], nodes: WorkflowNode[], taken =
     const source = byId.get(e.from);
     if (!source || !byId.has(e.to)) {
       const missing = source ? e.to : e.from;
-      issues.push({ code: "dangling_edge", message: `Edge ${e.from} -> ${e.to} refers to node "${missing}", which does not exist.` });
+      issues.push({
+        code: "dangling_edge",
+        message: `Edge ${e.from} -> ${e.to} refers to node "${missing}", which does not exist.`,
+      });
       continue;
     }
     const handle = e.branch ?? defaultHandle(source) ?? "done";
@@ -157,13 +194,22 @@ export function compileEdges(edges: DesignEdge[], nodes: WorkflowNode[], taken =
 }
 
 /** Compiles a design (plus its profile) into a workflow document, reporting what cannot be represented. */
-export function compileDesign(design: Design, profile: Pick<Profile, "inputs" | "outputs" | "agents" | "summary">, options: CompileOptions): { workflow?: Workflow; issues: DesignIssue[] } {
+export function compileDesign(
+  design: Design,
+  profile: Pick<Profile, "inputs" | "outputs" | "agents" | "summary">,
+  options: CompileOptions,
+): { workflow?: Workflow; issues: DesignIssue[] } {
   const issues: DesignIssue[] = [];
   const nodes: NodeInput[] = [];
   for (const n of design.nodes) {
     const compiled = options.kinds.includes(n.kind) ? compileNode(n) : undefined;
     if (compiled) nodes.push(compiled);
-    else issues.push({ code: "unknown_node_kind", nodeId: n.id, message: `Node "${n.id}" has kind "${n.kind}", which is not one of: ${options.kinds.join(", ")}.` });
+    else
+      issues.push({
+        code: "unknown_node_kind",
+        nodeId: n.id,
+        message: `Node "${n.id}" has kind "${n.kind}", which is not one of: ${options.kinds.join(", ")}.`,
+      });
   }
   const draft = {
     name: design.name,
@@ -190,7 +236,12 @@ export function toDesign(wf: Workflow): { design: Design; agents: DesignAgent[] 
     const base = { id: n.id, kind: n.type, ...(n.name ? { name: n.name } : {}) };
     switch (n.type) {
       case "agent":
-        return { ...base, agent: n.agent, task: n.task, branches: n.branches.map((b) => ({ id: b.id, condition: b.condition })) };
+        return {
+          ...base,
+          agent: n.agent,
+          task: n.task,
+          branches: n.branches.map((b) => ({ id: b.id, condition: b.condition })),
+        };
       case "router":
         return { ...base, prompt: n.prompt, branches: n.branches.map((b) => ({ id: b.id, condition: b.condition })) };
       case "tool":
@@ -200,10 +251,21 @@ export function toDesign(wf: Workflow): { design: Design; agents: DesignAgent[] 
       case "human":
         return { ...base, prompt: n.prompt, branches: n.branches.map((b) => ({ id: b.id, condition: b.condition })) };
       case "subflow":
-        return { ...base, workflowId: n.workflowId, inputs: n.inputs, ...(n.version !== undefined ? { version: n.version } : {}) };
+        return {
+          ...base,
+          workflowId: n.workflowId,
+          inputs: n.inputs,
+          ...(n.version !== undefined ? { version: n.version } : {}),
+        };
       case "map":
         // a tool body has no design form: the model sees the map's list and settings, not its body
-        return { ...base, items: n.items, concurrency: n.concurrency, onItemError: n.onItemError, ...(n.body.type === "agent" ? { agent: n.body.agent, task: n.body.task } : {}) };
+        return {
+          ...base,
+          items: n.items,
+          concurrency: n.concurrency,
+          onItemError: n.onItemError,
+          ...(n.body.type === "agent" ? { agent: n.body.agent, task: n.body.task } : {}),
+        };
       case "end":
         return { ...base, outputs: n.outputs };
       case "abort":
@@ -225,14 +287,24 @@ export function toDesign(wf: Workflow): { design: Design; agents: DesignAgent[] 
     tools: a.tools.map((t) => t.name),
     ...(a.savedAgentId ? { reuse: a.savedAgentId } : {}),
   }));
-  return { design: { name: wf.name, description: wf.description, variables: wf.variables.map(({ key, value }) => ({ key, value })), nodes, edges }, agents };
+  return {
+    design: {
+      name: wf.name,
+      description: wf.description,
+      variables: wf.variables.map(({ key, value }) => ({ key, value })),
+      nodes,
+      edges,
+    },
+    agents,
+  };
 }
 
 /** A subflow node's settings from the design form (legacy `args: {workflowId, inputs}` read too), malformed parts dropped. */
 function subflowFields(node: DesignNode): { workflowId: string; inputs: Record<string, string>; version?: number } {
   const args = node.args ?? {};
   const workflowId = node.workflowId ?? (typeof args.workflowId === "string" ? args.workflowId : "");
-  const raw = node.inputs ?? (args.inputs && typeof args.inputs === "object" && !Array.isArray(args.inputs) ? args.inputs : {});
+  const raw =
+    node.inputs ?? (args.inputs && typeof args.inputs === "object" && !Array.isArray(args.inputs) ? args.inputs : {});
   const version = node.version ?? args.version;
   return {
     workflowId,

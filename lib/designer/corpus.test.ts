@@ -41,7 +41,12 @@ function expectValidProposal(entry: CorpusEntry, result: DesignResult) {
   expect(result.merged.map((m) => m.removed)).toEqual(entry.merges ?? []);
   expect(result.workflow.nodes.every((n) => n.position)).toBe(true);
   const start = entry.base ? baseWorkflow(entry.base) : workflowSchema.parse({});
-  expect(applyOperations(start, result.changes.flatMap((g) => g.ops))).toEqual(result.workflow);
+  expect(
+    applyOperations(
+      start,
+      result.changes.flatMap((g) => g.ops),
+    ),
+  ).toEqual(result.workflow);
   if (entry.base) {
     const base = baseWorkflow(entry.base);
     for (const node of base.nodes) {
@@ -86,7 +91,8 @@ describe("designer corpus", () => {
     expect(corpus.length).toBeGreaterThanOrEqual(30);
     expect(new Set(corpus.map((e) => e.request)).size).toBe(corpus.length);
     const patterns = new Set(corpus.flatMap((e) => e.pattern.split("+")));
-    for (const p of ["routing", "parallel", "evaluator-optimizer", "fsm-traceback", "orchestrator-workers", "edit"]) expect(patterns).toContain(p);
+    for (const p of ["routing", "parallel", "evaluator-optimizer", "fsm-traceback", "orchestrator-workers", "edit"])
+      expect(patterns).toContain(p);
   });
 
   describe("over HTTP through the scripted model server (lib/llm)", () => {
@@ -97,7 +103,12 @@ describe("designer corpus", () => {
     afterAll(() => server.close());
 
     it.each(corpus.map((e) => [e.id, e] as const))("%s", async (_id, entry) => {
-      const model = llmDesignerModel({ baseURL: server.url, apiKey: "scripted", model: "scripted-demo", timeoutMs: 10_000 });
+      const model = llmDesignerModel({
+        baseURL: server.url,
+        apiKey: "scripted",
+        model: "scripted-demo",
+        timeoutMs: 10_000,
+      });
       check(entry, await run(entry, model));
       const mine = server.requests().filter((r) => r.rule === `designer.${entry.id}`);
       expect(mine.length).toBe(entry.golden ? (entry.calls ?? entry.transcript.length) : 4);

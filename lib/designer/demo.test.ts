@@ -21,25 +21,37 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function designed(message: string) {
-  const model = llmDesignerModel({ baseURL: server.url, apiKey: "scripted", model: "scripted-demo", timeoutMs: 10_000 });
+  const model = llmDesignerModel({
+    baseURL: server.url,
+    apiKey: "scripted",
+    model: "scripted-demo",
+    timeoutMs: 10_000,
+  });
   const events: DesignerEvent[] = [];
   for await (const e of design({ message }, { model, context: CORPUS_CONTEXT })) events.push(e);
   const last = events.at(-1)!;
   expect(last.type, JSON.stringify(last)).toBe("done");
   if (last.type !== "done") throw new Error("not done");
-  const errors = validate(last.result.workflow, { tools: CORPUS_CONTEXT.tools.map((t) => t.name) }).filter((i) => i.severity === "error" && i.code !== "tool_placeholder");
+  const errors = validate(last.result.workflow, { tools: CORPUS_CONTEXT.tools.map((t) => t.name) }).filter(
+    (i) => i.severity === "error" && i.code !== "tool_placeholder",
+  );
   expect(errors).toEqual([]);
   return { result: last.result, requests: server.requests().slice(-last.result.usage.calls) };
 }
 
 describe("the offline demo designs", () => {
-  it.each(DESIGN_EXAMPLES.map((e) => [e]))("the start screen's example %s, from its own transcript", async (example) => {
-    const { requests } = await designed(example);
-    expect(requests.every((r) => r.matched && r.rule?.startsWith("designer."))).toBe(true);
-  });
+  it.each(DESIGN_EXAMPLES.map((e) => [e]))(
+    "the start screen's example %s, from its own transcript",
+    async (example) => {
+      const { requests } = await designed(example);
+      expect(requests.every((r) => r.matched && r.rule?.startsWith("designer."))).toBe(true);
+    },
+  );
 
   it("a request it has no transcript for: the nearest corpus design, a valid workflow", async () => {
-    const { result, requests } = await designed("Handle support tickets: classify each one and send billing questions to a billing agent and technical ones to a tech agent");
+    const { result, requests } = await designed(
+      "Handle support tickets: classify each one and send billing questions to a billing agent and technical ones to a tech agent",
+    );
     expect(requests[0]).toMatchObject({ matched: false });
     expect(requests[0]!.nearest).toBeGreaterThan(0);
     expect(requests[0]!.rule).toMatch(/^designer\./);

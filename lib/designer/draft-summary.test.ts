@@ -8,11 +8,16 @@ function prefixes(json: string): (string | null)[] {
 
 describe("summarySoFar", () => {
   it("reads a new design's and an edit's summary as it grows, up to the whole string", () => {
-    const design = JSON.stringify({ profile: { summary: "Drafts an article, then reviews it.", agents: [] }, design: { nodes: [] } });
+    const design = JSON.stringify({
+      profile: { summary: "Drafts an article, then reviews it.", agents: [] },
+      design: { nodes: [] },
+    });
     const seen = prefixes(design).filter((s): s is string => s !== null);
     expect(seen.at(-1)).toBe("Drafts an article, then reviews it.");
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.startsWith(seen[i - 1]!)).toBe(true);
-    expect(summarySoFar(JSON.stringify({ summary: "Adds a reviewer.", operations: [{ op: "add_node" }] }))).toBe("Adds a reviewer.");
+    expect(summarySoFar(JSON.stringify({ summary: "Adds a reviewer.", operations: [{ op: "add_node" }] }))).toBe(
+      "Adds a reviewer.",
+    );
   });
 
   it("decodes escapes, including ones cut between deltas, and never shows half an escape", () => {

@@ -29,7 +29,16 @@ export function summarySoFar(raw: string): string | null {
       i += 5;
       continue;
     }
-    const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+    const simple: Record<string, string> = {
+      '"': '"',
+      "\\": "\\",
+      "/": "/",
+      b: "\b",
+      f: "\f",
+      n: "\n",
+      r: "\r",
+      t: "\t",
+    };
     if (!(e in simple)) return out;
     out += simple[e];
     i += 1;

@@ -32,10 +32,21 @@ function newNode(s: EditState, i: number, raw: DesignNode): WorkflowNode | undef
   const taken = new Set(s.wf.nodes.map((n) => n.id));
   const base = slug(raw.id || raw.name || raw.kind || "node");
   const id = uniqueId(base, taken);
-  if (id !== raw.id) s.fixes.push(fix("id_renamed", `New node "${raw.id}" ${taken.has(base) ? "took an existing id" : "had no valid id"}: named "${id}".`, "duplicate_node_id"));
+  if (id !== raw.id)
+    s.fixes.push(
+      fix(
+        "id_renamed",
+        `New node "${raw.id}" ${taken.has(base) ? "took an existing id" : "had no valid id"}: named "${id}".`,
+        "duplicate_node_id",
+      ),
+    );
   const parsed = nodeSchema.safeParse(compileNode(repairNode({ ...raw, id }, s.opts.kinds, [], s.fixes)));
   if (parsed.success) return parsed.data;
-  return opIssue(s, i, `node "${raw.id}" is not a valid ${raw.kind || "node"}: ${parsed.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; ")}`);
+  return opIssue(
+    s,
+    i,
+    `node "${raw.id}" is not a valid ${raw.kind || "node"}: ${parsed.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; ")}`,
+  );
 }
 
 /** Design edges → addEdge operations (ends resolved, branches declared where the source takes them). */
@@ -63,7 +74,13 @@ function edgeOps(s: EditState, edges: DesignEdge[], nodes: WorkflowNode[] = s.wf
 function followRename(s: EditState, edge: DesignEdge): DesignEdge {
   const renamed = edge.branch ? s.renamed.get(edge.from)?.get(edge.branch) : undefined;
   if (!renamed || !s.wf.edges.some((e) => e.source === edge.from && e.sourceHandle === edge.branch)) return edge;
-  s.fixes.push(fix("reference_resolved", `Edge ${edge.from} -> ${edge.to} leaves from the renamed branch "${renamed}".`, "duplicate_branch_id"));
+  s.fixes.push(
+    fix(
+      "reference_resolved",
+      `Edge ${edge.from} -> ${edge.to} leaves from the renamed branch "${renamed}".`,
+      "duplicate_branch_id",
+    ),
+  );
   return { ...edge, branch: renamed };
 }
 
@@ -73,7 +90,9 @@ const matches = (e: Edge, from: string, to: string, branch?: string) =>
 /** removeNode, plus (reconnect) an edge from each forward predecessor outcome to each forward successor. */
 function removeNodeOps(s: EditState, id: string, reconnect: boolean): Operation[] {
   const ops: Operation[] = [{ type: "removeNode", id }];
-  const feeder = s.wf.edges.find((e) => e.target === id && e.kind === "forward" && s.wf.nodes.find((n) => n.id === e.source)?.type !== "start");
+  const feeder = s.wf.edges.find(
+    (e) => e.target === id && e.kind === "forward" && s.wf.nodes.find((n) => n.id === e.source)?.type !== "start",
+  );
   s.removed.set(id, feeder?.source);
   if (!reconnect) return ops;
   const into = s.wf.edges.filter((e) => e.target === id && e.kind === "forward" && e.source !== id);
@@ -82,20 +101,25 @@ function removeNodeOps(s: EditState, id: string, reconnect: boolean): Operation[
   for (const a of into) {
     for (const b of out) {
       if (s.wf.edges.some((e) => matches(e, a.source, b.target, a.sourceHandle))) continue;
-      ops.push({ type: "addEdge", edge: { ...a, id: edgeId(a.source, a.sourceHandle, b.target, taken), target: b.target } });
+      ops.push({
+        type: "addEdge",
+        edge: { ...a, id: edgeId(a.source, a.sourceHandle, b.target, taken), target: b.target },
+      });
     }
   }
   return ops;
 }
 
 /** The document fields a design field sets (a subflow's legacy `args` carries workflowId, inputs, version). */
-const fieldsOf = (kind: string, key: string) => (kind === "subflow" && key === "args" ? ["workflowId", "inputs", "version"] : [key]);
+const fieldsOf = (kind: string, key: string) =>
+  kind === "subflow" && key === "args" ? ["workflowId", "inputs", "version"] : [key];
 
 function updateNodeOps(s: EditState, i: number, ref: string, set: Partial<DesignNode>): Operation[] | undefined {
   if (s.removed.has(ref)) return noOp(s, i, `node "${ref}" was removed by an earlier operation`);
   const id = nodeRef(s, i, ref);
   const current = id ? s.wf.nodes.find((n) => n.id === id) : undefined;
-  if (!id || !current) return opIssue(s, i, `node "${ref}" does not exist (nodes: ${s.wf.nodes.map((n) => n.id).join(", ")}).`);
+  if (!id || !current)
+    return opIssue(s, i, `node "${ref}" does not exist (nodes: ${s.wf.nodes.map((n) => n.id).join(", ")}).`);
   const asDesign = toDesign({ ...s.wf, nodes: [current], edges: [] }).design.nodes[0]!;
   const repaired = repairNode({ ...asDesign, ...set, id, kind: current.type }, s.opts.kinds, [], s.fixes);
   set.branches?.forEach((b, k) => {
@@ -105,7 +129,8 @@ function updateNodeOps(s: EditState, i: number, ref: string, set: Partial<Design
   const compiled = compileNode(repaired) as Record<string, unknown>;
   const fields = Object.keys(set).flatMap((k) => fieldsOf(current.type, k));
   const patch = Object.fromEntries(fields.filter((k) => k in compiled).map((k) => [k, compiled[k]]));
-  const switched = current.type === "subflow" && typeof patch.workflowId === "string" && patch.workflowId !== current.workflowId;
+  const switched =
+    current.type === "subflow" && typeof patch.workflowId === "string" && patch.workflowId !== current.workflowId;
   const unset = switched && !("version" in set) && "version" in current ? ["version"] : [];
   return [{ type: "updateNode", id, patch, ...(unset.length ? { unset } : {}) }];
 }
@@ -115,7 +140,11 @@ function updateNodeOps(s: EditState, i: number, ref: string, set: Partial<Design
  * is wired between the two; with one end gone (removed by an earlier operation) it is wired to the
  * other; with both gone it is only added (the wiring repairs place it).
  */
-function insertOps(s: EditState, i: number, op: Extract<EditOperation, { op: "insert_between" }>): Operation[] | undefined {
+function insertOps(
+  s: EditState,
+  i: number,
+  op: Extract<EditOperation, { op: "insert_between" }>,
+): Operation[] | undefined {
   const from = nodeRef(s, i, op.from);
   const to = nodeRef(s, i, op.to);
   if ((!from && !s.removed.has(op.from)) || (!to && !s.removed.has(op.to))) {
@@ -123,14 +152,25 @@ function insertOps(s: EditState, i: number, op: Extract<EditOperation, { op: "in
   }
   const old = from && to ? s.wf.edges.filter((e) => matches(e, from, to, op.branch)) : [];
   if (old.length === 0) {
-    const why = from && to ? `no edge ${from} -> ${to}; the new node is wired between them` : "one end was removed earlier; the new node is wired to the other";
+    const why =
+      from && to
+        ? `no edge ${from} -> ${to}; the new node is wired between them`
+        : "one end was removed earlier; the new node is wired to the other";
     s.fixes.push(fix("operation_fixed", `Operation ${i + 1}: ${why}.`, "invalid_operation"));
   }
   const node = newNode(s, i, op.node);
   if (!node) return undefined;
-  const firsts: DesignEdge[] = old.length ? old.map((e) => ({ from: e.source, branch: e.sourceHandle, to: node.id })) : from ? [{ from, ...(op.branch ? { branch: op.branch } : {}), to: node.id }] : [];
+  const firsts: DesignEdge[] = old.length
+    ? old.map((e) => ({ from: e.source, branch: e.sourceHandle, to: node.id }))
+    : from
+      ? [{ from, ...(op.branch ? { branch: op.branch } : {}), to: node.id }]
+      : [];
   const edges = [...firsts, ...(to ? [{ from: node.id, to }] : [])];
-  return [...old.map((e): Operation => ({ type: "removeEdge", id: e.id })), { type: "addNode", node }, ...edgeOps(s, edges, [...s.wf.nodes, node])];
+  return [
+    ...old.map((e): Operation => ({ type: "removeEdge", id: e.id })),
+    { type: "addNode", node },
+    ...edgeOps(s, edges, [...s.wf.nodes, node]),
+  ];
 }
 
 /** The lib/workflow operations of one design-level edit (undefined: it cannot apply, an issue says why). */
@@ -157,7 +197,9 @@ function translate(s: EditState, i: number, op: EditOperation): Operation[] | un
     case "remove_edge": {
       const [from, to] = [nodeRef(s, i, op.from), nodeRef(s, i, op.to)];
       const hit = from && to ? s.wf.edges.filter((e) => matches(e, from, to, op.branch)) : [];
-      return hit.length ? hit.map((e) => ({ type: "removeEdge", id: e.id })) : noOp(s, i, `there is no edge ${op.from} -> ${op.to}`);
+      return hit.length
+        ? hit.map((e) => ({ type: "removeEdge", id: e.id }))
+        : noOp(s, i, `there is no edge ${op.from} -> ${op.to}`);
     }
     case "set_loop_cap":
       return loopCapOps(s, i, op);
@@ -176,7 +218,13 @@ function rereadRemoved(s: EditState): void {
     const nodes = s.wf.nodes.map((n) => renameReferences(n, gone, feeder));
     if (JSON.stringify(nodes) === before) continue;
     s.wf = { ...s.wf, nodes };
-    s.fixes.push(fix("reference_resolved", `Nodes that read the removed "${gone}" read "${feeder}", which fed it, instead.`, "unknown_node_ref"));
+    s.fixes.push(
+      fix(
+        "reference_resolved",
+        `Nodes that read the removed "${gone}" read "${feeder}", which fed it, instead.`,
+        "unknown_node_ref",
+      ),
+    );
   }
 }
 
@@ -184,7 +232,11 @@ function rereadRemoved(s: EditState): void {
  * Applies `ops` in order to `base`; returns the edited document, the lib/workflow operations that
  * produced it, what could not apply, and the local fixes made on the way.
  */
-export function applyEdits(base: Workflow, ops: readonly EditOperation[], opts: EditOptions): { workflow: Workflow; operations: Operation[]; issues: DesignIssue[]; fixes: LocalFix[] } {
+export function applyEdits(
+  base: Workflow,
+  ops: readonly EditOperation[],
+  opts: EditOptions,
+): { workflow: Workflow; operations: Operation[]; issues: DesignIssue[]; fixes: LocalFix[] } {
   const s: EditState = { wf: base, issues: [], fixes: [], opts, applied: [], renamed: new Map(), removed: new Map() };
   ops.forEach((op, i) => {
     const translated = translate(s, i, op);

@@ -64,9 +64,23 @@ export type DesignerEvent =
   /** What the model proposed (before validation): a summary, never a graph to show as valid. */
   /** The summary the model is writing, so far (its answer still streaming): the chat shows it growing. */
   | { type: "drafting"; attempt: number; summary: string }
-  | { type: "proposal"; attempt: number; summary: string; profile?: Profile; operations?: EditOperation[]; nodes?: number; edges?: number }
+  | {
+      type: "proposal";
+      attempt: number;
+      summary: string;
+      profile?: Profile;
+      operations?: EditOperation[];
+      nodes?: number;
+      edges?: number;
+    }
   | { type: "issues_found"; attempt: number; issues: DesignerIssue[] }
   /** `summary`: the fixes counted by kind, e.g. "3 ids renamed, 1 agent created". */
   | { type: "repaired"; attempt: number; by: "local" | "model"; fixes: LocalFix[]; summary: string }
   | { type: "done"; result: DesignResult }
-  | { type: "failed"; reason: "invalid" | "cancelled" | "model_error"; message: string; issues: DesignerIssue[]; usage: Usage };
+  | {
+      type: "failed";
+      reason: "invalid" | "cancelled" | "model_error";
+      message: string;
+      issues: DesignerIssue[];
+      usage: Usage;
+    };

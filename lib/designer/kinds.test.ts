@@ -13,9 +13,22 @@ describe("subflow nodes in the designer", () => {
 
   it("are offered, in lib/workflow's order, with the fields a design carries them in, when the context has saved workflows", () => {
     const offered = kindCatalogue({ subflows: true });
-    expect(offered.map((k) => k.kind)).toEqual(["start", "agent", "router", "tool", "orchestrator", "human", "subflow", "map", "end", "abort"]);
+    expect(offered.map((k) => k.kind)).toEqual([
+      "start",
+      "agent",
+      "router",
+      "tool",
+      "orchestrator",
+      "human",
+      "subflow",
+      "map",
+      "end",
+      "abort",
+    ]);
     expect(offered.find((k) => k.kind === "subflow")).toMatchObject({
-      fields: expect.stringContaining("workflowId, inputs, join (workflowId = an id from the saved workflows; inputs = {<its input key>: template})"),
+      fields: expect.stringContaining(
+        "workflowId, inputs, join (workflowId = an id from the saved workflows; inputs = {<its input key>: template})",
+      ),
       outcomes: "done",
     });
     expect(offered.filter((k) => k.kind !== "subflow")).toEqual(kindCatalogue());
@@ -23,15 +36,35 @@ describe("subflow nodes in the designer", () => {
 
   it("round-trip through the design form (an edited graph keeps its subflow, pinned version and inputs)", () => {
     const wf = workflowSchema.parse({
-      nodes: [{ id: "start", type: "start" }, { id: "sub", type: "subflow", workflowId: "wf-1", version: 3, inputs: { topic: "{{inputs.topic}}" } }, { id: "end", type: "end" }],
-      edges: [{ id: "a", source: "start", sourceHandle: "next", target: "sub" }, { id: "b", source: "sub", sourceHandle: "done", target: "end" }],
+      nodes: [
+        { id: "start", type: "start" },
+        { id: "sub", type: "subflow", workflowId: "wf-1", version: 3, inputs: { topic: "{{inputs.topic}}" } },
+        { id: "end", type: "end" },
+      ],
+      edges: [
+        { id: "a", source: "start", sourceHandle: "next", target: "sub" },
+        { id: "b", source: "sub", sourceHandle: "done", target: "end" },
+      ],
     });
     const node = toDesign(wf).design.nodes.find((n) => n.id === "sub")!;
-    expect(node).toMatchObject({ kind: "subflow", workflowId: "wf-1", version: 3, inputs: { topic: "{{inputs.topic}}" } });
-    expect(compileNode(node)).toMatchObject({ id: "sub", type: "subflow", workflowId: "wf-1", version: 3, inputs: { topic: "{{inputs.topic}}" } });
+    expect(node).toMatchObject({
+      kind: "subflow",
+      workflowId: "wf-1",
+      version: 3,
+      inputs: { topic: "{{inputs.topic}}" },
+    });
+    expect(compileNode(node)).toMatchObject({
+      id: "sub",
+      type: "subflow",
+      workflowId: "wf-1",
+      version: 3,
+      inputs: { topic: "{{inputs.topic}}" },
+    });
   });
 
   it("read a design's legacy subflow args, dropping what is malformed instead of failing", () => {
-    expect(compileNode({ id: "s", kind: "subflow", args: { workflowId: 7, version: -1, inputs: { ok: "x", bad: 3 } } })).toEqual({ id: "s", name: "", type: "subflow", workflowId: "", inputs: { ok: "x" } });
+    expect(
+      compileNode({ id: "s", kind: "subflow", args: { workflowId: 7, version: -1, inputs: { ok: "x", bad: 3 } } }),
+    ).toEqual({ id: "s", name: "", type: "subflow", workflowId: "", inputs: { ok: "x" } });
   });
 });

@@ -16,7 +16,8 @@ const FIELD_NOTES: { [K in NodeKind]: string } = {
   tool: " (tool = a tool name)",
   orchestrator: " (workers = agent keys)",
   human: " (prompt = what a person is asked; branches = the choices, default approve/reject)",
-  subflow: " (workflowId = an id from the saved workflows; inputs = {<its input key>: template}); later nodes read {{nodes.<id>.output.<output key>}}",
+  subflow:
+    " (workflowId = an id from the saved workflows; inputs = {<its input key>: template}); later nodes read {{nodes.<id>.output.<output key>}}",
   map: " (items = a template giving a list, e.g. {{nodes.plan.output}} of an agent asked for a JSON list; agent + task = what runs once per item, the task reads {{item}}; concurrency default 4; onItemError fail | skip | collect); later nodes read {{nodes.<id>.output.results}} (the results in item order)",
   end: " (outputs = {output key: template})",
   abort: "",

@@ -21,7 +21,9 @@ export const layeredLayout: LayoutFn = (doc) => {
   const { order, cyclic } = topologicalOrder(graph);
   const layer = new Map<string, number>();
   for (const id of [...order, ...cyclic]) {
-    const preds = (graph.forwardIn.get(id) ?? []).map((e) => layer.get(e.source)).filter((l): l is number => l !== undefined);
+    const preds = (graph.forwardIn.get(id) ?? [])
+      .map((e) => layer.get(e.source))
+      .filter((l): l is number => l !== undefined);
     layer.set(id, preds.length ? Math.max(...preds) + 1 : 0);
   }
   const rows = new Map<number, number>();
@@ -35,14 +37,19 @@ export const layeredLayout: LayoutFn = (doc) => {
   return positions;
 };
 
-const overlaps = (a: Position, b: Position) => Math.abs(a.x - b.x) < PITCH.x * 0.7 && Math.abs(a.y - b.y) < PITCH.y * 0.7;
+const overlaps = (a: Position, b: Position) =>
+  Math.abs(a.x - b.x) < PITCH.x * 0.7 && Math.abs(a.y - b.y) < PITCH.y * 0.7;
 
 /**
  * Positions every node: nodes listed in `keep` with a position retain it; the others take the
  * computed position, shifted by the median offset of the kept ones (so they land near their
  * neighbours) and nudged down until they overlap nothing.
  */
-export async function placeNodes(doc: Workflow, keep: ReadonlySet<string>, layout: LayoutFn = layeredLayout): Promise<Workflow> {
+export async function placeNodes(
+  doc: Workflow,
+  keep: ReadonlySet<string>,
+  layout: LayoutFn = layeredLayout,
+): Promise<Workflow> {
   const computed = await layout(doc);
   const kept = doc.nodes.filter((n) => keep.has(n.id) && n.position && computed.has(n.id));
   const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : 0);

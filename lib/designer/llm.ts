@@ -43,7 +43,9 @@ export function llmDesignerModel(config: ModelConfig, options: DesignerModelOpti
       if (!pinned && nextPath(res) !== remembered) await memory.set(key, nextPath(res));
       const usage = { promptTokens: res.usage.promptTokens, completionTokens: res.usage.completionTokens };
       if (res.data === undefined) {
-        const error = res.text.trim() ? "The answer is not valid JSON: no JSON object was found in it." : "The answer was empty.";
+        const error = res.text.trim()
+          ? "The answer is not valid JSON: no JSON object was found in it."
+          : "The answer was empty.";
         return { ok: false, error, raw: res.text, usage, method: res.path };
       }
       return { ok: true, data: res.data, raw: res.text, usage, method: res.path };

@@ -7,7 +7,13 @@ import type { AgentSpec, Workflow } from "@/lib/workflow/schema";
  * keeps the result only if it still validates.
  */
 
-const words = (text: string) => new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2));
+const words = (text: string) =>
+  new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length > 2),
+  );
 
 /** Roles overlap: near-identical role words AND largely shared instructions. */
 const overlap = (a: AgentSpec, b: AgentSpec, threshold: number) =>
@@ -39,17 +45,24 @@ function siblingPairs(wf: Workflow): Set<string> {
     groups.set(key, [...(groups.get(key) ?? []), agent]);
   }
   for (const g of groups.values()) for (const a of g) for (const b of g) if (a !== b) pairs.add(`${a}|${b}`);
-  for (const n of wf.nodes) if (n.type === "orchestrator") for (const a of n.workers) for (const b of n.workers) if (a !== b) pairs.add(`${a}|${b}`);
+  for (const n of wf.nodes)
+    if (n.type === "orchestrator")
+      for (const a of n.workers) for (const b of n.workers) if (a !== b) pairs.add(`${a}|${b}`);
   return pairs;
 }
 
 /** Merges overlapping agents (threshold: Jaccard similarity of role words, default 0.8; instructions need threshold − 0.2). */
-export function mergeOverlappingAgents(wf: Workflow, threshold = 0.8): { workflow: Workflow; merged: { kept: string; removed: string }[] } {
+export function mergeOverlappingAgents(
+  wf: Workflow,
+  threshold = 0.8,
+): { workflow: Workflow; merged: { kept: string; removed: string }[] } {
   const siblings = siblingPairs(wf);
   const rename = new Map<string, string>();
   const kept: AgentSpec[] = [];
   for (const agent of wf.agents) {
-    const twin = kept.find((k) => sameConfig(k, agent) && !siblings.has(`${k.key}|${agent.key}`) && overlap(k, agent, threshold));
+    const twin = kept.find(
+      (k) => sameConfig(k, agent) && !siblings.has(`${k.key}|${agent.key}`) && overlap(k, agent, threshold),
+    );
     if (twin) rename.set(agent.key, twin.key);
     else kept.push(agent);
   }
@@ -60,5 +73,8 @@ export function mergeOverlappingAgents(wf: Workflow, threshold = 0.8): { workflo
     if (n.type === "orchestrator") return { ...n, agent: to(n.agent), workers: [...new Set(n.workers.map(to))] };
     return n;
   });
-  return { workflow: { ...wf, agents: kept, nodes }, merged: [...rename].map(([removed, k]) => ({ kept: k, removed })) };
+  return {
+    workflow: { ...wf, agents: kept, nodes },
+    merged: [...rename].map(([removed, k]) => ({ kept: k, removed })),
+  };
 }

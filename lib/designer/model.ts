@@ -57,5 +57,8 @@ export function countingModel(model: DesignerModel, usage: Usage): DesignerModel
 export function jsonIn(raw: string): { ok: true; data: unknown } | { ok: false; error: string } {
   const found = extractJson(raw);
   if (found) return { ok: true, data: found.value };
-  return { ok: false, error: raw.trim() ? "The answer is not valid JSON: no JSON object was found in it." : "The answer was empty." };
+  return {
+    ok: false,
+    error: raw.trim() ? "The answer is not valid JSON: no JSON object was found in it." : "The answer was empty.",
+  };
 }

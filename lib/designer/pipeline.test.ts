@@ -26,9 +26,14 @@ function recording(replies: ScriptedReply[]) {
   return { model, requests };
 }
 
-async function collect(message: string, opts: DesignerOptions, workflow?: Parameters<typeof design>[0]["workflow"]): Promise<DesignerEvent[]> {
+async function collect(
+  message: string,
+  opts: DesignerOptions,
+  workflow?: Parameters<typeof design>[0]["workflow"],
+): Promise<DesignerEvent[]> {
   const events: DesignerEvent[] = [];
-  for await (const e of design({ message, ...(workflow ? { workflow } : {}) }, { context: CORPUS_CONTEXT, ...opts })) events.push(e);
+  for await (const e of design({ message, ...(workflow ? { workflow } : {}) }, { context: CORPUS_CONTEXT, ...opts }))
+    events.push(e);
   return events;
 }
 
@@ -49,7 +54,10 @@ describe("designer pipeline", () => {
   });
 
   it("feeds the validator's issues back verbatim and counts the repair call", async () => {
-    const { model, requests } = recording([json(mutate.task(majority, "solve_a", "Solve {{nodes.vote.output}}.")), json(majority)]);
+    const { model, requests } = recording([
+      json(mutate.task(majority, "solve_a", "Solve {{nodes.vote.output}}.")),
+      json(majority),
+    ]);
     const events = await collect("vote", { model });
     const found = events.filter((e) => e.type === "issues_found");
     expect(found).toHaveLength(1);
@@ -88,7 +96,9 @@ describe("designer pipeline", () => {
     const during = new AbortController();
     const slow: DesignerModel = {
       structured: (req) =>
-        new Promise((_, reject) => req.signal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true })),
+        new Promise((_, reject) =>
+          req.signal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true }),
+        ),
     };
     const pending = collect("x", { model: slow, signal: during.signal });
     setTimeout(() => during.abort(), 10);
@@ -113,40 +123,72 @@ describe("designer pipeline", () => {
     expect(runs).toBe(2);
     expect(requests[1]!.messages.at(-1)!.content).toContain("step outline failed: tool timed out");
     const last = events.at(-1)!;
-    expect(last.type === "done" && last.result.dryRun).toEqual({ ok: true, trace: 'ran with {"problem":"sample problem"}' });
+    expect(last.type === "done" && last.result.dryRun).toEqual({
+      ok: true,
+      trace: 'ran with {"problem":"sample problem"}',
+    });
   });
 
   it("dry-runs by default (auto) only proposals whose tools have no side effects or are still to create", async () => {
     let runs = 0;
     const dryRun: DesignerOptions["dryRun"] = async () => ((runs += 1), { ok: true, trace: "run succeeded" });
-    const context = { ...CORPUS_CONTEXT, tools: CORPUS_CONTEXT.tools.map((t) => ({ ...t, sideEffect: t.name === "run_python" })) };
-    const safe = (await collect("x", { model: replayModel([json(article)]), context, dryRun, dryRunPolicy: "auto" })).at(-1)!;
+    const context = {
+      ...CORPUS_CONTEXT,
+      tools: CORPUS_CONTEXT.tools.map((t) => ({ ...t, sideEffect: t.name === "run_python" })),
+    };
+    const safe = (
+      await collect("x", { model: replayModel([json(article)]), context, dryRun, dryRunPolicy: "auto" })
+    ).at(-1)!;
     expect(safe.type === "done" && safe.result.dryRun).toEqual({ ok: true, trace: "run succeeded" });
-    const effects = (await collect("x", { model: replayModel([json(mlFsm)]), context, dryRun, dryRunPolicy: "auto" })).at(-1)!;
+    const effects = (
+      await collect("x", { model: replayModel([json(mlFsm)]), context, dryRun, dryRunPolicy: "auto" })
+    ).at(-1)!;
     expect(runs).toBe(1);
-    expect(effects.type === "done" && effects.result.dryRun).toMatchObject({ ok: true, skipped: true, trace: expect.stringContaining("run_python") });
-    const always = (await collect("x", { model: replayModel([json(mlFsm)]), context, dryRun, dryRunPolicy: "always" })).at(-1)!;
+    expect(effects.type === "done" && effects.result.dryRun).toMatchObject({
+      ok: true,
+      skipped: true,
+      trace: expect.stringContaining("run_python"),
+    });
+    const always = (
+      await collect("x", { model: replayModel([json(mlFsm)]), context, dryRun, dryRunPolicy: "always" })
+    ).at(-1)!;
     expect(always.type === "done" && always.result.dryRun?.skipped).toBeUndefined();
     expect(runs).toBe(2);
   });
 
   it("keeps positions of the existing nodes and uses a pluggable layout for new ones", async () => {
     const base = baseWorkflow("article");
-    const layout = (doc: { nodes: { id: string }[] }) => new Map(doc.nodes.map((n, i) => [n.id, { x: 1000 + i, y: 0 }]));
+    const layout = (doc: { nodes: { id: string }[] }) =>
+      new Map(doc.nodes.map((n, i) => [n.id, { x: 1000 + i, y: 0 }]));
     const events = await collect(
       "add a checker",
       {
-        model: replayModel([json({ summary: "add", operations: [{ op: "insert_between", from: "write", to: "end", node: { id: "check", kind: "agent", agent: "writer", task: "Check {{nodes.write.output}}" } }] })]),
+        model: replayModel([
+          json({
+            summary: "add",
+            operations: [
+              {
+                op: "insert_between",
+                from: "write",
+                to: "end",
+                node: { id: "check", kind: "agent", agent: "writer", task: "Check {{nodes.write.output}}" },
+              },
+            ],
+          }),
+        ]),
         layout,
       },
       base,
     );
     const last = events.at(-1)!;
     if (last.type !== "done") throw new Error(`expected done, got ${JSON.stringify(last)}`);
-    for (const n of base.nodes) expect(last.result.workflow.nodes.find((x) => x.id === n.id)!.position).toEqual(n.position);
+    for (const n of base.nodes)
+      expect(last.result.workflow.nodes.find((x) => x.id === n.id)!.position).toEqual(n.position);
     const added = last.result.workflow.nodes.find((n) => n.id === "check")!;
     expect(added.position).toBeDefined();
-    expect(base.nodes.some((n) => n.position!.x === added.position!.x && n.position!.y === added.position!.y)).toBe(false);
+    expect(base.nodes.some((n) => n.position!.x === added.position!.x && n.position!.y === added.position!.y)).toBe(
+      false,
+    );
   });
 });
 
@@ -157,18 +199,29 @@ describe("designer pipeline: subflows running the user's saved workflows", () =>
     if (last.type !== "done") throw new Error(`expected done, got ${JSON.stringify(last)}`);
     return last.result;
   };
-  const subflowOf = (wf: Workflow, id: string) => wf.nodes.find((n): n is NodeOf<"subflow"> => n.id === id && n.type === "subflow");
+  const subflowOf = (wf: Workflow, id: string) =>
+    wf.nodes.find((n): n is NodeOf<"subflow"> => n.id === id && n.type === "subflow");
   const validation = { workflows: SAVED_WORKFLOWS.map(({ id, name, inputs }) => ({ id, name, inputs })) };
 
   it("offers the subflow kind and the saved workflows, and compiles the model's subflows into a valid workflow", async () => {
     const { model, requests } = recording([json(compareArticles())]);
-    const result = done(await collect("Run my Article writer on two topics and compare", { model, context: withWorkflows, validation }));
+    const result = done(
+      await collect("Run my Article writer on two topics and compare", { model, context: withWorkflows, validation }),
+    );
     expect(requests[0]!.system).toContain("- subflow: Runs another of your saved workflows");
     expect(requests[0]!.system).toContain("- wf_article: Article writer (");
-    expect(subflowOf(result.workflow, "write_a")).toMatchObject({ workflowId: "wf_article", inputs: { topic: "{{inputs.topic_a}}" } });
-    expect(subflowOf(result.workflow, "write_b")).toMatchObject({ workflowId: "wf_article", inputs: { topic: "{{inputs.topic_b}}" } });
+    expect(subflowOf(result.workflow, "write_a")).toMatchObject({
+      workflowId: "wf_article",
+      inputs: { topic: "{{inputs.topic_a}}" },
+    });
+    expect(subflowOf(result.workflow, "write_b")).toMatchObject({
+      workflowId: "wf_article",
+      inputs: { topic: "{{inputs.topic_b}}" },
+    });
     expect(subflowOf(result.workflow, "write_a")!.version).toBeUndefined();
-    const errors = validate(result.workflow, { ...validation, tools: CORPUS_CONTEXT.tools.map((t) => t.name) }).filter((i) => i.severity === "error");
+    const errors = validate(result.workflow, { ...validation, tools: CORPUS_CONTEXT.tools.map((t) => t.name) }).filter(
+      (i) => i.severity === "error",
+    );
     expect(errors).toEqual([]);
     expect(result.usage.calls).toBe(1);
   });
@@ -186,10 +239,13 @@ describe("designer pipeline: subflows running the user's saved workflows", () =>
     const { model, requests } = recording([json(compareArticles("wf_missing")), json(compareArticles())]);
     const events = await collect("Run my Article writer on two topics and compare", { model, context: withWorkflows });
     const found = events.find((e) => e.type === "issues_found");
-    const issue = found?.type === "issues_found" ? found.issues.find((i) => i.code === "subflow_unknown_workflow") : undefined;
+    const issue =
+      found?.type === "issues_found" ? found.issues.find((i) => i.code === "subflow_unknown_workflow") : undefined;
     expect(issue).toMatchObject({ nodeId: "write_a" });
     const repair = requests[1]!.messages.at(-1)!.content;
-    expect(repair).toContain("A subflow's workflowId is one of: wf_article (Article writer), wf_triage (Support triage).");
+    expect(repair).toContain(
+      "A subflow's workflowId is one of: wf_article (Article writer), wf_triage (Support triage).",
+    );
     expect(repair).toContain(`[subflow_unknown_workflow] at design.nodes[1].workflowId: ${issue!.message}`);
     expect(subflowOf(done(events).workflow, "write_a")!.workflowId).toBe("wf_article");
     expect(events.some((e) => e.type === "repaired" && e.by === "model")).toBe(true);
@@ -202,12 +258,17 @@ describe("designer pipeline: subflows running the user's saved workflows", () =>
     expect(requests).toHaveLength(1);
     expect(subflowOf(result.workflow, "write_a")!.inputs).toEqual({ topic: "{{inputs.topic_a}}" });
     expect(subflowOf(result.workflow, "write_b")!.inputs).toEqual({ topic: "{{inputs.topic_b}}" });
-    expect(result.fixes.filter((f) => f.code === "subflow_unknown_input").map((f) => f.repair)).toEqual(["reference_resolved", "reference_resolved"]);
+    expect(result.fixes.filter((f) => f.code === "subflow_unknown_input").map((f) => f.repair)).toEqual([
+      "reference_resolved",
+      "reference_resolved",
+    ]);
   });
 
   it("passes a required input nobody set on from the workflow's own input of that name, declaring it", async () => {
     const none = compareArticles("wf_article", () => ({}));
-    const result = done(await collect("compare two articles", { model: replayModel([json(none)]), context: withWorkflows, validation }));
+    const result = done(
+      await collect("compare two articles", { model: replayModel([json(none)]), context: withWorkflows, validation }),
+    );
     expect(subflowOf(result.workflow, "write_a")!.inputs).toEqual({ topic: "{{inputs.topic}}" });
     expect(result.workflow.inputs.map((f) => f.key)).toContain("topic");
     expect(result.usage.calls).toBe(1);
@@ -215,8 +276,13 @@ describe("designer pipeline: subflows running the user's saved workflows", () =>
 
   it("does not dry-run a proposal with subflows (a dry run starts no child runs)", async () => {
     let runs = 0;
-    const dryRun: DesignerOptions["dryRun"] = async () => ((runs += 1), { ok: false, trace: "sub failed: no subflow port" });
-    const result = done(await collect("compare", { model: replayModel([json(compareArticles())]), context: withWorkflows, dryRun }));
+    const dryRun: DesignerOptions["dryRun"] = async () => (
+      (runs += 1),
+      { ok: false, trace: "sub failed: no subflow port" }
+    );
+    const result = done(
+      await collect("compare", { model: replayModel([json(compareArticles())]), context: withWorkflows, dryRun }),
+    );
     expect(runs).toBe(0);
     expect(result.dryRun).toMatchObject({ ok: true, skipped: true, trace: expect.stringMatching(/subflows/) });
   });
@@ -225,15 +291,37 @@ describe("designer pipeline: subflows running the user's saved workflows", () =>
     const answer = compareArticles();
     const compiled = compileDesign(answer.design, answer.profile, { kinds: KIND_NAMES }).workflow!;
     const positions = layeredLayout(compiled) as Map<string, { x: number; y: number }>;
-    const base: Workflow = { ...compiled, nodes: compiled.nodes.map((n) => ({ ...n, position: positions.get(n.id), ...(n.type === "subflow" ? { version: 2 } : {}) })) };
+    const base: Workflow = {
+      ...compiled,
+      nodes: compiled.nodes.map((n) => ({
+        ...n,
+        position: positions.get(n.id),
+        ...(n.type === "subflow" ? { version: 2 } : {}),
+      })),
+    };
     const ops = [
       { op: "update_node", id: "write_a", set: { args: { inputs: { topic: "{{inputs.topic_a}}", tone: "formal" } } } },
-      { op: "update_node", id: "write_b", set: { args: { workflowId: "wf_triage", inputs: { message: "{{inputs.topic_b}}" } } } },
+      {
+        op: "update_node",
+        id: "write_b",
+        set: { args: { workflowId: "wf_triage", inputs: { message: "{{inputs.topic_b}}" } } },
+      },
     ];
-    const events = await collect("make the first one formal and triage the second topic", { model: replayModel([json({ summary: "edit", operations: ops })]), context: withWorkflows, validation }, base);
+    const events = await collect(
+      "make the first one formal and triage the second topic",
+      { model: replayModel([json({ summary: "edit", operations: ops })]), context: withWorkflows, validation },
+      base,
+    );
     const result = done(events);
-    expect(subflowOf(result.workflow, "write_a")).toMatchObject({ workflowId: "wf_article", version: 2, inputs: { topic: "{{inputs.topic_a}}", tone: "formal" } });
-    expect(subflowOf(result.workflow, "write_b")).toMatchObject({ workflowId: "wf_triage", inputs: { message: "{{inputs.topic_b}}" } });
+    expect(subflowOf(result.workflow, "write_a")).toMatchObject({
+      workflowId: "wf_article",
+      version: 2,
+      inputs: { topic: "{{inputs.topic_a}}", tone: "formal" },
+    });
+    expect(subflowOf(result.workflow, "write_b")).toMatchObject({
+      workflowId: "wf_triage",
+      inputs: { message: "{{inputs.topic_b}}" },
+    });
     expect(subflowOf(result.workflow, "write_b")!.version).toBeUndefined();
     expect(result.diff.changed.sort()).toEqual(["write_a", "write_b"]);
   });

@@ -66,7 +66,14 @@ export interface DesignerOptions {
 
 type Mode = { kind: "design" } | { kind: "edit"; base: Workflow };
 type Answer = DesignAnswer | EditAnswer;
-type Ctx = { opts: DesignerOptions; env: BuildEnv; usage: Usage; mode: Mode; request: DesignRequest; schemas: WireSchemas };
+type Ctx = {
+  opts: DesignerOptions;
+  env: BuildEnv;
+  usage: Usage;
+  mode: Mode;
+  request: DesignRequest;
+  schemas: WireSchemas;
+};
 
 /** Node-level diff of `next` against `base` (positions ignored). */
 export function nodeDiff(base: Workflow | undefined, next: Workflow): NodeDiff {
@@ -81,9 +88,17 @@ export function nodeDiff(base: Workflow | undefined, next: Workflow): NodeDiff {
 }
 
 function proposalEvent(attempt: number, answer: Answer): DesignerEvent {
-  if ("operations" in answer) return { type: "proposal", attempt, summary: answer.summary, operations: answer.operations };
+  if ("operations" in answer)
+    return { type: "proposal", attempt, summary: answer.summary, operations: answer.operations };
   const { profile, design } = answer;
-  return { type: "proposal", attempt, summary: profile.summary, profile, nodes: design.nodes.length, edges: design.edges.length };
+  return {
+    type: "proposal",
+    attempt,
+    summary: profile.summary,
+    profile,
+    nodes: design.nodes.length,
+    edges: design.edges.length,
+  };
 }
 
 /** Step 4: merge overlapping agents; kept only when the merged document has no new error. */
@@ -92,7 +107,8 @@ function optimise(ctx: Ctx, wf: Workflow): { workflow: Workflow; merged: DesignR
   const { workflow, merged } = mergeOverlappingAgents(wf);
   if (merged.length === 0) return { workflow: wf, merged };
   const tools = ctx.env.context.tools.map((t) => t.name);
-  const errors = (doc: Workflow) => validate(doc, { ...ctx.env.validation, tools }).filter((i) => i.severity === "error").length;
+  const errors = (doc: Workflow) =>
+    validate(doc, { ...ctx.env.validation, tools }).filter((i) => i.severity === "error").length;
   return errors(workflow) <= errors(wf) ? { workflow, merged } : { workflow: wf, merged: [] };
 }
 
@@ -131,7 +147,13 @@ function firstMessage(ctx: Ctx): ChatMessage {
   return { role: "user", content: P.editUserMessage(ctx.request.message, { ...design, agents }) };
 }
 
-const cancelled = (ctx: Ctx): DesignerEvent => ({ type: "failed", reason: "cancelled", message: "Cancelled.", issues: [], usage: { ...ctx.usage } });
+const cancelled = (ctx: Ctx): DesignerEvent => ({
+  type: "failed",
+  reason: "cancelled",
+  message: "Cancelled.",
+  issues: [],
+  usage: { ...ctx.usage },
+});
 
 /** The validation context; subflows are checked against the context's workflows unless the caller lists the owner's own. */
 function validationOf(opts: DesignerOptions): DesignerOptions["validation"] {
@@ -141,9 +163,15 @@ function validationOf(opts: DesignerOptions): DesignerOptions["validation"] {
 }
 
 function schemasFor(context: P.DesignContext, mode: Mode): WireSchemas {
-  const wire = { savedAgentIds: context.savedAgents.map((a) => a.id), workflowIds: (context.workflows ?? []).map((w) => w.id) };
+  const wire = {
+    savedAgentIds: context.savedAgents.map((a) => a.id),
+    workflowIds: (context.workflows ?? []).map((w) => w.id),
+  };
   if (mode.kind === "design") return designSchemas(wire);
-  return editSchemas(wire, { nodeIds: mode.base.nodes.map((n) => n.id), agentKeys: mode.base.agents.map((a) => a.key) });
+  return editSchemas(wire, {
+    nodeIds: mode.base.nodes.map((n) => n.id),
+    agentKeys: mode.base.agents.map((a) => a.key),
+  });
 }
 
 /** Runs the designer on one request; the last event is always `done` or `failed`. */
@@ -160,7 +188,11 @@ export async function* design(request: DesignRequest, opts: DesignerOptions): As
  * Awaits one model call; with `streamSummary`, yields a `drafting` event each time the summary it is
  * writing grew (at most one per change the consumer has not read yet: a fast model's deltas merge).
  */
-async function* drafted(ctx: Ctx, attempt: number, call: (onText?: (text: string, retry: number) => void) => Promise<StructuredResult>): AsyncGenerator<DesignerEvent, StructuredResult> {
+async function* drafted(
+  ctx: Ctx,
+  attempt: number,
+  call: (onText?: (text: string, retry: number) => void) => Promise<StructuredResult>,
+): AsyncGenerator<DesignerEvent, StructuredResult> {
   if (!ctx.opts.streamSummary) return await call();
   let raw = "";
   let retry = 0;
@@ -172,7 +204,10 @@ async function* drafted(ctx: Ctx, attempt: number, call: (onText?: (text: string
     wake?.();
   });
   let settled = false;
-  const done = result.then(() => void (settled = true), () => void (settled = true));
+  const done = result.then(
+    () => void (settled = true),
+    () => void (settled = true),
+  );
   for (;;) {
     const summary = summarySoFar(raw);
     if (summary && summary !== shown) {
@@ -193,29 +228,50 @@ type Turn = { issues: DesignerIssue[]; followUp: ChatMessage[] };
  * for a design the model had answered before (it meets the same issues again: asking once more
  * would not change it), else what goes back to the model.
  */
-async function* turn(ctx: Ctx, data: unknown, raw: string, attempt: number, previous: DesignerIssue[], answers: Set<string>): AsyncGenerator<DesignerEvent, Turn | "repeated" | undefined> {
+async function* turn(
+  ctx: Ctx,
+  data: unknown,
+  raw: string,
+  attempt: number,
+  previous: DesignerIssue[],
+  answers: Set<string>,
+): AsyncGenerator<DesignerEvent, Turn | "repeated" | undefined> {
   const what = ctx.mode.kind;
   const read = what === "design" ? readDesignAnswer(data) : readEditAnswer(data);
   if (!read.ok) {
     const issues = [{ code: "unparseable_answer", message: read.error }];
     yield { type: "issues_found", attempt, issues };
-    return { issues, followUp: [{ role: "assistant", content: raw }, { role: "user", content: P.formatRepairMessage(read.error) }] };
+    return {
+      issues,
+      followUp: [
+        { role: "assistant", content: raw },
+        { role: "user", content: P.formatRepairMessage(read.error) },
+      ],
+    };
   }
   const answer = read.answer;
   const key = JSON.stringify(answer);
   if (answers.has(key)) return "repeated";
   answers.add(key);
   yield proposalEvent(attempt, answer);
-  const built = ctx.mode.kind === "design"
-    ? buildFromDesign(answer as DesignAnswer, ctx.env, read.fixes)
-    : buildFromEdits(ctx.mode.base, answer as EditAnswer, ctx.env, read.fixes);
-  if (built.fixes.length) yield { type: "repaired", attempt, by: "local", fixes: built.fixes, summary: summariseFixes(built.fixes) };
+  const built =
+    ctx.mode.kind === "design"
+      ? buildFromDesign(answer as DesignAnswer, ctx.env, read.fixes)
+      : buildFromEdits(ctx.mode.base, answer as EditAnswer, ctx.env, read.fixes);
+  if (built.fixes.length)
+    yield { type: "repaired", attempt, by: "local", fixes: built.fixes, summary: summariseFixes(built.fixes) };
   yield { type: "stage_started", stage: "validate", attempt };
   let issues: DesignerIssue[];
   if (built.blocking.length === 0 && built.workflow) {
     if (previous.length) {
       const fixes = previous.map(({ code, message }) => ({ repair: "operation_fixed" as const, code, message }));
-      yield { type: "repaired", attempt, by: "model", fixes, summary: `${previous.length} issue${previous.length === 1 ? "" : "s"} fixed by the model` };
+      yield {
+        type: "repaired",
+        attempt,
+        by: "model",
+        fixes,
+        summary: `${previous.length} issue${previous.length === 1 ? "" : "s"} fixed by the model`,
+      };
     }
     const outcome = yield* complete(ctx, built, answer, attempt);
     if (outcome.done) return undefined;
@@ -225,8 +281,17 @@ async function* turn(ctx: Ctx, data: unknown, raw: string, attempt: number, prev
     yield { type: "issues_found", attempt, issues };
   }
   const notes = subflowRepairNotes(issues, built.workflow, ctx.env.context.workflows, ctx.env.validation?.workflows);
-  const repair = issues[0]?.code === "dry_run_failed" ? P.dryRunRepairMessage(issues[0].message, what) : P.repairMessage(issues, what, notes);
-  return { issues, followUp: [{ role: "assistant", content: raw }, { role: "user", content: repair }] };
+  const repair =
+    issues[0]?.code === "dry_run_failed"
+      ? P.dryRunRepairMessage(issues[0].message, what)
+      : P.repairMessage(issues, what, notes);
+  return {
+    issues,
+    followUp: [
+      { role: "assistant", content: raw },
+      { role: "user", content: repair },
+    ],
+  };
 }
 
 async function* attempts(ctx: Ctx, model: DesignerModel): AsyncGenerator<DesignerEvent, void> {
@@ -239,10 +304,24 @@ async function* attempts(ctx: Ctx, model: DesignerModel): AsyncGenerator<Designe
     yield { type: "stage_started", stage: attempt === 0 ? ctx.mode.kind : "repair", attempt };
     let result;
     try {
-      result = yield* drafted(ctx, attempt, (onText) => model.structured({ schema: ctx.schemas, system: system(ctx), messages: [firstMessage(ctx), ...followUp], signal: ctx.opts.signal, ...(onText ? { onText } : {}) }));
+      result = yield* drafted(ctx, attempt, (onText) =>
+        model.structured({
+          schema: ctx.schemas,
+          system: system(ctx),
+          messages: [firstMessage(ctx), ...followUp],
+          signal: ctx.opts.signal,
+          ...(onText ? { onText } : {}),
+        }),
+      );
     } catch (e) {
       if (ctx.opts.signal?.aborted) return yield cancelled(ctx);
-      return yield { type: "failed", reason: "model_error", message: (e as Error).message, issues: previous, usage: { ...ctx.usage } };
+      return yield {
+        type: "failed",
+        reason: "model_error",
+        message: (e as Error).message,
+        issues: previous,
+        usage: { ...ctx.usage },
+      };
     }
     const next = result.ok
       ? yield* turn(ctx, result.data, result.raw, attempt, previous, answers)
@@ -255,28 +334,47 @@ async function* attempts(ctx: Ctx, model: DesignerModel): AsyncGenerator<Designe
     previous = next.issues;
     followUp = next.followUp;
   }
-  yield { type: "failed", reason: "invalid", message: `Still invalid after ${maxRepairs} repairs.`, issues: previous, usage: { ...ctx.usage } };
+  yield {
+    type: "failed",
+    reason: "invalid",
+    message: `Still invalid after ${maxRepairs} repairs.`,
+    issues: previous,
+    usage: { ...ctx.usage },
+  };
 }
 
 async function* unparseable(error: string, raw: string, attempt: number): AsyncGenerator<DesignerEvent, Turn> {
   const issues = [{ code: "unparseable_answer", message: error }];
   yield { type: "issues_found", attempt, issues };
-  return { issues, followUp: [{ role: "assistant", content: raw }, { role: "user", content: P.formatRepairMessage(error) }] };
+  return {
+    issues,
+    followUp: [
+      { role: "assistant", content: raw },
+      { role: "user", content: P.formatRepairMessage(error) },
+    ],
+  };
 }
 
 /**
  * A dry run starts no child runs (they would be real runs of the user's workflows; the engine fails a
  * subflow step without a subflow port), so a proposal with subflow nodes is not dry-run.
  */
-async function* complete(ctx: Ctx, built: Built, answer: Answer, attempt: number): AsyncGenerator<DesignerEvent, { done: boolean; issues: DesignerIssue[] }> {
+async function* complete(
+  ctx: Ctx,
+  built: Built,
+  answer: Answer,
+  attempt: number,
+): AsyncGenerator<DesignerEvent, { done: boolean; issues: DesignerIssue[] }> {
   yield { type: "stage_started", stage: "optimise", attempt };
   yield { type: "stage_started", stage: "layout", attempt };
   const result = await finish(ctx, built, answer);
-  const decision = ctx.opts.dryRun ? dryRunDecision(result, ctx.opts.dryRunPolicy ?? "always", ctx.env.context.tools) : undefined;
+  const decision = ctx.opts.dryRun
+    ? dryRunDecision(result, ctx.opts.dryRunPolicy ?? "always", ctx.env.context.tools)
+    : undefined;
   if (decision && !decision.run) {
     result.dryRun = { ok: true, skipped: true, trace: decision.why };
   } else if (ctx.opts.dryRun) {
-    if (ctx.opts.signal?.aborted) return yield cancelled(ctx), { done: true, issues: [] };
+    if (ctx.opts.signal?.aborted) return (yield cancelled(ctx), { done: true, issues: [] });
     yield { type: "stage_started", stage: "dry_run", attempt };
     const samples = "profile" in answer ? (answer.profile.sampleInputs ?? {}) : {};
     const run = await ctx.opts.dryRun(result.workflow, samples, ctx.opts.signal);

@@ -9,7 +9,10 @@ import { designSystemPrompt, editSystemPrompt, repairMessage, type DesignContext
 /** The prompts without saved workflows (B4 counts their tokens; its contexts have none). */
 const BEFORE = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "prompts-without-workflows.txt"), "utf8");
 
-const context: DesignContext = { ...CORPUS_CONTEXT, savedAgents: [{ id: "agent-1", name: "Fact checker", description: "checks claims against sources" }] };
+const context: DesignContext = {
+  ...CORPUS_CONTEXT,
+  savedAgents: [{ id: "agent-1", name: "Fact checker", description: "checks claims against sources" }],
+};
 
 function prompts(ctx: DesignContext): string {
   const kinds = kindCatalogue({ subflows: (ctx.workflows?.length ?? 0) > 0 });
@@ -28,15 +31,19 @@ describe("designer prompts and saved workflows", () => {
     expect(text).toContain(
       "- subflow: Runs another of your saved workflows as one step and waits for its end; its outputs are this step's output. Fields: id, name, workflowId, inputs, join (workflowId = an id from the saved workflows; inputs = {<its input key>: template}); later nodes read {{nodes.<id>.output.<output key>}}. Outcomes: done.",
     );
-    expect(text.endsWith(
-      [
-        "Saved agents (reuse by id in agent.reuse: it runs as saved, with its own instructions, tools and model): agent-1: Fact checker (checks claims against sources)",
-        "Saved workflows (only when the request asks to run one: a subflow node with workflowId = its id and inputs setting every required (*) input and no other key):",
-        "- wf_article: Article writer (Researches a topic, outlines it, has a critic check the outline, then writes the article); inputs topic:string*, tone:string; outputs article",
-        "- wf_triage: Support triage; inputs message:text*; outputs reply, route",
-      ].join("\n"),
-    )).toBe(true);
-    expect(editSystemPrompt(kindCatalogue({ subflows: true }), { ...context, workflows: SAVED_WORKFLOWS })).toContain("- wf_triage: Support triage;");
+    expect(
+      text.endsWith(
+        [
+          "Saved agents (reuse by id in agent.reuse: it runs as saved, with its own instructions, tools and model): agent-1: Fact checker (checks claims against sources)",
+          "Saved workflows (only when the request asks to run one: a subflow node with workflowId = its id and inputs setting every required (*) input and no other key):",
+          "- wf_article: Article writer (Researches a topic, outlines it, has a critic check the outline, then writes the article); inputs topic:string*, tone:string; outputs article",
+          "- wf_triage: Support triage; inputs message:text*; outputs reply, route",
+        ].join("\n"),
+      ),
+    ).toBe(true);
+    expect(editSystemPrompt(kindCatalogue({ subflows: true }), { ...context, workflows: SAVED_WORKFLOWS })).toContain(
+      "- wf_triage: Support triage;",
+    );
   });
 
   it("add notes after the issues of a repair message, and nothing without notes", () => {

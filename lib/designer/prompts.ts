@@ -52,7 +52,9 @@ export function catalogue(kinds: readonly KindInfo[]): string {
 }
 
 function contextSection(ctx: DesignContext): string {
-  const tools = ctx.tools.length ? ctx.tools.map((t) => `${t.name}${t.description ? ` (${t.description})` : ""}`).join("; ") : "none";
+  const tools = ctx.tools.length
+    ? ctx.tools.map((t) => `${t.name}${t.description ? ` (${t.description})` : ""}`).join("; ")
+    : "none";
   const agents = ctx.savedAgents.length
     ? ctx.savedAgents.map((a) => `${a.id}: ${a.name}${a.description ? ` (${a.description})` : ""}`).join("; ")
     : "none";
@@ -102,9 +104,16 @@ export type PromptIssue = Pick<DesignIssue, "code" | "message"> & { nodeId?: str
  * Repair message: the issues verbatim, each with where in the answer it is (its schema path), then
  * `notes` (e.g. a subflow's workflow inputs, workflows.ts), and what to answer.
  */
-export function repairMessage(issues: readonly PromptIssue[], what: "design" | "edit", notes: readonly string[] = []): string {
+export function repairMessage(
+  issues: readonly PromptIssue[],
+  what: "design" | "edit",
+  notes: readonly string[] = [],
+): string {
   const lines = [...issues.map((i) => `- [${i.code}]${i.path ? ` at ${i.path}:` : ""} ${i.message}`), ...notes];
-  const answer = what === "design" ? "the corrected complete JSON object {profile, design}" : "the corrected complete list of operations {summary, operations}";
+  const answer =
+    what === "design"
+      ? "the corrected complete JSON object {profile, design}"
+      : "the corrected complete list of operations {summary, operations}";
   return `The validator found these problems:\n${lines.join("\n")}\nAnswer with ${answer}.`;
 }
 

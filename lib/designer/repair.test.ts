@@ -44,9 +44,10 @@ function edited(base: Workflow, operations: EditOperation[], kind: RepairKind) {
   return { wf: b.workflow!, fixes: mine };
 }
 
-const clone = <T,>(v: T): T => structuredClone(v);
+const clone = <T>(v: T): T => structuredClone(v);
 const node = (wf: Workflow, id: string) => wf.nodes.find((n) => n.id === id);
-const edgesOf = (wf: Workflow) => wf.edges.map((e) => `${e.source}.${e.sourceHandle}${e.kind === "loop" ? "~" : ">"}${e.target}`);
+const edgesOf = (wf: Workflow) =>
+  wf.edges.map((e) => `${e.source}.${e.sourceHandle}${e.kind === "loop" ? "~" : ">"}${e.target}`);
 
 describe("deterministic repairs, one kind at a time", () => {
   it("answer_unwrapped: reads a design wrapped in another object", () => {
@@ -130,7 +131,14 @@ describe("deterministic repairs, one kind at a time", () => {
     a.design.nodes = [start(), end({ article: "" })];
     a.design.edges = [];
     const { wf } = built(a, "node_created");
-    expect(edgesOf(wf)).toEqual(expect.arrayContaining(["researcher.done>outliner", "outliner.done>critic", "critic.done>writer", "writer.done>end"]));
+    expect(edgesOf(wf)).toEqual(
+      expect.arrayContaining([
+        "researcher.done>outliner",
+        "outliner.done>critic",
+        "critic.done>writer",
+        "writer.done>end",
+      ]),
+    );
   });
 
   it("start_added / end_added: a design without start or end gets them, wired to its first and last steps", () => {
@@ -139,7 +147,9 @@ describe("deterministic repairs, one kind at a time", () => {
     a.design.edges = a.design.edges.filter((e) => e.from !== "start" && e.to !== "end");
     const { wf } = built(a, "start_added");
     built(a, "end_added");
-    expect(edgesOf(wf)).toEqual(expect.arrayContaining(["start.next>solve_a", "start.next>solve_b", "start.next>solve_c", "vote.done>end"]));
+    expect(edgesOf(wf)).toEqual(
+      expect.arrayContaining(["start.next>solve_a", "start.next>solve_b", "start.next>solve_c", "vote.done>end"]),
+    );
   });
 
   it("start_merged: extra start nodes are merged into the first", () => {
@@ -178,10 +188,19 @@ describe("deterministic repairs, one kind at a time", () => {
     built(a, "condition_filled");
   });
 
-  it("branch_added: a router short of branches with nothing to route to gets an \"otherwise\" that ends the run", () => {
+  it('branch_added: a router short of branches with nothing to route to gets an "otherwise" that ends the run', () => {
     const a = answer({
-      summary: "route", inputs: ["q"], outputs: ["r"], patterns: ["routing"], agents: [agent("h", "helper")],
-      nodes: [start(), router("pick", "Which? {{inputs.q}}", [["help", "needs help"]]), step("do", "h", "Help with {{inputs.q}}"), end({ r: "{{nodes.do.output}}" })],
+      summary: "route",
+      inputs: ["q"],
+      outputs: ["r"],
+      patterns: ["routing"],
+      agents: [agent("h", "helper")],
+      nodes: [
+        start(),
+        router("pick", "Which? {{inputs.q}}", [["help", "needs help"]]),
+        step("do", "h", "Help with {{inputs.q}}"),
+        end({ r: "{{nodes.do.output}}" }),
+      ],
       edges: edges("start>pick pick.help>do do>end"),
     });
     const { wf } = built(a, "branch_added");
@@ -191,10 +210,18 @@ describe("deterministic repairs, one kind at a time", () => {
 
   it("data_wired: a node reading a node that is on no path before it gets an edge from it", () => {
     const a = answer({
-      summary: "two facts, one summary", inputs: ["q"], outputs: ["s"], patterns: ["parallel"],
+      summary: "two facts, one summary",
+      inputs: ["q"],
+      outputs: ["s"],
+      patterns: ["parallel"],
       agents: [agent("a", "finder"), agent("b", "checker"), agent("c", "summariser")],
-      nodes: [start(), step("find", "a", "Find {{inputs.q}}"), step("check", "b", "Check {{inputs.q}}"),
-        step("sum", "c", "Summarise {{nodes.find.output}} and {{nodes.check.output}}"), end({ s: "{{nodes.sum.output}}" })],
+      nodes: [
+        start(),
+        step("find", "a", "Find {{inputs.q}}"),
+        step("check", "b", "Check {{inputs.q}}"),
+        step("sum", "c", "Summarise {{nodes.find.output}} and {{nodes.check.output}}"),
+        end({ s: "{{nodes.sum.output}}" }),
+      ],
       edges: edges("start>find start>check find>sum sum>end"),
     });
     const { wf } = built(a, "data_wired");
@@ -202,14 +229,29 @@ describe("deterministic repairs, one kind at a time", () => {
   });
 
   it("outcome_wired: a branch nothing leaves from ends in a terminal (an unreachable one named like it wires it instead)", () => {
-    const moderate = (terminals: DesignAnswer["design"]["nodes"]) => answer({
-      summary: "moderate", inputs: ["post"], outputs: ["out"], patterns: ["routing"], agents: [agent("p", "polisher")],
-      nodes: [start(), router("check", "Is {{inputs.post}} safe?", [["safe", "safe"], ["rejected", "unsafe"]]),
-        step("polish", "p", "Polish {{inputs.post}}"), end({ out: "{{nodes.polish.output}}" }), ...terminals],
-      edges: edges("start>check check.safe>polish polish>end"),
-    });
+    const moderate = (terminals: DesignAnswer["design"]["nodes"]) =>
+      answer({
+        summary: "moderate",
+        inputs: ["post"],
+        outputs: ["out"],
+        patterns: ["routing"],
+        agents: [agent("p", "polisher")],
+        nodes: [
+          start(),
+          router("check", "Is {{inputs.post}} safe?", [
+            ["safe", "safe"],
+            ["rejected", "unsafe"],
+          ]),
+          step("polish", "p", "Polish {{inputs.post}}"),
+          end({ out: "{{nodes.polish.output}}" }),
+          ...terminals,
+        ],
+        edges: edges("start>check check.safe>polish polish>end"),
+      });
     expect(edgesOf(built(moderate([]), "outcome_wired").wf)).toContain("check.rejected>end");
-    expect(edgesOf(built(moderate([{ id: "reject", kind: "abort", reason: "unsafe" }]), "node_wired").wf)).toContain("check.rejected>reject");
+    expect(edgesOf(built(moderate([{ id: "reject", kind: "abort", reason: "unsafe" }]), "node_wired").wf)).toContain(
+      "check.rejected>reject",
+    );
   });
 
   it("loop_made / loop_capped: a forward cycle becomes a loop edge, capped by the max_iterations variable", () => {
@@ -220,7 +262,11 @@ describe("deterministic repairs, one kind at a time", () => {
     delete back.onExhausted;
     a.design.variables = [{ key: "max_iterations", value: 5 }];
     const { wf } = built(a, "loop_made");
-    expect(wf.edges.find((e) => e.kind === "loop")).toMatchObject({ source: "review", target: "outline", maxIterations: 3 });
+    expect(wf.edges.find((e) => e.kind === "loop")).toMatchObject({
+      source: "review",
+      target: "outline",
+      maxIterations: 3,
+    });
     const uncapped = clone(article);
     delete uncapped.design.edges.find((e) => e.loop)!.maxIterations;
     uncapped.design.variables = [{ key: "max_iterations", value: 5 }];
@@ -233,8 +279,17 @@ describe("deterministic repairs, one kind at a time", () => {
     const { wf } = built(a, "loop_fixed");
     expect(wf.edges.find((e) => e.source === "write")!.kind).toBe("forward");
     const only = answer({
-      summary: "draft", inputs: ["q"], outputs: ["s"], patterns: ["fsm-traceback"], agents: [agent("a", "drafter"), agent("b", "summariser")],
-      nodes: [start(), step("sum", "b", "Sum {{inputs.q}}"), step("draft", "a", "Draft {{inputs.q}}", [["revise", "again"]]), end({ s: "{{nodes.sum.output}}" })],
+      summary: "draft",
+      inputs: ["q"],
+      outputs: ["s"],
+      patterns: ["fsm-traceback"],
+      agents: [agent("a", "drafter"), agent("b", "summariser")],
+      nodes: [
+        start(),
+        step("sum", "b", "Sum {{inputs.q}}"),
+        step("draft", "a", "Draft {{inputs.q}}", [["revise", "again"]]),
+        end({ s: "{{nodes.sum.output}}" }),
+      ],
       edges: edges("start>sum sum>end start>draft draft.revise~draft"),
     });
     const stuck = built(only, "branch_added").wf;
@@ -259,9 +314,20 @@ describe("deterministic repairs, one kind at a time", () => {
 
   it("worker_assigned: an orchestrator with no workers hands work to the agents nobody uses", () => {
     const a = answer({
-      summary: "lead", inputs: ["q"], outputs: ["r"], patterns: ["orchestrator-workers"],
-      agents: [agent("lead", "lead analyst"), agent("legal", "legal researcher"), agent("money", "financial researcher")],
-      nodes: [start(), { id: "run", kind: "orchestrator", agent: "lead", task: "Investigate {{inputs.q}}", workers: [] }, end({ r: "{{nodes.run.output}}" })],
+      summary: "lead",
+      inputs: ["q"],
+      outputs: ["r"],
+      patterns: ["orchestrator-workers"],
+      agents: [
+        agent("lead", "lead analyst"),
+        agent("legal", "legal researcher"),
+        agent("money", "financial researcher"),
+      ],
+      nodes: [
+        start(),
+        { id: "run", kind: "orchestrator", agent: "lead", task: "Investigate {{inputs.q}}", workers: [] },
+        end({ r: "{{nodes.run.output}}" }),
+      ],
       edges: edges("start>run run>end"),
     });
     expect((node(built(a, "worker_assigned").wf, "run") as NodeOf<"orchestrator">).workers).toEqual(["legal", "money"]);
@@ -280,8 +346,10 @@ describe("deterministic repairs, one kind at a time", () => {
 
   it("the chat's summary counts the fixes by kind", () => {
     const fixes: LocalFix[] = [
-      { repair: "id_renamed", code: "invalid_id", message: "" }, { repair: "id_renamed", code: "invalid_id", message: "" },
-      { repair: "id_renamed", code: "invalid_id", message: "" }, { repair: "agent_created", code: "unknown_agent", message: "" },
+      { repair: "id_renamed", code: "invalid_id", message: "" },
+      { repair: "id_renamed", code: "invalid_id", message: "" },
+      { repair: "id_renamed", code: "invalid_id", message: "" },
+      { repair: "agent_created", code: "unknown_agent", message: "" },
     ];
     expect(summariseFixes(fixes)).toBe("3 ids renamed, 1 agent created");
   });

@@ -5,7 +5,14 @@ import { repairAgentRefs, repairSavedAgents, repairToolNames, type RefContext } 
 import { fillConditions, repairOutputs, repairTemplates } from "./repair-data";
 import { Draft, capLoops, dropBadEdges, ensureEnd, ensureStart, orientEdges } from "./repair-graph";
 import { repairSubflows } from "./repair-subflows";
-import { loopContinuations, loopExits, routerMinimum, strayTerminals, wireOutcomes, wireUnreachable } from "./repair-wiring";
+import {
+  loopContinuations,
+  loopExits,
+  routerMinimum,
+  strayTerminals,
+  wireOutcomes,
+  wireUnreachable,
+} from "./repair-wiring";
 
 export { fix, summariseFixes, type LocalFix, type RepairKind } from "./fixes";
 export { defaultCapOf, repairAnswer } from "./repair-answer";

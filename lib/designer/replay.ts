@@ -26,7 +26,10 @@ export function requestText(request: StructuredRequest): string {
 }
 
 /** A DesignerModel answering from `replies`; `count` turns text into tokens (default approx). */
-export function replayModel(replies: readonly ScriptedReply[], count: (text: string) => number = approxTokens): DesignerModel & { calls: () => number } {
+export function replayModel(
+  replies: readonly ScriptedReply[],
+  count: (text: string) => number = approxTokens,
+): DesignerModel & { calls: () => number } {
   let calls = 0;
   return {
     calls: () => calls,

@@ -22,7 +22,11 @@ export const patternNames = [
 export type PatternName = (typeof patternNames)[number];
 
 /** An input or output field of the profile. */
-export type DesignField = { key: string; type?: "string" | "text" | "number" | "boolean" | "json"; description?: string };
+export type DesignField = {
+  key: string;
+  type?: "string" | "text" | "number" | "boolean" | "json";
+  description?: string;
+};
 
 /** One agent of the design: a role with instructions, tools and a model class, or a saved agent reused. */
 export type DesignAgent = {
@@ -100,7 +104,13 @@ export type DesignEdge = {
 export type DesignVariable = { key: string; value: string | number | boolean };
 
 /** The EMITTED WORKFLOW in compact form; `compileDesign` maps it onto lib/workflow's document. */
-export type Design = { name: string; description?: string; variables?: DesignVariable[]; nodes: DesignNode[]; edges: DesignEdge[] };
+export type Design = {
+  name: string;
+  description?: string;
+  variables?: DesignVariable[];
+  nodes: DesignNode[];
+  edges: DesignEdge[];
+};
 
 /** Answer to a new-workflow request: profile and design in ONE structured call. */
 export type DesignAnswer = { profile: Profile; design: Design };
@@ -125,8 +135,18 @@ export type EditOperation =
 
 /** The operation names, in the order the prompt lists them. */
 export const operationNames = [
-  "add_agent", "update_agent", "remove_agent", "add_node", "update_node", "remove_node",
-  "insert_between", "add_edge", "remove_edge", "set_loop_cap", "add_input", "set_variable",
+  "add_agent",
+  "update_agent",
+  "remove_agent",
+  "add_node",
+  "update_node",
+  "remove_node",
+  "insert_between",
+  "add_edge",
+  "remove_edge",
+  "set_loop_cap",
+  "add_input",
+  "set_variable",
 ] as const satisfies readonly EditOperation["op"][];
 
 /** Answer to an edit request on an existing graph: a list of operations, never the whole graph. */

@@ -5,7 +5,10 @@ describe("structural comparison", () => {
   const evalLoop = golden("s:start g:agent r:agent/2 e:end", "s>g g>r r>e r~g/3");
 
   it("ignores ids and node order", () => {
-    const actual = golden("end:end review:agent/2 begin:start gen:agent", "begin>gen gen>review review~gen/3 review>end");
+    const actual = golden(
+      "end:end review:agent/2 begin:start gen:agent",
+      "begin>gen gen>review review~gen/3 review>end",
+    );
     expect(matchStructure(evalLoop, actual)).toEqual({ match: true });
   });
 
@@ -18,7 +21,9 @@ describe("structural comparison", () => {
 
   it("reports what differs: counts, kinds, branch counts, wiring", () => {
     expect(matchStructure(evalLoop, golden("s:start g:agent e:end", "s>g g>e")).why).toMatch(/nodes/);
-    expect(matchStructure(evalLoop, golden("s:start g:agent r:router/2 e:end", "s>g g>r r>e r~g/3")).why).toMatch(/kinds/);
+    expect(matchStructure(evalLoop, golden("s:start g:agent r:router/2 e:end", "s>g g>r r>e r~g/3")).why).toMatch(
+      /kinds/,
+    );
     expect(matchStructure(evalLoop, golden("s:start g:agent/2 r:agent e:end", "s>g g>r r>e r~g/3")).match).toBe(false);
     expect(matchStructure(evalLoop, golden("s:start g:agent r:agent/2 e:end", "s>r r>g g>e g~r/3")).match).toBe(false);
   });

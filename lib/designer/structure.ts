@@ -10,7 +10,12 @@ import type { Workflow } from "@/lib/workflow/schema";
 export const structureSchema = z.object({
   nodes: z.array(z.object({ id: z.string(), kind: z.string(), branches: z.number().int().optional() })),
   edges: z.array(
-    z.object({ from: z.string(), to: z.string(), loop: z.boolean().optional(), maxIterations: z.number().int().optional() }),
+    z.object({
+      from: z.string(),
+      to: z.string(),
+      loop: z.boolean().optional(),
+      maxIterations: z.number().int().optional(),
+    }),
   ),
 });
 export type Structure = z.infer<typeof structureSchema>;
@@ -48,7 +53,9 @@ export function structureOf(wf: Workflow): Structure {
     edges: wf.edges.map((e) => ({
       from: e.source,
       to: e.target,
-      ...(e.kind === "loop" ? { loop: true, ...(e.maxIterations !== undefined ? { maxIterations: e.maxIterations } : {}) } : {}),
+      ...(e.kind === "loop"
+        ? { loop: true, ...(e.maxIterations !== undefined ? { maxIterations: e.maxIterations } : {}) }
+        : {}),
     })),
   };
 }
@@ -90,10 +97,13 @@ export function matchStructure(golden: Structure, actual: Structure): { match: b
   const a = index(actual);
   if (!g) return { match: false, why: "golden structure has an edge to an unknown node" };
   if (!a) return { match: false, why: "actual structure has a dangling edge" };
-  if (g.kinds.length !== a.kinds.length) return { match: false, why: `${a.kinds.length} nodes, expected ${g.kinds.length}` };
-  if (g.edges.length !== a.edges.length) return { match: false, why: `${a.edges.length} edges, expected ${g.edges.length}` };
+  if (g.kinds.length !== a.kinds.length)
+    return { match: false, why: `${a.kinds.length} nodes, expected ${g.kinds.length}` };
+  if (g.edges.length !== a.edges.length)
+    return { match: false, why: `${a.edges.length} edges, expected ${g.edges.length}` };
   const sorted = (xs: string[]) => [...xs].sort().join(",");
-  if (sorted(g.kinds) !== sorted(a.kinds)) return { match: false, why: `kinds [${sorted(a.kinds)}], expected [${sorted(g.kinds)}]` };
+  if (sorted(g.kinds) !== sorted(a.kinds))
+    return { match: false, why: `kinds [${sorted(a.kinds)}], expected [${sorted(g.kinds)}]` };
   const map: number[] = [];
   const mapped = new Set<number>();
   const taken = new Set<number>();
@@ -111,5 +121,7 @@ export function matchStructure(golden: Structure, actual: Structure): { match: b
     }
     return false;
   };
-  return search(0) ? { match: true } : { match: false, why: "same kinds and counts, but no node mapping preserves the edges" };
+  return search(0)
+    ? { match: true }
+    : { match: false, why: "same kinds and counts, but no node mapping preserves the edges" };
 }

@@ -122,11 +122,17 @@ function kindFields(p: Pieces): { [K in NodeKind]: z.ZodRawShape } {
       join: p.join.optional(),
     },
     map: {
-      items: bare(mapNodeSchema.shape.items).describe(`The list to go over: one tag that gives a list, e.g. {{nodes.plan.output}} (an agent answering a JSON list) or {{inputs.questions}}. ${TEMPLATE_HELP}`),
+      items: bare(mapNodeSchema.shape.items).describe(
+        `The list to go over: one tag that gives a list, e.g. {{nodes.plan.output}} (an agent answering a JSON list) or {{inputs.questions}}. ${TEMPLATE_HELP}`,
+      ),
       agent: p.agentKey.describe("The agent run once per item."),
-      task: bare(agentNodeSchema.shape.task).describe(`What the agent does with one item; {{item}} is the item. ${TEMPLATE_HELP}`),
+      task: bare(agentNodeSchema.shape.task).describe(
+        `What the agent does with one item; {{item}} is the item. ${TEMPLATE_HELP}`,
+      ),
       concurrency: bare(mapNodeSchema.shape.concurrency).describe("Items run at once (default 4).").optional(),
-      onItemError: bare(mapNodeSchema.shape.onItemError).describe("A failed item: fail the map, skip it, or collect its error in its place.").optional(),
+      onItemError: bare(mapNodeSchema.shape.onItemError)
+        .describe("A failed item: fail the map, skip it, or collect its error in its place.")
+        .optional(),
       join: p.join.optional(),
     },
     end: {

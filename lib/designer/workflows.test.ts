@@ -1,13 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { workflowSchema } from "@/lib/workflow/schema";
 import { SAVED_WORKFLOWS } from "./fixtures/workflows";
-import { MAX_OFFERED_WORKFLOWS, offeredWorkflows, subflowRepairNotes, workflowLine, workflowsSection, type WorkflowCandidate } from "./workflows";
+import {
+  MAX_OFFERED_WORKFLOWS,
+  offeredWorkflows,
+  subflowRepairNotes,
+  workflowLine,
+  workflowsSection,
+  type WorkflowCandidate,
+} from "./workflows";
 
-const candidate = (id: string, name: string, extra: Partial<WorkflowCandidate> = {}): WorkflowCandidate => ({ id, name, version: 1, inputs: [], outputs: [], ...extra });
+const candidate = (id: string, name: string, extra: Partial<WorkflowCandidate> = {}): WorkflowCandidate => ({
+  id,
+  name,
+  version: 1,
+  inputs: [],
+  outputs: [],
+  ...extra,
+});
 
 describe("saved workflows offered to the designer", () => {
   it("offers only workflows with a saved version, never the one being edited", () => {
-    const list = [candidate("a", "Alpha"), candidate("draft", "Draft only", { version: null }), candidate("self", "Being edited")];
+    const list = [
+      candidate("a", "Alpha"),
+      candidate("draft", "Draft only", { version: null }),
+      candidate("self", "Being edited"),
+    ];
     expect(offeredWorkflows(list, { exclude: "self" }).map((w) => w.id)).toEqual(["a"]);
   });
 
@@ -20,7 +38,10 @@ describe("saved workflows offered to the designer", () => {
       candidate("used", "Translator", { updatedAt: day(3) }),
       candidate("about", "Helper", { description: "writes an article summary", updatedAt: day(4) }),
     ];
-    const offered = offeredWorkflows(list, { message: "Run my Article writer on two topics and compare", prefer: ["used"] });
+    const offered = offeredWorkflows(list, {
+      message: "Run my Article writer on two topics and compare",
+      prefer: ["used"],
+    });
     expect(offered.map((w) => w.id)).toEqual(["used", "article", "about", "new", "old"]);
     expect(offeredWorkflows(list, { limit: 2 }).map((w) => w.id)).toEqual(["new", "about"]);
     const many = Array.from({ length: 40 }, (_, i) => candidate(`w${i}`, `Workflow ${i}`));
@@ -29,12 +50,21 @@ describe("saved workflows offered to the designer", () => {
   });
 
   it("keeps what the context needs of each, dropping a blank description", () => {
-    const [w] = offeredWorkflows([candidate("a", "Alpha", { description: "  ", updatedAt: new Date(), inputs: SAVED_WORKFLOWS[0]!.inputs, outputs: [{ key: "x" }] })]);
+    const [w] = offeredWorkflows([
+      candidate("a", "Alpha", {
+        description: "  ",
+        updatedAt: new Date(),
+        inputs: SAVED_WORKFLOWS[0]!.inputs,
+        outputs: [{ key: "x" }],
+      }),
+    ]);
     expect(w).toEqual({ id: "a", name: "Alpha", inputs: SAVED_WORKFLOWS[0]!.inputs, outputs: [{ key: "x" }] });
   });
 
   it("reads as one line each: id, name, one-line description, key:type inputs (* = required), outputs", () => {
-    expect(workflowLine({ id: "a", name: "Alpha", description: `${"long ".repeat(40)}end`, inputs: [], outputs: [] })).toMatch(/^- a: Alpha \((long ){23}long…\); inputs none; outputs none$/);
+    expect(
+      workflowLine({ id: "a", name: "Alpha", description: `${"long ".repeat(40)}end`, inputs: [], outputs: [] }),
+    ).toMatch(/^- a: Alpha \((long ){23}long…\); inputs none; outputs none$/);
     expect(workflowsSection([])).toBe("");
     expect(workflowsSection(undefined)).toBe("");
     expect(workflowsSection(SAVED_WORKFLOWS).split("\n")).toHaveLength(3);
@@ -75,6 +105,8 @@ describe("repair notes for subflow issues", () => {
 
   it("are none without subflow issues, and say so when no workflow can be run", () => {
     expect(subflowRepairNotes([{ code: "unwired_branch", nodeId: "a" }], doc, SAVED_WORKFLOWS)).toEqual([]);
-    expect(subflowRepairNotes([{ code: "subflow_workflow_missing", nodeId: "b" }], doc, [])).toEqual(["No saved workflow can be run as a subflow here."]);
+    expect(subflowRepairNotes([{ code: "subflow_workflow_missing", nodeId: "b" }], doc, [])).toEqual([
+      "No saved workflow can be run as a subflow here.",
+    ]);
   });
 });

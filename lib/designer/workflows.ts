@@ -19,7 +19,11 @@ export interface ContextWorkflow {
 }
 
 /** One of the owner's workflows as lib/db lists it; `version` null = nothing saved (a subflow cannot run it). */
-export type WorkflowCandidate = Omit<ContextWorkflow, "description"> & { version: number | null; description?: string; updatedAt?: Date };
+export type WorkflowCandidate = Omit<ContextWorkflow, "description"> & {
+  version: number | null;
+  description?: string;
+  updatedAt?: Date;
+};
 
 /** How many workflows a prompt lists at most (each is one line, ~30–60 tokens). */
 export const MAX_OFFERED_WORKFLOWS = 30;
@@ -35,8 +39,28 @@ export interface OfferOptions {
   limit?: number;
 }
 
-const STOP = new Set(["the", "and", "for", "with", "from", "into", "that", "this", "your", "then", "run", "runs", "workflow"]);
-const words = (text: string) => new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => (w.length > 2 || /\d/.test(w)) && !STOP.has(w)));
+const STOP = new Set([
+  "the",
+  "and",
+  "for",
+  "with",
+  "from",
+  "into",
+  "that",
+  "this",
+  "your",
+  "then",
+  "run",
+  "runs",
+  "workflow",
+]);
+const words = (text: string) =>
+  new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => (w.length > 2 || /\d/.test(w)) && !STOP.has(w)),
+  );
 const shared = (text: string, request: Set<string>) => [...words(text)].filter((w) => request.has(w)).length;
 
 /**
@@ -44,13 +68,23 @@ const shared = (text: string, request: Set<string>) => [...words(text)].filter((
  * at most `limit`. Ranked: `prefer` first, then by how many words of the name (x3) and description
  * the request shares, then most recently updated, then the order given.
  */
-export function offeredWorkflows(candidates: readonly WorkflowCandidate[], options: OfferOptions = {}): ContextWorkflow[] {
+export function offeredWorkflows(
+  candidates: readonly WorkflowCandidate[],
+  options: OfferOptions = {},
+): ContextWorkflow[] {
   const request = words(options.message ?? "");
   const prefer = new Set(options.prefer ?? []);
   const ranked = candidates
     .filter((w) => w.version !== null && w.id !== options.exclude)
-    .map((w, order) => ({ w, order, score: (prefer.has(w.id) ? 1000 : 0) + 3 * shared(w.name, request) + shared(w.description ?? "", request) }))
-    .sort((a, b) => b.score - a.score || (b.w.updatedAt?.getTime() ?? 0) - (a.w.updatedAt?.getTime() ?? 0) || a.order - b.order);
+    .map((w, order) => ({
+      w,
+      order,
+      score: (prefer.has(w.id) ? 1000 : 0) + 3 * shared(w.name, request) + shared(w.description ?? "", request),
+    }))
+    .sort(
+      (a, b) =>
+        b.score - a.score || (b.w.updatedAt?.getTime() ?? 0) - (a.w.updatedAt?.getTime() ?? 0) || a.order - b.order,
+    );
   return ranked.slice(0, options.limit ?? MAX_OFFERED_WORKFLOWS).map(({ w }) => ({
     id: w.id,
     name: w.name,
@@ -84,22 +118,41 @@ export function workflowsSection(workflows: readonly ContextWorkflow[] | undefin
 }
 
 type Known = NonNullable<ValidationContext["workflows"]>;
-const SUBFLOW_CODES = new Set(["subflow_unknown_workflow", "subflow_workflow_missing", "subflow_unknown_input", "subflow_input_missing"]);
+const SUBFLOW_CODES = new Set([
+  "subflow_unknown_workflow",
+  "subflow_workflow_missing",
+  "subflow_unknown_input",
+  "subflow_input_missing",
+]);
 
 /**
  * Lines a repair message adds for subflow issues: the inputs of the workflow a subflow runs (from
  * the offered list, else the validation list), or the ids a subflow may run. None without such issues.
  */
-export function subflowRepairNotes(issues: readonly { code: string; nodeId?: string }[], doc: Workflow | undefined, offered: readonly ContextWorkflow[] = [], known: Known = []): string[] {
+export function subflowRepairNotes(
+  issues: readonly { code: string; nodeId?: string }[],
+  doc: Workflow | undefined,
+  offered: readonly ContextWorkflow[] = [],
+  known: Known = [],
+): string[] {
   const notes = new Set<string>();
   for (const i of issues) {
     if (!SUBFLOW_CODES.has(i.code)) continue;
     const node = doc?.nodes.find((n) => n.id === i.nodeId);
-    const target = node?.type === "subflow" ? (offered.find((w) => w.id === node.workflowId) ?? known.find((w) => w.id === node.workflowId)) : undefined;
+    const target =
+      node?.type === "subflow"
+        ? (offered.find((w) => w.id === node.workflowId) ?? known.find((w) => w.id === node.workflowId))
+        : undefined;
     if ((i.code === "subflow_unknown_input" || i.code === "subflow_input_missing") && target) {
-      notes.add(`Subflow "${i.nodeId}" runs ${target.id} (${target.name}): inputs ${inputList(target.inputs)} (* = required).`);
+      notes.add(
+        `Subflow "${i.nodeId}" runs ${target.id} (${target.name}): inputs ${inputList(target.inputs)} (* = required).`,
+      );
     } else if (i.code === "subflow_unknown_workflow" || i.code === "subflow_workflow_missing") {
-      notes.add(offered.length ? `A subflow's workflowId is one of: ${offered.map((w) => `${w.id} (${w.name})`).join(", ")}.` : "No saved workflow can be run as a subflow here.");
+      notes.add(
+        offered.length
+          ? `A subflow's workflowId is one of: ${offered.map((w) => `${w.id} (${w.name})`).join(", ")}.`
+          : "No saved workflow can be run as a subflow here.",
+      );
     }
   }
   return [...notes];

@@ -44,7 +44,10 @@ export class StepLimitError extends Error {
  */
 export class ModelRefusalError extends StepError {
   constructor(readonly refusal: string) {
-    super(`the model refused to answer: ${refusal.length > 500 ? `${refusal.slice(0, 500)}…` : refusal}`, "invalid_output");
+    super(
+      `the model refused to answer: ${refusal.length > 500 ? `${refusal.slice(0, 500)}…` : refusal}`,
+      "invalid_output",
+    );
     this.name = "ModelRefusalError";
   }
 }

@@ -11,7 +11,16 @@ import { errorClassSchema } from "@/lib/workflow/error-policy";
  * Run statuses (same names as Prisma's RunStatus). Terminal = all but queued/running/waiting (R9).
  * `waiting`: only human reviews are left to answer; no worker holds the run until one is answered.
  */
-export const runStatuses = ["queued", "running", "waiting", "succeeded", "failed", "aborted", "budget_exhausted", "cancelled"] as const;
+export const runStatuses = [
+  "queued",
+  "running",
+  "waiting",
+  "succeeded",
+  "failed",
+  "aborted",
+  "budget_exhausted",
+  "cancelled",
+] as const;
 export const runStatusSchema = z.enum(runStatuses);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
@@ -26,7 +35,17 @@ export const isTerminalRunStatus = (s: RunStatus): s is TerminalRunStatus =>
  * Step statuses (same names as Prisma's StepStatus). `waiting`: a human review asked and not yet
  * answered. `retrying`: the step's try failed and its error policy retries it after a backoff.
  */
-export const stepStatuses = ["pending", "running", "waiting", "retrying", "succeeded", "failed", "skipped", "timed_out", "cancelled"] as const;
+export const stepStatuses = [
+  "pending",
+  "running",
+  "waiting",
+  "retrying",
+  "succeeded",
+  "failed",
+  "skipped",
+  "timed_out",
+  "cancelled",
+] as const;
 export const stepStatusSchema = z.enum(stepStatuses);
 export type StepStatus = z.infer<typeof stepStatusSchema>;
 
@@ -36,7 +55,10 @@ const stepRef = {
   iteration: z.number().int().positive(),
 };
 
-const tokens = z.object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative() });
+const tokens = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+});
 export type TokenUsage = z.infer<typeof tokens>;
 export const tokenUsageSchema = tokens;
 
@@ -193,7 +215,16 @@ export const inputRequestedEvent = z.object({
   /** The node's prompt, rendered with the run's data. */
   prompt: z.string(),
   choices: z.array(z.object({ id: z.string(), label: z.string() })),
-  fields: z.array(z.object({ key: z.string(), type: z.string(), description: z.string().default(""), required: z.boolean().default(true) })).default([]),
+  fields: z
+    .array(
+      z.object({
+        key: z.string(),
+        type: z.string(),
+        description: z.string().default(""),
+        required: z.boolean().default(true),
+      }),
+    )
+    .default([]),
   /** How long it waits for an answer (from the step's start), and the choice then taken (none: the step times out). */
   timeoutMs: z.number().int().positive().optional(),
   timeoutChoice: z.string().optional(),
@@ -215,7 +246,10 @@ export const subflowStartedEvent = z.object({
 });
 
 /** What a waiting subflow step waits for (the subflow_started event without its step reference). */
-export type SubflowRequest = { kind: "subflow" } & Omit<z.infer<typeof subflowStartedEvent>, "type" | "nodeId" | "iteration">;
+export type SubflowRequest = { kind: "subflow" } & Omit<
+  z.infer<typeof subflowStartedEvent>,
+  "type" | "nodeId" | "iteration"
+>;
 
 /** What a waiting step waits for: a person's answer to a human review, or a child run's end. */
 export type WaitRequest = InputRequest | SubflowRequest;

@@ -7,8 +7,21 @@ import "server-only";
  */
 export { runJob, structuralCheck, type DriverOutcome, type RunJobOptions } from "./driver";
 export * from "./errors";
-export { plan, parsePlannerState, type PlannerCommand, type PlannerEvent, type PlannerState, type PlanResult } from "./planner";
-export { defaultExecutors, type Executor, type ExecutorRegistry, type StepContext, type StepOutcome } from "./executors";
+export {
+  plan,
+  parsePlannerState,
+  type PlannerCommand,
+  type PlannerEvent,
+  type PlannerState,
+  type PlanResult,
+} from "./planner";
+export {
+  defaultExecutors,
+  type Executor,
+  type ExecutorRegistry,
+  type StepContext,
+  type StepOutcome,
+} from "./executors";
 export { systemClock } from "./clock";
 export * from "./ports";
 export * from "./events";

@@ -17,15 +17,21 @@ describe("MemoryStore event check", () => {
 
   it("stores an event in its schema's form", async () => {
     const s = store();
-    expect(await commit(s, { type: "run_started", inputs: {}, resumed: false, redispatched: [] })).toMatchObject({ ok: true });
+    expect(await commit(s, { type: "run_started", inputs: {}, resumed: false, redispatched: [] })).toMatchObject({
+      ok: true,
+    });
     expect(s.run("r1").events.map((e) => e.event.type)).toEqual(["run_started"]);
   });
 
   it("throws for a missing default, an unknown key or a wrong type, and stores nothing", async () => {
     const s = store();
     await expect(commit(s, { type: "run_started", inputs: {} })).rejects.toThrow(/schema's form/);
-    await expect(commit(s, { type: "run_started", inputs: {}, resumed: false, redispatched: [], extra: 1 })).rejects.toThrow(/schema's form/);
-    await expect(commit(s, { type: "step_started", nodeId: "a", iteration: 0, attempt: 1, kind: "agent" })).rejects.toThrow(/does not match/);
+    await expect(
+      commit(s, { type: "run_started", inputs: {}, resumed: false, redispatched: [], extra: 1 }),
+    ).rejects.toThrow(/schema's form/);
+    await expect(
+      commit(s, { type: "step_started", nodeId: "a", iteration: 0, attempt: 1, kind: "agent" }),
+    ).rejects.toThrow(/does not match/);
     expect(s.run("r1").events).toEqual([]);
   });
 });

@@ -1,6 +1,15 @@
 import { isTerminalRunStatus, runEventSchema, type RunEvent, type RunStatus } from "./events";
 import { deepEqual } from "@/lib/workflow/equal";
-import type { ClaimResult, CommitResult, HumanAnswer, RunCommit, RunSnapshot, StepRecord, StorePort, StoredEvent } from "./ports";
+import type {
+  ClaimResult,
+  CommitResult,
+  HumanAnswer,
+  RunCommit,
+  RunSnapshot,
+  StepRecord,
+  StorePort,
+  StoredEvent,
+} from "./ports";
 
 /**
  * An in-memory StorePort with the same guarantees the PostgreSQL store must give: claims bump the
@@ -54,9 +63,27 @@ export class MemoryStore implements StorePort {
   /** Creates a queued run (with `seed`: a retry or fork reusing another run's results). */
   create(runId: string, workflow: unknown, inputs: Record<string, unknown> = {}, seed?: unknown): void {
     this.runs.set(runId, {
-      workflow, inputs, status: "queued", plannerState: {}, version: 0, leaseOwner: null, cancelRequested: false,
-      cancelReason: null, createdAt: new Date(), startedAt: null, finishedAt: null, outputs: null, reason: null,
-      promptTokens: 0, completionTokens: 0, stepCount: 0, nextSeq: 1, waitingSince: null, pausedMs: 0, steps: new Map(), events: [],
+      workflow,
+      inputs,
+      status: "queued",
+      plannerState: {},
+      version: 0,
+      leaseOwner: null,
+      cancelRequested: false,
+      cancelReason: null,
+      createdAt: new Date(),
+      startedAt: null,
+      finishedAt: null,
+      outputs: null,
+      reason: null,
+      promptTokens: 0,
+      completionTokens: 0,
+      stepCount: 0,
+      nextSeq: 1,
+      waitingSince: null,
+      pausedMs: 0,
+      steps: new Map(),
+      events: [],
       ...(seed !== undefined ? { seed } : {}),
     });
   }
@@ -98,15 +125,39 @@ export class MemoryStore implements StorePort {
     const steps = new Map([...r.steps].map(([k, v]) => [k, { ...v }]));
     for (const s of c.stepStarts ?? []) {
       steps.set(stepKey(s.nodeId, s.iteration), {
-        nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: "running", input: s.input, output: null, branch: null,
-        promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, leaseOwner: c.owner, startedAt: s.at, finishedAt: null,
+        nodeId: s.nodeId,
+        iteration: s.iteration,
+        attempt: s.attempt,
+        status: "running",
+        input: s.input,
+        output: null,
+        branch: null,
+        promptTokens: 0,
+        completionTokens: 0,
+        latencyMs: null,
+        error: null,
+        leaseOwner: c.owner,
+        startedAt: s.at,
+        finishedAt: null,
       });
     }
     for (const s of c.stepSkips ?? []) {
       if (steps.has(stepKey(s.nodeId, s.iteration))) return refuse("stale", `step ${s.nodeId}#${s.iteration} exists`);
       steps.set(stepKey(s.nodeId, s.iteration), {
-        nodeId: s.nodeId, iteration: s.iteration, attempt: 1, status: "skipped", input: null, output: null, branch: null,
-        promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, leaseOwner: c.owner, startedAt: null, finishedAt: s.at,
+        nodeId: s.nodeId,
+        iteration: s.iteration,
+        attempt: 1,
+        status: "skipped",
+        input: null,
+        output: null,
+        branch: null,
+        promptTokens: 0,
+        completionTokens: 0,
+        latencyMs: null,
+        error: null,
+        leaseOwner: c.owner,
+        startedAt: null,
+        finishedAt: s.at,
       });
     }
     for (const s of c.stepResults ?? []) {
@@ -120,9 +171,22 @@ export class MemoryStore implements StorePort {
       if (!row || !open || row.attempt !== s.attempt) {
         return refuse("lost_lease", `step ${s.nodeId}#${s.iteration} not running under this lease`);
       }
-      Object.assign(row, { status: s.status, output: s.output, branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error, finishedAt: s.status === "waiting" ? null : s.at });
+      Object.assign(row, {
+        status: s.status,
+        output: s.output,
+        branch: s.branch,
+        promptTokens: s.promptTokens,
+        completionTokens: s.completionTokens,
+        latencyMs: s.latencyMs,
+        error: s.error,
+        finishedAt: s.status === "waiting" ? null : s.at,
+      });
     }
-    const stored = (c.events ?? []).map((event, i) => ({ seq: r.nextSeq + i, at: new Date(), event: structuredClone(event) }));
+    const stored = (c.events ?? []).map((event, i) => ({
+      seq: r.nextSeq + i,
+      at: new Date(),
+      event: structuredClone(event),
+    }));
     this.applyRun(r, c);
     r.steps = steps;
     r.events.push(...stored);
@@ -169,7 +233,11 @@ export class MemoryStore implements StorePort {
 
   async readAnswers(runId: string): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }[]> {
     const r = this.runs.get(runId);
-    return [...(r?.steps.values() ?? [])].flatMap((s) => (s.status === "waiting" && s.answer ? [{ nodeId: s.nodeId, iteration: s.iteration, answer: structuredClone(s.answer) }] : []));
+    return [...(r?.steps.values() ?? [])].flatMap((s) =>
+      s.status === "waiting" && s.answer
+        ? [{ nodeId: s.nodeId, iteration: s.iteration, answer: structuredClone(s.answer) }]
+        : [],
+    );
   }
 
   /**
@@ -177,7 +245,13 @@ export class MemoryStore implements StorePort {
    * (refused when the step is not waiting or already answered) and, when the run is parked
    * (`waiting`), sets it queued with the wait added to pausedMs. `woke`: the caller must enqueue it.
    */
-  answer(runId: string, nodeId: string, iteration: number, answer: HumanAnswer, now = new Date()): { ok: boolean; woke: boolean } {
+  answer(
+    runId: string,
+    nodeId: string,
+    iteration: number,
+    answer: HumanAnswer,
+    now = new Date(),
+  ): { ok: boolean; woke: boolean } {
     const r = this.run(runId);
     const step = r.steps.get(stepKey(nodeId, iteration));
     if (!step || step.status !== "waiting" || step.answer) return { ok: false, woke: false };
@@ -191,9 +265,21 @@ export class MemoryStore implements StorePort {
 
   private snapshot(runId: string, r: MemRun): RunSnapshot {
     return structuredClone({
-      runId, workflow: r.workflow, inputs: r.inputs, status: r.status, plannerState: r.plannerState, version: r.version,
-      leaseOwner: r.leaseOwner, cancelRequested: r.cancelRequested, cancelReason: r.cancelReason, createdAt: r.createdAt,
-      startedAt: r.startedAt, promptTokens: r.promptTokens, completionTokens: r.completionTokens, pausedMs: r.pausedMs, steps: [...r.steps.values()],
+      runId,
+      workflow: r.workflow,
+      inputs: r.inputs,
+      status: r.status,
+      plannerState: r.plannerState,
+      version: r.version,
+      leaseOwner: r.leaseOwner,
+      cancelRequested: r.cancelRequested,
+      cancelReason: r.cancelReason,
+      createdAt: r.createdAt,
+      startedAt: r.startedAt,
+      promptTokens: r.promptTokens,
+      completionTokens: r.completionTokens,
+      pausedMs: r.pausedMs,
+      steps: [...r.steps.values()],
       ...(r.seed !== undefined ? { seed: r.seed } : {}),
     });
   }
@@ -203,5 +289,8 @@ export class MemoryStore implements StorePort {
 export function assertSchemaExact(event: RunEvent): void {
   const parsed = runEventSchema.safeParse(event);
   if (!parsed.success) throw new Error(`event ${event.type} does not match runEventSchema: ${parsed.error.message}`);
-  if (!deepEqual(parsed.data, event)) throw new Error(`event ${event.type} is not in its schema's form (missing defaults or extra keys): ${JSON.stringify(event)}`);
+  if (!deepEqual(parsed.data, event))
+    throw new Error(
+      `event ${event.type} is not in its schema's form (missing defaults or extra keys): ${JSON.stringify(event)}`,
+    );
 }

@@ -38,11 +38,25 @@ export interface DatasetRowView {
 
 /** The rows of `version`: added at or before it and not removed by then, in their order. */
 export const rowsOfVersion = (datasetId: string, version: number) => ({
-  datasetId, addedIn: { lte: version }, OR: [{ removedIn: null }, { removedIn: { gt: version } }],
+  datasetId,
+  addedIn: { lte: version },
+  OR: [{ removedIn: null }, { removedIn: { gt: version } }],
 });
 
-const rowView = (r: { id: string; ordinal: number; inputs: unknown; reference: unknown; tags: string[]; sourceRunId: string | null }): DatasetRowView => ({
-  id: r.id, ordinal: r.ordinal, inputs: (r.inputs ?? {}) as Record<string, unknown>, reference: r.reference ?? null, tags: r.tags, sourceRunId: r.sourceRunId,
+const rowView = (r: {
+  id: string;
+  ordinal: number;
+  inputs: unknown;
+  reference: unknown;
+  tags: string[];
+  sourceRunId: string | null;
+}): DatasetRowView => ({
+  id: r.id,
+  ordinal: r.ordinal,
+  inputs: (r.inputs ?? {}) as Record<string, unknown>,
+  reference: r.reference ?? null,
+  tags: r.tags,
+  sourceRunId: r.sourceRunId,
 });
 
 /** The input fields of the owner's workflow (its draft's); 404 when it is not theirs. */
@@ -58,41 +72,74 @@ export async function createDataset(ownerId: string, input: DatasetInput): Promi
   if (data.workflowId) await workflowFields(ownerId, data.workflowId);
   const exists = await db().dataset.findFirst({ where: { ownerId, name: data.name }, select: { id: true } });
   if (exists) throw new AppError("conflict", `You have a dataset named "${data.name}" already.`);
-  return db().dataset.create({ data: { ownerId, name: data.name, description: data.description, workflowId: data.workflowId ?? null }, select: { id: true } });
+  return db().dataset.create({
+    data: { ownerId, name: data.name, description: data.description, workflowId: data.workflowId ?? null },
+    select: { id: true },
+  });
 }
 
 /** The owner's datasets by name only (the run page's "add to dataset"), newest change first. */
 export async function datasetNames(ownerId: string): Promise<{ id: string; name: string }[]> {
-  return db().dataset.findMany({ where: { ownerId }, orderBy: { updatedAt: "desc" }, select: { id: true, name: true }, take: 200 });
+  return db().dataset.findMany({
+    where: { ownerId },
+    orderBy: { updatedAt: "desc" },
+    select: { id: true, name: true },
+    take: 200,
+  });
 }
 
 /** The owner's datasets, newest change first. */
 export async function listDatasets(ownerId: string): Promise<DatasetSummary[]> {
   const rows = await db().dataset.findMany({ where: { ownerId }, orderBy: { updatedAt: "desc" } });
-  const names = await workflowNames(ownerId, rows.map((r) => r.workflowId));
-  return Promise.all(rows.map(async (d) => ({
-    id: d.id, name: d.name, description: d.description, workflowId: d.workflowId, workflowName: d.workflowId ? (names.get(d.workflowId) ?? null) : null,
-    version: d.version, updatedAt: d.updatedAt, rowCount: await db().datasetRow.count({ where: rowsOfVersion(d.id, d.version) }),
-  })));
+  const names = await workflowNames(
+    ownerId,
+    rows.map((r) => r.workflowId),
+  );
+  return Promise.all(
+    rows.map(async (d) => ({
+      id: d.id,
+      name: d.name,
+      description: d.description,
+      workflowId: d.workflowId,
+      workflowName: d.workflowId ? (names.get(d.workflowId) ?? null) : null,
+      version: d.version,
+      updatedAt: d.updatedAt,
+      rowCount: await db().datasetRow.count({ where: rowsOfVersion(d.id, d.version) }),
+    })),
+  );
 }
 
 async function workflowNames(ownerId: string, ids: (string | null)[]): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((x): x is string => !!x))];
   if (!wanted.length) return new Map();
-  const rows = await db().workflow.findMany({ where: { ownerId, id: { in: wanted } }, select: { id: true, name: true } });
+  const rows = await db().workflow.findMany({
+    where: { ownerId, id: { in: wanted } },
+    select: { id: true, name: true },
+  });
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 /** One of the owner's datasets with the rows of its current version (or `version`); 404 for anyone else's. */
-export async function getDataset(ownerId: string, id: string, version?: number): Promise<DatasetSummary & { rows: DatasetRowView[] }> {
+export async function getDataset(
+  ownerId: string,
+  id: string,
+  version?: number,
+): Promise<DatasetSummary & { rows: DatasetRowView[] }> {
   const d = await db().dataset.findFirst({ where: { id, ownerId } });
   if (!d) throw notFound("Dataset not found");
   const at = version ?? d.version;
   const rows = await db().datasetRow.findMany({ where: rowsOfVersion(d.id, at), orderBy: { ordinal: "asc" } });
   const names = await workflowNames(ownerId, [d.workflowId]);
   return {
-    id: d.id, name: d.name, description: d.description, workflowId: d.workflowId, workflowName: d.workflowId ? (names.get(d.workflowId) ?? null) : null,
-    version: at, rowCount: rows.length, updatedAt: d.updatedAt, rows: rows.map(rowView),
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    workflowId: d.workflowId,
+    workflowName: d.workflowId ? (names.get(d.workflowId) ?? null) : null,
+    version: at,
+    rowCount: rows.length,
+    updatedAt: d.updatedAt,
+    rows: rows.map(rowView),
   };
 }
 
@@ -100,18 +147,32 @@ export async function getDataset(ownerId: string, id: string, version?: number):
  * Adds rows as the dataset's next version, all or none (one transaction; the dataset's row lock
  * orders concurrent changes). Answers the new version.
  */
-export async function addRows(ownerId: string, datasetId: string, drafts: readonly RowDraft[], sourceRunId?: string): Promise<number> {
+export async function addRows(
+  ownerId: string,
+  datasetId: string,
+  drafts: readonly RowDraft[],
+  sourceRunId?: string,
+): Promise<number> {
   if (!drafts.length) throw new AppError("bad_request", "No rows to add.");
   return db().$transaction(async (tx) => {
-    const owned = await tx.dataset.updateMany({ where: { id: datasetId, ownerId }, data: { version: { increment: 1 } } });
+    const owned = await tx.dataset.updateMany({
+      where: { id: datasetId, ownerId },
+      data: { version: { increment: 1 } },
+    });
     if (!owned.count) throw notFound("Dataset not found");
     const { version } = await tx.dataset.findUniqueOrThrow({ where: { id: datasetId }, select: { version: true } });
     const last = await tx.datasetRow.aggregate({ where: { datasetId }, _max: { ordinal: true } });
     const first = (last._max.ordinal ?? 0) + 1;
     await tx.datasetRow.createMany({
       data: drafts.map((r, i) => ({
-        datasetId, ordinal: first + i, inputs: r.inputs as Prisma.InputJsonValue, tags: r.tags, addedIn: version,
-        ...(r.reference !== undefined && r.reference !== null ? { reference: r.reference as Prisma.InputJsonValue } : {}),
+        datasetId,
+        ordinal: first + i,
+        inputs: r.inputs as Prisma.InputJsonValue,
+        tags: r.tags,
+        addedIn: version,
+        ...(r.reference !== undefined && r.reference !== null
+          ? { reference: r.reference as Prisma.InputJsonValue }
+          : {}),
         ...(sourceRunId ? { sourceRunId } : {}),
       })),
     });
@@ -130,12 +191,20 @@ async function datasetFields(ownerId: string, datasetId: string): Promise<Field[
  * Imports a CSV or JSONL file as the dataset's next version. Every bad row is reported (400 with
  * `details.errors`: row, line, message) and then nothing is stored.
  */
-export async function importRows(ownerId: string, datasetId: string, format: "csv" | "jsonl", text: string): Promise<{ version: number; added: number }> {
+export async function importRows(
+  ownerId: string,
+  datasetId: string,
+  format: "csv" | "jsonl",
+  text: string,
+): Promise<{ version: number; added: number }> {
   const fields = await datasetFields(ownerId, datasetId);
   const parsed = format === "csv" ? parseCsvRows(text, fields) : parseJsonlRows(text, fields);
   if (!parsed.ok) {
     const n = parsed.errorCount;
-    throw new AppError("bad_request", `${n} ${n === 1 ? "row is" : "rows are"} not valid; nothing was imported.`, { errors: parsed.errors, errorCount: n });
+    throw new AppError("bad_request", `${n} ${n === 1 ? "row is" : "rows are"} not valid; nothing was imported.`, {
+      errors: parsed.errors,
+      errorCount: n,
+    });
   }
   return { version: await addRows(ownerId, datasetId, parsed.rows), added: parsed.rows.length };
 }
@@ -145,9 +214,15 @@ export async function addRunToDataset(ownerId: string, datasetId: string, runId:
   const run = await db().run.findFirst({ where: { id: runId, ownerId }, select: { inputs: true, outputs: true } });
   if (!run) throw notFound("Run not found");
   const checked = checkInputs((run.inputs ?? {}) as Record<string, unknown>, await datasetFields(ownerId, datasetId));
-  if ("problems" in checked) throw new AppError("bad_request", `The run's inputs do not fit this dataset's workflow: ${checked.problems.join("; ")}`);
+  if ("problems" in checked)
+    throw new AppError(
+      "bad_request",
+      `The run's inputs do not fit this dataset's workflow: ${checked.problems.join("; ")}`,
+    );
   const reference = run.outputs ?? undefined;
-  return { version: await addRows(ownerId, datasetId, [{ inputs: checked.inputs, reference, tags: ["from-run"] }], runId) };
+  return {
+    version: await addRows(ownerId, datasetId, [{ inputs: checked.inputs, reference, tags: ["from-run"] }], runId),
+  };
 }
 
 /** Removes a row from the next version (earlier versions keep it). */
@@ -156,7 +231,10 @@ export async function removeRow(ownerId: string, datasetId: string, rowId: strin
     const d = await tx.dataset.findFirst({ where: { id: datasetId, ownerId }, select: { version: true } });
     if (!d) throw notFound("Dataset not found");
     const next = d.version + 1;
-    const removed = await tx.datasetRow.updateMany({ where: { id: rowId, ...rowsOfVersion(datasetId, d.version) }, data: { removedIn: next } });
+    const removed = await tx.datasetRow.updateMany({
+      where: { id: rowId, ...rowsOfVersion(datasetId, d.version) },
+      data: { removedIn: next },
+    });
     if (!removed.count) throw notFound("Row not found");
     await tx.dataset.update({ where: { id: datasetId }, data: { version: next } });
     return { version: next };
@@ -184,6 +262,13 @@ export async function experimentVersionOptions(ownerId: string, workflowId: stri
     select: { workflowId: true, version: true, message: true, workflow: { select: { name: true } } },
     take: 500,
   });
-  const newest = workflowId ? rows : rows.filter((r) => rows.filter((x) => x.workflowId === r.workflowId && x.version > r.version).length < 5);
-  return newest.map((r) => ({ workflowId: r.workflowId, workflowName: r.workflow.name, version: r.version, message: r.message }));
+  const newest = workflowId
+    ? rows
+    : rows.filter((r) => rows.filter((x) => x.workflowId === r.workflowId && x.version > r.version).length < 5);
+  return newest.map((r) => ({
+    workflowId: r.workflowId,
+    workflowName: r.workflow.name,
+    version: r.version,
+    message: r.message,
+  }));
 }

@@ -20,49 +20,98 @@ const base = {
 /** The largest rubric a judge accepts (characters). */
 export const RUBRIC_MAX = 4000;
 
-export const evaluatorSpecSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("exact"), ...base, expected: z.string().max(10_000).optional(), ignoreCase: z.boolean().default(false) }),
-  z.strictObject({ kind: z.literal("contains"), ...base, value: z.string().min(1).max(10_000).optional(), ignoreCase: z.boolean().default(true) }),
-  z.strictObject({ kind: z.literal("regex"), ...base, pattern: z.string().min(1).max(1000), flags: z.string().regex(/^[imsu]*$/, "flags may be i, m, s, u").default("") }),
-  z.strictObject({ kind: z.literal("json_schema"), ...base, schema: z.record(z.string(), z.unknown()) }),
-  z.strictObject({ kind: z.literal("numeric"), ...base, expected: z.number().finite().optional(), tolerance: z.number().min(0).finite().default(0) }),
-  z.strictObject({ kind: z.literal("length"), ...base, min: z.number().int().min(0).optional(), max: z.number().int().min(0).optional() }),
-  z.strictObject({ kind: z.literal("latency"), ...base, maxMs: z.number().int().positive() }),
-  z.strictObject({ kind: z.literal("cost"), ...base, maxUsd: z.number().min(0).optional(), maxTokens: z.number().int().positive().optional() }),
-  z.strictObject({
-    kind: z.literal("judge"),
-    ...base,
-    threshold: z.number().min(0).max(1).default(0.5),
-    rubric: z.string().trim().min(1).max(RUBRIC_MAX),
-    scale: z.strictObject({ min: z.number().int().min(0).max(100), max: z.number().int().min(1).max(100) }).default({ min: 1, max: 5 })
-      .refine((s) => s.max > s.min, "scale.max must be above scale.min"),
-    /** One of the user's providers (id or name); default: the user's default model. */
-    provider: z.string().trim().min(1).max(100).optional(),
-    model: z.string().trim().min(1).max(200).optional(),
-  }),
-]).superRefine((spec, ctx) => {
-  if (spec.kind === "regex") {
-    try {
-      new RegExp(spec.pattern, spec.flags);
-    } catch (err) {
-      ctx.addIssue({ code: "custom", path: ["pattern"], message: `not a regular expression: ${(err as Error).message}` });
+export const evaluatorSpecSchema = z
+  .discriminatedUnion("kind", [
+    z.strictObject({
+      kind: z.literal("exact"),
+      ...base,
+      expected: z.string().max(10_000).optional(),
+      ignoreCase: z.boolean().default(false),
+    }),
+    z.strictObject({
+      kind: z.literal("contains"),
+      ...base,
+      value: z.string().min(1).max(10_000).optional(),
+      ignoreCase: z.boolean().default(true),
+    }),
+    z.strictObject({
+      kind: z.literal("regex"),
+      ...base,
+      pattern: z.string().min(1).max(1000),
+      flags: z
+        .string()
+        .regex(/^[imsu]*$/, "flags may be i, m, s, u")
+        .default(""),
+    }),
+    z.strictObject({ kind: z.literal("json_schema"), ...base, schema: z.record(z.string(), z.unknown()) }),
+    z.strictObject({
+      kind: z.literal("numeric"),
+      ...base,
+      expected: z.number().finite().optional(),
+      tolerance: z.number().min(0).finite().default(0),
+    }),
+    z.strictObject({
+      kind: z.literal("length"),
+      ...base,
+      min: z.number().int().min(0).optional(),
+      max: z.number().int().min(0).optional(),
+    }),
+    z.strictObject({ kind: z.literal("latency"), ...base, maxMs: z.number().int().positive() }),
+    z.strictObject({
+      kind: z.literal("cost"),
+      ...base,
+      maxUsd: z.number().min(0).optional(),
+      maxTokens: z.number().int().positive().optional(),
+    }),
+    z.strictObject({
+      kind: z.literal("judge"),
+      ...base,
+      threshold: z.number().min(0).max(1).default(0.5),
+      rubric: z.string().trim().min(1).max(RUBRIC_MAX),
+      scale: z
+        .strictObject({ min: z.number().int().min(0).max(100), max: z.number().int().min(1).max(100) })
+        .default({ min: 1, max: 5 })
+        .refine((s) => s.max > s.min, "scale.max must be above scale.min"),
+      /** One of the user's providers (id or name); default: the user's default model. */
+      provider: z.string().trim().min(1).max(100).optional(),
+      model: z.string().trim().min(1).max(200).optional(),
+    }),
+  ])
+  .superRefine((spec, ctx) => {
+    if (spec.kind === "regex") {
+      try {
+        new RegExp(spec.pattern, spec.flags);
+      } catch (err) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["pattern"],
+          message: `not a regular expression: ${(err as Error).message}`,
+        });
+      }
     }
-  }
-  if (spec.kind === "length" && spec.min === undefined && spec.max === undefined) ctx.addIssue({ code: "custom", message: "a length evaluator needs min or max" });
-  if (spec.kind === "length" && spec.min !== undefined && spec.max !== undefined && spec.min > spec.max) ctx.addIssue({ code: "custom", path: ["min"], message: "min is above max" });
-  if (spec.kind === "cost" && spec.maxUsd === undefined && spec.maxTokens === undefined) ctx.addIssue({ code: "custom", message: "a cost evaluator needs maxUsd or maxTokens" });
-});
+    if (spec.kind === "length" && spec.min === undefined && spec.max === undefined)
+      ctx.addIssue({ code: "custom", message: "a length evaluator needs min or max" });
+    if (spec.kind === "length" && spec.min !== undefined && spec.max !== undefined && spec.min > spec.max)
+      ctx.addIssue({ code: "custom", path: ["min"], message: "min is above max" });
+    if (spec.kind === "cost" && spec.maxUsd === undefined && spec.maxTokens === undefined)
+      ctx.addIssue({ code: "custom", message: "a cost evaluator needs maxUsd or maxTokens" });
+  });
 export type EvaluatorSpec = z.output<typeof evaluatorSpecSchema>;
 export type EvaluatorKind = EvaluatorSpec["kind"];
 
 /** An experiment's evaluators: 1 to 20, names unique (results are keyed by name). */
-export const evaluatorListSchema = z.array(evaluatorSpecSchema).min(1).max(20).superRefine((list, ctx) => {
-  const seen = new Set<string>();
-  list.forEach((e, i) => {
-    if (seen.has(e.name)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `the name "${e.name}" is used twice` });
-    seen.add(e.name);
+export const evaluatorListSchema = z
+  .array(evaluatorSpecSchema)
+  .min(1)
+  .max(20)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((e, i) => {
+      if (seen.has(e.name))
+        ctx.addIssue({ code: "custom", path: [i, "name"], message: `the name "${e.name}" is used twice` });
+      seen.add(e.name);
+    });
   });
-});
 
 /** One evaluator's verdict on one cell; `score` null = did not apply (left out of the cell's score). */
 export interface EvaluatorResult {

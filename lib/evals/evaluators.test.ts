@@ -3,10 +3,17 @@ import { evaluatorListSchema, evaluatorSpecSchema, type EvaluatorSpec } from "./
 import { combineResults, evaluateDeterministic, type CellFacts } from "./evaluators";
 
 const facts = (over: Partial<CellFacts> = {}): CellFacts => ({
-  inputs: { topic: "owls" }, outputs: { answer: "Owls hoot at night" }, reference: { answer: "owls hoot at night" },
-  runStatus: "succeeded", latencyMs: 120, tokens: 50, costUsd: null, ...over,
+  inputs: { topic: "owls" },
+  outputs: { answer: "Owls hoot at night" },
+  reference: { answer: "owls hoot at night" },
+  runStatus: "succeeded",
+  latencyMs: 120,
+  tokens: 50,
+  costUsd: null,
+  ...over,
 });
-const spec = (raw: Record<string, unknown>) => evaluatorSpecSchema.parse({ name: "e", ...raw }) as Exclude<EvaluatorSpec, { kind: "judge" }>;
+const spec = (raw: Record<string, unknown>) =>
+  evaluatorSpecSchema.parse({ name: "e", ...raw }) as Exclude<EvaluatorSpec, { kind: "judge" }>;
 const score = (raw: Record<string, unknown>, f = facts()) => evaluateDeterministic(spec(raw), f);
 
 describe("deterministic evaluators", () => {
@@ -15,7 +22,9 @@ describe("deterministic evaluators", () => {
     expect(score({ kind: "exact", ignoreCase: true })).toMatchObject({ score: 1, passed: true });
     expect(score({ kind: "exact", expected: "Owls hoot at night" }).score).toBe(1);
     expect(score({ kind: "exact" }, facts({ reference: null }))).toMatchObject({ score: null, passed: null });
-    expect(score({ kind: "exact" }, facts({ outputs: { a: { x: [1, 2] } }, reference: { a: { x: [1, 2] } }, })).score).toBe(1);
+    expect(
+      score({ kind: "exact" }, facts({ outputs: { a: { x: [1, 2] } }, reference: { a: { x: [1, 2] } } })).score,
+    ).toBe(1);
   });
 
   it("contains, regex, length", () => {
@@ -32,12 +41,19 @@ describe("deterministic evaluators", () => {
     expect(score({ kind: "json_schema", schema }, facts({ outputs: { out: { n: 3 } } })).score).toBe(1);
     expect(score({ kind: "json_schema", schema }, facts({ outputs: { out: '{"n": 3}' } })).score).toBe(1);
     expect(score({ kind: "json_schema", schema }, facts({ outputs: { out: '{"n": "3"}' } })).score).toBe(0);
-    expect(score({ kind: "json_schema", schema }, facts({ outputs: { out: "three" } }))).toMatchObject({ score: 0, detail: "not JSON" });
+    expect(score({ kind: "json_schema", schema }, facts({ outputs: { out: "three" } }))).toMatchObject({
+      score: 0,
+      detail: "not JSON",
+    });
   });
 
   it("numeric within a tolerance, numbers given as text too", () => {
-    expect(score({ kind: "numeric", tolerance: 0.5 }, facts({ outputs: { n: "3.4" }, reference: { n: 3 } })).score).toBe(1);
-    expect(score({ kind: "numeric", tolerance: 0.1, field: "n" }, facts({ outputs: { n: 3.4 }, reference: { n: 3 } })).score).toBe(0);
+    expect(
+      score({ kind: "numeric", tolerance: 0.5 }, facts({ outputs: { n: "3.4" }, reference: { n: 3 } })).score,
+    ).toBe(1);
+    expect(
+      score({ kind: "numeric", tolerance: 0.1, field: "n" }, facts({ outputs: { n: 3.4 }, reference: { n: 3 } })).score,
+    ).toBe(0);
     expect(score({ kind: "numeric", expected: 7 }, facts({ outputs: { n: "seven" } })).score).toBe(0);
   });
 
@@ -52,10 +68,17 @@ describe("deterministic evaluators", () => {
   it("refuses specs that cannot work", () => {
     expect(evaluatorSpecSchema.safeParse({ kind: "regex", name: "r", pattern: "(" }).success).toBe(false);
     expect(evaluatorSpecSchema.safeParse({ kind: "length", name: "l" }).success).toBe(false);
-    expect(evaluatorSpecSchema.safeParse({ kind: "judge", name: "j", rubric: "x", scale: { min: 5, max: 1 } }).success).toBe(false);
+    expect(
+      evaluatorSpecSchema.safeParse({ kind: "judge", name: "j", rubric: "x", scale: { min: 5, max: 1 } }).success,
+    ).toBe(false);
     expect(evaluatorSpecSchema.safeParse({ kind: "exact", name: "x", weight: 0 }).success).toBe(false);
     expect(evaluatorSpecSchema.safeParse({ kind: "nope", name: "x" }).success).toBe(false);
-    expect(evaluatorListSchema.safeParse([{ kind: "exact", name: "a" }, { kind: "contains", name: "a", value: "x" }]).success).toBe(false);
+    expect(
+      evaluatorListSchema.safeParse([
+        { kind: "exact", name: "a" },
+        { kind: "contains", name: "a", value: "x" },
+      ]).success,
+    ).toBe(false);
     expect(evaluatorListSchema.safeParse([]).success).toBe(false);
   });
 });

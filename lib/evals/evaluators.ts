@@ -58,7 +58,11 @@ function exact(spec: Extract<Deterministic, { kind: "exact" }>, actual: unknown,
   if (spec.expected === undefined && ref === undefined) return { score: null, detail: "no reference to compare with" };
   if (spec.expected !== undefined || typeof ref === "string" || typeof actual === "string") {
     const want = spec.expected ?? asText(ref);
-    return pass(fold(asText(actual), spec.ignoreCase) === fold(want, spec.ignoreCase), "equal", `expected "${clip(want)}", got "${clip(asText(actual))}"`);
+    return pass(
+      fold(asText(actual), spec.ignoreCase) === fold(want, spec.ignoreCase),
+      "equal",
+      `expected "${clip(want)}", got "${clip(asText(actual))}"`,
+    );
   }
   return pass(deepEqual(actual, ref), "equal", `expected ${clip(asText(ref))}, got ${clip(asText(actual))}`);
 }
@@ -67,7 +71,11 @@ function contains(spec: Extract<Deterministic, { kind: "contains" }>, actual: un
   const want = spec.value ?? (ref === undefined ? undefined : asText(ref));
   if (!want) return { score: null, detail: "no value to look for" };
   const norm = (s: string) => (spec.ignoreCase ? s.toLowerCase() : s);
-  return pass(norm(asText(actual)).includes(norm(want)), `contains "${clip(want, 40)}"`, `does not contain "${clip(want, 40)}"`);
+  return pass(
+    norm(asText(actual)).includes(norm(want)),
+    `contains "${clip(want, 40)}"`,
+    `does not contain "${clip(want, 40)}"`,
+  );
 }
 
 const schemas = new WeakMap<object, z.ZodType | Error>();
@@ -98,7 +106,10 @@ function jsonSchema(spec: Extract<Deterministic, { kind: "json_schema" }>, actua
   const parsed = schema.safeParse(value);
   if (parsed.success) return { score: 1, detail: "valid" };
   const issue = parsed.error.issues[0];
-  return { score: 0, detail: `invalid${issue?.path.length ? ` at ${issue.path.join(".")}` : ""}: ${issue?.message ?? "does not match"}` };
+  return {
+    score: 0,
+    detail: `invalid${issue?.path.length ? ` at ${issue.path.join(".")}` : ""}: ${issue?.message ?? "does not match"}`,
+  };
 }
 
 const asNumber = (v: unknown): number | undefined => {
@@ -112,7 +123,11 @@ function numeric(spec: Extract<Deterministic, { kind: "numeric" }>, actual: unkn
   if (want === undefined) return { score: null, detail: "no number to compare with" };
   const got = asNumber(actual);
   if (got === undefined) return { score: 0, detail: `not a number: "${clip(asText(actual), 40)}"` };
-  return pass(Math.abs(got - want) <= spec.tolerance, `${got} is within ${spec.tolerance} of ${want}`, `${got} is not within ${spec.tolerance} of ${want}`);
+  return pass(
+    Math.abs(got - want) <= spec.tolerance,
+    `${got} is within ${spec.tolerance} of ${want}`,
+    `${got} is not within ${spec.tolerance} of ${want}`,
+  );
 }
 
 function length(spec: Extract<Deterministic, { kind: "length" }>, actual: unknown): Verdict {
@@ -143,23 +158,60 @@ export function evaluateDeterministic(spec: Deterministic, f: CellFacts): Evalua
   const ref = pickReference(f.reference, spec.field);
   let v: Verdict;
   switch (spec.kind) {
-    case "exact": v = exact(spec, actual, ref); break;
-    case "contains": v = contains(spec, actual, ref); break;
-    case "regex": v = pass(new RegExp(spec.pattern, spec.flags).test(asText(actual).slice(0, REGEX_TEXT_MAX)), `matches /${spec.pattern}/`, `does not match /${spec.pattern}/`); break;
-    case "json_schema": v = jsonSchema(spec, actual); break;
-    case "numeric": v = numeric(spec, actual, ref); break;
-    case "length": v = length(spec, actual); break;
-    case "latency": v = f.latencyMs === null ? { score: null, detail: "the run did not finish" } : pass(f.latencyMs <= spec.maxMs, `${f.latencyMs} ms (≤ ${spec.maxMs})`, `${f.latencyMs} ms, over ${spec.maxMs}`); break;
-    case "cost": v = cost(spec, f); break;
+    case "exact":
+      v = exact(spec, actual, ref);
+      break;
+    case "contains":
+      v = contains(spec, actual, ref);
+      break;
+    case "regex":
+      v = pass(
+        new RegExp(spec.pattern, spec.flags).test(asText(actual).slice(0, REGEX_TEXT_MAX)),
+        `matches /${spec.pattern}/`,
+        `does not match /${spec.pattern}/`,
+      );
+      break;
+    case "json_schema":
+      v = jsonSchema(spec, actual);
+      break;
+    case "numeric":
+      v = numeric(spec, actual, ref);
+      break;
+    case "length":
+      v = length(spec, actual);
+      break;
+    case "latency":
+      v =
+        f.latencyMs === null
+          ? { score: null, detail: "the run did not finish" }
+          : pass(
+              f.latencyMs <= spec.maxMs,
+              `${f.latencyMs} ms (≤ ${spec.maxMs})`,
+              `${f.latencyMs} ms, over ${spec.maxMs}`,
+            );
+      break;
+    case "cost":
+      v = cost(spec, f);
+      break;
   }
-  return { name: spec.name, kind: spec.kind, score: v.score, passed: v.score === null ? null : v.score >= spec.threshold, detail: v.detail };
+  return {
+    name: spec.name,
+    kind: spec.kind,
+    score: v.score,
+    passed: v.score === null ? null : v.score >= spec.threshold,
+    detail: v.detail,
+  };
 }
 
 /**
  * A cell's score and verdict from its evaluators' results: the weighted mean of the scores that
  * apply, and passed when the run succeeded and every evaluator that scored passed (null when none did).
  */
-export function combineResults(specs: readonly EvaluatorSpec[], results: readonly EvaluatorResult[], runStatus: string): { score: number | null; passed: boolean | null } {
+export function combineResults(
+  specs: readonly EvaluatorSpec[],
+  results: readonly EvaluatorResult[],
+  runStatus: string,
+): { score: number | null; passed: boolean | null } {
   let sum = 0;
   let weights = 0;
   for (const r of results) {

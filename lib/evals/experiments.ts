@@ -21,7 +21,10 @@ export const EXPERIMENTS_ACTIVE_MAX = 3;
 export const experimentInputSchema = z.object({
   datasetId: z.string().trim().min(1).max(100),
   name: z.string().trim().max(100).optional(),
-  variants: z.array(z.object({ workflowId: z.string().trim().min(1).max(100), version: z.number().int().positive() })).min(1).max(5),
+  variants: z
+    .array(z.object({ workflowId: z.string().trim().min(1).max(100), version: z.number().int().positive() }))
+    .min(1)
+    .max(5),
   evaluators: evaluatorListSchema,
   concurrency: z.number().int().min(1).max(EXPERIMENT_CONCURRENCY_MAX).default(4),
 });
@@ -54,32 +57,56 @@ async function variantsOf(ownerId: string, wanted: { workflowId: string; version
  * empty dataset or too many cells, 404 for a dataset or version that is not the owner's, 409 when
  * the owner has EXPERIMENTS_ACTIVE_MAX experiments going.
  */
-export async function createExperiment(ownerId: string, input: ExperimentInput): Promise<{ id: string; cells: number }> {
+export async function createExperiment(
+  ownerId: string,
+  input: ExperimentInput,
+): Promise<{ id: string; cells: number }> {
   const data = experimentInputSchema.parse(input);
-  const dataset = await db().dataset.findFirst({ where: { id: data.datasetId, ownerId }, select: { id: true, name: true, version: true } });
+  const dataset = await db().dataset.findFirst({
+    where: { id: data.datasetId, ownerId },
+    select: { id: true, name: true, version: true },
+  });
   if (!dataset) throw notFound("Dataset not found");
   const variants = await variantsOf(ownerId, data.variants);
-  const rows = await db().datasetRow.findMany({ where: rowsOfVersion(dataset.id, dataset.version), orderBy: { ordinal: "asc" }, select: { id: true, ordinal: true } });
+  const rows = await db().datasetRow.findMany({
+    where: rowsOfVersion(dataset.id, dataset.version),
+    orderBy: { ordinal: "asc" },
+    select: { id: true, ordinal: true },
+  });
   if (!rows.length) throw new AppError("bad_request", "The dataset has no rows; add some first.");
   const cells = rows.length * variants.length;
-  if (cells > EXPERIMENT_CELLS_MAX) throw new AppError("bad_request", `${rows.length} rows × ${variants.length} versions is ${cells} runs: at most ${EXPERIMENT_CELLS_MAX} per experiment.`);
+  if (cells > EXPERIMENT_CELLS_MAX)
+    throw new AppError(
+      "bad_request",
+      `${rows.length} rows × ${variants.length} versions is ${cells} runs: at most ${EXPERIMENT_CELLS_MAX} per experiment.`,
+    );
   const active = await db().experiment.count({ where: { ownerId, status: { in: ["queued", "running"] } } });
-  if (active >= EXPERIMENTS_ACTIVE_MAX) throw new AppError("conflict", `You have ${active} experiments going; wait for one to end or cancel it.`);
+  if (active >= EXPERIMENTS_ACTIVE_MAX)
+    throw new AppError("conflict", `You have ${active} experiments going; wait for one to end or cancel it.`);
   const name = data.name || `${dataset.name} · ${variants.map((v) => v.label).join(" vs ")}`.slice(0, 100);
   const id = await db().$transaction(async (tx) => {
     const exp = await tx.experiment.create({
       data: {
-        ownerId, datasetId: dataset.id, datasetVersion: dataset.version, name, concurrency: data.concurrency,
-        variants: variants as unknown as Prisma.InputJsonValue, evaluators: data.evaluators as unknown as Prisma.InputJsonValue,
+        ownerId,
+        datasetId: dataset.id,
+        datasetVersion: dataset.version,
+        name,
+        concurrency: data.concurrency,
+        variants: variants as unknown as Prisma.InputJsonValue,
+        evaluators: data.evaluators as unknown as Prisma.InputJsonValue,
       },
       select: { id: true },
     });
     await tx.experimentCell.createMany({
-      data: rows.flatMap((r) => variants.map((_, variant) => ({ experimentId: exp.id, rowId: r.id, ordinal: r.ordinal, variant }))),
+      data: rows.flatMap((r) =>
+        variants.map((_, variant) => ({ experimentId: exp.id, rowId: r.id, ordinal: r.ordinal, variant })),
+      ),
     });
     return exp.id;
   });
-  await enqueueExperiment(id).catch((err: unknown) => log.warn("experiment stored but not enqueued; the sweep will dispatch it", { id, err }));
+  await enqueueExperiment(id).catch((err: unknown) =>
+    log.warn("experiment stored but not enqueued; the sweep will dispatch it", { id, err }),
+  );
   return { id, cells };
 }
 
@@ -93,11 +120,18 @@ export async function cancelExperiment(ownerId: string, id: string): Promise<voi
   if (!exp) throw notFound("Experiment not found");
   if (exp.status !== "queued" && exp.status !== "running") return;
   await db().experiment.update({ where: { id }, data: { cancelRequested: true } });
-  await db().experimentCell.updateMany({ where: { experimentId: id, status: "pending" }, data: { status: "cancelled" } });
-  await enqueueExperiment(id).catch((err: unknown) => log.warn("cancel recorded; the experiment's job was not enqueued", { id, err }));
+  await db().experimentCell.updateMany({
+    where: { experimentId: id, status: "pending" },
+    data: { status: "cancelled" },
+  });
+  await enqueueExperiment(id).catch((err: unknown) =>
+    log.warn("cancel recorded; the experiment's job was not enqueued", { id, err }),
+  );
 }
 
 /** Deletes one of the owner's experiments that has ended (its runs stay). */
 export async function deleteExperiment(ownerId: string, id: string): Promise<boolean> {
-  return (await db().experiment.deleteMany({ where: { id, ownerId, status: { notIn: ["queued", "running"] } } })).count > 0;
+  return (
+    (await db().experiment.deleteMany({ where: { id, ownerId, status: { notIn: ["queued", "running"] } } })).count > 0
+  );
 }

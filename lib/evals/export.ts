@@ -22,16 +22,28 @@ export function rowsToCsv(rows: readonly ExportRow[]): string {
   const refKeys = [...new Set(rows.flatMap((r) => (isRecord(r.reference) ? Object.keys(r.reference) : [])))];
   const plainRef = rows.some((r) => r.reference !== null && r.reference !== undefined && !isRecord(r.reference));
   const header = [...inputKeys, ...(plainRef ? ["expected"] : []), ...refKeys.map((k) => `expected.${k}`), "tags"];
-  const lines = rows.map((r) => [
-    ...inputKeys.map((k) => cell(r.inputs[k])),
-    ...(plainRef ? [cell(isRecord(r.reference) ? "" : r.reference)] : []),
-    ...refKeys.map((k) => cell(isRecord(r.reference) ? r.reference[k] : "")),
-    cell(r.tags.join(";")),
-  ].join(","));
+  const lines = rows.map((r) =>
+    [
+      ...inputKeys.map((k) => cell(r.inputs[k])),
+      ...(plainRef ? [cell(isRecord(r.reference) ? "" : r.reference)] : []),
+      ...refKeys.map((k) => cell(isRecord(r.reference) ? r.reference[k] : "")),
+      cell(r.tags.join(";")),
+    ].join(","),
+  );
   return [header.map(cell).join(","), ...lines].join("\r\n") + "\r\n";
 }
 
 /** JSONL: `{inputs, reference?, tags}` per line. */
 export function rowsToJsonl(rows: readonly ExportRow[]): string {
-  return rows.map((r) => JSON.stringify({ inputs: r.inputs, ...(r.reference !== null && r.reference !== undefined ? { reference: r.reference } : {}), tags: r.tags })).join("\n") + "\n";
+  return (
+    rows
+      .map((r) =>
+        JSON.stringify({
+          inputs: r.inputs,
+          ...(r.reference !== null && r.reference !== undefined ? { reference: r.reference } : {}),
+          tags: r.tags,
+        }),
+      )
+      .join("\n") + "\n"
+  );
 }

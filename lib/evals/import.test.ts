@@ -12,8 +12,16 @@ const fields: Field[] = [
 
 describe("CSV import", () => {
   it("reads inputs, a reference, per-output references and tags", () => {
-    const parsed = parseCsvRows("topic,count,expected.answer,expected.n,tags\nowls,3,Owls hoot,3,birds; night\n", fields);
-    expect(parsed).toEqual({ ok: true, rows: [{ inputs: { topic: "owls", count: 3 }, reference: { answer: "Owls hoot", n: "3" }, tags: ["birds", "night"] }] });
+    const parsed = parseCsvRows(
+      "topic,count,expected.answer,expected.n,tags\nowls,3,Owls hoot,3,birds; night\n",
+      fields,
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      rows: [
+        { inputs: { topic: "owls", count: 3 }, reference: { answer: "Owls hoot", n: "3" }, tags: ["birds", "night"] },
+      ],
+    });
   });
 
   it("reports every bad row with its line and stores none: a wrong type, a missing required input, a short row", () => {
@@ -30,15 +38,27 @@ describe("CSV import", () => {
   });
 
   it("refuses a header naming a column that is no input field, a duplicate column, an empty file", () => {
-    expect(parseCsvRows("topic,colour\nowls,red\n", fields)).toMatchObject({ ok: false, errors: [{ line: 1, message: expect.stringContaining("colour") }] });
-    expect(parseCsvRows("topic,topic\na,b\n", fields)).toMatchObject({ ok: false, errors: [{ message: expect.stringContaining("twice") }] });
+    expect(parseCsvRows("topic,colour\nowls,red\n", fields)).toMatchObject({
+      ok: false,
+      errors: [{ line: 1, message: expect.stringContaining("colour") }],
+    });
+    expect(parseCsvRows("topic,topic\na,b\n", fields)).toMatchObject({
+      ok: false,
+      errors: [{ message: expect.stringContaining("twice") }],
+    });
     expect(parseCsvRows("", fields)).toMatchObject({ ok: false });
-    expect(parseCsvRows("topic\n", fields)).toMatchObject({ ok: false, errors: [{ message: expect.stringContaining("no rows") }] });
+    expect(parseCsvRows("topic\n", fields)).toMatchObject({
+      ok: false,
+      errors: [{ message: expect.stringContaining("no rows") }],
+    });
   });
 
   it("hostile input: quotes, commas, newlines, a BOM, CRLF and a formula read as plain text", () => {
     const parsed = parseCsvRows('\uFEFFtopic,expected\r\n"a, ""quoted""\nline",=1+1\r\n', fields);
-    expect(parsed).toEqual({ ok: true, rows: [{ inputs: { topic: 'a, "quoted"\nline' }, reference: "=1+1", tags: [] }] });
+    expect(parsed).toEqual({
+      ok: true,
+      rows: [{ inputs: { topic: 'a, "quoted"\nline' }, reference: "=1+1", tags: [] }],
+    });
   });
 
   it("an unterminated quote is reported, not swallowed silently", () => {
@@ -48,7 +68,10 @@ describe("CSV import", () => {
 
   it(`refuses more than ${IMPORT_ROWS_MAX} rows`, () => {
     const text = `topic\n${"x\n".repeat(IMPORT_ROWS_MAX + 1)}`;
-    expect(parseCsvRows(text, fields)).toMatchObject({ ok: false, errors: [{ message: expect.stringContaining(String(IMPORT_ROWS_MAX)) }] });
+    expect(parseCsvRows(text, fields)).toMatchObject({
+      ok: false,
+      errors: [{ message: expect.stringContaining(String(IMPORT_ROWS_MAX)) }],
+    });
   });
 
   it("without fields any column is an input, kept as text", () => {
@@ -58,8 +81,17 @@ describe("CSV import", () => {
 
 describe("JSONL import", () => {
   it("reads rows and reports every bad line", () => {
-    const ok = parseJsonlRows('{"inputs":{"topic":"owls"},"reference":"x","tags":["a"]}\n\n{"inputs":{"topic":"bats","count":"2"}}\n', fields);
-    expect(ok).toEqual({ ok: true, rows: [{ inputs: { topic: "owls" }, reference: "x", tags: ["a"] }, { inputs: { topic: "bats", count: 2 }, tags: [] }] });
+    const ok = parseJsonlRows(
+      '{"inputs":{"topic":"owls"},"reference":"x","tags":["a"]}\n\n{"inputs":{"topic":"bats","count":"2"}}\n',
+      fields,
+    );
+    expect(ok).toEqual({
+      ok: true,
+      rows: [
+        { inputs: { topic: "owls" }, reference: "x", tags: ["a"] },
+        { inputs: { topic: "bats", count: 2 }, tags: [] },
+      ],
+    });
     const bad = parseJsonlRows('{"inputs":{"topic":"owls"}}\nnot json\n{"inputs":{"count":1}}\n[1]\n', fields);
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.errors.map((e) => e.line)).toEqual([2, 3, 4]);
@@ -69,9 +101,10 @@ describe("JSONL import", () => {
 /** Rows generated from the import's contract: random text (commas, quotes, newlines, unicode, spaces at the ends), numbers, tags. */
 function randomRows(seed: number, n: number): RowDraft[] {
   let s = seed;
-  const rnd = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const alphabet = ['a', 'Z', ' ', ',', '"', '\n', 'é', '🙂', ';', '=', '1', '{', '}'];
-  const text = (min: number) => Array.from({ length: min + Math.floor(rnd() * 12) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join("");
+  const rnd = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const alphabet = ["a", "Z", " ", ",", '"', "\n", "é", "🙂", ";", "=", "1", "{", "}"];
+  const text = (min: number) =>
+    Array.from({ length: min + Math.floor(rnd() * 12) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join("");
   return Array.from({ length: n }, () => {
     const topic = `t${text(1)}`.replace(/^\s+|\s+$/g, "") || "t";
     const ref = rnd() < 0.3 ? undefined : `r${text(0)}`;

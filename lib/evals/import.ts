@@ -36,17 +36,30 @@ export interface RowError {
 
 export type ParsedRows = { ok: true; rows: RowDraft[] } | { ok: false; errors: RowError[]; errorCount: number };
 
-const fail = (errors: RowError[]): ParsedRows => ({ ok: false, errors: errors.slice(0, ERRORS_SHOWN), errorCount: errors.length });
+const fail = (errors: RowError[]): ParsedRows => ({
+  ok: false,
+  errors: errors.slice(0, ERRORS_SHOWN),
+  errorCount: errors.length,
+});
 
 /** The inputs checked against the fields (numbers and booleans given as text are read as such); a message per problem. */
-export function checkInputs(inputs: Record<string, unknown>, fields: readonly Field[] | undefined): { inputs: Record<string, unknown> } | { problems: string[] } {
+export function checkInputs(
+  inputs: Record<string, unknown>,
+  fields: readonly Field[] | undefined,
+): { inputs: Record<string, unknown> } | { problems: string[] } {
   if (!fields) return { inputs };
   const parsed = inputsSchema(fields).safeParse(inputs);
   if (parsed.success) return { inputs: parsed.data };
   return { problems: parsed.error.issues.map((i) => problem(i, inputs, fields)) };
 }
 
-const MUST: Record<Field["type"], string> = { string: "is required", text: "is required", number: "must be a number", boolean: "must be true or false", json: "is required" };
+const MUST: Record<Field["type"], string> = {
+  string: "is required",
+  text: "is required",
+  number: "must be a number",
+  boolean: "must be true or false",
+  json: "is required",
+};
 
 /** One input problem in the words of the field it is about. */
 function problem(issue: z.core.$ZodIssue, inputs: Record<string, unknown>, fields: readonly Field[]): string {
@@ -77,8 +90,11 @@ function columnsOf(header: string[], fields: readonly Field[] | undefined): Colu
   });
   if (fields) {
     const known = new Set(fields.map((f) => f.key));
-    const unknown = cols.filter((c): c is { kind: "input"; key: string } => c.kind === "input" && !known.has(c.key)).map((c) => c.key);
-    if (unknown.length) return `not input fields of the workflow: ${unknown.join(", ")} (its fields: ${[...known].join(", ") || "none"})`;
+    const unknown = cols
+      .filter((c): c is { kind: "input"; key: string } => c.kind === "input" && !known.has(c.key))
+      .map((c) => c.key);
+    if (unknown.length)
+      return `not input fields of the workflow: ${unknown.join(", ")} (its fields: ${[...known].join(", ") || "none"})`;
   }
   return cols;
 }
@@ -103,7 +119,10 @@ function rowFrom(cols: Column[], values: string[], fields: readonly Field[] | un
     if (c.kind === "input") {
       if (v !== "") inputs[c.key] = fields?.find((f) => f.key === c.key)?.type === "json" ? jsonish(v) : v;
     } else if (c.kind === "tags") {
-      tags = v.split(";").map((t) => t.trim()).filter(Boolean);
+      tags = v
+        .split(";")
+        .map((t) => t.trim())
+        .filter(Boolean);
     } else if (v !== "") {
       if (c.key) refs[c.key] = jsonish(v);
       else reference = jsonish(v);
@@ -111,8 +130,16 @@ function rowFrom(cols: Column[], values: string[], fields: readonly Field[] | un
   });
   const checked = checkInputs(inputs, fields);
   if ("problems" in checked) return checked.problems;
-  const ref = Object.keys(refs).length ? (reference !== undefined ? { ...refs, expected: reference } : refs) : reference;
-  const draft = rowDraftSchema.safeParse({ inputs: checked.inputs, ...(ref !== undefined ? { reference: ref } : {}), tags });
+  const ref = Object.keys(refs).length
+    ? reference !== undefined
+      ? { ...refs, expected: reference }
+      : refs
+    : reference;
+  const draft = rowDraftSchema.safeParse({
+    inputs: checked.inputs,
+    ...(ref !== undefined ? { reference: ref } : {}),
+    tags,
+  });
   return draft.success ? draft.data : draft.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
 }
 
@@ -122,10 +149,16 @@ export function parseCsvRows(text: string, fields?: readonly Field[]): ParsedRow
   let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(text, {
-      bom: true, info: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, skip_records_with_error: true,
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
       on_skip: (err: CsvError | undefined) => {
         const line = Number(err?.lines ?? 0);
-        if (!errors.some((e) => e.line === line)) errors.push({ row: 0, line, message: err?.message ?? "unreadable row" });
+        if (!errors.some((e) => e.line === line))
+          errors.push({ row: 0, line, message: err?.message ?? "unreadable row" });
         return undefined;
       },
     }) as unknown as { record: string[]; info: { lines: number } }[];
@@ -136,8 +169,10 @@ export function parseCsvRows(text: string, fields?: readonly Field[]): ParsedRow
   if (!head) return fail([{ row: 0, line: 1, message: "the file has no header row" }]);
   const cols = columnsOf(head.record, fields);
   if (typeof cols === "string") return fail([{ row: 0, line: head.info.lines, message: `header: ${cols}` }]);
-  if (body.length + errors.length === 0) return fail([{ row: 0, line: head.info.lines, message: "the file has no rows under its header" }]);
-  if (body.length > IMPORT_ROWS_MAX) return fail([{ row: 0, line: 0, message: `${body.length} rows: at most ${IMPORT_ROWS_MAX} per import` }]);
+  if (body.length + errors.length === 0)
+    return fail([{ row: 0, line: head.info.lines, message: "the file has no rows under its header" }]);
+  if (body.length > IMPORT_ROWS_MAX)
+    return fail([{ row: 0, line: 0, message: `${body.length} rows: at most ${IMPORT_ROWS_MAX} per import` }]);
   const rows: RowDraft[] = [];
   body.forEach(({ record, info }, i) => {
     const at = { row: i + 1, line: info.lines };
@@ -170,7 +205,10 @@ export function parseJsonlRows(text: string, fields?: readonly Field[]): ParsedR
     }
     const draft = rowDraftSchema.safeParse(value);
     if (!draft.success) {
-      errors.push({ ...at, message: draft.error.issues.map((x) => `${x.path.join(".") || "row"}: ${x.message}`).join("; ") });
+      errors.push({
+        ...at,
+        message: draft.error.issues.map((x) => `${x.path.join(".") || "row"}: ${x.message}`).join("; "),
+      });
       return;
     }
     const checked = checkInputs(draft.data.inputs, fields);
@@ -178,6 +216,7 @@ export function parseJsonlRows(text: string, fields?: readonly Field[]): ParsedR
     else rows.push({ ...draft.data, inputs: checked.inputs });
   });
   if (!n) return fail([{ row: 0, line: 1, message: "the file has no rows" }]);
-  if (n > IMPORT_ROWS_MAX) return fail([{ row: 0, line: 0, message: `${n} rows: at most ${IMPORT_ROWS_MAX} per import` }]);
+  if (n > IMPORT_ROWS_MAX)
+    return fail([{ row: 0, line: 0, message: `${n} rows: at most ${IMPORT_ROWS_MAX} per import` }]);
   return errors.length ? fail(errors) : { ok: true, rows };
 }

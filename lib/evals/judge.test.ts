@@ -9,21 +9,51 @@ import { JUDGE_SCHEMA_NAME, judgeCell } from "./judge";
 let server: ScriptedServer;
 beforeAll(async () => {
   server = await startScriptedServer({
-    fixtures: [{
-      rules: [
-        { id: "good", match: { schema: JUDGE_SCHEMA_NAME, lastUser: "Answer to grade:\nParis" }, reply: { json: { reasoning: "Names the capital.", score: 5 } } },
-        { id: "off-scale", match: { schema: JUDGE_SCHEMA_NAME, lastUser: "Answer to grade:\nLyon" }, reply: { json: { reasoning: "Wrong city.", score: 9 } } },
-        { id: "prose", match: { schema: JUDGE_SCHEMA_NAME, lastUser: "Answer to grade:\nMarseille" }, reply: { text: "I would rather not say." } },
-        { id: "bad", match: { schema: JUDGE_SCHEMA_NAME }, reply: { json: { reasoning: "Not the capital.", score: 2 } } },
-      ],
-    }],
+    fixtures: [
+      {
+        rules: [
+          {
+            id: "good",
+            match: { schema: JUDGE_SCHEMA_NAME, lastUser: "Answer to grade:\nParis" },
+            reply: { json: { reasoning: "Names the capital.", score: 5 } },
+          },
+          {
+            id: "off-scale",
+            match: { schema: JUDGE_SCHEMA_NAME, lastUser: "Answer to grade:\nLyon" },
+            reply: { json: { reasoning: "Wrong city.", score: 9 } },
+          },
+          {
+            id: "prose",
+            match: { schema: JUDGE_SCHEMA_NAME, lastUser: "Answer to grade:\nMarseille" },
+            reply: { text: "I would rather not say." },
+          },
+          {
+            id: "bad",
+            match: { schema: JUDGE_SCHEMA_NAME },
+            reply: { json: { reasoning: "Not the capital.", score: 2 } },
+          },
+        ],
+      },
+    ],
   });
 });
 afterAll(() => server.close());
 
-const judge = evaluatorSpecSchema.parse({ kind: "judge", name: "judge", rubric: "Is it the capital of France?", threshold: 0.6 }) as Extract<EvaluatorSpec, { kind: "judge" }>;
+const judge = evaluatorSpecSchema.parse({
+  kind: "judge",
+  name: "judge",
+  rubric: "Is it the capital of France?",
+  threshold: 0.6,
+}) as Extract<EvaluatorSpec, { kind: "judge" }>;
 const facts = (answer: string, over: Partial<CellFacts> = {}): CellFacts => ({
-  inputs: { question: "Capital of France?" }, outputs: { answer }, reference: "Paris", runStatus: "succeeded", latencyMs: 1, tokens: 0, costUsd: null, ...over,
+  inputs: { question: "Capital of France?" },
+  outputs: { answer },
+  reference: "Paris",
+  runStatus: "succeeded",
+  latencyMs: 1,
+  tokens: 0,
+  costUsd: null,
+  ...over,
 });
 const resolve = async () => scriptedModelConfig(server.port);
 
@@ -33,15 +63,36 @@ describe("the LLM judge", () => {
     expect(r).toMatchObject({ score: 1, passed: true, detail: "5 of 1–5", reasoning: "Names the capital." });
     expect(r.tokens).toBeGreaterThan(0);
     const sent = JSON.stringify(server.requests().at(-1)!.body);
-    for (const part of ["Is it the capital of France?", "Capital of France?", "Reference answer:\\nParis", "Answer to grade:\\nParis"]) expect(sent).toContain(part);
-    expect(await judgeCell(judge, facts("Nice"), resolve)).toMatchObject({ score: 0.25, passed: false, reasoning: "Not the capital." });
+    for (const part of [
+      "Is it the capital of France?",
+      "Capital of France?",
+      "Reference answer:\\nParis",
+      "Answer to grade:\\nParis",
+    ])
+      expect(sent).toContain(part);
+    expect(await judgeCell(judge, facts("Nice"), resolve)).toMatchObject({
+      score: 0.25,
+      passed: false,
+      reasoning: "Not the capital.",
+    });
   });
 
   it("a score off the scale or an answer without one scores nothing and fails; a failed run is not sent", async () => {
-    expect(await judgeCell(judge, facts("Lyon"), resolve)).toMatchObject({ score: null, passed: false, detail: expect.stringContaining("outside the scale") });
-    expect(await judgeCell(judge, facts("Marseille"), resolve)).toMatchObject({ score: null, passed: false, detail: "the judge's answer held no score" });
+    expect(await judgeCell(judge, facts("Lyon"), resolve)).toMatchObject({
+      score: null,
+      passed: false,
+      detail: expect.stringContaining("outside the scale"),
+    });
+    expect(await judgeCell(judge, facts("Marseille"), resolve)).toMatchObject({
+      score: null,
+      passed: false,
+      detail: "the judge's answer held no score",
+    });
     const before = server.requests().length;
-    expect(await judgeCell(judge, facts("", { runStatus: "failed" }), resolve)).toMatchObject({ score: 0, passed: false });
+    expect(await judgeCell(judge, facts("", { runStatus: "failed" }), resolve)).toMatchObject({
+      score: 0,
+      passed: false,
+    });
     expect(server.requests().length).toBe(before);
   });
 

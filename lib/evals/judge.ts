@@ -13,7 +13,8 @@ export const JUDGE_SCHEMA_NAME = "evaluation_judge";
 /** Longest text of one part (inputs, reference, answer) put in the judge's prompt. */
 const PART_MAX = 12_000;
 
-const clip = (s: string) => (s.length > PART_MAX ? `${s.slice(0, PART_MAX)}\n[… ${s.length - PART_MAX} more characters]` : s);
+const clip = (s: string) =>
+  s.length > PART_MAX ? `${s.slice(0, PART_MAX)}\n[… ${s.length - PART_MAX} more characters]` : s;
 
 function schema(spec: JudgeSpec) {
   const props = {
@@ -51,22 +52,46 @@ export function judgeMessages(spec: JudgeSpec, f: CellFacts): { role: "system" |
  * succeed is not sent (score 0); an answer without a valid score, or a failed call, scores nothing
  * and fails the evaluator, with the reason in `detail`.
  */
-export async function judgeCell(spec: JudgeSpec, f: CellFacts, resolve: ModelResolver, signal?: AbortSignal): Promise<EvaluatorResult & { tokens: number }> {
+export async function judgeCell(
+  spec: JudgeSpec,
+  f: CellFacts,
+  resolve: ModelResolver,
+  signal?: AbortSignal,
+): Promise<EvaluatorResult & { tokens: number }> {
   const out = (score: number | null, detail: string, extra: { reasoning?: string; tokens?: number } = {}) => ({
-    name: spec.name, kind: "judge" as const, score, passed: score === null ? false : score >= spec.threshold, detail,
-    ...(extra.reasoning !== undefined ? { reasoning: extra.reasoning } : {}), tokens: extra.tokens ?? 0,
+    name: spec.name,
+    kind: "judge" as const,
+    score,
+    passed: score === null ? false : score >= spec.threshold,
+    detail,
+    ...(extra.reasoning !== undefined ? { reasoning: extra.reasoning } : {}),
+    tokens: extra.tokens ?? 0,
   });
   if (f.runStatus !== "succeeded") return out(0, `not judged: the run ended ${f.runStatus}`);
   try {
-    const ref = spec.provider || spec.model ? { ...(spec.provider ? { provider: spec.provider } : {}), model: spec.model ?? "" } : null;
+    const ref =
+      spec.provider || spec.model
+        ? { ...(spec.provider ? { provider: spec.provider } : {}), model: spec.model ?? "" }
+        : null;
     const config = await resolve(ref);
-    const res = await askJson({ config, name: JUDGE_SCHEMA_NAME, schema: schema(spec), messages: judgeMessages(spec, f), signal, retry: { maxAttempts: 3 } });
+    const res = await askJson({
+      config,
+      name: JUDGE_SCHEMA_NAME,
+      schema: schema(spec),
+      messages: judgeMessages(spec, f),
+      signal,
+      retry: { maxAttempts: 3 },
+    });
     const tokens = res.usage.promptTokens + res.usage.completionTokens;
     const answer = z.object({ reasoning: z.string().default(""), score: z.number() }).safeParse(res.data);
-    if (!answer.success) return out(null, "the judge's answer held no score", { tokens, reasoning: res.text.slice(0, 4000) });
+    if (!answer.success)
+      return out(null, "the judge's answer held no score", { tokens, reasoning: res.text.slice(0, 4000) });
     const { score, reasoning } = answer.data;
     if (!Number.isInteger(score) || score < spec.scale.min || score > spec.scale.max) {
-      return out(null, `the judge answered ${score}, outside the scale ${spec.scale.min}–${spec.scale.max}`, { tokens, reasoning });
+      return out(null, `the judge answered ${score}, outside the scale ${spec.scale.min}–${spec.scale.max}`, {
+        tokens,
+        reasoning,
+      });
     }
     const normalised = (score - spec.scale.min) / (spec.scale.max - spec.scale.min);
     return out(normalised, `${score} of ${spec.scale.min}–${spec.scale.max}`, { tokens, reasoning });

@@ -10,21 +10,42 @@ import { aggregate, isRegression } from "./stats";
 const variantsSchema = z.array(storedVariantSchema);
 
 type CellRow = Awaited<ReturnType<typeof readCells>>[number];
-const readCells = (experimentId: string) => db().experimentCell.findMany({ where: { experimentId }, orderBy: [{ ordinal: "asc" }, { variant: "asc" }] });
+const readCells = (experimentId: string) =>
+  db().experimentCell.findMany({ where: { experimentId }, orderBy: [{ ordinal: "asc" }, { variant: "asc" }] });
 
 function progressOf(cells: readonly { status: string }[]): ExperimentView["progress"] {
   const count = (s: string) => cells.filter((c) => c.status === s).length;
-  return { total: cells.length, pending: count("pending"), running: count("running"), scored: count("scored"), cancelled: count("cancelled") };
+  return {
+    total: cells.length,
+    pending: count("pending"),
+    running: count("running"),
+    scored: count("scored"),
+    cancelled: count("cancelled"),
+  };
 }
 
 const cellView = (c: CellRow, regression: boolean): CellView => ({
-  id: c.id, variant: c.variant, status: c.status, runId: c.runId, runStatus: c.runStatus, score: c.score, passed: c.passed,
-  tokens: c.tokens, costUsd: c.costUsd, latencyMs: c.latencyMs, error: c.error, results: (c.results ?? []) as unknown as EvaluatorResult[], regression,
+  id: c.id,
+  variant: c.variant,
+  status: c.status,
+  runId: c.runId,
+  runStatus: c.runStatus,
+  score: c.score,
+  passed: c.passed,
+  tokens: c.tokens,
+  costUsd: c.costUsd,
+  latencyMs: c.latencyMs,
+  error: c.error,
+  results: (c.results ?? []) as unknown as EvaluatorResult[],
+  regression,
 });
 
 /** One of the owner's experiments with every row's cells, the aggregates per variant and the regressions; 404 for anyone else's. */
 export async function getExperiment(ownerId: string, id: string): Promise<ExperimentView> {
-  const exp = await db().experiment.findFirst({ where: { id, ownerId }, include: { dataset: { select: { name: true } } } });
+  const exp = await db().experiment.findFirst({
+    where: { id, ownerId },
+    include: { dataset: { select: { name: true } } },
+  });
   if (!exp) throw notFound("Experiment not found");
   const variants = variantsSchema.parse(exp.variants);
   const evaluators = evaluatorListSchema.safeParse(exp.evaluators).data ?? [];
@@ -39,7 +60,11 @@ export async function getExperiment(ownerId: string, id: string): Promise<Experi
     const baseline = own.find((c) => c.variant === 0);
     const r = rowData.get(rowId);
     return {
-      rowId, ordinal: own[0]?.ordinal ?? 0, inputs: (r?.inputs ?? {}) as Record<string, unknown>, reference: r?.reference ?? null, tags: r?.tags ?? [],
+      rowId,
+      ordinal: own[0]?.ordinal ?? 0,
+      inputs: (r?.inputs ?? {}) as Record<string, unknown>,
+      reference: r?.reference ?? null,
+      tags: r?.tags ?? [],
       cells: variants.map((_, v) => {
         const c = own.find((x) => x.variant === v);
         if (!c) return null;
@@ -50,28 +75,52 @@ export async function getExperiment(ownerId: string, id: string): Promise<Experi
     };
   });
   return {
-    id: exp.id, name: exp.name, status: exp.status, cancelRequested: exp.cancelRequested, error: exp.error,
-    datasetId: exp.datasetId, datasetName: exp.dataset.name, datasetVersion: exp.datasetVersion, concurrency: exp.concurrency,
-    createdAt: exp.createdAt.toISOString(), startedAt: exp.startedAt?.toISOString() ?? null, finishedAt: exp.finishedAt?.toISOString() ?? null,
-    variants, evaluators: evaluators.map((e) => ({ name: e.name, kind: e.kind, weight: e.weight, threshold: e.threshold })),
+    id: exp.id,
+    name: exp.name,
+    status: exp.status,
+    cancelRequested: exp.cancelRequested,
+    error: exp.error,
+    datasetId: exp.datasetId,
+    datasetName: exp.dataset.name,
+    datasetVersion: exp.datasetVersion,
+    concurrency: exp.concurrency,
+    createdAt: exp.createdAt.toISOString(),
+    startedAt: exp.startedAt?.toISOString() ?? null,
+    finishedAt: exp.finishedAt?.toISOString() ?? null,
+    variants,
+    evaluators: evaluators.map((e) => ({ name: e.name, kind: e.kind, weight: e.weight, threshold: e.threshold })),
     progress: progressOf(cells),
     aggregates: variants.map((_, v) => aggregate(cells.filter((c) => c.variant === v))),
-    regressions, rows,
+    regressions,
+    rows,
   };
 }
 
 /** The owner's experiments (of one dataset, if given), newest first. */
 export async function listExperiments(ownerId: string, datasetId?: string): Promise<ExperimentSummary[]> {
   const rows = await db().experiment.findMany({
-    where: { ownerId, ...(datasetId ? { datasetId } : {}) }, orderBy: { createdAt: "desc" }, take: 100,
+    where: { ownerId, ...(datasetId ? { datasetId } : {}) },
+    orderBy: { createdAt: "desc" },
+    take: 100,
     include: { dataset: { select: { name: true } } },
   });
-  const counts = await db().experimentCell.groupBy({ by: ["experimentId", "status"], where: { experimentId: { in: rows.map((r) => r.id) } }, _count: { _all: true } });
+  const counts = await db().experimentCell.groupBy({
+    by: ["experimentId", "status"],
+    where: { experimentId: { in: rows.map((r) => r.id) } },
+    _count: { _all: true },
+  });
   return rows.map((e) => {
-    const mine = counts.filter((c) => c.experimentId === e.id).flatMap((c) => Array.from({ length: c._count._all }, () => ({ status: c.status })));
+    const mine = counts
+      .filter((c) => c.experimentId === e.id)
+      .flatMap((c) => Array.from({ length: c._count._all }, () => ({ status: c.status })));
     return {
-      id: e.id, name: e.name, status: e.status, datasetName: e.dataset.name, createdAt: e.createdAt.toISOString(),
-      variants: (variantsSchema.safeParse(e.variants).data ?? []).map((v) => v.label), progress: progressOf(mine),
+      id: e.id,
+      name: e.name,
+      status: e.status,
+      datasetName: e.dataset.name,
+      createdAt: e.createdAt.toISOString(),
+      variants: (variantsSchema.safeParse(e.variants).data ?? []).map((v) => v.label),
+      progress: progressOf(mine),
     };
   });
 }

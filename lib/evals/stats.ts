@@ -4,14 +4,20 @@
  */
 
 /** Two-sided 95 % critical values of Student's t by degrees of freedom 1–30; above 30 the normal 1.96 is used. */
-const T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
-  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+const T95 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
 
 /** The 95 % critical value of Student's t with `df` degrees of freedom. */
 export const t95 = (df: number): number => (df < 1 ? Number.NaN : df <= 30 ? T95[df - 1]! : 1.96);
 
 /** Mean and 95 % interval of the mean (null bounds with fewer than two values). */
-export function meanWithInterval(values: readonly number[]): { mean: number | null; low: number | null; high: number | null } {
+export function meanWithInterval(values: readonly number[]): {
+  mean: number | null;
+  low: number | null;
+  high: number | null;
+} {
   const n = values.length;
   if (!n) return { mean: null, low: null, high: null };
   const mean = values.reduce((a, b) => a + b, 0) / n;

@@ -11,23 +11,35 @@ import { createTemplateDataset } from "./templates";
 const rt = useWorkerRuntime({ fixtures: DEFAULT_FIXTURE_DIR });
 
 describe("templates' datasets on the offline demo", () => {
-  it("the triage template's dataset: every case runs and is scored, the demo judge's reasoning stored", { timeout: 120_000 }, async () => {
-    const { datasetId, workflowId } = await createTemplateDataset(rt.ownerId, "refund-triage");
-    expect((await getDataset(rt.ownerId, datasetId)).rowCount).toBe(4);
-    const again = await createTemplateDataset(rt.ownerId, "refund-triage");
-    expect((await getDataset(rt.ownerId, again.datasetId)).name).toBe("Customer messages 2");
-    const { id } = await createExperiment(rt.ownerId, {
-      datasetId, variants: [{ workflowId, version: 1 }],
-      evaluators: [{ kind: "length", name: "answers", min: 1 }, { kind: "judge", name: "judge", rubric: "Does the reply deal with the customer's request?" }],
-    });
-    const exp = await waitFor(async () => {
-      const e = await getExperiment(rt.ownerId, id);
-      return e.status === "succeeded" ? e : undefined;
-    }, 90_000, "the experiment's end");
-    expect(exp.progress.scored).toBe(4);
-    for (const row of exp.rows) {
-      expect(row.cells[0]).toMatchObject({ runStatus: "succeeded", passed: true });
-      expect(row.cells[0]!.results.find((r) => r.name === "judge")!.reasoning).toContain("Scripted judge");
-    }
-  });
+  it(
+    "the triage template's dataset: every case runs and is scored, the demo judge's reasoning stored",
+    { timeout: 120_000 },
+    async () => {
+      const { datasetId, workflowId } = await createTemplateDataset(rt.ownerId, "refund-triage");
+      expect((await getDataset(rt.ownerId, datasetId)).rowCount).toBe(4);
+      const again = await createTemplateDataset(rt.ownerId, "refund-triage");
+      expect((await getDataset(rt.ownerId, again.datasetId)).name).toBe("Customer messages 2");
+      const { id } = await createExperiment(rt.ownerId, {
+        datasetId,
+        variants: [{ workflowId, version: 1 }],
+        evaluators: [
+          { kind: "length", name: "answers", min: 1 },
+          { kind: "judge", name: "judge", rubric: "Does the reply deal with the customer's request?" },
+        ],
+      });
+      const exp = await waitFor(
+        async () => {
+          const e = await getExperiment(rt.ownerId, id);
+          return e.status === "succeeded" ? e : undefined;
+        },
+        90_000,
+        "the experiment's end",
+      );
+      expect(exp.progress.scored).toBe(4);
+      for (const row of exp.rows) {
+        expect(row.cells[0]).toMatchObject({ runStatus: "succeeded", passed: true });
+        expect(row.cells[0]!.results.find((r) => r.name === "judge")!.reasoning).toContain("Scripted judge");
+      }
+    },
+  );
 });

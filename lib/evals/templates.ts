@@ -16,16 +16,36 @@ export const templatesWithDatasets = (): { id: string; title: string }[] =>
  * cases), so a new user can run an experiment on the offline demo at once. `models`: the user's
  * configured models, as "New workflow" gives them. A name already taken gets a number.
  */
-export async function createTemplateDataset(ownerId: string, templateId: string, models: readonly ModelRef[] = []): Promise<{ datasetId: string; workflowId: string }> {
+export async function createTemplateDataset(
+  ownerId: string,
+  templateId: string,
+  models: readonly ModelRef[] = [],
+): Promise<{ datasetId: string; workflowId: string }> {
   const set = templateDatasets[templateId];
   const doc = instantiateTemplate(templateId, models);
   if (!set || !doc) throw notFound("No such template");
   const workflow = await createWorkflow(ownerId, doc);
   await saveWorkflowVersion(ownerId, workflow.id, "From the template");
-  const taken = new Set((await db().dataset.findMany({ where: { ownerId, name: { startsWith: set.name } }, select: { name: true } })).map((d) => d.name));
+  const taken = new Set(
+    (await db().dataset.findMany({ where: { ownerId, name: { startsWith: set.name } }, select: { name: true } })).map(
+      (d) => d.name,
+    ),
+  );
   let name = set.name;
   for (let n = 2; taken.has(name); n++) name = `${set.name} ${n}`;
-  const { id } = await createDataset(ownerId, { name, workflowId: workflow.id, description: `The cases of the "${doc.name}" template.` });
-  await addRows(ownerId, id, set.cases.map((c) => ({ inputs: c.inputs, tags: c.tags, ...(c.reference !== undefined ? { reference: c.reference } : {}) })));
+  const { id } = await createDataset(ownerId, {
+    name,
+    workflowId: workflow.id,
+    description: `The cases of the "${doc.name}" template.`,
+  });
+  await addRows(
+    ownerId,
+    id,
+    set.cases.map((c) => ({
+      inputs: c.inputs,
+      tags: c.tags,
+      ...(c.reference !== undefined ? { reference: c.reference } : {}),
+    })),
+  );
   return { datasetId: id, workflowId: workflow.id };
 }

@@ -22,12 +22,18 @@ afterAll(async () => {
 
 const append = (runId: string, events: RunEvent[]) => appendTestEvents(runId, events);
 
-
 describe("appendEvents", () => {
   it("allocates contiguous per-run seq under concurrent appends", async () => {
     const runId = await createTestRun(user.id);
     const sizes = Array.from({ length: 40 }, (_, i) => 1 + (i % 4));
-    await Promise.all(sizes.map((n, i) => append(runId, Array.from({ length: n }, (_, k) => progress(i * 10 + k)))));
+    await Promise.all(
+      sizes.map((n, i) =>
+        append(
+          runId,
+          Array.from({ length: n }, (_, k) => progress(i * 10 + k)),
+        ),
+      ),
+    );
     const total = sizes.reduce((a, b) => a + b, 0);
     const events = await readEvents(runId, 0, 1_000);
     expect(events.map((e) => e.seq)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
@@ -47,9 +53,16 @@ describe("appendEvents", () => {
 describe("deleting runs", () => {
   it("deletes their events: the run itself, through its workflow, or through its owner", async () => {
     const other = await createTestUser();
-    const [direct, viaWorkflow, viaOwner, kept] = await Promise.all([createTestRun(user.id), createTestRun(user.id), createTestRun(other.id), createTestRun(user.id)]);
+    const [direct, viaWorkflow, viaOwner, kept] = await Promise.all([
+      createTestRun(user.id),
+      createTestRun(user.id),
+      createTestRun(other.id),
+      createTestRun(user.id),
+    ]);
     for (const runId of [direct, viaWorkflow, viaOwner, kept]) await append(runId, [progress(1), progress(2)]);
-    const workflowOf = async (runId: string) => (await db().run.findUniqueOrThrow({ where: { id: runId }, include: { workflowVersion: true } })).workflowVersion.workflowId;
+    const workflowOf = async (runId: string) =>
+      (await db().run.findUniqueOrThrow({ where: { id: runId }, include: { workflowVersion: true } })).workflowVersion
+        .workflowId;
 
     await db().run.delete({ where: { id: direct } });
     await db().workflow.delete({ where: { id: await workflowOf(viaWorkflow) } });

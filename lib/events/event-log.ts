@@ -48,7 +48,11 @@ export const READ_EVENTS_MAX = 1_000;
  * Events of a run with seq > afterSeq, in seq order, at most `limit` (default and cap 1,000).
  * NOT owner-scoped: callers authorise the run first (SSE route, lib/db/runs).
  */
-export async function readEvents(runId: string, afterSeq: number, limit = READ_EVENTS_MAX): Promise<RunEventEnvelope[]> {
+export async function readEvents(
+  runId: string,
+  afterSeq: number,
+  limit = READ_EVENTS_MAX,
+): Promise<RunEventEnvelope[]> {
   const take = Math.max(1, Math.min(limit, READ_EVENTS_MAX));
   const rows = await db().runEvent.findMany({
     where: { runId, seq: { gt: Math.max(0, Math.floor(afterSeq)) } },

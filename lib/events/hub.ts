@@ -53,7 +53,13 @@ export class RunEventHub {
 
   /** Listens for wake-ups of `runId`; resolves once subscribed. Returns the unsubscribe function (idempotent). */
   subscribe(runId: string, listener: WakeListener): Promise<() => void> {
-    return this.join(runEventsChannel(runId), runId, (raw) => decodeWake(runId, raw), { last: null }, listener as Listener);
+    return this.join(
+      runEventsChannel(runId),
+      runId,
+      (raw) => decodeWake(runId, raw),
+      { last: null },
+      listener as Listener,
+    );
   }
 
   /** Listens for live text frames of `runId` (ephemeral tokens, lib/events/live-frame.ts); like `subscribe`. */
@@ -61,7 +67,13 @@ export class RunEventHub {
     return this.join(runLiveChannel(runId), runId, decodeLive, null, listener as Listener);
   }
 
-  private async join(name: string, runId: string, decode: (raw: string) => unknown, reconnected: unknown, listener: Listener): Promise<() => void> {
+  private async join(
+    name: string,
+    runId: string,
+    decode: (raw: string) => unknown,
+    reconnected: unknown,
+    listener: Listener,
+  ): Promise<() => void> {
     let channel = this.channels.get(name);
     if (!channel) {
       const conn = this.connection();
@@ -129,7 +141,8 @@ export class RunEventHub {
 
   private wakeAll(): void {
     log.info("redis subscriber reconnected; waking every viewer", { channels: this.channels.size });
-    for (const channel of this.channels.values()) for (const listener of channel.listeners) listener(channel.reconnected);
+    for (const channel of this.channels.values())
+      for (const listener of channel.listeners) listener(channel.reconnected);
   }
 }
 

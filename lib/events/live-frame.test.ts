@@ -21,7 +21,11 @@ describe("applyLiveFrame", () => {
   });
 
   it("step fields round-trip, node ids with # included; tool fields are not steps", () => {
-    expect(parseLiveStepField(liveStepField({ nodeId: "a#b", iteration: 3, attempt: 2 }))).toEqual({ nodeId: "a#b", iteration: 3, attempt: 2 });
+    expect(parseLiveStepField(liveStepField({ nodeId: "a#b", iteration: 3, attempt: 2 }))).toEqual({
+      nodeId: "a#b",
+      iteration: 3,
+      attempt: 2,
+    });
     expect(parseLiveStepField("n#1#1|tool")).toBeNull();
     expect(parseLiveStepField("garbage")).toBeNull();
   });

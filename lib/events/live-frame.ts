@@ -38,7 +38,8 @@ export const liveFrameSchema = z.object({
 });
 
 /** The hash field (and map key) of a step's live text. */
-export const liveStepField = (s: { nodeId: string; iteration: number; attempt: number }): string => `${s.nodeId}#${s.iteration}#${s.attempt}`;
+export const liveStepField = (s: { nodeId: string; iteration: number; attempt: number }): string =>
+  `${s.nodeId}#${s.iteration}#${s.attempt}`;
 
 /** Reads a step key back from its field; null when malformed. */
 export function parseLiveStepField(field: string): { nodeId: string; iteration: number; attempt: number } | null {
@@ -66,7 +67,12 @@ export function applyLiveFrame(texts: Map<string, LiveStepText>, frame: LiveFram
   let cur = texts.get(key);
   if (!cur) {
     if (!frame.reset && frame.at > 0) return false;
-    for (const [k, t] of texts) if (t.nodeId === frame.nodeId && (t.iteration < frame.iteration || (t.iteration === frame.iteration && t.attempt < frame.attempt))) texts.delete(k);
+    for (const [k, t] of texts)
+      if (
+        t.nodeId === frame.nodeId &&
+        (t.iteration < frame.iteration || (t.iteration === frame.iteration && t.attempt < frame.attempt))
+      )
+        texts.delete(k);
     cur = { nodeId: frame.nodeId, iteration: frame.iteration, attempt: frame.attempt, text: "", done: false };
     texts.set(key, cur);
   }

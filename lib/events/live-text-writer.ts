@@ -31,7 +31,16 @@ if ARGV[5] ~= '' then redis.call('PUBLISH', KEYS[2], ARGV[5]) end
 return 1`;
 
 type LiveRedis = Redis & {
-  weftLiveFlush(hash: string, channel: string, field: string, mode: "a" | "s" | "n", text: string, ttl: number, frame: string, tool: string): Promise<number>;
+  weftLiveFlush(
+    hash: string,
+    channel: string,
+    field: string,
+    mode: "a" | "s" | "n",
+    text: string,
+    ttl: number,
+    frame: string,
+    tool: string,
+  ): Promise<number>;
 };
 
 let conn: LiveRedis | undefined;
@@ -84,7 +93,9 @@ function sendDirty(): void {
   if (!flushes.length) return;
   inflight = true;
   writes += flushes.length;
-  const pipe = redis().pipeline() as ReturnType<LiveRedis["pipeline"]> & { weftLiveFlush(...args: Flush["args"]): unknown };
+  const pipe = redis().pipeline() as ReturnType<LiveRedis["pipeline"]> & {
+    weftLiveFlush(...args: Flush["args"]): unknown;
+  };
   for (const f of flushes) pipe.weftLiveFlush(...f.args);
   pipe
     .exec()
@@ -147,7 +158,12 @@ class StepSink implements LiveTextSink {
   }
 
   failed(err: unknown): void {
-    if (!this.warned) log.warn("live text not sent (viewers see the step's result when it ends)", { runId: this.key.runId, nodeId: this.key.nodeId, err });
+    if (!this.warned)
+      log.warn("live text not sent (viewers see the step's result when it ends)", {
+        runId: this.key.runId,
+        nodeId: this.key.nodeId,
+        err,
+      });
     this.warned = true;
   }
 
@@ -183,7 +199,20 @@ class StepSink implements LiveTextSink {
     if (!frame) return null;
     this.sent = this.text.length;
     if (done) this.finished = true;
-    return { args: [runLiveKey(runId), runLiveChannel(runId), this.field, mode, chunk, LIVE_TEXT_TTL_MS, JSON.stringify(frame), tool], done, sink: this };
+    return {
+      args: [
+        runLiveKey(runId),
+        runLiveChannel(runId),
+        this.field,
+        mode,
+        chunk,
+        LIVE_TEXT_TTL_MS,
+        JSON.stringify(frame),
+        tool,
+      ],
+      done,
+      sink: this,
+    };
   }
 }
 
@@ -191,7 +220,9 @@ class StepSink implements LiveTextSink {
 function forget(hash: string, field: string): void {
   setTimeout(() => {
     writes++;
-    redis().hdel(hash, field, `${field}|tool`).catch(() => undefined);
+    redis()
+      .hdel(hash, field, `${field}|tool`)
+      .catch(() => undefined);
   }, LIVE_TEXT_LINGER_MS).unref();
 }
 

@@ -19,7 +19,10 @@ export interface LiveViewerOptions {
 
 /** Merges `next` into `pending` (both of one step) so that applying the result equals applying both. */
 function merge(pending: LiveFrame, next: LiveFrame): LiveFrame {
-  const flags = { ...(next.tool ?? pending.tool ? { tool: next.tool ?? pending.tool } : {}), ...(next.done || pending.done ? { done: true as const } : {}) };
+  const flags = {
+    ...((next.tool ?? pending.tool) ? { tool: next.tool ?? pending.tool } : {}),
+    ...(next.done || pending.done ? { done: true as const } : {}),
+  };
   if (next.reset && next.at <= pending.at) return { ...next, ...flags };
   // next starts inside or right after pending's text: cut pending there and continue with next's text
   const text = pending.text.slice(0, next.at - pending.at) + next.text;
@@ -52,7 +55,10 @@ export class LiveTextViewer {
       if (this.closed) return off();
       this.unsubscribe = off;
     } catch (err) {
-      log.warn("live text subscription failed; the viewer sees each step's text when it ends", { runId: this.o.runId, err });
+      log.warn("live text subscription failed; the viewer sees each step's text when it ends", {
+        runId: this.o.runId,
+        err,
+      });
       return;
     }
     await this.resync();
@@ -83,7 +89,11 @@ export class LiveTextViewer {
     try {
       const key = runLiveKey(this.o.runId);
       all = field
-        ? Object.fromEntries((await withRedisDeadline("read live text", apiRedis().hmget(key, field, `${field}|tool`))).flatMap((v, i) => (v === null ? [] : [[i === 0 ? field : `${field}|tool`, v]])))
+        ? Object.fromEntries(
+            (await withRedisDeadline("read live text", apiRedis().hmget(key, field, `${field}|tool`))).flatMap(
+              (v, i) => (v === null ? [] : [[i === 0 ? field : `${field}|tool`, v]]),
+            ),
+          )
         : await withRedisDeadline("read live text", apiRedis().hgetall(key));
     } catch (err) {
       log.debug("live text not read", { runId: this.o.runId, err });

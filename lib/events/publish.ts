@@ -33,7 +33,14 @@ export async function publishRunWake(runId: string, lastSeq: number): Promise<vo
 export async function publishRunEvents(runId: string, stored: readonly StoredEvent[]): Promise<void> {
   const last = stored.at(-1);
   if (!last) return;
-  await publish(runId, last.seq, encodeWake(last.seq, stored.map((s) => envelopeOf(runId, s))));
+  await publish(
+    runId,
+    last.seq,
+    encodeWake(
+      last.seq,
+      stored.map((s) => envelopeOf(runId, s)),
+    ),
+  );
 }
 
 /** The engine's EventsPort over Redis pub/sub (see publishRunEvents). */

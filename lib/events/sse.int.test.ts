@@ -25,12 +25,18 @@ afterAll(async () => {
 });
 
 /** Commits without waking anyone: the tests publish (or not) themselves. */
-const commit = (runId: string, events: RunEvent[], finish = false) => appendTestEvents(runId, events, { finish, wake: "none" });
+const commit = (runId: string, events: RunEvent[], finish = false) =>
+  appendTestEvents(runId, events, { finish, wake: "none" });
 
 /** A stream whose only safety-net read is a minute away: anything sent sooner came from a wake-up. */
 function open(runId: string) {
   const controller = new AbortController();
-  const stream = runEventStream({ runId, afterSeq: 0, request: new Request("http://x/", { signal: controller.signal }), heartbeatMs: 60_000 });
+  const stream = runEventStream({
+    runId,
+    afterSeq: 0,
+    request: new Request("http://x/", { signal: controller.signal }),
+    heartbeatMs: 60_000,
+  });
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   const parser = new SseParser();
@@ -58,33 +64,37 @@ async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
 }
 
 describe("runEventStream tail", () => {
-  it("sends pushed envelopes at once, reads the store on a seq gap, never sends a seq twice", { timeout: 60_000 }, async () => {
-    const runId = await createTestRun(user.id);
-    const s = open(runId);
-    await new Promise((r) => setTimeout(r, 500)); // subscribed and replayed (nothing yet)
-    const pushed = await commit(runId, [progress(1)]);
-    await publishRunEvents(runId, pushed);
-    await waitFor(() => s.seen.length === 1);
+  it(
+    "sends pushed envelopes at once, reads the store on a seq gap, never sends a seq twice",
+    { timeout: 60_000 },
+    async () => {
+      const runId = await createTestRun(user.id);
+      const s = open(runId);
+      await new Promise((r) => setTimeout(r, 500)); // subscribed and replayed (nothing yet)
+      const pushed = await commit(runId, [progress(1)]);
+      await publishRunEvents(runId, pushed);
+      await waitFor(() => s.seen.length === 1);
 
-    // seq 2-3 committed with no wake-up: nothing is sent until a later wake-up shows the gap
-    const silent = await commit(runId, [progress(2), progress(3)]);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(s.seen).toHaveLength(1);
-    const later = await commit(runId, [progress(4)]);
-    await publishRunEvents(runId, later);
-    await waitFor(() => s.seen.length === 4);
+      // seq 2-3 committed with no wake-up: nothing is sent until a later wake-up shows the gap
+      const silent = await commit(runId, [progress(2), progress(3)]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(s.seen).toHaveLength(1);
+      const later = await commit(runId, [progress(4)]);
+      await publishRunEvents(runId, later);
+      await waitFor(() => s.seen.length === 4);
 
-    // duplicated and overtaken wake-ups change nothing; the run's end is confirmed from the store
-    await publishRunEvents(runId, silent);
-    await publishRunEvents(runId, pushed);
-    const finish = await commit(runId, [{ type: "run_finished", status: "succeeded", reason: "done" }], true);
-    await publishRunEvents(runId, finish);
-    await waitFor(() => s.ended());
-    await s.close();
-    const stored = await readEvents(runId, 0);
-    expect(s.seen.map((f) => Number(f.id))).toEqual([1, 2, 3, 4, 5]);
-    expect(s.seen.map((f) => JSON.parse(f.data))).toEqual(stored);
-  });
+      // duplicated and overtaken wake-ups change nothing; the run's end is confirmed from the store
+      await publishRunEvents(runId, silent);
+      await publishRunEvents(runId, pushed);
+      const finish = await commit(runId, [{ type: "run_finished", status: "succeeded", reason: "done" }], true);
+      await publishRunEvents(runId, finish);
+      await waitFor(() => s.ended());
+      await s.close();
+      const stored = await readEvents(runId, 0);
+      expect(s.seen.map((f) => Number(f.id))).toEqual([1, 2, 3, 4, 5]);
+      expect(s.seen.map((f) => JSON.parse(f.data))).toEqual(stored);
+    },
+  );
 
   it("a hint-only wake-up (too large to carry, or a cancel) reads the store", { timeout: 60_000 }, async () => {
     const runId = await createTestRun(user.id);

@@ -92,7 +92,10 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
   const live = options.liveText
     ? new LiveTextViewer({
         runId,
-        send: (f: LiveFrame) => send(encoder.encode(`event: live\nid: ${liveFrameId(lastSeq, ++liveFrames)}\ndata: ${JSON.stringify(f)}\n\n`)),
+        send: (f: LiveFrame) =>
+          send(
+            encoder.encode(`event: live\nid: ${liveFrameId(lastSeq, ++liveFrames)}\ndata: ${JSON.stringify(f)}\n\n`),
+          ),
         behind: () => (controller.desiredSize ?? 1) <= 0,
       })
     : undefined;
@@ -217,7 +220,11 @@ export function runEventStream(options: RunStreamOptions): ReadableStream<Uint8A
     });
     const revalidate = options.revalidate;
     if (revalidate) {
-      const recheck = () => void revalidate().then((ok) => ok || close(), () => undefined);
+      const recheck = () =>
+        void revalidate().then(
+          (ok) => ok || close(),
+          () => undefined,
+        );
       every(options.revalidateMs ?? 2_000, recheck);
       if (options.recheckOn && !closed) stopRechecks = options.recheckOn(recheck);
     }

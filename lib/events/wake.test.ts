@@ -27,7 +27,9 @@ describe("wake-up messages", () => {
 
   it("degrades to a re-read on garbage, invalid events or another run's envelopes", () => {
     expect(decodeWake("r1", "not json")).toEqual({ last: null });
-    expect(decodeWake("r1", JSON.stringify({ last: 3, events: [{ ...envelope(3), event: { type: "nope" } }] }))).toEqual({ last: null });
+    expect(
+      decodeWake("r1", JSON.stringify({ last: 3, events: [{ ...envelope(3), event: { type: "nope" } }] })),
+    ).toEqual({ last: null });
     expect(decodeWake("r1", encodeWake(3, [envelope(3, "r2")]))).toEqual({ last: 3 });
   });
 });

@@ -7,14 +7,22 @@ function action(body: string | Uint8Array, headers: Record<string, string> = {})
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
   return new Request("http://localhost/settings", {
     method: "POST",
-    headers: { "next-action": "abc123", "content-type": "text/plain;charset=UTF-8", "content-length": String(bytes.byteLength), ...headers },
+    headers: {
+      "next-action": "abc123",
+      "content-type": "text/plain;charset=UTF-8",
+      "content-length": String(bytes.byteLength),
+      ...headers,
+    },
     body: bytes as BodyInit,
   });
 }
 
 function multipart(fields: Record<string, string>): Request {
   const boundary = "----WeftFormBoundaryXy";
-  const body = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join("") + `--${boundary}--\r\n`;
+  const body =
+    Object.entries(fields)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join("") + `--${boundary}--\r\n`;
   return action(body, { "content-type": `multipart/form-data; boundary=${boundary}` });
 }
 
@@ -27,8 +35,20 @@ async function refused(request: Request) {
 describe("server action guard", () => {
   it("knows a server action: Next-Action, or a multipart POST", () => {
     expect(isServerActionRequest(action("[]"))).toBe(true);
-    expect(isServerActionRequest(new Request("http://l/x", { method: "POST", headers: { "content-type": "multipart/form-data; boundary=a" }, body: "" }))).toBe(true);
-    expect(isServerActionRequest(new Request("http://l/x", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }))).toBe(false);
+    expect(
+      isServerActionRequest(
+        new Request("http://l/x", {
+          method: "POST",
+          headers: { "content-type": "multipart/form-data; boundary=a" },
+          body: "",
+        }),
+      ),
+    ).toBe(true);
+    expect(
+      isServerActionRequest(
+        new Request("http://l/x", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+      ),
+    ).toBe(false);
     expect(isServerActionRequest(new Request("http://l/x"))).toBe(false);
   });
 
@@ -38,7 +58,9 @@ describe("server action guard", () => {
   });
 
   it("411 without Content-Length and 413 past the limit, naming it", async () => {
-    const noLength = await refused(new Request("http://l/x", { method: "POST", headers: { "next-action": "a" }, body: "[]" }));
+    const noLength = await refused(
+      new Request("http://l/x", { method: "POST", headers: { "next-action": "a" }, body: "[]" }),
+    );
     expect(noLength.status).toBe(411);
     const big = await refused(action(`["${"x".repeat(5000)}"]`));
     expect(big.status).toBe(413);
@@ -62,7 +84,12 @@ describe("server action guard", () => {
   });
 
   it("400 for a fetch action whose arguments are not React's JSON rows (Next's decoder would answer 500)", async () => {
-    for (const request of [action('["wf",{"name":'), action("name=x"), multipart({ "1_name": "x" }), multipart({ "0": "[oops", "1_name": "x" })]) {
+    for (const request of [
+      action('["wf",{"name":'),
+      action("name=x"),
+      multipart({ "1_name": "x" }),
+      multipart({ "0": "[oops", "1_name": "x" }),
+    ]) {
       const r = await refused(request);
       expect(r.status).toBe(400);
       expect(r.body.error.message).toContain("not in the encoding the app sends");

@@ -61,7 +61,10 @@ function isJsonText(value: string): boolean {
 }
 
 const notEncoded = () =>
-  new AppError("bad_request", "The server action's payload is not in the encoding the app sends (a JSON row per argument).");
+  new AppError(
+    "bad_request",
+    "The server action's payload is not in the encoding the app sends (a JSON row per argument).",
+  );
 
 async function checkFields(request: Request, text: string, limits: JsonLimits): Promise<void> {
   const header = request.headers.get("content-type") ?? "";
@@ -79,7 +82,9 @@ async function checkFields(request: Request, text: string, limits: JsonLimits): 
     }
     for (const [name, value] of form.entries()) {
       if (typeof value !== "string") {
-        throw new AppError("unsupported_media_type", `Server actions take no files (field ${JSON.stringify(name)}).`, { field: name });
+        throw new AppError("unsupported_media_type", `Server actions take no files (field ${JSON.stringify(name)}).`, {
+          field: name,
+        });
       }
       checkField(value, limits, name);
     }
@@ -100,7 +105,10 @@ async function checkFields(request: Request, text: string, limits: JsonLimits): 
  * Checks a server action request; answers the refusal to send (411, 413, 415 or 400, naming the
  * limit or the field at fault) or null to let it through. Reads at most `limits.maxBytes`.
  */
-export async function checkServerActionRequest(request: Request, limits: JsonLimits = jsonLimits()): Promise<Response | null> {
+export async function checkServerActionRequest(
+  request: Request,
+  limits: JsonLimits = jsonLimits(),
+): Promise<Response | null> {
   const length = request.headers.get("content-length");
   if (length === null || !/^\d+$/.test(length)) {
     return answer(411, "length_required", "Server action requests must state their Content-Length.");

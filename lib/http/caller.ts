@@ -4,7 +4,9 @@ import { isApiTokenLive, verifyApiToken } from "@/lib/db/api-tokens";
 import { AppError } from "@/lib/errors";
 
 /** Who is calling a route: a signed-in browser session or a script with an API token. */
-export type Caller = { userId: string; via: "session"; sessionVersion: number } | { userId: string; via: "token"; tokenId: string; tokenName: string };
+export type Caller =
+  | { userId: string; via: "session"; sessionVersion: number }
+  | { userId: string; via: "token"; tokenId: string; tokenName: string };
 
 /**
  * Resolves the caller of a route handler. An `Authorization: Bearer <token>` header decides alone
@@ -17,7 +19,9 @@ export async function resolveCaller(request: Request): Promise<Caller | null> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match?.[1]) return null;
     const verified = await verifyApiToken(match[1]);
-    return verified ? { userId: verified.ownerId, via: "token", tokenId: verified.tokenId, tokenName: verified.tokenName } : null;
+    return verified
+      ? { userId: verified.ownerId, via: "token", tokenId: verified.tokenId, tokenName: verified.tokenName }
+      : null;
   }
   const { currentUser } = await import("@/lib/auth/session");
   const user = await currentUser();

@@ -13,13 +13,22 @@ export function errorResponse(err: unknown): Response {
   if (err instanceof AppError) {
     const headers: Record<string, string> = {};
     if (err.retryAfterSeconds) headers["Retry-After"] = String(err.retryAfterSeconds);
-    return Response.json({ error: { code: err.code, message: err.message, details: err.details ?? null } }, { status: err.status, headers });
+    return Response.json(
+      { error: { code: err.code, message: err.message, details: err.details ?? null } },
+      { status: err.status, headers },
+    );
   }
   if (err instanceof z.ZodError) {
-    return Response.json({ error: { code: "bad_request", message: "Invalid request.", details: z.treeifyError(err) } }, { status: 400 });
+    return Response.json(
+      { error: { code: "bad_request", message: "Invalid request.", details: z.treeifyError(err) } },
+      { status: 400 },
+    );
   }
   log.error("unhandled route error", { err });
-  return Response.json({ error: { code: "internal", message: "Something went wrong.", details: null } }, { status: 500 });
+  return Response.json(
+    { error: { code: "internal", message: "Something went wrong.", details: null } },
+    { status: 500 },
+  );
 }
 
 /** Runs a route body and turns thrown errors into error responses. */

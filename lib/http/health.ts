@@ -23,10 +23,19 @@ export async function probe(fn: () => Promise<unknown>, timeoutMs: number): Prom
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([fn(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)))]);
+    await Promise.race([
+      fn(),
+      new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)),
+      ),
+    ]);
     return { ok: true, latencyMs: Math.round(performance.now() - started) };
   } catch (err) {
-    return { ok: false, latencyMs: Math.round(performance.now() - started), error: err instanceof Error ? err.message : String(err) };
+    return {
+      ok: false,
+      latencyMs: Math.round(performance.now() - started),
+      error: err instanceof Error ? err.message : String(err),
+    };
   } finally {
     clearTimeout(timer);
   }

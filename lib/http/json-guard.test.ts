@@ -3,10 +3,18 @@ import { AppError } from "@/lib/errors";
 import { badTextReason, checkJsonValue, jsonLimits, parseJsonText, readJsonBody } from "./json-guard";
 
 const post = (body: BodyInit | null, headers: Record<string, string> = { "content-type": "application/json" }) =>
-  new Request("http://localhost/api/x", { method: "POST", headers, body, ...(body instanceof ReadableStream ? { duplex: "half" } : {}) } as RequestInit);
+  new Request("http://localhost/api/x", {
+    method: "POST",
+    headers,
+    body,
+    ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+  } as RequestInit);
 
 async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(err instanceof AppError)) throw new Error(`expected an AppError, got ${String(err)}`);
   return err;
 }
@@ -22,7 +30,9 @@ describe("readJsonBody", () => {
   });
 
   it("413 when Content-Length or the streamed body passes the limit, naming the limit", async () => {
-    const declared = await refusal(readJsonBody(post("{}", { "content-type": "application/json", "content-length": "999999" }), { limits }));
+    const declared = await refusal(
+      readJsonBody(post("{}", { "content-type": "application/json", "content-length": "999999" }), { limits }),
+    );
     expect(declared.status).toBe(413);
     expect(declared.message).toContain("2 KB");
     expect(declared.message).toContain("WEFT_JSON_MAX_BYTES");
@@ -44,7 +54,9 @@ describe("readJsonBody", () => {
       expect(err.status, type).toBe(415);
       expect(err.message).toContain("application/json");
     }
-    expect(await readJsonBody(post('{"ok":1}', { "content-type": "application/merge-patch+json" }), { limits })).toEqual({ ok: 1 });
+    expect(
+      await readJsonBody(post('{"ok":1}', { "content-type": "application/merge-patch+json" }), { limits }),
+    ).toEqual({ ok: 1 });
   });
 
   it("400 for malformed JSON, bad UTF-8, deep nesting, NUL and lone surrogates", async () => {
@@ -95,7 +107,10 @@ describe("checkJsonValue and badTextReason", () => {
 describe("jsonLimits", () => {
   it("reads WEFT_JSON_MAX_BYTES and WEFT_JSON_MAX_DEPTH with 1 MiB and 64 as defaults", () => {
     expect(jsonLimits({})).toEqual({ maxBytes: 1_048_576, maxDepth: 64 });
-    expect(jsonLimits({ WEFT_JSON_MAX_BYTES: "4096", WEFT_JSON_MAX_DEPTH: "10" })).toEqual({ maxBytes: 4096, maxDepth: 10 });
+    expect(jsonLimits({ WEFT_JSON_MAX_BYTES: "4096", WEFT_JSON_MAX_DEPTH: "10" })).toEqual({
+      maxBytes: 4096,
+      maxDepth: 10,
+    });
     expect(() => jsonLimits({ WEFT_JSON_MAX_DEPTH: "1" })).toThrow();
   });
 });

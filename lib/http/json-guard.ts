@@ -53,11 +53,15 @@ export function tooLarge(limit: number, what = "The request body"): AppError {
 }
 
 const tooDeep = (limit: number, path: string) =>
-  new AppError("bad_request", `The JSON nests deeper than ${limit} levels at ${path}, the limit (WEFT_JSON_MAX_DEPTH).`, {
-    limit: "WEFT_JSON_MAX_DEPTH",
-    maxDepth: limit,
-    path,
-  });
+  new AppError(
+    "bad_request",
+    `The JSON nests deeper than ${limit} levels at ${path}, the limit (WEFT_JSON_MAX_DEPTH).`,
+    {
+      limit: "WEFT_JSON_MAX_DEPTH",
+      maxDepth: limit,
+      path,
+    },
+  );
 
 /**
  * Nesting depth of JSON text, counted without parsing (brackets outside strings). Throws 400 as
@@ -69,7 +73,8 @@ export function checkJsonTextDepth(text: string, maxDepth: number): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -84,12 +89,17 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export function badTextReason(s: string): string | null {
   if (s.includes("\u0000")) return "contains a NUL character (\\u0000), which cannot be stored";
   const lone = LONE_SURROGATE.exec(s);
-  if (lone) return `contains an unpaired UTF-16 surrogate (\\u${lone[0].charCodeAt(0).toString(16)}), which is not valid Unicode`;
+  if (lone)
+    return `contains an unpaired UTF-16 surrogate (\\u${lone[0].charCodeAt(0).toString(16)}), which is not valid Unicode`;
   return null;
 }
 
 const pathOf = (parent: string, key: string | number) =>
-  typeof key === "number" ? `${parent}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+  typeof key === "number"
+    ? `${parent}[${key}]`
+    : /^[A-Za-z_$][\w$]*$/.test(key)
+      ? `${parent}.${key}`
+      : `${parent}[${JSON.stringify(key)}]`;
 
 /**
  * Checks a parsed value: depth ≤ maxDepth, and no string or key with a NUL or an unpaired surrogate.

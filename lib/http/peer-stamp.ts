@@ -7,7 +7,14 @@ import { isTrustedProxy, markPeerStampActive, PEER_HEADER, trustedProxies } from
 const log = createLogger({ component: "peer-stamp" });
 
 /** Forwarding headers only a trusted proxy may set. */
-const FORWARDING = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "x-real-ip", "forwarded"];
+const FORWARDING = [
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-real-ip",
+  "forwarded",
+];
 
 const g = globalThis as unknown as { __weftPeerStamp?: boolean };
 
@@ -30,5 +37,7 @@ export function stampPeerAddresses(): void {
     if (!isTrustedProxy(peer, trust)) for (const h of FORWARDING) delete request.headers[h];
   });
   markPeerStampActive();
-  log.info("client addresses come from the socket", { trustedProxies: trust.kind === "none" ? "none" : trust.kind === "hops" ? `${trust.hops} hop(s)` : "listed" });
+  log.info("client addresses come from the socket", {
+    trustedProxies: trust.kind === "none" ? "none" : trust.kind === "hops" ? `${trust.hops} hop(s)` : "listed",
+  });
 }

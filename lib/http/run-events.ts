@@ -31,7 +31,11 @@ export const OWNER_RECHECK_MS = 5_000;
 /** Decides access from the request; null = 404 (never 403: no existence leak). */
 export type StreamAccessResolver = (request: Request, runId: string) => Promise<StreamAccess | null>;
 
-const runIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+const runIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);
 
 /**
  * The run's owner (session or API token) sees the full stream while the credential holds: it is
@@ -55,7 +59,11 @@ export const ownerStreamAccess: StreamAccessResolver = async (request, runId) =>
  * resume after Last-Event-ID / ?after=, heartbeat every WEFT_SSE_HEARTBEAT_MS (default 15 s).
  * Unauthorised, unknown and other users' runs all throw the same 404.
  */
-export async function runEventsResponse(request: Request, runId: string, resolve: StreamAccessResolver = ownerStreamAccess): Promise<Response> {
+export async function runEventsResponse(
+  request: Request,
+  runId: string,
+  resolve: StreamAccessResolver = ownerStreamAccess,
+): Promise<Response> {
   if (!runIdSchema.safeParse(runId).success) throw notFound("Run not found");
   const access = await resolve(request, runId);
   if (!access) throw notFound("Run not found");

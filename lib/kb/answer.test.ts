@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { answerPrompt, citedSources, type KbSource } from "./answer";
 
-const src = (n: number): KbSource => ({ label: `S${n}`, chunkId: `chunk-${n}-abc`, documentId: "d", documentName: `doc${n}.pdf`, collectionName: "c", page: n, heading: null, text: `text ${n}` });
+const src = (n: number): KbSource => ({
+  label: `S${n}`,
+  chunkId: `chunk-${n}-abc`,
+  documentId: "d",
+  documentName: `doc${n}.pdf`,
+  collectionName: "c",
+  page: n,
+  heading: null,
+  text: `text ${n}`,
+});
 const sources = [src(1), src(2), src(3)];
 
 describe("citedSources", () => {

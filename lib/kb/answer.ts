@@ -59,7 +59,10 @@ export function citedSources(answer: string, sources: KbSource[]): KbSource[] {
   for (const m of answer.matchAll(/\[([^\]]{1,200})\]/g)) {
     for (const token of m[1]!.split(/[\s,;]+/)) {
       const t = token.replace(/^(chunk|source)[:#]?/i, "");
-      note(sources.find((s) => s.label.toLowerCase() === t.toLowerCase() || s.chunkId === t), m.index);
+      note(
+        sources.find((s) => s.label.toLowerCase() === t.toLowerCase() || s.chunkId === t),
+        m.index,
+      );
     }
   }
   for (const s of sources) {
@@ -70,13 +73,26 @@ export function citedSources(answer: string, sources: KbSource[]): KbSource[] {
 }
 
 /** Retrieves the top-k chunks for the question, asks the model to answer from them only, and returns the cited chunks. */
-export async function answerWithSources(ownerId: string, input: AnswerInput, model: ModelConfig, opts: { setup?: EmbeddingSetup; signal?: AbortSignal } = {}): Promise<KbAnswer> {
+export async function answerWithSources(
+  ownerId: string,
+  input: AnswerInput,
+  model: ModelConfig,
+  opts: { setup?: EmbeddingSetup; signal?: AbortSignal } = {},
+): Promise<KbAnswer> {
   const q = answerInputSchema.parse(input);
   const hits = await searchKnowledge(ownerId, { query: q.question, collections: q.collections, k: q.k }, opts.setup);
   const sources: KbSource[] = hits.map((h, i) => ({
-    label: `S${i + 1}`, chunkId: h.chunkId, documentId: h.documentId, documentName: h.documentName, collectionName: h.collectionName, page: h.page, heading: h.heading, text: h.text,
+    label: `S${i + 1}`,
+    chunkId: h.chunkId,
+    documentId: h.documentId,
+    documentName: h.documentName,
+    collectionName: h.collectionName,
+    page: h.page,
+    heading: h.heading,
+    text: h.text,
   }));
-  if (!sources.length) return { answer: "The knowledge base has nothing on this question.", citations: [], sources, model: model.model };
+  if (!sources.length)
+    return { answer: "The knowledge base has nothing on this question.", citations: [], sources, model: model.model };
   const result = await chat({ config: model, messages: answerPrompt(q.question, sources), signal: opts.signal });
   const answer = result.content.trim();
   return { answer, citations: citedSources(answer, sources), sources, model: result.model || model.model };

@@ -6,7 +6,12 @@ import { buildDocx, deflatedZip } from "./testing/fixtures";
 
 /** The parts of a minimal DOCX (from the stored fixture), as text. */
 function docxParts(paragraphs: string[]): Record<string, string> {
-  const entries = readArchive(buildDocx(paragraphs), "f.docx", { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }, () => true);
+  const entries = readArchive(
+    buildDocx(paragraphs),
+    "f.docx",
+    { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 },
+    () => true,
+  );
   return Object.fromEntries(entries.map((e) => [e.name, new TextDecoder().decode(e.data!)]));
 }
 
@@ -20,8 +25,12 @@ function bomb(bytes: number, unit: string, claim?: number): Buffer {
 }
 
 async function rejection(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  if (!(err instanceof AppError)) throw new Error(`expected a refusal, got ${err === null ? "a converted document" : String(err)}`);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof AppError))
+    throw new Error(`expected a refusal, got ${err === null ? "a converted document" : String(err)}`);
   return err;
 }
 
@@ -30,7 +39,12 @@ describe("zip-based uploads (finding 4)", () => {
     const upload = deflatedZip(docxParts(["Héllo world", "Second paragraph"]));
     const out = await convertToText("docx", upload, "ok.docx");
     expect(out.text).toBe("Héllo world\n\nSecond paragraph");
-    const safe = readArchive(safeDocx(upload, "ok.docx"), "copy", { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }, () => true);
+    const safe = readArchive(
+      safeDocx(upload, "ok.docx"),
+      "copy",
+      { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 },
+      () => true,
+    );
     expect(safe.map((e) => e.name).sort()).toEqual(Object.keys(docxParts(["x"])).sort());
   });
 
@@ -53,8 +67,22 @@ describe("zip-based uploads (finding 4)", () => {
 
   it("finding 4: the total of all parts and the entry count are capped", () => {
     const many = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`word/p${i}.xml`, "x".repeat(1000)]));
-    expect(() => readArchive(deflatedZip(many), "many.docx", { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 }, () => true)).toThrow(/holds 20 files; the limit is 10/);
-    expect(() => readArchive(deflatedZip(many), "big.docx", { maxEntries: 100, maxEntryBytes: 1e6, maxTotalBytes: 15_000 }, () => true)).toThrow(/unpacks to more than/);
+    expect(() =>
+      readArchive(
+        deflatedZip(many),
+        "many.docx",
+        { maxEntries: 10, maxEntryBytes: 1e6, maxTotalBytes: 1e6 },
+        () => true,
+      ),
+    ).toThrow(/holds 20 files; the limit is 10/);
+    expect(() =>
+      readArchive(
+        deflatedZip(many),
+        "big.docx",
+        { maxEntries: 100, maxEntryBytes: 1e6, maxTotalBytes: 15_000 },
+        () => true,
+      ),
+    ).toThrow(/unpacks to more than/);
   });
 
   it("refuses damaged, encrypted and truncated archives as corrupt or unsupported", async () => {
@@ -68,8 +96,14 @@ describe("zip-based uploads (finding 4)", () => {
   });
 
   it("storedArchive round-trips through readArchive", () => {
-    const zip = storedArchive([{ name: "a.txt", data: new TextEncoder().encode("hello") }, { name: "img.png", data: null }]);
+    const zip = storedArchive([
+      { name: "a.txt", data: new TextEncoder().encode("hello") },
+      { name: "img.png", data: null },
+    ]);
     const back = readArchive(zip, "r.zip", { maxEntries: 5, maxEntryBytes: 100, maxTotalBytes: 100 }, () => true);
-    expect(back.map((e) => [e.name, e.data && new TextDecoder().decode(e.data)])).toEqual([["a.txt", "hello"], ["img.png", ""]]);
+    expect(back.map((e) => [e.name, e.data && new TextDecoder().decode(e.data)])).toEqual([
+      ["a.txt", "hello"],
+      ["img.png", ""],
+    ]);
   });
 });

@@ -19,7 +19,11 @@ export interface ArchiveLimits {
 }
 
 /** DOCX limits: 5,000 entries, 16 MB per entry (the converted text is capped at 2 M characters anyway), 48 MB in all. */
-export const DOCX_LIMITS: ArchiveLimits = { maxEntries: 5_000, maxEntryBytes: 16 * 1_048_576, maxTotalBytes: 48 * 1_048_576 };
+export const DOCX_LIMITS: ArchiveLimits = {
+  maxEntries: 5_000,
+  maxEntryBytes: 16 * 1_048_576,
+  maxTotalBytes: 48 * 1_048_576,
+};
 
 /** One entry as the central directory describes it. */
 interface CentralEntry {
@@ -51,12 +55,15 @@ function centralDirectory(bytes: Uint8Array, name: string, limits: ArchiveLimits
   const eocd = endOfCentralDirectory(view, name);
   const count = view.getUint16(eocd + 10, true);
   const offset = view.getUint32(eocd + 16, true);
-  if (count === 0xffff || offset === 0xffffffff) throw kbRejected("unsupported", `${name} is a ZIP64 archive, which is not supported.`);
-  if (count > limits.maxEntries) throw kbRejected("too_large", `${name} holds ${count} files; the limit is ${limits.maxEntries}.`);
+  if (count === 0xffff || offset === 0xffffffff)
+    throw kbRejected("unsupported", `${name} is a ZIP64 archive, which is not supported.`);
+  if (count > limits.maxEntries)
+    throw kbRejected("too_large", `${name} holds ${count} files; the limit is ${limits.maxEntries}.`);
   const entries: CentralEntry[] = [];
   let at = offset;
   for (let i = 0; i < count; i++) {
-    if (at + 46 > bytes.byteLength || view.getUint32(at, true) !== 0x02014b50) throw kbRejected("corrupt", `${name} has a damaged ZIP directory.`);
+    if (at + 46 > bytes.byteLength || view.getUint32(at, true) !== 0x02014b50)
+      throw kbRejected("corrupt", `${name} has a damaged ZIP directory.`);
     const nameLength = view.getUint16(at + 28, true);
     entries.push({
       flags: view.getUint16(at + 8, true),
@@ -76,19 +83,25 @@ function centralDirectory(bytes: Uint8Array, name: string, limits: ArchiveLimits
 function checkDeclaredSizes(entries: CentralEntry[], name: string, limits: ArchiveLimits): void {
   let total = 0;
   for (const e of entries) {
-    if (e.size === 0xffffffff || e.compressedSize === 0xffffffff) throw kbRejected("unsupported", `${name} is a ZIP64 archive, which is not supported.`);
+    if (e.size === 0xffffffff || e.compressedSize === 0xffffffff)
+      throw kbRejected("unsupported", `${name} is a ZIP64 archive, which is not supported.`);
     if (e.size > limits.maxEntryBytes) {
-      throw kbRejected("too_large", `${name} unpacks ${e.name} to ${mb(e.size)}; the limit is ${mb(limits.maxEntryBytes)} per part.`);
+      throw kbRejected(
+        "too_large",
+        `${name} unpacks ${e.name} to ${mb(e.size)}; the limit is ${mb(limits.maxEntryBytes)} per part.`,
+      );
     }
     total += e.size;
-    if (total > limits.maxTotalBytes) throw kbRejected("too_large", `${name} unpacks to more than ${mb(limits.maxTotalBytes)}, the limit.`);
+    if (total > limits.maxTotalBytes)
+      throw kbRejected("too_large", `${name} unpacks to more than ${mb(limits.maxTotalBytes)}, the limit.`);
   }
 }
 
 function entryData(bytes: Uint8Array, e: CentralEntry, name: string): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = e.localOffset;
-  if (at + 30 > bytes.byteLength || view.getUint32(at, true) !== 0x04034b50) throw kbRejected("corrupt", `${name} has a damaged entry (${e.name}).`);
+  if (at + 30 > bytes.byteLength || view.getUint32(at, true) !== 0x04034b50)
+    throw kbRejected("corrupt", `${name} has a damaged entry (${e.name}).`);
   const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
   if (start + e.compressedSize > bytes.byteLength) throw kbRejected("corrupt", `${name} is truncated (${e.name}).`);
   const raw = bytes.subarray(start, start + e.compressedSize);
@@ -100,10 +113,14 @@ function entryData(bytes: Uint8Array, e: CentralEntry, name: string): Uint8Array
       // the declared size is a hard cap: inflation stops at the first byte past it
       out = inflateRawSync(raw, { maxOutputLength: Math.max(1, e.size) });
     } catch {
-      throw kbRejected("corrupt", `${name} has a part (${e.name}) that unpacks to more than it declares, or does not unpack.`);
+      throw kbRejected(
+        "corrupt",
+        `${name} has a part (${e.name}) that unpacks to more than it declares, or does not unpack.`,
+      );
     }
   } else throw kbRejected("unsupported", `${name} uses a compression method (${e.method}) that is not supported.`);
-  if (out.byteLength !== e.size || crc32(out) !== e.crc) throw kbRejected("corrupt", `${name} has a damaged part (${e.name}).`);
+  if (out.byteLength !== e.size || crc32(out) !== e.crc)
+    throw kbRejected("corrupt", `${name} has a damaged part (${e.name}).`);
   return out;
 }
 
@@ -111,10 +128,18 @@ function entryData(bytes: Uint8Array, e: CentralEntry, name: string): Uint8Array
  * Reads a ZIP archive under `limits`; `wanted(entryName)` says which entries to inflate (the others
  * are listed with `data: null`). Throws kbRejected("too_large" | "corrupt" | "unsupported").
  */
-export function readArchive(bytes: Uint8Array, name: string, limits: ArchiveLimits, wanted: (entry: string) => boolean): ArchiveEntry[] {
+export function readArchive(
+  bytes: Uint8Array,
+  name: string,
+  limits: ArchiveLimits,
+  wanted: (entry: string) => boolean,
+): ArchiveEntry[] {
   const entries = centralDirectory(bytes, name, limits);
   checkDeclaredSizes(entries, name, limits);
-  return entries.map((e) => ({ name: e.name, data: e.name.endsWith("/") || !wanted(e.name) ? null : entryData(bytes, e, name) }));
+  return entries.map((e) => ({
+    name: e.name,
+    data: e.name.endsWith("/") || !wanted(e.name) ? null : entryData(bytes, e, name),
+  }));
 }
 
 /** A ZIP archive of `entries`, every one stored (no compression); an entry without data is stored empty. */

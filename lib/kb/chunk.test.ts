@@ -17,9 +17,15 @@ describe("chunkText", () => {
   });
 
   it("a heading starts a new chunk and names it; headings nest", () => {
-    const text = "# Guide\n\nIntro text.\n\n## Install\n\nRun the installer.\n\n### Linux\n\nUse the package.\n\n## Use\n\nOpen it.";
+    const text =
+      "# Guide\n\nIntro text.\n\n## Install\n\nRun the installer.\n\n### Linux\n\nUse the package.\n\n## Use\n\nOpen it.";
     const chunks = chunkText(text);
-    expect(chunks.map((c) => c.heading)).toEqual(["Guide", "Guide › Install", "Guide › Install › Linux", "Guide › Use"]);
+    expect(chunks.map((c) => c.heading)).toEqual([
+      "Guide",
+      "Guide › Install",
+      "Guide › Install › Linux",
+      "Guide › Use",
+    ]);
     expect(chunks[1]!.text).toBe("## Install\n\nRun the installer.");
   });
 
@@ -45,8 +51,16 @@ describe("chunkText", () => {
     const p1 = "Page one text. ".repeat(5).trim();
     const p2 = "Second page text.";
     const text = `${p1}\n\n${p2}`;
-    const chunks = chunkText(text, { pages: [{ page: 1, start: 0, end: p1.length }, { page: 3, start: p1.length + 2, end: text.length }] });
-    expect(chunks.map((c) => [c.page, c.text])).toEqual([[1, p1], [3, p2]]);
+    const chunks = chunkText(text, {
+      pages: [
+        { page: 1, start: 0, end: p1.length },
+        { page: 3, start: p1.length + 2, end: text.length },
+      ],
+    });
+    expect(chunks.map((c) => [c.page, c.text])).toEqual([
+      [1, p1],
+      [3, p2],
+    ]);
   });
 
   it("CSV rows stay whole and are packed several to a chunk", () => {

@@ -52,7 +52,14 @@ export function chunkText(text: string, opts: ChunkOptions = {}): Chunk[] {
     while (j + 1 < units.length && !units[j + 1]!.boundary && units[j + 1]!.end - units[i]!.start <= maxChars) j++;
     const start = units[i]!.start;
     const end = units[j]!.end;
-    chunks.push({ ordinal: chunks.length, text: text.slice(start, end), start, end, page: units[i]!.page, heading: units[i]!.heading });
+    chunks.push({
+      ordinal: chunks.length,
+      text: text.slice(start, end),
+      start,
+      end,
+      page: units[i]!.page,
+      heading: units[i]!.heading,
+    });
     if (j + 1 >= units.length) break;
     if (units[j + 1]!.boundary) {
       i = j + 1;

@@ -16,7 +16,12 @@ const log = createLogger({ component: "kb" });
 
 /** Collection names: what users and agents type (kb_query {collection: "reports"}). */
 export const collectionInputSchema = z.object({
-  name: z.string().trim().min(1, "Enter a name").max(80).regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, "Use letters, digits, spaces, dots, dashes or underscores"),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Enter a name")
+    .max(80)
+    .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, "Use letters, digits, spaces, dots, dashes or underscores"),
   description: z.string().trim().max(1000).default(""),
 });
 export type CollectionInput = z.input<typeof collectionInputSchema>;
@@ -28,7 +33,8 @@ export const maxUploadBytes = (): number => Math.round(Number(process.env.WEFT_K
 export const MAX_CHUNKS_PER_DOCUMENT = 5000;
 
 function conflictOnDuplicate(err: unknown): never {
-  if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw new AppError("conflict", "You already have a collection with this name.");
+  if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")
+    throw new AppError("conflict", "You already have a collection with this name.");
   throw err;
 }
 
@@ -46,23 +52,38 @@ async function withCounts(rows: CollectionRow[]): Promise<CollectionView[]> {
   return rows.map((r) => ({ ...r, documentCount: d.get(r.id) ?? 0, chunkCount: c.get(r.id) ?? 0 }));
 }
 
-const collectionSelect = { id: true, name: true, description: true, embeddingModel: true, dimensions: true, createdAt: true, updatedAt: true } as const;
+const collectionSelect = {
+  id: true,
+  name: true,
+  description: true,
+  embeddingModel: true,
+  dimensions: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
 
 /** Creates a collection for the owner (409 conflict when the name is taken). */
 export async function createCollection(ownerId: string, input: CollectionInput): Promise<CollectionView> {
   const data = collectionInputSchema.parse(input);
-  const row = await db().kbCollection.create({ data: { ownerId, ...data }, select: collectionSelect }).catch(conflictOnDuplicate);
+  const row = await db()
+    .kbCollection.create({ data: { ownerId, ...data }, select: collectionSelect })
+    .catch(conflictOnDuplicate);
   return { ...row, documentCount: 0, chunkCount: 0 };
 }
 
 /** The owner's collections by name, with document and chunk counts. */
 export async function listCollections(ownerId: string): Promise<CollectionView[]> {
-  return withCounts(await db().kbCollection.findMany({ where: { ownerId }, orderBy: { name: "asc" }, select: collectionSelect }));
+  return withCounts(
+    await db().kbCollection.findMany({ where: { ownerId }, orderBy: { name: "asc" }, select: collectionSelect }),
+  );
 }
 
 /** One of the owner's collections by id or exact name (null when absent or someone else's). */
 export async function findCollection(ownerId: string, idOrName: string): Promise<CollectionView | null> {
-  const row = await db().kbCollection.findFirst({ where: { ownerId, OR: [{ id: idOrName }, { name: idOrName }] }, select: collectionSelect });
+  const row = await db().kbCollection.findFirst({
+    where: { ownerId, OR: [{ id: idOrName }, { name: idOrName }] },
+    select: collectionSelect,
+  });
   return row ? (await withCounts([row]))[0]! : null;
 }
 
@@ -85,7 +106,17 @@ export async function deleteCollection(ownerId: string, id: string): Promise<boo
   return count === 1;
 }
 
-const documentSelect = { id: true, collectionId: true, name: true, title: true, format: true, sizeBytes: true, pageCount: true, chunkCount: true, createdAt: true } as const;
+const documentSelect = {
+  id: true,
+  collectionId: true,
+  name: true,
+  title: true,
+  format: true,
+  sizeBytes: true,
+  pageCount: true,
+  chunkCount: true,
+  createdAt: true,
+} as const;
 
 /** Documents of one of the owner's collections, newest first (null when the collection is not theirs). */
 export async function listDocuments(ownerId: string, collectionId: string): Promise<DocumentView[] | null> {
@@ -136,18 +167,31 @@ export function embeddingInput(chunk: Pick<Chunk, "text" | "heading">, title: st
  * leaves nothing half-stored. Refusals are AppError bad_request with details.reason
  * (unsupported | too_large | corrupt | empty); the same bytes twice give the existing document.
  */
-export async function ingestDocument(ownerId: string, collectionId: string, input: UploadInput, setup: EmbeddingSetup = embeddingSetup()): Promise<IngestResult> {
-  const coll = await db().kbCollection.findFirst({ where: { id: collectionId, ownerId }, select: { id: true, embeddingModel: true, dimensions: true } });
+export async function ingestDocument(
+  ownerId: string,
+  collectionId: string,
+  input: UploadInput,
+  setup: EmbeddingSetup = embeddingSetup(),
+): Promise<IngestResult> {
+  const coll = await db().kbCollection.findFirst({
+    where: { id: collectionId, ownerId },
+    select: { id: true, embeddingModel: true, dimensions: true },
+  });
   if (!coll) throw notFound("Collection not found");
   const name = input.name.trim().slice(0, 255) || "untitled";
   const limit = maxUploadBytes();
   if (input.bytes.byteLength > limit) {
-    throw kbRejected("too_large", `${name} is ${(input.bytes.byteLength / 1048576).toFixed(1)} MB; the limit is ${(limit / 1048576).toFixed(1)} MB.`);
+    throw kbRejected(
+      "too_large",
+      `${name} is ${(input.bytes.byteLength / 1048576).toFixed(1)} MB; the limit is ${(limit / 1048576).toFixed(1)} MB.`,
+    );
   }
   if (input.bytes.byteLength === 0) throw kbRejected("empty", `${name} is empty.`);
   const format = input.format ?? formatOf(name, input.mimeType);
   if (!format) {
-    const accepted = Object.values(KB_EXTENSIONS).map((e) => e[0]).join(", ");
+    const accepted = Object.values(KB_EXTENSIONS)
+      .map((e) => e[0])
+      .join(", ");
     throw kbRejected("unsupported", `${name}: this file type is not supported. Upload ${accepted} files.`);
   }
   const sha256 = createHash("sha256").update(input.bytes).digest("hex");
@@ -157,25 +201,55 @@ export async function ingestDocument(ownerId: string, collectionId: string, inpu
 
   const converted = await convertToText(format, input.bytes, name);
   const chunks = chunkText(converted.text, { pages: converted.pages, lineUnits: format === "csv" });
-  if (chunks.length > MAX_CHUNKS_PER_DOCUMENT) throw kbRejected("too_large", `${name} makes ${chunks.length} chunks; the limit is ${MAX_CHUNKS_PER_DOCUMENT}. Split the file.`);
+  if (chunks.length > MAX_CHUNKS_PER_DOCUMENT)
+    throw kbRejected(
+      "too_large",
+      `${name} makes ${chunks.length} chunks; the limit is ${MAX_CHUNKS_PER_DOCUMENT}. Split the file.`,
+    );
   const title = converted.title ?? null;
-  const { vectors, dimensions, model } = await embedTexts(chunks.map((c) => embeddingInput(c, title ?? name)), setup);
+  const { vectors, dimensions, model } = await embedTexts(
+    chunks.map((c) => embeddingInput(c, title ?? name)),
+    setup,
+  );
 
   const documentId = randomUUID();
   try {
-    const document = await db().$transaction(async (tx) => {
-      // Fix the collection's embedding model on first use; refuse a different one afterwards.
-      await tx.kbCollection.updateMany({ where: { id: collectionId, dimensions: null }, data: { embeddingModel: model, dimensions } });
-      const current = await tx.kbCollection.findUniqueOrThrow({ where: { id: collectionId }, select: { embeddingModel: true, dimensions: true } });
-      checkEmbeddingModel(current, { ...setup, dimensions });
-      const doc = await tx.kbDocument.create({
-        data: { id: documentId, ownerId, collectionId, name, format, mimeType: KB_MIME[format], sizeBytes: input.bytes.byteLength, sha256, title, text: converted.text, pageCount: converted.pages ? Math.max(0, ...converted.pages.map((p) => p.page)) : null, chunkCount: chunks.length },
-        select: documentSelect,
-      });
-      for (let i = 0; i < chunks.length; i += 500) await insertChunks(tx, documentId, collectionId, chunks.slice(i, i + 500), vectors.slice(i, i + 500));
-      await tx.kbCollection.update({ where: { id: collectionId }, data: { updatedAt: new Date() } });
-      return doc;
-    }, { timeout: 60_000 });
+    const document = await db().$transaction(
+      async (tx) => {
+        // Fix the collection's embedding model on first use; refuse a different one afterwards.
+        await tx.kbCollection.updateMany({
+          where: { id: collectionId, dimensions: null },
+          data: { embeddingModel: model, dimensions },
+        });
+        const current = await tx.kbCollection.findUniqueOrThrow({
+          where: { id: collectionId },
+          select: { embeddingModel: true, dimensions: true },
+        });
+        checkEmbeddingModel(current, { ...setup, dimensions });
+        const doc = await tx.kbDocument.create({
+          data: {
+            id: documentId,
+            ownerId,
+            collectionId,
+            name,
+            format,
+            mimeType: KB_MIME[format],
+            sizeBytes: input.bytes.byteLength,
+            sha256,
+            title,
+            text: converted.text,
+            pageCount: converted.pages ? Math.max(0, ...converted.pages.map((p) => p.page)) : null,
+            chunkCount: chunks.length,
+          },
+          select: documentSelect,
+        });
+        for (let i = 0; i < chunks.length; i += 500)
+          await insertChunks(tx, documentId, collectionId, chunks.slice(i, i + 500), vectors.slice(i, i + 500));
+        await tx.kbCollection.update({ where: { id: collectionId }, data: { updatedAt: new Date() } });
+        return doc;
+      },
+      { timeout: 60_000 },
+    );
     log.info("kb document stored", { collectionId, documentId, format, chunks: chunks.length, dimensions });
     return { document: { ...document, textChars: converted.text.length }, duplicate: false };
   } catch (err) {
@@ -193,18 +267,30 @@ async function textChars(id: string): Promise<number> {
 }
 
 /** A collection embedded with one model cannot be searched with another: say so instead of mixing vectors. */
-function checkEmbeddingModel(coll: { embeddingModel: string | null; dimensions: number | null }, setup: EmbeddingSetup): void {
+function checkEmbeddingModel(
+  coll: { embeddingModel: string | null; dimensions: number | null },
+  setup: EmbeddingSetup,
+): void {
   if (!coll.embeddingModel) return;
   const sameModel = coll.embeddingModel === setup.config.model;
   const sameDims = setup.dimensions === undefined || coll.dimensions === setup.dimensions;
   if (!sameModel || !sameDims) {
-    throw new AppError("conflict", `This collection was embedded with ${coll.embeddingModel} (${coll.dimensions} dimensions) but the configured embedding model is ${setup.config.model}${setup.dimensions ? ` (${setup.dimensions})` : ""}. Create a new collection or restore the embedding settings.`);
+    throw new AppError(
+      "conflict",
+      `This collection was embedded with ${coll.embeddingModel} (${coll.dimensions} dimensions) but the configured embedding model is ${setup.config.model}${setup.dimensions ? ` (${setup.dimensions})` : ""}. Create a new collection or restore the embedding settings.`,
+    );
   }
 }
 
 const vectorLiteral = (v: number[]) => `{${v.map((x) => (Number.isFinite(x) ? x : 0).toPrecision(7)).join(",")}}`;
 
-async function insertChunks(tx: Prisma.TransactionClient, documentId: string, collectionId: string, chunks: Chunk[], vectors: number[][]): Promise<void> {
+async function insertChunks(
+  tx: Prisma.TransactionClient,
+  documentId: string,
+  collectionId: string,
+  chunks: Chunk[],
+  vectors: number[][],
+): Promise<void> {
   const ids = chunks.map(() => randomUUID());
   await tx.$executeRaw`
     INSERT INTO "KbChunk" (id, "documentId", "collectionId", ordinal, text, "startOffset", "endOffset", page, heading, tokens, embedding, "embeddingBits", tsv)

@@ -25,22 +25,32 @@ describe("convertToText", () => {
   it("PDF: text per page with page spans and the /Info title", async () => {
     const out = await convertToText("pdf", buildPdf([["First page (one)"], [], ["Third page"]], "My title"), "x.pdf");
     expect(out.title).toBe("My title");
-    expect(out.pages).toEqual([{ page: 1, start: 0, end: 16 }, { page: 3, start: 18, end: 28 }]);
+    expect(out.pages).toEqual([
+      { page: 1, start: 0, end: 16 },
+      { page: 3, start: 18, end: 28 },
+    ]);
     expect(out.pages!.map((p) => out.text.slice(p.start, p.end))).toEqual(["First page (one)", "Third page"]);
   });
 
   it("DOCX: headings become Markdown headings", async () => {
-    const out = await convertToText("docx", buildDocx([{ heading: 1, text: "Title" }, "Body & more", { heading: 2, text: "Part" }, "Text"]), "x.docx");
+    const out = await convertToText(
+      "docx",
+      buildDocx([{ heading: 1, text: "Title" }, "Body & more", { heading: 2, text: "Part" }, "Text"]),
+      "x.docx",
+    );
     expect(out.text).toBe("# Title\n\nBody & more\n\n## Part\n\nText");
     expect(out.title).toBe("Title");
   });
 
   it("DOCX: a ZIP without a document part is corrupt", async () => {
-    await expect(convertToText("docx", buildZip({ "hello.txt": "hi" }), "x.docx")).rejects.toMatchObject({ details: { reason: "corrupt" } });
+    await expect(convertToText("docx", buildZip({ "hello.txt": "hi" }), "x.docx")).rejects.toMatchObject({
+      details: { reason: "corrupt" },
+    });
   });
 
   it("HTML: main content as Markdown, scripts dropped", async () => {
-    const html = "<html><head><title>Doc</title><script>alert(1)</script></head><body><h2>Section</h2><p>A <a href='/x'>link</a> and <em>emphasis</em>.</p></body></html>";
+    const html =
+      "<html><head><title>Doc</title><script>alert(1)</script></head><body><h2>Section</h2><p>A <a href='/x'>link</a> and <em>emphasis</em>.</p></body></html>";
     const out = await convertToText("html", Buffer.from(html), "x.html");
     expect(out.text).toContain("## Section");
     expect(out.text).toContain("[link](/x)");
@@ -63,10 +73,17 @@ describe("convertToText", () => {
 
 describe("HTML without any tag", () => {
   it("finding 11: a tag-less .html upload converts as text, or is refused as empty (400), never a crash", async () => {
-    const out = await convertToText("html", new TextEncoder().encode("just some plain text, a < b > c, no tags at all"), "plain.html");
+    const out = await convertToText(
+      "html",
+      new TextEncoder().encode("just some plain text, a < b > c, no tags at all"),
+      "plain.html",
+    );
     expect(out.text).toContain("just some plain text");
     for (const text of ["", "   ", "<!-- only a comment -->"]) {
-      await expect(convertToText("html", new TextEncoder().encode(text), "e.html"), JSON.stringify(text)).rejects.toMatchObject({ status: 400, details: { reason: "empty" } });
+      await expect(
+        convertToText("html", new TextEncoder().encode(text), "e.html"),
+        JSON.stringify(text),
+      ).rejects.toMatchObject({ status: 400, details: { reason: "empty" } });
     }
   });
 });

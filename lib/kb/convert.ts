@@ -35,11 +35,18 @@ export async function convertToText(format: KbFormat, bytes: Uint8Array, name: s
   const out = await convert(format, bytes, name);
   const text = normalise(out.text).trim();
   if (!text) {
-    throw kbRejected("empty", format === "pdf"
-      ? `${name} has no extractable text (scanned PDFs need OCR, which is not supported).`
-      : `${name} has no text.`);
+    throw kbRejected(
+      "empty",
+      format === "pdf"
+        ? `${name} has no extractable text (scanned PDFs need OCR, which is not supported).`
+        : `${name} has no text.`,
+    );
   }
-  if (text.length > MAX_TEXT_CHARS) throw kbRejected("too_large", `${name} converts to ${text.length.toLocaleString("en")} characters; the limit is ${MAX_TEXT_CHARS.toLocaleString("en")}.`);
+  if (text.length > MAX_TEXT_CHARS)
+    throw kbRejected(
+      "too_large",
+      `${name} converts to ${text.length.toLocaleString("en")} characters; the limit is ${MAX_TEXT_CHARS.toLocaleString("en")}.`,
+    );
   return { ...out, text: out.pages ? out.text : text };
 }
 
@@ -47,7 +54,12 @@ async function convert(format: KbFormat, bytes: Uint8Array, name: string): Promi
   switch (format) {
     case "text":
     case "markdown":
-      return { text: decodeUtf8(bytes, name), title: markdownTitle(decodeUtf8(bytes, name)), pages: null, csvHeader: null };
+      return {
+        text: decodeUtf8(bytes, name),
+        title: markdownTitle(decodeUtf8(bytes, name)),
+        pages: null,
+        csvHeader: null,
+      };
     case "html": {
       const { title, markdown } = htmlToMarkdown(decodeUtf8(bytes, name), name);
       return { text: markdown, title: title === name ? null : title, pages: null, csvHeader: null };
@@ -70,13 +82,24 @@ function markdownTitle(text: string): string | null {
 function csvToText(source: string, name: string): Converted {
   let rows: string[][];
   try {
-    rows = parseCsv(source, { bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: false, trim: true }) as string[][];
+    rows = parseCsv(source, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      relax_quotes: false,
+      trim: true,
+    }) as string[][];
   } catch (err) {
     throw kbRejected("corrupt", `${name} is not valid CSV: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (rows.length === 0) return { text: "", title: null, pages: null, csvHeader: null };
   const header = rows[0]!.map((h, i) => h || `column ${i + 1}`);
-  const lines = rows.slice(1).map((row, i) => `Row ${i + 1}: ${row.flatMap((v, j) => (v ? [`${header[j] ?? `column ${j + 1}`}: ${v}`] : [])).join("; ")}`);
+  const lines = rows
+    .slice(1)
+    .map(
+      (row, i) =>
+        `Row ${i + 1}: ${row.flatMap((v, j) => (v ? [`${header[j] ?? `column ${j + 1}`}: ${v}`] : [])).join("; ")}`,
+    );
   const text = rows.length === 1 ? `Columns: ${header.join("; ")}` : lines.join("\n");
   return { text, title: null, pages: null, csvHeader: header };
 }
@@ -97,7 +120,8 @@ async function pdfToText(bytes: Uint8Array, name: string): Promise<Converted> {
     }
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
-    if (/password/i.test(msg)) throw kbRejected("unsupported", `${name} is password-protected; upload an unprotected copy.`);
+    if (/password/i.test(msg))
+      throw kbRejected("unsupported", `${name} is password-protected; upload an unprotected copy.`);
     throw kbRejected("corrupt", `${name} could not be read as a PDF (${msg}).`);
   }
   const pages: PageSpan[] = [];
@@ -116,11 +140,17 @@ async function docxToText(bytes: Uint8Array, name: string): Promise<Converted> {
   let html: string;
   try {
     // sizes checked and parts inflated under caps first (lib/kb/archive.ts): mammoth only ever sees stored parts
-    const result = await mammoth.convertToHtml({ buffer: Buffer.from(safeDocx(bytes, name)) }, { externalFileAccess: false, convertImage: mammoth.images.imgElement(async () => ({ src: "" })) });
+    const result = await mammoth.convertToHtml(
+      { buffer: Buffer.from(safeDocx(bytes, name)) },
+      { externalFileAccess: false, convertImage: mammoth.images.imgElement(async () => ({ src: "" })) },
+    );
     html = result.value;
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw kbRejected("corrupt", `${name} could not be read as a DOCX file (${err instanceof Error ? err.message : String(err)}).`);
+    throw kbRejected(
+      "corrupt",
+      `${name} could not be read as a DOCX file (${err instanceof Error ? err.message : String(err)}).`,
+    );
   }
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   turndown.remove(["img"]);

@@ -15,8 +15,12 @@ export interface EmbeddingSetup {
 export const DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
 
 const embeddingEnv = envSchema.pick({
-  WEFT_EMBEDDING_BASE_URL: true, WEFT_EMBEDDING_API_KEY: true, WEFT_EMBEDDING_MODEL: true, WEFT_EMBEDDING_DIMENSIONS: true,
-  OPENAI_BASE_URL: true, OPENAI_API_KEY: true,
+  WEFT_EMBEDDING_BASE_URL: true,
+  WEFT_EMBEDDING_API_KEY: true,
+  WEFT_EMBEDDING_MODEL: true,
+  WEFT_EMBEDDING_DIMENSIONS: true,
+  OPENAI_BASE_URL: true,
+  OPENAI_API_KEY: true,
 });
 
 /**
@@ -32,11 +36,19 @@ export function embeddingSetup(source: Record<string, string | undefined> = proc
   const dimensions = e.WEFT_EMBEDDING_DIMENSIONS;
   const withDims = (config: ModelConfig): EmbeddingSetup => (dimensions ? { config, dimensions } : { config });
   if (e.WEFT_EMBEDDING_BASE_URL) {
-    return withDims({ baseURL: e.WEFT_EMBEDDING_BASE_URL, model: e.WEFT_EMBEDDING_MODEL ?? DEFAULT_EMBEDDING_MODEL, ...(e.WEFT_EMBEDDING_API_KEY ? { apiKey: e.WEFT_EMBEDDING_API_KEY } : {}) });
+    return withDims({
+      baseURL: e.WEFT_EMBEDDING_BASE_URL,
+      model: e.WEFT_EMBEDDING_MODEL ?? DEFAULT_EMBEDDING_MODEL,
+      ...(e.WEFT_EMBEDDING_API_KEY ? { apiKey: e.WEFT_EMBEDDING_API_KEY } : {}),
+    });
   }
   if (e.OPENAI_BASE_URL || e.OPENAI_API_KEY) {
     const base = defaultModelConfig(source);
-    return withDims({ baseURL: base.baseURL, model: e.WEFT_EMBEDDING_MODEL ?? DEFAULT_EMBEDDING_MODEL, ...(base.apiKey ? { apiKey: base.apiKey } : {}) });
+    return withDims({
+      baseURL: base.baseURL,
+      model: e.WEFT_EMBEDDING_MODEL ?? DEFAULT_EMBEDDING_MODEL,
+      ...(base.apiKey ? { apiKey: base.apiKey } : {}),
+    });
   }
   const scripted = defaultModelConfig(source); // the scripted server (WEFT_SCRIPTED_MODEL_URL / _PORT)
   return withDims({ ...scripted, model: e.WEFT_EMBEDDING_MODEL ?? SCRIPTED_EMBEDDING_MODEL });
@@ -69,13 +81,18 @@ export function queryPlanes(q: number[]): { pos: string[]; neg: string[] } {
   const max = Math.max(...q.map(Math.abs)) || 1;
   const top = 2 ** QUERY_LEVELS - 1;
   const ints = q.map((x) => Math.round((Math.abs(x) / max) * top));
-  const plane = (l: number, positive: boolean) => q.map((x, i) => ((positive ? x > 0 : x < 0) && (ints[i]! >> l) & 1 ? "1" : "0")).join("");
+  const plane = (l: number, positive: boolean) =>
+    q.map((x, i) => ((positive ? x > 0 : x < 0) && (ints[i]! >> l) & 1 ? "1" : "0")).join("");
   const levels = Array.from({ length: QUERY_LEVELS }, (_, l) => l);
   return { pos: levels.map((l) => plane(l, true)), neg: levels.map((l) => plane(l, false)) };
 }
 
 /** Embeds texts in batches; returns L2-normalised vectors, all of one size. Endpoint failures are AppError("unavailable") (503). */
-export async function embedTexts(texts: string[], setup: EmbeddingSetup = embeddingSetup(), signal?: AbortSignal): Promise<{ vectors: number[][]; dimensions: number; model: string }> {
+export async function embedTexts(
+  texts: string[],
+  setup: EmbeddingSetup = embeddingSetup(),
+  signal?: AbortSignal,
+): Promise<{ vectors: number[][]; dimensions: number; model: string }> {
   const vectors: number[][] = [];
   for (let i = 0; i < texts.length; i += EMBED_BATCH) {
     const batch = texts.slice(i, i + EMBED_BATCH);
@@ -84,12 +101,17 @@ export async function embedTexts(texts: string[], setup: EmbeddingSetup = embedd
       got = (await embed({ config: setup.config, texts: batch, dimensions: setup.dimensions, signal })).vectors;
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      throw new AppError("unavailable", `The embeddings endpoint failed (${setup.config.model} at ${setup.config.baseURL}): ${why.slice(0, 300)}. Nothing was stored; try again later or check WEFT_EMBEDDING_* / the provider.`);
+      throw new AppError(
+        "unavailable",
+        `The embeddings endpoint failed (${setup.config.model} at ${setup.config.baseURL}): ${why.slice(0, 300)}. Nothing was stored; try again later or check WEFT_EMBEDDING_* / the provider.`,
+      );
     }
-    if (got.length !== batch.length) throw new Error(`the embeddings endpoint returned ${got.length} vectors for ${batch.length} texts`);
+    if (got.length !== batch.length)
+      throw new Error(`the embeddings endpoint returned ${got.length} vectors for ${batch.length} texts`);
     for (const v of got) vectors.push(normalise(vectorSchema.parse(v)));
   }
   const dimensions = vectors[0]?.length ?? setup.dimensions ?? 0;
-  if (vectors.some((v) => v.length !== dimensions)) throw new Error("the embeddings endpoint returned vectors of different sizes");
+  if (vectors.some((v) => v.length !== dimensions))
+    throw new Error("the embeddings endpoint returned vectors of different sizes");
   return { vectors, dimensions, model: setup.config.model };
 }

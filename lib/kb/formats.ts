@@ -33,7 +33,9 @@ export type KbRejection = "unsupported" | "too_large" | "corrupt" | "empty";
 /** A user-facing refusal of one file (HTTP 400 with `details.reason`). */
 export const kbRejected = (reason: KbRejection, message: string) => new AppError("bad_request", message, { reason });
 
-const MIME_FORMAT: Record<string, KbFormat> = Object.fromEntries(Object.entries(KB_MIME).map(([f, m]) => [m, f as KbFormat]));
+const MIME_FORMAT: Record<string, KbFormat> = Object.fromEntries(
+  Object.entries(KB_MIME).map(([f, m]) => [m, f as KbFormat]),
+);
 
 /** The format of an upload, from its name's extension, else its MIME type; null when unsupported. */
 export function formatOf(name: string, mimeType?: string): KbFormat | null {
@@ -50,9 +52,12 @@ const startsWith = (bytes: Uint8Array, sig: number[]) => sig.every((b, i) => byt
  * formats are valid UTF-8 without NUL bytes. Throws kbRejected("corrupt") with a message naming the file.
  */
 export function checkSignature(format: KbFormat, bytes: Uint8Array, name: string): void {
-  if (format === "pdf" && !startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) throw kbRejected("corrupt", `${name} is not a PDF (it does not start with %PDF-).`);
-  if (format === "docx" && !startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) throw kbRejected("corrupt", `${name} is not a DOCX file (not a ZIP archive).`);
-  if (format !== "pdf" && format !== "docx" && bytes.includes(0)) throw kbRejected("corrupt", `${name} contains binary data; expected UTF-8 text.`);
+  if (format === "pdf" && !startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d]))
+    throw kbRejected("corrupt", `${name} is not a PDF (it does not start with %PDF-).`);
+  if (format === "docx" && !startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]))
+    throw kbRejected("corrupt", `${name} is not a DOCX file (not a ZIP archive).`);
+  if (format !== "pdf" && format !== "docx" && bytes.includes(0))
+    throw kbRejected("corrupt", `${name} contains binary data; expected UTF-8 text.`);
 }
 
 /** Decodes UTF-8 strictly (a BOM is dropped); invalid bytes are a corrupt-file refusal. */

@@ -8,7 +8,9 @@ import TurndownService from "turndown";
  */
 function parseDocument(html: string) {
   const { document } = parseHTML(html);
-  return document.documentElement ? document : parseHTML(`<!DOCTYPE html><html><head></head><body>${html}</body></html>`).document;
+  return document.documentElement
+    ? document
+    : parseHTML(`<!DOCTYPE html><html><head></head><body>${html}</body></html>`).document;
 }
 
 /** Readable Markdown of an HTML page: Readability's main content (or the body), converted by Turndown. */

@@ -24,7 +24,11 @@ export const RERANK = 1000;
 /** The usual RRF constant: damps the weight of the very first ranks. */
 const RRF_K = 60;
 
-type Row = Omit<KbHit, "score" | "similarity" | "textRank"> & { score: number; similarity: number | null; textRank: number | null };
+type Row = Omit<KbHit, "score" | "similarity" | "textRank"> & {
+  score: number;
+  similarity: number | null;
+  textRank: number | null;
+};
 
 /**
  * Hybrid search over the owner's collections: the query is embedded with the configured model; the
@@ -35,10 +39,17 @@ type Row = Omit<KbHit, "score" | "similarity" | "textRank"> & { score: number; s
  * (websearch_to_tsquery over a GIN-indexed tsvector) ranks exact-word matches. The two top-50 lists
  * are fused by reciprocal rank. Collections embedded with another model are searched by text only.
  */
-export async function searchKnowledge(ownerId: string, input: SearchInput, setup: EmbeddingSetup = embeddingSetup()): Promise<KbHit[]> {
+export async function searchKnowledge(
+  ownerId: string,
+  input: SearchInput,
+  setup: EmbeddingSetup = embeddingSetup(),
+): Promise<KbHit[]> {
   const q = searchInputSchema.parse(input);
   const colls = await db().kbCollection.findMany({
-    where: { ownerId, ...(q.collections.length ? { OR: [{ id: { in: q.collections } }, { name: { in: q.collections } }] } : {}) },
+    where: {
+      ownerId,
+      ...(q.collections.length ? { OR: [{ id: { in: q.collections } }, { name: { in: q.collections } }] } : {}),
+    },
     select: { id: true, name: true, embeddingModel: true, dimensions: true },
   });
   if (q.collections.length) {
@@ -51,7 +62,11 @@ export async function searchKnowledge(ownerId: string, input: SearchInput, setup
   let vector: number[] = [];
   let vecIds: string[] = [];
   if (q.mode !== "text") {
-    const embedded = colls.filter((c) => c.embeddingModel === setup.config.model && (setup.dimensions === undefined || c.dimensions === setup.dimensions));
+    const embedded = colls.filter(
+      (c) =>
+        c.embeddingModel === setup.config.model &&
+        (setup.dimensions === undefined || c.dimensions === setup.dimensions),
+    );
     if (embedded.length) {
       const { vectors, dimensions } = await embedTexts([q.query], setup);
       vector = vectors[0]!;
@@ -97,5 +112,10 @@ export async function searchKnowledge(ownerId: string, input: SearchInput, setup
     LEFT JOIN txt ON txt.id = ids.id
     ORDER BY score DESC, similarity DESC NULLS LAST, ch.id
     LIMIT ${q.k}`;
-  return rows.map((r) => ({ ...r, score: Number(r.score), similarity: r.similarity === null ? null : Number(r.similarity), textRank: r.textRank === null ? null : Number(r.textRank) }));
+  return rows.map((r) => ({
+    ...r,
+    score: Number(r.score),
+    similarity: r.similarity === null ? null : Number(r.similarity),
+    textRank: r.textRank === null ? null : Number(r.textRank),
+  }));
 }

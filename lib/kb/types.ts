@@ -59,4 +59,7 @@ export interface KbHit {
 }
 
 /** A search hit as the collection page's "try a search" panel renders it. */
-export type SearchHitView = Pick<KbHit, "chunkId" | "documentName" | "ordinal" | "text" | "page" | "heading" | "score" | "similarity" | "textRank">;
+export type SearchHitView = Pick<
+  KbHit,
+  "chunkId" | "documentName" | "ordinal" | "text" | "page" | "heading" | "score" | "similarity" | "textRank"
+>;

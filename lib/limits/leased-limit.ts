@@ -47,7 +47,13 @@ export function leasedLimit(limiter: RateLimiter): (rule: RateLimitRule, key: st
     if (!decision.allowed || granted < 1) return decision;
     // this hit is the first of those granted
     const count = decision.count - granted + 1;
-    leases.set(key, { left: granted - 1, until: now + windowLeftMs, next: Math.min(cap, want * 2), max: rule.max, count });
+    leases.set(key, {
+      left: granted - 1,
+      until: now + windowLeftMs,
+      next: Math.min(cap, want * 2),
+      max: rule.max,
+      count,
+    });
     if (leases.size > MAX_KEYS) leases.delete(leases.keys().next().value!);
     return { allowed: true, count, remaining: Math.max(0, rule.max - count) };
   };

@@ -14,8 +14,7 @@ export interface RateLimitRule {
 
 /** The outcome of a check: `retryAfterSeconds` is > 0 only when blocked. */
 export type RateDecision =
-  | { allowed: true; count: number; remaining: number }
-  | { allowed: false; count: number; retryAfterSeconds: number };
+  { allowed: true; count: number; remaining: number } | { allowed: false; count: number; retryAfterSeconds: number };
 
 export interface RateLimiter {
   /** Counts one hit, then decides (the hit that crosses `max` is the first refused). */
@@ -27,7 +26,11 @@ export interface RateLimiter {
    * (the hit that crosses `max` is counted and refused, as `hit` does): `granted` hits are allowed,
    * the caller spends them (lib/limits/leased-limit.ts) until the window ends, `windowLeftMs` from now.
    */
-  take(rule: RateLimitRule, key: string, want: number): Promise<{ decision: RateDecision; granted: number; windowLeftMs: number }>;
+  take(
+    rule: RateLimitRule,
+    key: string,
+    want: number,
+  ): Promise<{ decision: RateDecision; granted: number; windowLeftMs: number }>;
   /** Forgets the counter (e.g. after a successful sign-in). */
   reset(rule: RateLimitRule, key: string): Promise<void>;
   close(): Promise<void>;
@@ -97,7 +100,12 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     `${prefix}:${rule.name}:${createHash("sha256").update(key).digest("hex").slice(0, 32)}`;
 
   /** Runs `script` on the rule's key (ARGV[1] = the window, then `args`) within the deadline. */
-  const evalOn = async <T extends number[]>(rule: RateLimitRule, key: string, script: string, ...args: string[]): Promise<T> =>
+  const evalOn = async <T extends number[]>(
+    rule: RateLimitRule,
+    key: string,
+    script: string,
+    ...args: string[]
+  ): Promise<T> =>
     (await withTimeout(redis.eval(script, 1, keyOf(rule, key), String(rule.windowMs), ...args), timeoutMs)) as T;
   /** Fails open: logs and answers what an allowed hit with nothing counted looks like. */
   const unavailable = (rule: RateLimitRule, err: unknown): RateDecision => {
@@ -119,7 +127,13 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     peek: (rule, key) => run(rule, key, PEEK, false),
     async take(rule, key, want) {
       try {
-        const [n, count, ttl] = await evalOn<[number, number, number]>(rule, key, TAKE, String(Math.max(1, Math.floor(want))), String(rule.max));
+        const [n, count, ttl] = await evalOn<[number, number, number]>(
+          rule,
+          key,
+          TAKE,
+          String(Math.max(1, Math.floor(want))),
+          String(rule.max),
+        );
         const decision = decide(rule, count, ttl, true);
         return { decision, granted: decision.allowed ? n : 0, windowLeftMs: ttl > 0 ? ttl : rule.windowMs };
       } catch (err) {

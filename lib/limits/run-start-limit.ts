@@ -10,7 +10,13 @@ import { createRateLimiter, type RateDecision, type RateLimiter, type RateLimitR
  * The limiter fails open after 250 ms so a Redis outage never blocks or slows starting a run (D5: an
  * API call answers within 2 s while Redis hangs; the run is then dispatched by the reconciler).
  */
-const g = globalThis as unknown as { __weftRunLimiter?: { key: string; limiter: RateLimiter; count: (rule: RateLimitRule, key: string) => Promise<RateDecision> } };
+const g = globalThis as unknown as {
+  __weftRunLimiter?: {
+    key: string;
+    limiter: RateLimiter;
+    count: (rule: RateLimitRule, key: string) => Promise<RateDecision>;
+  };
+};
 
 function runStarts() {
   const e = env();

@@ -24,12 +24,15 @@ export interface EmbedResult {
 export async function embed(p: EmbedParams): Promise<EmbedResult> {
   const client = createEmbeddings(p.config, p.dimensions);
   let latencyMs = 0;
-  const { value, attempts } = await withRetry(async () => {
-    const t0 = performance.now();
-    const vectors = await client.embedDocuments(p.texts);
-    latencyMs = Math.round(performance.now() - t0);
-    return vectors;
-  }, { ...p.retry, signal: p.signal });
+  const { value, attempts } = await withRetry(
+    async () => {
+      const t0 = performance.now();
+      const vectors = await client.embedDocuments(p.texts);
+      latencyMs = Math.round(performance.now() - t0);
+      return vectors;
+    },
+    { ...p.retry, signal: p.signal },
+  );
   const promptTokens = p.texts.reduce((n, t) => n + Math.max(1, Math.ceil(t.length / 4)), 0);
   return { vectors: value, usage: { promptTokens, estimated: true }, latencyMs, attempts };
 }

@@ -2,14 +2,25 @@ import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chat, ToolCallError, type ChatMessage, type ToolSpec } from "./invoke";
-import { CHAT_MODEL_CACHE_MAX, chatModelFor, defaultModelConfig, modelLabel, scriptedModelConfig, type ModelConfig } from "./models";
+import {
+  CHAT_MODEL_CACHE_MAX,
+  chatModelFor,
+  defaultModelConfig,
+  modelLabel,
+  scriptedModelConfig,
+  type ModelConfig,
+} from "./models";
 import { ProviderError } from "./retry";
 import { startScriptedServer, type ScriptedServer } from "./scripted/server";
 
 let server: ScriptedServer;
 let config: ModelConfig;
 const user = (content: string): ChatMessage[] => [{ role: "user", content }];
-const search: ToolSpec = { name: "search", description: "Search the web", schema: z.object({ query: z.string().min(1), limit: z.number().int().optional() }) };
+const search: ToolSpec = {
+  name: "search",
+  description: "Search the web",
+  schema: z.object({ query: z.string().min(1), limit: z.number().int().optional() }),
+};
 const fast = { baseDelayMs: 5 };
 
 beforeAll(async () => {
@@ -18,18 +29,48 @@ beforeAll(async () => {
       {
         rules: [
           { id: "text", match: { lastUser: "hello" }, reply: { text: "Hi there, friend." } },
-          { id: "tool", match: { lastUser: "find", lastRole: "user" }, reply: { toolCalls: [{ name: "search", args: { query: "{{lastUser}}" } }] } },
+          {
+            id: "tool",
+            match: { lastUser: "find", lastRole: "user" },
+            reply: { toolCalls: [{ name: "search", args: { query: "{{lastUser}}" } }] },
+          },
           { id: "after", match: { lastRole: "tool" }, reply: { text: "Found: {{lastTool}}" } },
-          { id: "bad-schema", match: { lastUser: "wrongtype" }, reply: { toolCalls: [{ name: "search", args: { query: 42 } }] } },
+          {
+            id: "bad-schema",
+            match: { lastUser: "wrongtype" },
+            reply: { toolCalls: [{ name: "search", args: { query: 42 } }] },
+          },
           { id: "malformed", match: { lastUser: "malformed" }, fault: { kind: "malformed_args" } },
           { id: "truncated", match: { lastUser: "truncated" }, fault: { kind: "truncated_args" } },
           { id: "unknown", match: { lastUser: "unknown" }, fault: { kind: "unknown_tool" } },
           { id: "empty", match: { lastUser: "empty" }, fault: { kind: "empty_args" } },
           { id: "refuse", match: { lastUser: "refuse" }, fault: { kind: "refusal", message: "No." } },
-          { id: "flaky", match: { lastUser: "flaky" }, fault: { kind: "http", status: 503 }, times: 2, reply: { text: "recovered" } },
-          { id: "stall", match: { lastUser: "stall" }, fault: { kind: "stall" }, times: 1, reply: { text: "second try" } },
-          { id: "long", match: { lastUser: "long" }, reply: { text: "a streamed answer that is long enough to need several chunks" } },
-          { id: "reset", match: { lastUser: "cut" }, fault: { kind: "reset", afterChunks: 2 }, times: 1, reply: { text: "one two three four five six seven" } },
+          {
+            id: "flaky",
+            match: { lastUser: "flaky" },
+            fault: { kind: "http", status: 503 },
+            times: 2,
+            reply: { text: "recovered" },
+          },
+          {
+            id: "stall",
+            match: { lastUser: "stall" },
+            fault: { kind: "stall" },
+            times: 1,
+            reply: { text: "second try" },
+          },
+          {
+            id: "long",
+            match: { lastUser: "long" },
+            reply: { text: "a streamed answer that is long enough to need several chunks" },
+          },
+          {
+            id: "reset",
+            match: { lastUser: "cut" },
+            fault: { kind: "reset", afterChunks: 2 },
+            times: 1,
+            reply: { text: "one two three four five six seven" },
+          },
         ],
       },
     ],
@@ -42,7 +83,15 @@ beforeEach(() => server.reset());
 describe("chat", () => {
   it("returns content, finish reason, usage and latency", async () => {
     const r = await chat({ config, messages: [{ role: "system", content: "Be nice." }, ...user("hello")] });
-    expect(r).toMatchObject({ content: "Hi there, friend.", refusal: null, toolCalls: [], invalidToolCalls: [], finishReason: "stop", attempts: 1, model: "scripted-demo" });
+    expect(r).toMatchObject({
+      content: "Hi there, friend.",
+      refusal: null,
+      toolCalls: [],
+      invalidToolCalls: [],
+      finishReason: "stop",
+      attempts: 1,
+      model: "scripted-demo",
+    });
     expect(r.usage.completionTokens).toBe(Math.ceil("Hi there, friend.".length / 4));
     expect(r.usage.promptTokens).toBeGreaterThan(0);
     expect(r.latencyMs).toBeGreaterThanOrEqual(0);
@@ -78,16 +127,24 @@ describe("chat", () => {
 
   it("parses tool calls and runs a tool round trip with simple message types", async () => {
     const first = await chat({ config, messages: user("find cats"), tools: [search] });
-    expect(first.toolCalls).toEqual([{ id: expect.stringMatching(/^call_/), name: "search", args: { query: "find cats" } }]);
+    expect(first.toolCalls).toEqual([
+      { id: expect.stringMatching(/^call_/), name: "search", args: { query: "find cats" } },
+    ]);
     expect(first.finishReason).toBe("tool_calls");
     const call = first.toolCalls[0]!;
     const second = await chat({
       config,
       tools: [search],
-      messages: [...user("find cats"), { role: "assistant", content: "", toolCalls: [call] }, { role: "tool", toolCallId: call.id, content: "3 cats" }],
+      messages: [
+        ...user("find cats"),
+        { role: "assistant", content: "", toolCalls: [call] },
+        { role: "tool", toolCallId: call.id, content: "3 cats" },
+      ],
     });
     expect(second.content).toBe("Found: 3 cats");
-    const sent = server.requests()[1]?.body as { messages: { role: string; tool_call_id?: string; tool_calls?: { id: string }[] }[] };
+    const sent = server.requests()[1]?.body as {
+      messages: { role: string; tool_call_id?: string; tool_calls?: { id: string }[] }[];
+    };
     expect(sent.messages[1]?.tool_calls?.[0]?.id).toBe(call.id);
     expect(sent.messages[2]).toMatchObject({ role: "tool", tool_call_id: call.id });
   });
@@ -98,18 +155,25 @@ describe("chat", () => {
     ["unknown", "unknown_tool", "no_such_tool"],
     ["empty", "empty_args", "search"],
     ["wrongtype", "schema_invalid", "search"],
-  ])("reports %s tool arguments as a typed ToolCallError (%s), never as a runnable call", async (input, reason, name) => {
-    const r = await chat({ config, messages: user(input), tools: [search] });
-    expect(r.toolCalls).toEqual([]);
-    expect(r.invalidToolCalls).toHaveLength(1);
-    const e = r.invalidToolCalls[0]!;
-    expect(e).toBeInstanceOf(ToolCallError);
-    expect(e).toMatchObject({ reason, toolName: name, toolCallId: expect.stringMatching(/^call_/) });
-    if (input === "truncated") expect(r.finishReason).toBe("length");
-  });
+  ])(
+    "reports %s tool arguments as a typed ToolCallError (%s), never as a runnable call",
+    async (input, reason, name) => {
+      const r = await chat({ config, messages: user(input), tools: [search] });
+      expect(r.toolCalls).toEqual([]);
+      expect(r.invalidToolCalls).toHaveLength(1);
+      const e = r.invalidToolCalls[0]!;
+      expect(e).toBeInstanceOf(ToolCallError);
+      expect(e).toMatchObject({ reason, toolName: name, toolCallId: expect.stringMatching(/^call_/) });
+      if (input === "truncated") expect(r.finishReason).toBe("length");
+    },
+  );
 
   it("accepts empty arguments for a tool without required parameters", async () => {
-    const r = await chat({ config, messages: user("empty"), tools: [{ name: "now", schema: { type: "object", properties: {} } }] });
+    const r = await chat({
+      config,
+      messages: user("empty"),
+      tools: [{ name: "now", schema: { type: "object", properties: {} } }],
+    });
     expect(r.toolCalls).toEqual([{ id: expect.any(String), name: "now", args: {} }]);
   });
 
@@ -132,7 +196,11 @@ describe("chat", () => {
 
   it("throws a typed ProviderError for permanent failures and for aborts", async () => {
     server.load([{ rules: [{ id: "denied", fault: { kind: "http", status: 401 } }] }], "replace");
-    await expect(chat({ config, messages: user("x") })).rejects.toMatchObject({ name: "ProviderError", kind: "auth", status: 401 });
+    await expect(chat({ config, messages: user("x") })).rejects.toMatchObject({
+      name: "ProviderError",
+      kind: "auth",
+      status: 401,
+    });
     const ac = new AbortController();
     ac.abort();
     const err = await chat({ config, messages: user("x"), signal: ac.signal }).catch((e: unknown) => e);
@@ -147,10 +215,16 @@ describe("chat with streaming", () => {
     const r = await chat({ config, messages: user("long"), onDelta: (t) => deltas.push(t) });
     expect(deltas.length).toBeGreaterThan(2);
     expect(deltas.join("")).toBe("a streamed answer that is long enough to need several chunks");
-    expect(r).toMatchObject({ content: deltas.join(""), finishReason: "stop", usage: { promptTokens: expect.any(Number), completionTokens: Math.ceil(deltas.join("").length / 4) } });
+    expect(r).toMatchObject({
+      content: deltas.join(""),
+      finishReason: "stop",
+      usage: { promptTokens: expect.any(Number), completionTokens: Math.ceil(deltas.join("").length / 4) },
+    });
     expect(r.usage.estimated).toBeUndefined();
     const tools = await chat({ config, messages: user("find dogs"), tools: [search], onDelta: () => undefined });
-    expect(tools.toolCalls).toEqual([{ id: expect.stringMatching(/^call_/), name: "search", args: { query: "find dogs" } }]);
+    expect(tools.toolCalls).toEqual([
+      { id: expect.stringMatching(/^call_/), name: "search", args: { query: "find dogs" } },
+    ]);
     const trunc = await chat({ config, messages: user("truncated"), tools: [search], onDelta: () => undefined });
     expect(trunc.invalidToolCalls[0]).toMatchObject({ reason: "truncated" });
     const refused = await chat({ config, messages: user("refuse"), onDelta: () => undefined });
@@ -159,10 +233,25 @@ describe("chat with streaming", () => {
 
   it("retries a stream reset mid-way and tells onDelta which attempt a delta belongs to", async () => {
     const seen: [string, number][] = [];
-    const r = await chat({ config, messages: user("cut"), onDelta: (t, attempt) => seen.push([t, attempt]), retry: fast });
+    const r = await chat({
+      config,
+      messages: user("cut"),
+      onDelta: (t, attempt) => seen.push([t, attempt]),
+      retry: fast,
+    });
     expect(r).toMatchObject({ content: "one two three four five six seven", attempts: 2 });
-    expect(seen.filter(([, a]) => a === 1).map(([t]) => t).join("")).toBe("one two three ");
-    expect(seen.filter(([, a]) => a === 2).map(([t]) => t).join("")).toBe(r.content);
+    expect(
+      seen
+        .filter(([, a]) => a === 1)
+        .map(([t]) => t)
+        .join(""),
+    ).toBe("one two three ");
+    expect(
+      seen
+        .filter(([, a]) => a === 2)
+        .map(([t]) => t)
+        .join(""),
+    ).toBe(r.content);
   });
 });
 
@@ -171,13 +260,26 @@ describe("model configs", () => {
     expect(modelLabel({ model: "scripted-demo" })).toBe("Scripted demo model");
     expect(modelLabel({ model: "Scripted-router" })).toBe("Scripted demo model");
     expect(modelLabel({ model: "gpt-4o-mini" })).toBe("gpt-4o-mini");
-    expect(scriptedModelConfig(4321)).toEqual({ baseURL: "http://127.0.0.1:4321/v1", apiKey: "scripted", model: "scripted-demo" });
+    expect(scriptedModelConfig(4321)).toEqual({
+      baseURL: "http://127.0.0.1:4321/v1",
+      apiKey: "scripted",
+      model: "scripted-demo",
+    });
   });
 
   it("picks the default model from OPENAI_* or falls back to the scripted server", () => {
-    expect(defaultModelConfig({ WEFT_SCRIPTED_MODEL_PORT: "4011", OPENAI_BASE_URL: "" })).toEqual(scriptedModelConfig(4011));
-    expect(defaultModelConfig({ OPENAI_API_KEY: "sk-x" })).toEqual({ baseURL: "https://api.openai.com/v1", apiKey: "sk-x", model: "gpt-4o-mini" });
-    expect(defaultModelConfig({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", OPENAI_MODEL: "llama3.2" })).toEqual({ baseURL: "http://127.0.0.1:11434/v1", model: "llama3.2" });
+    expect(defaultModelConfig({ WEFT_SCRIPTED_MODEL_PORT: "4011", OPENAI_BASE_URL: "" })).toEqual(
+      scriptedModelConfig(4011),
+    );
+    expect(defaultModelConfig({ OPENAI_API_KEY: "sk-x" })).toEqual({
+      baseURL: "https://api.openai.com/v1",
+      apiKey: "sk-x",
+      model: "gpt-4o-mini",
+    });
+    expect(defaultModelConfig({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", OPENAI_MODEL: "llama3.2" })).toEqual({
+      baseURL: "http://127.0.0.1:11434/v1",
+      model: "llama3.2",
+    });
     expect(() => defaultModelConfig({ OPENAI_BASE_URL: "not a url" })).toThrow();
   });
 });

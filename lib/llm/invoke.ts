@@ -24,7 +24,8 @@ export type ResponseFormat =
   | { type: "json_object" }
   | { type: "json_schema"; name: string; schema: Record<string, unknown>; strict?: boolean };
 
-export type InvalidToolCallReason = "invalid_json" | "truncated" | "empty_args" | "not_object" | "unknown_tool" | "schema_invalid";
+export type InvalidToolCallReason =
+  "invalid_json" | "truncated" | "empty_args" | "not_object" | "unknown_tool" | "schema_invalid";
 
 /** A tool call the model sent that must not run; carries enough to ask the model for a repair. */
 export class ToolCallError extends Error {
@@ -96,7 +97,10 @@ export function jsonSchemaOf(schema: ToolSpec["schema"]): Record<string, unknown
   if (!isZod(schema)) return schema;
   let out = converted.get(schema);
   if (!out) {
-    const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<
+      string,
+      unknown
+    >;
     converted.set(schema, (out = rest));
   }
   return out;
@@ -108,11 +112,25 @@ function callOptions(p: ChatParams) {
     function: { name: t.name, description: t.description ?? "", parameters: jsonSchemaOf(t.schema) },
   }));
   const choice = p.toolChoice;
-  const tool_choice = choice === undefined ? undefined : typeof choice === "string" ? choice : { type: "function" as const, function: { name: choice.name } };
+  const tool_choice =
+    choice === undefined
+      ? undefined
+      : typeof choice === "string"
+        ? choice
+        : { type: "function" as const, function: { name: choice.name } };
   const rf = p.responseFormat;
   const response_format =
-    rf?.type === "json_schema" ? { type: "json_schema" as const, json_schema: { name: rf.name, schema: rf.schema, ...(rf.strict === undefined ? {} : { strict: rf.strict }) } } : rf;
-  return { ...(tools?.length ? { tools } : {}), ...(tool_choice ? { tool_choice } : {}), ...(response_format ? { response_format } : {}) };
+    rf?.type === "json_schema"
+      ? {
+          type: "json_schema" as const,
+          json_schema: { name: rf.name, schema: rf.schema, ...(rf.strict === undefined ? {} : { strict: rf.strict }) },
+        }
+      : rf;
+  return {
+    ...(tools?.length ? { tools } : {}),
+    ...(tool_choice ? { tool_choice } : {}),
+    ...(response_format ? { response_format } : {}),
+  };
 }
 
 interface RawToolCall {
@@ -131,13 +149,18 @@ function requiresArgs(schema: ToolSpec["schema"]): boolean {
 }
 
 /** Parses one raw tool call into a valid call or a typed ToolCallError. */
-export function parseToolCall(raw: RawToolCall, tools: ToolSpec[] | undefined, finishReason: string): ToolCall | ToolCallError {
+export function parseToolCall(
+  raw: RawToolCall,
+  tools: ToolSpec[] | undefined,
+  finishReason: string,
+): ToolCall | ToolCallError {
   const id = raw.id ?? "";
   const name = raw.function?.name ?? "";
   const text = argsText(raw.function?.arguments);
   const fail = (reason: InvalidToolCallReason, msg: string) => new ToolCallError(reason, id, name, text, msg);
   const spec = tools?.find((t) => t.name === name);
-  if (tools && !spec) return fail("unknown_tool", `Unknown tool "${name}"; available: ${tools.map((t) => t.name).join(", ") || "none"}.`);
+  if (tools && !spec)
+    return fail("unknown_tool", `Unknown tool "${name}"; available: ${tools.map((t) => t.name).join(", ") || "none"}.`);
   let args: unknown = {};
   if (text.trim() === "") {
     if (spec && requiresArgs(spec.schema)) return fail("empty_args", `Tool "${name}" was called with empty arguments.`);
@@ -150,10 +173,12 @@ export function parseToolCall(raw: RawToolCall, tools: ToolSpec[] | undefined, f
         : fail("invalid_json", `Arguments of "${name}" are not valid JSON: ${(e as Error).message}`);
     }
   }
-  if (!args || typeof args !== "object" || Array.isArray(args)) return fail("not_object", `Arguments of "${name}" must be a JSON object.`);
+  if (!args || typeof args !== "object" || Array.isArray(args))
+    return fail("not_object", `Arguments of "${name}" must be a JSON object.`);
   if (spec && isZod(spec.schema)) {
     const r = spec.schema.safeParse(args);
-    if (!r.success) return fail("schema_invalid", `Arguments of "${name}" do not match its schema: ${z.prettifyError(r.error)}`);
+    if (!r.success)
+      return fail("schema_invalid", `Arguments of "${name}" do not match its schema: ${z.prettifyError(r.error)}`);
     args = r.data;
   }
   return { id, name, args: args as Record<string, unknown> };
@@ -163,8 +188,13 @@ const estimate = (s: string) => Math.max(1, Math.ceil(s.length / 4));
 
 function usageOf(msg: AIMessage, messages: ChatMessage[], completionText: string): Usage {
   const u = msg.usage_metadata;
-  if (u && (u.input_tokens || u.output_tokens)) return { promptTokens: u.input_tokens, completionTokens: u.output_tokens };
-  return { promptTokens: messages.reduce((n, m) => n + 4 + estimate(m.content), 0), completionTokens: estimate(completionText), estimated: true };
+  if (u && (u.input_tokens || u.output_tokens))
+    return { promptTokens: u.input_tokens, completionTokens: u.output_tokens };
+  return {
+    promptTokens: messages.reduce((n, m) => n + 4 + estimate(m.content), 0),
+    completionTokens: estimate(completionText),
+    estimated: true,
+  };
 }
 
 type Answer = { msg: AIMessage | AIMessageChunk; refusal: string | null };
@@ -176,7 +206,8 @@ function toResult({ msg, refusal }: Answer, p: ChatParams, latencyMs: number, at
   const raw = (msg.additional_kwargs.tool_calls ?? []) as RawToolCall[];
   const parsed = raw.map((r) => parseToolCall(r, p.tools, finishReason));
   const content = contentToText(msg.content);
-  const completionText = content + raw.map((r) => `${r.function?.name ?? ""}${argsText(r.function?.arguments)}`).join("");
+  const completionText =
+    content + raw.map((r) => `${r.function?.name ?? ""}${argsText(r.function?.arguments)}`).join("");
   return {
     id: msg.id,
     content,
@@ -187,7 +218,10 @@ function toResult({ msg, refusal }: Answer, p: ChatParams, latencyMs: number, at
     usage: usageOf(msg, p.messages, completionText),
     latencyMs,
     attempts,
-    model: typeof msg.response_metadata?.model_name === "string" && msg.response_metadata.model_name ? msg.response_metadata.model_name : p.config.model,
+    model:
+      typeof msg.response_metadata?.model_name === "string" && msg.response_metadata.model_name
+        ? msg.response_metadata.model_name
+        : p.config.model,
   };
 }
 
@@ -202,7 +236,13 @@ async function invoked(model: Model, messages: BaseMessage[], options: CallOptio
 }
 
 /** Streams and reassembles; refusal deltas are read from each chunk's raw response (LangChain drops them). */
-async function streamed(model: Model, messages: BaseMessage[], options: CallOptions, onText: (t: string) => void, onTool?: (name: string) => void): Promise<Answer> {
+async function streamed(
+  model: Model,
+  messages: BaseMessage[],
+  options: CallOptions,
+  onText: (t: string) => void,
+  onTool?: (name: string) => void,
+): Promise<Answer> {
   let full: AIMessageChunk | undefined;
   let refusal = "";
   for await (const chunk of await model.stream(messages, options)) {
@@ -233,20 +273,26 @@ export async function chat(p: ChatParams): Promise<ChatResult> {
   // json_schema is streamed: the OpenAI SDK's non-streaming parse() path throws on invalid JSON
   // content and on finish_reason "length", losing the raw answer that format repair feeds back.
   const stream = p.onDelta !== undefined || p.responseFormat?.type === "json_schema";
-  const { value, attempts } = await withRetry(async (attempt) => {
-    const t0 = performance.now();
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = p.signal ? AbortSignal.any([p.signal, timeout]) : timeout;
-    try {
-      const answer = stream
-        ? await streamed(model, messages, { ...options, signal }, (t) => p.onDelta?.(t, attempt), p.onToolStart)
-        : await invoked(model, messages, { ...options, signal });
-      latencyMs = Math.round(performance.now() - t0);
-      return answer;
-    } catch (e) {
-      if (timeout.aborted && !p.signal?.aborted) throw new ProviderError("timeout", `No complete answer within ${timeoutMs} ms.`, undefined, undefined, { cause: e });
-      throw e;
-    }
-  }, { ...p.retry, signal: p.signal });
+  const { value, attempts } = await withRetry(
+    async (attempt) => {
+      const t0 = performance.now();
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = p.signal ? AbortSignal.any([p.signal, timeout]) : timeout;
+      try {
+        const answer = stream
+          ? await streamed(model, messages, { ...options, signal }, (t) => p.onDelta?.(t, attempt), p.onToolStart)
+          : await invoked(model, messages, { ...options, signal });
+        latencyMs = Math.round(performance.now() - t0);
+        return answer;
+      } catch (e) {
+        if (timeout.aborted && !p.signal?.aborted)
+          throw new ProviderError("timeout", `No complete answer within ${timeoutMs} ms.`, undefined, undefined, {
+            cause: e,
+          });
+        throw e;
+      }
+    },
+    { ...p.retry, signal: p.signal },
+  );
   return toResult(value, p, latencyMs, attempts);
 }

@@ -152,7 +152,8 @@ export async function askJson(p: JsonCallParams): Promise<JsonCallResult> {
       res = await chat(request(p, path));
     } catch (e) {
       // the provider's own words decide (they are never shown: the error's message is a status summary)
-      const refused = e instanceof ProviderError && e.kind === "bad_request" && UNSUPPORTED.test(e.providerMessage ?? e.message);
+      const refused =
+        e instanceof ProviderError && e.kind === "bad_request" && UNSUPPORTED.test(e.providerMessage ?? e.message);
       if (!refused || path === order.at(-1)) throw e;
       rejected.push(path);
       continue;

@@ -27,7 +27,9 @@ export const chatMessageSchema: z.ZodType<ChatMessage> = z.discriminatedUnion("r
   z.object({
     role: z.literal("assistant"),
     content: z.string(),
-    toolCalls: z.array(z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) })).optional(),
+    toolCalls: z
+      .array(z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) }))
+      .optional(),
   }),
   z.object({ role: z.literal("tool"), content: z.string(), toolCallId: z.string(), name: z.string().optional() }),
 ]);
@@ -43,7 +45,12 @@ export function toLangChain(messages: ChatMessage[]): BaseMessage[] {
       case "assistant":
         return new AIMessage({
           content: m.content,
-          tool_calls: (m.toolCalls ?? []).map((t) => ({ id: t.id, name: t.name, args: t.args, type: "tool_call" as const })),
+          tool_calls: (m.toolCalls ?? []).map((t) => ({
+            id: t.id,
+            name: t.name,
+            args: t.args,
+            type: "tool_call" as const,
+          })),
         });
       case "tool":
         return new ToolMessage({ content: m.content, tool_call_id: m.toolCallId, ...(m.name ? { name: m.name } : {}) });
@@ -59,7 +66,9 @@ export function toLangChain(messages: ChatMessage[]): BaseMessage[] {
 export function contentToText(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
-    return content.map((b) => (typeof b === "string" ? b : b && typeof b === "object" && "text" in b ? String(b.text) : "")).join("");
+    return content
+      .map((b) => (typeof b === "string" ? b : b && typeof b === "object" && "text" in b ? String(b.text) : ""))
+      .join("");
   }
   return "";
 }

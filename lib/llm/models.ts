@@ -57,7 +57,12 @@ export function scriptedModelConfig(port?: number): ModelConfig {
   return { baseURL: fixedUrl || `http://127.0.0.1:${p}/v1`, apiKey: "scripted", model: SCRIPTED_MODEL };
 }
 
-const providerEnv = envSchema.pick({ OPENAI_BASE_URL: true, OPENAI_API_KEY: true, OPENAI_MODEL: true, WEFT_SCRIPTED_MODEL_PORT: true });
+const providerEnv = envSchema.pick({
+  OPENAI_BASE_URL: true,
+  OPENAI_API_KEY: true,
+  OPENAI_MODEL: true,
+  WEFT_SCRIPTED_MODEL_PORT: true,
+});
 
 /**
  * The model used when a user has chosen none: OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL
@@ -71,7 +76,11 @@ export function defaultModelConfig(source: Record<string, string | undefined> = 
     const scripted = scriptedModelConfig(e.WEFT_SCRIPTED_MODEL_PORT);
     return cleaned.WEFT_SCRIPTED_MODEL_URL ? { ...scripted, baseURL: cleaned.WEFT_SCRIPTED_MODEL_URL } : scripted;
   }
-  return { baseURL: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", model: e.OPENAI_MODEL, ...(e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY } : {}) };
+  return {
+    baseURL: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1",
+    model: e.OPENAI_MODEL,
+    ...(e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY } : {}),
+  };
 }
 
 /** Options for createChatModel beyond the config. */
@@ -117,9 +126,18 @@ export function chatModelFor(config: ModelConfig, opts: ChatModelOptions = {}): 
   const byObject = (opts.includeRawResponse ? rawByConfig : plainByConfig).get(config);
   if (byObject && chatModels.get(byObject.key) === byObject.model) return byObject.model;
   const keyHash = config.apiKey ? createHash("sha256").update(config.apiKey).digest("base64url") : "";
-  const key = JSON.stringify([config.baseURL, config.model, keyHash, config.temperature ?? null, config.timeoutMs ?? null, Boolean(opts.includeRawResponse), Boolean(config.userEndpoint)]);
+  const key = JSON.stringify([
+    config.baseURL,
+    config.model,
+    keyHash,
+    config.temperature ?? null,
+    config.timeoutMs ?? null,
+    Boolean(opts.includeRawResponse),
+    Boolean(config.userEndpoint),
+  ]);
   let model = chatModels.get(key);
-  if (model) chatModels.delete(key); // re-inserted below: most recently used last
+  if (model)
+    chatModels.delete(key); // re-inserted below: most recently used last
   else model = createChatModel(config, opts);
   chatModels.set(key, model);
   if (chatModels.size > CHAT_MODEL_CACHE_MAX) chatModels.delete(chatModels.keys().next().value!);

@@ -31,7 +31,11 @@ beforeAll(async () => {
   });
   talker = await server((_req, res) => {
     res.writeHead(400, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { message: `${SECRET_BODY}: you are not an OpenAI endpoint`, type: "weird", code: SECRET_BODY } }));
+    res.end(
+      JSON.stringify({
+        error: { message: `${SECRET_BODY}: you are not an OpenAI endpoint`, type: "weird", code: SECRET_BODY },
+      }),
+    );
   });
 });
 afterAll(async () => {
@@ -40,10 +44,18 @@ afterAll(async () => {
 });
 
 /** A user's provider config (a provider row's base URL), as the model resolver builds it. */
-const userProvider = (baseURL: string): ModelConfig => ({ baseURL: `${baseURL}/v1`, model: "m", apiKey: "sk-stored-key-9d2a", userEndpoint: true });
+const userProvider = (baseURL: string): ModelConfig => ({
+  baseURL: `${baseURL}/v1`,
+  model: "m",
+  apiKey: "sk-stored-key-9d2a",
+  userEndpoint: true,
+});
 
 async function failure(config: ModelConfig): Promise<ProviderError> {
-  const err = await chat({ config, messages: [{ role: "user", content: "hi" }], retry: { maxAttempts: 1 } }).then(() => null, (e: unknown) => e);
+  const err = await chat({ config, messages: [{ role: "user", content: "hi" }], retry: { maxAttempts: 1 } }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(err instanceof ProviderError)) throw new Error(`expected a ProviderError, got ${String(err)}`);
   return err;
 }
@@ -70,7 +82,11 @@ describe("calls to a user's model provider (finding 1)", () => {
   it("finding 1: the provider's error body is never shown, only a status summary", async () => {
     process.env.WEFT_PROVIDER_ALLOW_PRIVATE = "1";
     const err = await failure(userProvider(talker.url));
-    expect(err).toMatchObject({ kind: "bad_request", status: 400, message: "the provider refused the request (HTTP 400)" });
+    expect(err).toMatchObject({
+      kind: "bad_request",
+      status: 400,
+      message: "the provider refused the request (HTTP 400)",
+    });
     expect(JSON.stringify({ message: err.message, stack: err.stack })).not.toContain(SECRET_BODY);
     expect(talker.hits.at(-1)?.authorization).toBe("Bearer sk-stored-key-9d2a");
   });

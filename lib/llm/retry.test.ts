@@ -5,17 +5,37 @@ import { startScriptedServer, type ScriptedServer } from "./scripted/server";
 
 let server: ScriptedServer;
 const call = (input: string) => () =>
-  new ChatOpenAI({ model: "scripted-demo", apiKey: "k", maxRetries: 0, configuration: { baseURL: server.url } }).invoke(input);
+  new ChatOpenAI({ model: "scripted-demo", apiKey: "k", maxRetries: 0, configuration: { baseURL: server.url } }).invoke(
+    input,
+  );
 
 beforeAll(async () => {
   server = await startScriptedServer({
     fixtures: [
       {
         rules: [
-          { id: "r429", match: { lastUser: "rate" }, fault: { kind: "http", status: 429, retryAfter: 1 }, times: 1, reply: { text: "ok after 429" } },
-          { id: "r500", match: { lastUser: "boom" }, fault: { kind: "http", status: 500 }, times: 2, reply: { text: "ok after 500s" } },
+          {
+            id: "r429",
+            match: { lastUser: "rate" },
+            fault: { kind: "http", status: 429, retryAfter: 1 },
+            times: 1,
+            reply: { text: "ok after 429" },
+          },
+          {
+            id: "r500",
+            match: { lastUser: "boom" },
+            fault: { kind: "http", status: 500 },
+            times: 2,
+            reply: { text: "ok after 500s" },
+          },
           { id: "r401", match: { lastUser: "key" }, fault: { kind: "http", status: 401 } },
-          { id: "reset", match: { lastUser: "reset" }, fault: { kind: "reset" }, times: 1, reply: { text: "ok after reset" } },
+          {
+            id: "reset",
+            match: { lastUser: "reset" },
+            fault: { kind: "reset" },
+            times: 1,
+            reply: { text: "ok after reset" },
+          },
         ],
       },
     ],
@@ -37,10 +57,16 @@ describe("withRetry against the scripted server", () => {
 
   it("retries 500s with backoff", async () => {
     const errors: ProviderError[] = [];
-    const { value, attempts } = await withRetry(call("boom"), { baseDelayMs: 20, onRetry: ({ error }) => errors.push(error) });
+    const { value, attempts } = await withRetry(call("boom"), {
+      baseDelayMs: 20,
+      onRetry: ({ error }) => errors.push(error),
+    });
     expect(value.content).toBe("ok after 500s");
     expect(attempts).toBe(3);
-    expect(errors.map((e) => [e.kind, e.status, e.retryable])).toEqual([["server", 500, true], ["server", 500, true]]);
+    expect(errors.map((e) => [e.kind, e.status, e.retryable])).toEqual([
+      ["server", 500, true],
+      ["server", 500, true],
+    ]);
   });
 
   it("retries a connection reset", async () => {
@@ -88,17 +114,30 @@ describe("classification and delays", () => {
   });
 
   it("classifies statuses, socket errors and timeouts", () => {
-    const withStatus = (status: number, headers?: Record<string, string>) => toProviderError(Object.assign(new Error(`${status} x`), { status, headers: new Headers(headers) }));
-    expect(withStatus(429, { "retry-after": "2" })).toMatchObject({ kind: "rate_limit", retryable: true, retryAfterMs: 2000 });
+    const withStatus = (status: number, headers?: Record<string, string>) =>
+      toProviderError(Object.assign(new Error(`${status} x`), { status, headers: new Headers(headers) }));
+    expect(withStatus(429, { "retry-after": "2" })).toMatchObject({
+      kind: "rate_limit",
+      retryable: true,
+      retryAfterMs: 2000,
+    });
     expect(withStatus(429, { "retry-after-ms": "150" })).toMatchObject({ retryAfterMs: 150 });
     for (const s of [500, 502, 503, 504]) expect(withStatus(s).retryable).toBe(true);
     for (const s of [400, 401, 403, 404, 422]) expect(withStatus(s).retryable).toBe(false);
-    const reset = Object.assign(new TypeError("terminated"), { cause: Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }) });
+    const reset = Object.assign(new TypeError("terminated"), {
+      cause: Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }),
+    });
     expect(toProviderError(reset)).toMatchObject({ kind: "connection", retryable: true });
     expect(toProviderError(new Error("socket hang up"))).toMatchObject({ kind: "connection" });
     expect(toProviderError(new Error("Premature close"))).toMatchObject({ kind: "connection" });
-    expect(toProviderError(Object.assign(new Error("Request timed out."), { name: "TimeoutError" }))).toMatchObject({ kind: "timeout", retryable: true });
-    expect(toProviderError(Object.assign(new Error("Request was aborted."), { name: "AbortError" }))).toMatchObject({ kind: "aborted", retryable: false });
+    expect(toProviderError(Object.assign(new Error("Request timed out."), { name: "TimeoutError" }))).toMatchObject({
+      kind: "timeout",
+      retryable: true,
+    });
+    expect(toProviderError(Object.assign(new Error("Request was aborted."), { name: "AbortError" }))).toMatchObject({
+      kind: "aborted",
+      retryable: false,
+    });
     expect(toProviderError(new Error("weird"))).toMatchObject({ kind: "unknown", retryable: false });
   });
 

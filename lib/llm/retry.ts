@@ -82,7 +82,8 @@ function kindOfStatus(status: number, message: string): ProviderErrorKind {
   return "bad_request";
 }
 
-const CONNECTION = /ECONNRESET|ECONNREFUSED|ECONNABORTED|EPIPE|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|UND_ERR_SOCKET|UND_ERR_CLOSED|socket hang up|premature close|terminated|other side closed|fetch failed|connection error/i;
+const CONNECTION =
+  /ECONNRESET|ECONNREFUSED|ECONNABORTED|EPIPE|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|UND_ERR_SOCKET|UND_ERR_CLOSED|socket hang up|premature close|terminated|other side closed|fetch failed|connection error/i;
 
 /** The first error in `e`'s cause chain with this name (depth-limited). */
 function causeNamed(e: unknown, name: string): Error | undefined {
@@ -108,8 +109,17 @@ function chain(e: unknown): string {
 
 /** Error codes providers put in their error bodies that may be shown (names, never text from the body). */
 const KNOWN_CODES = new Set([
-  "model_not_found", "context_length_exceeded", "invalid_api_key", "insufficient_quota", "rate_limit_exceeded",
-  "invalid_request_error", "authentication_error", "permission_error", "not_found_error", "server_error", "overloaded_error",
+  "model_not_found",
+  "context_length_exceeded",
+  "invalid_api_key",
+  "insufficient_quota",
+  "rate_limit_exceeded",
+  "invalid_request_error",
+  "authentication_error",
+  "permission_error",
+  "not_found_error",
+  "server_error",
+  "overloaded_error",
 ]);
 
 /**
@@ -127,7 +137,8 @@ export function statusSummary(status: number, kind: ProviderErrorKind, code?: un
     timeout: "the provider timed out",
   };
   const named = typeof code === "string" && KNOWN_CODES.has(code) ? `, ${code}` : "";
-  if (status < 400) return `the provider answered with a redirect, which is not followed; use the URL it points to (HTTP ${status})`;
+  if (status < 400)
+    return `the provider answered with a redirect, which is not followed; use the URL it points to (HTTP ${status})`;
   return `${words[kind] ?? "the provider refused the request"} (HTTP ${status}${named})`;
 }
 
@@ -138,7 +149,14 @@ export function statusSummary(status: number, kind: ProviderErrorKind, code?: un
  */
 export function toProviderError(e: unknown): ProviderError {
   if (e instanceof ProviderError) return e;
-  const o = (e && typeof e === "object" ? e : {}) as { status?: unknown; headers?: unknown; name?: unknown; message?: unknown; code?: unknown; type?: unknown };
+  const o = (e && typeof e === "object" ? e : {}) as {
+    status?: unknown;
+    headers?: unknown;
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    type?: unknown;
+  };
   const message = typeof o.message === "string" ? o.message.split("\n")[0]! : String(e);
   if (typeof o.status === "number" && o.status >= 300) {
     const kind = o.status < 400 ? "bad_request" : kindOfStatus(o.status, message);
@@ -149,9 +167,12 @@ export function toProviderError(e: unknown): ProviderError {
   }
   const refused = causeNamed(e, "ProviderAddressRefused");
   if (refused) return new ProviderError("bad_request", refused.message, undefined, undefined, { cause: e });
-  if (o.name === "ContextOverflowError") return new ProviderError("context_overflow", message, undefined, undefined, { cause: e });
-  if (o.name === "TimeoutError" || /timed out|timeout/i.test(message)) return new ProviderError("timeout", message, undefined, undefined, { cause: e });
-  if (o.name === "AbortError" || /aborted/i.test(message)) return new ProviderError("aborted", message, undefined, undefined, { cause: e });
+  if (o.name === "ContextOverflowError")
+    return new ProviderError("context_overflow", message, undefined, undefined, { cause: e });
+  if (o.name === "TimeoutError" || /timed out|timeout/i.test(message))
+    return new ProviderError("timeout", message, undefined, undefined, { cause: e });
+  if (o.name === "AbortError" || /aborted/i.test(message))
+    return new ProviderError("aborted", message, undefined, undefined, { cause: e });
   if (CONNECTION.test(chain(e))) return new ProviderError("connection", message, undefined, undefined, { cause: e });
   return new ProviderError("unknown", message, undefined, undefined, { cause: e });
 }
@@ -186,7 +207,9 @@ export function retryDelay(attempt: number, error: ProviderError, o: RetryOption
 
 function abortError(signal: AbortSignal): ProviderError {
   const reason = signal.reason as { message?: string } | undefined;
-  return new ProviderError("aborted", reason?.message ?? "The call was aborted.", undefined, undefined, { cause: signal.reason });
+  return new ProviderError("aborted", reason?.message ?? "The call was aborted.", undefined, undefined, {
+    cause: signal.reason,
+  });
 }
 
 /** Sleeps `ms`, rejecting early with an aborted ProviderError when the signal aborts. */
@@ -209,7 +232,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * Runs `fn` until it succeeds, a permanent error occurs, attempts run out or the signal aborts.
  * Throws the last error as a ProviderError. Returns the value and how many attempts it took.
  */
-export async function withRetry<T>(fn: (attempt: number) => Promise<T>, o: RetryOptions = {}): Promise<{ value: T; attempts: number }> {
+export async function withRetry<T>(
+  fn: (attempt: number) => Promise<T>,
+  o: RetryOptions = {},
+): Promise<{ value: T; attempts: number }> {
   const max = Math.max(1, o.maxAttempts ?? 4);
   for (let attempt = 1; ; attempt++) {
     if (o.signal?.aborted) throw abortError(o.signal);

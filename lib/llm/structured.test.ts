@@ -9,7 +9,14 @@ let server: ScriptedServer;
 let config: ModelConfig;
 const person = z.object({ name: z.string(), age: z.number().int() });
 const ask = (content: string, extra: Partial<Parameters<typeof structured>[0]> = {}) =>
-  structured({ config, messages: [{ role: "user", content }], schema: person, name: "person", retry: { baseDelayMs: 5 }, ...extra });
+  structured({
+    config,
+    messages: [{ role: "user", content }],
+    schema: person,
+    name: "person",
+    retry: { baseDelayMs: 5 },
+    ...extra,
+  });
 const TEXT_MARKER = "Answer with only one JSON object";
 
 beforeAll(async () => {
@@ -17,19 +24,45 @@ beforeAll(async () => {
     fixtures: [
       {
         rules: [
-          { id: "legacy.400", priority: 10, match: { lastUser: "legacy", hasTools: true }, fault: { kind: "http", status: 400, message: "This model does not support tools." } },
-          { id: "legacy.text", priority: 10, match: { lastUser: "legacy", system: TEXT_MARKER }, reply: { text: 'Sure! ```json\n{"name": "Grace", "age": 85}\n```' } },
+          {
+            id: "legacy.400",
+            priority: 10,
+            match: { lastUser: "legacy", hasTools: true },
+            fault: { kind: "http", status: 400, message: "This model does not support tools." },
+          },
+          {
+            id: "legacy.text",
+            priority: 10,
+            match: { lastUser: "legacy", system: TEXT_MARKER },
+            reply: { text: 'Sure! ```json\n{"name": "Grace", "age": 85}\n```' },
+          },
           { id: "ok", match: { lastUser: "ok", schema: "person" }, reply: { json: { name: "Ada", age: 36 } } },
-          { id: "prose", match: { lastUser: "prose" }, reply: { text: 'Here you go: {"name": "Alan", "age": 41} — hope that helps.' } },
+          {
+            id: "prose",
+            match: { lastUser: "prose" },
+            reply: { text: 'Here you go: {"name": "Alan", "age": 41} — hope that helps.' },
+          },
           {
             id: "repair",
             match: { lastUser: "repair" },
-            sequence: [{ json: { name: "Ada", age: "old" } }, { fault: { kind: "malformed_args" } }, { json: { name: "Ada", age: 36 } }],
+            sequence: [
+              { json: { name: "Ada", age: "old" } },
+              { fault: { kind: "malformed_args" } },
+              { json: { name: "Ada", age: 36 } },
+            ],
           },
           { id: "never", match: { lastUser: "never" }, reply: { json: { name: 7 } } },
-          { id: "trunc", match: { lastUser: "trunc" }, sequence: [{ fault: { kind: "truncated_args" } }, { json: { name: "Bo", age: 3 } }] },
+          {
+            id: "trunc",
+            match: { lastUser: "trunc" },
+            sequence: [{ fault: { kind: "truncated_args" } }, { json: { name: "Bo", age: 3 } }],
+          },
           { id: "refuse", match: { lastUser: "refuse" }, fault: { kind: "refusal" } },
-          { id: "text.ok", match: { lastUser: "plain", system: TEXT_MARKER }, reply: { text: '{"name": "Lin", "age": 29}' } },
+          {
+            id: "text.ok",
+            match: { lastUser: "plain", system: TEXT_MARKER },
+            reply: { text: '{"name": "Lin", "age": 29}' },
+          },
         ],
       },
     ],

@@ -55,7 +55,8 @@ export class StructuredOutputError extends Error {
   }
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; reason: StructuredFailureReason; message: string; repair: ChatMessage[] };
+type Outcome<T> =
+  { ok: true; value: T } | { ok: false; reason: StructuredFailureReason; message: string; repair: ChatMessage[] };
 
 const validationMessage = (e: z.ZodError) => `it does not match the schema: ${z.prettifyError(e)}`;
 
@@ -75,13 +76,19 @@ function fromText<T>(p: StructuredParams<T>, res: ChatResult): Outcome<T> {
     message,
     repair: [
       { role: "assistant", content: res.content },
-      { role: "user", content: `Your previous answer was invalid: ${message}\nReply again with only a JSON object that matches the schema "${p.name}".` },
+      {
+        role: "user",
+        content: `Your previous answer was invalid: ${message}\nReply again with only a JSON object that matches the schema "${p.name}".`,
+      },
     ],
   });
   const found = extractJson(res.content);
   if (!found) {
-    if (res.finishReason === "length") return retry("truncated", "it was cut off before the JSON ended (finish_reason length).");
-    return res.content.trim() ? retry("invalid_json", "it contains no valid JSON object.") : retry("no_output", "it was empty.");
+    if (res.finishReason === "length")
+      return retry("truncated", "it was cut off before the JSON ended (finish_reason length).");
+    return res.content.trim()
+      ? retry("invalid_json", "it contains no valid JSON object.")
+      : retry("no_output", "it was empty.");
   }
   const v = p.schema.safeParse(found.value);
   return v.success ? { ok: true, value: v.data } : retry("schema_invalid", validationMessage(v.error));
@@ -101,14 +108,21 @@ function fromTool<T>(p: StructuredParams<T>, res: ChatResult): Outcome<T> {
   if (good) return { ok: true, value: good.args as T };
   const bad = res.invalidToolCalls[0];
   if (bad) {
-    const calls = [...res.toolCalls.map((c) => ({ ...c, args: {} })), ...res.invalidToolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, args: {} }))];
+    const calls = [
+      ...res.toolCalls.map((c) => ({ ...c, args: {} })),
+      ...res.invalidToolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, args: {} })),
+    ];
     return {
       ok: false,
       reason: TOOL_REASON[bad.reason],
       message: bad.message,
       repair: [
         { role: "assistant", content: res.content, toolCalls: calls },
-        ...calls.map((c) => ({ role: "tool" as const, toolCallId: c.id, content: `Error: ${bad.message} Call "${p.name}" again with complete arguments that match its schema.` })),
+        ...calls.map((c) => ({
+          role: "tool" as const,
+          toolCallId: c.id,
+          content: `Error: ${bad.message} Call "${p.name}" again with complete arguments that match its schema.`,
+        })),
       ],
     };
   }
@@ -116,12 +130,25 @@ function fromTool<T>(p: StructuredParams<T>, res: ChatResult): Outcome<T> {
 }
 
 function request<T>(p: StructuredParams<T>, msgs: ChatMessage[], method: StructuredMethod) {
-  const base = { config: p.config, messages: withInstruction(p, msgs, method), signal: p.signal, retry: p.retry, ...(p.onDelta ? { onDelta: p.onDelta } : {}) };
+  const base = {
+    config: p.config,
+    messages: withInstruction(p, msgs, method),
+    signal: p.signal,
+    retry: p.retry,
+    ...(p.onDelta ? { onDelta: p.onDelta } : {}),
+  };
   switch (method) {
     case "tool":
-      return { ...base, tools: [{ name: p.name, description: p.description ?? `Return the ${p.name} result.`, schema: p.schema }], toolChoice: { name: p.name } };
+      return {
+        ...base,
+        tools: [{ name: p.name, description: p.description ?? `Return the ${p.name} result.`, schema: p.schema }],
+        toolChoice: { name: p.name },
+      };
     case "json_schema":
-      return { ...base, responseFormat: { type: "json_schema" as const, name: p.name, schema: jsonSchemaOf(p.schema) } };
+      return {
+        ...base,
+        responseFormat: { type: "json_schema" as const, name: p.name, schema: jsonSchemaOf(p.schema) },
+      };
     case "text":
       return base;
   }
@@ -149,7 +176,13 @@ export async function structured<T>(p: StructuredParams<T>): Promise<StructuredR
     try {
       res = await chat(request(p, msgs, method));
     } catch (e) {
-      if (e instanceof ProviderError && e.kind === "bad_request" && method !== "text" && !switched && UNSUPPORTED.test(e.providerMessage ?? e.message)) {
+      if (
+        e instanceof ProviderError &&
+        e.kind === "bad_request" &&
+        method !== "text" &&
+        !switched &&
+        UNSUPPORTED.test(e.providerMessage ?? e.message)
+      ) {
         method = "text";
         switched = true;
         continue;
@@ -161,11 +194,18 @@ export async function structured<T>(p: StructuredParams<T>): Promise<StructuredR
     usage.completionTokens += res.usage.completionTokens;
     if (res.usage.estimated) usage.estimated = true;
     latencyMs += res.latencyMs;
-    if (res.refusal) throw new StructuredOutputError("refusal", `The model refused: ${res.refusal}`, attempts, res.refusal, usage);
+    if (res.refusal)
+      throw new StructuredOutputError("refusal", `The model refused: ${res.refusal}`, attempts, res.refusal, usage);
     const out = method === "tool" ? fromTool(p, res) : fromText(p, res);
     if (out.ok) return { value: out.value, attempts, usage, latencyMs, method, model: res.model };
     if (attempts > (p.maxRepairs ?? 2)) {
-      throw new StructuredOutputError(out.reason, `No valid "${p.name}" after ${attempts} answers: ${out.message}`, attempts, lastOutput(res), usage);
+      throw new StructuredOutputError(
+        out.reason,
+        `No valid "${p.name}" after ${attempts} answers: ${out.message}`,
+        attempts,
+        lastOutput(res),
+        usage,
+      );
     }
     msgs = [...msgs, ...out.repair];
   }

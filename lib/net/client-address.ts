@@ -31,7 +31,11 @@ export function trustedProxies(source: Record<string, string | undefined> = proc
 
 /** An address as compared and counted: IPv4-mapped IPv6 unwrapped, lower case. */
 export function normaliseAddress(address: string): string {
-  return address.trim().replace(/^\[|\]$/g, "").replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1").toLowerCase();
+  return address
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1")
+    .toLowerCase();
 }
 
 function inList(list: BlockList, address: string): boolean {
@@ -61,7 +65,10 @@ export function peerAddress(headers: Headers): string | null {
 }
 
 const forwardedFor = (headers: Headers): string[] =>
-  (headers.get("x-forwarded-for") ?? "").split(",").map(normaliseAddress).filter((a) => isIP(a) !== 0);
+  (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map(normaliseAddress)
+    .filter((a) => isIP(a) !== 0);
 
 /**
  * The client's address: the socket's, unless it is a trusted proxy; then the X-Forwarded-For entry
@@ -74,7 +81,8 @@ export function clientIp(headers: Headers, trust: TrustedProxies = trustedProxie
   if (!isTrustedProxy(peer, trust)) return peer;
   const chain = [...forwardedFor(headers), peer];
   if (trust.kind === "hops") return chain[Math.max(0, chain.length - 1 - trust.hops)]!;
-  for (let i = chain.length - 1; i >= 0; i--) if (trust.kind === "list" && !inList(trust.list, chain[i]!)) return chain[i]!;
+  for (let i = chain.length - 1; i >= 0; i--)
+    if (trust.kind === "list" && !inList(trust.list, chain[i]!)) return chain[i]!;
   return chain[0]!;
 }
 

@@ -43,7 +43,12 @@ function send(target: CheckedTarget, req: GuardedRequest, policy: NetPolicy, dea
     const timer = setTimeout(() => request.destroy(new Error("request timed out")), Math.max(1, deadline - Date.now()));
     const request = mod.request(
       target.url,
-      { method: req.method ?? "GET", headers: { "user-agent": "WeftTools/1", ...req.headers }, lookup: pinnedLookup(target), agent: false },
+      {
+        method: req.method ?? "GET",
+        headers: { "user-agent": "WeftTools/1", ...req.headers },
+        lookup: pinnedLookup(target),
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -92,7 +97,13 @@ export async function guardedFetch(req: GuardedRequest, policy: NetPolicy = {}):
     const hop = await send(target, current, policy, deadline);
     const location = hop.headers.location;
     if (!REDIRECTS.has(hop.status) || !location) {
-      return { status: hop.status, headers: flatHeaders(hop.headers), body: hop.body, url: target.url.toString(), redirects };
+      return {
+        status: hop.status,
+        headers: flatHeaders(hop.headers),
+        body: hop.body,
+        url: target.url.toString(),
+        redirects,
+      };
     }
     if (redirects >= maxRedirects) throw new NetRefusedError("redirect", `more than ${maxRedirects} redirects`);
     const next = new URL(location, target.url).toString();

@@ -30,21 +30,47 @@ const dns = fakeResolver({
 });
 
 async function refused(url: string, stage?: string, allowedDomains?: string[]) {
-  const err = await checkTarget(url, { resolver: dns.resolver, allowedDomains }).then(() => null, (e: unknown) => e);
+  const err = await checkTarget(url, { resolver: dns.resolver, allowedDomains }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err, url).toBeInstanceOf(NetRefusedError);
   if (stage) expect((err as NetRefusedError).stage, url).toBe(stage);
 }
 
 describe("X4: refused before any connection", () => {
   const literal = [
-    "http://169.254.169.254/latest/meta-data/", "http://127.0.0.1/", "http://127.1.2.3:8080/", "http://0.0.0.0/",
-    "http://10.0.0.1/", "http://172.16.5.4/", "http://172.31.255.255/", "http://192.168.0.1/", "http://100.64.0.1/",
-    "http://100.127.255.254/", "http://[::1]/", "http://[::]/", "http://[fd00::1]/", "http://[fc00::1]/", "http://[fe80::1]/",
-    "http://[::ffff:127.0.0.1]/", "http://[::ffff:169.254.169.254]/", "http://[::ffff:7f00:1]/", "http://[64:ff9b::a00:1]/",
-    "http://224.0.0.1/", "http://[ff02::1]/", "http://255.255.255.255/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://127.0.0.1/",
+    "http://127.1.2.3:8080/",
+    "http://0.0.0.0/",
+    "http://10.0.0.1/",
+    "http://172.16.5.4/",
+    "http://172.31.255.255/",
+    "http://192.168.0.1/",
+    "http://100.64.0.1/",
+    "http://100.127.255.254/",
+    "http://[::1]/",
+    "http://[::]/",
+    "http://[fd00::1]/",
+    "http://[fc00::1]/",
+    "http://[fe80::1]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:169.254.169.254]/",
+    "http://[::ffff:7f00:1]/",
+    "http://[64:ff9b::a00:1]/",
+    "http://224.0.0.1/",
+    "http://[ff02::1]/",
+    "http://255.255.255.255/",
     // decimal / octal / hex / short IPv4 forms (normalised by the URL parser, then refused)
-    "http://2130706433/", "http://0177.0.0.1/", "http://0x7f.0.0.1/", "http://0x7f000001/", "http://127.1/",
-    "http://017700000001/", "http://3232235521/", "http://0xa9fea9fe/",
+    "http://2130706433/",
+    "http://0177.0.0.1/",
+    "http://0x7f.0.0.1/",
+    "http://0x7f000001/",
+    "http://127.1/",
+    "http://017700000001/",
+    "http://3232235521/",
+    "http://0xa9fea9fe/",
   ];
   for (const url of literal) test(`literal ${url}`, () => refused(url, "address"));
 
@@ -55,14 +81,29 @@ describe("X4: refused before any connection", () => {
   });
 
   test("DNS names resolving to private addresses (any of them)", async () => {
-    for (const host of ["internal.example", "mixed.example", "metadata.example", "v6loop.example", "ula.example", "mapped.example", "cgnat.example"]) {
+    for (const host of [
+      "internal.example",
+      "mixed.example",
+      "metadata.example",
+      "v6loop.example",
+      "ula.example",
+      "mapped.example",
+      "cgnat.example",
+    ]) {
       await refused(`https://${host}/x`, "address");
     }
     await refused("http://fixture.test/", "address"); // loopback without the test-only override
   });
 
   test("non-http schemes and credentials", async () => {
-    for (const url of ["file:///etc/passwd", "ftp://example.com/", "gopher://127.0.0.1:6379/_INFO", "data:text/plain,hi", "javascript:alert(1)", "ws://example.com/"]) {
+    for (const url of [
+      "file:///etc/passwd",
+      "ftp://example.com/",
+      "gopher://127.0.0.1:6379/_INFO",
+      "data:text/plain,hi",
+      "javascript:alert(1)",
+      "ws://example.com/",
+    ]) {
       await refused(url, "scheme");
     }
     await refused("http://user:pass@example.com/", "url");
@@ -78,7 +119,12 @@ describe("X4: refused before any connection", () => {
   test("allowPrivate (an operator's setting) lets private and loopback targets through, and nothing else", async () => {
     const open = { resolver: dns.resolver, allowPrivate: true };
     expect(await checkTarget("https://internal.example/hook", open)).toMatchObject({ address: "10.1.2.3" });
-    expect(await checkTarget("http://localhost:4000/", { ...open, resolver: async () => [{ address: "127.0.0.1", family: 4 }] })).toMatchObject({ address: "127.0.0.1" });
+    expect(
+      await checkTarget("http://localhost:4000/", {
+        ...open,
+        resolver: async () => [{ address: "127.0.0.1", family: 4 }],
+      }),
+    ).toMatchObject({ address: "127.0.0.1" });
     await expect(checkTarget("file:///etc/passwd", open)).rejects.toMatchObject({ stage: "scheme" });
     await expect(checkTarget("http://user:pass@internal.example/", open)).rejects.toMatchObject({ stage: "url" });
   });
@@ -109,7 +155,11 @@ describe("guardedFetch against a local fixture (loopback allowed ONLY via the te
     port = (server.address() as AddressInfo).port;
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
-  const policy = () => ({ resolver: dns.resolver, testOnlyAllowAddresses: ["127.0.0.1"], allowedDomains: ["fixture.test"] });
+  const policy = () => ({
+    resolver: dns.resolver,
+    testOnlyAllowAddresses: ["127.0.0.1"],
+    allowedDomains: ["fixture.test"],
+  });
 
   test("allowed request goes to the pinned, checked address", async () => {
     const before = dns.calls.filter((c) => c === "fixture.test").length;
@@ -135,14 +185,20 @@ describe("guardedFetch against a local fixture (loopback allowed ONLY via the te
   });
 
   test("a redirect off the allowlist is refused", async () => {
-    const err = await guardedFetch({ url: `http://fixture.test:${port}/to-internal` }, policy()).catch((e: unknown) => e);
+    const err = await guardedFetch({ url: `http://fixture.test:${port}/to-internal` }, policy()).catch(
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ stage: "allowlist" });
   });
 
   test("size and time caps", async () => {
-    await expect(guardedFetch({ url: `http://fixture.test:${port}/big` }, { ...policy(), maxBytes: 10_000 })).rejects.toThrow(/larger than/);
+    await expect(
+      guardedFetch({ url: `http://fixture.test:${port}/big` }, { ...policy(), maxBytes: 10_000 }),
+    ).rejects.toThrow(/larger than/);
     const t0 = Date.now();
-    await expect(guardedFetch({ url: `http://fixture.test:${port}/slow` }, { ...policy(), timeoutMs: 300 })).rejects.toThrow(/timed out/);
+    await expect(
+      guardedFetch({ url: `http://fixture.test:${port}/slow` }, { ...policy(), timeoutMs: 300 }),
+    ).rejects.toThrow(/timed out/);
     expect(Date.now() - t0).toBeLessThan(1500);
   });
 

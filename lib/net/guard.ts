@@ -72,23 +72,31 @@ function parse(raw: string | URL): URL {
  */
 export async function checkTarget(raw: string | URL, policy: NetPolicy = {}): Promise<CheckedTarget> {
   const url = parse(raw);
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new NetRefusedError("scheme", `scheme ${url.protocol} is not allowed`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new NetRefusedError("scheme", `scheme ${url.protocol} is not allowed`);
   if (url.username || url.password) throw new NetRefusedError("url", "credentials in URLs are not allowed");
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
-  if (!matchesAllowlist(hostname, policy.allowedDomains)) throw new NetRefusedError("allowlist", `${hostname} is not on this tool's domain allowlist`);
+  if (!matchesAllowlist(hostname, policy.allowedDomains))
+    throw new NetRefusedError("allowlist", `${hostname} is not on this tool's domain allowlist`);
   const literal = isIP(hostname);
-  if (!literal && !policy.allowPrivate && /(^|\.)localhost\.?$/i.test(hostname)) throw new NetRefusedError("address", `${hostname} is a loopback name`);
+  if (!literal && !policy.allowPrivate && /(^|\.)localhost\.?$/i.test(hostname))
+    throw new NetRefusedError("address", `${hostname} is a loopback name`);
   let addresses: Array<{ address: string; family: number }>;
   if (literal) addresses = [{ address: hostname, family: literal }];
   else {
     try {
       addresses = await (policy.resolver ?? systemResolver)(hostname);
     } catch (err) {
-      throw new NetRefusedError("resolve", `cannot resolve ${hostname}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new NetRefusedError(
+        "resolve",
+        `cannot resolve ${hostname}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
   if (addresses.length === 0) throw new NetRefusedError("resolve", `${hostname} has no addresses`);
-  const bad = policy.allowPrivate ? undefined : addresses.find((a) => isPrivateAddress(a.address) && !allowedAnyway(a.address, policy));
+  const bad = policy.allowPrivate
+    ? undefined
+    : addresses.find((a) => isPrivateAddress(a.address) && !allowedAnyway(a.address, policy));
   if (bad) throw new NetRefusedError("address", `${hostname} resolves to a non-public address (${bad.address})`);
   const first = addresses[0]!;
   return { url, hostname, address: first.address, family: first.family === 6 ? 6 : 4 };

@@ -36,20 +36,30 @@ export function pinnedFetch(policy: NetPolicy, refused: (err: NetRefusedError) =
     const signal = init?.signal ?? undefined;
     const mod = target.url.protocol === "https:" ? https : http;
     return new Promise<Response>((resolve, reject) => {
-      const req = mod.request(target.url, { method: request.method, headers, lookup: pinnedLookup(target), agent: false, ...(signal ? { signal } : {}) }, (res) => {
-        const status = res.statusCode ?? 502;
-        const out = new Headers();
-        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
-          try {
-            out.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-          } catch {
-            // a header the Fetch API cannot hold is left out
+      const req = mod.request(
+        target.url,
+        { method: request.method, headers, lookup: pinnedLookup(target), agent: false, ...(signal ? { signal } : {}) },
+        (res) => {
+          const status = res.statusCode ?? 502;
+          const out = new Headers();
+          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+            try {
+              out.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+            } catch {
+              // a header the Fetch API cannot hold is left out
+            }
           }
-        }
-        const stream = NULL_BODY.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
-        if (!stream) res.resume();
-        resolve(new Response(stream, { status: status < 200 || status > 599 ? 502 : status, statusText: res.statusMessage ?? "", headers: out }));
-      });
+          const stream = NULL_BODY.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+          if (!stream) res.resume();
+          resolve(
+            new Response(stream, {
+              status: status < 200 || status > 599 ? 502 : status,
+              statusText: res.statusMessage ?? "",
+              headers: out,
+            }),
+          );
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });

@@ -2,9 +2,17 @@ import { describe, expect, it } from "vitest";
 import { MAX_NOTIFICATION_BYTES, runFinishedBody } from "./deliver";
 
 const run = {
-  id: "r1", status: "succeeded" as const, reason: "done", outputs: { article: "short" }, trigger: "webhook" as const,
-  createdAt: new Date("2026-12-02T10:00:00Z"), startedAt: new Date("2026-12-02T10:00:01Z"), finishedAt: new Date("2026-12-02T10:00:09Z"),
-  workflowId: "w1", workflowName: "Article writer", version: 3,
+  id: "r1",
+  status: "succeeded" as const,
+  reason: "done",
+  outputs: { article: "short" },
+  trigger: "webhook" as const,
+  createdAt: new Date("2026-12-02T10:00:00Z"),
+  startedAt: new Date("2026-12-02T10:00:01Z"),
+  finishedAt: new Date("2026-12-02T10:00:09Z"),
+  workflowId: "w1",
+  workflowName: "Article writer",
+  version: 3,
 };
 
 describe("runFinishedBody", () => {
@@ -13,9 +21,15 @@ describe("runFinishedBody", () => {
       event: "run.finished",
       deliveryId: "d1",
       run: {
-        id: "r1", status: "succeeded", reason: "done", outputs: { article: "short" }, trigger: "webhook",
+        id: "r1",
+        status: "succeeded",
+        reason: "done",
+        outputs: { article: "short" },
+        trigger: "webhook",
         workflow: { id: "w1", name: "Article writer", version: 3 },
-        createdAt: "2026-12-02T10:00:00.000Z", startedAt: "2026-12-02T10:00:01.000Z", finishedAt: "2026-12-02T10:00:09.000Z",
+        createdAt: "2026-12-02T10:00:00.000Z",
+        startedAt: "2026-12-02T10:00:01.000Z",
+        finishedAt: "2026-12-02T10:00:09.000Z",
         url: "https://weft.example.com/runs/r1",
       },
     });

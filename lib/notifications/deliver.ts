@@ -20,16 +20,27 @@ export type DeliveryOutcome =
 export const MAX_NOTIFICATION_BYTES = 256 * 1024;
 
 /** The JSON a notifier receives for a run's end (documented in the README; a link when AUTH_URL is set). */
-export function runFinishedBody(deliveryId: string, run: NonNullable<DeliveryToSend["run"]>, publicUrl = env().AUTH_URL): string {
+export function runFinishedBody(
+  deliveryId: string,
+  run: NonNullable<DeliveryToSend["run"]>,
+  publicUrl = env().AUTH_URL,
+): string {
   const full = JSON.stringify({ event: RUN_FINISHED_EVENT, deliveryId, run: runOf(run, publicUrl, "full") });
-  return Buffer.byteLength(full) <= MAX_NOTIFICATION_BYTES ? full : JSON.stringify({ event: RUN_FINISHED_EVENT, deliveryId, run: runOf(run, publicUrl, "omitted") });
+  return Buffer.byteLength(full) <= MAX_NOTIFICATION_BYTES
+    ? full
+    : JSON.stringify({ event: RUN_FINISHED_EVENT, deliveryId, run: runOf(run, publicUrl, "omitted") });
 }
 
 /**
  * The JSON of a run.waiting notification: the run (as for its end, without outputs) and the reviews
  * waiting, each with its question (prompt, choices, fields) and the API route that answers it.
  */
-export function runWaitingBody(deliveryId: string, run: NonNullable<DeliveryToSend["run"]>, reviews: DeliveryToSend["reviews"], publicUrl = env().AUTH_URL): string {
+export function runWaitingBody(
+  deliveryId: string,
+  run: NonNullable<DeliveryToSend["run"]>,
+  reviews: DeliveryToSend["reviews"],
+  publicUrl = env().AUTH_URL,
+): string {
   const answer = `/api/runs/${run.id}/answer`;
   return JSON.stringify({
     event: RUN_WAITING_EVENT,
@@ -45,16 +56,27 @@ export const MAX_REVIEW_PROMPT_CHARS = 16_000;
 function questionOf(request: unknown): Record<string, unknown> {
   if (!request || typeof request !== "object") return {};
   const q = request as Record<string, unknown>;
-  const prompt = typeof q.prompt === "string" && q.prompt.length > MAX_REVIEW_PROMPT_CHARS ? `${q.prompt.slice(0, MAX_REVIEW_PROMPT_CHARS)}…` : q.prompt;
+  const prompt =
+    typeof q.prompt === "string" && q.prompt.length > MAX_REVIEW_PROMPT_CHARS
+      ? `${q.prompt.slice(0, MAX_REVIEW_PROMPT_CHARS)}…`
+      : q.prompt;
   return { ...q, prompt };
 }
 
-function runOf(run: NonNullable<DeliveryToSend["run"]>, publicUrl: string | undefined, outputs: "full" | "omitted" | "none"): Record<string, unknown> {
+function runOf(
+  run: NonNullable<DeliveryToSend["run"]>,
+  publicUrl: string | undefined,
+  outputs: "full" | "omitted" | "none",
+): Record<string, unknown> {
   return {
     id: run.id,
     status: run.status,
     reason: run.reason,
-    ...(outputs === "full" ? { outputs: run.outputs } : outputs === "omitted" ? { outputs: null, outputsOmitted: true } : {}),
+    ...(outputs === "full"
+      ? { outputs: run.outputs }
+      : outputs === "omitted"
+        ? { outputs: null, outputsOmitted: true }
+        : {}),
     trigger: run.trigger,
     workflow: { id: run.workflowId, name: run.workflowName, version: run.version },
     createdAt: run.createdAt.toISOString(),
@@ -78,18 +100,30 @@ export async function deliverNotification(deliveryId: string, finalTry: boolean)
   const target = await notifierTarget(d.notifierId);
   if (!target) return { kind: "skipped", why: "notifier deleted" };
   if (!target.enabled || !d.run) {
-    const error = !target.enabled ? "Not sent: the notification URL was paused." : "Not sent: the run no longer exists.";
+    const error = !target.enabled
+      ? "Not sent: the notification URL was paused."
+      : "Not sent: the run no longer exists.";
     await recordDeliveryAttempt(d.id, { status: "failed", error });
     return { kind: "failed", error };
   }
   const waiting = d.event === RUN_WAITING_EVENT;
   const body = waiting ? runWaitingBody(d.id, d.run, d.reviews) : runFinishedBody(d.id, d.run);
-  const sent = await sendSigned(target.url, target.secret, waiting ? RUN_WAITING_EVENT : RUN_FINISHED_EVENT, d.id, body);
+  const sent = await sendSigned(
+    target.url,
+    target.secret,
+    waiting ? RUN_WAITING_EVENT : RUN_FINISHED_EVENT,
+    d.id,
+    body,
+  );
   if (sent.kind === "delivered") {
     await recordDeliveryAttempt(d.id, { status: "delivered", responseStatus: sent.responseStatus });
     return { kind: "delivered", responseStatus: sent.responseStatus };
   }
   const again = sent.kind === "retry" && !finalTry;
-  await recordDeliveryAttempt(d.id, { status: again ? "pending" : "failed", responseStatus: sent.responseStatus, error: sent.error });
+  await recordDeliveryAttempt(d.id, {
+    status: again ? "pending" : "failed",
+    responseStatus: sent.responseStatus,
+    error: sent.error,
+  });
   return again ? { kind: "retry", error: sent.error } : { kind: "failed", error: sent.error };
 }

@@ -12,7 +12,15 @@ import { waitFor, waitTerminal } from "@/test/helpers/worker";
 import { closeNotificationsQueue } from "@/lib/queue";
 import { answerStep } from "@/lib/runs/answers";
 import { sweepNotifications } from "./outbox";
-import { createNotifier, deleteNotifier, notifiersOf, pauseNotifier, pingNotifier, redeliver, updateNotifier } from "./service";
+import {
+  createNotifier,
+  deleteNotifier,
+  notifiersOf,
+  pauseNotifier,
+  pingNotifier,
+  redeliver,
+  updateNotifier,
+} from "./service";
 import { SIGNATURE_HEADER, verifySignature } from "./signature";
 
 /**
@@ -20,7 +28,9 @@ import { SIGNATURE_HEADER, verifySignature } from "./signature";
  * receiver on this host (WEFT_NOTIFY_ALLOW_PRIVATE, as a self-hosted install would set), retried
  * with backoff through BullMQ; the outbox rows in PostgreSQL say what happened.
  */
-const rt = useWorkerRuntime({ workerEnv: { WEFT_NOTIFY_ALLOW_PRIVATE: "true", WEFT_NOTIFY_ATTEMPTS: "3", WEFT_NOTIFY_BACKOFF_MS: "50" } });
+const rt = useWorkerRuntime({
+  workerEnv: { WEFT_NOTIFY_ALLOW_PRIVATE: "true", WEFT_NOTIFY_ATTEMPTS: "3", WEFT_NOTIFY_BACKOFF_MS: "50" },
+});
 
 type Received = { path: string; headers: http.IncomingHttpHeaders; body: string };
 const received: Received[] = [];
@@ -31,7 +41,10 @@ let base = "";
 const quick: WorkflowInput = {
   name: "Quick",
   outputs: [{ key: "done", type: "string" }],
-  nodes: [{ id: "start", type: "start" }, { id: "end", type: "end", outputs: { done: "yes" } }],
+  nodes: [
+    { id: "start", type: "start" },
+    { id: "end", type: "end", outputs: { done: "yes" } },
+  ],
   edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "end" }],
 };
 /** An expression router whose first branch always holds: the run ends at the abort node. */
@@ -39,7 +52,15 @@ const aborting: WorkflowInput = {
   name: "Aborting",
   nodes: [
     { id: "start", type: "start" },
-    { id: "check", type: "router", mode: "expression", branches: [{ id: "stop", expression: "true" }, { id: "go", default: true }] },
+    {
+      id: "check",
+      type: "router",
+      mode: "expression",
+      branches: [
+        { id: "stop", expression: "true" },
+        { id: "go", default: true },
+      ],
+    },
     { id: "stop", type: "abort", reason: "Nothing to do" },
     { id: "end", type: "end" },
   ],
@@ -55,7 +76,15 @@ const reviewed: WorkflowInput = {
   name: "Reviewed",
   nodes: [
     { id: "start", type: "start" },
-    { id: "review", type: "human", prompt: "Go ahead with run {{inputs.label}}?", branches: [{ id: "go", label: "Go" }, { id: "stop", label: "Stop" }] },
+    {
+      id: "review",
+      type: "human",
+      prompt: "Go ahead with run {{inputs.label}}?",
+      branches: [
+        { id: "go", label: "Go" },
+        { id: "stop", label: "Stop" },
+      ],
+    },
     { id: "end", type: "end" },
     { id: "halt", type: "abort", reason: "Stopped" },
   ],
@@ -68,7 +97,8 @@ const reviewed: WorkflowInput = {
 };
 
 const hits = (path: string) => received.filter((r) => r.path === path);
-const deliveriesOf = (notifierId: string) => db().notificationDelivery.findMany({ where: { notifierId }, orderBy: { createdAt: "asc" } });
+const deliveriesOf = (notifierId: string) =>
+  db().notificationDelivery.findMany({ where: { notifierId }, orderBy: { createdAt: "asc" } });
 async function runToEnd(workflowId: string) {
   const { run } = await startRun(rt.ownerId, workflowId, {});
   return waitTerminal(run.id);
@@ -102,21 +132,44 @@ describe("run notifications", () => {
     const { workflowId } = await createTestWorkflow(rt.ownerId, quick);
     const { notifier, secret } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/all` });
     expect(secret).toMatch(/^whsec_/);
-    expect(notifier).toMatchObject({ url: `${base}/all`, on: "all", secretLast4: secret.slice(-4), enabled: true, lastDelivery: null });
-    expect(JSON.stringify(await db().runNotifier.findUniqueOrThrow({ where: { id: notifier.id } }))).not.toContain(secret);
+    expect(notifier).toMatchObject({
+      url: `${base}/all`,
+      on: "all",
+      secretLast4: secret.slice(-4),
+      enabled: true,
+      lastDelivery: null,
+    });
+    expect(JSON.stringify(await db().runNotifier.findUniqueOrThrow({ where: { id: notifier.id } }))).not.toContain(
+      secret,
+    );
 
     const run = await runToEnd(workflowId);
     const [hit] = await waitFor(async () => (hits("/all").length ? hits("/all") : null), 20_000, "the notification");
     expect(hit!.headers["x-weft-event"]).toBe("run.finished");
     expect(verifySignature(secret, hit!.headers[SIGNATURE_HEADER.toLowerCase()] as string, hit!.body)).toBe(true);
-    expect(verifySignature("whsec_other", hit!.headers[SIGNATURE_HEADER.toLowerCase()] as string, hit!.body)).toBe(false);
+    expect(verifySignature("whsec_other", hit!.headers[SIGNATURE_HEADER.toLowerCase()] as string, hit!.body)).toBe(
+      false,
+    );
     const body = JSON.parse(hit!.body) as { event: string; deliveryId: string; run: Record<string, unknown> };
-    expect(body).toMatchObject({ event: "run.finished", run: { id: run.run.id, status: "succeeded", outputs: { done: "yes" }, trigger: "manual", workflow: { id: workflowId, name: "Test workflow", version: 1 } } });
+    expect(body).toMatchObject({
+      event: "run.finished",
+      run: {
+        id: run.run.id,
+        status: "succeeded",
+        outputs: { done: "yes" },
+        trigger: "manual",
+        workflow: { id: workflowId, name: "Test workflow", version: 1 },
+      },
+    });
     expect(hit!.headers["x-weft-delivery"]).toBe(body.deliveryId);
-    const [delivery] = await waitFor(async () => {
-      const ds = await deliveriesOf(notifier.id);
-      return ds[0]?.status === "delivered" ? ds : null;
-    }, 10_000, "delivered");
+    const [delivery] = await waitFor(
+      async () => {
+        const ds = await deliveriesOf(notifier.id);
+        return ds[0]?.status === "delivered" ? ds : null;
+      },
+      10_000,
+      "delivered",
+    );
     expect(delivery).toMatchObject({ runId: run.run.id, attempts: 1, responseStatus: 200, error: null });
     // the run's page lists it for the owner only
     expect(await deliveriesOfRun(rt.ownerId, run.run.id)).toMatchObject([{ url: `${base}/all`, status: "delivered" }]);
@@ -130,14 +183,24 @@ describe("run notifications", () => {
     const flaky = await createNotifier(rt.ownerId, workflowId, { url: `${base}/flaky` });
     const gone = await createNotifier(rt.ownerId, workflowId, { url: `${base}/gone` });
     await runToEnd(workflowId);
-    const settled = (id: string) => waitFor(async () => {
-      const [d] = await deliveriesOf(id);
-      return d && d.status !== "pending" ? d : null;
-    }, 20_000, "a settled delivery");
+    const settled = (id: string) =>
+      waitFor(
+        async () => {
+          const [d] = await deliveriesOf(id);
+          return d && d.status !== "pending" ? d : null;
+        },
+        20_000,
+        "a settled delivery",
+      );
     expect(await settled(flaky.notifier.id)).toMatchObject({ status: "delivered", attempts: 3, responseStatus: 200 });
     expect(new Set(hits("/flaky").map((h) => h.headers["x-weft-delivery"])).size).toBe(1);
     expect(hits("/flaky")).toHaveLength(3);
-    expect(await settled(gone.notifier.id)).toMatchObject({ status: "failed", attempts: 1, responseStatus: 410, error: expect.stringContaining("answered 410") });
+    expect(await settled(gone.notifier.id)).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      responseStatus: 410,
+      error: expect.stringContaining("answered 410"),
+    });
     expect(hits("/gone")).toHaveLength(1);
   }, 60_000);
 
@@ -154,8 +217,14 @@ describe("run notifications", () => {
     expect((await runToEnd(good.workflowId)).run.status).toBe("succeeded");
     const aborted = await runToEnd(bad.workflowId);
     expect(aborted.run.status).toBe("aborted");
-    const [hit] = await waitFor(async () => (hits("/failures-bad").length ? hits("/failures-bad") : null), 20_000, "the failure notification");
-    expect(JSON.parse(hit!.body)).toMatchObject({ run: { id: aborted.run.id, status: "aborted", reason: expect.stringContaining("Nothing to do") } });
+    const [hit] = await waitFor(
+      async () => (hits("/failures-bad").length ? hits("/failures-bad") : null),
+      20_000,
+      "the failure notification",
+    );
+    expect(JSON.parse(hit!.body)).toMatchObject({
+      run: { id: aborted.run.id, status: "aborted", reason: expect.stringContaining("Nothing to do") },
+    });
     expect(await deliveriesOf(onGood.notifier.id)).toEqual([]);
     expect(await deliveriesOf(paused.notifier.id)).toEqual([]);
     // resumed, it listens from now on: the sweep does not send what ended while it was paused
@@ -170,11 +239,23 @@ describe("run notifications", () => {
     const { workflowId, versionId } = await createTestWorkflow(rt.ownerId, quick);
     const { notifier } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/swept` });
     // a run that ended with nobody writing its deliveries
-    const run = await db().run.create({ data: { ownerId: rt.ownerId, workflowVersionId: versionId, status: "failed", reason: "crashed before notifying", finishedAt: new Date() } });
+    const run = await db().run.create({
+      data: {
+        ownerId: rt.ownerId,
+        workflowVersionId: versionId,
+        status: "failed",
+        reason: "crashed before notifying",
+        finishedAt: new Date(),
+      },
+    });
     await sweepNotifications();
     await sweepNotifications();
     expect(await deliveriesOf(notifier.id)).toHaveLength(1);
-    const [hit] = await waitFor(async () => (hits("/swept").length ? hits("/swept") : null), 20_000, "the swept notification");
+    const [hit] = await waitFor(
+      async () => (hits("/swept").length ? hits("/swept") : null),
+      20_000,
+      "the swept notification",
+    );
     expect(JSON.parse(hit!.body)).toMatchObject({ run: { id: run.id, status: "failed" } });
     await new Promise((r) => setTimeout(r, 500));
     expect(hits("/swept")).toHaveLength(1);
@@ -186,10 +267,15 @@ describe("run notifications", () => {
     script.set("/later", [410]);
     const { notifier } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/later` });
     await runToEnd(workflowId);
-    const settled = () => waitFor(async () => {
-      const [d] = await deliveriesOf(notifier.id);
-      return d && d.status !== "pending" ? d : null;
-    }, 20_000, "a settled delivery");
+    const settled = () =>
+      waitFor(
+        async () => {
+          const [d] = await deliveriesOf(notifier.id);
+          return d && d.status !== "pending" ? d : null;
+        },
+        20_000,
+        "a settled delivery",
+      );
     const failed = await settled();
     expect(failed).toMatchObject({ status: "failed", responseStatus: 410, attempts: 1 });
     const intruder = await createTestUser();
@@ -203,13 +289,20 @@ describe("run notifications", () => {
     const lost = await createNotifier(rt.ownerId, workflowId, { url: `${base}/lost` });
     // the run and its delivery in one transaction: the worker's own pass over ended runs must not see the run without it
     const row = await db().$transaction(async (tx) => {
-      const run = await tx.run.create({ data: { ownerId: rt.ownerId, workflowVersionId: versionId, status: "succeeded", finishedAt: new Date() } });
+      const run = await tx.run.create({
+        data: { ownerId: rt.ownerId, workflowVersionId: versionId, status: "succeeded", finishedAt: new Date() },
+      });
       return tx.notificationDelivery.create({ data: { notifierId: lost.notifier.id, runId: run.id } });
     });
-    await db().$executeRaw`UPDATE "NotificationDelivery" SET "updatedAt" = now() - interval '2 hours', attempts = 1 WHERE id = ${row.id}`;
+    await db()
+      .$executeRaw`UPDATE "NotificationDelivery" SET "updatedAt" = now() - interval '2 hours', attempts = 1 WHERE id = ${row.id}`;
     // two sweeps at once (the worker's timer and this one) claim the row once between them
     await Promise.all([sweepNotifications(), sweepNotifications()]);
-    await waitFor(async () => (await db().notificationDelivery.findUnique({ where: { id: row.id } }))?.status === "delivered", 20_000, "the lost delivery sent");
+    await waitFor(
+      async () => (await db().notificationDelivery.findUnique({ where: { id: row.id } }))?.status === "delivered",
+      20_000,
+      "the lost delivery sent",
+    );
     expect(hits("/lost")).toHaveLength(1);
   }, 60_000);
 
@@ -217,13 +310,22 @@ describe("run notifications", () => {
     const { workflowId } = await createTestWorkflow(rt.ownerId, quick);
     const { notifier, secret } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/before` });
     const edited = await updateNotifier(rt.ownerId, workflowId, notifier.id, { url: `${base}/after`, on: "failures" });
-    expect(edited).toMatchObject({ id: notifier.id, url: `${base}/after`, on: "failures", secretLast4: secret.slice(-4) });
+    expect(edited).toMatchObject({
+      id: notifier.id,
+      url: `${base}/after`,
+      on: "failures",
+      secretLast4: secret.slice(-4),
+    });
     expect(await pingNotifier(rt.ownerId, notifier.id)).toMatchObject({ kind: "delivered" });
     const [hit] = hits("/after");
     expect(verifySignature(secret, hit!.headers[SIGNATURE_HEADER.toLowerCase()] as string, hit!.body)).toBe(true);
-    await expect(updateNotifier(rt.ownerId, workflowId, notifier.id, { url: "mailto:x@example.com" })).rejects.toMatchObject({ code: "bad_request", details: { field: "url" } });
+    await expect(
+      updateNotifier(rt.ownerId, workflowId, notifier.id, { url: "mailto:x@example.com" }),
+    ).rejects.toMatchObject({ code: "bad_request", details: { field: "url" } });
     const intruder = await createTestUser();
-    await expect(updateNotifier(intruder.id, workflowId, notifier.id, { url: `${base}/theirs` })).rejects.toMatchObject({ code: "not_found" });
+    await expect(updateNotifier(intruder.id, workflowId, notifier.id, { url: `${base}/theirs` })).rejects.toMatchObject(
+      { code: "not_found" },
+    );
     expect((await notifiersOf(rt.ownerId, workflowId))[0]?.url).toBe(`${base}/after`);
   });
 
@@ -231,7 +333,9 @@ describe("run notifications", () => {
     const { workflowId } = await createTestWorkflow(rt.ownerId, quick);
     const { notifier } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/w1` });
     const intruder = await createTestUser();
-    await expect(createNotifier(intruder.id, workflowId, { url: `${base}/theirs` })).rejects.toMatchObject({ code: "not_found" });
+    await expect(createNotifier(intruder.id, workflowId, { url: `${base}/theirs` })).rejects.toMatchObject({
+      code: "not_found",
+    });
     expect(await notifiersOf(intruder.id, workflowId)).toEqual([]);
     await expect(pingNotifier(intruder.id, notifier.id)).rejects.toMatchObject({ code: "not_found" });
     await expect(pauseNotifier(intruder.id, notifier.id, true)).rejects.toMatchObject({ code: "not_found" });
@@ -242,19 +346,45 @@ describe("run notifications", () => {
 
   it("tells every listening URL, failures-only ones too, when a run waits for a review, once per wait; the sweep catches up", async () => {
     const { workflowId } = await createTestWorkflow(rt.ownerId, reviewed);
-    const { notifier, secret } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/review`, on: "failures" });
+    const { notifier, secret } = await createNotifier(rt.ownerId, workflowId, {
+      url: `${base}/review`,
+      on: "failures",
+    });
     const { run } = await startRun(rt.ownerId, workflowId, { inputs: { label: "A" } });
-    const [hit] = await waitFor(async () => (hits("/review").length ? hits("/review") : null), 20_000, "the waiting notification");
+    const [hit] = await waitFor(
+      async () => (hits("/review").length ? hits("/review") : null),
+      20_000,
+      "the waiting notification",
+    );
     expect(hit!.headers["x-weft-event"]).toBe("run.waiting");
     expect(verifySignature(secret, hit!.headers[SIGNATURE_HEADER.toLowerCase()] as string, hit!.body)).toBe(true);
     const body = JSON.parse(hit!.body) as { event: string; run: Record<string, unknown>; reviews: unknown[] };
-    expect(body).toMatchObject({ event: "run.waiting", run: { id: run.id, status: "waiting", workflow: { id: workflowId } } });
+    expect(body).toMatchObject({
+      event: "run.waiting",
+      run: { id: run.id, status: "waiting", workflow: { id: workflowId } },
+    });
     expect(body.run).not.toHaveProperty("outputs");
-    expect(body.reviews).toEqual([{ nodeId: "review", iteration: 1, prompt: "Go ahead with run A?", choices: [{ id: "go", label: "Go" }, { id: "stop", label: "Stop" }], fields: [], answer: `/api/runs/${run.id}/answer` }]);
-    const [delivery] = await waitFor(async () => {
-      const ds = await deliveriesOf(notifier.id);
-      return ds[0]?.status === "delivered" ? ds : null;
-    }, 10_000, "delivered");
+    expect(body.reviews).toEqual([
+      {
+        nodeId: "review",
+        iteration: 1,
+        prompt: "Go ahead with run A?",
+        choices: [
+          { id: "go", label: "Go" },
+          { id: "stop", label: "Stop" },
+        ],
+        fields: [],
+        answer: `/api/runs/${run.id}/answer`,
+      },
+    ]);
+    const [delivery] = await waitFor(
+      async () => {
+        const ds = await deliveriesOf(notifier.id);
+        return ds[0]?.status === "delivered" ? ds : null;
+      },
+      10_000,
+      "delivered",
+    );
     expect(delivery).toMatchObject({ event: "run.waiting", key: expect.stringMatching(/^waiting:\d{4}-/) });
     expect(await deliveriesOfRun(rt.ownerId, run.id)).toMatchObject([{ event: "run.waiting", status: "delivered" }]);
 
@@ -281,13 +411,21 @@ describe("run notifications", () => {
 
     script.set("/ping", [404]);
     expect(await pingNotifier(rt.ownerId, notifier.id)).toMatchObject({ kind: "rejected", responseStatus: 404 });
-    await expect(createNotifier(rt.ownerId, workflowId, { url: "ftp://example.com/x" })).rejects.toMatchObject({ code: "bad_request", details: { field: "url" } });
-    await expect(createNotifier(rt.ownerId, workflowId, { url: "https://user:pw@example.com/x" })).rejects.toMatchObject({ code: "bad_request", message: "Leave credentials out of the URL" });
+    await expect(createNotifier(rt.ownerId, workflowId, { url: "ftp://example.com/x" })).rejects.toMatchObject({
+      code: "bad_request",
+      details: { field: "url" },
+    });
+    await expect(
+      createNotifier(rt.ownerId, workflowId, { url: "https://user:pw@example.com/x" }),
+    ).rejects.toMatchObject({ code: "bad_request", message: "Leave credentials out of the URL" });
 
     process.env.WEFT_NOTIFY_ALLOW_PRIVATE = "false";
     resetEnvCache();
     try {
-      expect(await pingNotifier(rt.ownerId, notifier.id)).toMatchObject({ kind: "rejected", error: expect.stringContaining("non-public address") });
+      expect(await pingNotifier(rt.ownerId, notifier.id)).toMatchObject({
+        kind: "rejected",
+        error: expect.stringContaining("non-public address"),
+      });
     } finally {
       process.env.WEFT_NOTIFY_ALLOW_PRIVATE = "true";
       resetEnvCache();

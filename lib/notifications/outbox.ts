@@ -1,5 +1,11 @@
 import "server-only";
-import { createMissedDeliveries, createMissedWaitingDeliveries, createRunDeliveries, createWaitingDeliveries, claimStalePendingDeliveries } from "@/lib/db/deliveries";
+import {
+  createMissedDeliveries,
+  createMissedWaitingDeliveries,
+  createRunDeliveries,
+  createWaitingDeliveries,
+  claimStalePendingDeliveries,
+} from "@/lib/db/deliveries";
 import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
 import { enqueueDelivery } from "@/lib/queue";
@@ -13,7 +19,10 @@ async function enqueueAll(ids: readonly string[], again = false): Promise<number
       await enqueueDelivery(id, { again });
       enqueued++;
     } catch (err) {
-      log.warn("notification not enqueued; the sweep will", { deliveryId: id, err: err instanceof Error ? err.message : String(err) });
+      log.warn("notification not enqueued; the sweep will", {
+        deliveryId: id,
+        err: err instanceof Error ? err.message : String(err),
+      });
     }
   }
   return enqueued;
@@ -24,7 +33,10 @@ async function record(what: string, runId: string, create: (runId: string) => Pr
   try {
     return await enqueueAll(await create(runId));
   } catch (err) {
-    log.warn(`${what} notifications not recorded; the sweep will`, { runId, err: err instanceof Error ? err.message : String(err) });
+    log.warn(`${what} notifications not recorded; the sweep will`, {
+      runId,
+      err: err instanceof Error ? err.message : String(err),
+    });
     return 0;
   }
 }
@@ -39,7 +51,8 @@ export const notifyRunEnded = (runId: string): Promise<number> => record("run", 
  * A run parked waiting for a human review: tells every listening notifier (run.waiting), once per
  * wait. Never throws, like notifyRunEnded; the sweep catches up.
  */
-export const notifyRunWaiting = (runId: string): Promise<number> => record("waiting-run", runId, createWaitingDeliveries);
+export const notifyRunWaiting = (runId: string): Promise<number> =>
+  record("waiting-run", runId, createWaitingDeliveries);
 
 /**
  * The worker's periodic catch-up: deliveries for runs that ended lately without them (a crash

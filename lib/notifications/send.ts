@@ -17,7 +17,13 @@ const RETRYABLE = new Set([408, 425, 429]);
  * (public addresses only unless WEFT_NOTIFY_ALLOW_PRIVATE; the connection pinned to the checked
  * address; no redirects followed: a receiver's 3xx counts as a rejection). 10 s at most.
  */
-export async function sendSigned(url: string, secret: string, event: string, id: string, body: string): Promise<SendResult> {
+export async function sendSigned(
+  url: string,
+  secret: string,
+  event: string,
+  id: string,
+  body: string,
+): Promise<SendResult> {
   const timestamp = Math.floor(Date.now() / 1000);
   try {
     const res = await guardedFetch(
@@ -40,7 +46,8 @@ export async function sendSigned(url: string, secret: string, event: string, id:
     if (res.status >= 500 || RETRYABLE.has(res.status)) return { kind: "retry", responseStatus: res.status, error };
     return { kind: "rejected", responseStatus: res.status, error };
   } catch (err) {
-    if (err instanceof NetRefusedError) return { kind: "rejected", responseStatus: null, error: `Refused: ${err.message}` };
+    if (err instanceof NetRefusedError)
+      return { kind: "rejected", responseStatus: null, error: `Refused: ${err.message}` };
     return { kind: "retry", responseStatus: null, error: err instanceof Error ? err.message : String(err) };
   }
 }

@@ -1,7 +1,15 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { createNotifierRow, deleteNotifierRow, listNotifiers, notifierTarget, setNotifierEnabled, updateNotifierRow, type NotifierView } from "@/lib/db/notifiers";
+import {
+  createNotifierRow,
+  deleteNotifierRow,
+  listNotifiers,
+  notifierTarget,
+  setNotifierEnabled,
+  updateNotifierRow,
+  type NotifierView,
+} from "@/lib/db/notifiers";
 import { AppError, notFound } from "@/lib/errors";
 import { resetDeliveryForOwner } from "@/lib/db/deliveries";
 import { enqueueDelivery } from "@/lib/queue";
@@ -13,7 +21,10 @@ export const notifierInputSchema = z.object({
     .trim()
     .max(2_000, "At most 2,000 characters")
     .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "Enter an http:// or https:// URL")
-    .refine((u) => !URL.canParse(u) || (!new URL(u).username && !new URL(u).password), "Leave credentials out of the URL"),
+    .refine(
+      (u) => !URL.canParse(u) || (!new URL(u).username && !new URL(u).password),
+      "Leave credentials out of the URL",
+    ),
   on: z.enum(["all", "failures"]).default("all"),
 });
 export type NotifierInput = z.input<typeof notifierInputSchema>;
@@ -23,12 +34,21 @@ export type NotifierInput = z.input<typeof notifierInputSchema>;
  * those that do not succeed) is POSTed there, signed with the secret answered here, once.
  * bad_request with the field for a URL that is not http(s).
  */
-export async function createNotifier(ownerId: string, workflowId: string, input: NotifierInput): Promise<{ notifier: NotifierView; secret: string }> {
+export async function createNotifier(
+  ownerId: string,
+  workflowId: string,
+  input: NotifierInput,
+): Promise<{ notifier: NotifierView; secret: string }> {
   return createNotifierRow(ownerId, workflowId, checkedNotifier(input));
 }
 
 /** Changes one of the owner's notifiers: its URL and which endings it hears of; its secret stays. */
-export async function updateNotifier(ownerId: string, workflowId: string, id: string, input: NotifierInput): Promise<NotifierView> {
+export async function updateNotifier(
+  ownerId: string,
+  workflowId: string,
+  id: string,
+  input: NotifierInput,
+): Promise<NotifierView> {
   const row = await updateNotifierRow(ownerId, workflowId, id, checkedNotifier(input));
   if (!row) throw notFound("Notification URL not found");
   return row;
@@ -39,11 +59,14 @@ function checkedNotifier(input: NotifierInput): z.infer<typeof notifierInputSche
   const parsed = notifierInputSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new AppError("bad_request", issue?.message ?? "Invalid notification URL.", { field: String(issue?.path[0] ?? "url") });
+  throw new AppError("bad_request", issue?.message ?? "Invalid notification URL.", {
+    field: String(issue?.path[0] ?? "url"),
+  });
 }
 
 /** The owner's notifiers of a workflow with their last delivery. */
-export const notifiersOf = (ownerId: string, workflowId: string): Promise<NotifierView[]> => listNotifiers(ownerId, workflowId);
+export const notifiersOf = (ownerId: string, workflowId: string): Promise<NotifierView[]> =>
+  listNotifiers(ownerId, workflowId);
 
 /** Pauses (nothing is sent; pending deliveries fail as "paused") or resumes one of the owner's notifiers. */
 export async function pauseNotifier(ownerId: string, id: string, paused: boolean): Promise<NotifierView> {
@@ -64,7 +87,13 @@ export async function pingNotifier(ownerId: string, id: string): Promise<SendRes
   const target = await notifierTarget(id, ownerId);
   if (!target) throw notFound("Notification URL not found");
   const deliveryId = `ping-${randomUUID()}`;
-  return sendSigned(target.url, target.secret, "ping", deliveryId, JSON.stringify({ event: "ping", deliveryId, notifierId: id }));
+  return sendSigned(
+    target.url,
+    target.secret,
+    "ping",
+    deliveryId,
+    JSON.stringify({ event: "ping", deliveryId, notifierId: id }),
+  );
 }
 
 /** Sends one of the owner's deliveries again, with fresh tries (the same deliveryId, so receivers can tell). */

@@ -17,6 +17,7 @@ describe("notification signatures", () => {
     expect(verifySignature("other", header, body, 1_700_000_000)).toBe(false);
     expect(verifySignature("s3cret", header, body.replace("r1", "r2"), 1_700_000_000)).toBe(false);
     expect(verifySignature("s3cret", header, body, 1_700_000_000 + 301)).toBe(false);
-    for (const bad of [null, "", "t=x,v1=abc", "v1=" + "0".repeat(64), `t=1700000000,v1=${"z".repeat(64)}`]) expect(verifySignature("s3cret", bad, body, 1_700_000_000)).toBe(false);
+    for (const bad of [null, "", "t=x,v1=abc", "v1=" + "0".repeat(64), `t=1700000000,v1=${"z".repeat(64)}`])
+      expect(verifySignature("s3cret", bad, body, 1_700_000_000)).toBe(false);
   });
 });

@@ -1,5 +1,12 @@
 import "server-only";
-import { type ChatRequest, type ChatResult, type FinishReason, type ModelPort, type StructuredRequest, type StructuredResult } from "@/lib/engine/ports";
+import {
+  type ChatRequest,
+  type ChatResult,
+  type FinishReason,
+  type ModelPort,
+  type StructuredRequest,
+  type StructuredResult,
+} from "@/lib/engine/ports";
 import { ModelCallError } from "@/lib/engine/errors";
 import { chat, type ChatResult as LlmChatResult } from "@/lib/llm/invoke";
 import { structured, StructuredOutputError } from "@/lib/llm/structured";
@@ -19,8 +26,18 @@ export function llmModelPort(resolve: ModelResolver): ModelPort {
     async chat(request: ChatRequest): Promise<ChatResult> {
       const config = await resolve(request.model);
       const tools = request.tools?.map((t) => ({ name: t.name, description: t.description, schema: t.parameters }));
-      const stream = request.onDelta ? { onDelta: request.onDelta, ...(request.onToolStart ? { onToolStart: request.onToolStart } : {}) } : {};
-      const res = await call(() => chat({ config, messages: [...request.messages], ...(tools?.length ? { tools } : {}), signal: request.signal, ...stream }));
+      const stream = request.onDelta
+        ? { onDelta: request.onDelta, ...(request.onToolStart ? { onToolStart: request.onToolStart } : {}) }
+        : {};
+      const res = await call(() =>
+        chat({
+          config,
+          messages: [...request.messages],
+          ...(tools?.length ? { tools } : {}),
+          signal: request.signal,
+          ...stream,
+        }),
+      );
       return chatResult(res);
     },
 
@@ -29,23 +46,44 @@ export function llmModelPort(resolve: ModelResolver): ModelPort {
       try {
         const res = await call(() =>
           structured({
-            config, messages: request.messages, schema: request.schema, name: request.name, description: request.description, maxRepairs: 0, signal: request.signal,
+            config,
+            messages: request.messages,
+            schema: request.schema,
+            name: request.name,
+            description: request.description,
+            maxRepairs: 0,
+            signal: request.signal,
             ...(request.onDelta ? { onDelta: request.onDelta } : {}),
           }),
         );
         return { ok: true, value: res.value, usage: tokens(res.usage), latencyMs: res.latencyMs, model: res.model };
       } catch (err) {
         if (!(err instanceof StructuredOutputError)) throw err;
-        return { ok: false, error: `${err.reason}: ${err.message}`, raw: err.lastOutput, usage: tokens(err.usage), latencyMs: 0, model: config.model };
+        return {
+          ok: false,
+          error: `${err.reason}: ${err.message}`,
+          raw: err.lastOutput,
+          usage: tokens(err.usage),
+          latencyMs: 0,
+          model: config.model,
+        };
       }
     },
   };
 }
 
-const tokens = (u: { promptTokens: number; completionTokens: number }) => ({ promptTokens: u.promptTokens, completionTokens: u.completionTokens });
+const tokens = (u: { promptTokens: number; completionTokens: number }) => ({
+  promptTokens: u.promptTokens,
+  completionTokens: u.completionTokens,
+});
 
 function chatResult(res: LlmChatResult): ChatResult {
-  const invalid = res.invalidToolCalls.map((e, i) => ({ id: e.toolCallId || `invalid_call_${i + 1}`, name: e.toolName, reason: e.reason, message: e.message }));
+  const invalid = res.invalidToolCalls.map((e, i) => ({
+    id: e.toolCallId || `invalid_call_${i + 1}`,
+    name: e.toolName,
+    reason: e.reason,
+    message: e.message,
+  }));
   return {
     content: res.content,
     toolCalls: res.toolCalls.map((t) => ({ id: t.id, name: t.name, args: t.args })),

@@ -3,7 +3,13 @@ import { db } from "@/lib/db/client";
 import { getProviderSecret } from "@/lib/db/providers";
 import { retryTransientDb } from "@/lib/db/transient";
 import { ModelCallError } from "@/lib/engine/errors";
-import { defaultModelConfig, isScriptedModel, scriptedModelConfig, SCRIPTED_MODEL, type ModelConfig } from "@/lib/llm/models";
+import {
+  defaultModelConfig,
+  isScriptedModel,
+  scriptedModelConfig,
+  SCRIPTED_MODEL,
+  type ModelConfig,
+} from "@/lib/llm/models";
 import type { ModelRef } from "@/lib/workflow/schema";
 
 /** Turns a node's ModelRef (or null = the owner's default) into a concrete endpoint config. */
@@ -43,7 +49,11 @@ async function resolve(ownerId: string, ref: ModelRef | null): Promise<ModelConf
   if (!ref) return ownerDefault(ownerId);
   if (isScriptedModel(ref)) return { ...scriptedModelConfig(), model: ref.model, ...temperature };
   if (envConfigured()) return { ...defaultModelConfig(), model: ref.model, ...temperature };
-  const latest = await db().modelProvider.findFirst({ where: { ownerId }, orderBy: { updatedAt: "desc" }, select: { id: true } });
+  const latest = await db().modelProvider.findFirst({
+    where: { ownerId },
+    orderBy: { updatedAt: "desc" },
+    select: { id: true },
+  });
   if (latest) return { ...(await secretConfig(ownerId, latest.id, ref.model)), ...temperature };
   return { ...scriptedModelConfig(), model: SCRIPTED_MODEL, ...temperature };
 }
@@ -53,7 +63,11 @@ async function named(ownerId: string, provider: string, model: string | undefine
     where: { ownerId, OR: [{ id: provider }, { name: provider }] },
     select: { id: true },
   });
-  if (!row) throw new ModelCallError("config", `No model provider named "${provider}" is configured; add it under Settings → Providers.`);
+  if (!row)
+    throw new ModelCallError(
+      "config",
+      `No model provider named "${provider}" is configured; add it under Settings → Providers.`,
+    );
   return secretConfig(ownerId, row.id, model);
 }
 
@@ -61,14 +75,27 @@ async function secretConfig(ownerId: string, providerId: string, model: string |
   const secret = await getProviderSecret(ownerId, providerId);
   if (!secret) throw new ModelCallError("config", "The model provider no longer exists.");
   // a user's base URL: calls go through the SSRF guard, pinned, no redirects (lib/llm/provider-fetch.ts)
-  return { baseURL: secret.baseUrl, model: model || secret.defaultModel, userEndpoint: true, ...(secret.apiKey ? { apiKey: secret.apiKey } : {}) };
+  return {
+    baseURL: secret.baseUrl,
+    model: model || secret.defaultModel,
+    userEndpoint: true,
+    ...(secret.apiKey ? { apiKey: secret.apiKey } : {}),
+  };
 }
 
 async function ownerDefault(ownerId: string): Promise<ModelConfig> {
-  const settings = await db().userSettings.findUnique({ where: { userId: ownerId }, select: { designerProviderId: true, designerModel: true } });
-  if (settings?.designerProviderId) return secretConfig(ownerId, settings.designerProviderId, settings.designerModel ?? undefined);
+  const settings = await db().userSettings.findUnique({
+    where: { userId: ownerId },
+    select: { designerProviderId: true, designerModel: true },
+  });
+  if (settings?.designerProviderId)
+    return secretConfig(ownerId, settings.designerProviderId, settings.designerModel ?? undefined);
   if (envConfigured()) return defaultModelConfig();
-  const latest = await db().modelProvider.findFirst({ where: { ownerId }, orderBy: { updatedAt: "desc" }, select: { id: true } });
+  const latest = await db().modelProvider.findFirst({
+    where: { ownerId },
+    orderBy: { updatedAt: "desc" },
+    select: { id: true },
+  });
   if (latest) return secretConfig(ownerId, latest.id, undefined);
   return scriptedModelConfig();
 }

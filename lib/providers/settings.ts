@@ -1,5 +1,13 @@
 import "server-only";
-import { insertProvider, patchProvider, providerInputSchema, providerPatchSchema, type ProviderInput, type ProviderPatch, type ProviderView } from "@/lib/db/providers";
+import {
+  insertProvider,
+  patchProvider,
+  providerInputSchema,
+  providerPatchSchema,
+  type ProviderInput,
+  type ProviderPatch,
+  type ProviderView,
+} from "@/lib/db/providers";
 import { AppError } from "@/lib/errors";
 import { PROVIDER_ADDRESS_REFUSED, providersMayReachPrivate } from "@/lib/llm/provider-fetch";
 import { checkTarget, NetRefusedError } from "@/lib/net";

@@ -33,12 +33,16 @@ export const closeExperimentsQueue = (): Promise<void> => closeProducerQueue(EXP
 export async function enqueueExperiment(experimentId: string): Promise<void> {
   await withRedisDeadline(
     "enqueue experiment",
-    experimentsQueue().add("experiment", { experimentId }, {
-      jobId: `experiment-${experimentId}`,
-      attempts: 5,
-      backoff: { type: "exponential", delay: 1_000 },
-      removeOnComplete: true,
-      removeOnFail: true,
-    }),
+    experimentsQueue().add(
+      "experiment",
+      { experimentId },
+      {
+        jobId: `experiment-${experimentId}`,
+        attempts: 5,
+        backoff: { type: "exponential", delay: 1_000 },
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    ),
   );
 }

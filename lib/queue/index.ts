@@ -1,5 +1,13 @@
 import "server-only";
-export { RUNS_QUEUE, queuePrefix, runDedupId, runEventsChannel, runControlChannel, runLiveChannel, runLiveKey } from "./names";
+export {
+  RUNS_QUEUE,
+  queuePrefix,
+  runDedupId,
+  runEventsChannel,
+  runControlChannel,
+  runLiveChannel,
+  runLiveKey,
+} from "./names";
 export { runJobSchema, runJobReasons, type RunJobData, type RunJobReason } from "./jobs";
 export { parseJobData } from "./job-data";
 export { RUNS_WORKER_STALL_SETTINGS, RUN_JOB_OPTIONS } from "./settings";
@@ -12,7 +20,15 @@ export {
   closeApiRedis,
   withRedisDeadline,
 } from "./connection";
-export { runsQueue, closeRunsQueue, enqueueRun, enqueueRunLater, hasLiveRunJob, wakeRunJob, type EnqueueResult } from "./runs-queue";
+export {
+  runsQueue,
+  closeRunsQueue,
+  enqueueRun,
+  enqueueRunLater,
+  hasLiveRunJob,
+  wakeRunJob,
+  type EnqueueResult,
+} from "./runs-queue";
 export {
   SCHEDULES_QUEUE,
   scheduleJobSchema,

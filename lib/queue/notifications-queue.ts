@@ -11,7 +11,8 @@ export const NOTIFICATIONS_QUEUE = "notifications";
 export const notificationJobSchema = z.object({ deliveryId: z.string().min(1).max(64) });
 export type NotificationJobData = z.infer<typeof notificationJobSchema>;
 
-export const notificationsQueue = (): Queue<NotificationJobData> => producerQueue<NotificationJobData>(NOTIFICATIONS_QUEUE);
+export const notificationsQueue = (): Queue<NotificationJobData> =>
+  producerQueue<NotificationJobData>(NOTIFICATIONS_QUEUE);
 
 export const closeNotificationsQueue = (): Promise<void> => closeProducerQueue(NOTIFICATIONS_QUEUE);
 
@@ -24,13 +25,17 @@ export async function enqueueDelivery(deliveryId: string, opts: { again?: boolea
   const e = env();
   await withRedisDeadline(
     "enqueue notification",
-    notificationsQueue().add("deliver", { deliveryId }, {
-      // a redelivery needs a job id of its own: the first job's is kept (completed or failed) for a while
-      jobId: opts.again ? `delivery-${deliveryId}-again-${Date.now()}` : `delivery-${deliveryId}`,
-      attempts: e.WEFT_NOTIFY_ATTEMPTS,
-      backoff: { type: "exponential", delay: e.WEFT_NOTIFY_BACKOFF_MS },
-      removeOnComplete: 1000,
-      removeOnFail: 1000,
-    }),
+    notificationsQueue().add(
+      "deliver",
+      { deliveryId },
+      {
+        // a redelivery needs a job id of its own: the first job's is kept (completed or failed) for a while
+        jobId: opts.again ? `delivery-${deliveryId}-again-${Date.now()}` : `delivery-${deliveryId}`,
+        attempts: e.WEFT_NOTIFY_ATTEMPTS,
+        backoff: { type: "exponential", delay: e.WEFT_NOTIFY_BACKOFF_MS },
+        removeOnComplete: 1000,
+        removeOnFail: 1000,
+      },
+    ),
   );
 }

@@ -19,11 +19,15 @@ export const revocationSchema = z.discriminatedUnion("kind", [
 export type Revocation = z.infer<typeof revocationSchema>;
 
 const channel = () => `${queuePrefix()}:revocations`;
-const g = globalThis as unknown as { __weftRevocations?: { conn: Redis; channel: string; listeners: Set<(r: Revocation) => void> } };
+const g = globalThis as unknown as {
+  __weftRevocations?: { conn: Redis; channel: string; listeners: Set<(r: Revocation) => void> };
+};
 
 /** Tells every process about a revocation (never throws). */
 export async function publishRevocation(r: Revocation): Promise<void> {
-  await apiRedis().publish(channel(), JSON.stringify(r)).catch((err: unknown) => log.warn("revocation not published; streams find it at their next check", { err }));
+  await apiRedis()
+    .publish(channel(), JSON.stringify(r))
+    .catch((err: unknown) => log.warn("revocation not published; streams find it at their next check", { err }));
 }
 
 function subscriber() {

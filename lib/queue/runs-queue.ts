@@ -30,7 +30,11 @@ export interface EnqueueResult {
  * already committed by then, so the reconciler dispatches it later even if this call fails.
  * `priority` (BullMQ's, none by default): an experiment's runs wait behind every unprioritised job.
  */
-export async function enqueueRun(runId: string, reason: RunJobReason = "start", opts: { priority?: number } = {}): Promise<EnqueueResult> {
+export async function enqueueRun(
+  runId: string,
+  reason: RunJobReason = "start",
+  opts: { priority?: number } = {},
+): Promise<EnqueueResult> {
   const data: RunJobData = { runId, reason, enqueuedAt: Date.now() };
   const queue = runsQueue();
   const wanted = `run-${runId}-${randomBytes(4).toString("hex")}`;
@@ -53,7 +57,13 @@ export async function hasLiveRunJob(runId: string): Promise<boolean> {
   const jobId = await withRedisDeadline("look up run job", queue.getDeduplicationJobId(runDedupId(runId)));
   if (!jobId) return false;
   const state = await withRedisDeadline("job state", queue.getJobState(jobId));
-  return state === "waiting" || state === "active" || state === "delayed" || state === "prioritized" || state === "waiting-children";
+  return (
+    state === "waiting" ||
+    state === "active" ||
+    state === "delayed" ||
+    state === "prioritized" ||
+    state === "waiting-children"
+  );
 }
 
 /**

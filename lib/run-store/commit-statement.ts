@@ -37,7 +37,18 @@ export interface Parts {
 }
 
 /** Values a commit statement may take, each bound only when the statement uses it. */
-export type Param = "runId" | "version" | "owner" | "run" | "events" | "at" | "eventCount" | "results" | "resultCount" | "starts" | "skips";
+export type Param =
+  | "runId"
+  | "version"
+  | "owner"
+  | "run"
+  | "events"
+  | "at"
+  | "eventCount"
+  | "results"
+  | "resultCount"
+  | "starts"
+  | "skips";
 
 /**
  * The statement of a commit with `parts` (see the header above). A part the commit lacks leaves its
@@ -46,7 +57,10 @@ export type Param = "runId" | "version" | "owner" | "run" | "events" | "at" | "e
  * counts the guards compare with are bound values rather than counts over the CTEs. Parameters
  * are numbered in the order the text uses them; `params` says which value goes where.
  */
-function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bump, parts: Parts): { text: string; params: Param[] } {
+function commitStatement(
+  bump: (p: (name: Param) => string, parts: Parts) => Bump,
+  parts: Parts,
+): { text: string; params: Param[] } {
   const params: Param[] = [];
   const p = (name: Param) => {
     let i = params.indexOf(name);
@@ -68,8 +82,13 @@ function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bum
     status text, output jsonb, branch text, "promptTokens" int, "completionTokens" int, "latencyMs" int, error text, "finishedAt" timestamp(3))
 )`);
   }
-  if (parts.skips) ctes.push(`sk AS (\n  SELECT * FROM ${parts.oneSkip ? "jsonb_to_record" : "jsonb_to_recordset"}(${p("skips")}::jsonb) AS k(id text, "nodeId" text, iteration int, at timestamp(3))\n)`);
-  ctes.push(`ev AS (\n  SELECT e.v->>'type' AS type, e.v->'payload' AS payload, e.ord::int AS ord FROM jsonb_array_elements(${p("events")}::jsonb) WITH ORDINALITY AS e(v, ord)\n)`);
+  if (parts.skips)
+    ctes.push(
+      `sk AS (\n  SELECT * FROM ${parts.oneSkip ? "jsonb_to_record" : "jsonb_to_recordset"}(${p("skips")}::jsonb) AS k(id text, "nodeId" text, iteration int, at timestamp(3))\n)`,
+    );
+  ctes.push(
+    `ev AS (\n  SELECT e.v->>'type' AS type, e.v->'payload' AS payload, e.ord::int AS ord FROM jsonb_array_elements(${p("events")}::jsonb) WITH ORDINALITY AS e(v, ord)\n)`,
+  );
   const eventCount = `${p("eventCount")}::int`;
   // a result's (or skip's) Step row by its whole key: with one, from the bound object itself (values
   // PostgreSQL can look up in the unique index), with several, from each member of `res` (`sk`) in
@@ -79,12 +98,15 @@ function commitStatement(bump: (p: (name: Param) => string, parts: Parts) => Bum
   const resultRow = parts.oneResult
     ? `s."runId" = ${runId} AND s."nodeId" = ${one("nodeId")} AND s.iteration = ${one("iteration", "::int")} AND s.attempt = ${one("attempt", "::int")}`
     : `s."runId" = ${runId} AND s."nodeId" = res."nodeId" AND s.iteration = res.iteration AND s.attempt = res.attempt`;
-  const open = (cancelled: string) => `(s.status IN ('waiting', 'retrying') OR (s.status = 'running' AND (s."leaseOwner" = ${owner} OR ${cancelled} = 'cancelled')))`;
+  const open = (cancelled: string) =>
+    `(s.status IN ('waiting', 'retrying') OR (s.status = 'running' AND (s."leaseOwner" = ${owner} OR ${cancelled} = 'cancelled')))`;
   // each member of a set (`res`, `sk`) looks its row up in the unique index: a LATERAL subquery with a
   // LIMIT is never flattened into a join, so it runs once per member with the member's key as its
   // index condition (a plain join or EXISTS may be planned as a hash join over all the run's rows)
-  const rowOf = (from: string, cond: string, select = "1") => `${from} CROSS JOIN LATERAL (SELECT ${select} FROM "Step" s WHERE ${cond} LIMIT 1) hit`;
-  const skipRow = (node: string, iteration: string) => `s."runId" = ${runId} AND s."nodeId" = ${node} AND s.iteration = ${iteration}`;
+  const rowOf = (from: string, cond: string, select = "1") =>
+    `${from} CROSS JOIN LATERAL (SELECT ${select} FROM "Step" s WHERE ${cond} LIMIT 1) hit`;
+  const skipRow = (node: string, iteration: string) =>
+    `s."runId" = ${runId} AND s."nodeId" = ${node} AND s.iteration = ${iteration}`;
   const guards = [
     parts.results
       ? parts.oneResult
@@ -114,7 +136,12 @@ ${parts.park ? `    "waitingSince" = (${run}::jsonb->>'waitingSince')::timestamp
 )`);
   if (parts.results) {
     // one result: its row by the whole key; several: each row's id, looked up as in the guard
-    const target = parts.oneResult ? { from: "res", where: resultRow } : { from: `(SELECT res.*, hit.id AS "stepId" FROM ${rowOf("res", resultRow, "s.id")}) res`, where: `s.id = res."stepId"` };
+    const target = parts.oneResult
+      ? { from: "res", where: resultRow }
+      : {
+          from: `(SELECT res.*, hit.id AS "stepId" FROM ${rowOf("res", resultRow, "s.id")}) res`,
+          where: `s.id = res."stepId"`,
+        };
     ctes.push(`w_res AS (
   UPDATE "Step" s SET status = res.status::"StepStatus", output = res.output, branch = res.branch, "promptTokens" = res."promptTokens",
     "completionTokens" = res."completionTokens", "latencyMs" = res."latencyMs", error = res.error, "finishedAt" = CASE WHEN res.status = 'waiting' THEN NULL ELSE res.at END

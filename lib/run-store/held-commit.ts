@@ -2,7 +2,19 @@ import "server-only";
 import type { CommitFailure, CommitResult, RunCommit, StoredEvent } from "@/lib/engine/ports";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import { eventPayload } from "@/lib/events/event-log";
-import { letGo, loggedCommit, logEntry, logOnly, planRows, rowAfter, rowKey, writtenCommit, type HeldRun, type Plan, type Unfolded } from "./held-runs";
+import {
+  letGo,
+  loggedCommit,
+  logEntry,
+  logOnly,
+  planRows,
+  rowAfter,
+  rowKey,
+  writtenCommit,
+  type HeldRun,
+  type Plan,
+  type Unfolded,
+} from "./held-runs";
 import { FOLD_LOG, LOG_APPEND, WRITE_HELD } from "./step-log-sql";
 import { query, runWriteJson, sqlCommit, type SqlCommitResult } from "./run-sql";
 
@@ -10,15 +22,19 @@ import { query, runWriteJson, sqlCommit, type SqlCommitResult } from "./run-sql"
  * A held run's commit: its answer, or refused (as `refused`, against the Run row's version: the store
  * explains why, or gives `reason`), or to be sent on the general path (`general`, the run unheld).
  */
-export type HeldOutcome = CommitResult | { refused: RunCommit; reason?: CommitFailure; detail?: string } | { general: RunCommit };
+export type HeldOutcome =
+  CommitResult | { refused: RunCommit; reason?: CommitFailure; detail?: string } | { general: RunCommit };
 
 const counters = { logged: 0, written: 0 };
 /** Commits of held runs this process stored in the log alone, and those that wrote the rows. */
 export const heldStats = () => ({ ...counters });
 
-const eventsJson = (c: RunCommit) => JSON.stringify((c.events ?? []).map((e) => ({ type: e.type, payload: eventPayload(e) })));
-const storedAt = (c: RunCommit, first: number, at: Date): StoredEvent[] => (c.events ?? []).map((event, i) => ({ seq: first + i, at, event }));
-const idsOf = (h: HeldRun, planned: Plan) => (row: { nodeId: string; iteration: number }) => rowAfter(h, planned, rowKey(row))?.id;
+const eventsJson = (c: RunCommit) =>
+  JSON.stringify((c.events ?? []).map((e) => ({ type: e.type, payload: eventPayload(e) })));
+const storedAt = (c: RunCommit, first: number, at: Date): StoredEvent[] =>
+  (c.events ?? []).map((event, i) => ({ seq: first + i, at, event }));
+const idsOf = (h: HeldRun, planned: Plan) => (row: { nodeId: string; iteration: number }) =>
+  rowAfter(h, planned, rowKey(row))?.id;
 
 /**
  * A commit of a run this process holds (held-runs.ts): applied one after another per run; refused
@@ -38,7 +54,12 @@ export async function commitHeld(h: HeldRun, c: RunCommit): Promise<HeldOutcome>
 }
 
 async function commitHeldNow(h: HeldRun, c: RunCommit): Promise<HeldOutcome> {
-  if (c.expectedVersion !== h.version) return { refused: c, reason: "stale", detail: `this holder is at version ${h.version}, commit expected ${c.expectedVersion}` };
+  if (c.expectedVersion !== h.version)
+    return {
+      refused: c,
+      reason: "stale",
+      detail: `this holder is at version ${h.version}, commit expected ${c.expectedVersion}`,
+    };
   const asRow = { ...c, expectedVersion: h.dbVersion };
   const planned = planRows(h, c);
   if (planned === null) {
@@ -72,7 +93,16 @@ async function append(h: HeldRun, c: RunCommit, planned: Plan, at: Date, asRow: 
   const n = c.events!.length;
   const res = await query({
     ...LOG_APPEND,
-    values: [h.runId, h.dbVersion, h.owner, h.next, at.toISOString(), n, JSON.stringify(logEntry(c, planned.touched)), eventsJson(c)],
+    values: [
+      h.runId,
+      h.dbVersion,
+      h.owner,
+      h.next,
+      at.toISOString(),
+      n,
+      JSON.stringify(logEntry(c, planned.touched)),
+      eventsJson(c),
+    ],
   });
   if (res.rowCount !== n) {
     letGo(h.runId, h.owner);
@@ -100,7 +130,21 @@ function writeEnd(h: HeldRun): void {
   const run = withUnfolded({ ...u.end }, u);
   const rows = [...u.rows].map((k) => h.rows.get(k)!);
   const done = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(() => query({ ...WRITE_HELD, values: [h.runId, h.dbVersion, h.owner, JSON.stringify(run), h.next, JSON.stringify(rows), "[]", new Date().toISOString()] }))
+    .then(() =>
+      query({
+        ...WRITE_HELD,
+        values: [
+          h.runId,
+          h.dbVersion,
+          h.owner,
+          JSON.stringify(run),
+          h.next,
+          JSON.stringify(rows),
+          "[]",
+          new Date().toISOString(),
+        ],
+      }),
+    )
     .then(
       (res) => {
         // no row: a claim came first and folded the log, the end with it
@@ -150,7 +194,16 @@ async function writeHeld(h: HeldRun, c: RunCommit, planned: Plan, at: Date): Pro
   const rows = [...keys].map((k) => rowAfter(h, planned, k)!);
   const res = await query<{ version: number; nextSeq: number }>({
     ...WRITE_HELD,
-    values: [h.runId, h.dbVersion, h.owner, JSON.stringify(withUnfolded(runWriteJson(c), u)), h.next, JSON.stringify(rows), eventsJson(c), at.toISOString()],
+    values: [
+      h.runId,
+      h.dbVersion,
+      h.owner,
+      JSON.stringify(withUnfolded(runWriteJson(c), u)),
+      h.next,
+      JSON.stringify(rows),
+      eventsJson(c),
+      at.toISOString(),
+    ],
   });
   const row = res.rows[0];
   if (!row) return { kind: "refused" };

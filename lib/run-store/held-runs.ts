@@ -32,7 +32,10 @@ export interface HeldRun {
 }
 
 /** A Step row as the log and the fold write it (column names; times as ISO strings; no answer: other processes write that). */
-export type LogRow = Omit<Step, "runId" | "answer" | "status" | "input" | "output" | "createdAt" | "startedAt" | "finishedAt"> & {
+export type LogRow = Omit<
+  Step,
+  "runId" | "answer" | "status" | "input" | "output" | "createdAt" | "startedAt" | "finishedAt"
+> & {
   status: string;
   input: unknown;
   output: unknown;
@@ -91,9 +94,22 @@ export function letGo(runId: string, owner: string): void {
 export function logRowOf(s: LogRow): LogRow {
   const t = (v: string | null) => jsonTimestamp(v)?.toISOString() ?? null;
   return {
-    id: s.id, nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: s.status, input: s.input ?? null, output: s.output ?? null,
-    branch: s.branch, promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error,
-    leaseOwner: s.leaseOwner, createdAt: t(s.createdAt)!, startedAt: t(s.startedAt), finishedAt: t(s.finishedAt),
+    id: s.id,
+    nodeId: s.nodeId,
+    iteration: s.iteration,
+    attempt: s.attempt,
+    status: s.status,
+    input: s.input ?? null,
+    output: s.output ?? null,
+    branch: s.branch,
+    promptTokens: s.promptTokens,
+    completionTokens: s.completionTokens,
+    latencyMs: s.latencyMs,
+    error: s.error,
+    leaseOwner: s.leaseOwner,
+    createdAt: t(s.createdAt)!,
+    startedAt: t(s.startedAt),
+    finishedAt: t(s.finishedAt),
   };
 }
 
@@ -106,7 +122,8 @@ export type Planned = Plan | { ok: false; reason: CommitFailure; detail: string 
 export type Plan = { ok: true; touched: Map<string, LogRow>; changesWaiting: boolean };
 
 /** A held row as it is once `planned` landed. */
-export const rowAfter = (h: HeldRun, planned: Plan, key: string): LogRow | undefined => planned.touched.get(key) ?? h.rows.get(key);
+export const rowAfter = (h: HeldRun, planned: Plan, key: string): LogRow | undefined =>
+  planned.touched.get(key) ?? h.rows.get(key);
 
 /**
  * Plans `c`'s step writes on `h`'s rows, in the order one statement applies them: each
@@ -130,11 +147,31 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
     if (restart && restart.attempt === r.attempt) continue; // completes its start, below
     if (restart && restart.attempt < r.attempt) return null;
     const row = rowOf(k);
-    const open = row && row.attempt === r.attempt && (row.status === "waiting" || row.status === "retrying" || (row.status === "running" && (row.leaseOwner === c.owner || r.status === "cancelled")));
-    if (!open) return { ok: false, reason: "lost_lease", detail: `step ${r.nodeId}#${r.iteration} attempt ${r.attempt} is not running under this owner` };
+    const open =
+      row &&
+      row.attempt === r.attempt &&
+      (row.status === "waiting" ||
+        row.status === "retrying" ||
+        (row.status === "running" && (row.leaseOwner === c.owner || r.status === "cancelled")));
+    if (!open)
+      return {
+        ok: false,
+        reason: "lost_lease",
+        detail: `step ${r.nodeId}#${r.iteration} attempt ${r.attempt} is not running under this owner`,
+      };
     changesWaiting ||= row.status === "waiting";
     if (restart) continue; // the restart overwrites it
-    const done: LogRow = { ...row, status: r.status, output: r.output ?? null, branch: r.branch, promptTokens: r.promptTokens, completionTokens: r.completionTokens, latencyMs: r.latencyMs, error: r.error, finishedAt: r.status === "waiting" ? null : iso(r.at) };
+    const done: LogRow = {
+      ...row,
+      status: r.status,
+      output: r.output ?? null,
+      branch: r.branch,
+      promptTokens: r.promptTokens,
+      completionTokens: r.completionTokens,
+      latencyMs: r.latencyMs,
+      error: r.error,
+      finishedAt: r.status === "waiting" ? null : iso(r.at),
+    };
     touched.set(k, done);
   }
   for (const [k, s] of starts) {
@@ -142,9 +179,21 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
     changesWaiting ||= old?.status === "waiting";
     const done = (c.stepResults ?? []).find((r) => r.attempt === s.attempt && rowKey(r) === k);
     const row: LogRow = {
-      id: old?.id ?? randomUUID(), nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: done?.status ?? "running", input: s.input ?? null,
-      output: done ? (done.output ?? null) : null, branch: done?.branch ?? null, promptTokens: done?.promptTokens ?? 0, completionTokens: done?.completionTokens ?? 0,
-      latencyMs: done?.latencyMs ?? null, error: done?.error ?? null, leaseOwner: c.owner, createdAt: old?.createdAt ?? iso(s.at), startedAt: iso(s.at),
+      id: old?.id ?? randomUUID(),
+      nodeId: s.nodeId,
+      iteration: s.iteration,
+      attempt: s.attempt,
+      status: done?.status ?? "running",
+      input: s.input ?? null,
+      output: done ? (done.output ?? null) : null,
+      branch: done?.branch ?? null,
+      promptTokens: done?.promptTokens ?? 0,
+      completionTokens: done?.completionTokens ?? 0,
+      latencyMs: done?.latencyMs ?? null,
+      error: done?.error ?? null,
+      leaseOwner: c.owner,
+      createdAt: old?.createdAt ?? iso(s.at),
+      startedAt: iso(s.at),
       finishedAt: done && done.status !== "waiting" ? iso(done.at) : null,
     };
     touched.set(k, row);
@@ -153,8 +202,22 @@ export function planRows(h: HeldRun, c: RunCommit): Planned | null {
     const k = rowKey(s);
     if (rowOf(k)) return { ok: false, reason: "stale", detail: "a skipped step already exists" };
     const row: LogRow = {
-      id: randomUUID(), nodeId: s.nodeId, iteration: s.iteration, attempt: 1, status: "skipped", input: null, output: null, branch: null, promptTokens: 0,
-      completionTokens: 0, latencyMs: null, error: null, leaseOwner: c.owner, createdAt: iso(s.at), startedAt: null, finishedAt: iso(s.at),
+      id: randomUUID(),
+      nodeId: s.nodeId,
+      iteration: s.iteration,
+      attempt: 1,
+      status: "skipped",
+      input: null,
+      output: null,
+      branch: null,
+      promptTokens: 0,
+      completionTokens: 0,
+      latencyMs: null,
+      error: null,
+      leaseOwner: c.owner,
+      createdAt: iso(s.at),
+      startedAt: null,
+      finishedAt: iso(s.at),
     };
     touched.set(k, row);
   }
@@ -172,11 +235,14 @@ const endsRun = (c: RunCommit): boolean => c.run?.status !== undefined && isTerm
  * were written less than WEFT_STEP_LOG_MS ago.
  */
 export function logOnly(h: HeldRun, c: RunCommit, planned: Plan, now: number): boolean {
-  if (h.status !== "running" || !c.events?.length || planned.changesWaiting || now - h.writtenAt >= logWindowMs) return false;
+  if (h.status !== "running" || !c.events?.length || planned.changesWaiting || now - h.writtenAt >= logWindowMs)
+    return false;
   // a subflow step's row must be there while it runs: its child's end may answer it before it waits (subflow-answers.ts)
   if (c.stepStarts?.some((s) => s.kind === "subflow")) return false;
   const w = c.run;
-  const endOnly = endsRun(c) || (w?.status === undefined && w?.outputs === undefined && w?.reason === undefined && w?.finishedAt === undefined);
+  const endOnly =
+    endsRun(c) ||
+    (w?.status === undefined && w?.outputs === undefined && w?.reason === undefined && w?.finishedAt === undefined);
   if (w && (!endOnly || w.startedAt !== undefined || w.waitingSince !== undefined)) return false;
   for (const r of planned.touched.values()) if (r.status === "waiting") return false;
   return true;

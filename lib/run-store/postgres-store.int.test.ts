@@ -43,8 +43,31 @@ describe("postgresStore", () => {
     const late = await store.commit(runId, {
       owner: "worker-a",
       expectedVersion: started.ok ? started.version : -1,
-      stepResults: [{ nodeId: "start", iteration: 1, attempt: 1, status: "succeeded", output: { a: 1 }, branch: "next", promptTokens: 0, completionTokens: 0, latencyMs: 1, error: null, at: at() }],
-      events: [{ type: "step_finished", nodeId: "start", iteration: 1, status: "succeeded", promptTokens: 0, completionTokens: 0 }],
+      stepResults: [
+        {
+          nodeId: "start",
+          iteration: 1,
+          attempt: 1,
+          status: "succeeded",
+          output: { a: 1 },
+          branch: "next",
+          promptTokens: 0,
+          completionTokens: 0,
+          latencyMs: 1,
+          error: null,
+          at: at(),
+        },
+      ],
+      events: [
+        {
+          type: "step_finished",
+          nodeId: "start",
+          iteration: 1,
+          status: "succeeded",
+          promptTokens: 0,
+          completionTokens: 0,
+        },
+      ],
     });
     expect(late).toMatchObject({ ok: false, reason: "lost_lease" });
     expect(storeStats().rejectedCommits).toBe(rejectedBefore + 1);
@@ -59,7 +82,21 @@ describe("postgresStore", () => {
     const done = await store.commit(runId, {
       owner: "worker-b",
       expectedVersion: restarted.ok ? restarted.version : -1,
-      stepResults: [{ nodeId: "start", iteration: 1, attempt: 1, status: "succeeded", output: null, branch: null, promptTokens: 0, completionTokens: 0, latencyMs: 1, error: null, at: at() }],
+      stepResults: [
+        {
+          nodeId: "start",
+          iteration: 1,
+          attempt: 1,
+          status: "succeeded",
+          output: null,
+          branch: null,
+          promptTokens: 0,
+          completionTokens: 0,
+          latencyMs: 1,
+          error: null,
+          at: at(),
+        },
+      ],
     });
     expect(done).toMatchObject({ ok: false, reason: "lost_lease" });
     const step = await db().step.findFirstOrThrow({ where: { runId } });
@@ -76,7 +113,13 @@ describe("postgresStore", () => {
     const fin = await store.commit(runId, {
       owner: "w",
       expectedVersion: c.run.version,
-      run: { status: "succeeded", reason: "end reached", finishedAt: at(), outputs: { x: 1 }, addTokens: { promptTokens: 3, completionTokens: 4 } },
+      run: {
+        status: "succeeded",
+        reason: "end reached",
+        finishedAt: at(),
+        outputs: { x: 1 },
+        addTokens: { promptTokens: 3, completionTokens: 4 },
+      },
       events: [{ type: "run_finished", status: "succeeded", reason: "end reached" }],
     });
     expect(fin.ok).toBe(true);
@@ -92,15 +135,40 @@ describe("postgresStore", () => {
     if (!a.ok) throw new Error("claim failed");
     const request = { prompt: "Go?", choices: [{ id: "go", label: "Go" }], fields: [] };
     const asked = await store.commit(runId, {
-      owner: "worker-a", expectedVersion: a.run.version,
+      owner: "worker-a",
+      expectedVersion: a.run.version,
       stepStarts: [{ nodeId: "review", iteration: 1, attempt: 1, kind: "human", input: {}, at: at() }],
-      stepResults: [{ nodeId: "review", iteration: 1, attempt: 1, status: "waiting", output: { request }, branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, at: at() }],
+      stepResults: [
+        {
+          nodeId: "review",
+          iteration: 1,
+          attempt: 1,
+          status: "waiting",
+          output: { request },
+          branch: null,
+          promptTokens: 0,
+          completionTokens: 0,
+          latencyMs: null,
+          error: null,
+          at: at(),
+        },
+      ],
       run: { status: "running", startedAt: at() },
       events: [{ type: "input_requested", nodeId: "review", iteration: 1, ...request }],
     });
     if (!asked.ok) throw new Error("commit failed");
-    expect(await db().step.findFirstOrThrow({ where: { runId, nodeId: "review" } })).toMatchObject({ status: "waiting", finishedAt: null, leaseOwner: "worker-a", output: { request } });
-    const parked = await store.commit(runId, { owner: "worker-a", expectedVersion: asked.version, run: { status: "waiting", waitingSince: at() }, events: [{ type: "run_waiting", steps: [{ nodeId: "review", iteration: 1 }] }] });
+    expect(await db().step.findFirstOrThrow({ where: { runId, nodeId: "review" } })).toMatchObject({
+      status: "waiting",
+      finishedAt: null,
+      leaseOwner: "worker-a",
+      output: { request },
+    });
+    const parked = await store.commit(runId, {
+      owner: "worker-a",
+      expectedVersion: asked.version,
+      run: { status: "waiting", waitingSince: at() },
+      events: [{ type: "run_waiting", steps: [{ nodeId: "review", iteration: 1 }] }],
+    });
     if (!parked.ok) throw new Error("park failed");
     await store.releaseRun(runId, "worker-a", parked.version);
     expect(await store.claimRun(runId, "worker-b")).toEqual({ ok: false, reason: "waiting" });
@@ -108,17 +176,51 @@ describe("postgresStore", () => {
 
     await db().step.updateMany({ where: { runId, nodeId: "review" }, data: { answer: { choice: "go", values: {} } } });
     await db().run.update({ where: { id: runId }, data: { status: "queued", waitingSince: null } });
-    expect(await store.readAnswers(runId)).toEqual([{ nodeId: "review", iteration: 1, answer: { choice: "go", values: {} } }]);
+    expect(await store.readAnswers(runId)).toEqual([
+      { nodeId: "review", iteration: 1, answer: { choice: "go", values: {} } },
+    ]);
     const b = await store.claimRun(runId, "worker-b");
     if (!b.ok) throw new Error("claim failed");
-    expect(b.run.steps.find((s) => s.nodeId === "review")).toMatchObject({ status: "waiting", answer: { choice: "go", values: {} } });
+    expect(b.run.steps.find((s) => s.nodeId === "review")).toMatchObject({
+      status: "waiting",
+      answer: { choice: "go", values: {} },
+    });
     const done = await store.commit(runId, {
-      owner: "worker-b", expectedVersion: b.run.version,
-      stepResults: [{ nodeId: "review", iteration: 1, attempt: 1, status: "succeeded", output: { choice: "go" }, branch: "go", promptTokens: 0, completionTokens: 0, latencyMs: 0, error: null, at: at() }],
-      events: [{ type: "step_finished", nodeId: "review", iteration: 1, status: "succeeded", branch: "go", promptTokens: 0, completionTokens: 0 }],
+      owner: "worker-b",
+      expectedVersion: b.run.version,
+      stepResults: [
+        {
+          nodeId: "review",
+          iteration: 1,
+          attempt: 1,
+          status: "succeeded",
+          output: { choice: "go" },
+          branch: "go",
+          promptTokens: 0,
+          completionTokens: 0,
+          latencyMs: 0,
+          error: null,
+          at: at(),
+        },
+      ],
+      events: [
+        {
+          type: "step_finished",
+          nodeId: "review",
+          iteration: 1,
+          status: "succeeded",
+          branch: "go",
+          promptTokens: 0,
+          completionTokens: 0,
+        },
+      ],
     });
     expect(done.ok).toBe(true);
-    expect(await db().step.findFirstOrThrow({ where: { runId, nodeId: "review" } })).toMatchObject({ status: "succeeded", branch: "go", finishedAt: expect.any(Date) });
+    expect(await db().step.findFirstOrThrow({ where: { runId, nodeId: "review" } })).toMatchObject({
+      status: "succeeded",
+      branch: "go",
+      finishedAt: expect.any(Date),
+    });
   });
 
   it("records cancel requests with their reason until the run ends", async () => {
@@ -151,7 +253,11 @@ describe("ledgerTools", () => {
       ...(key ? { idempotencyKey: key } : {}),
     });
     const before = ledgerStats();
-    const results = await Promise.all([tools.call(req(`${runId}:send:1`)), tools.call(req(`${runId}:send:1`)), tools.call(req(`${runId}:send:1`))]);
+    const results = await Promise.all([
+      tools.call(req(`${runId}:send:1`)),
+      tools.call(req(`${runId}:send:1`)),
+      tools.call(req(`${runId}:send:1`)),
+    ]);
     expect(effects).toBe(1);
     expect(results).toEqual(Array(3).fill({ ok: true, output: { sent: "a@b.c", n: 1 } }));
     expect(await tools.call(req(`${runId}:send:1`))).toEqual({ ok: true, output: { sent: "a@b.c", n: 1 } });
@@ -165,7 +271,14 @@ describe("ledgerTools", () => {
     await db().toolEffect.create({ data: { key: `${runId}:x:1`, runId } });
     let effects = 0;
     const tools = ledgerTools({ resolve: async () => null, call: async () => ({ ok: true, output: ++effects }) }, 300);
-    const r = await tools.call({ ref: { name: "x" }, args: {}, runId, nodeId: "x", signal: new AbortController().signal, idempotencyKey: `${runId}:x:1` });
+    const r = await tools.call({
+      ref: { name: "x" },
+      args: {},
+      runId,
+      nodeId: "x",
+      signal: new AbortController().signal,
+      idempotencyKey: `${runId}:x:1`,
+    });
     expect(effects).toBe(0);
     expect(r.ok).toBe(false);
   });

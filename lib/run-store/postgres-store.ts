@@ -89,13 +89,26 @@ async function commit(runId: string, c: RunCommit): Promise<CommitResult> {
 
 /** Why a single-statement commit changed nothing (read after the fact, for the answer and the log); `known`: the step-level reason, if known. */
 async function diagnose(runId: string, c: RunCommit, known?: CommitRefused): Promise<CommitRefused> {
-  const run = await db().run.findUnique({ where: { id: runId }, select: { status: true, version: true, leaseOwner: true } });
+  const run = await db().run.findUnique({
+    where: { id: runId },
+    select: { status: true, version: true, leaseOwner: true },
+  });
   const guard = runRefusal(run, c);
   if (guard) return guard;
   if (known) return known;
   for (const r of c.stepResults ?? []) {
     const startedHere = c.stepStarts?.some((s) => s.nodeId === r.nodeId && s.iteration === r.iteration);
-    const hit = startedHere ? 1 : await db().step.count({ where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, OR: [{ status: "running", leaseOwner: c.owner }, { status: "waiting" }, { status: "retrying" }] } });
+    const hit = startedHere
+      ? 1
+      : await db().step.count({
+          where: {
+            runId,
+            nodeId: r.nodeId,
+            iteration: r.iteration,
+            attempt: r.attempt,
+            OR: [{ status: "running", leaseOwner: c.owner }, { status: "waiting" }, { status: "retrying" }],
+          },
+        });
     if (hit !== 1) return new CommitRefused("lost_lease", stepNotHeld(r));
   }
   return new CommitRefused("stale", "a skipped step already exists");
@@ -132,16 +145,25 @@ function reject(runId: string, c: RunCommit, reason: CommitFailure, detail?: str
 }
 
 async function refusal(tx: Tx, runId: string, c: RunCommit): Promise<CommitRefused> {
-  const run = await tx.run.findUnique({ where: { id: runId }, select: { status: true, version: true, leaseOwner: true } });
-  return runRefusal(run, c) ?? new CommitRefused("stale", `version is ${run?.version}, commit expected ${c.expectedVersion}`);
+  const run = await tx.run.findUnique({
+    where: { id: runId },
+    select: { status: true, version: true, leaseOwner: true },
+  });
+  return (
+    runRefusal(run, c) ?? new CommitRefused("stale", `version is ${run?.version}, commit expected ${c.expectedVersion}`)
+  );
 }
 
 /** The run-level guard's verdict: null when the run is live, ours and at the expected version. */
-function runRefusal(run: { status: RunStatus; version: number; leaseOwner: string | null } | null, c: RunCommit): CommitRefused | null {
+function runRefusal(
+  run: { status: RunStatus; version: number; leaseOwner: string | null } | null,
+  c: RunCommit,
+): CommitRefused | null {
   if (!run) return new CommitRefused("not_found");
   if (!LIVE.includes(run.status)) return new CommitRefused("terminal", `run is ${run.status}`);
   if (run.leaseOwner !== c.owner) return new CommitRefused("lost_lease", `held by ${run.leaseOwner ?? "nobody"}`);
-  if (run.version !== c.expectedVersion) return new CommitRefused("stale", `version is ${run.version}, commit expected ${c.expectedVersion}`);
+  if (run.version !== c.expectedVersion)
+    return new CommitRefused("stale", `version is ${run.version}, commit expected ${c.expectedVersion}`);
   return null;
 }
 
@@ -149,7 +171,10 @@ async function releaseRun(runId: string, owner: string, version: number): Promis
   // a held run's version is the engine's (held-runs.ts); its log stays as it is, for the next claim to fold
   const h = heldRun(runId, owner);
   letGo(runId, owner);
-  await db().run.updateMany({ where: { id: runId, leaseOwner: owner, version: h && h.version === version ? h.dbVersion : version }, data: { leaseOwner: null } });
+  await db().run.updateMany({
+    where: { id: runId, leaseOwner: owner, version: h && h.version === version ? h.dbVersion : version },
+    data: { leaseOwner: null },
+  });
 }
 
 async function requestCancel(runId: string, reason?: string): Promise<void> {

@@ -25,12 +25,28 @@ export async function applyStepWrites(tx: Tx, runId: string, c: RunCommit): Prom
     await tx.step.upsert({
       where: { runId_nodeId_iteration: { runId, nodeId: s.nodeId, iteration: s.iteration } },
       create: { runId, nodeId: s.nodeId, iteration: s.iteration, ...running },
-      update: { ...running, output: Prisma.DbNull, error: null, branch: null, finishedAt: null, latencyMs: null, promptTokens: 0, completionTokens: 0 },
+      update: {
+        ...running,
+        output: Prisma.DbNull,
+        error: null,
+        branch: null,
+        finishedAt: null,
+        latencyMs: null,
+        promptTokens: 0,
+        completionTokens: 0,
+      },
     });
   }
   if (c.stepSkips?.length) {
     const { count } = await tx.step.createMany({
-      data: c.stepSkips.map((s) => ({ runId, nodeId: s.nodeId, iteration: s.iteration, status: "skipped" as const, finishedAt: s.at, leaseOwner: c.owner })),
+      data: c.stepSkips.map((s) => ({
+        runId,
+        nodeId: s.nodeId,
+        iteration: s.iteration,
+        status: "skipped" as const,
+        finishedAt: s.at,
+        leaseOwner: c.owner,
+      })),
       skipDuplicates: true,
     });
     if (count !== c.stepSkips.length) throw new CommitRefused("stale", "a skipped step already exists");
@@ -44,7 +60,13 @@ export async function applyStepWrites(tx: Tx, runId: string, c: RunCommit): Prom
     // for its retry by whoever holds the run when it is cancelled.
     const owner = r.status === "cancelled" ? {} : { leaseOwner: c.owner };
     const { count } = await tx.step.updateMany({
-      where: { runId, nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, OR: [{ status: "running", ...owner }, { status: "waiting" }, { status: "retrying" }] },
+      where: {
+        runId,
+        nodeId: r.nodeId,
+        iteration: r.iteration,
+        attempt: r.attempt,
+        OR: [{ status: "running", ...owner }, { status: "waiting" }, { status: "retrying" }],
+      },
       data: {
         status: r.status,
         output: json(r.output),

@@ -40,7 +40,11 @@ export const runTargetReadCount = (): number => targetReads;
 /** The owner's workflow and the version a run would start from; null when it is not theirs. */
 export async function readRunTarget(ownerId: string, workflowId: string, version?: number): Promise<TargetRow | null> {
   targetReads++;
-  const res = await runStorePool().query<TargetRow>({ name: "weft_run_target_v1", text: TARGET_SQL, values: [workflowId, ownerId, version ?? null] });
+  const res = await runStorePool().query<TargetRow>({
+    name: "weft_run_target_v1",
+    text: TARGET_SQL,
+    values: [workflowId, ownerId, version ?? null],
+  });
   return res.rows[0] ?? null;
 }
 
@@ -58,7 +62,8 @@ export const TRIGGER_LABEL_MAX = 120;
  * seed; another holder of the same key (a hash collision) only makes such a wait a little longer.
  */
 const RUN_INSERT_LOCK_SEED = 0x5765_6674; // "Weft"
-const runInsertLock = (shared: boolean) => `pg_advisory_xact_lock${shared ? "_shared" : ""}(hashtextextended($1::text, ${RUN_INSERT_LOCK_SEED}))`;
+const runInsertLock = (shared: boolean) =>
+  `pg_advisory_xact_lock${shared ? "_shared" : ""}(hashtextextended($1::text, ${RUN_INSERT_LOCK_SEED}))`;
 /** The FROM item both inserts select their row from: one row, after the insert's lock is taken. */
 const LOCKED = `(SELECT ${runInsertLock(false)}) insert_lock`;
 
@@ -98,14 +103,40 @@ export interface ExpectedTarget {
  * and seed); nothing is read back. With `expected`, only if the target is still as expected: answers
  * whether the row was written.
  */
-export async function insertQueuedRun(ownerId: string, workflowVersionId: string, inputsJson: string, key: { id: string; createdAt: Date }, origin: RunOrigin, expected?: ExpectedTarget): Promise<boolean> {
+export async function insertQueuedRun(
+  ownerId: string,
+  workflowVersionId: string,
+  inputsJson: string,
+  key: { id: string; createdAt: Date },
+  origin: RunOrigin,
+  expected?: ExpectedTarget,
+): Promise<boolean> {
   const { id, createdAt } = key;
   const { parent, lineage } = origin;
-  const values = [id, ownerId, workflowVersionId, inputsJson, createdAt.toISOString(), origin.trigger, origin.label ?? null, origin.idempotencyKey ?? null,
-    parent?.runId ?? null, parent?.nodeId ?? null, parent?.iteration ?? null, parent?.depth ?? 0,
-    lineage?.runId ?? null, lineage?.nodeId ?? null, lineage?.iteration ?? null, lineage ? JSON.stringify(lineage.seed) : null];
+  const values = [
+    id,
+    ownerId,
+    workflowVersionId,
+    inputsJson,
+    createdAt.toISOString(),
+    origin.trigger,
+    origin.label ?? null,
+    origin.idempotencyKey ?? null,
+    parent?.runId ?? null,
+    parent?.nodeId ?? null,
+    parent?.iteration ?? null,
+    parent?.depth ?? 0,
+    lineage?.runId ?? null,
+    lineage?.nodeId ?? null,
+    lineage?.iteration ?? null,
+    lineage ? JSON.stringify(lineage.seed) : null,
+  ];
   const res = expected
-    ? await runStorePool().query({ name: "weft_run_insert_guarded_v3", text: GUARDED_INSERT_SQL, values: [...values, expected.workflowId, expected.workflowName, expected.requested ?? null] })
+    ? await runStorePool().query({
+        name: "weft_run_insert_guarded_v3",
+        text: GUARDED_INSERT_SQL,
+        values: [...values, expected.workflowId, expected.workflowName, expected.requested ?? null],
+      })
     : await runStorePool().query({ name: "weft_run_insert_v7", text: INSERT_SQL, values });
   return res.rowCount === 1;
 }
@@ -133,4 +164,5 @@ export async function runIdByIdempotencyKey(ownerId: string, key: string): Promi
 
 /** Whether an insert failed because its idempotency key is taken (a concurrent start with the same key won). */
 export const isIdempotencyConflict = (err: unknown): boolean =>
-  (err as { code?: string; constraint?: string } | null)?.code === "23505" && (err as { constraint?: string }).constraint === "Run_idempotencyKey_key";
+  (err as { code?: string; constraint?: string } | null)?.code === "23505" &&
+  (err as { constraint?: string }).constraint === "Run_idempotencyKey_key";

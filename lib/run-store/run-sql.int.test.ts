@@ -27,9 +27,27 @@ afterAll(async () => {
 const store = postgresStore();
 const at = (ms = 0) => new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678) + ms);
 const result = (nodeId: string, attempt = 1, extra: Partial<StepResultWrite> = {}): StepResultWrite => ({
-  nodeId, iteration: 1, attempt, status: "succeeded", output: { text: nodeId }, branch: "done", promptTokens: 2, completionTokens: 3, latencyMs: 7, error: null, at: at(10), ...extra,
+  nodeId,
+  iteration: 1,
+  attempt,
+  status: "succeeded",
+  output: { text: nodeId },
+  branch: "done",
+  promptTokens: 2,
+  completionTokens: 3,
+  latencyMs: 7,
+  error: null,
+  at: at(10),
+  ...extra,
 });
-const start = (nodeId: string, attempt = 1) => ({ nodeId, iteration: 1, attempt, kind: "agent", input: { via: ["x"] }, at: at() });
+const start = (nodeId: string, attempt = 1) => ({
+  nodeId,
+  iteration: 1,
+  attempt,
+  kind: "agent",
+  input: { via: ["x"] },
+  at: at(),
+});
 
 async function claimed(owner = "w") {
   const runId = await createTestRun(ownerId, "queued");
@@ -38,68 +56,163 @@ async function claimed(owner = "w") {
   return { runId, version: c.run.version };
 }
 
-const runStarted = (inputs: Record<string, unknown> = {}) => ({ type: "run_started" as const, inputs, resumed: false, redispatched: [] });
+const runStarted = (inputs: Record<string, unknown> = {}) => ({
+  type: "run_started" as const,
+  inputs,
+  resumed: false,
+  redispatched: [],
+});
 const rows = async (runId: string) => db().step.findMany({ where: { runId }, orderBy: { nodeId: "asc" } });
-const seqs = async (runId: string) => (await db().runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } })).map((e) => `${e.seq}:${e.type}`);
+const seqs = async (runId: string) =>
+  (await db().runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } })).map((e) => `${e.seq}:${e.type}`);
 
 describe("single-statement commit", () => {
   it("writes starts, results, run changes and events in one go; timestamps are stored as given (UTC)", async () => {
     const { runId, version } = await claimed();
     const first = await store.commit(runId, {
-      owner: "w", expectedVersion: version, stepStarts: [start("a")],
+      owner: "w",
+      expectedVersion: version,
+      stepStarts: [start("a")],
       run: { status: "running", startedAt: at(), plannerState: { v: 1, n: 1 }, addSteps: 1 },
       events: [runStarted(), { type: "step_started", nodeId: "a", iteration: 1, attempt: 1, kind: "agent" }],
     });
     expect(first).toMatchObject({ ok: true, version: version + 1, events: [{ seq: 1 }, { seq: 2 }] });
     const second = await store.commit(runId, {
-      owner: "w", expectedVersion: version + 1, stepResults: [result("a")],
+      owner: "w",
+      expectedVersion: version + 1,
+      stepResults: [result("a")],
       run: { plannerState: { v: 1, n: 2 }, addTokens: { promptTokens: 2, completionTokens: 3 } },
-      events: [{ type: "step_finished", nodeId: "a", iteration: 1, status: "succeeded", promptTokens: 2, completionTokens: 3, output: { text: "a" } }],
+      events: [
+        {
+          type: "step_finished",
+          nodeId: "a",
+          iteration: 1,
+          status: "succeeded",
+          promptTokens: 2,
+          completionTokens: 3,
+          output: { text: "a" },
+        },
+      ],
     });
     expect(second).toMatchObject({ ok: true, version: version + 2, events: [{ seq: 3 }] });
-    expect(await rows(runId)).toMatchObject([{ nodeId: "a", status: "succeeded", attempt: 1, output: { text: "a" }, branch: "done", latencyMs: 7, input: { via: ["x"] }, leaseOwner: "w", startedAt: at(), finishedAt: at(10) }]);
+    expect(await rows(runId)).toMatchObject([
+      {
+        nodeId: "a",
+        status: "succeeded",
+        attempt: 1,
+        output: { text: "a" },
+        branch: "done",
+        latencyMs: 7,
+        input: { via: ["x"] },
+        leaseOwner: "w",
+        startedAt: at(),
+        finishedAt: at(10),
+      },
+    ]);
     const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
-    expect(run).toMatchObject({ status: "running", startedAt: at(), state: { v: 1, n: 2 }, promptTokens: 2, completionTokens: 3, stepCount: 1, nextSeq: 4, version: version + 2 });
+    expect(run).toMatchObject({
+      status: "running",
+      startedAt: at(),
+      state: { v: 1, n: 2 },
+      promptTokens: 2,
+      completionTokens: 3,
+      stepCount: 1,
+      nextSeq: 4,
+      version: version + 2,
+    });
     const stored = await db().runEvent.findFirstOrThrow({ where: { runId, seq: 3 } });
-    expect(stored.payload).toEqual({ nodeId: "a", iteration: 1, status: "succeeded", promptTokens: 2, completionTokens: 3, output: { text: "a" } });
+    expect(stored.payload).toEqual({
+      nodeId: "a",
+      iteration: 1,
+      status: "succeeded",
+      promptTokens: 2,
+      completionTokens: 3,
+      output: { text: "a" },
+    });
     expect(Math.abs(stored.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
   });
 
   it("an instant step's start and result in one commit leave one finished row", async () => {
     const { runId, version } = await claimed();
-    const res = await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("s"), start("n")], stepResults: [result("s")] });
+    const res = await store.commit(runId, {
+      owner: "w",
+      expectedVersion: version,
+      stepStarts: [start("s"), start("n")],
+      stepResults: [result("s")],
+    });
     expect(res.ok).toBe(true);
-    expect(await rows(runId)).toMatchObject([{ nodeId: "n", status: "running", output: null }, { nodeId: "s", status: "succeeded", output: { text: "s" }, finishedAt: at(10), promptTokens: 2 }]);
+    expect(await rows(runId)).toMatchObject([
+      { nodeId: "n", status: "running", output: null },
+      { nodeId: "s", status: "succeeded", output: { text: "s" }, finishedAt: at(10), promptTokens: 2 },
+    ]);
   });
 
   it("a result and the same row's restart (next attempt) in one commit leave the restarted row", async () => {
     const { runId, version } = await claimed();
-    expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a")] })).ok).toBe(true);
-    const res = await store.commit(runId, { owner: "w", expectedVersion: version + 1, stepResults: [result("a", 1, { status: "failed", output: null, error: "boom" })], stepStarts: [start("a", 2)] });
+    expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a")] })).ok).toBe(
+      true,
+    );
+    const res = await store.commit(runId, {
+      owner: "w",
+      expectedVersion: version + 1,
+      stepResults: [result("a", 1, { status: "failed", output: null, error: "boom" })],
+      stepStarts: [start("a", 2)],
+    });
     expect(res.ok).toBe(true);
-    expect(await rows(runId)).toMatchObject([{ nodeId: "a", attempt: 2, status: "running", output: null, error: null, finishedAt: null, promptTokens: 0 }]);
+    expect(await rows(runId)).toMatchObject([
+      { nodeId: "a", attempt: 2, status: "running", output: null, error: null, finishedAt: null, promptTokens: 0 },
+    ]);
   });
 
   it("refuses a result whose row is not running under this owner and attempt, and writes nothing", async () => {
     const { runId, version } = await claimed();
-    expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a")], events: [runStarted()] })).ok).toBe(true);
+    expect(
+      (
+        await store.commit(runId, {
+          owner: "w",
+          expectedVersion: version,
+          stepStarts: [start("a")],
+          events: [runStarted()],
+        })
+      ).ok,
+    ).toBe(true);
     const before = storeStats().rejectedCommits;
     const bad: RunCommit = {
-      owner: "w", expectedVersion: version + 1, stepResults: [result("a", 2)], stepStarts: [start("b")],
-      run: { status: "failed", reason: "x" }, events: [{ type: "run_finished", status: "failed", reason: "x" }],
+      owner: "w",
+      expectedVersion: version + 1,
+      stepResults: [result("a", 2)],
+      stepStarts: [start("b")],
+      run: { status: "failed", reason: "x" },
+      events: [{ type: "run_finished", status: "failed", reason: "x" }],
     };
-    expect(await store.commit(runId, bad)).toMatchObject({ ok: false, reason: "lost_lease", detail: expect.stringContaining("step a#1 attempt 2") });
+    expect(await store.commit(runId, bad)).toMatchObject({
+      ok: false,
+      reason: "lost_lease",
+      detail: expect.stringContaining("step a#1 attempt 2"),
+    });
     expect(storeStats().rejectedCommits).toBe(before + 1);
     expect(await rows(runId)).toMatchObject([{ nodeId: "a", status: "running" }]);
     expect(await seqs(runId)).toEqual(["1:run_started"]);
-    expect(await db().run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "queued", version: version + 1, nextSeq: 2 });
+    expect(await db().run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+      status: "queued",
+      version: version + 1,
+      nextSeq: 2,
+    });
   });
 
   it("one result or several: each must hit its own row (whole key) running under this owner, waiting under anyone, or be a cancel", async () => {
     // a run with a running row of another worker ("b", as after a takeover), a waiting review of anyone and this worker's rows
     const setUp = async () => {
       const { runId, version } = await claimed();
-      expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a"), start("c"), start("d")] })).ok).toBe(true);
+      expect(
+        (
+          await store.commit(runId, {
+            owner: "w",
+            expectedVersion: version,
+            stepStarts: [start("a"), start("c"), start("d")],
+          })
+        ).ok,
+      ).toBe(true);
       await db().step.updateMany({ where: { runId, nodeId: "c" }, data: { leaseOwner: "b" } });
       await db().step.updateMany({ where: { runId, nodeId: "d" }, data: { status: "waiting", leaseOwner: "b" } });
       return { runId, v: version + 1 };
@@ -111,14 +224,26 @@ describe("single-statement commit", () => {
     };
     // one result (bound as one object)
     expect(await outcome([result("a")])).toEqual({ ok: true, rows: ["a:succeeded", "c:running", "d:waiting"] });
-    expect(await outcome([result("d", 1, { branch: "approve" })])).toMatchObject({ ok: true, rows: ["a:running", "c:running", "d:succeeded"] });
-    expect(await outcome([result("c", 1, { status: "cancelled", output: null })])).toMatchObject({ ok: true, rows: ["a:running", "c:cancelled", "d:waiting"] });
+    expect(await outcome([result("d", 1, { branch: "approve" })])).toMatchObject({
+      ok: true,
+      rows: ["a:running", "c:running", "d:succeeded"],
+    });
+    expect(await outcome([result("c", 1, { status: "cancelled", output: null })])).toMatchObject({
+      ok: true,
+      rows: ["a:running", "c:cancelled", "d:waiting"],
+    });
     expect(await outcome([result("c")])).toMatchObject({ ok: false, rows: ["a:running", "c:running", "d:waiting"] });
     expect(await outcome([result("a", 2)])).toMatchObject({ ok: false, rows: ["a:running", "c:running", "d:waiting"] });
     expect(await outcome([{ ...result("a"), iteration: 2 }])).toMatchObject({ ok: false });
     // several (a set joined with the rows): all or nothing
-    expect(await outcome([result("a"), result("d")])).toMatchObject({ ok: true, rows: ["a:succeeded", "c:running", "d:succeeded"] });
-    expect(await outcome([result("a"), result("c")])).toMatchObject({ ok: false, rows: ["a:running", "c:running", "d:waiting"] });
+    expect(await outcome([result("a"), result("d")])).toMatchObject({
+      ok: true,
+      rows: ["a:succeeded", "c:running", "d:succeeded"],
+    });
+    expect(await outcome([result("a"), result("c")])).toMatchObject({
+      ok: false,
+      rows: ["a:running", "c:running", "d:waiting"],
+    });
   });
 
   it("a commit with several results or skips reads only their rows, however long the run (each looked up by key, generic plan or not)", async () => {
@@ -126,25 +251,45 @@ describe("single-statement commit", () => {
     // a long run: 400 finished rows, then two running branches (a, b)
     const old = Array.from({ length: 400 }, (_, i) => start(`old${i}`));
     expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: old })).ok).toBe(true);
-    expect((await store.commit(runId, { owner: "w", expectedVersion: version + 1, stepStarts: [start("a"), start("b")] })).ok).toBe(true);
+    expect(
+      (await store.commit(runId, { owner: "w", expectedVersion: version + 1, stepStarts: [start("a"), start("b")] }))
+        .ok,
+    ).toBe(true);
     const skipOf = (nodeId: string) => ({ nodeId, iteration: 1, kind: "agent", at: at() });
-    const commit: RunCommit = { owner: "w", expectedVersion: version + 2, stepResults: [result("a"), result("b")], stepSkips: [skipOf("x"), skipOf("y")], run: { plannerState: { n: 3 } } };
+    const commit: RunCommit = {
+      owner: "w",
+      expectedVersion: version + 2,
+      stepResults: [result("a"), result("b")],
+      stepSkips: [skipOf("x"), skipOf("y")],
+      run: { plannerState: { n: 3 } },
+    };
     const built = commitQuery(runId, commit)!;
     expect(built.query.text).toContain("jsonb_to_recordset"); // the set statements, not the one-result ones
-    type PlanNode = { "Relation Name"?: string; "Actual Rows": number; "Actual Loops": number; "Node Type": string; Plans?: PlanNode[] };
+    type PlanNode = {
+      "Relation Name"?: string;
+      "Actual Rows": number;
+      "Actual Loops": number;
+      "Node Type": string;
+      Plans?: PlanNode[];
+    };
     const stepRowsRead = (n: PlanNode): number =>
-      (n["Relation Name"] === "Step" && /Scan/.test(n["Node Type"]) ? n["Actual Rows"] * n["Actual Loops"] : 0) + (n.Plans ?? []).reduce((sum, c) => sum + stepRowsRead(c), 0);
+      (n["Relation Name"] === "Step" && /Scan/.test(n["Node Type"]) ? n["Actual Rows"] * n["Actual Loops"] : 0) +
+      (n.Plans ?? []).reduce((sum, c) => sum + stepRowsRead(c), 0);
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
     try {
       // the statement prepared as the run store prepares it, its plan read under either plan cache mode
       // (a generic plan is what a pooled connection settles on after a few executions)
-      const args = built.query.values.map((v) => (typeof v === "number" ? String(v) : client.escapeLiteral(String(v)))).join(", ");
+      const args = built.query.values
+        .map((v) => (typeof v === "number" ? String(v) : client.escapeLiteral(String(v))))
+        .join(", ");
       await client.query(`PREPARE fan_in AS ${built.query.text}`);
       for (const mode of ["force_custom_plan", "force_generic_plan"]) {
         await client.query("BEGIN");
         await client.query(`SET LOCAL plan_cache_mode = ${mode}`);
-        const explained = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE fan_in(${args})`)).rows[0]["QUERY PLAN"][0];
+        const explained = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE fan_in(${args})`)).rows[0][
+          "QUERY PLAN"
+        ][0];
         await client.query("ROLLBACK");
         const plan = explained.Plan as PlanNode;
         expect(JSON.stringify(plan).includes("$1"), mode).toBe(mode === "force_generic_plan"); // the mode took effect
@@ -159,30 +304,68 @@ describe("single-statement commit", () => {
     }
     // and the commit itself still applies all of it
     expect((await store.commit(runId, commit)).ok).toBe(true);
-    expect((await rows(runId)).filter((r) => !r.nodeId.startsWith("old")).map((r) => `${r.nodeId}:${r.status}`)).toEqual(["a:succeeded", "b:succeeded", "x:skipped", "y:skipped"]);
+    expect(
+      (await rows(runId)).filter((r) => !r.nodeId.startsWith("old")).map((r) => `${r.nodeId}:${r.status}`),
+    ).toEqual(["a:succeeded", "b:succeeded", "x:skipped", "y:skipped"]);
   });
 
   it("refuses a skip of an existing row as stale, and a stale version, writing nothing", async () => {
     const { runId, version } = await claimed();
-    expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a")] })).ok).toBe(true);
-    const skip = await store.commit(runId, { owner: "w", expectedVersion: version + 1, stepSkips: [{ nodeId: "a", iteration: 1, kind: "agent", at: at() }], events: [runStarted()] });
+    expect((await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a")] })).ok).toBe(
+      true,
+    );
+    const skip = await store.commit(runId, {
+      owner: "w",
+      expectedVersion: version + 1,
+      stepSkips: [{ nodeId: "a", iteration: 1, kind: "agent", at: at() }],
+      events: [runStarted()],
+    });
     expect(skip).toMatchObject({ ok: false, reason: "stale" });
-    expect(await store.commit(runId, { owner: "w", expectedVersion: version, events: [runStarted()] })).toMatchObject({ ok: false, reason: "stale", detail: expect.stringContaining("version is") });
-    expect(await store.commit(runId, { owner: "other", expectedVersion: version + 1 })).toMatchObject({ ok: false, reason: "lost_lease" });
+    expect(await store.commit(runId, { owner: "w", expectedVersion: version, events: [runStarted()] })).toMatchObject({
+      ok: false,
+      reason: "stale",
+      detail: expect.stringContaining("version is"),
+    });
+    expect(await store.commit(runId, { owner: "other", expectedVersion: version + 1 })).toMatchObject({
+      ok: false,
+      reason: "lost_lease",
+    });
     expect(await seqs(runId)).toEqual([]);
-    const skipped = await store.commit(runId, { owner: "w", expectedVersion: version + 1, stepSkips: [{ nodeId: "b", iteration: 1, kind: "agent", at: at() }] });
+    const skipped = await store.commit(runId, {
+      owner: "w",
+      expectedVersion: version + 1,
+      stepSkips: [{ nodeId: "b", iteration: 1, kind: "agent", at: at() }],
+    });
     expect(skipped.ok).toBe(true);
-    expect(await rows(runId)).toMatchObject([{ nodeId: "a", status: "running" }, { nodeId: "b", status: "skipped", leaseOwner: "w", finishedAt: at() }]);
+    expect(await rows(runId)).toMatchObject([
+      { nodeId: "a", status: "running" },
+      { nodeId: "b", status: "skipped", leaseOwner: "w", finishedAt: at() },
+    ]);
     // several skips (a set) are refused together when any of them exists, written together otherwise
     const skipOf = (nodeId: string) => ({ nodeId, iteration: 1, kind: "agent", at: at() });
-    expect(await store.commit(runId, { owner: "w", expectedVersion: version + 2, stepSkips: [skipOf("c"), skipOf("b")] })).toMatchObject({ ok: false, reason: "stale" });
-    expect((await store.commit(runId, { owner: "w", expectedVersion: version + 2, stepSkips: [skipOf("c"), skipOf("d")] })).ok).toBe(true);
-    expect((await rows(runId)).map((r) => `${r.nodeId}:${r.status}`)).toEqual(["a:running", "b:skipped", "c:skipped", "d:skipped"]);
+    expect(
+      await store.commit(runId, { owner: "w", expectedVersion: version + 2, stepSkips: [skipOf("c"), skipOf("b")] }),
+    ).toMatchObject({ ok: false, reason: "stale" });
+    expect(
+      (await store.commit(runId, { owner: "w", expectedVersion: version + 2, stepSkips: [skipOf("c"), skipOf("d")] }))
+        .ok,
+    ).toBe(true);
+    expect((await rows(runId)).map((r) => `${r.nodeId}:${r.status}`)).toEqual([
+      "a:running",
+      "b:skipped",
+      "c:skipped",
+      "d:skipped",
+    ]);
   });
 
   it("a commit one statement cannot express (a row started twice) takes the transactional path with the same result", async () => {
     const { runId, version } = await claimed();
-    const res = await store.commit(runId, { owner: "w", expectedVersion: version, stepStarts: [start("a"), start("a", 2)], events: [runStarted()] });
+    const res = await store.commit(runId, {
+      owner: "w",
+      expectedVersion: version,
+      stepStarts: [start("a"), start("a", 2)],
+      events: [runStarted()],
+    });
     expect(res).toMatchObject({ ok: true, version: version + 1, events: [{ seq: 1 }] });
     expect(await rows(runId)).toMatchObject([{ nodeId: "a", attempt: 2, status: "running" }]);
   });
@@ -192,12 +375,16 @@ describe("single-statement commit", () => {
     let v = version;
     for (let round = 0; round < 5; round++) {
       const answers = await Promise.all(
-        [0, 1, 2].map((i) => store.commit(runId, { owner: "w", expectedVersion: v, events: [runStarted({ round, i }), runStarted()] })),
+        [0, 1, 2].map((i) =>
+          store.commit(runId, { owner: "w", expectedVersion: v, events: [runStarted({ round, i }), runStarted()] }),
+        ),
       );
       expect(answers.filter((a) => a.ok)).toHaveLength(1);
       v += 1;
     }
-    expect((await seqs(runId)).map((s) => Number(s.split(":")[0]))).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    expect((await seqs(runId)).map((s) => Number(s.split(":")[0]))).toEqual(
+      Array.from({ length: 10 }, (_, i) => i + 1),
+    );
   });
 });
 
@@ -208,7 +395,13 @@ describe("claim", () => {
     const sent = storeStats().sqlStatements;
     const c = await store.claimRun(runId, "new");
     if (!c.ok) throw new Error("claim failed");
-    expect(c.run).toMatchObject({ version: version + 1, leaseOwner: "new", cancelRequested: true, cancelReason: "stop it", status: "queued" });
+    expect(c.run).toMatchObject({
+      version: version + 1,
+      leaseOwner: "new",
+      cancelRequested: true,
+      cancelReason: "stop it",
+      status: "queued",
+    });
     expect(storeStats().sqlStatements).toBe(sent + 1);
   });
 
@@ -220,7 +413,10 @@ describe("claim", () => {
     try {
       await other.query("BEGIN");
       await other.query(`UPDATE "Run" SET version = version + 1, status = 'running' WHERE id = $1`, [runId]);
-      await other.query(`INSERT INTO "Step" (id, "runId", "nodeId", iteration, attempt, status, "startedAt", "leaseOwner") VALUES ($1, $2, 'a', 1, 1, 'running', now(), 'old')`, [randomUUID(), runId]);
+      await other.query(
+        `INSERT INTO "Step" (id, "runId", "nodeId", iteration, attempt, status, "startedAt", "leaseOwner") VALUES ($1, $2, 'a', 1, 1, 'running', now(), 'old')`,
+        [randomUUID(), runId],
+      );
       const claim = store.claimRun(runId, "new");
       await untilSomeoneWaitsForALock(other);
       await other.query("COMMIT");

@@ -14,7 +14,10 @@ import { hold, logRowOf, rowKey, type LogRow } from "./held-runs";
 const log = createLogger({ component: "run-store-sql" });
 
 /** What the single-statement commit answered. `unsupported`: the caller must use the general path. */
-export type SqlCommitResult = { kind: "ok"; version: number; nextSeq: number; events: StoredEvent[] } | { kind: "refused" } | { kind: "unsupported" };
+export type SqlCommitResult =
+  | { kind: "ok"; version: number; nextSeq: number; events: StoredEvent[] }
+  | { kind: "refused" }
+  | { kind: "unsupported" };
 
 const g = globalThis as unknown as { __weftRunStorePool?: { url: string; pool: pg.Pool } };
 
@@ -24,9 +27,16 @@ export function runStorePool(): pg.Pool {
   if (!g.__weftRunStorePool || g.__weftRunStorePool.url !== url) {
     const old = g.__weftRunStorePool?.pool;
     if (old) void old.end().catch(() => undefined);
-    const pool = new pg.Pool({ connectionString: url, max: dbPoolMax(), idleTimeoutMillis: 10_000, allowExitOnIdle: true });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: dbPoolMax(),
+      idleTimeoutMillis: 10_000,
+      allowExitOnIdle: true,
+    });
     // 57P01: the database is being dropped or shut down (end of a test file, server restart): expected.
-    pool.on("error", (err) => ((err as { code?: string }).code === "57P01" ? log.debug : log.warn)("idle run-store connection failed", { err }));
+    pool.on("error", (err) =>
+      ((err as { code?: string }).code === "57P01" ? log.debug : log.warn)("idle run-store connection failed", { err }),
+    );
     g.__weftRunStorePool = { url, pool };
   }
   return g.__weftRunStorePool.pool;
@@ -146,49 +156,123 @@ export function commitQuery(runId: string, c: RunCommit, ids?: RowIds): CommitQu
   const events = c.events ?? [];
   const at = new Date();
   const stepResults = c.stepResults ?? [];
-  const results = stepResults.flatMap((r, i) => folded.guarded.has(i) ? [{
-    nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt, status: r.status, output: r.output ?? null, branch: r.branch,
-    promptTokens: r.promptTokens, completionTokens: r.completionTokens, latencyMs: r.latencyMs, error: r.error, at: iso(r.at), apply: folded.apply.has(i),
-  }] : []);
+  const results = stepResults.flatMap((r, i) =>
+    folded.guarded.has(i)
+      ? [
+          {
+            nodeId: r.nodeId,
+            iteration: r.iteration,
+            attempt: r.attempt,
+            status: r.status,
+            output: r.output ?? null,
+            branch: r.branch,
+            promptTokens: r.promptTokens,
+            completionTokens: r.completionTokens,
+            latencyMs: r.latencyMs,
+            error: r.error,
+            at: iso(r.at),
+            apply: folded.apply.has(i),
+          },
+        ]
+      : [],
+  );
   const starts = (c.stepStarts ?? []).map((s, i) => {
     const done = stepResults[folded.completes.get(i) ?? -1];
     return {
-      id: ids?.(s) ?? randomUUID(), nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, input: s.input ?? null, at: iso(s.at),
-      ...(done ? { status: done.status, output: done.output ?? null, branch: done.branch, promptTokens: done.promptTokens, completionTokens: done.completionTokens, latencyMs: done.latencyMs, error: done.error, finishedAt: done.status === "waiting" ? null : iso(done.at) } : {}),
+      id: ids?.(s) ?? randomUUID(),
+      nodeId: s.nodeId,
+      iteration: s.iteration,
+      attempt: s.attempt,
+      input: s.input ?? null,
+      at: iso(s.at),
+      ...(done
+        ? {
+            status: done.status,
+            output: done.output ?? null,
+            branch: done.branch,
+            promptTokens: done.promptTokens,
+            completionTokens: done.completionTokens,
+            latencyMs: done.latencyMs,
+            error: done.error,
+            finishedAt: done.status === "waiting" ? null : iso(done.at),
+          }
+        : {}),
     };
   });
-  const skips = (c.stepSkips ?? []).map((s) => ({ id: ids?.(s) ?? randomUUID(), nodeId: s.nodeId, iteration: s.iteration, at: iso(s.at) }));
+  const skips = (c.stepSkips ?? []).map((s) => ({
+    id: ids?.(s) ?? randomUUID(),
+    nodeId: s.nodeId,
+    iteration: s.iteration,
+    at: iso(s.at),
+  }));
   const park = c.run?.status === "waiting";
   const oneResult = results.length === 1;
   const oneSkip = skips.length === 1;
-  const statement = preparedCommit({ results: results.length > 0, oneResult, starts: starts.length > 0, skips: skips.length > 0, oneSkip, park });
+  const statement = preparedCommit({
+    results: results.length > 0,
+    oneResult,
+    starts: starts.length > 0,
+    skips: skips.length > 0,
+    oneSkip,
+    park,
+  });
   const value = (param: Param): unknown => {
     switch (param) {
-      case "runId": return runId;
-      case "version": return c.expectedVersion;
-      case "owner": return c.owner;
-      case "run": return JSON.stringify(runWriteJson(c));
-      case "events": return JSON.stringify(events.map((e) => ({ type: e.type, payload: eventPayload(e) })));
-      case "at": return iso(at);
-      case "eventCount": return events.length;
-      case "results": return JSON.stringify(oneResult ? results[0] : results);
-      case "resultCount": return results.length;
-      case "starts": return JSON.stringify(starts);
-      case "skips": return JSON.stringify(oneSkip ? skips[0] : skips);
+      case "runId":
+        return runId;
+      case "version":
+        return c.expectedVersion;
+      case "owner":
+        return c.owner;
+      case "run":
+        return JSON.stringify(runWriteJson(c));
+      case "events":
+        return JSON.stringify(events.map((e) => ({ type: e.type, payload: eventPayload(e) })));
+      case "at":
+        return iso(at);
+      case "eventCount":
+        return events.length;
+      case "results":
+        return JSON.stringify(oneResult ? results[0] : results);
+      case "resultCount":
+        return results.length;
+      case "starts":
+        return JSON.stringify(starts);
+      case "skips":
+        return JSON.stringify(oneSkip ? skips[0] : skips);
     }
   };
   return { query: { name: statement.name, text: statement.text, values: statement.params.map(value) }, events, at };
 }
 
-
 type RunJson = {
-  id: string; ownerId: string; workflowVersionId: string; version: number; status: RunStatus; inputs: Record<string, unknown> | null; state: unknown; leaseOwner: string | null; cancelRequested: boolean;
-  reason: string | null; createdAt: string; startedAt: string | null; promptTokens: number; completionTokens: number; pausedMs: number; seed?: unknown;
+  id: string;
+  ownerId: string;
+  workflowVersionId: string;
+  version: number;
+  status: RunStatus;
+  inputs: Record<string, unknown> | null;
+  state: unknown;
+  leaseOwner: string | null;
+  cancelRequested: boolean;
+  reason: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  pausedMs: number;
+  seed?: unknown;
 };
-type StepJson = Omit<StepRecord, "startedAt" | "finishedAt" | "status"> & { status: StepStatus; startedAt: string | null; finishedAt: string | null };
+type StepJson = Omit<StepRecord, "startedAt" | "finishedAt" | "status"> & {
+  status: StepStatus;
+  startedAt: string | null;
+  finishedAt: string | null;
+};
 
 /** The answers given to a run's waiting human reviews (StorePort.readAnswers; polled only while such a step waits). */
-export async function sqlReadAnswers(runId: string): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }[]> {
+export async function sqlReadAnswers(
+  runId: string,
+): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }[]> {
   const res = await runStorePool().query<{ nodeId: string; iteration: number; answer: HumanAnswer }>({
     name: "weft_run_answers_v1",
     text: `SELECT "nodeId", iteration, answer FROM "Step" WHERE "runId" = $1 AND status = 'waiting' AND answer IS NOT NULL`,
@@ -200,7 +284,8 @@ export async function sqlReadAnswers(runId: string): Promise<{ nodeId: string; i
 type Snap = { run: RunJson & { nextSeq: number }; document: unknown; steps: (StepJson & LogRow)[] };
 
 /** A claim's answer, plus (when it succeeded) the user who owns the run. */
-export type SqlClaimResult = Exclude<ClaimResult, { ok: true }> | (Extract<ClaimResult, { ok: true }> & { ownerId: string });
+export type SqlClaimResult =
+  Exclude<ClaimResult, { ok: true }> | (Extract<ClaimResult, { ok: true }> & { ownerId: string });
 
 /**
  * Claims a live run for `owner` (lease := owner, version + 1) and reads its snapshot in one round
@@ -211,13 +296,26 @@ export type SqlClaimResult = Exclude<ClaimResult, { ok: true }> | (Extract<Claim
  * The claim also answers the run's owner, so the worker needs no look-up of its own.
  */
 export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimResult> {
-  type Claimed = { version?: number; status: RunStatus; cancelRequested: boolean; reason: string | null; snap?: Snap; seen?: RunStatus | null };
+  type Claimed = {
+    version?: number;
+    status: RunStatus;
+    cancelRequested: boolean;
+    reason: string | null;
+    snap?: Snap;
+    seen?: RunStatus | null;
+  };
   // A refused claim is explained by the run's status read right after it: no row yet (its insert may
   // still be committing: the worker claims again, workers/run-worker.ts), a terminal row, a parked one,
   // or a live one (its insert or a status change landed between the two reads): then it is tried again.
   let answer: Claimed;
   for (let tries = 1; ; tries++) {
-    answer = (await query<{ c: Claimed }>({ name: "weft_run_claim_v4", text: `SELECT weft_claim($1, $2) AS c`, values: [runId, owner] })).rows[0]!.c;
+    answer = (
+      await query<{ c: Claimed }>({
+        name: "weft_run_claim_v4",
+        text: `SELECT weft_claim($1, $2) AS c`,
+        values: [runId, owner],
+      })
+    ).rows[0]!.c;
     if (answer.version !== undefined && answer.snap) break;
     if (!answer.seen) return { ok: false, reason: "not_found" };
     if (answer.seen === "waiting") return { ok: false, reason: "waiting" };
@@ -225,21 +323,59 @@ export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimRe
     if (tries === 3) throw new Error(`claim of run ${runId} kept racing with changes of its status`);
   }
   const { version, snap } = answer as Claimed & { version: number; snap: Snap };
-  const r = { ...snap.run, status: answer.status, cancelRequested: answer.cancelRequested, reason: answer.reason, leaseOwner: owner };
+  const r = {
+    ...snap.run,
+    status: answer.status,
+    cancelRequested: answer.cancelRequested,
+    reason: answer.reason,
+    leaseOwner: owner,
+  };
   const live = !isTerminalRunStatus(r.status);
-  hold({ runId, owner, status: r.status, version, dbVersion: version, next: snap.run.nextSeq, rows: new Map(snap.steps.map((s) => [rowKey(s), logRowOf(s)])) });
+  hold({
+    runId,
+    owner,
+    status: r.status,
+    version,
+    dbVersion: version,
+    next: snap.run.nextSeq,
+    rows: new Map(snap.steps.map((s) => [rowKey(s), logRowOf(s)])),
+  });
   return {
     ok: true,
     ownerId: r.ownerId,
     run: {
-      runId: r.id, workflow: snap.document, workflowVersionId: r.workflowVersionId, inputs: r.inputs ?? {}, status: r.status, plannerState: r.state, version, leaseOwner: r.leaseOwner,
-      cancelRequested: r.cancelRequested, cancelReason: r.cancelRequested && live ? r.reason : null, createdAt: jsonTimestamp(r.createdAt)!,
-      startedAt: jsonTimestamp(r.startedAt), promptTokens: r.promptTokens, completionTokens: r.completionTokens, pausedMs: r.pausedMs ?? 0,
+      runId: r.id,
+      workflow: snap.document,
+      workflowVersionId: r.workflowVersionId,
+      inputs: r.inputs ?? {},
+      status: r.status,
+      plannerState: r.state,
+      version,
+      leaseOwner: r.leaseOwner,
+      cancelRequested: r.cancelRequested,
+      cancelReason: r.cancelRequested && live ? r.reason : null,
+      createdAt: jsonTimestamp(r.createdAt)!,
+      startedAt: jsonTimestamp(r.startedAt),
+      promptTokens: r.promptTokens,
+      completionTokens: r.completionTokens,
+      pausedMs: r.pausedMs ?? 0,
       ...(r.seed !== undefined && r.seed !== null ? { seed: r.seed } : {}),
       steps: snap.steps.map((s) => ({
-        nodeId: s.nodeId, iteration: s.iteration, attempt: s.attempt, status: s.status, input: s.input, output: s.output, branch: s.branch,
-        promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, error: s.error, leaseOwner: s.leaseOwner,
-        startedAt: jsonTimestamp(s.startedAt), finishedAt: jsonTimestamp(s.finishedAt), answer: s.answer ?? null,
+        nodeId: s.nodeId,
+        iteration: s.iteration,
+        attempt: s.attempt,
+        status: s.status,
+        input: s.input,
+        output: s.output,
+        branch: s.branch,
+        promptTokens: s.promptTokens,
+        completionTokens: s.completionTokens,
+        latencyMs: s.latencyMs,
+        error: s.error,
+        leaseOwner: s.leaseOwner,
+        startedAt: jsonTimestamp(s.startedAt),
+        finishedAt: jsonTimestamp(s.finishedAt),
+        answer: s.answer ?? null,
       })),
     },
   };
@@ -257,5 +393,8 @@ export async function sqlCancelRequested(runId: string): Promise<{ requested: bo
   });
   const run = res.rows[0];
   if (!run) return { requested: false, reason: null };
-  return { requested: run.cancelRequested, reason: run.cancelRequested && !isTerminalRunStatus(run.status) ? run.reason : null };
+  return {
+    requested: run.cancelRequested,
+    reason: run.cancelRequested && !isTerminalRunStatus(run.status) ? run.reason : null,
+  };
 }

@@ -26,7 +26,12 @@ export async function getRunDashboard(ownerId: string, runId: string): Promise<R
     getSettings(ownerId),
   ]);
   const doc = workflowSchema.safeParse(version?.document);
-  return { run, doc: doc.success ? doc.data : null, prices: settings.prices, subflowNames: doc.success ? await subflowNames(ownerId, doc.data) : {} };
+  return {
+    run,
+    doc: doc.success ? doc.data : null,
+    prices: settings.prices,
+    subflowNames: doc.success ? await subflowNames(ownerId, doc.data) : {},
+  };
 }
 
 /** The names of the owner's workflows that `doc`'s subflow nodes run (another user's or a deleted one is left out). */
@@ -58,18 +63,33 @@ export async function usageByModel(runIds: readonly string[]): Promise<Map<strin
 }
 
 /** The owner's runs for the /runs page (newest first, filtered), each with its estimated cost. */
-export async function listRunRows(ownerId: string, filter: RunListFilter): Promise<{ runs: RunRow[]; nextCursor: string | null }> {
+export async function listRunRows(
+  ownerId: string,
+  filter: RunListFilter,
+): Promise<{ runs: RunRow[]; nextCursor: string | null }> {
   const [{ runs, nextCursor }, settings] = await Promise.all([listRunsForOwner(ownerId, filter), getSettings(ownerId)]);
   const usage = await usageByModel(runs.map((r) => r.id));
   const now = Date.now();
   return {
     nextCursor,
     runs: runs.map((r) => ({
-      id: r.id, status: r.status, reason: r.reason, workflowId: r.workflowId, workflowName: r.workflowName, version: r.version,
-      createdAt: r.createdAt.toISOString(), startedAt: r.startedAt?.toISOString() ?? null, finishedAt: r.finishedAt?.toISOString() ?? null,
+      id: r.id,
+      status: r.status,
+      reason: r.reason,
+      workflowId: r.workflowId,
+      workflowName: r.workflowName,
+      version: r.version,
+      createdAt: r.createdAt.toISOString(),
+      startedAt: r.startedAt?.toISOString() ?? null,
+      finishedAt: r.finishedAt?.toISOString() ?? null,
       durationMs: r.startedAt ? (r.finishedAt?.getTime() ?? now) - r.startedAt.getTime() : null,
-      trigger: r.trigger, triggerLabel: r.triggerLabel, sourceRunId: r.sourceRunId, sourceNodeId: r.sourceNodeId, derivedCount: r.derivedCount,
-      stepCount: r.stepCount, tokens: r.promptTokens + r.completionTokens,
+      trigger: r.trigger,
+      triggerLabel: r.triggerLabel,
+      sourceRunId: r.sourceRunId,
+      sourceNodeId: r.sourceNodeId,
+      derivedCount: r.derivedCount,
+      stepCount: r.stepCount,
+      tokens: r.promptTokens + r.completionTokens,
       costUsd: estimateCost(settings.prices, usage.get(r.id) ?? []),
     })),
   };

@@ -93,7 +93,10 @@ type Dated<T, K extends keyof T> = Omit<T, K> & { [P in K]: null extends T[P] ? 
 export type StepRowLike = Dated<Omit<StepView, "input" | "output">, "startedAt" | "finishedAt">;
 
 /** The Run row columns a RunInfoView is built from. */
-export type RunRowLike = Dated<Omit<RunInfoView, "inputs" | "outputs" | "triggerLabel">, "createdAt" | "startedAt" | "finishedAt">;
+export type RunRowLike = Dated<
+  Omit<RunInfoView, "inputs" | "outputs" | "triggerLabel">,
+  "createdAt" | "startedAt" | "finishedAt"
+>;
 
 /** A date as an ISO string; null stays null. */
 export const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);

@@ -84,9 +84,17 @@ export function sharedGraph(doc: Workflow): SharedGraph {
       name: n.name,
       position: n.position ? { x: n.position.x, y: n.position.y } : null,
       join: n.join,
-      agent: n.type === "agent" || n.type === "orchestrator" ? n.agent : n.type === "map" && n.body.type === "agent" ? n.body.agent : null,
+      agent:
+        n.type === "agent" || n.type === "orchestrator"
+          ? n.agent
+          : n.type === "map" && n.body.type === "agent"
+            ? n.body.agent
+            : null,
       tool: n.type === "tool" ? n.tool.name : n.type === "map" && n.body.type === "tool" ? n.body.tool.name : null,
-      branches: n.type === "agent" || n.type === "router" || n.type === "human" ? n.branches.map((b) => ({ id: b.id, label: b.label })) : [],
+      branches:
+        n.type === "agent" || n.type === "router" || n.type === "human"
+          ? n.branches.map((b) => ({ id: b.id, label: b.label }))
+          : [],
       outputs: n.type === "end" ? Object.keys(n.outputs) : [],
       errorBranch: n.onError?.onExhausted === "error_branch",
     })),
@@ -114,13 +122,25 @@ export function sharedStep(s: StepRowLike & { output: unknown }, includeContent:
 
 /** A step's output for a share viewer: a waiting subflow's names its workflow but not the owner's run and workflow ids. */
 function sharedOutput(output: unknown): unknown {
-  const request = (output as { request?: { kind?: unknown; workflowName?: unknown; timeoutMs?: unknown } } | null)?.request;
+  const request = (output as { request?: { kind?: unknown; workflowName?: unknown; timeoutMs?: unknown } } | null)
+    ?.request;
   if (request?.kind !== "subflow") return output ?? null;
-  return { request: { kind: "subflow", runId: "", workflowId: "", workflowName: request.workflowName, ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}) } };
+  return {
+    request: {
+      kind: "subflow",
+      runId: "",
+      workflowId: "",
+      workflowName: request.workflowName,
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+    },
+  };
 }
 
 /** The shared run; `inputs`/`outputs` and the reason's text only with content. */
-export function sharedRunInfo(r: RunRowLike & { stepCount: number; inputs: unknown; outputs: unknown }, includeContent: boolean): SharedRunInfo {
+export function sharedRunInfo(
+  r: RunRowLike & { stepCount: number; inputs: unknown; outputs: unknown },
+  includeContent: boolean,
+): SharedRunInfo {
   const run: SharedRunInfo = { ...runInfoView(r), stepCount: r.stepCount };
   if (includeContent) {
     run.inputs = r.inputs ?? {};
@@ -138,62 +158,159 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent | nu
   const c = includeContent;
   switch (e.type) {
     case "run_started":
-      return { type: e.type, inputs: c ? e.inputs : {}, resumed: e.resumed, redispatched: e.redispatched.map((r) => ({ nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt })) };
+      return {
+        type: e.type,
+        inputs: c ? e.inputs : {},
+        resumed: e.resumed,
+        redispatched: e.redispatched.map((r) => ({ nodeId: r.nodeId, iteration: r.iteration, attempt: r.attempt })),
+      };
     case "step_started":
       return {
-        type: e.type, nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, kind: e.kind, ...(e.retry !== undefined ? { retry: e.retry } : {}),
-        ...(e.reused ? { reused: { runId: "", edited: e.reused.edited } } : {}), ...(c && e.feedback !== undefined ? { feedback: e.feedback } : {}),
+        type: e.type,
+        nodeId: e.nodeId,
+        iteration: e.iteration,
+        attempt: e.attempt,
+        kind: e.kind,
+        ...(e.retry !== undefined ? { retry: e.retry } : {}),
+        ...(e.reused ? { reused: { runId: "", edited: e.reused.edited } } : {}),
+        ...(c && e.feedback !== undefined ? { feedback: e.feedback } : {}),
       };
     case "step_progress":
-      return c ? { type: e.type, nodeId: e.nodeId, iteration: e.iteration, message: e.message, ...(e.detail ? { detail: sharedDetail(e.detail) } : {}) } : null;
+      return c
+        ? {
+            type: e.type,
+            nodeId: e.nodeId,
+            iteration: e.iteration,
+            message: e.message,
+            ...(e.detail ? { detail: sharedDetail(e.detail) } : {}),
+          }
+        : null;
     case "step_finished":
       return {
-        type: e.type, nodeId: e.nodeId, iteration: e.iteration, status: e.status, branch: e.branch,
+        type: e.type,
+        nodeId: e.nodeId,
+        iteration: e.iteration,
+        status: e.status,
+        branch: e.branch,
         error: e.error === undefined ? undefined : c ? e.error : HIDDEN_ERROR,
-        promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs, ...(c ? { output: e.output } : {}),
-        ...(e.errorClass ? { errorClass: e.errorClass } : {}), ...(e.recovered ? { recovered: e.recovered } : {}),
+        promptTokens: e.promptTokens,
+        completionTokens: e.completionTokens,
+        latencyMs: e.latencyMs,
+        ...(c ? { output: e.output } : {}),
+        ...(e.errorClass ? { errorClass: e.errorClass } : {}),
+        ...(e.recovered ? { recovered: e.recovered } : {}),
         ...(e.attempt !== undefined ? { attempt: e.attempt } : {}),
       };
     case "map_started":
       // how many items, not what they are (the items are the run's data)
-      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, stepId: e.stepId, total: e.total, concurrency: e.concurrency };
+      return {
+        type: e.type,
+        nodeId: e.nodeId,
+        iteration: e.iteration,
+        stepId: e.stepId,
+        total: e.total,
+        concurrency: e.concurrency,
+      };
     case "step_retrying":
       return {
-        type: e.type, nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, error: e.error, errorClass: e.errorClass, retry: e.retry,
-        maxRetries: e.maxRetries, delayMs: e.delayMs, retryAt: e.retryAt, promptTokens: e.promptTokens, completionTokens: e.completionTokens, latencyMs: e.latencyMs,
+        type: e.type,
+        nodeId: e.nodeId,
+        iteration: e.iteration,
+        attempt: e.attempt,
+        error: e.error,
+        errorClass: e.errorClass,
+        retry: e.retry,
+        maxRetries: e.maxRetries,
+        delayMs: e.delayMs,
+        retryAt: e.retryAt,
+        promptTokens: e.promptTokens,
+        completionTokens: e.completionTokens,
+        latencyMs: e.latencyMs,
       };
     case "branch_taken":
-      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, branch: e.branch, targets: [...e.targets], skipped: [...e.skipped] };
+      return {
+        type: e.type,
+        nodeId: e.nodeId,
+        iteration: e.iteration,
+        branch: e.branch,
+        targets: [...e.targets],
+        skipped: [...e.skipped],
+      };
     case "loop_iteration":
-      return { type: e.type, edgeId: e.edgeId, source: e.source, target: e.target, iteration: e.iteration, maxIterations: e.maxIterations };
+      return {
+        type: e.type,
+        edgeId: e.edgeId,
+        source: e.source,
+        target: e.target,
+        iteration: e.iteration,
+        maxIterations: e.maxIterations,
+      };
     case "loop_exhausted":
-      return { type: e.type, edgeId: e.edgeId, source: e.source, target: e.target, maxIterations: e.maxIterations, action: e.action, continueWith: e.continueWith };
+      return {
+        type: e.type,
+        edgeId: e.edgeId,
+        source: e.source,
+        target: e.target,
+        maxIterations: e.maxIterations,
+        action: e.action,
+        continueWith: e.continueWith,
+      };
     case "handoff":
       return {
-        type: e.type, nodeId: e.nodeId, iteration: e.iteration, worker: e.worker, phase: e.phase,
-        ...(e.error === undefined ? {} : { error: c ? e.error : HIDDEN_ERROR }), ...(c ? { task: e.task, result: e.result } : {}),
+        type: e.type,
+        nodeId: e.nodeId,
+        iteration: e.iteration,
+        worker: e.worker,
+        phase: e.phase,
+        ...(e.error === undefined ? {} : { error: c ? e.error : HIDDEN_ERROR }),
+        ...(c ? { task: e.task, result: e.result } : {}),
       };
     case "tokens_used":
       return {
-        type: e.type, nodeId: e.nodeId, iteration: e.iteration, model: e.model, promptTokens: e.promptTokens, completionTokens: e.completionTokens,
-        latencyMs: e.latencyMs, runPromptTokens: e.runPromptTokens, runCompletionTokens: e.runCompletionTokens,
+        type: e.type,
+        nodeId: e.nodeId,
+        iteration: e.iteration,
+        model: e.model,
+        promptTokens: e.promptTokens,
+        completionTokens: e.completionTokens,
+        latencyMs: e.latencyMs,
+        runPromptTokens: e.runPromptTokens,
+        runCompletionTokens: e.runCompletionTokens,
       };
     case "cancel_requested":
       return { type: e.type, ...(e.reason === undefined ? {} : { reason: c ? e.reason : hiddenReason("cancelled") }) };
     case "input_requested":
       return {
-        type: e.type, nodeId: e.nodeId, iteration: e.iteration, prompt: c ? e.prompt : "",
+        type: e.type,
+        nodeId: e.nodeId,
+        iteration: e.iteration,
+        prompt: c ? e.prompt : "",
         choices: e.choices.map((x) => ({ id: x.id, label: x.label })),
         fields: e.fields.map((f) => ({ key: f.key, type: f.type, description: f.description, required: f.required })),
-        ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}), ...(e.timeoutChoice !== undefined ? { timeoutChoice: e.timeoutChoice } : {}),
+        ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}),
+        ...(e.timeoutChoice !== undefined ? { timeoutChoice: e.timeoutChoice } : {}),
       };
     case "subflow_started":
       // the child run is the owner's: a share link shows which workflow runs, not the run's id
-      return { type: e.type, nodeId: e.nodeId, iteration: e.iteration, runId: "", workflowId: "", workflowName: e.workflowName, ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}) };
+      return {
+        type: e.type,
+        nodeId: e.nodeId,
+        iteration: e.iteration,
+        runId: "",
+        workflowId: "",
+        workflowName: e.workflowName,
+        ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}),
+      };
     case "run_waiting":
       return { type: e.type, steps: e.steps.map((x) => ({ nodeId: x.nodeId, iteration: x.iteration })) };
     case "run_finished":
-      return { type: e.type, status: e.status, reason: c ? e.reason : hiddenReason(e.status, e.limit), limit: e.limit, ...(c ? { outputs: e.outputs } : {}) };
+      return {
+        type: e.type,
+        status: e.status,
+        reason: c ? e.reason : hiddenReason(e.status, e.limit),
+        limit: e.limit,
+        ...(c ? { outputs: e.outputs } : {}),
+      };
   }
 }
 
@@ -208,15 +325,20 @@ const DETAIL_KEYS = ["args", "result", "error", "tool", "callId", "reason", "rep
 export function sharedDetail(detail: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of DETAIL_KEYS) if (detail[key] !== undefined) out[key] = detail[key];
-  if (Array.isArray(detail.messages)) out.messages = detail.messages.filter((m) => !isSystemMessage(m)).map(sharedMessage);
+  if (Array.isArray(detail.messages))
+    out.messages = detail.messages.filter((m) => !isSystemMessage(m)).map(sharedMessage);
   return out;
 }
 
-const isSystemMessage = (m: unknown): boolean => typeof m !== "object" || m === null || (m as { role?: unknown }).role === "system";
+const isSystemMessage = (m: unknown): boolean =>
+  typeof m !== "object" || m === null || (m as { role?: unknown }).role === "system";
 
 function sharedMessage(raw: unknown): Record<string, unknown> {
   const m = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
-  const out: Record<string, unknown> = { role: String(m.role ?? ""), content: typeof m.content === "string" ? m.content : "" };
+  const out: Record<string, unknown> = {
+    role: String(m.role ?? ""),
+    content: typeof m.content === "string" ? m.content : "",
+  };
   if (typeof m.name === "string") out.name = m.name;
   if (typeof m.toolCallId === "string") out.toolCallId = m.toolCallId;
   if (Array.isArray(m.toolCalls)) {

@@ -23,11 +23,16 @@ export const SHARE_RATE_RULE: RateLimitRule = { name: "share", max: 120, windowM
 /** Counts a hit of this IP; AppError("rate_limited") with Retry-After past the rule. */
 export async function limitShareRequest(request: Request, rule: RateLimitRule = SHARE_RATE_RULE): Promise<void> {
   const decision = await rateLimiter().hit(rule, clientIp(request.headers));
-  if (!decision.allowed) throw new AppError("rate_limited", "Too many requests; try again later.", undefined, decision.retryAfterSeconds);
+  if (!decision.allowed)
+    throw new AppError("rate_limited", "Too many requests; try again later.", undefined, decision.retryAfterSeconds);
 }
 
 /** Runs a share route: rate limit, errors as JSON, SHARE_HEADERS on every answer (success or error). */
-export async function handleShare(request: Request, fn: () => Promise<Response>, rule?: RateLimitRule): Promise<Response> {
+export async function handleShare(
+  request: Request,
+  fn: () => Promise<Response>,
+  rule?: RateLimitRule,
+): Promise<Response> {
   let res: Response;
   try {
     await limitShareRequest(request, rule);
@@ -49,8 +54,18 @@ async function sharedRunOf(grant: ShareGrant): Promise<SharedRun | null> {
   const row = await db().run.findUnique({
     where: { id: grant.runId },
     select: {
-      id: true, status: true, reason: true, promptTokens: true, completionTokens: true, stepCount: true,
-      createdAt: true, startedAt: true, finishedAt: true, inputs: true, outputs: true, trigger: true,
+      id: true,
+      status: true,
+      reason: true,
+      promptTokens: true,
+      completionTokens: true,
+      stepCount: true,
+      createdAt: true,
+      startedAt: true,
+      finishedAt: true,
+      inputs: true,
+      outputs: true,
+      trigger: true,
       workflowVersion: { select: { version: true, document: true, workflow: { select: { name: true } } } },
     },
   });
@@ -60,7 +75,17 @@ async function sharedRunOf(grant: ShareGrant): Promise<SharedRun | null> {
   const doc = workflowSchema.safeParse(row.workflowVersion.document);
   const c = grant.includeContent;
   return {
-    run: sharedRunInfo({ ...withEnd(row, now.end), promptTokens: now.promptTokens, completionTokens: now.completionTokens, stepCount: now.stepCount, workflowName: row.workflowVersion.workflow.name, version: row.workflowVersion.version }, c),
+    run: sharedRunInfo(
+      {
+        ...withEnd(row, now.end),
+        promptTokens: now.promptTokens,
+        completionTokens: now.completionTokens,
+        stepCount: now.stepCount,
+        workflowName: row.workflowVersion.workflow.name,
+        version: row.workflowVersion.version,
+      },
+      c,
+    ),
     graph: doc.success ? sharedGraph(doc.data) : { name: "", nodes: [], edges: [], agents: [], defaultModel: null },
     steps: now.steps.map((s) => sharedStep(s, c)),
     includeContent: c,

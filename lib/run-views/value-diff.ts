@@ -17,7 +17,8 @@ export interface PathChange {
   right: unknown;
 }
 
-export type ValueDiff = { kind: "equal" } | { kind: "text"; parts: TextPart[] } | { kind: "json"; changes: PathChange[]; more: number };
+export type ValueDiff =
+  { kind: "equal" } | { kind: "text"; parts: TextPart[] } | { kind: "json"; changes: PathChange[]; more: number };
 
 /** Past this many words on a side the text diff is one removed and one added part (the LCS table is words²). */
 const WORDS_MAX = 1500;
@@ -36,17 +37,23 @@ function push(parts: TextPart[], op: TextPart["op"], text: string) {
 export function diffText(a: string, b: string): TextPart[] {
   const x = words(a);
   const y = words(b);
-  if (x.length > WORDS_MAX || y.length > WORDS_MAX) return [...(a ? [{ op: "removed" as const, text: a }] : []), ...(b ? [{ op: "added" as const, text: b }] : [])];
+  if (x.length > WORDS_MAX || y.length > WORDS_MAX)
+    return [...(a ? [{ op: "removed" as const, text: a }] : []), ...(b ? [{ op: "added" as const, text: b }] : [])];
   const n = x.length;
   const m = y.length;
   const table = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) table[i]![j] = x[i] === y[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      table[i]![j] = x[i] === y[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
   const parts: TextPart[] = [];
   let i = 0;
   let j = 0;
   while (i < n && j < m) {
-    if (x[i] === y[j]) { push(parts, "same", x[i]!); i++; j++; }
-    else if (table[i + 1]![j]! >= table[i]![j + 1]!) push(parts, "removed", x[i++]!);
+    if (x[i] === y[j]) {
+      push(parts, "same", x[i]!);
+      i++;
+      j++;
+    } else if (table[i + 1]![j]! >= table[i]![j + 1]!) push(parts, "removed", x[i++]!);
     else push(parts, "added", y[j++]!);
   }
   while (i < n) push(parts, "removed", x[i++]!);

@@ -31,11 +31,20 @@ const conflict = (message: string) => new AppError("conflict", message);
  * once: a second answer is refused), then the engine takes it: a parked run (`waiting`) is set
  * queued and enqueued, a run still working on other steps picks it up at its next poll.
  */
-export async function answerStep(ownerId: string, runId: string, input: AnswerInput, answeredBy: string): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }> {
+export async function answerStep(
+  ownerId: string,
+  runId: string,
+  input: AnswerInput,
+  answeredBy: string,
+): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }> {
   const body = answerSchema.parse(input);
-  const run = await db().run.findFirst({ where: { id: runId, ownerId }, select: { status: true, workflowVersion: { select: { document: true } } } });
+  const run = await db().run.findFirst({
+    where: { id: runId, ownerId },
+    select: { status: true, workflowVersion: { select: { document: true } } },
+  });
   if (!run) throw notFound("Run not found");
-  if (isTerminalRunStatus(run.status)) throw conflict(`The run has ended (${run.status}); its reviews can no longer be answered.`);
+  if (isTerminalRunStatus(run.status))
+    throw conflict(`The run has ended (${run.status}); its reviews can no longer be answered.`);
   const step = await db().step.findFirst({
     where: { runId, nodeId: body.nodeId, status: "waiting", ...(body.iteration ? { iteration: body.iteration } : {}) },
     orderBy: { iteration: "desc" },
@@ -48,10 +57,14 @@ export async function answerStep(ownerId: string, runId: string, input: AnswerIn
   if (!node || node.type !== "human") throw conflict(`Step "${body.nodeId}" is not a human review.`);
   const choices = node.branches.map((b) => b.id);
   if (!choices.includes(body.choice)) {
-    throw new AppError("bad_request", `"${body.choice}" is not one of the choices (${choices.join(", ")}).`, { field: "choice", choices });
+    throw new AppError("bad_request", `"${body.choice}" is not one of the choices (${choices.join(", ")}).`, {
+      field: "choice",
+      choices,
+    });
   }
   const values = inputsSchema(node.fields).safeParse(body.values);
-  if (!values.success) throw new AppError("bad_request", "The values do not match the review's fields.", z.treeifyError(values.error));
+  if (!values.success)
+    throw new AppError("bad_request", "The values do not match the review's fields.", z.treeifyError(values.error));
   const answer: HumanAnswer = {
     choice: body.choice,
     values: values.data,
@@ -63,7 +76,10 @@ export async function answerStep(ownerId: string, runId: string, input: AnswerIn
     UPDATE "Step" SET answer = ${JSON.stringify(answer)}::jsonb WHERE id = ${step.id} AND status = 'waiting' AND answer IS NULL`;
   if (stored === 0) throw conflict(`Step "${body.nodeId}" has already been answered.`);
   // a parked run is woken; a run sleeping until an error-policy retry is due gets its delayed job now
-  if (!(await resumeIfAnswered(runId))) await wakeRunJob(runId).catch((err: unknown) => log.warn("answer stored; the run's delayed job was not woken", { runId, err }));
+  if (!(await resumeIfAnswered(runId)))
+    await wakeRunJob(runId).catch((err: unknown) =>
+      log.warn("answer stored; the run's delayed job was not woken", { runId, err }),
+    );
   return { nodeId: body.nodeId, iteration: step.iteration, answer };
 }
 
@@ -82,7 +98,9 @@ export async function wakeWaitingRun(runId: string, only: "answered" | "any"): P
     RETURNING id`;
   if (rows.length === 0) return false;
   // the row is queued now: if the enqueue fails, the reconciler dispatches it
-  await enqueueRun(runId, "resume").catch((err: unknown) => log.warn("run woken but not enqueued (the reconciler will)", { runId, err }));
+  await enqueueRun(runId, "resume").catch((err: unknown) =>
+    log.warn("run woken but not enqueued (the reconciler will)", { runId, err }),
+  );
   return true;
 }
 
@@ -105,7 +123,13 @@ export async function expireReviews(): Promise<number> {
     LIMIT 500`;
   let expired = 0;
   for (const d of due) {
-    const answer: HumanAnswer = { choice: d.timeoutChoice ?? "", values: {}, answeredBy: "timeout", answeredAt: new Date().toISOString(), timedOutAfterMs: d.timeoutMs };
+    const answer: HumanAnswer = {
+      choice: d.timeoutChoice ?? "",
+      values: {},
+      answeredBy: "timeout",
+      answeredAt: new Date().toISOString(),
+      timedOutAfterMs: d.timeoutMs,
+    };
     const stored = await db().$executeRaw`
       UPDATE "Step" SET answer = ${JSON.stringify(answer)}::jsonb WHERE id = ${d.id} AND status = 'waiting' AND answer IS NULL`;
     if (stored === 0) continue;

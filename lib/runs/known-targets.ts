@@ -14,7 +14,8 @@ export const KNOWN_TARGETS_MAX = 1_000;
 
 const g = globalThis as unknown as { __weftKnownTargets?: Map<string, RunTarget> };
 const targets = (): Map<string, RunTarget> => (g.__weftKnownTargets ??= new Map());
-const keyOf = (ownerId: string, workflowId: string, version?: number) => `${ownerId}\u0000${workflowId}\u0000${version ?? ""}`;
+const keyOf = (ownerId: string, workflowId: string, version?: number) =>
+  `${ownerId}\u0000${workflowId}\u0000${version ?? ""}`;
 
 /**
  * The saved version this process last started for (owner, workflow, requested version): a hint
@@ -27,7 +28,12 @@ export function knownTarget(ownerId: string, workflowId: string, version?: numbe
 }
 
 /** Keeps a target read from PostgreSQL that a later start may guard its insert with. */
-export function rememberTarget(ownerId: string, workflowId: string, version: number | undefined, target: RunTarget): void {
+export function rememberTarget(
+  ownerId: string,
+  workflowId: string,
+  version: number | undefined,
+  target: RunTarget,
+): void {
   const map = targets();
   const key = keyOf(ownerId, workflowId, version);
   map.delete(key);

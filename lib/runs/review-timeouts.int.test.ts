@@ -18,7 +18,17 @@ const timed = (timeoutMs: number, timeoutChoice?: string): WorkflowInput => ({
   name: "Timed review",
   nodes: [
     { id: "start", type: "start" },
-    { id: "review", type: "human", prompt: "Go?", timeoutMs, ...(timeoutChoice ? { timeoutChoice } : {}), branches: [{ id: "go", label: "Go" }, { id: "stop", label: "Stop" }] },
+    {
+      id: "review",
+      type: "human",
+      prompt: "Go?",
+      timeoutMs,
+      ...(timeoutChoice ? { timeoutChoice } : {}),
+      branches: [
+        { id: "go", label: "Go" },
+        { id: "stop", label: "Stop" },
+      ],
+    },
     { id: "end", type: "end", outputs: { by: "{{nodes.review.output.answeredBy}}" } },
     { id: "halt", type: "abort", reason: "Stopped by {{nodes.review.output.answeredBy}}" },
   ],
@@ -34,19 +44,32 @@ test("an unanswered review takes its timeout choice; without one it times out an
   const withChoice = (await createTestWorkflow(owner.id, timed(800, "stop"))).workflowId;
   const withoutChoice = (await createTestWorkflow(owner.id, timed(800))).workflowId;
   const answeredInTime = (await createTestWorkflow(owner.id, timed(3_000, "stop"))).workflowId;
-  const [a, b, c] = await Promise.all([withChoice, withoutChoice, answeredInTime].map(async (id) => (await startRun(owner.id, id, {})).run.id));
+  const [a, b, c] = await Promise.all(
+    [withChoice, withoutChoice, answeredInTime].map(async (id) => (await startRun(owner.id, id, {})).run.id),
+  );
 
-  await waitFor(async () => (await db().run.findUniqueOrThrow({ where: { id: c! } })).status === "waiting", 30_000, "c waiting");
+  await waitFor(
+    async () => (await db().run.findUniqueOrThrow({ where: { id: c! } })).status === "waiting",
+    30_000,
+    "c waiting",
+  );
   await answerStep(owner.id, c!, { nodeId: "review", choice: "go" }, "Ada");
 
   const chose = await waitTerminal(a!);
   expect(chose.run).toMatchObject({ status: "aborted", reason: "Stopped by timeout" });
   const review = chose.steps.find((s) => s.nodeId === "review");
-  expect(review).toMatchObject({ status: "succeeded", branch: "stop", output: { choice: "stop", answeredBy: "timeout", timedOutAfterMs: 800 } });
+  expect(review).toMatchObject({
+    status: "succeeded",
+    branch: "stop",
+    output: { choice: "stop", answeredBy: "timeout", timedOutAfterMs: 800 },
+  });
   expect(review!.finishedAt!.getTime() - review!.startedAt!.getTime()).toBeGreaterThanOrEqual(800);
 
   const timedOut = await waitTerminal(b!);
-  expect(timedOut.run).toMatchObject({ status: "failed", reason: 'Step "review" (iteration 1) no answer within 800 ms' });
+  expect(timedOut.run).toMatchObject({
+    status: "failed",
+    reason: 'Step "review" (iteration 1) no answer within 800 ms',
+  });
   expect(timedOut.steps.find((s) => s.nodeId === "review")).toMatchObject({ status: "timed_out" });
 
   const answered = await waitTerminal(c!);

@@ -18,17 +18,23 @@ let owner: string;
 const doc: WorkflowInput = {
   name: "Greeter",
   inputs: [{ key: "topic", type: "string" }],
-  nodes: [{ id: "start", type: "start" }, { id: "end", type: "end" }],
+  nodes: [
+    { id: "start", type: "start" },
+    { id: "end", type: "end" },
+  ],
   edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "end" }],
 };
-const versions = async (workflowId: string) => (await db().workflowVersion.findMany({ where: { workflowId }, orderBy: { version: "asc" } })).map((v) => v.version);
+const versions = async (workflowId: string) =>
+  (await db().workflowVersion.findMany({ where: { workflowId }, orderBy: { version: "asc" } })).map((v) => v.version);
 
 beforeAll(async () => {
   process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();
   owner = (await createTestUser()).id;
 });
 afterAll(async () => {
-  await runsQueue().obliterate({ force: true }).catch(() => undefined);
+  await runsQueue()
+    .obliterate({ force: true })
+    .catch(() => undefined);
   await closeRunsQueue();
   await closeApiRedis();
   await closeRunLimiter();
@@ -39,7 +45,16 @@ describe("startRun", () => {
     const wf = await createWorkflow(owner, doc);
     const first = await startRun(owner, wf.id, { inputs: { topic: "owls" } });
     expect(first.dispatched).toBe(true);
-    expect(first.run).toMatchObject({ status: "queued", version: 1, workflowId: wf.id, workflowName: "Greeter", inputs: { topic: "owls" }, steps: [], lastSeq: 0, stepCount: 0 });
+    expect(first.run).toMatchObject({
+      status: "queued",
+      version: 1,
+      workflowId: wf.id,
+      workflowName: "Greeter",
+      inputs: { topic: "owls" },
+      steps: [],
+      lastSeq: 0,
+      stepCount: 0,
+    });
     const again = await startRun(owner, wf.id, { inputs: { topic: "bats" } });
     expect(again.run.workflowVersionId).toBe(first.run.workflowVersionId);
     expect(await versions(wf.id)).toEqual([1]);
@@ -57,7 +72,12 @@ describe("startRun", () => {
     const second = (await startRun(owner, wf.id, { inputs: { topic: "b" } })).run;
     expect(runTargetReadCount()).toBe(reads);
     expect(await getRun(owner, second.id)).toEqual(second);
-    expect(second).toMatchObject({ workflowVersionId: first.workflowVersionId, version: 1, workflowName: "Greeter", inputs: { topic: "b" } });
+    expect(second).toMatchObject({
+      workflowVersionId: first.workflowVersionId,
+      version: 1,
+      workflowName: "Greeter",
+      inputs: { topic: "b" },
+    });
     // its job names the run and nothing else: the worker reads what the start wrote from its row
     const job = (await runsQueue().getJobs(["waiting", "prioritized"])).find((j) => j.data.runId === second.id);
     expect(job?.data).toEqual({ runId: second.id, reason: "start", enqueuedAt: expect.any(Number) });
@@ -74,14 +94,18 @@ describe("startRun", () => {
     expect(runTargetReadCount()).toBe(reads + 2);
 
     // new input fields: the kept document refuses them, so the start reads the target (no false 400)
-    await updateWorkflow(owner, wf.id, { draft: { ...doc, name: "Greeter 2", inputs: [...doc.inputs!, { key: "lang", type: "string", required: true }] } });
+    await updateWorkflow(owner, wf.id, {
+      draft: { ...doc, name: "Greeter 2", inputs: [...doc.inputs!, { key: "lang", type: "string", required: true }] },
+    });
     const widened = (await startRun(owner, wf.id, { inputs: { topic: "e", lang: "fr" } })).run;
     expect(widened).toMatchObject({ version: 4, inputs: { topic: "e", lang: "fr" } });
     await expect(startRun(owner, wf.id, { inputs: { topic: "f" } })).rejects.toMatchObject({ code: "bad_request" });
 
     expect(await deleteWorkflow(owner, wf.id)).toBe(true); // its runs go with it
     const runs = await db().run.count({ where: { ownerId: owner } });
-    await expect(startRun(owner, wf.id, { inputs: { topic: "g", lang: "fr" } })).rejects.toMatchObject({ code: "not_found" });
+    await expect(startRun(owner, wf.id, { inputs: { topic: "g", lang: "fr" } })).rejects.toMatchObject({
+      code: "not_found",
+    });
     expect(await db().run.count({ where: { ownerId: owner } })).toBe(runs);
     expect(knownTarget(owner, wf.id)).toBeUndefined();
   });
@@ -96,19 +120,39 @@ describe("startRun", () => {
     const wf = await createWorkflow(owner, doc);
     const manual = (await startRun(owner, wf.id, { inputs: { topic: "a" } })).run;
     expect(manual).toMatchObject({ trigger: "manual", triggerLabel: null });
-    const hooked = (await startRun(owner, wf.id, { inputs: { topic: "b" } }, { trigger: "webhook", label: "x".repeat(300) })).run;
+    const hooked = (
+      await startRun(owner, wf.id, { inputs: { topic: "b" } }, { trigger: "webhook", label: "x".repeat(300) })
+    ).run;
     expect(await getRun(owner, hooked.id)).toMatchObject({ trigger: "webhook", triggerLabel: "x".repeat(120) });
     const again = (await rerun(owner, manual.id)).run;
-    expect(await getRun(owner, again.id)).toMatchObject({ trigger: "rerun", triggerLabel: manual.id, inputs: { topic: "a" } });
+    expect(await getRun(owner, again.id)).toMatchObject({
+      trigger: "rerun",
+      triggerLabel: manual.id,
+      inputs: { topic: "a" },
+    });
   });
 
   it("an idempotency key starts one run: a repeat, or any number of concurrent starts with it, answer that run", async () => {
     const wf = await createWorkflow(owner, doc);
-    const first = await startRun(owner, wf.id, { inputs: { topic: "a" } }, { trigger: "api", idempotencyKey: "test:k1" });
+    const first = await startRun(
+      owner,
+      wf.id,
+      { inputs: { topic: "a" } },
+      { trigger: "api", idempotencyKey: "test:k1" },
+    );
     expect(first.replayed).toBeUndefined();
-    const again = await startRun(owner, wf.id, { inputs: { topic: "different" } }, { trigger: "api", idempotencyKey: "test:k1" });
+    const again = await startRun(
+      owner,
+      wf.id,
+      { inputs: { topic: "different" } },
+      { trigger: "api", idempotencyKey: "test:k1" },
+    );
     expect(again).toMatchObject({ replayed: true, run: { id: first.run.id, inputs: { topic: "a" } } });
-    const racing = await Promise.all(Array.from({ length: 6 }, () => startRun(owner, wf.id, { inputs: { topic: "b" } }, { trigger: "api", idempotencyKey: "test:k2" })));
+    const racing = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        startRun(owner, wf.id, { inputs: { topic: "b" } }, { trigger: "api", idempotencyKey: "test:k2" }),
+      ),
+    );
     expect(new Set(racing.map((r) => r.run.id)).size).toBe(1);
     expect(racing.filter((r) => !r.replayed)).toHaveLength(1);
     expect(await db().run.count({ where: { workflowVersion: { workflowId: wf.id } } })).toBe(2);
@@ -136,7 +180,10 @@ describe("startRun", () => {
     const v1 = await startRun(owner, wf.id, { inputs: { topic: "c" }, version: 1 });
     expect(v1.run.version).toBe(1);
     const before = await db().run.count({ where: { ownerId: owner } });
-    await expect(startRun(owner, wf.id, { inputs: {}, version: 9 })).rejects.toMatchObject({ code: "not_found", message: "Version 9 not found" });
+    await expect(startRun(owner, wf.id, { inputs: {}, version: 9 })).rejects.toMatchObject({
+      code: "not_found",
+      message: "Version 9 not found",
+    });
     const stranger = (await createTestUser()).id;
     await expect(startRun(stranger, wf.id, { inputs: { topic: "x" } })).rejects.toMatchObject({ code: "not_found" });
     await expect(startRun(owner, wf.id, { inputs: { topic: 42 } })).rejects.toMatchObject({ code: "bad_request" });
@@ -145,15 +192,26 @@ describe("startRun", () => {
 
   it("reads the draft only when it differs from the latest version, whose check is kept per version", async () => {
     const wf = await createWorkflow(owner, doc);
-    expect(await readRunTarget(owner, wf.id)).toMatchObject({ draftIsVersion: false, versionId: null, draft: { name: "Greeter" } });
+    expect(await readRunTarget(owner, wf.id)).toMatchObject({
+      draftIsVersion: false,
+      versionId: null,
+      draft: { name: "Greeter" },
+    });
     const first = await startRun(owner, wf.id, { inputs: { topic: "a" } });
     const kept = checkedVersionCount();
-    expect(await readRunTarget(owner, wf.id)).toMatchObject({ draftIsVersion: true, draft: null, versionId: first.run.workflowVersionId });
+    expect(await readRunTarget(owner, wf.id)).toMatchObject({
+      draftIsVersion: true,
+      draft: null,
+      versionId: first.run.workflowVersionId,
+    });
     await startRun(owner, wf.id, { inputs: { topic: "b" } });
     await startRun(owner, wf.id, { inputs: { topic: "c" }, version: 1 });
     expect(checkedVersionCount()).toBe(kept + 1); // version 1, checked by its first re-run and kept
     await updateWorkflow(owner, wf.id, { draft: { ...doc, description: "edited" } });
-    expect(await readRunTarget(owner, wf.id)).toMatchObject({ draftIsVersion: false, draft: { description: "edited" } });
+    expect(await readRunTarget(owner, wf.id)).toMatchObject({
+      draftIsVersion: false,
+      draft: { description: "edited" },
+    });
     expect(await readRunTarget(owner, wf.id, 1)).toMatchObject({ draftIsVersion: false, draft: null, version: 1 });
   });
 
@@ -166,7 +224,9 @@ describe("startRun", () => {
     for (let i = 0; i < 2; i++) {
       await expect(startRun(owner, wf.id, { inputs: { topic: "x" } })).rejects.toMatchObject({
         code: "invalid_workflow",
-        details: { issues: expect.arrayContaining([expect.objectContaining({ code: "unreachable_node", nodeId: "end" })]) },
+        details: {
+          issues: expect.arrayContaining([expect.objectContaining({ code: "unreachable_node", nodeId: "end" })]),
+        },
       });
     }
     expect(await db().run.count({ where: { ownerId: owner } })).toBe(before);
@@ -177,12 +237,19 @@ describe("startRun", () => {
 /** getRunDashboard: what the owner's run page starts from. */
 const child: WorkflowInput = {
   name: "Summarise",
-  nodes: [{ id: "start", type: "start" }, { id: "end", type: "end" }],
+  nodes: [
+    { id: "start", type: "start" },
+    { id: "end", type: "end" },
+  ],
   edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "end" }],
 };
 const parentOf = (ids: string[]): WorkflowInput => ({
   name: "Parent",
-  nodes: [{ id: "start", type: "start" }, ...ids.map((workflowId, i) => ({ id: `sub${i}`, type: "subflow" as const, workflowId, inputs: {} })), { id: "end", type: "end" }],
+  nodes: [
+    { id: "start", type: "start" },
+    ...ids.map((workflowId, i) => ({ id: `sub${i}`, type: "subflow" as const, workflowId, inputs: {} })),
+    { id: "end", type: "end" },
+  ],
   edges: [
     ...ids.map((_, i) => ({ id: `in${i}`, source: "start", sourceHandle: "next", target: `sub${i}` })),
     ...ids.map((_, i) => ({ id: `out${i}`, source: `sub${i}`, sourceHandle: "done", target: "end" })),

@@ -21,7 +21,15 @@ import { inputsSchema } from "@/lib/workflow/inputs";
 import { settleParent } from "./subflow-answers";
 import type { RunOrigin } from "@/lib/workflow/runs";
 import { forgetTarget, knownTarget, rememberTarget, type RunTarget } from "./known-targets";
-import { insertQueuedRun, isIdempotencyConflict, newRunKey, readRunTarget, runIdByIdempotencyKey, TRIGGER_LABEL_MAX, type ExpectedTarget } from "@/lib/run-store/run-insert";
+import {
+  insertQueuedRun,
+  isIdempotencyConflict,
+  newRunKey,
+  readRunTarget,
+  runIdByIdempotencyKey,
+  TRIGGER_LABEL_MAX,
+  type ExpectedTarget,
+} from "@/lib/run-store/run-insert";
 import { postgresStore } from "@/lib/run-store/postgres-store";
 import { enforceRunStartLimit } from "@/lib/limits/run-start-limit";
 import { checkRunValue } from "./input-limits";
@@ -56,7 +64,12 @@ export interface StartedRun {
  * runs (trigger `experiment`) are not counted and are enqueued at EXPERIMENT_RUN_PRIORITY. Inputs nested
  * or sized past RUN_VALUE_LIMITS are refused (400 naming the limit) before anything is written.
  */
-export async function startRun(ownerId: string, workflowId: string, input: StartRunInput = {}, origin: RunOrigin = { trigger: "manual" }): Promise<StartedRun> {
+export async function startRun(
+  ownerId: string,
+  workflowId: string,
+  input: StartRunInput = {},
+  origin: RunOrigin = { trigger: "manual" },
+): Promise<StartedRun> {
   const body = { inputs: input.inputs ?? {}, version: input.version };
   checkRunValue(body.inputs, "The run's inputs");
   const key = origin.idempotencyKey;
@@ -69,16 +82,39 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   }
   const row = newRunKey();
   const source = {
-    trigger: origin.trigger, label: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null, ...(key ? { idempotencyKey: key } : {}),
-    ...(origin.parent ? { parent: origin.parent } : {}), ...(origin.lineage ? { lineage: origin.lineage } : {}),
+    trigger: origin.trigger,
+    label: origin.label?.slice(0, TRIGGER_LABEL_MAX) || null,
+    ...(key ? { idempotencyKey: key } : {}),
+    ...(origin.parent ? { parent: origin.parent } : {}),
+    ...(origin.lineage ? { lineage: origin.lineage } : {}),
   };
   const started = (target: RunTarget, inputs: Record<string, unknown>, dispatched: boolean): StartedRun => ({
     // the run as inserted (queued, no steps yet): no second read on the start path
     run: {
-      id: row.id, status: "queued", reason: null, workflowId, workflowName: target.workflowName, workflowVersionId: target.versionId, version: target.version,
-      promptTokens: 0, completionTokens: 0, stepCount: 0, createdAt: row.createdAt, startedAt: null, finishedAt: null,
-      inputs, outputs: null, cancelRequested: false, lastSeq: 0, steps: [], trigger: source.trigger, triggerLabel: source.label,
-      sourceRunId: source.lineage?.runId ?? null, sourceNodeId: source.lineage?.nodeId ?? null, sourceIteration: source.lineage?.iteration ?? null, derivedCount: 0,
+      id: row.id,
+      status: "queued",
+      reason: null,
+      workflowId,
+      workflowName: target.workflowName,
+      workflowVersionId: target.versionId,
+      version: target.version,
+      promptTokens: 0,
+      completionTokens: 0,
+      stepCount: 0,
+      createdAt: row.createdAt,
+      startedAt: null,
+      finishedAt: null,
+      inputs,
+      outputs: null,
+      cancelRequested: false,
+      lastSeq: 0,
+      steps: [],
+      trigger: source.trigger,
+      triggerLabel: source.label,
+      sourceRunId: source.lineage?.runId ?? null,
+      sourceNodeId: source.lineage?.nodeId ?? null,
+      sourceIteration: source.lineage?.iteration ?? null,
+      derivedCount: 0,
     },
     dispatched,
   });
@@ -93,7 +129,11 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   const counted = known !== undefined && knownInputs?.success === true;
   if (counted) {
     if (!background) await enforceRunStartLimit(ownerId);
-    const expected = { workflowId, workflowName: known.workflowName, ...(body.version !== undefined ? { requested: body.version } : {}) };
+    const expected = {
+      workflowId,
+      workflowName: known.workflowName,
+      ...(body.version !== undefined ? { requested: body.version } : {}),
+    };
     const outcome = await writeRunAndJob(ownerId, known, knownInputs.data, row, source, expected);
     if (outcome.kind === "replayed") return outcome.started;
     if (outcome.kind === "inserted") return started(known, knownInputs.data, outcome.dispatched);
@@ -102,13 +142,20 @@ export async function startRun(ownerId: string, workflowId: string, input: Start
   }
   // the rate limit (Redis) is counted while the target is read (PostgreSQL): one round trip less on
   // the start path; a refused target still wins over a refused rate
-  const [found, limit] = await Promise.allSettled([runnableVersion(ownerId, workflowId, body.version), counted || background ? undefined : enforceRunStartLimit(ownerId)]);
+  const [found, limit] = await Promise.allSettled([
+    runnableVersion(ownerId, workflowId, body.version),
+    counted || background ? undefined : enforceRunStartLimit(ownerId),
+  ]);
   if (found.status === "rejected") throw found.reason;
   if (limit.status === "rejected") throw limit.reason;
   const target = found.value;
   const parsedInputs = inputsSchema(target.document.inputs).safeParse(body.inputs);
   if (!parsedInputs.success) {
-    throw new AppError("bad_request", "The inputs do not match the workflow's input fields.", z.treeifyError(parsedInputs.error));
+    throw new AppError(
+      "bad_request",
+      "The inputs do not match the workflow's input fields.",
+      z.treeifyError(parsedInputs.error),
+    );
   }
   const outcome = await writeRunAndJob(ownerId, target, parsedInputs.data, row, source, undefined, enqueued);
   if (outcome.kind === "replayed") return outcome.started;
@@ -134,7 +181,15 @@ type Written =
  * A failed insert fails the start (its job finds no run and ends); a failed enqueue leaves the
  * committed run to the reconciler.
  */
-async function writeRunAndJob(ownerId: string, target: RunTarget, inputs: Record<string, unknown>, row: { id: string; createdAt: Date }, source: Source, expected?: ExpectedTarget, enqueued?: PromiseSettledResult<unknown>): Promise<Written> {
+async function writeRunAndJob(
+  ownerId: string,
+  target: RunTarget,
+  inputs: Record<string, unknown>,
+  row: { id: string; createdAt: Date },
+  source: Source,
+  expected?: ExpectedTarget,
+  enqueued?: PromiseSettledResult<unknown>,
+): Promise<Written> {
   const insert = () => insertQueuedRun(ownerId, target.versionId, JSON.stringify(inputs), row, source, expected);
   const priority = source.trigger === "experiment" ? EXPERIMENT_RUN_PRIORITY : undefined;
   const enqueue = () => (enqueued ? Promise.resolve(enqueued) : settled(enqueueRun(row.id, "start", { priority })));
@@ -144,12 +199,14 @@ async function writeRunAndJob(ownerId: string, target: RunTarget, inputs: Record
   if (inserted.status === "rejected") {
     if (key && isIdempotencyConflict(inserted.reason)) {
       const winner = await runIdByIdempotencyKey(ownerId, key);
-      if (winner) return { kind: "replayed", started: { run: await getRun(ownerId, winner), dispatched: true, replayed: true } };
+      if (winner)
+        return { kind: "replayed", started: { run: await getRun(ownerId, winner), dispatched: true, replayed: true } };
     }
     throw inserted.reason;
   }
   if (!inserted.value) return { kind: "stale", enqueued: key ? undefined : job };
-  if (job.status === "rejected") log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err: job.reason });
+  if (job.status === "rejected")
+    log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err: job.reason });
   return { kind: "inserted", dispatched: job.status === "fulfilled" };
 }
 
@@ -162,7 +219,10 @@ async function insertFirst(insert: () => Promise<boolean>, enqueue: () => Promis
 
 /** How a promise ended, as Promise.allSettled reports it. */
 const settled = <T>(p: Promise<T>): Promise<PromiseSettledResult<T>> =>
-  p.then((value) => ({ status: "fulfilled" as const, value }), (reason: unknown) => ({ status: "rejected" as const, reason }));
+  p.then(
+    (value) => ({ status: "fulfilled" as const, value }),
+    (reason: unknown) => ({ status: "rejected" as const, reason }),
+  );
 
 /** A target as read, and whether a later start may guard its insert with it (not when the draft only deep-equals the version: jsonb equality, the guard's, would fail). */
 type ReadTarget = RunTarget & { reusable: boolean };
@@ -177,8 +237,17 @@ type ReadTarget = RunTarget & { reusable: boolean };
 export async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<ReadTarget> {
   const wf = await readRunTarget(ownerId, workflowId, version);
   if (!wf) throw notFound("Workflow not found");
-  const latest = wf.versionId !== null && wf.version !== null ? { id: wf.versionId, version: wf.version, document: wf.document } : undefined;
-  const saved = (v: NonNullable<typeof latest>): ReadTarget => ({ versionId: v.id, version: v.version, workflowName: wf.name, document: thrown(checkVersion(v.id, v.document)), reusable: true });
+  const latest =
+    wf.versionId !== null && wf.version !== null
+      ? { id: wf.versionId, version: wf.version, document: wf.document }
+      : undefined;
+  const saved = (v: NonNullable<typeof latest>): ReadTarget => ({
+    versionId: v.id,
+    version: v.version,
+    workflowName: wf.name,
+    document: thrown(checkVersion(v.id, v.document)),
+    reusable: true,
+  });
   if (version !== undefined) {
     if (!latest) throw notFound(`Version ${version} not found`);
     return saved(latest);
@@ -188,7 +257,10 @@ export async function runnableVersion(ownerId: string, workflowId: string, versi
   const document = thrown(checkDocument(wf.draft));
   // a stored version is a parsed document: compare as stored first, re-parse only if that differs
   // (a schema default added since it was saved must not make an unchanged draft a new version)
-  if (latest && (deepEqual(latest.document, document) || deepEqual(workflowSchema.safeParse(latest.document).data, document))) {
+  if (
+    latest &&
+    (deepEqual(latest.document, document) || deepEqual(workflowSchema.safeParse(latest.document).data, document))
+  ) {
     return { versionId: latest.id, version: latest.version, workflowName: wf.name, document, reusable: false };
   }
   const created = await saveWorkflowVersion(ownerId, workflowId, "Saved for a run");
@@ -198,13 +270,21 @@ export async function runnableVersion(ownerId: string, workflowId: string, versi
 
 /** A checked document, or AppError("invalid_workflow") (422) with every issue. */
 function thrown(checked: CheckedDocument): Workflow {
-  if (!checked.ok) throw new AppError("invalid_workflow", "The workflow document does not parse.", { issues: checked.error.issues });
+  if (!checked.ok)
+    throw new AppError("invalid_workflow", "The workflow document does not parse.", { issues: checked.error.issues });
   if (hasErrors(checked.issues)) {
-    throw new AppError("invalid_workflow", "The workflow has errors; fix them before running it.", { issues: checked.issues.filter((i) => i.severity === "error") });
+    throw new AppError("invalid_workflow", "The workflow has errors; fix them before running it.", {
+      issues: checked.issues.filter((i) => i.severity === "error"),
+    });
   }
   // the server's ceilings hold at start too: a version saved before they were lowered does not run past them
   const over = checkLimitCeilings(checked.workflow, runLimitCeilings());
-  if (over.length) throw new AppError("invalid_workflow", `The workflow's limits are above this server's ceilings: ${over[0]!.message}`, { issues: over });
+  if (over.length)
+    throw new AppError(
+      "invalid_workflow",
+      `The workflow's limits are above this server's ceilings: ${over[0]!.message}`,
+      { issues: over },
+    );
   return checked.workflow;
 }
 
@@ -216,7 +296,10 @@ export async function getRun(ownerId: string, runId: string): Promise<RunDetail>
 }
 
 /** The owner's runs, newest first (filters: workflowId, status, limit, cursor). */
-export async function listRuns(ownerId: string, filter: RunListFilter = {}): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
+export async function listRuns(
+  ownerId: string,
+  filter: RunListFilter = {},
+): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
   return listRunsForOwner(ownerId, filter);
 }
 
@@ -243,9 +326,13 @@ export async function cancelRun(ownerId: string, runId: string, reason = "Cancel
     await postgresStore().requestCancel(runId, reason);
     // a parked run (waiting for people) has no job: it is woken so the engine ends it and its open reviews
     if (!(await wakeWaitingRun(runId, "any"))) {
-      await enqueueRun(runId, "cancel").catch((err: unknown) => log.warn("cancel recorded but not enqueued", { runId, err }));
+      await enqueueRun(runId, "cancel").catch((err: unknown) =>
+        log.warn("cancel recorded but not enqueued", { runId, err }),
+      );
       // a run sleeping until an error-policy retry is due has a delayed job: it runs now
-      await wakeRunJob(runId).catch((err: unknown) => log.warn("cancel recorded; the run's delayed job was not woken", { runId, err }));
+      await wakeRunJob(runId).catch((err: unknown) =>
+        log.warn("cancel recorded; the run's delayed job was not woken", { runId, err }),
+      );
     }
   }
   return getRun(ownerId, runId);
@@ -278,5 +365,10 @@ export async function rerun(ownerId: string, runId: string): Promise<StartedRun>
   });
   if (!run) throw notFound("Run not found");
   const inputs = (run.inputs ?? {}) as Record<string, unknown>;
-  return startRun(ownerId, run.workflowVersion.workflowId, { inputs, version: run.workflowVersion.version }, { trigger: "rerun", label: runId });
+  return startRun(
+    ownerId,
+    run.workflowVersion.workflowId,
+    { inputs, version: run.workflowVersion.version },
+    { trigger: "rerun", label: runId },
+  );
 }

@@ -20,22 +20,50 @@ const ERROR_MAX = 2_000;
  * answer was stored.
  */
 export async function settleParent(childRunId: string): Promise<boolean> {
-  const rows = await db().$queryRaw<{ status: RunStatus; reason: string | null; outputs: unknown; parentRunId: string | null; parentNodeId: string | null; parentIteration: number | null; name: string }[]>`
+  const rows = await db().$queryRaw<
+    {
+      status: RunStatus;
+      reason: string | null;
+      outputs: unknown;
+      parentRunId: string | null;
+      parentNodeId: string | null;
+      parentIteration: number | null;
+      name: string;
+    }[]
+  >`
     SELECT r.status::text AS status, r.reason, r.outputs, r."parentRunId", r."parentNodeId", r."parentIteration", w.name
     FROM "Run" r JOIN "WorkflowVersion" v ON v.id = r."workflowVersionId" JOIN "Workflow" w ON w.id = v."workflowId"
     WHERE r.id = ${childRunId}`;
   const child = rows[0];
-  if (!child?.parentRunId || !child.parentNodeId || child.parentIteration === null || !isTerminalRunStatus(child.status)) return false;
+  if (
+    !child?.parentRunId ||
+    !child.parentNodeId ||
+    child.parentIteration === null ||
+    !isTerminalRunStatus(child.status)
+  )
+    return false;
   const base = { choice: "done", values: {}, answeredBy: `run:${childRunId}`, answeredAt: new Date().toISOString() };
-  const answer: HumanAnswer = child.status === "succeeded"
-    ? { ...base, output: child.outputs ?? {} }
-    : { ...base, error: `the run of "${child.name}" (${childRunId}) ended ${child.status}${child.reason ? `: ${child.reason}` : ""}`.slice(0, ERROR_MAX) };
+  const answer: HumanAnswer =
+    child.status === "succeeded"
+      ? { ...base, output: child.outputs ?? {} }
+      : {
+          ...base,
+          error:
+            `the run of "${child.name}" (${childRunId}) ended ${child.status}${child.reason ? `: ${child.reason}` : ""}`.slice(
+              0,
+              ERROR_MAX,
+            ),
+        };
   const stored = await db().$executeRaw`
     UPDATE "Step" SET answer = ${JSON.stringify(answer)}::jsonb
     WHERE "runId" = ${child.parentRunId} AND "nodeId" = ${child.parentNodeId} AND iteration = ${child.parentIteration}
       AND answer IS NULL AND (status = 'running' OR (status = 'waiting' AND output->'request'->>'runId' = ${childRunId}))`;
   if (stored === 0) return false;
-  log.info("subflow run ended; its parent's step is answered", { runId: childRunId, parentRunId: child.parentRunId, status: child.status });
+  log.info("subflow run ended; its parent's step is answered", {
+    runId: childRunId,
+    parentRunId: child.parentRunId,
+    status: child.status,
+  });
   await resumeIfAnswered(child.parentRunId);
   return true;
 }
@@ -49,7 +77,9 @@ export async function settleParent(childRunId: string): Promise<boolean> {
  * Answers how many it settled.
  */
 export async function settleSubflowSteps(parentRunId?: string): Promise<number> {
-  const rows = await db().$queryRawUnsafe<{ stepId: string; parentId: string; childId: string; ended: boolean; gone: boolean }[]>(
+  const rows = await db().$queryRawUnsafe<
+    { stepId: string; parentId: string; childId: string; ended: boolean; gone: boolean }[]
+  >(
     `SELECT s.id AS "stepId", p.id AS "parentId", s.output->'request'->>'runId' AS "childId",
        COALESCE(c.status::text = ANY($1::text[]), false) AS ended, c.id IS NULL AS gone
      FROM "Run" p JOIN "Step" s ON s."runId" = p.id LEFT JOIN "Run" c ON c.id = s.output->'request'->>'runId'
@@ -69,8 +99,15 @@ export async function settleSubflowSteps(parentRunId?: string): Promise<number> 
 
 /** A waiting subflow step whose child run no longer exists fails with that error. */
 async function answerGone(stepId: string, parentRunId: string, childRunId: string): Promise<boolean> {
-  const answer: HumanAnswer = { choice: "done", values: {}, answeredBy: `run:${childRunId}`, answeredAt: new Date().toISOString(), error: `its run (${childRunId}) no longer exists (was its workflow deleted?)` };
-  const stored = await db().$executeRaw`UPDATE "Step" SET answer = ${JSON.stringify(answer)}::jsonb WHERE id = ${stepId} AND status = 'waiting' AND answer IS NULL`;
+  const answer: HumanAnswer = {
+    choice: "done",
+    values: {},
+    answeredBy: `run:${childRunId}`,
+    answeredAt: new Date().toISOString(),
+    error: `its run (${childRunId}) no longer exists (was its workflow deleted?)`,
+  };
+  const stored = await db()
+    .$executeRaw`UPDATE "Step" SET answer = ${JSON.stringify(answer)}::jsonb WHERE id = ${stepId} AND status = 'waiting' AND answer IS NULL`;
   if (stored === 0) return false;
   await resumeIfAnswered(parentRunId);
   return true;

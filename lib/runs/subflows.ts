@@ -17,12 +17,17 @@ const log = createLogger({ component: "run-subflows" });
  * limit as any start) under an idempotency key of the parent step (and its error-policy try), so a
  * re-dispatched attempt of the step gets the child its first attempt started, a retry a child of its own. Throws an Error whose message becomes the step's error.
  */
-export async function startSubflowRun(ownerId: string, req: SubflowStart): Promise<{ runId: string; workflowName: string }> {
+export async function startSubflowRun(
+  ownerId: string,
+  req: SubflowStart,
+): Promise<{ runId: string; workflowName: string }> {
   const parent = await db().run.findFirst({ where: { id: req.parentRunId, ownerId }, select: { depth: true } });
   if (!parent) throw new Error("the run that starts the subflow is gone");
   const depth = parent.depth + 1;
   if (depth > SUBFLOW_MAX_DEPTH) {
-    throw new Error(`subflows nest at most ${SUBFLOW_MAX_DEPTH} deep and this run is already ${parent.depth} deep (does a workflow run itself?)`);
+    throw new Error(
+      `subflows nest at most ${SUBFLOW_MAX_DEPTH} deep and this run is already ${parent.depth} deep (does a workflow run itself?)`,
+    );
   }
   const target = await db().workflow.findFirst({
     where: { id: req.workflowId, ownerId },
@@ -30,7 +35,10 @@ export async function startSubflowRun(ownerId: string, req: SubflowStart): Promi
   });
   if (!target) throw new Error(`the workflow to run (${req.workflowId}) does not exist or is not yours`);
   const version = req.version ?? target.versions[0]?.version;
-  if (version === undefined) throw new Error(`workflow "${target.name}" has no saved version: subflows run saved versions, so save one in the editor`);
+  if (version === undefined)
+    throw new Error(
+      `workflow "${target.name}" has no saved version: subflows run saved versions, so save one in the editor`,
+    );
   const origin = {
     trigger: "subflow" as const,
     label: req.parentRunId,
@@ -41,7 +49,10 @@ export async function startSubflowRun(ownerId: string, req: SubflowStart): Promi
     const { run } = await startRun(ownerId, req.workflowId, { inputs: req.inputs, version }, origin);
     return { runId: run.id, workflowName: run.workflowName };
   } catch (err) {
-    if (err instanceof AppError) throw new Error(`workflow "${target.name}" v${version} refused to start: ${err.message}${detailText(err.details)}`);
+    if (err instanceof AppError)
+      throw new Error(
+        `workflow "${target.name}" v${version} refused to start: ${err.message}${detailText(err.details)}`,
+      );
     throw err;
   }
 }
@@ -66,7 +77,8 @@ export async function cancelChildRuns(parentRunId: string): Promise<number> {
     where: { parentRunId, status: { in: ["queued", "running", "waiting"] } },
     select: { id: true, ownerId: true, parent: { select: { status: true } } },
   });
-  for (const c of children) await cancelRun(c.ownerId, c.id, `The run that started it ended (${c.parent?.status ?? "gone"}).`);
+  for (const c of children)
+    await cancelRun(c.ownerId, c.id, `The run that started it ended (${c.parent?.status ?? "gone"}).`);
   return children.length;
 }
 

@@ -20,9 +20,18 @@ afterAll(async () => {
   await closeApiRedis();
 });
 
-const finish = (runId: string) => db().run.update({ where: { id: runId }, data: { status: "succeeded", finishedAt: new Date() } });
-const runFinished = (seq: number) => ({ seq, at: new Date(), event: { type: "run_finished" as const, status: "succeeded" as const, reason: "done", outputs: {} } });
-const stepProgress = (seq: number) => ({ seq, at: new Date(), event: { type: "step_progress" as const, nodeId: "a", iteration: 1, message: "working" } });
+const finish = (runId: string) =>
+  db().run.update({ where: { id: runId }, data: { status: "succeeded", finishedAt: new Date() } });
+const runFinished = (seq: number) => ({
+  seq,
+  at: new Date(),
+  event: { type: "run_finished" as const, status: "succeeded" as const, reason: "done", outputs: {} },
+});
+const stepProgress = (seq: number) => ({
+  seq,
+  at: new Date(),
+  event: { type: "step_progress" as const, nodeId: "a", iteration: 1, message: "working" },
+});
 
 describe("waitForRunEnd", () => {
   it("answers at once for an ended run and null for an unknown one", async () => {
@@ -67,9 +76,18 @@ describe("waitForRunEnd", () => {
     const waiting = waitForRunEnd(runId, { timeoutMs: 20_000 });
     await new Promise((r) => setTimeout(r, 150));
     const t0 = Date.now();
-    await db().step.create({ data: { runId, nodeId: "review", status: "waiting", output: { request: { prompt: "OK?", choices: [{ id: "yes", label: "Yes" }], fields: [] } } } });
+    await db().step.create({
+      data: {
+        runId,
+        nodeId: "review",
+        status: "waiting",
+        output: { request: { prompt: "OK?", choices: [{ id: "yes", label: "Yes" }], fields: [] } },
+      },
+    });
     await db().run.update({ where: { id: runId }, data: { status: "waiting", waitingSince: new Date() } });
-    await publishRunEvents(runId, [{ seq: 1, at: new Date(), event: { type: "run_waiting" as const, steps: [{ nodeId: "review", iteration: 1 }] } }]);
+    await publishRunEvents(runId, [
+      { seq: 1, at: new Date(), event: { type: "run_waiting" as const, steps: [{ nodeId: "review", iteration: 1 }] } },
+    ]);
     expect(await waiting).toBe("waiting");
     expect(Date.now() - t0).toBeLessThan(1_000);
   });
@@ -78,13 +96,24 @@ describe("waitForRunEnd", () => {
     const runId = await createTestRun(owner, "running");
     const waiting = waitForRunEnd(runId, { timeoutMs: 20_000 });
     await new Promise((r) => setTimeout(r, 150));
-    await db().step.create({ data: { runId, nodeId: "sub", status: "waiting", output: { request: { kind: "subflow", runId: "child", workflowId: "w", workflowName: "Child" } } } });
+    await db().step.create({
+      data: {
+        runId,
+        nodeId: "sub",
+        status: "waiting",
+        output: { request: { kind: "subflow", runId: "child", workflowId: "w", workflowName: "Child" } },
+      },
+    });
     await db().run.update({ where: { id: runId }, data: { status: "waiting", waitingSince: new Date() } });
-    await publishRunEvents(runId, [{ seq: 1, at: new Date(), event: { type: "run_waiting" as const, steps: [{ nodeId: "sub", iteration: 1 }] } }]);
+    await publishRunEvents(runId, [
+      { seq: 1, at: new Date(), event: { type: "run_waiting" as const, steps: [{ nodeId: "sub", iteration: 1 }] } },
+    ]);
     await new Promise((r) => setTimeout(r, 400));
     const t0 = Date.now();
     await db().run.update({ where: { id: runId }, data: { status: "succeeded" } });
-    await publishRunEvents(runId, [{ seq: 2, at: new Date(), event: { type: "run_finished" as const, status: "succeeded", reason: "done" } }]);
+    await publishRunEvents(runId, [
+      { seq: 2, at: new Date(), event: { type: "run_finished" as const, status: "succeeded", reason: "done" } },
+    ]);
     expect(await waiting).toBe("succeeded");
     expect(Date.now() - t0).toBeLessThan(1_000);
   });

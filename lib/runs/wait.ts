@@ -19,7 +19,10 @@ const FALLBACK_POLL_MS = 2_000;
  * the first read so no ending is missed; PostgreSQL is read again on each wake-up and every 2 s, so a
  * Redis outage only makes it slower.
  */
-export async function waitForRunEnd(runId: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<RunStatus | null> {
+export async function waitForRunEnd(
+  runId: string,
+  opts: { timeoutMs: number; signal?: AbortSignal },
+): Promise<RunStatus | null> {
   let wake: () => void = () => undefined;
   const woken = () => new Promise<void>((resolve) => (wake = resolve));
   let next = woken();
@@ -46,7 +49,11 @@ export async function waitForRunEnd(runId: string, opts: { timeoutMs: number; si
       const left = deadline - Date.now();
       if (left <= 0) return status;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([next, aborted, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(left, FALLBACK_POLL_MS))))]);
+      await Promise.race([
+        next,
+        aborted,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(left, FALLBACK_POLL_MS)))),
+      ]);
       clearTimeout(timer);
       next = woken();
     }

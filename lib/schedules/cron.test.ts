@@ -18,7 +18,11 @@ describe("checkCron", () => {
   it("normalises spacing and accepts the named patterns", () => {
     const quarter = checkCron("  */15   *  * * * ", "UTC", from);
     expect(quarter).toMatchObject({ ok: true, pattern: "*/15 * * * *" });
-    expect(quarter.ok && quarter.next).toEqual([new Date("2026-12-02T10:45:00Z"), new Date("2026-12-02T11:00:00Z"), new Date("2026-12-02T11:15:00Z")]);
+    expect(quarter.ok && quarter.next).toEqual([
+      new Date("2026-12-02T10:45:00Z"),
+      new Date("2026-12-02T11:00:00Z"),
+      new Date("2026-12-02T11:15:00Z"),
+    ]);
     const daily = checkCron("@daily", "UTC", from);
     expect(daily).toMatchObject({ ok: true, pattern: "0 0 * * *" });
     expect(daily.ok && daily.next[0]).toEqual(new Date("2026-12-03T00:00:00Z"));
@@ -40,6 +44,10 @@ describe("checkCron", () => {
     expect(isTimeZone("Europe/Berlin")).toBe(true);
     expect(isTimeZone("UTC")).toBe(true);
     expect(isTimeZone("Mars/Olympus")).toBe(false);
-    expect(checkCron("0 9 * * *", "Mars/Olympus", from)).toEqual({ ok: false, field: "timezone", message: 'Unknown time zone "Mars/Olympus": use an IANA name such as Europe/Berlin or UTC.' });
+    expect(checkCron("0 9 * * *", "Mars/Olympus", from)).toEqual({
+      ok: false,
+      field: "timezone",
+      message: 'Unknown time zone "Mars/Olympus": use an IANA name such as Europe/Berlin or UTC.',
+    });
   });
 });

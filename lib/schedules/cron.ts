@@ -11,7 +11,8 @@ const ALIASES: Record<string, string> = {
 };
 
 /** A refusal names the field at fault: the pattern or the zone. */
-export type CronCheck = { ok: true; pattern: string; next: Date[] } | { ok: false; field: "cron" | "timezone"; message: string };
+export type CronCheck =
+  { ok: true; pattern: string; next: Date[] } | { ok: false; field: "cron" | "timezone"; message: string };
 
 /** Whether `timezone` is an IANA zone this runtime knows ("UTC" included). */
 export function isTimeZone(timezone: string): boolean {
@@ -32,16 +33,29 @@ export function isTimeZone(timezone: string): boolean {
 export function checkCron(cron: string, timezone: string, from = new Date(), count = 3): CronCheck {
   const text = cron.trim().replace(/\s+/g, " ");
   const pattern = ALIASES[text.toLowerCase()] ?? text;
-  if (!isTimeZone(timezone)) return { ok: false, field: "timezone", message: `Unknown time zone "${timezone}": use an IANA name such as Europe/Berlin or UTC.` };
+  if (!isTimeZone(timezone))
+    return {
+      ok: false,
+      field: "timezone",
+      message: `Unknown time zone "${timezone}": use an IANA name such as Europe/Berlin or UTC.`,
+    };
   const fields = pattern.split(" ").length;
   if (pattern.startsWith("@") || fields !== 5) {
-    return { ok: false, field: "cron", message: `Use five cron fields (minute hour day-of-month month day-of-week), e.g. "0 9 * * 1-5", or one of ${Object.keys(ALIASES).join(", ")}.` };
+    return {
+      ok: false,
+      field: "cron",
+      message: `Use five cron fields (minute hour day-of-month month day-of-week), e.g. "0 9 * * 1-5", or one of ${Object.keys(ALIASES).join(", ")}.`,
+    };
   }
   try {
     const expression = CronExpressionParser.parse(pattern, { tz: timezone, currentDate: from, strict: false });
     const next = Array.from({ length: count }, () => expression.next().toDate());
     return { ok: true, pattern, next };
   } catch (err) {
-    return { ok: false, field: "cron", message: `Not a valid cron pattern: ${err instanceof Error ? err.message : String(err)}.` };
+    return {
+      ok: false,
+      field: "cron",
+      message: `Not a valid cron pattern: ${err instanceof Error ? err.message : String(err)}.`,
+    };
   }
 }

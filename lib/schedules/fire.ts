@@ -12,7 +12,8 @@ export type FireOutcome =
   | { kind: "gone" }
   | { kind: "paused" };
 
-export const NO_SAVED_VERSION = "The workflow has no saved version: schedules run the newest saved version, so save one in the editor.";
+export const NO_SAVED_VERSION =
+  "The workflow has no saved version: schedules run the newest saved version, so save one in the editor.";
 
 /**
  * Fires one tick of a schedule (the worker's schedules queue): starts a run of the workflow's newest
@@ -39,7 +40,11 @@ export async function fireSchedule(scheduleId: string, tick: Date): Promise<Fire
   if (version === null) return refused(NO_SAVED_VERSION);
   let started: Awaited<ReturnType<typeof startRun>>;
   try {
-    const origin = { trigger: "schedule" as const, label: `${s.cron} (${s.timezone})`, idempotencyKey: `schedule:${scheduleId}:${tick.toISOString()}` };
+    const origin = {
+      trigger: "schedule" as const,
+      label: `${s.cron} (${s.timezone})`,
+      idempotencyKey: `schedule:${scheduleId}:${tick.toISOString()}`,
+    };
     started = await startRun(s.ownerId, s.workflowId, { inputs: s.inputs, version }, origin);
   } catch (err) {
     if (!(err instanceof AppError) || err.code === "internal") throw err;

@@ -1,6 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import { createScheduleRow, deleteScheduleRow, listSchedules, setScheduleEnabled, updateScheduleRow, type ScheduleView } from "@/lib/db/schedules";
+import {
+  createScheduleRow,
+  deleteScheduleRow,
+  listSchedules,
+  setScheduleEnabled,
+  updateScheduleRow,
+  type ScheduleView,
+} from "@/lib/db/schedules";
 import { getWorkflow, latestVersionInputs } from "@/lib/db/workflows";
 import { AppError, notFound } from "@/lib/errors";
 import { createLogger } from "@/lib/logger";
@@ -40,7 +47,10 @@ async function syncTimer(id: string, timing: { cron: string; timezone: string } 
     else await removeScheduleTimer(id);
     return true;
   } catch (err) {
-    log.warn("schedule timer not synced; the reconciler will", { scheduleId: id, err: err instanceof Error ? err.message : String(err) });
+    log.warn("schedule timer not synced; the reconciler will", {
+      scheduleId: id,
+      err: err instanceof Error ? err.message : String(err),
+    });
     return false;
   }
 }
@@ -52,31 +62,51 @@ const timingOf = (s: ScheduleView) => (s.enabled ? { cron: s.cron, timezone: s.t
  * of the draft before the first save. bad_request with the field at fault; not_found for a workflow
  * that is not the owner's.
  */
-async function checkedSchedule(ownerId: string, workflowId: string, input: ScheduleInput): Promise<{ cron: string; timezone: string; inputs: Record<string, unknown> }> {
+async function checkedSchedule(
+  ownerId: string,
+  workflowId: string,
+  input: ScheduleInput,
+): Promise<{ cron: string; timezone: string; inputs: Record<string, unknown> }> {
   const parsed = scheduleInputSchema.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", "Invalid schedule.", z.treeifyError(parsed.error));
   const { cron, timezone, inputs } = parsed.data;
   const check = checkCron(cron, timezone);
   if (!check.ok) throw new AppError("bad_request", check.message, { field: check.field });
-  const [workflow, saved] = await Promise.all([getWorkflow(ownerId, workflowId), latestVersionInputs(ownerId, workflowId)]);
+  const [workflow, saved] = await Promise.all([
+    getWorkflow(ownerId, workflowId),
+    latestVersionInputs(ownerId, workflowId),
+  ]);
   if (!workflow) throw notFound("Workflow not found");
   const fields = saved?.inputs ?? workflow.document?.inputs;
   if (fields) {
     const fits = inputsSchema(fields).safeParse(inputs);
     const whose = saved ? `the newest saved version (v${saved.version})` : "the workflow";
-    if (!fits.success) throw new AppError("bad_request", `The inputs do not match the input fields of ${whose}.`, { field: "inputs", ...z.treeifyError(fits.error) });
+    if (!fits.success)
+      throw new AppError("bad_request", `The inputs do not match the input fields of ${whose}.`, {
+        field: "inputs",
+        ...z.treeifyError(fits.error),
+      });
   }
   return { cron: check.pattern, timezone, inputs };
 }
 
 /** Adds a schedule that runs the owner's workflow's newest saved version with `inputs` (checked by checkedSchedule; nothing saved on a refusal). */
-export async function createSchedule(ownerId: string, workflowId: string, input: ScheduleInput): Promise<ScheduleChange> {
+export async function createSchedule(
+  ownerId: string,
+  workflowId: string,
+  input: ScheduleInput,
+): Promise<ScheduleChange> {
   const row = await createScheduleRow(ownerId, workflowId, await checkedSchedule(ownerId, workflowId, input));
   return { schedule: detail(row), timerSet: await syncTimer(row.id, timingOf(row)) };
 }
 
 /** Changes one of the owner's schedules (same checks as createSchedule); its timer follows. */
-export async function updateSchedule(ownerId: string, workflowId: string, id: string, input: ScheduleInput): Promise<ScheduleChange> {
+export async function updateSchedule(
+  ownerId: string,
+  workflowId: string,
+  id: string,
+  input: ScheduleInput,
+): Promise<ScheduleChange> {
   const row = await updateScheduleRow(ownerId, workflowId, id, await checkedSchedule(ownerId, workflowId, input));
   if (!row) throw notFound("Schedule not found");
   return { schedule: detail(row), timerSet: await syncTimer(row.id, timingOf(row)) };

@@ -23,7 +23,10 @@ export interface CatalogEntry {
  * cannot be listed is skipped and logged, not fatal. `mcp: "skip"` leaves MCP servers out (Weft's
  * own MCP endpoint does not relay other servers).
  */
-export async function listRunnableTools(ownerId: string, options: { mcp?: "skip" | ListingOptions } = {}): Promise<CatalogEntry[]> {
+export async function listRunnableTools(
+  ownerId: string,
+  options: { mcp?: "skip" | ListingOptions } = {},
+): Promise<CatalogEntry[]> {
   const out: CatalogEntry[] = [];
   for (const name of builtinTools.keys()) {
     const r = await resolveTool(ownerId, { name });
@@ -46,10 +49,23 @@ export async function listRunnableTools(ownerId: string, options: { mcp?: "skip"
 }
 
 /** One approved MCP server's tools as catalog entries; none (logged) when it cannot be listed. */
-async function mcpEntries(ownerId: string, server: string, version: Parameters<typeof approvedMcpTools>[1], options?: ListingOptions): Promise<CatalogEntry[]> {
+async function mcpEntries(
+  ownerId: string,
+  server: string,
+  version: Parameters<typeof approvedMcpTools>[1],
+  options?: ListingOptions,
+): Promise<CatalogEntry[]> {
   try {
     const tools = await approvedMcpTools(ownerId, version, options);
-    return tools.map((t) => ({ kind: "mcp", descriptor: { name: mcpToolName(server, t.name), description: t.description, parameters: t.inputSchema, sideEffect: true } }));
+    return tools.map((t) => ({
+      kind: "mcp",
+      descriptor: {
+        name: mcpToolName(server, t.name),
+        description: t.description,
+        parameters: t.inputSchema,
+        sideEffect: true,
+      },
+    }));
   } catch (err) {
     log.warn("MCP server unavailable", { server, error: err instanceof Error ? err.message : String(err) });
     return [];

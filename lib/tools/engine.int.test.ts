@@ -20,7 +20,11 @@ test("an agent step calls an external MCP server's tool through the registry (an
     name: "MCP step",
     outputs: [{ key: "answer" }],
     agents: [{ key: "a", name: "Calculator", instructions: "Use tools.", tools: [{ name: "calc__add" }] }],
-    nodes: [startNode(), agentNode("calc", ["done"], { task: "Add 2 and 40" }), endNode("end", { answer: "{{nodes.calc.output}}" })],
+    nodes: [
+      startNode(),
+      agentNode("calc", ["done"], { task: "Add 2 and 40" }),
+      endNode("end", { answer: "{{nodes.calc.output}}" }),
+    ],
     edges: [fwd("start", "next", "calc"), fwd("calc", "done", "end")],
   });
   const model = new ScriptedModel((c) => {

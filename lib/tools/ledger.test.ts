@@ -3,7 +3,12 @@ import type { ToolCallRequest, ToolsPort } from "@/lib/engine/ports";
 import { retryingTools } from "./ledger";
 
 const tooMany = () => Object.assign(new Error("sorry, too many clients already"), { code: "53300" });
-const request = { ref: { name: "t" }, args: {}, runId: "r", signal: new AbortController().signal } as unknown as ToolCallRequest;
+const request = {
+  ref: { name: "t" },
+  args: {},
+  runId: "r",
+  signal: new AbortController().signal,
+} as unknown as ToolCallRequest;
 
 describe("retryingTools", () => {
   it("repeats a resolve or call that failed on a transient database error, and passes other errors through", async () => {

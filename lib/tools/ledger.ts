@@ -40,8 +40,11 @@ export function ledgerTools(inner: ToolsPort, waitMs = LEDGER_WAIT_MS): ToolsPor
       if (!key) return inner.call(request);
       // every ledger statement is safe to repeat (the claim is guarded by the key), so a transient
       // database failure is retried instead of failing the step
-      const claimed = await retryTransientDb(() => db().$executeRaw`
-        INSERT INTO "ToolEffect" (key, "runId", "createdAt") VALUES (${key}, ${request.runId}, now()) ON CONFLICT (key) DO NOTHING`, onRetry(key));
+      const claimed = await retryTransientDb(
+        () => db().$executeRaw`
+        INSERT INTO "ToolEffect" (key, "runId", "createdAt") VALUES (${key}, ${request.runId}, now()) ON CONFLICT (key) DO NOTHING`,
+        onRetry(key),
+      );
       if (claimed === 1) return execute(inner, request, key);
       return replay(key, request.signal, waitMs);
     },
@@ -56,14 +59,20 @@ async function execute(inner: ToolsPort, request: ToolCallRequest, key: string):
   } catch (err) {
     result = { ok: false, error: err instanceof Error ? err.message : String(err) };
   }
-  await retryTransientDb(() => db().toolEffect.update({ where: { key }, data: { result: result as unknown as Prisma.InputJsonValue } }), onRetry(key));
+  await retryTransientDb(
+    () => db().toolEffect.update({ where: { key }, data: { result: result as unknown as Prisma.InputJsonValue } }),
+    onRetry(key),
+  );
   return result;
 }
 
 async function replay(key: string, signal: AbortSignal, waitMs: number): Promise<ToolCallResult> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const row = await retryTransientDb(() => db().toolEffect.findUnique({ where: { key }, select: { result: true } }), onRetry(key));
+    const row = await retryTransientDb(
+      () => db().toolEffect.findUnique({ where: { key }, select: { result: true } }),
+      onRetry(key),
+    );
     const parsed = row?.result == null ? null : recorded.safeParse(row.result);
     if (parsed?.success) {
       counters.replayed++;
@@ -81,7 +90,8 @@ async function replay(key: string, signal: AbortSignal, waitMs: number): Promise
 }
 
 const onRetry = (key: string) => ({
-  onRetry: (err: unknown, attempt: number) => log.warn("tool ledger: database unavailable, retrying", { key, attempt, err }),
+  onRetry: (err: unknown, attempt: number) =>
+    log.warn("tool ledger: database unavailable, retrying", { key, attempt, err }),
 });
 
 /**
@@ -91,7 +101,10 @@ const onRetry = (key: string) => ({
  * the tool ran and is safe to repeat.
  */
 export function retryingTools(inner: ToolsPort): ToolsPort {
-  const opts = (what: string) => ({ onRetry: (err: unknown, attempt: number) => log.warn(`tool ${what}: database unavailable, retrying`, { attempt, err }) });
+  const opts = (what: string) => ({
+    onRetry: (err: unknown, attempt: number) =>
+      log.warn(`tool ${what}: database unavailable, retrying`, { attempt, err }),
+  });
   return {
     resolve: (ref) => retryTransientDb(() => inner.resolve(ref), opts("resolve")),
     call: (request) => retryTransientDb(() => inner.call(request), { ...opts("call"), signal: request.signal }),

@@ -36,11 +36,21 @@ const argsObject = z.record(z.string(), z.unknown());
 
 /** Picks the version a ref runs: the pinned one, else the newest approved; checks approval and hash (X5). */
 export function runnableVersion(tool: ToolRow, ref: ToolRef): ToolVersionRow | Unrunnable {
-  const v = ref.version ? tool.versions.find((x) => x.version === ref.version) : tool.versions.find((x) => x.approvedAt !== null);
-  if (!v) return { reason: ref.version ? "unknown" : "unapproved", message: `Tool "${tool.name}" has no ${ref.version ? `version ${ref.version}` : "approved version"}.` };
-  if (!v.approvedAt) return { reason: "unapproved", message: `Tool "${tool.name}" v${v.version} is not approved by its owner.` };
+  const v = ref.version
+    ? tool.versions.find((x) => x.version === ref.version)
+    : tool.versions.find((x) => x.approvedAt !== null);
+  if (!v)
+    return {
+      reason: ref.version ? "unknown" : "unapproved",
+      message: `Tool "${tool.name}" has no ${ref.version ? `version ${ref.version}` : "approved version"}.`,
+    };
+  if (!v.approvedAt)
+    return { reason: "unapproved", message: `Tool "${tool.name}" v${v.version} is not approved by its owner.` };
   if (!v.code || !v.codeHash || hashCode(v.code) !== v.codeHash) {
-    return { reason: "changed", message: `Tool "${tool.name}" v${v.version} changed since it was approved (hash mismatch); it will not run.` };
+    return {
+      reason: "changed",
+      message: `Tool "${tool.name}" v${v.version} changed since it was approved (hash mismatch); it will not run.`,
+    };
   }
   return v;
 }
@@ -49,7 +59,15 @@ export function runnableVersion(tool: ToolRow, ref: ToolRef): ToolVersionRow | U
 export async function resolveToolOrReason(ownerId: string, ref: ToolRef): Promise<ResolvedTool | Unrunnable> {
   const builtin = ref.toolId ? undefined : builtinTools.get(ref.name);
   if (builtin) {
-    return { kind: "builtin", descriptor: { name: builtin.name, description: builtin.description, parameters: z.toJSONSchema(builtin.args, { io: "input", unrepresentable: "any" }) as Record<string, unknown>, sideEffect: builtin.sideEffect } };
+    return {
+      kind: "builtin",
+      descriptor: {
+        name: builtin.name,
+        description: builtin.description,
+        parameters: z.toJSONSchema(builtin.args, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+        sideEffect: builtin.sideEffect,
+      },
+    };
   }
   const [server, remote] = ref.name.includes("__") ? ref.name.split(/__(.*)/s) : [];
   if (server && remote) return resolveMcp(ownerId, ref, server, remote);
@@ -62,14 +80,24 @@ export async function resolveToolOrReason(ownerId: string, ref: ToolRef): Promis
     kind: "code",
     toolId: tool.id,
     version,
-    descriptor: { name: tool.name, description: tool.description, parameters: argsObject.parse(version.argsSchema ?? {}), sideEffect: config.allowedDomains.length > 0 },
+    descriptor: {
+      name: tool.name,
+      description: tool.description,
+      parameters: argsObject.parse(version.argsSchema ?? {}),
+      sideEffect: config.allowedDomains.length > 0,
+    },
   };
 }
 
 /** Run-time resolution's use of the MCP listing cache (lib/mcp/client/listing.ts). */
 const RUNTIME_MCP_LISTING = { maxAgeMs: 60_000, failureMaxAgeMs: 0 } as const;
 
-async function resolveMcp(ownerId: string, ref: ToolRef, server: string, remote: string): Promise<ResolvedTool | Unrunnable> {
+async function resolveMcp(
+  ownerId: string,
+  ref: ToolRef,
+  server: string,
+  remote: string,
+): Promise<ResolvedTool | Unrunnable> {
   const tool = await findTool(ownerId, { name: server });
   if (!tool || tool.kind !== "mcp") return { reason: "unknown", message: `MCP server "${server}" is not connected.` };
   const version = runnableVersion(tool, { name: server, version: ref.version });
@@ -79,7 +107,13 @@ async function resolveMcp(ownerId: string, ref: ToolRef, server: string, remote:
   // (a minute; a failed listing is not remembered, so a step is never failed by an earlier failure)
   const info = (await approvedMcpTools(ownerId, version, RUNTIME_MCP_LISTING)).find((t) => t.name === remote);
   if (!info) return { reason: "unknown", message: `MCP server "${server}" has no tool "${remote}".` };
-  return { kind: "mcp", toolId: tool.id, config, remoteName: remote, descriptor: { name: ref.name, description: info.description, parameters: info.inputSchema, sideEffect: true } };
+  return {
+    kind: "mcp",
+    toolId: tool.id,
+    config,
+    remoteName: remote,
+    descriptor: { name: ref.name, description: info.description, parameters: info.inputSchema, sideEffect: true },
+  };
 }
 
 /** Resolves a ref for the owner (null when unknown, unapproved or changed). */
@@ -90,19 +124,36 @@ export async function resolveTool(ownerId: string, ref: ToolRef): Promise<Resolv
 
 /** Minimal JSON-schema check of a code tool's arguments: an object with the required keys. */
 function checkArgs(schema: Record<string, unknown>, args: Record<string, unknown>): string | null {
-  const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((k): k is string => typeof k === "string") : [];
+  const required = Array.isArray(schema.required)
+    ? (schema.required as unknown[]).filter((k): k is string => typeof k === "string")
+    : [];
   const missing = required.filter((k) => !(k in args));
   return missing.length ? `missing argument(s): ${missing.join(", ")}` : null;
 }
 
-async function runCode(tool: Extract<ResolvedTool, { kind: "code" }>, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolCallResult> {
+async function runCode(
+  tool: Extract<ResolvedTool, { kind: "code" }>,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolCallResult> {
   const bad = checkArgs(tool.descriptor.parameters, args);
   if (bad) return { ok: false, error: bad };
   const config = codeToolConfigSchema.parse(tool.version.config ?? {});
   const capabilities: Record<string, Capability> = config.allowedDomains.length
-    ? { http: async (a: unknown) => guardedFetch(httpArgs.parse(a), { ...ctx.net, allowedDomains: config.allowedDomains }) }
+    ? {
+        http: async (a: unknown) =>
+          guardedFetch(httpArgs.parse(a), { ...ctx.net, allowedDomains: config.allowedDomains }),
+      }
     : {};
-  const result = await runSandboxed({ code: tool.version.code ?? "", input: args, timeoutMs: config.timeoutMs, memoryMb: config.memoryMb, capabilities, ownerId: ctx.ownerId, signal: ctx.signal });
+  const result = await runSandboxed({
+    code: tool.version.code ?? "",
+    input: args,
+    timeoutMs: config.timeoutMs,
+    memoryMb: config.memoryMb,
+    capabilities,
+    ownerId: ctx.ownerId,
+    signal: ctx.signal,
+  });
   if (result.ok) return { ok: true, output: result.output };
   return { ok: false, error: `${tool.descriptor.name} failed (${result.error.kind}): ${result.error.message}` };
 }
@@ -118,13 +169,24 @@ const httpArgs = z.object({
  * Executes a tool for its owner. Re-resolves first, so an unapproved tool, or one whose stored code no
  * longer matches the approved hash, never runs (X5). Never throws: failures are `{ok:false, error}`.
  */
-export async function executeTool(ownerId: string, ref: ToolRef, args: Record<string, unknown>, options: RegistryOptions & { signal?: AbortSignal } = {}): Promise<ToolCallResult> {
+export async function executeTool(
+  ownerId: string,
+  ref: ToolRef,
+  args: Record<string, unknown>,
+  options: RegistryOptions & { signal?: AbortSignal } = {},
+): Promise<ToolCallResult> {
   const resolved = await resolveToolOrReason(ownerId, ref);
   if ("reason" in resolved) return { ok: false, error: resolved.message };
-  const ctx: ToolContext = { ownerId, signal: options.signal ?? new AbortController().signal, net: options.net ?? {}, searchUrl: options.searchUrl ?? env().WEFT_SEARCH_URL };
+  const ctx: ToolContext = {
+    ownerId,
+    signal: options.signal ?? new AbortController().signal,
+    net: options.net ?? {},
+    searchUrl: options.searchUrl ?? env().WEFT_SEARCH_URL,
+  };
   try {
     if (resolved.kind === "code") return await runCode(resolved, args, ctx);
-    if (resolved.kind === "mcp") return { ok: true, output: await callMcpTool(resolved.config, resolved.remoteName, args, ctx.net) };
+    if (resolved.kind === "mcp")
+      return { ok: true, output: await callMcpTool(resolved.config, resolved.remoteName, args, ctx.net) };
     const builtin = builtinTools.get(resolved.descriptor.name)!;
     const parsed = builtin.args.safeParse(args);
     if (!parsed.success) return { ok: false, error: `invalid arguments: ${z.prettifyError(parsed.error)}` };

@@ -54,9 +54,18 @@ test("X2: canary secrets in the server environment never appear in sandbox outpu
   const results: Awaited<ReturnType<typeof runSandboxed>>[] = [];
   for (let i = 0; i < codes.length; i += 4) {
     // Four processes at a time: keeps the machine responsive for other test files.
-    results.push(...(await Promise.all(codes.slice(i, i + 4).map((code) =>
-      runSandboxed({ code, input: { url: `http://127.0.0.1:${port}/collect` }, timeoutMs: 3000, capabilities: { http: http_, echo: async (a) => a } }),
-    ))));
+    results.push(
+      ...(await Promise.all(
+        codes.slice(i, i + 4).map((code) =>
+          runSandboxed({
+            code,
+            input: { url: `http://127.0.0.1:${port}/collect` },
+            timeoutMs: 3000,
+            capabilities: { http: http_, echo: async (a) => a },
+          }),
+        ),
+      )),
+    );
   }
   expect(results.length).toBeGreaterThan(30);
   expect(seen.length).toBeGreaterThan(0); // the egress path itself worked

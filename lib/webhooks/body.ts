@@ -35,7 +35,8 @@ function parseBody(body: ReceivedBody): { ok: true; parsed: Parsed } | { ok: fal
       return { ok: false, message: err instanceof AppError ? err.message : "The body is not valid JSON." };
     }
   }
-  if (type === "application/x-www-form-urlencoded") return { ok: true, parsed: { kind: "form", value: Object.fromEntries(new URLSearchParams(text)) } };
+  if (type === "application/x-www-form-urlencoded")
+    return { ok: true, parsed: { kind: "form", value: Object.fromEntries(new URLSearchParams(text)) } };
   return { ok: true, parsed: { kind: "text", value: text } };
 }
 
@@ -48,13 +49,22 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * `json` field, else the body's text. Types and required fields are checked later, by startRun,
  * like any other start.
  */
-export function webhookInputs(fields: readonly Field[], mode: WebhookInputMode, payloadField: string | null, body: ReceivedBody): BodyInputs {
+export function webhookInputs(
+  fields: readonly Field[],
+  mode: WebhookInputMode,
+  payloadField: string | null,
+  body: ReceivedBody,
+): BodyInputs {
   const parsed = parseBody(body);
   if (!parsed.ok) return parsed;
   const p = parsed.parsed;
   if (mode === "payload") {
     const field = fields.find((f) => f.key === payloadField);
-    if (!field) return { ok: false, message: `This webhook passes the body to the input field "${payloadField ?? ""}", which the workflow's newest saved version does not have.` };
+    if (!field)
+      return {
+        ok: false,
+        message: `This webhook passes the body to the input field "${payloadField ?? ""}", which the workflow's newest saved version does not have.`,
+      };
     // an empty body leaves the field out: startRun then says whether the workflow requires it
     if (p.kind === "empty") return { ok: true, inputs: {} };
     return { ok: true, inputs: { [field.key]: field.type === "json" ? p.value : body.text } };
@@ -63,7 +73,10 @@ export function webhookInputs(fields: readonly Field[], mode: WebhookInputMode, 
   const source = p.kind === "form" ? p.value : p.kind === "json" && isObject(p.value) ? p.value : null;
   if (!source) {
     const names = fields.map((f) => f.key).join(", ") || "none";
-    return { ok: false, message: `Send a JSON object (or form fields) whose keys are the workflow's input fields (${names}), or make the webhook pass the whole body to one field.` };
+    return {
+      ok: false,
+      message: `Send a JSON object (or form fields) whose keys are the workflow's input fields (${names}), or make the webhook pass the whole body to one field.`,
+    };
   }
   const inputs: Record<string, unknown> = {};
   for (const f of fields) if (Object.hasOwn(source, f.key)) inputs[f.key] = source[f.key];

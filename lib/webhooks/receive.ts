@@ -16,7 +16,8 @@ const log = createLogger({ component: "webhooks" });
 /** Largest body a webhook call may send: room for a big event (GitHub's push events stay well under it), not for uploads. */
 export const WEBHOOK_MAX_BODY_BYTES = 512 * 1024;
 
-export const WEBHOOK_NO_SAVED_VERSION = "The workflow has no saved version: webhooks run the newest saved version, so save one in the editor.";
+export const WEBHOOK_NO_SAVED_VERSION =
+  "The workflow has no saved version: webhooks run the newest saved version, so save one in the editor.";
 
 /** What a call that started a run answers: 202 while it runs, 200 with its outputs when `?wait=` saw it end. */
 export interface WebhookAccepted {
@@ -45,24 +46,30 @@ export interface WebhookAccepted {
 export async function receiveWebhook(secret: string, request: Request): Promise<Response> {
   const res = await handle(async () => {
     const wait = waitSeconds(request.url);
-    if (wait === null) throw new AppError("bad_request", `wait must be a whole number of seconds (at most ${MAX_WAIT_SECONDS}).`);
+    if (wait === null)
+      throw new AppError("bad_request", `wait must be a whole number of seconds (at most ${MAX_WAIT_SECONDS}).`);
     const key = idempotencyKeyOf(request);
     const hook = await webhookBySecret(secret);
     if (!hook) throw notFound("No webhook at this address.");
-    if (!hook.enabled) throw new AppError("conflict", "This webhook is paused; its owner can resume it on the workflow's page.");
+    if (!hook.enabled)
+      throw new AppError("conflict", "This webhook is paused; its owner can resume it on the workflow's page.");
     // the call log is for the owner's eyes: failing to write it must not change the sender's answer
     // (a 500 after a started run would make the sender retry and start it twice)
     const note = (call: Parameters<typeof recordWebhookCall>[1]) =>
-      recordWebhookCall(hook.id, call).catch((err: unknown) => log.warn("webhook call not recorded", { webhookId: hook.id, err }));
+      recordWebhookCall(hook.id, call).catch((err: unknown) =>
+        log.warn("webhook call not recorded", { webhookId: hook.id, err }),
+      );
     const refuse = async (err: AppError): Promise<never> => {
       await note({ status: err.status, error: err.message });
       throw err;
     };
     const bytes = await readLimitedBody(request, WEBHOOK_MAX_BODY_BYTES);
-    if (!bytes) return refuse(new AppError("too_large", `The body is larger than ${WEBHOOK_MAX_BODY_BYTES / 1024} KB.`));
+    if (!bytes)
+      return refuse(new AppError("too_large", `The body is larger than ${WEBHOOK_MAX_BODY_BYTES / 1024} KB.`));
     if (!hook.latest) return refuse(new AppError("conflict", WEBHOOK_NO_SAVED_VERSION));
     const checked = checkVersion(hook.latest.id, hook.latest.document);
-    if (!checked.ok) return refuse(new AppError("invalid_workflow", "The workflow's newest saved version does not parse."));
+    if (!checked.ok)
+      return refuse(new AppError("invalid_workflow", "The workflow's newest saved version does not parse."));
     let text: string;
     try {
       text = decodeUtf8Strict(bytes);
@@ -73,17 +80,29 @@ export async function receiveWebhook(secret: string, request: Request): Promise<
     const mapped = webhookInputs(checked.workflow.inputs, hook.inputMode, hook.payloadField, body);
     if (!mapped.ok) return refuse(new AppError("bad_request", mapped.message));
     try {
-      const { run, dispatched, replayed } = await startRun(hook.ownerId, hook.workflowId, { inputs: mapped.inputs, version: hook.latest.version }, {
-        trigger: "webhook",
-        label: hook.name,
-        ...(key ? { idempotencyKey: `webhook:${hook.id}:${key}` } : {}),
-      });
+      const { run, dispatched, replayed } = await startRun(
+        hook.ownerId,
+        hook.workflowId,
+        { inputs: mapped.inputs, version: hook.latest.version },
+        {
+          trigger: "webhook",
+          label: hook.name,
+          ...(key ? { idempotencyKey: `webhook:${hook.id}:${key}` } : {}),
+        },
+      );
       const again = replayed ? { replayed: true } : {};
       const replayHeaders = replayed ? { "Idempotent-Replayed": "true" } : undefined;
       const status = wait > 0 ? await waitForRunEnd(run.id, { timeoutMs: wait * 1000, signal: request.signal }) : null;
       if (status && isTerminalRunStatus(status)) {
         const ended = await getRun(hook.ownerId, run.id);
-        const done: WebhookAccepted = { runId: run.id, status: ended.status, dispatched, outputs: ended.outputs, reason: ended.reason, ...again };
+        const done: WebhookAccepted = {
+          runId: run.id,
+          status: ended.status,
+          dispatched,
+          outputs: ended.outputs,
+          reason: ended.reason,
+          ...again,
+        };
         await note({ status: 200, runId: run.id });
         return Response.json(done, { status: 200, headers: replayHeaders });
       }

@@ -1,6 +1,14 @@
 import "server-only";
 import { z } from "zod";
-import { createWebhookRow, deleteWebhookRow, listWebhooks, rotateWebhookSecret, setWebhookEnabled, updateWebhookRow, type WebhookView } from "@/lib/db/webhooks";
+import {
+  createWebhookRow,
+  deleteWebhookRow,
+  listWebhooks,
+  rotateWebhookSecret,
+  setWebhookEnabled,
+  updateWebhookRow,
+  type WebhookView,
+} from "@/lib/db/webhooks";
 import { getWorkflow } from "@/lib/db/workflows";
 import { AppError, notFound } from "@/lib/errors";
 
@@ -10,7 +18,10 @@ export const webhookInputSchema = z
     inputMode: z.enum(["fields", "payload"]).default("fields"),
     payloadField: z.string().trim().max(64).optional(),
   })
-  .refine((w) => w.inputMode === "fields" || !!w.payloadField, { message: "Choose the input field that receives the body", path: ["payloadField"] });
+  .refine((w) => w.inputMode === "fields" || !!w.payloadField, {
+    message: "Choose the input field that receives the body",
+    path: ["payloadField"],
+  });
 export type WebhookInput = z.input<typeof webhookInputSchema>;
 
 /** A webhook with its secret, as answered once, when it is created or given a new secret. */
@@ -23,11 +34,17 @@ export interface WebhookWithSecret {
  * A webhook's name and body handling, checked: a name, and in payload mode a field the workflow's
  * draft declares. bad_request with the field at fault; not_found for another user's workflow.
  */
-async function checkedWebhook(ownerId: string, workflowId: string, input: WebhookInput): Promise<{ name: string; inputMode: "fields" | "payload"; payloadField: string | null }> {
+async function checkedWebhook(
+  ownerId: string,
+  workflowId: string,
+  input: WebhookInput,
+): Promise<{ name: string; inputMode: "fields" | "payload"; payloadField: string | null }> {
   const parsed = webhookInputSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new AppError("bad_request", issue?.message ?? "Invalid webhook.", { field: String(issue?.path[0] ?? "name") });
+    throw new AppError("bad_request", issue?.message ?? "Invalid webhook.", {
+      field: String(issue?.path[0] ?? "name"),
+    });
   }
   const { name, inputMode } = parsed.data;
   const payloadField = inputMode === "payload" ? (parsed.data.payloadField ?? null) : null;
@@ -40,12 +57,21 @@ async function checkedWebhook(ownerId: string, workflowId: string, input: Webhoo
 }
 
 /** Adds a webhook to the owner's workflow (checked by checkedWebhook; nothing saved on a refusal). */
-export async function createWebhook(ownerId: string, workflowId: string, input: WebhookInput): Promise<WebhookWithSecret> {
+export async function createWebhook(
+  ownerId: string,
+  workflowId: string,
+  input: WebhookInput,
+): Promise<WebhookWithSecret> {
   return createWebhookRow(ownerId, workflowId, await checkedWebhook(ownerId, workflowId, input));
 }
 
 /** Renames one of the owner's webhooks or changes its body handling; its URL stays the same. */
-export async function updateWebhook(ownerId: string, workflowId: string, id: string, input: WebhookInput): Promise<WebhookView> {
+export async function updateWebhook(
+  ownerId: string,
+  workflowId: string,
+  id: string,
+  input: WebhookInput,
+): Promise<WebhookView> {
   const row = await updateWebhookRow(ownerId, workflowId, id, await checkedWebhook(ownerId, workflowId, input));
   if (!row) throw notFound("Webhook not found");
   return row;

@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { checkDocument, checkedNodeCount, checkedVersionCount, checkVersion, MAX_CHECKED_NODES } from "./checked-versions";
+import {
+  checkDocument,
+  checkedNodeCount,
+  checkedVersionCount,
+  checkVersion,
+  MAX_CHECKED_NODES,
+} from "./checked-versions";
 
 const doc = (name: string) => ({
   name,
-  nodes: [{ id: "start", type: "start" }, { id: "end", type: "end" }],
+  nodes: [
+    { id: "start", type: "start" },
+    { id: "end", type: "end" },
+  ],
   edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "end" }],
 });
 
@@ -48,7 +57,11 @@ describe("checkDocument / checkVersion", () => {
   it("keeps at most MAX_CHECKED_NODES nodes in all: big versions push out the least recently used", () => {
     const big = (name: string, n: number) => ({
       name,
-      nodes: [{ id: "start", type: "start" }, ...Array.from({ length: n }, (_, i) => ({ id: `x${i}`, type: "end" })), { id: "end", type: "end" }],
+      nodes: [
+        { id: "start", type: "start" },
+        ...Array.from({ length: n }, (_, i) => ({ id: `x${i}`, type: "end" })),
+        { id: "end", type: "end" },
+      ],
       edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "end" }],
     });
     const size = MAX_CHECKED_NODES / 4 - 2; // four of them fill the budget exactly

@@ -4,7 +4,8 @@ import { workflowSchema, type Workflow } from "./schema";
 import { validate } from "./validate";
 
 /** A document parsed with workflowSchema and validated (no registry context), or why it does not parse. */
-export type CheckedDocument = { ok: true; workflow: Workflow; issues: readonly ValidationIssue[] } | { ok: false; error: z.ZodError };
+export type CheckedDocument =
+  { ok: true; workflow: Workflow; issues: readonly ValidationIssue[] } | { ok: false; error: z.ZodError };
 
 /** Parses and validates a document. */
 export function checkDocument(raw: unknown): CheckedDocument {

@@ -11,11 +11,24 @@ const a = doc({
   nodes: [
     { id: "start", type: "start", position: { x: 0, y: 0 } },
     { id: "draft", type: "agent", agent: "writer", task: "Write {{inputs.topic}}", position: { x: 1, y: 0 } },
-    { id: "review", type: "agent", agent: "critic", task: "Review", branches: [{ id: "ok" }, { id: "again" }], maxTurnsPerVisit: 2 },
+    {
+      id: "review",
+      type: "agent",
+      agent: "critic",
+      task: "Review",
+      branches: [{ id: "ok" }, { id: "again" }],
+      maxTurnsPerVisit: 2,
+    },
     { id: "end", type: "end", outputs: { text: "{{nodes.draft.output}}" } },
     { id: "old", type: "abort" },
   ],
-  edges: [fwd("start", "next", "draft"), fwd("draft", "done", "review"), fwd("review", "ok", "end"), loop("review", "again", "draft"), fwd("review", "ok", "old", "to-old")],
+  edges: [
+    fwd("start", "next", "draft"),
+    fwd("draft", "done", "review"),
+    fwd("review", "ok", "end"),
+    loop("review", "again", "draft"),
+    fwd("review", "ok", "old", "to-old"),
+  ],
 });
 
 const roundTrip = (x: Workflow, y: Workflow) => expect(applyOperations(x, diffDocuments(x, y))).toEqual(y);
@@ -33,7 +46,19 @@ describe("diffDocuments", () => {
       { type: "removeNode", id: "old" },
       { type: "moveNode", id: "draft", position: { x: 5, y: 5 } },
       { type: "updateNode", id: "review", patch: { agent: "editor" }, unset: ["maxTurnsPerVisit"] },
-      { type: "addNode", node: { id: "polish", type: "agent", agent: "editor", task: "", branches: [{ id: "done", label: "", condition: "" }], name: "", join: "all" }, index: 1 },
+      {
+        type: "addNode",
+        node: {
+          id: "polish",
+          type: "agent",
+          agent: "editor",
+          task: "",
+          branches: [{ id: "done", label: "", condition: "" }],
+          name: "",
+          join: "all",
+        },
+        index: 1,
+      },
       { type: "addEdge", edge: fwd("polish", "done", "end") },
       { type: "updateEdge", id: "review-ok-end", patch: { target: "polish" } },
       { type: "updateEdge", id: "review-again-draft", patch: { maxIterations: 5 }, unset: ["onExhausted"] },
@@ -50,11 +75,19 @@ describe("diffDocuments", () => {
       'Rewire node "end"',
       "Order of nodes, edges and agents",
     ]);
-    expect(groups.find((g) => g.nodeId === "draft")?.ops).toEqual([{ type: "moveNode", id: "draft", position: { x: 5, y: 5 } }]);
+    expect(groups.find((g) => g.nodeId === "draft")?.ops).toEqual([
+      { type: "moveNode", id: "draft", position: { x: 5, y: 5 } },
+    ]);
     expect(groups.find((g) => g.nodeId === "polish")?.ops.map((o) => o.type)).toEqual(["addNode"]);
     // edges live in the group of their later endpoint, so a group never needs a node added after it
-    expect(groups.find((g) => g.nodeId === "review")?.ops.map((o) => o.type)).toEqual(["updateNode", "updateEdge", "updateEdge"]);
-    expect(groups.find((g) => g.nodeId === "end")?.ops).toEqual([{ type: "addEdge", edge: fwd("polish", "done", "end") }]);
+    expect(groups.find((g) => g.nodeId === "review")?.ops.map((o) => o.type)).toEqual([
+      "updateNode",
+      "updateEdge",
+      "updateEdge",
+    ]);
+    expect(groups.find((g) => g.nodeId === "end")?.ops).toEqual([
+      { type: "addEdge", edge: fwd("polish", "done", "end") },
+    ]);
   });
 
   it("lets groups be accepted one by one, in order", () => {
@@ -87,9 +120,13 @@ describe("diffDocuments", () => {
       let b = a;
       for (let step = 0; step < 6; step++) {
         const nodes = b.nodes.map((n) => n.id);
-        const pick = <T,>(xs: T[]) => xs[rand(xs.length)] as T;
+        const pick = <T>(xs: T[]) => xs[rand(xs.length)] as T;
         const candidates: Operation[] = [
-          { type: "addNode", node: { id: pick(ids), type: "abort", reason: "r", name: "", join: "all" }, index: rand(6) },
+          {
+            type: "addNode",
+            node: { id: pick(ids), type: "abort", reason: "r", name: "", join: "all" },
+            index: rand(6),
+          },
           { type: "removeNode", id: pick(nodes) },
           { type: "moveNode", id: pick(nodes), position: { x: rand(100), y: rand(100) } },
           { type: "addEdge", edge: fwd(pick(nodes), "done", pick(nodes), `e${rand(5)}`), index: rand(4) },

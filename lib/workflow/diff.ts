@@ -67,14 +67,20 @@ function nodeOps(a: Workflow, node: Workflow["nodes"][number]): Operation[] {
   return [withUnset({ type: "updateNode", id: node.id, patch: change.patch }, change.unset)];
 }
 
-function edgeOps(a: Workflow, b: Workflow, removedNodes: Set<string>): { removals: Map<string, Operation[]>; changes: Map<string, Operation[]> } {
+function edgeOps(
+  a: Workflow,
+  b: Workflow,
+  removedNodes: Set<string>,
+): { removals: Map<string, Operation[]>; changes: Map<string, Operation[]> } {
   const order = new Map(b.nodes.map((n, i) => [n.id, i]));
   const gone = (e: Edge) => removedNodes.has(e.source) || removedNodes.has(e.target);
   const removals = new Map<string, Operation[]>();
   const changes = new Map<string, Operation[]>();
-  const add = (map: Map<string, Operation[]>, key: string, op: Operation) => map.set(key, [...(map.get(key) ?? []), op]);
+  const add = (map: Map<string, Operation[]>, key: string, op: Operation) =>
+    map.set(key, [...(map.get(key) ?? []), op]);
   const bIds = new Set(b.edges.map((e) => e.id));
-  for (const edge of a.edges) if (!bIds.has(edge.id) && !gone(edge)) add(removals, edge.source, { type: "removeEdge", id: edge.id });
+  for (const edge of a.edges)
+    if (!bIds.has(edge.id) && !gone(edge)) add(removals, edge.source, { type: "removeEdge", id: edge.id });
   for (const edge of b.edges) {
     const owner = (order.get(edge.target) ?? -1) > (order.get(edge.source) ?? -1) ? edge.target : edge.source;
     const prev = a.edges.find((e) => e.id === edge.id);
@@ -89,8 +95,13 @@ function edgeOps(a: Workflow, b: Workflow, removedNodes: Set<string>): { removal
 }
 
 function label(nodeId: string, ops: Operation[]): string {
-  const main = ops.find((o) => o.type === "addNode" || o.type === "updateNode" || o.type === "moveNode" || o.type === "removeNode");
-  const verb = { addNode: "Add", updateNode: "Change", moveNode: "Move", removeNode: "Remove" } as Record<string, string>;
+  const main = ops.find(
+    (o) => o.type === "addNode" || o.type === "updateNode" || o.type === "moveNode" || o.type === "removeNode",
+  );
+  const verb = { addNode: "Add", updateNode: "Change", moveNode: "Move", removeNode: "Remove" } as Record<
+    string,
+    string
+  >;
   return main ? `${verb[main.type]} node "${nodeId}"` : `Rewire node "${nodeId}"`;
 }
 
@@ -98,9 +109,27 @@ function orderGroup(a: Workflow, b: Workflow, ops: Operation[]): Operation[] {
   const after = applyOperations(a, ops);
   const out: Operation[] = [];
   const same = (x: string[], y: string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
-  if (!same(after.nodes.map((n) => n.id), b.nodes.map((n) => n.id))) out.push({ type: "reorder", collection: "nodes", ids: b.nodes.map((n) => n.id) });
-  if (!same(after.edges.map((e) => e.id), b.edges.map((e) => e.id))) out.push({ type: "reorder", collection: "edges", ids: b.edges.map((e) => e.id) });
-  if (!same(after.agents.map((x) => x.key), b.agents.map((x) => x.key))) out.push({ type: "reorder", collection: "agents", ids: b.agents.map((x) => x.key) });
+  if (
+    !same(
+      after.nodes.map((n) => n.id),
+      b.nodes.map((n) => n.id),
+    )
+  )
+    out.push({ type: "reorder", collection: "nodes", ids: b.nodes.map((n) => n.id) });
+  if (
+    !same(
+      after.edges.map((e) => e.id),
+      b.edges.map((e) => e.id),
+    )
+  )
+    out.push({ type: "reorder", collection: "edges", ids: b.edges.map((e) => e.id) });
+  if (
+    !same(
+      after.agents.map((x) => x.key),
+      b.agents.map((x) => x.key),
+    )
+  )
+    out.push({ type: "reorder", collection: "agents", ids: b.agents.map((x) => x.key) });
   return out;
 }
 
@@ -111,13 +140,18 @@ export function diffGrouped(a: Workflow, b: Workflow): OperationGroup[] {
   if (settings.length > 0) groups.push({ key: "workflow", label: "Workflow settings and agents", ops: settings });
   const bIds = new Set(b.nodes.map((n) => n.id));
   const removed = new Set(a.nodes.filter((n) => !bIds.has(n.id)).map((n) => n.id));
-  for (const id of removed) groups.push({ key: `node:${id}`, nodeId: id, label: `Remove node "${id}"`, ops: [{ type: "removeNode", id }] });
+  for (const id of removed)
+    groups.push({ key: `node:${id}`, nodeId: id, label: `Remove node "${id}"`, ops: [{ type: "removeNode", id }] });
   const { removals, changes } = edgeOps(a, b, removed);
   for (const node of b.nodes) {
     const ops = [...(removals.get(node.id) ?? []), ...nodeOps(a, node), ...(changes.get(node.id) ?? [])];
     if (ops.length > 0) groups.push({ key: `node:${node.id}`, nodeId: node.id, label: label(node.id, ops), ops });
   }
-  const reorder = orderGroup(a, b, groups.flatMap((g) => g.ops));
+  const reorder = orderGroup(
+    a,
+    b,
+    groups.flatMap((g) => g.ops),
+  );
   if (reorder.length > 0) groups.push({ key: "order", label: "Order of nodes, edges and agents", ops: reorder });
   return groups;
 }

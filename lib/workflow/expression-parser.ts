@@ -24,7 +24,19 @@ export class ExpressionError extends Error {
 }
 
 /** Binary comparison operators, symbolic and word forms. */
-export const comparisonOps = ["==", "!=", "<", "<=", ">", ">=", "contains", "startsWith", "endsWith", "in", "not in"] as const;
+export const comparisonOps = [
+  "==",
+  "!=",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "contains",
+  "startsWith",
+  "endsWith",
+  "in",
+  "not in",
+] as const;
 export type ComparisonOp = (typeof comparisonOps)[number];
 /** Built-in functions and their argument counts (the only callables). */
 export const functionArity = { len: 1, lower: 1, upper: 1, trim: 1, number: 1, exists: 1 } as const;
@@ -46,7 +58,13 @@ export type Expr =
   | { type: "compare"; op: ComparisonOp; left: Expr; right: Expr; pos: number }
   | { type: "call"; fn: FunctionName; args: Expr[]; pos: number };
 
-type Token = { kind: "num" | "str" | "ident" | "punct" | "eof"; text: string; value?: string | number; pos: number; end: number };
+type Token = {
+  kind: "num" | "str" | "ident" | "punct" | "eof";
+  text: string;
+  value?: string | number;
+  pos: number;
+  end: number;
+};
 
 /** Longest limits accepted: hostile inputs fail fast instead of exhausting the stack. */
 export const MAX_EXPRESSION_LENGTH = 4000;
@@ -74,7 +92,8 @@ function readString(src: string, start: number): Token {
 
 /** Splits `src` into tokens; after a "." only an integer is read, so `a.0.1` is a path. */
 export function tokenize(src: string): Token[] {
-  if (src.length > MAX_EXPRESSION_LENGTH) throw new ExpressionError(`Expression longer than ${MAX_EXPRESSION_LENGTH} characters`, 0);
+  if (src.length > MAX_EXPRESSION_LENGTH)
+    throw new ExpressionError(`Expression longer than ${MAX_EXPRESSION_LENGTH} characters`, 0);
   const tokens: Token[] = [];
   let i = 0;
   while (i < src.length) {
@@ -95,7 +114,11 @@ export function tokenize(src: string): Token[] {
       tokens.push({ kind: "ident", text: word, value: word, pos: i, end: i + word.length });
     } else {
       const p = PUNCT.find((x) => rest.startsWith(x));
-      if (!p) throw new ExpressionError(c === "=" ? "Unexpected '=' (use '==' to compare)" : `Unexpected character '${c}'`, i);
+      if (!p)
+        throw new ExpressionError(
+          c === "=" ? "Unexpected '=' (use '==' to compare)" : `Unexpected character '${c}'`,
+          i,
+        );
       tokens.push({ kind: "punct", text: p, pos: i, end: i + p.length });
     }
     i = tokens.at(-1)?.end ?? i + 1;
@@ -104,7 +127,12 @@ export function tokenize(src: string): Token[] {
   return tokens;
 }
 
-const WORD_OPS: Record<string, ComparisonOp> = { contains: "contains", startsWith: "startsWith", endsWith: "endsWith", in: "in" };
+const WORD_OPS: Record<string, ComparisonOp> = {
+  contains: "contains",
+  startsWith: "startsWith",
+  endsWith: "endsWith",
+  in: "in",
+};
 
 class Parser {
   private index = 0;
@@ -237,7 +265,10 @@ class Parser {
   }
   private call(t: Token): Expr {
     if (!Object.prototype.hasOwnProperty.call(functionArity, t.text)) {
-      throw new ExpressionError(`Unknown function '${t.text}' (available: ${Object.keys(functionArity).join(", ")})`, t.pos);
+      throw new ExpressionError(
+        `Unknown function '${t.text}' (available: ${Object.keys(functionArity).join(", ")})`,
+        t.pos,
+      );
     }
     const fn = t.text as FunctionName;
     this.expect("(");
@@ -247,12 +278,14 @@ class Parser {
       if (!this.is(")")) this.expect(",");
     }
     this.expect(")");
-    if (args.length !== functionArity[fn]) throw new ExpressionError(`${fn}() takes ${functionArity[fn]} argument`, t.pos);
+    if (args.length !== functionArity[fn])
+      throw new ExpressionError(`${fn}() takes ${functionArity[fn]} argument`, t.pos);
     return { type: "call", fn, args, pos: t.pos };
   }
   private segment(t: Token, quoted: boolean): Segment {
     const value = t.value as string | number;
-    if (typeof value === "string" && !isSafeSegment(value)) throw new ExpressionError(`Property '${value}' is not allowed`, t.pos);
+    if (typeof value === "string" && !isSafeSegment(value))
+      throw new ExpressionError(`Property '${value}' is not allowed`, t.pos);
     return { value, start: t.pos, end: t.end, quoted };
   }
   private path(root: Token): Expr {
@@ -261,7 +294,8 @@ class Parser {
       if (this.is(".")) {
         this.next();
         const t = this.next();
-        if (t.kind !== "ident" && t.kind !== "num") throw new ExpressionError(`Expected a property name after '.'`, t.pos);
+        if (t.kind !== "ident" && t.kind !== "num")
+          throw new ExpressionError(`Expected a property name after '.'`, t.pos);
         segments.push(this.segment(t, false));
       } else if (this.is("[")) {
         this.next();
@@ -274,7 +308,8 @@ class Parser {
       } else break;
     }
     const pathRoot = root.text as PathRoot;
-    if (pathRoot !== "feedback" && segments.length === 0) throw new ExpressionError(`'${pathRoot}' needs a key, e.g. ${pathRoot}.name`, root.pos);
+    if (pathRoot !== "feedback" && segments.length === 0)
+      throw new ExpressionError(`'${pathRoot}' needs a key, e.g. ${pathRoot}.name`, root.pos);
     if (pathRoot === "nodes" && segments[1]?.value !== "output") {
       throw new ExpressionError(`Read a node's output, e.g. nodes.${String(segments[0]?.value)}.output`, root.pos);
     }

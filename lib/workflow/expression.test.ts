@@ -42,7 +42,9 @@ describe("evaluateExpression", () => {
     expect(ev('vars.mode in ["strict", "lax"]')).toBe(true);
     expect(ev('vars.mode not in ["lax"]')).toBe(true);
     expect(ev("len(inputs.tags) == 2 && len(inputs.text) > 5")).toBe(true);
-    expect(ev('lower(nodes.classify.output.category) == "refund" && upper("a") == "A" && trim(" x ") == "x"')).toBe(true);
+    expect(ev('lower(nodes.classify.output.category) == "refund" && upper("a") == "A" && trim(" x ") == "x"')).toBe(
+      true,
+    );
     expect(ev('number("42") == 42 && exists(inputs.amount) && !exists(inputs.nope)')).toBe(true);
   });
 
@@ -62,7 +64,13 @@ describe("evaluateExpression", () => {
 
 describe("hostile inputs", () => {
   it("refuses prototype-reaching properties at parse time", () => {
-    for (const src of ["inputs.__proto__", "inputs.constructor", 'inputs["__proto__"]', "inputs.x.prototype", 'vars["constructor"].name']) {
+    for (const src of [
+      "inputs.__proto__",
+      "inputs.constructor",
+      'inputs["__proto__"]',
+      "inputs.x.prototype",
+      'vars["constructor"].name',
+    ]) {
       expect(() => parseExpression(src), src).toThrow(ExpressionError);
     }
   });
@@ -89,7 +97,10 @@ describe("hostile inputs", () => {
     ];
     for (const [src, message, position] of cases) {
       const compiled = compileExpression(src);
-      expect(compiled, src).toEqual({ ok: false, error: { message: `${message} (at column ${position + 1})`, position } });
+      expect(compiled, src).toEqual({
+        ok: false,
+        error: { message: `${message} (at column ${position + 1})`, position },
+      });
     }
   });
 

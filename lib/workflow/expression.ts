@@ -95,7 +95,8 @@ function order(op: "<" | "<=" | ">" | ">=", a: unknown, b: unknown): boolean {
 function member(item: unknown, collection: unknown): boolean {
   if (Array.isArray(collection)) return collection.some((x) => equal(x, item));
   if (typeof collection === "string") return typeof item === "string" && collection.includes(item);
-  if (collection !== null && typeof collection === "object" && typeof item === "string") return getOwn(collection, item) !== undefined;
+  if (collection !== null && typeof collection === "object" && typeof item === "string")
+    return getOwn(collection, item) !== undefined;
   return false;
 }
 

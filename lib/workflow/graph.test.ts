@@ -13,7 +13,12 @@ import {
 } from "./graph";
 import { doc, fwd, loop } from "./testing";
 
-const a = (id: string, branches = ["done"]) => ({ id, type: "agent" as const, agent: "x", branches: branches.map((b) => ({ id: b })) });
+const a = (id: string, branches = ["done"]) => ({
+  id,
+  type: "agent" as const,
+  agent: "x",
+  branches: branches.map((b) => ({ id: b })),
+});
 
 // start → r {left → L, right → R}; L, R → J (join) → end; J:retry loops to r; orphan is disconnected.
 const diamond = doc({
@@ -75,18 +80,33 @@ describe("graph", () => {
   });
 
   it("finds forward cycles with the closing edge", () => {
-    const cyclic = buildGraph(doc({ nodes: [{ id: "start", type: "start" }, a("x"), a("y")], edges: [fwd("start", "next", "x"), fwd("x", "done", "y"), fwd("y", "done", "x")] }));
-    expect(forwardCycles(cyclic).map((c) => ({ edge: c.edge.id, cycle: c.cycle }))).toEqual([{ edge: "y-done-x", cycle: ["x", "y"] }]);
+    const cyclic = buildGraph(
+      doc({
+        nodes: [{ id: "start", type: "start" }, a("x"), a("y")],
+        edges: [fwd("start", "next", "x"), fwd("x", "done", "y"), fwd("y", "done", "x")],
+      }),
+    );
+    expect(forwardCycles(cyclic).map((c) => ({ edge: c.edge.id, cycle: c.cycle }))).toEqual([
+      { edge: "y-done-x", cycle: ["x", "y"] },
+    ]);
     expect(topologicalOrder(cyclic).cyclic).toEqual(["x", "y"]);
     expect(forwardCycles(g)).toEqual([]);
   });
 
   it("finds the nodes reachable only through one branch", () => {
     expect([...exclusivelyThrough(g, "r", "left")]).toEqual(["L"]);
-    const chain = buildGraph(doc({
-      nodes: [{ id: "start", type: "start" }, a("r", ["yes", "no"]), a("y1"), a("y2"), { id: "end", type: "end" }],
-      edges: [fwd("start", "next", "r"), fwd("r", "yes", "y1"), fwd("y1", "done", "y2"), fwd("y2", "done", "end"), fwd("r", "no", "end")],
-    }));
+    const chain = buildGraph(
+      doc({
+        nodes: [{ id: "start", type: "start" }, a("r", ["yes", "no"]), a("y1"), a("y2"), { id: "end", type: "end" }],
+        edges: [
+          fwd("start", "next", "r"),
+          fwd("r", "yes", "y1"),
+          fwd("y1", "done", "y2"),
+          fwd("y2", "done", "end"),
+          fwd("r", "no", "end"),
+        ],
+      }),
+    );
     expect([...exclusivelyThrough(chain, "r", "yes")].sort()).toEqual(["y1", "y2"]);
     expect([...exclusivelyThrough(chain, "r", "no")]).toEqual([]);
   });

@@ -89,7 +89,11 @@ export function forwardAncestors(graph: Graph, id: string): Set<string> {
 
 /** Forward descendants of a node (itself only if on a forward cycle). */
 export function forwardDescendants(graph: Graph, id: string): Set<string> {
-  return reachable(graph, list(graph.forwardOut, id).map((e) => e.target), { edges: "forward" });
+  return reachable(
+    graph,
+    list(graph.forwardOut, id).map((e) => e.target),
+    { edges: "forward" },
+  );
 }
 
 /** Immediate dominator sets over forward edges from start: dom(n) = nodes on every start→n path. */
@@ -99,11 +103,13 @@ export function forwardDominators(graph: Graph): Map<string, Set<string>> {
   const order = reversePostorder(graph, graph.start.id);
   const all = new Set(order);
   for (const id of order) dom.set(id, id === graph.start.id ? new Set([id]) : new Set(all));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const id of order) {
       if (id === graph.start.id) continue;
-      const preds = list(graph.forwardIn, id).map((e) => dom.get(e.source)).filter((d): d is Set<string> => d !== undefined);
+      const preds = list(graph.forwardIn, id)
+        .map((e) => dom.get(e.source))
+        .filter((d): d is Set<string> => d !== undefined);
       const next = new Set<string>([id, ...[...(preds[0] ?? [])].filter((x) => preds.every((p) => p.has(x)))]);
       if (next.size !== dom.get(id)?.size) {
         dom.set(id, next);
@@ -140,7 +146,11 @@ function reversePostorder(graph: Graph, root: string): string[] {
  * What precedes a node via forward edges: `possibly` = all forward ancestors; `always` = its strict
  * dominators from start (they ran, or were skipped, on every path that reaches it).
  */
-export function upstreamOf(graph: Graph, id: string, dominators = forwardDominators(graph)): { always: Set<string>; possibly: Set<string> } {
+export function upstreamOf(
+  graph: Graph,
+  id: string,
+  dominators = forwardDominators(graph),
+): { always: Set<string>; possibly: Set<string> } {
   const always = new Set(dominators.get(id) ?? []);
   always.delete(id);
   return { always, possibly: forwardAncestors(graph, id) };
@@ -208,7 +218,10 @@ export function exclusivelyThrough(graph: Graph, nodeId: string, handle: string)
  * Dynamic dead-path closure (R3): given forward edges known dead (branches not taken), a node whose
  * incoming forward edges are all dead is skipped, and its outgoing forward edges die in turn.
  */
-export function propagateDeadEdges(graph: Graph, deadEdgeIds: Iterable<string>): { skipped: Set<string>; deadEdges: Set<string> } {
+export function propagateDeadEdges(
+  graph: Graph,
+  deadEdgeIds: Iterable<string>,
+): { skipped: Set<string>; deadEdges: Set<string> } {
   const deadEdges = new Set(deadEdgeIds);
   const skipped = new Set<string>();
   const queue = [...graph.nodes.keys()];

@@ -3,7 +3,21 @@ import * as api from "./index";
 
 describe("lib/workflow public API", () => {
   it("exposes the main entry points", () => {
-    for (const name of ["workflowSchema", "validate", "renderTemplate", "evaluateCondition", "buildGraph", "applyOperations", "diffDocuments", "nodeKindRegistry", "workflowTemplates", "importAutoAgentXml", "importMetaAgentFsm", "exportWorkflow", "importWorkflow"]) {
+    for (const name of [
+      "workflowSchema",
+      "validate",
+      "renderTemplate",
+      "evaluateCondition",
+      "buildGraph",
+      "applyOperations",
+      "diffDocuments",
+      "nodeKindRegistry",
+      "workflowTemplates",
+      "importAutoAgentXml",
+      "importMetaAgentFsm",
+      "exportWorkflow",
+      "importWorkflow",
+    ]) {
       expect(typeof (api as Record<string, unknown>)[name], name).not.toBe("undefined");
     }
   });

@@ -11,8 +11,16 @@ const fields = [
 
 describe("inputsSchema", () => {
   it("accepts declared inputs, coercing form strings for numbers and booleans", () => {
-    expect(inputsSchema(fields).parse({ topic: "owls", words: "300", draft: "true" })).toEqual({ topic: "owls", words: 300, draft: true });
-    expect(inputsSchema(fields).parse({ topic: "owls", words: 2, meta: { a: [1] } })).toEqual({ topic: "owls", words: 2, meta: { a: [1] } });
+    expect(inputsSchema(fields).parse({ topic: "owls", words: "300", draft: "true" })).toEqual({
+      topic: "owls",
+      words: 300,
+      draft: true,
+    });
+    expect(inputsSchema(fields).parse({ topic: "owls", words: 2, meta: { a: [1] } })).toEqual({
+      topic: "owls",
+      words: 2,
+      meta: { a: [1] },
+    });
   });
 
   it("refuses missing required, mistyped and undeclared inputs with their paths", () => {

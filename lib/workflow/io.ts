@@ -21,18 +21,24 @@ export function exportWorkflow(doc: Workflow): string {
   return `${JSON.stringify({ schemaVersion: SCHEMA_VERSION, ...rest }, null, 2)}\n`;
 }
 
-const fail = (message: string, path: (string | number)[] = []): ImportWorkflowResult => ({ ok: false, errors: [{ path, message }] });
+const fail = (message: string, path: (string | number)[] = []): ImportWorkflowResult => ({
+  ok: false,
+  errors: [{ path, message }],
+});
 
 /** Validates an already-parsed value as a workflow document (with migrations). */
 export function parseWorkflow(value: unknown): ImportWorkflowResult {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return fail("A workflow must be a JSON object.");
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return fail("A workflow must be a JSON object.");
   let doc = value as Record<string, unknown>;
   const version = doc.schemaVersion ?? SCHEMA_VERSION;
   if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
     return fail("schemaVersion must be a positive integer.", ["schemaVersion"]);
   }
   if (version > SCHEMA_VERSION) {
-    return fail(`This workflow uses schema version ${version}, newer than the supported version ${SCHEMA_VERSION}.`, ["schemaVersion"]);
+    return fail(`This workflow uses schema version ${version}, newer than the supported version ${SCHEMA_VERSION}.`, [
+      "schemaVersion",
+    ]);
   }
   for (let v = version; v < SCHEMA_VERSION; v++) {
     const step = migrations[v];
@@ -41,7 +47,13 @@ export function parseWorkflow(value: unknown): ImportWorkflowResult {
   }
   const parsed = workflowSchema.safeParse({ ...doc, schemaVersion: SCHEMA_VERSION });
   if (parsed.success) return { ok: true, workflow: parsed.data };
-  return { ok: false, errors: parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)), message: i.message })) };
+  return {
+    ok: false,
+    errors: parsed.error.issues.map((i) => ({
+      path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
+      message: i.message,
+    })),
+  };
 }
 
 /** Parses workflow JSON text; never throws. */

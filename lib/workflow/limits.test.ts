@@ -16,7 +16,17 @@ describe("checkLimitCeilings", () => {
         { id: "w", type: "agent", agent: "a", timeoutMs: 60_001, maxTurnsPerVisit: 5 },
         { id: "h", type: "human", prompt: "ok?", timeoutMs: 86_400_000, branches: [{ id: "y", label: "Yes" }] },
       ],
-      edges: [{ id: "l", source: "w", sourceHandle: "done", target: "w", kind: "loop", maxIterations: 6, onExhausted: "abort" }],
+      edges: [
+        {
+          id: "l",
+          source: "w",
+          sourceHandle: "done",
+          target: "w",
+          kind: "loop",
+          maxIterations: 6,
+          onExhausted: "abort",
+        },
+      ],
     });
     expect(checkLimitCeilings(doc, c).map((i) => [i.code, i.field ?? i.edgeId ?? i.nodeId])).toEqual([
       ["limit_above_ceiling", "limits.maxSteps"],
@@ -31,6 +41,7 @@ describe("checkLimitCeilings", () => {
     const doc = workflowSchema.parse({ limits: { maxSteps: 11 } });
     expect(validate(doc, { ceilings: c }).some((i) => i.code === "limit_above_ceiling")).toBe(true);
     expect(validate(doc).some((i) => i.code === "limit_above_ceiling")).toBe(false);
-    for (const t of workflowTemplates) expect(checkLimitCeilings(t.workflow, DEFAULT_RUN_LIMIT_CEILINGS), t.id).toEqual([]);
+    for (const t of workflowTemplates)
+      expect(checkLimitCeilings(t.workflow, DEFAULT_RUN_LIMIT_CEILINGS), t.id).toEqual([]);
   });
 });

@@ -18,7 +18,12 @@ export interface RunLimitCeilings {
 }
 
 /** The ceilings when the operator sets none. */
-export const DEFAULT_RUN_LIMIT_CEILINGS: RunLimitCeilings = { maxSteps: 1000, maxIterations: 100, runTimeoutMs: 6 * 3_600_000, maxTurnsPerVisit: 50 };
+export const DEFAULT_RUN_LIMIT_CEILINGS: RunLimitCeilings = {
+  maxSteps: 1000,
+  maxIterations: 100,
+  runTimeoutMs: 6 * 3_600_000,
+  maxTurnsPerVisit: 50,
+};
 
 const SETTING: Record<keyof RunLimitCeilings, string> = {
   maxSteps: "WEFT_MAX_RUN_STEPS",
@@ -33,18 +38,29 @@ const over = (what: string, value: number, ceiling: keyof RunLimitCeilings, c: R
 /** Every limit of `doc` above the ceilings, one error issue each (code limit_above_ceiling). */
 export function checkLimitCeilings(doc: Workflow, c: RunLimitCeilings): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const flag = (value: number | undefined, ceiling: keyof RunLimitCeilings, what: string, at: Parameters<typeof issue>[2] = {}) => {
-    if (value !== undefined && value > c[ceiling]) issues.push(issue("limit_above_ceiling", over(what, value, ceiling, c), at));
+  const flag = (
+    value: number | undefined,
+    ceiling: keyof RunLimitCeilings,
+    what: string,
+    at: Parameters<typeof issue>[2] = {},
+  ) => {
+    if (value !== undefined && value > c[ceiling])
+      issues.push(issue("limit_above_ceiling", over(what, value, ceiling, c), at));
   };
   const l = doc.limits;
   flag(l.maxSteps, "maxSteps", "limits.maxSteps", { field: "limits.maxSteps" });
-  flag(l.maxIterationsPerLoop, "maxIterations", "limits.maxIterationsPerLoop", { field: "limits.maxIterationsPerLoop" });
+  flag(l.maxIterationsPerLoop, "maxIterations", "limits.maxIterationsPerLoop", {
+    field: "limits.maxIterationsPerLoop",
+  });
   flag(l.runTimeoutMs, "runTimeoutMs", "limits.runTimeoutMs", { field: "limits.runTimeoutMs" });
   flag(l.maxTurnsPerVisit, "maxTurnsPerVisit", "limits.maxTurnsPerVisit", { field: "limits.maxTurnsPerVisit" });
-  for (const e of doc.edges) flag(e.maxIterations, "maxIterations", `The maxIterations of loop edge ${q(e.id)}`, { edgeId: e.id });
+  for (const e of doc.edges)
+    flag(e.maxIterations, "maxIterations", `The maxIterations of loop edge ${q(e.id)}`, { edgeId: e.id });
   for (const n of doc.nodes) {
-    if (n.type !== "human" && n.type !== "subflow") flag(n.timeoutMs, "runTimeoutMs", `The timeoutMs of node ${q(n.id)}`, { nodeId: n.id });
-    if (n.type === "agent") flag(n.maxTurnsPerVisit, "maxTurnsPerVisit", `The maxTurnsPerVisit of node ${q(n.id)}`, { nodeId: n.id });
+    if (n.type !== "human" && n.type !== "subflow")
+      flag(n.timeoutMs, "runTimeoutMs", `The timeoutMs of node ${q(n.id)}`, { nodeId: n.id });
+    if (n.type === "agent")
+      flag(n.maxTurnsPerVisit, "maxTurnsPerVisit", `The maxTurnsPerVisit of node ${q(n.id)}`, { nodeId: n.id });
   }
   return issues;
 }

@@ -8,7 +8,13 @@ import type { NodeOf, WorkflowNode } from "./schema";
 
 import { MAP_MAX_CONCURRENCY } from "./map-limits";
 
-export { MAP_DEFAULT_CONCURRENCY, MAP_MAX_CONCURRENCY, MAP_MAX_ITEMS, mapItemErrorModes, type MapItemErrorMode } from "./map-limits";
+export {
+  MAP_DEFAULT_CONCURRENCY,
+  MAP_MAX_CONCURRENCY,
+  MAP_MAX_ITEMS,
+  mapItemErrorModes,
+  type MapItemErrorMode,
+} from "./map-limits";
 
 /**
  * The node id the item steps of one visit of a map are stored under (Step.nodeId; their iteration is
@@ -29,7 +35,10 @@ export function parseMapItemsId(nodeId: string): { mapId: string; visit: number 
 }
 
 /** The item concurrency of a map in a run: its own (default 4), at most limits.maxConcurrency. */
-export function mapConcurrency(node: Pick<NodeOf<"map">, "concurrency">, limits: { maxConcurrency?: number | undefined }): number {
+export function mapConcurrency(
+  node: Pick<NodeOf<"map">, "concurrency">,
+  limits: { maxConcurrency?: number | undefined },
+): number {
   return Math.max(1, Math.min(node.concurrency, limits.maxConcurrency ?? MAP_MAX_CONCURRENCY));
 }
 
@@ -38,7 +47,12 @@ export function mapConcurrency(node: Pick<NodeOf<"map">, "concurrency">, limits:
  * what the executors and the step runner see. The map's timeoutMs bounds each item's step.
  */
 export function mapBodyNode(map: NodeOf<"map">, stepId: string): NodeOf<"agent"> | NodeOf<"tool"> {
-  const common = { id: stepId, name: map.name, join: "all" as const, ...(map.timeoutMs !== undefined ? { timeoutMs: map.timeoutMs } : {}) };
+  const common = {
+    id: stepId,
+    name: map.name,
+    join: "all" as const,
+    ...(map.timeoutMs !== undefined ? { timeoutMs: map.timeoutMs } : {}),
+  };
   const b = map.body;
   if (b.type === "tool") return { ...common, type: "tool", tool: b.tool, args: b.args, sideEffect: b.sideEffect };
   return {
@@ -69,7 +83,11 @@ export function stepNode(workflow: { nodes: readonly WorkflowNode[] }, nodeId: s
 export function itemsList(value: unknown): { ok: true; items: unknown[] } | { ok: false; got: string } {
   if (Array.isArray(value)) return { ok: true, items: value };
   if (typeof value === "string") {
-    const text = value.trim().replace(/^```[A-Za-z]*\s*\n?/, "").replace(/\n?```$/, "").trim();
+    const text = value
+      .trim()
+      .replace(/^```[A-Za-z]*\s*\n?/, "")
+      .replace(/\n?```$/, "")
+      .trim();
     if (text.startsWith("[") || text.startsWith("{")) {
       try {
         return itemsList(JSON.parse(text) as unknown);

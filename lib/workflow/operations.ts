@@ -43,7 +43,12 @@ export const operationSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("setVariables"), variables: z.array(variableSchema) }),
   z.object({ type: z.literal("setLimits"), limits: limitsSchema }),
   /** Name, description and default model (null removes it); absent fields stay. */
-  z.object({ type: z.literal("setInfo"), name: z.string().optional(), description: z.string().optional(), defaultModel: modelRefSchema.nullable().optional() }),
+  z.object({
+    type: z.literal("setInfo"),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    defaultModel: modelRefSchema.nullable().optional(),
+  }),
   /** Puts the listed ids first in this order; unknown ids are ignored, unlisted items keep their order after them. */
   z.object({ type: z.literal("reorder"), collection: z.enum(["nodes", "edges", "agents"]), ids: z.array(z.string()) }),
 ]);
@@ -51,7 +56,15 @@ export type Operation = z.infer<typeof operationSchema>;
 export type OperationType = Operation["type"];
 
 /** Why an operation was refused. */
-export type OperationErrorCode = "unknown_node" | "duplicate_node" | "unknown_edge" | "duplicate_edge" | "unknown_agent" | "duplicate_agent" | "unknown_endpoint" | "invalid_patch";
+export type OperationErrorCode =
+  | "unknown_node"
+  | "duplicate_node"
+  | "unknown_edge"
+  | "duplicate_edge"
+  | "unknown_agent"
+  | "duplicate_agent"
+  | "unknown_endpoint"
+  | "invalid_patch";
 
 /** Why an operation cannot apply; `index` is its position when applying a list. */
 export class OperationError extends Error {
@@ -89,7 +102,8 @@ function findNode(doc: Workflow, id: string): WorkflowNode {
 
 function checkEndpoints(doc: Workflow, edge: { id: string; source: string; target: string }): void {
   for (const end of [edge.source, edge.target]) {
-    if (!doc.nodes.some((n) => n.id === end)) throw new OperationError("unknown_endpoint", `Edge "${edge.id}" refers to node "${end}", which does not exist.`);
+    if (!doc.nodes.some((n) => n.id === end))
+      throw new OperationError("unknown_endpoint", `Edge "${edge.id}" refers to node "${end}", which does not exist.`);
   }
 }
 
@@ -101,7 +115,13 @@ export function renameReferences(node: WorkflowNode, from: string, to: string): 
 function renameInNode(node: WorkflowNode, from: string, to: string): WorkflowNode {
   const t = (s: string) => renameNodeInTemplate(s, from, to);
   const deep = (v: unknown): unknown =>
-    typeof v === "string" ? t(v) : Array.isArray(v) ? v.map(deep) : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)])) : v;
+    typeof v === "string"
+      ? t(v)
+      : Array.isArray(v)
+        ? v.map(deep)
+        : v !== null && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)]))
+          : v;
   const id = node.id === from ? to : node.id;
   switch (node.type) {
     case "start":
@@ -114,7 +134,9 @@ function renameInNode(node: WorkflowNode, from: string, to: string): WorkflowNod
         ...node,
         id,
         prompt: t(node.prompt),
-        branches: node.branches.map((b) => (b.expression === undefined ? b : { ...b, expression: renameNodeInExpression(b.expression, from, to) })),
+        branches: node.branches.map((b) =>
+          b.expression === undefined ? b : { ...b, expression: renameNodeInExpression(b.expression, from, to) },
+        ),
       };
     case "tool":
       return { ...node, id, args: deep(node.args) as Record<string, unknown> };
@@ -123,7 +145,15 @@ function renameInNode(node: WorkflowNode, from: string, to: string): WorkflowNod
     case "subflow":
       return { ...node, id, inputs: Object.fromEntries(Object.entries(node.inputs).map(([k, v]) => [k, t(v)])) };
     case "map":
-      return { ...node, id, items: t(node.items), body: node.body.type === "agent" ? { ...node.body, task: t(node.body.task) } : { ...node.body, args: deep(node.body.args) as Record<string, unknown> } };
+      return {
+        ...node,
+        id,
+        items: t(node.items),
+        body:
+          node.body.type === "agent"
+            ? { ...node.body, task: t(node.body.task) }
+            : { ...node.body, args: deep(node.body.args) as Record<string, unknown> },
+      };
     case "end":
       return { ...node, id, outputs: Object.fromEntries(Object.entries(node.outputs).map(([k, v]) => [k, t(v)])) };
     case "abort":
@@ -142,17 +172,23 @@ function reorder<T>(list: readonly T[], ids: readonly string[], idOf: (x: T) => 
 export function applyOperation(doc: Workflow, op: Operation): Workflow {
   switch (op.type) {
     case "addNode":
-      if (doc.nodes.some((n) => n.id === op.node.id)) throw new OperationError("duplicate_node", `A node "${op.node.id}" already exists.`);
+      if (doc.nodes.some((n) => n.id === op.node.id))
+        throw new OperationError("duplicate_node", `A node "${op.node.id}" already exists.`);
       return { ...doc, nodes: insert(doc.nodes, op.node, op.index) };
     case "updateNode": {
       const current = findNode(doc, op.id);
-      if (op.patch.id !== undefined && op.patch.id !== op.id) throw new OperationError("invalid_patch", `Use renameNode to change the id of node "${op.id}".`);
+      if (op.patch.id !== undefined && op.patch.id !== op.id)
+        throw new OperationError("invalid_patch", `Use renameNode to change the id of node "${op.id}".`);
       const next = parsePatched(nodeSchema, merge(current, op.patch, op.unset), `node "${op.id}"`);
       return { ...doc, nodes: doc.nodes.map((n) => (n.id === op.id ? next : n)) };
     }
     case "removeNode":
       findNode(doc, op.id);
-      return { ...doc, nodes: doc.nodes.filter((n) => n.id !== op.id), edges: doc.edges.filter((e) => e.source !== op.id && e.target !== op.id) };
+      return {
+        ...doc,
+        nodes: doc.nodes.filter((n) => n.id !== op.id),
+        edges: doc.edges.filter((e) => e.source !== op.id && e.target !== op.id),
+      };
     case "renameNode":
       return renameNode(doc, op.id, op.newId);
     case "moveNode":
@@ -166,51 +202,68 @@ export function applyOperation(doc: Workflow, op: Operation): Workflow {
 function renameNode(doc: Workflow, id: string, newId: string): Workflow {
   findNode(doc, id);
   if (id === newId) return doc;
-  if (doc.nodes.some((n) => n.id === newId)) throw new OperationError("duplicate_node", `A node "${newId}" already exists.`);
+  if (doc.nodes.some((n) => n.id === newId))
+    throw new OperationError("duplicate_node", `A node "${newId}" already exists.`);
   return {
     ...doc,
     nodes: doc.nodes.map((n) => renameInNode(n, id, newId)),
     agents: doc.agents.map((a) => ({ ...a, instructions: renameNodeInTemplate(a.instructions, id, newId) })),
-    edges: doc.edges.map((e) => ({ ...e, source: e.source === id ? newId : e.source, target: e.target === id ? newId : e.target })),
+    edges: doc.edges.map((e) => ({
+      ...e,
+      source: e.source === id ? newId : e.source,
+      target: e.target === id ? newId : e.target,
+    })),
   };
 }
 
-function applyOther(doc: Workflow, op: Exclude<Operation, { type: "addNode" | "updateNode" | "removeNode" | "renameNode" | "moveNode" }>): Workflow {
+function applyOther(
+  doc: Workflow,
+  op: Exclude<Operation, { type: "addNode" | "updateNode" | "removeNode" | "renameNode" | "moveNode" }>,
+): Workflow {
   switch (op.type) {
     case "addEdge":
-      if (doc.edges.some((e) => e.id === op.edge.id)) throw new OperationError("duplicate_edge", `An edge "${op.edge.id}" already exists.`);
+      if (doc.edges.some((e) => e.id === op.edge.id))
+        throw new OperationError("duplicate_edge", `An edge "${op.edge.id}" already exists.`);
       checkEndpoints(doc, op.edge);
       return { ...doc, edges: insert(doc.edges, op.edge, op.index) };
     case "updateEdge": {
       const current = doc.edges.find((e) => e.id === op.id);
       if (!current) throw new OperationError("unknown_edge", `There is no edge "${op.id}".`);
-      if (op.patch.id !== undefined && op.patch.id !== op.id) throw new OperationError("invalid_patch", `The id of edge "${op.id}" cannot change.`);
+      if (op.patch.id !== undefined && op.patch.id !== op.id)
+        throw new OperationError("invalid_patch", `The id of edge "${op.id}" cannot change.`);
       const next = parsePatched(edgeSchema, merge(current, op.patch, op.unset), `edge "${op.id}"`);
       checkEndpoints(doc, next);
       return { ...doc, edges: doc.edges.map((e) => (e.id === op.id ? next : e)) };
     }
     case "removeEdge":
-      if (!doc.edges.some((e) => e.id === op.id)) throw new OperationError("unknown_edge", `There is no edge "${op.id}".`);
+      if (!doc.edges.some((e) => e.id === op.id))
+        throw new OperationError("unknown_edge", `There is no edge "${op.id}".`);
       return { ...doc, edges: doc.edges.filter((e) => e.id !== op.id) };
     default:
       return applyDocumentLevel(doc, op);
   }
 }
 
-function applyDocumentLevel(doc: Workflow, op: Extract<Operation, { type: `${"add" | "update" | "remove"}Agent` | `set${string}` | "reorder" }>): Workflow {
+function applyDocumentLevel(
+  doc: Workflow,
+  op: Extract<Operation, { type: `${"add" | "update" | "remove"}Agent` | `set${string}` | "reorder" }>,
+): Workflow {
   switch (op.type) {
     case "addAgent":
-      if (doc.agents.some((a) => a.key === op.agent.key)) throw new OperationError("duplicate_agent", `An agent "${op.agent.key}" already exists.`);
+      if (doc.agents.some((a) => a.key === op.agent.key))
+        throw new OperationError("duplicate_agent", `An agent "${op.agent.key}" already exists.`);
       return { ...doc, agents: insert(doc.agents, op.agent, op.index) };
     case "updateAgent": {
       const current = doc.agents.find((a) => a.key === op.key);
       if (!current) throw new OperationError("unknown_agent", `There is no agent "${op.key}".`);
-      if (op.patch.key !== undefined && op.patch.key !== op.key) throw new OperationError("invalid_patch", `The key of agent "${op.key}" cannot change.`);
+      if (op.patch.key !== undefined && op.patch.key !== op.key)
+        throw new OperationError("invalid_patch", `The key of agent "${op.key}" cannot change.`);
       const next = parsePatched(agentSpecSchema, merge(current, op.patch, op.unset), `agent "${op.key}"`);
       return { ...doc, agents: doc.agents.map((a) => (a.key === op.key ? next : a)) };
     }
     case "removeAgent":
-      if (!doc.agents.some((a) => a.key === op.key)) throw new OperationError("unknown_agent", `There is no agent "${op.key}".`);
+      if (!doc.agents.some((a) => a.key === op.key))
+        throw new OperationError("unknown_agent", `There is no agent "${op.key}".`);
       return { ...doc, agents: doc.agents.filter((a) => a.key !== op.key) };
     case "setInputs":
       return { ...doc, inputs: op.inputs };
@@ -223,7 +276,12 @@ function applyDocumentLevel(doc: Workflow, op: Extract<Operation, { type: `${"ad
     case "setInfo": {
       const { defaultModel: _old, ...rest } = doc;
       const model = op.defaultModel === undefined ? doc.defaultModel : (op.defaultModel ?? undefined);
-      return { ...rest, name: op.name ?? doc.name, description: op.description ?? doc.description, ...(model ? { defaultModel: model } : {}) };
+      return {
+        ...rest,
+        name: op.name ?? doc.name,
+        description: op.description ?? doc.description,
+        ...(model ? { defaultModel: model } : {}),
+      };
     }
     case "reorder":
       if (op.collection === "nodes") return { ...doc, nodes: reorder(doc.nodes, op.ids, (n) => n.id) };
@@ -238,14 +296,18 @@ export function applyOperations(doc: Workflow, ops: readonly Operation[]): Workf
     try {
       return applyOperation(current, op);
     } catch (e) {
-      if (e instanceof OperationError) throw new OperationError(e.code, `Operation ${i + 1} (${op.type}): ${e.message}`, i);
+      if (e instanceof OperationError)
+        throw new OperationError(e.code, `Operation ${i + 1} (${op.type}): ${e.message}`, i);
       throw e;
     }
   }, doc);
 }
 
 /** Non-throwing {@link applyOperations} for request handlers and the designer's repair loop. */
-export function tryApplyOperations(doc: Workflow, ops: readonly Operation[]): { ok: true; workflow: Workflow } | { ok: false; error: OperationError } {
+export function tryApplyOperations(
+  doc: Workflow,
+  ops: readonly Operation[],
+): { ok: true; workflow: Workflow } | { ok: false; error: OperationError } {
   try {
     return { ok: true, workflow: applyOperations(doc, ops) };
   } catch (e) {

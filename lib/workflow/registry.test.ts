@@ -36,6 +36,10 @@ describe("nodeKindRegistry", () => {
       expect(spec.color).toMatch(/^[a-z]+$/);
       expect(spec.icon).toMatch(/^[a-z-]+$/);
     }
-    expect(Object.values(nodeKindRegistry).filter((s) => s.singleton).map((s) => s.kind)).toEqual(["start"]);
+    expect(
+      Object.values(nodeKindRegistry)
+        .filter((s) => s.singleton)
+        .map((s) => s.kind),
+    ).toEqual(["start"]);
   });
 });

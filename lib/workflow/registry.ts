@@ -63,7 +63,15 @@ export const nodeKindRegistry: NodeKindRegistry = {
     label: "Agent",
     description: "An agent works on a templated task with its tools, then picks one of its branches.",
     configSchema: agentNodeSchema,
-    defaultConfig: (id) => ({ ...base, id, name: "Agent", type: "agent", agent: "", task: "", branches: [{ id: "done", label: "Done", condition: "" }] }),
+    defaultConfig: (id) => ({
+      ...base,
+      id,
+      name: "Agent",
+      type: "agent",
+      agent: "",
+      task: "",
+      branches: [{ id: "done", label: "Done", condition: "" }],
+    }),
     outcomes: outcomesOf,
     terminal: false,
     singleton: false,
@@ -99,7 +107,15 @@ export const nodeKindRegistry: NodeKindRegistry = {
     description: "Calls one tool with templated arguments, without an LLM.",
     configSchema: toolNodeSchema,
     // A new tool node starts as a placeholder: validate() asks for a real tool until one is picked.
-    defaultConfig: (id) => ({ ...base, id, name: "Tool", type: "tool", tool: { name: "new_tool", placeholder: true }, args: {}, sideEffect: false }),
+    defaultConfig: (id) => ({
+      ...base,
+      id,
+      name: "Tool",
+      type: "tool",
+      tool: { name: "new_tool", placeholder: true },
+      args: {},
+      sideEffect: false,
+    }),
     outcomes: outcomesOf,
     terminal: false,
     singleton: false,
@@ -111,7 +127,16 @@ export const nodeKindRegistry: NodeKindRegistry = {
     label: "Orchestrator",
     description: "An agent that hands sub-tasks to worker agents and combines their results.",
     configSchema: orchestratorNodeSchema,
-    defaultConfig: (id) => ({ ...base, id, name: "Orchestrator", type: "orchestrator", agent: "", task: "", workers: [], maxHandoffs: 10 }),
+    defaultConfig: (id) => ({
+      ...base,
+      id,
+      name: "Orchestrator",
+      type: "orchestrator",
+      agent: "",
+      task: "",
+      workers: [],
+      maxHandoffs: 10,
+    }),
     outcomes: outcomesOf,
     terminal: false,
     singleton: false,
@@ -121,7 +146,8 @@ export const nodeKindRegistry: NodeKindRegistry = {
   human: {
     kind: "human",
     label: "Human review",
-    description: "Waits for a person to choose one of its branches (and fill in its fields); the run holds no worker meanwhile.",
+    description:
+      "Waits for a person to choose one of its branches (and fill in its fields); the run holds no worker meanwhile.",
     configSchema: humanNodeSchema,
     defaultConfig: (id) => ({
       ...base,
@@ -144,7 +170,8 @@ export const nodeKindRegistry: NodeKindRegistry = {
   subflow: {
     kind: "subflow",
     label: "Subflow",
-    description: "Runs another of your saved workflows as one step and waits for its end; its outputs are this step's output.",
+    description:
+      "Runs another of your saved workflows as one step and waits for its end; its outputs are this step's output.",
     configSchema: subflowNodeSchema,
     defaultConfig: (id) => ({ ...base, id, name: "Subflow", type: "subflow", workflowId: "", inputs: {} }),
     outcomes: outcomesOf,
@@ -156,9 +183,19 @@ export const nodeKindRegistry: NodeKindRegistry = {
   map: {
     kind: "map",
     label: "Map",
-    description: "Runs one agent or tool step for every item of a list, a few at a time; its output is the results in item order.",
+    description:
+      "Runs one agent or tool step for every item of a list, a few at a time; its output is the results in item order.",
     configSchema: mapNodeSchema,
-    defaultConfig: (id) => ({ ...base, id, name: "Map", type: "map", items: "", body: { type: "agent", agent: "", task: "{{item}}" }, concurrency: 4, onItemError: "fail" }),
+    defaultConfig: (id) => ({
+      ...base,
+      id,
+      name: "Map",
+      type: "map",
+      items: "",
+      body: { type: "agent", agent: "", task: "{{item}}" },
+      concurrency: 4,
+      onItemError: "fail",
+    }),
     outcomes: outcomesOf,
     terminal: false,
     singleton: false,

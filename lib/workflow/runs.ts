@@ -10,7 +10,18 @@
  * an experiment (one dataset row on one workflow version: not counted by the run-start limit, queued
  * behind interactive runs).
  */
-export const runTriggers = ["manual", "api", "schedule", "webhook", "mcp", "rerun", "subflow", "retry", "fork", "experiment"] as const;
+export const runTriggers = [
+  "manual",
+  "api",
+  "schedule",
+  "webhook",
+  "mcp",
+  "rerun",
+  "subflow",
+  "retry",
+  "fork",
+  "experiment",
+] as const;
 export type RunTrigger = (typeof runTriggers)[number];
 
 /** What started a run and, when known, which token, schedule, webhook, tool or run (named as it was then). */

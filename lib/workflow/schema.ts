@@ -250,7 +250,18 @@ export const nodeSchema = z.discriminatedUnion("type", [
 export type WorkflowNode = z.infer<typeof nodeSchema>;
 export type NodeKind = WorkflowNode["type"];
 export type NodeOf<K extends NodeKind> = Extract<WorkflowNode, { type: K }>;
-export const nodeKinds = ["start", "agent", "router", "tool", "orchestrator", "human", "subflow", "map", "end", "abort"] as const satisfies readonly NodeKind[];
+export const nodeKinds = [
+  "start",
+  "agent",
+  "router",
+  "tool",
+  "orchestrator",
+  "human",
+  "subflow",
+  "map",
+  "end",
+  "abort",
+] as const satisfies readonly NodeKind[];
 
 /**
  * An edge from a node's outcome handle to a node. `forward` carries data and control; `loop` goes
@@ -273,7 +284,11 @@ export type Edge = z.infer<typeof edgeSchema>;
 export const limitsSchema = z.object({
   maxSteps: z.number().int().positive().default(100),
   maxIterationsPerLoop: z.number().int().positive().default(3),
-  runTimeoutMs: z.number().int().positive().default(15 * 60_000),
+  runTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60_000),
   tokenBudget: z.number().int().positive().optional(),
   maxTurnsPerVisit: z.number().int().positive().default(8),
   /** Most items of one map node running at once (each map's own concurrency is capped by it). */
@@ -291,7 +306,12 @@ export const workflowSchema = z.object({
   agents: z.array(agentSpecSchema).default([]),
   nodes: z.array(nodeSchema).default([]),
   edges: z.array(edgeSchema).default([]),
-  limits: limitsSchema.default({ maxSteps: 100, maxIterationsPerLoop: 3, runTimeoutMs: 15 * 60_000, maxTurnsPerVisit: 8 }),
+  limits: limitsSchema.default({
+    maxSteps: 100,
+    maxIterationsPerLoop: 3,
+    runTimeoutMs: 15 * 60_000,
+    maxTurnsPerVisit: 8,
+  }),
   /** Model used by agents and routers that name none. */
   defaultModel: modelRefSchema.optional(),
 });

@@ -51,7 +51,10 @@ export const templateDatasets: Readonly<Record<string, { name: string; cases: re
   "research-each": {
     name: "Research questions",
     cases: [
-      { inputs: { question: "Should a small team run its own PostgreSQL or use a managed one?" }, tags: ["infrastructure"] },
+      {
+        inputs: { question: "Should a small team run its own PostgreSQL or use a managed one?" },
+        tags: ["infrastructure"],
+      },
       { inputs: { question: "What makes an onboarding programme shorten time to first commit?" }, tags: ["process"] },
       { inputs: { question: "How do heat pumps compare with gas boilers in cold climates?" }, tags: ["energy"] },
     ],

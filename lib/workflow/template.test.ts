@@ -10,7 +10,9 @@ const ctx = {
 
 describe("renderTemplate", () => {
   it("resolves inputs, vars, node outputs, deeper paths and feedback", () => {
-    expect(renderTemplate("On {{inputs.topic}} ({{ vars.threshold }}): {{nodes.outline.output}}", ctx)).toBe("On Rust (0.8): 1. Intro");
+    expect(renderTemplate("On {{inputs.topic}} ({{ vars.threshold }}): {{nodes.outline.output}}", ctx)).toBe(
+      "On Rust (0.8): 1. Intro",
+    );
     expect(renderTemplate("{{nodes.score.output.value}}/{{nodes.score.output.tags.1}}", ctx)).toBe("7/b");
     expect(renderTemplate("Fix: {{feedback}}", ctx)).toBe("Fix: Too short");
     expect(renderTemplate("{{inputs.doc.title}}", ctx)).toBe("T");
@@ -27,11 +29,15 @@ describe("renderTemplate", () => {
       "{{inputs.constructor}}{{inputs.__proto__}}",
     );
     expect(renderTemplate("{{inputs.topic.length}}", ctx)).toBe("");
-    expect(renderTemplate("{{ inputs.topic + 1 }}{{process.exit()}}", ctx)).toBe("{{ inputs.topic + 1 }}{{process.exit()}}");
+    expect(renderTemplate("{{ inputs.topic + 1 }}{{process.exit()}}", ctx)).toBe(
+      "{{ inputs.topic + 1 }}{{process.exit()}}",
+    );
   });
 
   it("leaves malformed tags and plain braces alone", () => {
-    expect(renderTemplate('JSON {"a": {"b": 1}} and {{inputs.topic', ctx)).toBe('JSON {"a": {"b": 1}} and {{inputs.topic');
+    expect(renderTemplate('JSON {"a": {"b": 1}} and {{inputs.topic', ctx)).toBe(
+      'JSON {"a": {"b": 1}} and {{inputs.topic',
+    );
     expect(renderTemplate("{{}}", ctx)).toBe("{{}}");
   });
 
@@ -69,7 +75,14 @@ describe("checkTemplate", () => {
 
   it("reports empty tags, bad paths, unknown roots and missing keys", () => {
     const issues = checkTemplate("{{}} {{a b}} {{foo.bar}} {{inputs}} {{nodes.x}} {{nodes.x.__proto__}}");
-    expect(issues.map((i) => i.code)).toEqual(["empty_tag", "invalid_path", "unknown_root", "missing_key", "unknown_node_field", "invalid_path"]);
+    expect(issues.map((i) => i.code)).toEqual([
+      "empty_tag",
+      "invalid_path",
+      "unknown_root",
+      "missing_key",
+      "unknown_node_field",
+      "invalid_path",
+    ]);
     expect(issues[2]?.message).toBe("Tag {{foo.bar}} must start with inputs, vars, nodes, feedback or item.");
   });
 });

@@ -18,7 +18,8 @@ export type TemplateRef =
   | { kind: "item"; path: string[]; start: number; end: number };
 
 /** Kinds of template syntax problems reported by checkTemplate. */
-export type TemplateIssueCode = "unclosed_tag" | "empty_tag" | "invalid_path" | "unknown_root" | "missing_key" | "unknown_node_field";
+export type TemplateIssueCode =
+  "unclosed_tag" | "empty_tag" | "invalid_path" | "unknown_root" | "missing_key" | "unknown_node_field";
 
 /** A syntax problem with its position (offset, 1-based line and column). */
 export type TemplateIssue = { code: TemplateIssueCode; message: string; offset: number; line: number; column: number };
@@ -35,11 +36,17 @@ export type TemplateContext = {
   item?: unknown;
 };
 
-type Part = { text: string } | { tag: string; start: number; end: number; ref?: TemplateRef; issue?: Omit<TemplateIssue, "line" | "column"> };
+type Part =
+  | { text: string }
+  | { tag: string; start: number; end: number; ref?: TemplateRef; issue?: Omit<TemplateIssue, "line" | "column"> };
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 
-function parseTag(inner: string, start: number, end: number): { ref?: TemplateRef; issue?: Omit<TemplateIssue, "line" | "column"> } {
+function parseTag(
+  inner: string,
+  start: number,
+  end: number,
+): { ref?: TemplateRef; issue?: Omit<TemplateIssue, "line" | "column"> } {
   const body = inner.trim();
   const at = (code: TemplateIssueCode, message: string) => ({ issue: { code, message, offset: start } });
   if (body === "") return at("empty_tag", "Empty tag {{}}.");
@@ -54,7 +61,8 @@ function parseTag(inner: string, start: number, end: number): { ref?: TemplateRe
       if (first === undefined) return at("missing_key", `Tag {{${body}}} needs a key, e.g. {{${root}.name}}.`);
       return { ref: { kind: root === "inputs" ? "input" : "var", key: first, path: rest, start, end } };
     case "nodes":
-      if (first === undefined) return at("missing_key", `Tag {{${body}}} needs a node id, e.g. {{nodes.outline.output}}.`);
+      if (first === undefined)
+        return at("missing_key", `Tag {{${body}}} needs a node id, e.g. {{nodes.outline.output}}.`);
       if (rest[0] !== "output") {
         return at("unknown_node_field", `Tag {{${body}}} must read a node's output, e.g. {{nodes.${first}.output}}.`);
       }
@@ -82,7 +90,12 @@ function parse(template: string): { parts: Part[]; unclosed?: number } {
     }
     if (open > index) parts.push({ text: template.slice(index, open) });
     const end = close + 2;
-    parts.push({ tag: template.slice(open, end), start: open, end, ...parseTag(template.slice(open + 2, close), open, end) });
+    parts.push({
+      tag: template.slice(open, end),
+      start: open,
+      end,
+      ...parseTag(template.slice(open + 2, close), open, end),
+    });
     index = end;
   }
   if (index < template.length) parts.push({ text: template.slice(index) });
@@ -104,7 +117,8 @@ export function templateRefs(template: string): TemplateRef[] {
 export function checkTemplate(template: string): TemplateIssue[] {
   const { parts, unclosed } = parse(template);
   const issues = parts.flatMap((p) => ("issue" in p && p.issue ? [p.issue] : []));
-  if (unclosed !== undefined) issues.push({ code: "unclosed_tag", message: "Tag opened with {{ is never closed with }}.", offset: unclosed });
+  if (unclosed !== undefined)
+    issues.push({ code: "unclosed_tag", message: "Tag opened with {{ is never closed with }}.", offset: unclosed });
   return issues.map((i) => ({ ...i, ...position(template, i.offset) }));
 }
 

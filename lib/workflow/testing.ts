@@ -17,11 +17,28 @@ export function fwd(source: string, handle: string, target: string, id = `${sour
 }
 
 /** A loop edge with a cap (default 3) and onExhausted (default "continue"). */
-export function loop(source: string, handle: string, target: string, maxIterations = 3, onExhausted: "continue" | "abort" = "continue"): Edge {
-  return { id: `${source}-${handle}-${target}`, source, sourceHandle: handle, target, kind: "loop", maxIterations, onExhausted };
+export function loop(
+  source: string,
+  handle: string,
+  target: string,
+  maxIterations = 3,
+  onExhausted: "continue" | "abort" = "continue",
+): Edge {
+  return {
+    id: `${source}-${handle}-${target}`,
+    source,
+    sourceHandle: handle,
+    target,
+    kind: "loop",
+    maxIterations,
+    onExhausted,
+  };
 }
 
 /** An inline agent spec with a generated name. */
-export function agent(key: string, extra: Partial<z.input<typeof agentSpecSchema>> = {}): z.input<typeof agentSpecSchema> {
+export function agent(
+  key: string,
+  extra: Partial<z.input<typeof agentSpecSchema>> = {},
+): z.input<typeof agentSpecSchema> {
   return { key, name: key, instructions: `You are ${key}.`, ...extra };
 }

@@ -16,16 +16,38 @@ function checkMap(doc: Workflow, node: NodeOf<"map">): ValidationIssue[] {
   const at = { nodeId: node.id };
   const issues: ValidationIssue[] = [];
   if (node.body.type === "agent" && node.body.agent === "") {
-    issues.push(issue("map_body_missing", `Map node ${q(node.id)} has no agent to run for each item; pick one.`, { ...at, field: "body.agent" }));
+    issues.push(
+      issue("map_body_missing", `Map node ${q(node.id)} has no agent to run for each item; pick one.`, {
+        ...at,
+        field: "body.agent",
+      }),
+    );
   }
   if (node.onError?.retry) {
-    issues.push(issue("map_retry_unsupported", `Map node ${q(node.id)} retries: a map's items fail by its "onItemError" (fail, skip or collect), not by retries; remove the retry.`, { ...at, field: "onError.retry" }));
+    issues.push(
+      issue(
+        "map_retry_unsupported",
+        `Map node ${q(node.id)} retries: a map's items fail by its "onItemError" (fail, skip or collect), not by retries; remove the retry.`,
+        { ...at, field: "onError.retry" },
+      ),
+    );
   }
   const problem = staticItemsProblem(doc, node.items);
   if (problem === "missing") {
-    issues.push(issue("map_items_missing", `Map node ${q(node.id)} has no items; give it a list, e.g. {{nodes.plan.output}} or {{inputs.questions}}.`, { ...at, field: "items" }));
+    issues.push(
+      issue(
+        "map_items_missing",
+        `Map node ${q(node.id)} has no items; give it a list, e.g. {{nodes.plan.output}} or {{inputs.questions}}.`,
+        { ...at, field: "items" },
+      ),
+    );
   } else if (problem) {
-    issues.push(issue("map_items_not_list", `Map node ${q(node.id)}: its items ${problem}, not a list.`, { ...at, field: "items" }));
+    issues.push(
+      issue("map_items_not_list", `Map node ${q(node.id)}: its items ${problem}, not a list.`, {
+        ...at,
+        field: "items",
+      }),
+    );
   }
   return issues;
 }
@@ -57,8 +79,10 @@ export function staticItemsProblem(doc: Workflow, template: string): string | nu
     case "node": {
       const source = doc.nodes.find((n) => n.id === ref.nodeId);
       if (!source || ref.path.length > 0) return null;
-      if (source.type === "map") return `read map ${q(ref.nodeId)}'s whole output (an object); read its results: {{nodes.${ref.nodeId}.output.results}}`;
-      if (source.type === "router" || source.type === "human") return `read ${source.type} ${q(ref.nodeId)}'s output, which is an object of its choice`;
+      if (source.type === "map")
+        return `read map ${q(ref.nodeId)}'s whole output (an object); read its results: {{nodes.${ref.nodeId}.output.results}}`;
+      if (source.type === "router" || source.type === "human")
+        return `read ${source.type} ${q(ref.nodeId)}'s output, which is an object of its choice`;
       return null;
     }
     case "feedback":

@@ -13,7 +13,9 @@ export function checkSubflows(doc: Workflow, ctx: ValidationContext): Validation
     if (node.type !== "subflow") continue;
     const at = { nodeId: node.id };
     if (node.workflowId.trim() === "") {
-      issues.push(issue("subflow_workflow_missing", `Subflow ${q(node.id)} does not say which workflow to run; choose one.`, at));
+      issues.push(
+        issue("subflow_workflow_missing", `Subflow ${q(node.id)} does not say which workflow to run; choose one.`, at),
+      );
       continue;
     }
     if (ctx.workflows) issues.push(...checkAgainst(node, ctx.workflows));
@@ -24,19 +26,44 @@ export function checkSubflows(doc: Workflow, ctx: ValidationContext): Validation
 function checkAgainst(node: NodeOf<"subflow">, workflows: readonly SubflowWorkflow[]): ValidationIssue[] {
   const at = { nodeId: node.id };
   const target = workflows.find((w) => w.id === node.workflowId);
-  if (!target) return [issue("subflow_unknown_workflow", `Subflow ${q(node.id)} runs a workflow that does not exist (or is not yours).`, at)];
+  if (!target)
+    return [
+      issue(
+        "subflow_unknown_workflow",
+        `Subflow ${q(node.id)} runs a workflow that does not exist (or is not yours).`,
+        at,
+      ),
+    ];
   const fields = fieldsAtVersion(target, node.version);
   if (!fields) {
     const newest = target.version ? `its newest is v${target.version}` : "nothing of it is saved yet";
-    return [issue("subflow_unknown_version", `Subflow ${q(node.id)} runs version ${node.version} of ${q(target.name)}, which is not saved (${newest}).`, at)];
+    return [
+      issue(
+        "subflow_unknown_version",
+        `Subflow ${q(node.id)} runs version ${node.version} of ${q(target.name)}, which is not saved (${newest}).`,
+        at,
+      ),
+    ];
   }
   const declared = new Set(fields.inputs.map((f) => f.key));
   const issues: ValidationIssue[] = [];
   for (const key of Object.keys(node.inputs).filter((k) => !declared.has(k))) {
-    issues.push(issue("subflow_unknown_input", `Subflow ${q(node.id)} sets input ${q(key)}, which ${q(target.name)} does not declare (${declared.size ? qs([...declared]) : "it has no inputs"}).`, at));
+    issues.push(
+      issue(
+        "subflow_unknown_input",
+        `Subflow ${q(node.id)} sets input ${q(key)}, which ${q(target.name)} does not declare (${declared.size ? qs([...declared]) : "it has no inputs"}).`,
+        at,
+      ),
+    );
   }
   for (const f of fields.inputs.filter((f) => f.required && !Object.hasOwn(node.inputs, f.key))) {
-    issues.push(issue("subflow_input_missing", `Subflow ${q(node.id)} leaves out ${q(f.key)}, a required input of ${q(target.name)}.`, at));
+    issues.push(
+      issue(
+        "subflow_input_missing",
+        `Subflow ${q(node.id)} leaves out ${q(f.key)}, a required input of ${q(target.name)}.`,
+        at,
+      ),
+    );
   }
   return issues;
 }
@@ -48,7 +75,12 @@ function checkAgainst(node: NodeOf<"subflow">, workflows: readonly SubflowWorkfl
  * pinned version gets the target's own fields.
  */
 export function fieldsAtVersion<I, O = unknown>(
-  target: { inputs: readonly I[]; outputs?: readonly O[]; version?: number | null; history?: readonly { from: number; inputs: readonly I[]; outputs?: readonly O[] }[] },
+  target: {
+    inputs: readonly I[];
+    outputs?: readonly O[];
+    version?: number | null;
+    history?: readonly { from: number; inputs: readonly I[]; outputs?: readonly O[] }[];
+  },
   pinned: number | undefined,
 ): { inputs: readonly I[]; outputs?: readonly O[] } | null {
   if (pinned === undefined) return target;

@@ -3,7 +3,13 @@ import { hasErrors, type ValidationIssue } from "./issues";
 import { checkLimitCeilings } from "./limits";
 import type { Workflow } from "./schema";
 import { checkIdsAndEdges, checkLoops, checkReachability } from "./validate-structure";
-import { checkAgents, checkBranches, checkInputsOutputs, checkToolsAndModels, type ValidationContext } from "./validate-nodes";
+import {
+  checkAgents,
+  checkBranches,
+  checkInputsOutputs,
+  checkToolsAndModels,
+  type ValidationContext,
+} from "./validate-nodes";
 import { checkReferences } from "./validate-refs";
 import { checkSubflows } from "./validate-subflows";
 import { checkErrorPolicies } from "./validate-error-policy";

@@ -18,7 +18,7 @@ export function ensureDotenv(file = ".env") {
   const created = !fs.existsSync(file);
   if (created) {
     const lines = [
-      "# Written by `npm run up` on first start. Keep it secret; see README \"Configuration\".",
+      '# Written by `npm run up` on first start. Keep it secret; see README "Configuration".',
       `AUTH_SECRET=${randomBytes(32).toString("base64")}`,
       `WEFT_ENCRYPTION_KEY=${randomBytes(32).toString("base64")}`,
       "WEFT_ENCRYPTION_KEY_ID=k1",

@@ -13,7 +13,8 @@ function target(fromFile, spec, root) {
   else if (spec.startsWith("./") || spec.startsWith("../")) base = path.join(path.dirname(fromFile), spec);
   else return null;
   base = path.normalize(base);
-  for (const e of exts) if (fs.existsSync(path.join(root, base + e)) && fs.statSync(path.join(root, base + e)).isFile()) return base + e;
+  for (const e of exts)
+    if (fs.existsSync(path.join(root, base + e)) && fs.statSync(path.join(root, base + e)).isFile()) return base + e;
   return base; // not (yet) on disk: judge by its path
 }
 

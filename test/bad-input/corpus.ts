@@ -24,7 +24,8 @@ export interface Payload {
 const JSON_TYPE = "application/json";
 const bytes = (...parts: (string | number[])[]) =>
   new Uint8Array(parts.flatMap((p) => (typeof p === "string" ? [...new TextEncoder().encode(p)] : p)));
-const nest = (depth: number, open = "[", close = "]", leaf = `"${MARKER}"`) => open.repeat(depth) + leaf + close.repeat(depth);
+const nest = (depth: number, open = "[", close = "]", leaf = `"${MARKER}"`) =>
+  open.repeat(depth) + leaf + close.repeat(depth);
 const objects = (depth: number) => `${'{"a":'.repeat(depth)}"${MARKER}"${"}".repeat(depth)}`;
 
 /** Malformed JSON sent as application/json: each must be a 400 "not valid JSON". */
@@ -53,16 +54,56 @@ export const deepJson: Payload[] = [
 
 /** Text PostgreSQL or a strict decoder refuses: each a 400 naming the problem. */
 export const badUnicode: Payload[] = [
-  { name: "invalid UTF-8 byte", contentType: JSON_TYPE, body: bytes(`{"inputs":{"topic":"${MARKER}`, [0xff, 0xfe], `"}}`) },
-  { name: "overlong UTF-8 encoding", contentType: JSON_TYPE, body: bytes(`{"inputs":{"topic":"${MARKER}`, [0xc0, 0xaf], `"}}`) },
-  { name: "truncated multibyte sequence", contentType: JSON_TYPE, body: bytes(`{"inputs":{"topic":"${MARKER}`, [0xe2, 0x82], `"}}`) },
-  { name: "UTF-8-encoded surrogate", contentType: JSON_TYPE, body: bytes(`{"inputs":{"topic":"${MARKER}`, [0xed, 0xa0, 0x80], `"}}`) },
-  { name: "UTF-16 body", contentType: JSON_TYPE, body: new Uint8Array([0xff, 0xfe, ...[...`{"m":"${MARKER}"}`].flatMap((c) => [c.charCodeAt(0), 0])]) },
-  { name: "escaped NUL", contentType: JSON_TYPE, body: `{"inputs":{"topic":"${MARKER}\\u0000"},"reason":"${MARKER}\\u0000"}` },
-  { name: "escaped lone high surrogate", contentType: JSON_TYPE, body: `{"inputs":{"topic":"${MARKER}\\ud800"},"reason":"${MARKER}\\ud800"}` },
-  { name: "escaped lone low surrogate", contentType: JSON_TYPE, body: `{"inputs":{"topic":"\\udc00${MARKER}"},"reason":"\\udc00${MARKER}"}` },
-  { name: "reversed surrogate pair", contentType: JSON_TYPE, body: `{"inputs":{"topic":"${MARKER}\\udc00\\ud800"},"reason":"${MARKER}\\udc00\\ud800"}` },
-  { name: "NUL in a key", contentType: JSON_TYPE, body: `{"inputs":{"to\\u0000pic":"${MARKER}"},"re\\u0000ason":"${MARKER}"}` },
+  {
+    name: "invalid UTF-8 byte",
+    contentType: JSON_TYPE,
+    body: bytes(`{"inputs":{"topic":"${MARKER}`, [0xff, 0xfe], `"}}`),
+  },
+  {
+    name: "overlong UTF-8 encoding",
+    contentType: JSON_TYPE,
+    body: bytes(`{"inputs":{"topic":"${MARKER}`, [0xc0, 0xaf], `"}}`),
+  },
+  {
+    name: "truncated multibyte sequence",
+    contentType: JSON_TYPE,
+    body: bytes(`{"inputs":{"topic":"${MARKER}`, [0xe2, 0x82], `"}}`),
+  },
+  {
+    name: "UTF-8-encoded surrogate",
+    contentType: JSON_TYPE,
+    body: bytes(`{"inputs":{"topic":"${MARKER}`, [0xed, 0xa0, 0x80], `"}}`),
+  },
+  {
+    name: "UTF-16 body",
+    contentType: JSON_TYPE,
+    body: new Uint8Array([0xff, 0xfe, ...[...`{"m":"${MARKER}"}`].flatMap((c) => [c.charCodeAt(0), 0])]),
+  },
+  {
+    name: "escaped NUL",
+    contentType: JSON_TYPE,
+    body: `{"inputs":{"topic":"${MARKER}\\u0000"},"reason":"${MARKER}\\u0000"}`,
+  },
+  {
+    name: "escaped lone high surrogate",
+    contentType: JSON_TYPE,
+    body: `{"inputs":{"topic":"${MARKER}\\ud800"},"reason":"${MARKER}\\ud800"}`,
+  },
+  {
+    name: "escaped lone low surrogate",
+    contentType: JSON_TYPE,
+    body: `{"inputs":{"topic":"\\udc00${MARKER}"},"reason":"\\udc00${MARKER}"}`,
+  },
+  {
+    name: "reversed surrogate pair",
+    contentType: JSON_TYPE,
+    body: `{"inputs":{"topic":"${MARKER}\\udc00\\ud800"},"reason":"${MARKER}\\udc00\\ud800"}`,
+  },
+  {
+    name: "NUL in a key",
+    contentType: JSON_TYPE,
+    body: `{"inputs":{"to\\u0000pic":"${MARKER}"},"re\\u0000ason":"${MARKER}"}`,
+  },
   { name: "raw NUL byte", contentType: JSON_TYPE, body: bytes(`{"inputs":{"topic":"${MARKER}`, [0x00], `"}}`) },
 ];
 
@@ -70,7 +111,11 @@ export const badUnicode: Payload[] = [
 export const wrongContentType: Payload[] = [
   { name: "text/plain", contentType: "text/plain;charset=UTF-8", body: `{"inputs":{"topic":"${MARKER}"}}` },
   { name: "form", contentType: "application/x-www-form-urlencoded", body: `inputs=${MARKER}` },
-  { name: "multipart", contentType: "multipart/form-data; boundary=----corpusBoundary7e1c", body: `------corpusBoundary7e1c\r\nContent-Disposition: form-data; name="inputs"\r\n\r\n${MARKER}\r\n------corpusBoundary7e1c--\r\n` },
+  {
+    name: "multipart",
+    contentType: "multipart/form-data; boundary=----corpusBoundary7e1c",
+    body: `------corpusBoundary7e1c\r\nContent-Disposition: form-data; name="inputs"\r\n\r\n${MARKER}\r\n------corpusBoundary7e1c--\r\n`,
+  },
   { name: "XML", contentType: "application/xml", body: `<inputs><topic>${MARKER}</topic></inputs>` },
   { name: "octet stream", contentType: "application/octet-stream", body: `{"inputs":{"topic":"${MARKER}"}}` },
   { name: "no content type", contentType: null, body: `{"inputs":{"topic":"${MARKER}"}}` },
@@ -87,8 +132,17 @@ export const wrongShape: Payload[] = [
 
 /** Over WEFT_JSON_MAX_BYTES (1 MiB): 413, whether declared or streamed. */
 export const oversized: Payload[] = [
-  { name: "1 MiB + 1 KB string", contentType: JSON_TYPE, body: `{"inputs":{"topic":"${MARKER}${"x".repeat(1_049_600)}"}}` },
-  { name: "3 MB streamed without a length", contentType: JSON_TYPE, body: `{"inputs":{"topic":"${MARKER}${"y".repeat(3_000_000)}"}}`, chunked: true },
+  {
+    name: "1 MiB + 1 KB string",
+    contentType: JSON_TYPE,
+    body: `{"inputs":{"topic":"${MARKER}${"x".repeat(1_049_600)}"}}`,
+  },
+  {
+    name: "3 MB streamed without a length",
+    contentType: JSON_TYPE,
+    body: `{"inputs":{"topic":"${MARKER}${"y".repeat(3_000_000)}"}}`,
+    chunked: true,
+  },
 ];
 
 /** A JSON route: where it is and who may call it. */
@@ -110,15 +164,58 @@ export const jsonRoutes: JsonRoute[] = [
   { name: "cancel a run", method: "POST", path: "/api/runs/{runId}/cancel", auth: "token", families: all },
   { name: "answer a review", method: "POST", path: "/api/runs/{runId}/answer", auth: "token", families: all },
   { name: "create a share link", method: "POST", path: "/api/runs/{runId}/share", auth: "token", families: all },
-  { name: "add a schedule", method: "POST", path: "/api/workflows/{workflowId}/schedules", auth: "token", families: all },
-  { name: "replace a schedule", method: "PUT", path: "/api/workflows/{workflowId}/schedules/{scheduleId}", auth: "token", families: all },
+  {
+    name: "add a schedule",
+    method: "POST",
+    path: "/api/workflows/{workflowId}/schedules",
+    auth: "token",
+    families: all,
+  },
+  {
+    name: "replace a schedule",
+    method: "PUT",
+    path: "/api/workflows/{workflowId}/schedules/{scheduleId}",
+    auth: "token",
+    families: all,
+  },
   { name: "add a webhook", method: "POST", path: "/api/workflows/{workflowId}/webhooks", auth: "token", families: all },
-  { name: "add a notification URL", method: "POST", path: "/api/workflows/{workflowId}/notifiers", auth: "token", families: all },
+  {
+    name: "add a notification URL",
+    method: "POST",
+    path: "/api/workflows/{workflowId}/notifiers",
+    auth: "token",
+    families: all,
+  },
   // the designer counts a request against its limit (20 a minute) before reading it: a sample of each family
-  { name: "designer", method: "POST", path: "/api/designer", auth: "token", families: [malformedJson.slice(0, 4), deepJson.slice(0, 2), badUnicode.slice(0, 5), wrongContentType.slice(0, 3), wrongShape.slice(0, 2), oversized] },
-  { name: "MCP", method: "POST", path: "/api/mcp", auth: "token", families: [malformedJson, deepJson, badUnicode, wrongContentType, oversized] },
+  {
+    name: "designer",
+    method: "POST",
+    path: "/api/designer",
+    auth: "token",
+    families: [
+      malformedJson.slice(0, 4),
+      deepJson.slice(0, 2),
+      badUnicode.slice(0, 5),
+      wrongContentType.slice(0, 3),
+      wrongShape.slice(0, 2),
+      oversized,
+    ],
+  },
+  {
+    name: "MCP",
+    method: "POST",
+    path: "/api/mcp",
+    auth: "token",
+    families: [malformedJson, deepJson, badUnicode, wrongContentType, oversized],
+  },
   { name: "create a tool (dialog)", method: "POST", path: "/tools/create", auth: "session", families: all },
-  { name: "webhook call", method: "POST", path: "/api/hooks/{secret}", auth: "none", families: [malformedJson, deepJson, badUnicode, oversized] },
+  {
+    name: "webhook call",
+    method: "POST",
+    path: "/api/hooks/{secret}",
+    auth: "none",
+    families: [malformedJson, deepJson, badUnicode, oversized],
+  },
 ];
 
 /** A server action the runner calls by name (from the build's server-reference manifest). */
@@ -160,11 +257,23 @@ export const actionPayloads: ActionPayload[] = [
   { name: "escaped NUL", encoding: "text", body: `["wf",{"name":"${MARKER}\\u0000"}]` },
   { name: "escaped lone surrogate", encoding: "text", body: `["wf",{"name":"${MARKER}\\ud83d"}]` },
   { name: "invalid UTF-8", encoding: "text", body: bytes(`["wf",{"name":"${MARKER}`, [0xff], `"}]`) },
-  { name: "raw NUL in a form field", encoding: "form", body: { "1_name": `${MARKER}\u0000`, "1_email": `${MARKER}@example.com`, "1_password": "long enough password" } },
-  { name: "UTF-8-encoded surrogate in a form field", encoding: "form", body: { "0": '["$K1"]', "1_name": bytes(MARKER, [0xed, 0xa0, 0x80]), "1_password": "long enough password" } },
+  {
+    name: "raw NUL in a form field",
+    encoding: "form",
+    body: { "1_name": `${MARKER}\u0000`, "1_email": `${MARKER}@example.com`, "1_password": "long enough password" },
+  },
+  {
+    name: "UTF-8-encoded surrogate in a form field",
+    encoding: "form",
+    body: { "0": '["$K1"]', "1_name": bytes(MARKER, [0xed, 0xa0, 0x80]), "1_password": "long enough password" },
+  },
   { name: "truncated argument row", encoding: "text", body: `["wf",{"name":"${MARKER}"` },
   { name: "arguments that are not JSON", encoding: "text", body: `name=${MARKER}` },
-  { name: "form without its root row", encoding: "form", body: { "1_name": MARKER, "1_email": `${MARKER}@example.com` } },
+  {
+    name: "form without its root row",
+    encoding: "form",
+    body: { "1_name": MARKER, "1_email": `${MARKER}@example.com` },
+  },
   { name: "root row that is not JSON", encoding: "form", body: { "0": `[${MARKER}`, "1_name": MARKER } },
   { name: "a file in the form", encoding: "form", body: { "1_name": MARKER }, file: true },
 ];
@@ -174,7 +283,19 @@ export interface UploadCase {
   name: string;
   filename: string | null;
   /** Built by the runner (archives need lib/kb/fixtures). */
-  kind: "docx-bomb" | "docx-liar" | "docx-truncated" | "zip-not-docx" | "pdf-junk" | "html-empty" | "text-nul" | "text-bad-utf8" | "unsupported" | "no-name" | "csv-broken" | "too-large";
+  kind:
+    | "docx-bomb"
+    | "docx-liar"
+    | "docx-truncated"
+    | "zip-not-docx"
+    | "pdf-junk"
+    | "html-empty"
+    | "text-nul"
+    | "text-bad-utf8"
+    | "unsupported"
+    | "no-name"
+    | "csv-broken"
+    | "too-large";
 }
 
 export const uploadCases: UploadCase[] = [

@@ -8,7 +8,17 @@ import { db } from "@/lib/db/client";
 import { startRun } from "@/lib/runs/service";
 import { createTestWorkflow } from "@/test/fixtures";
 import type { WorkflowInput } from "@/lib/workflow/schema";
-import { alive, expectContiguousSeq, saveWorkerLogs, stepsNow, TERMINAL, waitFor, waitTerminal, workerOf, type WorkerProcess } from "@/test/helpers/worker";
+import {
+  alive,
+  expectContiguousSeq,
+  saveWorkerLogs,
+  stepsNow,
+  TERMINAL,
+  waitFor,
+  waitTerminal,
+  workerOf,
+  type WorkerProcess,
+} from "@/test/helpers/worker";
 import { useWorkerPool } from "@/test/helpers/worker-pool";
 
 /**
@@ -35,13 +45,19 @@ const BEFORE = 4; // agents before the tool step
 const AFTER = 4; // agents after it
 let sinkDir = "";
 const pool = useWorkerPool({
-  fixtures: [{ rules: [{ id: "step", match: { system: "[[d1]]" }, reply: { text: "done {{lastUser}}", delayMs: 700 } }] }],
+  fixtures: [
+    { rules: [{ id: "step", match: { system: "[[d1]]" }, reply: { text: "done {{lastUser}}", delayMs: 700 } }] },
+  ],
   size: 5,
   // the side-effect sink: an MCP server (stdio) the owner registered and approved
   setup: async ({ ownerId }) => {
     sinkDir = mkdtempSync(path.join(tmpdir(), "weft-d1-"));
     const fixture = path.resolve(import.meta.dirname, "fixtures/effect-sink-mcp.mjs");
-    const v = await saveMcpServer(ownerId, "sink", { transport: "stdio", command: process.execPath, args: [fixture, path.join(sinkDir, "effects.log")] });
+    const v = await saveMcpServer(ownerId, "sink", {
+      transport: "stdio",
+      command: process.execPath,
+      args: [fixture, path.join(sinkDir, "effects.log")],
+    });
     await approveToolVersion(ownerId, v.id, v.codeHash!);
   },
 });
@@ -50,7 +66,10 @@ afterAll(() => {
   if (sinkDir) rmSync(sinkDir, { recursive: true, force: true });
 });
 
-const agentIds = [...Array.from({ length: BEFORE }, (_, i) => `n${i + 1}`), ...Array.from({ length: AFTER }, (_, i) => `n${BEFORE + i + 1}`)];
+const agentIds = [
+  ...Array.from({ length: BEFORE }, (_, i) => `n${i + 1}`),
+  ...Array.from({ length: AFTER }, (_, i) => `n${BEFORE + i + 1}`),
+];
 const agent = (id: string) => ({ id, type: "agent" as const, agent: "a", task: `{{inputs.token}} ${id}` });
 const chain: WorkflowInput = {
   name: "D1 chain",
@@ -64,11 +83,18 @@ const chain: WorkflowInput = {
     { id: "end", type: "end" },
   ],
   edges: [
-    ...["start", ...agentIds.slice(0, BEFORE)].map((s, i, all) => ({ id: `a${i}`, source: s, sourceHandle: i === 0 ? "next" : "done", target: all[i + 1] ?? "effect" })),
+    ...["start", ...agentIds.slice(0, BEFORE)].map((s, i, all) => ({
+      id: `a${i}`,
+      source: s,
+      sourceHandle: i === 0 ? "next" : "done",
+      target: all[i + 1] ?? "effect",
+    })),
     // an effect whose outcome is unknown (its worker died mid-call) is not repeated: it takes `error` and the run goes on
     { id: "t-done", source: "effect", sourceHandle: "done", target: `n${BEFORE + 1}` },
     { id: "t-error", source: "effect", sourceHandle: "error", target: `n${BEFORE + 1}` },
-    ...agentIds.slice(BEFORE).map((s, i, all) => ({ id: `b${i}`, source: s, sourceHandle: "done", target: all[i + 1] ?? "end" })),
+    ...agentIds
+      .slice(BEFORE)
+      .map((s, i, all) => ({ id: `b${i}`, source: s, sourceHandle: "done", target: all[i + 1] ?? "end" })),
   ],
 };
 const STEPS = agentIds.length + 3;
@@ -82,7 +108,9 @@ async function chaos(workflowId: string): Promise<Chaos> {
   const c: Chaos = { tokens: [], runIds: [], kills: [], waves: 0, t0: Date.now() };
   const wave = async () => {
     const batch = Array.from({ length: RUNS }, () => `tok${randomBytes(6).toString("hex")}`);
-    const ids = await Promise.all(batch.map(async (token) => (await startRun(pool.ownerId, workflowId, { inputs: { token } })).run.id));
+    const ids = await Promise.all(
+      batch.map(async (token) => (await startRun(pool.ownerId, workflowId, { inputs: { token } })).run.id),
+    );
     c.tokens.push(...batch);
     c.runIds.push(...ids);
     c.waves++;
@@ -104,83 +132,122 @@ async function chaos(workflowId: string): Promise<Chaos> {
     const ready = workers.filter((w) => alive(w) && !killed.has(w) && w.readyAt !== undefined);
     if (ready.length < 2) continue;
     const running = (await Promise.all(c.runIds.map(stepsNow))).flat().filter((s) => s.status === "running");
-    const holders = [...new Set(running.map((s) => workerOf(ready, s.leaseOwner)).filter((w): w is WorkerProcess => !!w))];
+    const holders = [
+      ...new Set(running.map((s) => workerOf(ready, s.leaseOwner)).filter((w): w is WorkerProcess => !!w)),
+    ];
     const victim = holders[Math.floor(Math.random() * holders.length)];
     if (!victim) continue;
     killed.add(victim);
     const held = running.filter((s) => workerOf([victim], s.leaseOwner)).map((s) => s.nodeId);
     victim.child.kill("SIGKILL");
-    c.kills.push({ victim, line: `+${Date.now() - c.t0} ms: pid ${victim.child.pid} holding ${held.length} running steps (${[...new Set(held)].join(", ")})` });
+    c.kills.push({
+      victim,
+      line: `+${Date.now() - c.t0} ms: pid ${victim.child.pid} holding ${held.length} running steps (${[...new Set(held)].join(", ")})`,
+    });
     start(); // the replacement; not awaited, the survivors keep working
   }
   return c;
 }
 
 /** The interruptions the run's planner state recorded, by node. */
-const interruptionsOf = (state: unknown) => Object.entries((state as Interruptions | null)?.nodes ?? {}).flatMap(([nodeId, n]) => (n.interruptions ?? []).map((i) => ({ nodeId, ...i })));
+const interruptionsOf = (state: unknown) =>
+  Object.entries((state as Interruptions | null)?.nodes ?? {}).flatMap(([nodeId, n]) =>
+    (n.interruptions ?? []).map((i) => ({ nodeId, ...i })),
+  );
 
 describe("D1 chaos", () => {
-  it(`${RUNS} concurrent runs × ${STEPS} steps survive ${KILLS} SIGKILLs of workers at random points`, { timeout: 900_000 }, async () => {
-    onTestFailed(() => {
-      const logFile = path.join(tmpdir(), `weft-d1-workers-${Date.now()}.log`);
-      saveWorkerLogs(workers, logFile);
-      console.info(`D1 failed: every worker's log is in ${logFile}`);
-    });
-    const { workflowId } = await createTestWorkflow(pool.ownerId, chain);
-    const { tokens, runIds, kills, waves, t0 } = await chaos(workflowId);
-    console.info(`D1 kills:\n  ${kills.map((k) => k.line).join("\n  ")}`);
-    const victims = kills.map((k) => k.victim);
+  it(
+    `${RUNS} concurrent runs × ${STEPS} steps survive ${KILLS} SIGKILLs of workers at random points`,
+    { timeout: 900_000 },
+    async () => {
+      onTestFailed(() => {
+        const logFile = path.join(tmpdir(), `weft-d1-workers-${Date.now()}.log`);
+        saveWorkerLogs(workers, logFile);
+        console.info(`D1 failed: every worker's log is in ${logFile}`);
+      });
+      const { workflowId } = await createTestWorkflow(pool.ownerId, chain);
+      const { tokens, runIds, kills, waves, t0 } = await chaos(workflowId);
+      console.info(`D1 kills:\n  ${kills.map((k) => k.line).join("\n  ")}`);
+      const victims = kills.map((k) => k.victim);
 
-    // one count per poll (not one poll per run): the test process stays light next to the workers
-    await waitFor(async () => (await db().run.count({ where: { id: { in: runIds }, status: { notIn: TERMINAL as never[] } } })) === 0, 600_000, "every run terminal");
-    const done = await Promise.all(runIds.map((id) => waitTerminal(id)));
-    console.info(`D1: all ${runIds.length} runs (${waves} wave(s) of ${RUNS}) terminal ${Date.now() - t0} ms after start`);
-    const sink = existsSync(path.join(sinkDir, "effects.log")) ? readFileSync(path.join(sinkDir, "effects.log"), "utf8").split("\n").filter(Boolean) : [];
-    const requests = pool.model.requests();
-    const tally = { redispatched: 0, unknownEffects: 0, takeovers: 0, crashes: 0, pending: 0, crashLoops: 0 };
-    for (const [i, { run, steps, events }] of done.entries()) {
-      const token = tokens[i]!;
-      const interruptions = interruptionsOf(run.state);
-      tally.takeovers += interruptions.filter((x) => x.verdict === "alive").length;
-      tally.crashes += interruptions.filter((x) => x.verdict === "crashed").length;
-      tally.pending += interruptions.filter((x) => x.verdict === "pending").length;
-      // exactly one committed result per step: one row each, at most one step_finished each, and all of them when the run succeeded
-      const rows = steps.map((s) => s.nodeId);
-      expect(new Set(rows).size, token).toBe(rows.length);
-      const finished = events.filter((e) => e.type === "step_finished").map((e) => (e.payload as { nodeId: string }).nodeId);
-      expect(finished.sort()).toEqual(rows.filter((n) => steps.find((s) => s.nodeId === n)!.status !== "running").sort());
-      expect(events.filter((e) => e.type === "run_finished")).toHaveLength(1);
-      expectContiguousSeq(events);
-      if (run.status !== "succeeded") {
-        // the only acceptable failure: a genuine crash loop, three attempts of one step each on a worker this test killed
-        expect(run.reason ?? "", JSON.stringify(interruptions)).toMatch(/giving up after 3 attempts \(its worker died each time/);
-        const byVictims = (nodeId: string) => interruptions.filter((x) => x.nodeId === nodeId && x.verdict === "crashed" && victims.some((v) => workerOf([v], x.owner))).length;
-        expect(Math.max(...interruptions.map((x) => byVictims(x.nodeId))), run.reason ?? "").toBeGreaterThanOrEqual(3);
-        tally.crashLoops++;
-      } else {
-        expect(rows.sort()).toEqual(["start", ...agentIds, "effect", "end"].sort());
-        expect(steps.every((s) => s.status === "succeeded"), JSON.stringify(steps.map((s) => [s.nodeId, s.status]))).toBe(true);
+      // one count per poll (not one poll per run): the test process stays light next to the workers
+      await waitFor(
+        async () =>
+          (await db().run.count({ where: { id: { in: runIds }, status: { notIn: TERMINAL as never[] } } })) === 0,
+        600_000,
+        "every run terminal",
+      );
+      const done = await Promise.all(runIds.map((id) => waitTerminal(id)));
+      console.info(
+        `D1: all ${runIds.length} runs (${waves} wave(s) of ${RUNS}) terminal ${Date.now() - t0} ms after start`,
+      );
+      const sink = existsSync(path.join(sinkDir, "effects.log"))
+        ? readFileSync(path.join(sinkDir, "effects.log"), "utf8").split("\n").filter(Boolean)
+        : [];
+      const requests = pool.model.requests();
+      const tally = { redispatched: 0, unknownEffects: 0, takeovers: 0, crashes: 0, pending: 0, crashLoops: 0 };
+      for (const [i, { run, steps, events }] of done.entries()) {
+        const token = tokens[i]!;
+        const interruptions = interruptionsOf(run.state);
+        tally.takeovers += interruptions.filter((x) => x.verdict === "alive").length;
+        tally.crashes += interruptions.filter((x) => x.verdict === "crashed").length;
+        tally.pending += interruptions.filter((x) => x.verdict === "pending").length;
+        // exactly one committed result per step: one row each, at most one step_finished each, and all of them when the run succeeded
+        const rows = steps.map((s) => s.nodeId);
+        expect(new Set(rows).size, token).toBe(rows.length);
+        const finished = events
+          .filter((e) => e.type === "step_finished")
+          .map((e) => (e.payload as { nodeId: string }).nodeId);
+        expect(finished.sort()).toEqual(
+          rows.filter((n) => steps.find((s) => s.nodeId === n)!.status !== "running").sort(),
+        );
+        expect(events.filter((e) => e.type === "run_finished")).toHaveLength(1);
+        expectContiguousSeq(events);
+        if (run.status !== "succeeded") {
+          // the only acceptable failure: a genuine crash loop, three attempts of one step each on a worker this test killed
+          expect(run.reason ?? "", JSON.stringify(interruptions)).toMatch(
+            /giving up after 3 attempts \(its worker died each time/,
+          );
+          const byVictims = (nodeId: string) =>
+            interruptions.filter(
+              (x) => x.nodeId === nodeId && x.verdict === "crashed" && victims.some((v) => workerOf([v], x.owner)),
+            ).length;
+          expect(Math.max(...interruptions.map((x) => byVictims(x.nodeId))), run.reason ?? "").toBeGreaterThanOrEqual(
+            3,
+          );
+          tally.crashLoops++;
+        } else {
+          expect(rows.sort()).toEqual(["start", ...agentIds, "effect", "end"].sort());
+          expect(
+            steps.every((s) => s.status === "succeeded"),
+            JSON.stringify(steps.map((s) => [s.nodeId, s.status])),
+          ).toBe(true);
+        }
+        // a step runs again only when its attempt was interrupted: calls ≤ attempts, and = 1 for first-attempt commits
+        for (const s of steps.filter((x) => agentIds.includes(x.nodeId) && x.status === "succeeded")) {
+          const calls = requests.filter((q) => q.lastUser.trim() === `${token} ${s.nodeId}`).length;
+          expect(calls, `${token} ${s.nodeId}`).toBeGreaterThanOrEqual(1);
+          expect(calls, `${token} ${s.nodeId}`).toBeLessThanOrEqual(s.attempt);
+        }
+        tally.redispatched += steps.reduce((n, s) => n + s.attempt - 1, 0);
+        // the side effect: at most once per idempotency key; exactly once when the tool step took `done`
+        const effect = steps.find((s) => s.nodeId === "effect");
+        const seen = sink.filter((k) => k === token).length;
+        expect(seen, token).toBeLessThanOrEqual(1);
+        if (effect?.status === "succeeded" && effect.branch === "done") expect(seen, token).toBe(1);
+        else if (effect) tally.unknownEffects++;
+        expect(await db().toolEffect.count({ where: { runId: run.id } })).toBe(effect ? 1 : 0);
       }
-      // a step runs again only when its attempt was interrupted: calls ≤ attempts, and = 1 for first-attempt commits
-      for (const s of steps.filter((x) => agentIds.includes(x.nodeId) && x.status === "succeeded")) {
-        const calls = requests.filter((q) => q.lastUser.trim() === `${token} ${s.nodeId}`).length;
-        expect(calls, `${token} ${s.nodeId}`).toBeGreaterThanOrEqual(1);
-        expect(calls, `${token} ${s.nodeId}`).toBeLessThanOrEqual(s.attempt);
-      }
-      tally.redispatched += steps.reduce((n, s) => n + s.attempt - 1, 0);
-      // the side effect: at most once per idempotency key; exactly once when the tool step took `done`
-      const effect = steps.find((s) => s.nodeId === "effect");
-      const seen = sink.filter((k) => k === token).length;
-      expect(seen, token).toBeLessThanOrEqual(1);
-      if (effect?.status === "succeeded" && effect.branch === "done") expect(seen, token).toBe(1);
-      else if (effect) tally.unknownEffects++;
-      expect(await db().toolEffect.count({ where: { runId: run.id } })).toBe(effect ? 1 : 0);
-    }
-    console.info(`D1: ${kills.length} SIGKILLs, ${tally.redispatched} step attempts re-dispatched (interruptions judged: ${tally.crashes} crashes, ${tally.takeovers} takeovers from live workers not counted, ${tally.pending} still pending when the step finished — a verdict is awaited only when it decides a crash loop), ${tally.crashLoops} genuine crash loops, ${sink.length} effects for ${runIds.length} keys, ${tally.unknownEffects} effects of unknown outcome not repeated`);
-    const logs = workers.flatMap((w) => w.logs);
-    const lockLost = logs.filter((l) => l.includes("could not renew lock")).length;
-    const stalled = logs.filter((l) => l.includes("stalled run job re-queued")).length;
-    console.info(`D1: worker logs: ${stalled} stalled jobs re-queued by BullMQ, ${lockLost} lock renewals failed (a live worker losing its lock)`);
-    expect(kills).toHaveLength(KILLS);
-  });
+      console.info(
+        `D1: ${kills.length} SIGKILLs, ${tally.redispatched} step attempts re-dispatched (interruptions judged: ${tally.crashes} crashes, ${tally.takeovers} takeovers from live workers not counted, ${tally.pending} still pending when the step finished — a verdict is awaited only when it decides a crash loop), ${tally.crashLoops} genuine crash loops, ${sink.length} effects for ${runIds.length} keys, ${tally.unknownEffects} effects of unknown outcome not repeated`,
+      );
+      const logs = workers.flatMap((w) => w.logs);
+      const lockLost = logs.filter((l) => l.includes("could not renew lock")).length;
+      const stalled = logs.filter((l) => l.includes("stalled run job re-queued")).length;
+      console.info(
+        `D1: worker logs: ${stalled} stalled jobs re-queued by BullMQ, ${lockLost} lock renewals failed (a live worker losing its lock)`,
+      );
+      expect(kills).toHaveLength(KILLS);
+    },
+  );
 });

@@ -35,7 +35,13 @@ export type WorkerRuntime = {
 };
 
 /** Variables that would send model or embedding calls anywhere but the scripted server. */
-const ROUTED_ELSEWHERE = ["OPENAI_BASE_URL", "OPENAI_API_KEY", "WEFT_SCRIPTED_MODEL_URL", "WEFT_EMBEDDING_BASE_URL", "WEFT_EMBEDDING_MODEL"];
+const ROUTED_ELSEWHERE = [
+  "OPENAI_BASE_URL",
+  "OPENAI_API_KEY",
+  "WEFT_SCRIPTED_MODEL_URL",
+  "WEFT_EMBEDDING_BASE_URL",
+  "WEFT_EMBEDDING_MODEL",
+];
 
 /**
  * Call at the top of an integration test file that runs workflows end to end: a fresh database and
@@ -59,13 +65,20 @@ export function useWorkerRuntime(opts: RuntimeOptions = {}): WorkerRuntime {
     if (opts.modelInProcess) routeThisProcessTo(state.model.port, envBefore);
     state.ownerId = (await createTestUser()).id;
     const blanked = Object.fromEntries(ROUTED_ELSEWHERE.map((k) => [k, ""]));
-    state.worker = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: state.model.port, env: { ...blanked, ...opts.workerEnv } });
+    state.worker = spawnWorker({
+      databaseUrl: database.current.url,
+      prefix,
+      modelPort: state.model.port,
+      env: { ...blanked, ...opts.workerEnv },
+    });
     await state.worker.ready;
   }, 180_000);
 
   afterAll(async () => {
     if (state.worker) await stopWorker(state.worker);
-    await runsQueue().obliterate({ force: true }).catch(() => undefined);
+    await runsQueue()
+      .obliterate({ force: true })
+      .catch(() => undefined);
     await closeRunsQueue();
     await closeApiRedis();
     // requests that waited for a run (?wait=, MCP workflow tools) subscribed to its wake-ups
@@ -77,9 +90,15 @@ export function useWorkerRuntime(opts: RuntimeOptions = {}): WorkerRuntime {
   return {
     database,
     prefix,
-    get model() { return started(state.model, "the scripted model server"); },
-    get worker() { return started(state.worker, "the worker"); },
-    get ownerId() { return started(state.ownerId, "the test user"); },
+    get model() {
+      return started(state.model, "the scripted model server");
+    },
+    get worker() {
+      return started(state.worker, "the worker");
+    },
+    get ownerId() {
+      return started(state.ownerId, "the test user");
+    },
     async run(doc, inputs = {}, ms = 60_000) {
       const ownerId = started(state.ownerId, "the test user");
       const { workflowId } = await createTestWorkflow(ownerId, doc as WorkflowInput);

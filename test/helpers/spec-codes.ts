@@ -12,7 +12,10 @@ const TEXT = /\.(ts|tsx|mts|cts|mjs|cjs|js|md|prisma|sql|ya?ml|css)$/;
 
 /** Tracked and new (not ignored) text files, repository-relative; the generated Prisma client is left out. */
 export function textFiles(): string[] {
-  const out = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" });
+  const out = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+    cwd: root,
+    encoding: "utf8",
+  });
   return out
     .split("\n")
     .filter((f) => TEXT.test(f) && !f.startsWith("lib/generated/") && fs.existsSync(path.join(root, f)));
@@ -28,7 +31,10 @@ export interface Citation {
 /** Spec code families: engine rules R, durability D, live status S, sandbox X, web W, model-facing L, benchmarks B. */
 const FAMILIES = "RDSXWLB";
 /** A code (`R7`, `B4a`) or a range of one family (`R1–R10`, `D6-D10`, `B4a–c`). */
-const CODE = new RegExp(`(?<![\\w#$@/.\\-[])([${FAMILIES}])(\\d{1,2})([a-c]?)(?:\\s*[–-]\\s*\\1?(\\d{1,2})?([a-c])?)?(?![\\w\\]])`, "g");
+const CODE = new RegExp(
+  `(?<![\\w#$@/.\\-[])([${FAMILIES}])(\\d{1,2})([a-c]?)(?:\\s*[–-]\\s*\\1?(\\d{1,2})?([a-c])?)?(?![\\w\\]])`,
+  "g",
+);
 const HOUSE_RULE = /house rules? (\d+)/gi;
 const SCENARIO = /\bscenarios?(?: fixtures)? ([A-E])(?:\s*(?:[–-]|and)\s*([A-E]))?\b/gi;
 

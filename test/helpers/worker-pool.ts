@@ -54,7 +54,12 @@ export function useWorkerPool(opts: WorkerPoolOptions): WorkerPool {
     },
     workers,
     start() {
-      const w = spawnWorker({ databaseUrl: database.current.url, prefix, modelPort: pool.model.port, ...(opts.workerEnv ? { env: opts.workerEnv } : {}) });
+      const w = spawnWorker({
+        databaseUrl: database.current.url,
+        prefix,
+        modelPort: pool.model.port,
+        ...(opts.workerEnv ? { env: opts.workerEnv } : {}),
+      });
       workers.push(w);
       return w;
     },
@@ -70,11 +75,15 @@ export function useWorkerPool(opts: WorkerPoolOptions): WorkerPool {
   }, 480_000);
 
   afterAll(async () => {
-    await Promise.all(workers.map(async (w) => {
-      w.child.kill("SIGCONT");
-      await stopWorker(w, 20_000);
-    }));
-    await runsQueue().obliterate({ force: true }).catch(() => undefined);
+    await Promise.all(
+      workers.map(async (w) => {
+        w.child.kill("SIGCONT");
+        await stopWorker(w, 20_000);
+      }),
+    );
+    await runsQueue()
+      .obliterate({ force: true })
+      .catch(() => undefined);
     await closeRunsQueue();
     await closeApiRedis();
     await model?.close();

@@ -25,32 +25,43 @@ export type WorkerProcess = {
  * Options for spawnWorker: the database, queue prefix and scripted model port, plus extra env;
  * `entry` is the script to run (default workers/main.ts; B1 runs bench/engine/worker.ts).
  */
-export type WorkerOptions = { databaseUrl: string; prefix: string; modelPort?: number; env?: Record<string, string>; entry?: string; nodeArgs?: string[] };
+export type WorkerOptions = {
+  databaseUrl: string;
+  prefix: string;
+  modelPort?: number;
+  env?: Record<string, string>;
+  entry?: string;
+  nodeArgs?: string[];
+};
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** Spawns a worker process (workers/main.ts unless `entry` says otherwise; `nodeArgs` go to node, e.g. --cpu-prof) against this test's database, prefix and scripted model server. */
 export function spawnWorker(opts: WorkerOptions): WorkerProcess {
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--conditions=react-server", "--import", "tsx", opts.entry ?? "workers/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: opts.databaseUrl,
-      WEFT_QUEUE_PREFIX: opts.prefix,
-      ...(opts.modelPort === undefined ? {} : { WEFT_SCRIPTED_MODEL_PORT: String(opts.modelPort) }),
-      WEFT_WORKER_HEALTH_PORT: "0",
-      WEFT_WORKER_SHUTDOWN_GRACE_MS: "3000",
-      WEFT_RECONCILE_INTERVAL_MS: "1000",
-      // several workers per test file, two files at a time: keep well inside PostgreSQL's 100 connections
-      WEFT_DB_POOL_MAX: "4",
-      OPENAI_BASE_URL: "",
-      OPENAI_API_KEY: "",
-      LOG_LEVEL: "info",
-      NODE_ENV: "test",
-      ...opts.env,
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), "--conditions=react-server", "--import", "tsx", opts.entry ?? "workers/main.ts"],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: opts.databaseUrl,
+        WEFT_QUEUE_PREFIX: opts.prefix,
+        ...(opts.modelPort === undefined ? {} : { WEFT_SCRIPTED_MODEL_PORT: String(opts.modelPort) }),
+        WEFT_WORKER_HEALTH_PORT: "0",
+        WEFT_WORKER_SHUTDOWN_GRACE_MS: "3000",
+        WEFT_RECONCILE_INTERVAL_MS: "1000",
+        // several workers per test file, two files at a time: keep well inside PostgreSQL's 100 connections
+        WEFT_DB_POOL_MAX: "4",
+        OPENAI_BASE_URL: "",
+        OPENAI_API_KEY: "",
+        LOG_LEVEL: "info",
+        NODE_ENV: "test",
+        ...opts.env,
+      },
+      stdio: ["ignore", "ignore", "pipe"],
     },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  );
   const logs: string[] = [];
   const ready = new Promise<number>((resolve, reject) => {
     let partial = ""; // a chunk may end mid-line: keep the rest for the next one
@@ -68,7 +79,10 @@ export function spawnWorker(opts: WorkerOptions): WorkerProcess {
   ready.catch(() => undefined);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const w: WorkerProcess = { child, ready, exited, logs };
-  ready.then(() => (w.readyAt = Date.now()), () => undefined);
+  ready.then(
+    () => (w.readyAt = Date.now()),
+    () => undefined,
+  );
   return w;
 }
 
@@ -83,7 +97,11 @@ export async function stopWorker(w: WorkerProcess, ms = 10_000): Promise<number 
 }
 
 /** Polls `fn` every 100 ms until it returns a truthy value; throws after `ms`. */
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, ms = 60_000, what = "condition"): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  ms = 60_000,
+  what = "condition",
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -106,10 +124,14 @@ export async function stepsNow(runId: string) {
 }
 
 export async function waitTerminal(runId: string, ms = 60_000) {
-  const run = await waitFor(async () => {
-    const r = await db().run.findUnique({ where: { id: runId } });
-    return r && TERMINAL.includes(r.status) ? r : null;
-  }, ms, `run ${runId} terminal`);
+  const run = await waitFor(
+    async () => {
+      const r = await db().run.findUnique({ where: { id: runId } });
+      return r && TERMINAL.includes(r.status) ? r : null;
+    },
+    ms,
+    `run ${runId} terminal`,
+  );
   const steps = await db().step.findMany({ where: { runId }, orderBy: [{ startedAt: "asc" }] });
   const events = await db().runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } });
   return { run, steps, events };
@@ -149,15 +171,31 @@ export function chainWorkflow(name: string, markers: string[]): WorkflowInput {
   const ids = markers.map((_, i) => `n${i + 1}`);
   return {
     name,
-    agents: markers.map((m, i) => ({ key: `a${i + 1}`, name: `A${i + 1}`, instructions: `[[${m}]] Agent ${i + 1}.`, model: { model: "scripted-demo" } })),
-    nodes: [{ id: "start", type: "start" }, ...ids.map((id, i) => ({ id, type: "agent" as const, agent: `a${i + 1}`, task: `Step ${i + 1}` })), { id: "end", type: "end" }],
-    edges: ["start", ...ids].map((source, i, all) => ({ id: `e${i}`, source, sourceHandle: i === 0 ? "next" : "done", target: all[i + 1] ?? "end" })),
+    agents: markers.map((m, i) => ({
+      key: `a${i + 1}`,
+      name: `A${i + 1}`,
+      instructions: `[[${m}]] Agent ${i + 1}.`,
+      model: { model: "scripted-demo" },
+    })),
+    nodes: [
+      { id: "start", type: "start" },
+      ...ids.map((id, i) => ({ id, type: "agent" as const, agent: `a${i + 1}`, task: `Step ${i + 1}` })),
+      { id: "end", type: "end" },
+    ],
+    edges: ["start", ...ids].map((source, i, all) => ({
+      id: `e${i}`,
+      source,
+      sourceHandle: i === 0 ? "next" : "done",
+      target: all[i + 1] ?? "end",
+    })),
   };
 }
 
 /** The worker of `workers` whose process holds `leaseOwner` (`host:pid:uuid:job:attempt`). */
 export function workerOf(workers: WorkerProcess[], leaseOwner: string | null | undefined): WorkerProcess | undefined {
-  return leaseOwner ? workers.find((w) => w.child.pid !== undefined && leaseOwner.includes(`:${w.child.pid}:`)) : undefined;
+  return leaseOwner
+    ? workers.find((w) => w.child.pid !== undefined && leaseOwner.includes(`:${w.child.pid}:`))
+    : undefined;
 }
 
 /** True while the process has not exited. */

@@ -18,7 +18,9 @@ beforeAll(async () => {
   owner = (await createTestUser()).id;
 });
 afterAll(async () => {
-  await runsQueue().obliterate({ force: true }).catch(() => undefined);
+  await runsQueue()
+    .obliterate({ force: true })
+    .catch(() => undefined);
   await Promise.all([closeRunsQueue(), closeApiRedis(), closeRunLimiter()]);
 });
 
@@ -30,14 +32,30 @@ const looping = (limits: Record<string, number>, maxIterations: number, timeoutM
   nodes: [
     { id: "start", type: "start" },
     { id: "draft", type: "agent", agent: "a", ...(timeoutMs ? { timeoutMs } : {}) },
-    { id: "check", type: "agent", agent: "a", branches: [{ id: "ok", label: "OK", condition: "" }, { id: "again", label: "Again", condition: "" }] },
+    {
+      id: "check",
+      type: "agent",
+      agent: "a",
+      branches: [
+        { id: "ok", label: "OK", condition: "" },
+        { id: "again", label: "Again", condition: "" },
+      ],
+    },
     { id: "end", type: "end" },
   ],
   edges: [
     { id: "e1", source: "start", sourceHandle: "next", target: "draft" },
     { id: "e2", source: "draft", sourceHandle: "done", target: "check" },
     { id: "e3", source: "check", sourceHandle: "ok", target: "end" },
-    { id: "back", source: "check", sourceHandle: "again", target: "draft", kind: "loop", maxIterations, onExhausted: "continue" },
+    {
+      id: "back",
+      source: "check",
+      sourceHandle: "again",
+      target: "draft",
+      kind: "loop",
+      maxIterations,
+      onExhausted: "continue",
+    },
   ],
 });
 
@@ -47,15 +65,26 @@ describe("run limit ceilings (finding 5)", () => {
   it("finding 5: limits above the server's ceilings are refused when a workflow is saved, naming each limit and its setting", async () => {
     const refusal = await createWorkflow(owner, looping(huge, 1e9, 1e12)).catch((e: unknown) => e);
     expect(refusal).toMatchObject({ code: "invalid_workflow", status: 422 });
-    const issues = (refusal as { details: { issues: { message: string; field?: string; edgeId?: string; nodeId?: string }[] } }).details.issues;
+    const issues = (
+      refusal as { details: { issues: { message: string; field?: string; edgeId?: string; nodeId?: string }[] } }
+    ).details.issues;
     expect(issues.map((i) => i.field ?? i.edgeId ?? i.nodeId)).toEqual([
-      "limits.maxSteps", "limits.maxIterationsPerLoop", "limits.runTimeoutMs", "limits.maxTurnsPerVisit", "back", "draft",
+      "limits.maxSteps",
+      "limits.maxIterationsPerLoop",
+      "limits.runTimeoutMs",
+      "limits.maxTurnsPerVisit",
+      "back",
+      "draft",
     ]);
-    expect(issues[0]!.message).toBe("limits.maxSteps is 1000000000; this server allows at most 1000 (WEFT_MAX_RUN_STEPS).");
+    expect(issues[0]!.message).toBe(
+      "limits.maxSteps is 1000000000; this server allows at most 1000 (WEFT_MAX_RUN_STEPS).",
+    );
     expect(await db().workflow.count({ where: { ownerId: owner } })).toBe(0);
 
     const ok = await createWorkflow(owner, looping({ maxSteps: 1000 }, 100));
-    await expect(updateWorkflow(owner, ok.id, { draft: looping({}, 1e9) as Record<string, unknown> })).rejects.toMatchObject({ code: "invalid_workflow" });
+    await expect(
+      updateWorkflow(owner, ok.id, { draft: looping({}, 1e9) as Record<string, unknown> }),
+    ).rejects.toMatchObject({ code: "invalid_workflow" });
     const stored = await db().workflow.findUniqueOrThrow({ where: { id: ok.id } });
     expect((stored.draft as { edges: { maxIterations?: number }[] }).edges.at(-1)?.maxIterations).toBe(100);
   });
@@ -65,7 +94,9 @@ describe("run limit ceilings (finding 5)", () => {
     const before = await db().run.count();
     await expect(startRun(owner, workflowId, { version: 1 })).rejects.toMatchObject({
       code: "invalid_workflow",
-      message: expect.stringContaining("limits.runTimeoutMs is 2592000000; this server allows at most 21600000 (WEFT_MAX_RUN_TIMEOUT_MS)"),
+      message: expect.stringContaining(
+        "limits.runTimeoutMs is 2592000000; this server allows at most 21600000 (WEFT_MAX_RUN_TIMEOUT_MS)",
+      ),
     });
     expect(await db().run.count()).toBe(before);
     await expect(saveWorkflowVersion(owner, workflowId)).rejects.toMatchObject({ code: "invalid_workflow" });
@@ -76,7 +107,9 @@ describe("run limit ceilings (finding 5)", () => {
     resetEnvCache();
     try {
       expect(await createWorkflow(owner, looping({ maxSteps: 5000 }, 3))).toMatchObject({ name: "Loop" });
-      await expect(createWorkflow(owner, looping({ maxSteps: 5001 }, 3))).rejects.toMatchObject({ message: expect.stringContaining("at most 5000") });
+      await expect(createWorkflow(owner, looping({ maxSteps: 5001 }, 3))).rejects.toMatchObject({
+        message: expect.stringContaining("at most 5000"),
+      });
     } finally {
       delete process.env.WEFT_MAX_RUN_STEPS;
       resetEnvCache();

@@ -24,11 +24,14 @@ afterAll(async () => {
 });
 
 /** Sandboxed code that keeps its process busy for `ms` and says when it ran. */
-const busy = (ms: number) => `function run(){ const start = Date.now(); while (Date.now() - start < ${ms}) {} return { start, end: Date.now() } }`;
+const busy = (ms: number) =>
+  `function run(){ const start = Date.now(); while (Date.now() - start < ${ms}) {} return { start, end: Date.now() } }`;
 
 /** The most intervals that overlap at one moment. */
 function peakOverlap(spans: { start: number; end: number }[]): number {
-  const edges = spans.flatMap((s) => [[s.start, 1] as const, [s.end, -1] as const]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const edges = spans
+    .flatMap((s) => [[s.start, 1] as const, [s.end, -1] as const])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let now = 0;
   let peak = 0;
   for (const [, d] of edges) peak = Math.max(peak, (now += d));
@@ -39,10 +42,16 @@ describe("sandbox slots and the MCP rate limit (finding 3)", () => {
   it("finding 3: one user's concurrent sandbox runs are capped at WEFT_SANDBOX_PER_USER; another user's are not held up by them", async () => {
     const [alice, bob] = [await createTestUser(), await createTestUser()];
     // four of alice's in two slots: two rounds, well inside the 10 s a caller waits for a slot even on a loaded machine
-    const call = (owner: string) => executeTool(owner, { name: "run_javascript" }, { code: busy(400), timeoutMs: 5000 });
+    const call = (owner: string) =>
+      executeTool(owner, { name: "run_javascript" }, { code: busy(400), timeoutMs: 5000 });
     const results = await Promise.all([...Array.from({ length: 4 }, () => call(alice.id)), call(bob.id)]);
-    expect(results.every((r) => r.ok), JSON.stringify(results.filter((r) => !r.ok))).toBe(true);
-    const spans = results.map((r) => (r.ok ? (r.output as { output: { start: number; end: number } }).output : { start: 0, end: 0 }));
+    expect(
+      results.every((r) => r.ok),
+      JSON.stringify(results.filter((r) => !r.ok)),
+    ).toBe(true);
+    const spans = results.map((r) =>
+      r.ok ? (r.output as { output: { start: number; end: number } }).output : { start: 0, end: 0 },
+    );
     expect(peakOverlap(spans.slice(0, 4))).toBe(2);
     // bob's run started while alice's last two were still queued for her two slots
     expect(spans[4]!.start).toBeLessThan(Math.max(...spans.slice(0, 4).map((s) => s.start)));
@@ -86,7 +95,13 @@ describe("sandbox slots and the MCP rate limit (finding 3)", () => {
   it("/api/mcp reads its body through the JSON guard", async () => {
     const owner = await createTestUser();
     const deep = "[".repeat(100) + "]".repeat(100);
-    const res = await handleMcpRequest(new Request("http://localhost/api/mcp", { method: "POST", headers: { ...owner.auth, "content-type": "application/json" }, body: deep }));
+    const res = await handleMcpRequest(
+      new Request("http://localhost/api/mcp", {
+        method: "POST",
+        headers: { ...owner.auth, "content-type": "application/json" },
+        body: deep,
+      }),
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain("WEFT_JSON_MAX_DEPTH");
   });

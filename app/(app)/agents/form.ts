@@ -11,7 +11,10 @@ const formSchema = z.object({
   instructions: z.string().max(50_000, "At most 50,000 characters").default(""),
   modelChoice: z.string().max(200).default(""),
   modelName: z.string().trim().max(200, "At most 200 characters").default(""),
-  temperature: z.string().trim().default("")
+  temperature: z
+    .string()
+    .trim()
+    .default("")
     .refine((t) => t === "" || (Number.isFinite(Number(t)) && Number(t) >= 0 && Number(t) <= 2), "A number from 0 to 2")
     .transform((t) => (t === "" ? undefined : Number(t))),
   tools: z.array(z.string().trim().min(1).max(200)).max(50, "At most 50 tools").default([]),
@@ -50,7 +53,8 @@ export function parseAgentForm(form: FormData, providers: readonly Provider[]): 
     model = { model: d.modelName && d.modelName.startsWith("scripted") ? d.modelName : SCRIPTED_MODEL, ...temperature };
   } else if (d.modelChoice.startsWith("provider:")) {
     const provider = providers.find((p) => p.id === d.modelChoice.slice("provider:".length));
-    if (!provider) return { ok: false, fieldErrors: { modelChoice: "That provider no longer exists; pick another model." } };
+    if (!provider)
+      return { ok: false, fieldErrors: { modelChoice: "That provider no longer exists; pick another model." } };
     model = { provider: provider.id, model: d.modelName || provider.defaultModel, ...temperature };
   } else if (d.modelChoice !== "") {
     return { ok: false, fieldErrors: { modelChoice: "Pick a model from the list." } };

@@ -13,17 +13,39 @@ export const metadata: Metadata = { title: "Agents" };
 /** The agent library: saved agents (instructions, default model, tools) reused from the editor's palette and the designer. */
 export default async function AgentsPage() {
   const user = await requireUser("/agents");
-  const [agents, providers, tools] = await Promise.all([listAgents(user.id), listProviders(user.id), listRunnableTools(user.id, { mcp: { waitMs: 5_000 } })]);
+  const [agents, providers, tools] = await Promise.all([
+    listAgents(user.id),
+    listProviders(user.id),
+    listRunnableTools(user.id, { mcp: { waitMs: 5_000 } }),
+  ]);
   const rows: AgentRow[] = agents.map((a) => ({
-    id: a.id, name: a.name, description: a.description, instructions: a.instructions,
-    model: a.model, tools: a.tools.map((t) => ({ name: t.name })), updatedAt: a.updatedAt.toISOString(),
+    id: a.id,
+    name: a.name,
+    description: a.description,
+    instructions: a.instructions,
+    model: a.model,
+    tools: a.tools.map((t) => ({ name: t.name })),
+    updatedAt: a.updatedAt.toISOString(),
   }));
-  const toolOptions: ToolOption[] = tools.map((t) => ({ name: t.descriptor.name, description: t.descriptor.description, kind: t.kind }));
+  const toolOptions: ToolOption[] = tools.map((t) => ({
+    name: t.descriptor.name,
+    description: t.descriptor.description,
+    kind: t.kind,
+  }));
   return (
     <>
-      <PageHeader title="Agents" description="Reusable agents: instructions, default model and tools. Drag them from the editor's palette into any workflow." />
-      <AgentLibrary agents={rows} providers={providers.map(({ id, name, defaultModel }) => ({ id, name, defaultModel }))} tools={toolOptions}
-        save={saveAgentAction} duplicate={duplicateAgentAction} remove={deleteAgentAction} />
+      <PageHeader
+        title="Agents"
+        description="Reusable agents: instructions, default model and tools. Drag them from the editor's palette into any workflow."
+      />
+      <AgentLibrary
+        agents={rows}
+        providers={providers.map(({ id, name, defaultModel }) => ({ id, name, defaultModel }))}
+        tools={toolOptions}
+        save={saveAgentAction}
+        duplicate={duplicateAgentAction}
+        remove={deleteAgentAction}
+      />
     </>
   );
 }

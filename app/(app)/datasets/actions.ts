@@ -17,9 +17,17 @@ const id = z.string().trim().min(1).max(100);
 const failure = (err: unknown, what: string): EvalActionResult => {
   if (err instanceof AppError) {
     const details = err.details as { errors?: RowErrorView[]; errorCount?: number } | undefined;
-    return { status: "error", message: err.message, ...(details?.errors ? { rowErrors: details.errors, errorCount: details.errorCount } : {}) };
+    return {
+      status: "error",
+      message: err.message,
+      ...(details?.errors ? { rowErrors: details.errors, errorCount: details.errorCount } : {}),
+    };
   }
-  if (err instanceof z.ZodError) return { status: "error", message: err.issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; ") };
+  if (err instanceof z.ZodError)
+    return {
+      status: "error",
+      message: err.issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; "),
+    };
   log.error(`${what} failed`, { error: err instanceof Error ? err.message : String(err) });
   return { status: "error", message: `${what} failed. Try again.` };
 };
@@ -28,7 +36,9 @@ const failure = (err: unknown, what: string): EvalActionResult => {
 export async function createDatasetAction(_prev: EvalActionResult, form: FormData): Promise<EvalActionResult> {
   const user = await requireUser();
   const parsed = datasetInputSchema.safeParse({
-    name: form.get("name") ?? "", description: form.get("description") ?? "", workflowId: (form.get("workflowId") as string | null) || undefined,
+    name: form.get("name") ?? "",
+    description: form.get("description") ?? "",
+    workflowId: (form.get("workflowId") as string | null) || undefined,
   });
   if (!parsed.success) return { status: "error", message: parsed.error.issues[0]?.message ?? "Check the form." };
   let created: string;
@@ -67,10 +77,13 @@ export async function addRunToDatasetAction(_prev: EvalActionResult, form: FormD
 /** Starts an experiment on the dataset: the versions ticked ("workflowId:version"), the evaluators (JSON), the concurrency. */
 export async function startExperimentAction(_prev: EvalActionResult, form: FormData): Promise<EvalActionResult> {
   const user = await requireUser();
-  const variants = form.getAll("variant").map(String).map((v) => {
-    const at = v.lastIndexOf(":");
-    return { workflowId: v.slice(0, at), version: Number(v.slice(at + 1)) };
-  });
+  const variants = form
+    .getAll("variant")
+    .map(String)
+    .map((v) => {
+      const at = v.lastIndexOf(":");
+      return { workflowId: v.slice(0, at), version: Number(v.slice(at + 1)) };
+    });
   if (!variants.length) return { status: "error", message: "Tick at least one version." };
   let evaluators: unknown;
   try {
@@ -80,10 +93,15 @@ export async function startExperimentAction(_prev: EvalActionResult, form: FormD
   }
   let started: string;
   try {
-    started = (await createExperiment(user.id, {
-      datasetId: String(form.get("datasetId") ?? ""), name: String(form.get("name") ?? "") || undefined,
-      variants, evaluators: evaluators as never, concurrency: Number(form.get("concurrency") ?? 4),
-    })).id;
+    started = (
+      await createExperiment(user.id, {
+        datasetId: String(form.get("datasetId") ?? ""),
+        name: String(form.get("name") ?? "") || undefined,
+        variants,
+        evaluators: evaluators as never,
+        concurrency: Number(form.get("concurrency") ?? 4),
+      })
+    ).id;
   } catch (err) {
     return failure(err, "Starting the experiment");
   }

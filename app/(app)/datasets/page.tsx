@@ -19,30 +19,61 @@ export const dynamic = "force-dynamic";
 /** Datasets (cases to run workflows on) and the latest experiments run over them. */
 export default async function DatasetsPage() {
   const user = await requireUser("/datasets");
-  const [datasets, workflows, experiments] = await Promise.all([listDatasets(user.id), listWorkflows(user.id), listExperiments(user.id)]);
+  const [datasets, workflows, experiments] = await Promise.all([
+    listDatasets(user.id),
+    listWorkflows(user.id),
+    listExperiments(user.id),
+  ]);
   return (
     <>
-      <PageHeader title="Datasets" description="Cases to run your workflows on: run versions over a dataset as an experiment, score them and compare." />
+      <PageHeader
+        title="Datasets"
+        description="Cases to run your workflows on: run versions over a dataset as an experiment, score them and compare."
+      />
       <div className="grid gap-6">
-        <CreateDatasetForm action={createDatasetAction} workflows={workflows.map((w) => ({ id: w.id, name: w.name }))} />
-        <form action={createTemplateDatasetAction} className="flex flex-wrap items-center gap-2 text-sm" data-testid="dataset-from-template">
+        <CreateDatasetForm
+          action={createDatasetAction}
+          workflows={workflows.map((w) => ({ id: w.id, name: w.name }))}
+        />
+        <form
+          action={createTemplateDatasetAction}
+          className="flex flex-wrap items-center gap-2 text-sm"
+          data-testid="dataset-from-template"
+        >
           <span className="text-muted">Or start from a template (its workflow and a few cases):</span>
           <Select name="templateId" aria-label="Template" className="h-8 w-56">
-            {templatesWithDatasets().map((t) => <option key={t.id} value={t.id}>{t.title}</option>)}
+            {templatesWithDatasets().map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.title}
+              </option>
+            ))}
           </Select>
-          <Button type="submit" size="sm" variant="outline">New dataset from template</Button>
+          <Button type="submit" size="sm" variant="outline">
+            New dataset from template
+          </Button>
         </form>
         {datasets.length ? (
           <ul className="grid gap-2" data-testid="dataset-list">
             {datasets.map((d) => (
-              <li key={d.id} className="flex flex-wrap items-baseline gap-3 rounded-md border border-border p-3 text-sm">
-                <Link href={`/datasets/${d.id}`} className="font-medium underline">{d.name}</Link>
-                <span className="text-muted">{d.rowCount} rows · version {d.version}{d.workflowName ? ` · ${d.workflowName}` : ""}</span>
+              <li
+                key={d.id}
+                className="flex flex-wrap items-baseline gap-3 rounded-md border border-border p-3 text-sm"
+              >
+                <Link href={`/datasets/${d.id}`} className="font-medium underline">
+                  {d.name}
+                </Link>
+                <span className="text-muted">
+                  {d.rowCount} rows · version {d.version}
+                  {d.workflowName ? ` · ${d.workflowName}` : ""}
+                </span>
               </li>
             ))}
           </ul>
         ) : (
-          <EmptyState title="No datasets yet" description="Create one, then import a CSV or JSONL file, or add runs to it from their pages." />
+          <EmptyState
+            title="No datasets yet"
+            description="Create one, then import a CSV or JSONL file, or add runs to it from their pages."
+          />
         )}
         {experiments.length > 0 && (
           <section className="grid gap-2">
@@ -51,8 +82,12 @@ export default async function DatasetsPage() {
               {experiments.map((x) => (
                 <li key={x.id} className="flex flex-wrap items-center gap-2">
                   <StatusBadge status={x.status} />
-                  <Link href={`/experiments/${x.id}`} className="underline">{x.name}</Link>
-                  <span className="text-xs text-muted">{x.progress.scored}/{x.progress.total} scored · {new Date(x.createdAt).toLocaleString()}</span>
+                  <Link href={`/experiments/${x.id}`} className="underline">
+                    {x.name}
+                  </Link>
+                  <span className="text-xs text-muted">
+                    {x.progress.scored}/{x.progress.total} scored · {new Date(x.createdAt).toLocaleString()}
+                  </span>
                 </li>
               ))}
             </ul>

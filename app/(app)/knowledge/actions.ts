@@ -27,10 +27,17 @@ const failure = (err: unknown, what: string): ActionResult => {
 /** Creates a collection from the form (name, description) and opens it. */
 export async function createCollectionAction(_prev: ActionResult, form: FormData): Promise<ActionResult> {
   const user = await requireUser();
-  const parsed = collectionInputSchema.safeParse({ name: form.get("name") ?? "", description: form.get("description") ?? "" });
+  const parsed = collectionInputSchema.safeParse({
+    name: form.get("name") ?? "",
+    description: form.get("description") ?? "",
+  });
   if (!parsed.success) {
     const fields = z.flattenError(parsed.error).fieldErrors;
-    return { status: "error", message: "Check the highlighted fields.", fieldErrors: { name: fields.name?.[0], description: fields.description?.[0] } };
+    return {
+      status: "error",
+      message: "Check the highlighted fields.",
+      fieldErrors: { name: fields.name?.[0], description: fields.description?.[0] },
+    };
   }
   let id: string;
   try {
@@ -68,16 +75,33 @@ const searchSchema = z.object({
 });
 
 /** Tries a search in one collection: the top 5 chunks with their source and scores. */
-export async function searchAction(input: { collectionId: string; query: string; mode?: string }): Promise<SearchResult> {
+export async function searchAction(input: {
+  collectionId: string;
+  query: string;
+  mode?: string;
+}): Promise<SearchResult> {
   const user = await requireUser();
   const parsed = searchSchema.safeParse(input);
-  if (!parsed.success) return { status: "error", message: z.flattenError(parsed.error).fieldErrors.query?.[0] ?? "Invalid search." };
+  if (!parsed.success)
+    return { status: "error", message: z.flattenError(parsed.error).fieldErrors.query?.[0] ?? "Invalid search." };
   try {
     const t0 = performance.now();
-    const hits = await searchKnowledge(user.id, { query: parsed.data.query, collections: [parsed.data.collectionId], k: 5, mode: parsed.data.mode });
+    const hits = await searchKnowledge(user.id, {
+      query: parsed.data.query,
+      collections: [parsed.data.collectionId],
+      k: 5,
+      mode: parsed.data.mode,
+    });
     const view: SearchHitView[] = hits.map((h) => ({
-      chunkId: h.chunkId, documentName: h.documentName, ordinal: h.ordinal, text: h.text, page: h.page, heading: h.heading,
-      score: h.score, similarity: h.similarity, textRank: h.textRank,
+      chunkId: h.chunkId,
+      documentName: h.documentName,
+      ordinal: h.ordinal,
+      text: h.text,
+      page: h.page,
+      heading: h.heading,
+      score: h.score,
+      similarity: h.similarity,
+      textRank: h.textRank,
     }));
     return { status: "ok", hits: view, ms: Math.round(performance.now() - t0) };
   } catch (err) {
@@ -103,15 +127,39 @@ const ASK_RULE = { name: "kb-ask", max: 20, windowMs: 60_000 };
 export async function askAction(input: { collectionId?: string; question: string }): Promise<AskResult> {
   const user = await requireUser();
   const parsed = askSchema.safeParse(input);
-  if (!parsed.success) return { status: "error", message: z.flattenError(parsed.error).fieldErrors.question?.[0] ?? "Invalid question." };
+  if (!parsed.success)
+    return { status: "error", message: z.flattenError(parsed.error).fieldErrors.question?.[0] ?? "Invalid question." };
   const decision = await rateLimiter().hit(ASK_RULE, user.id);
-  if (!decision.allowed) return { status: "error", message: `Too many questions: at most ${ASK_RULE.max} per minute. Try again in ${decision.retryAfterSeconds} s.` };
+  if (!decision.allowed)
+    return {
+      status: "error",
+      message: `Too many questions: at most ${ASK_RULE.max} per minute. Try again in ${decision.retryAfterSeconds} s.`,
+    };
   try {
     const t0 = performance.now();
     const config = await ownerModelResolver(user.id)(null);
-    const r = await answerWithSources(user.id, { question: parsed.data.question, collections: parsed.data.collectionId ? [parsed.data.collectionId] : [], k: 5 }, config);
-    const view = (s: KbSource) => ({ label: s.label, chunkId: s.chunkId, documentName: s.documentName, collectionName: s.collectionName, page: s.page, heading: s.heading, text: s.text });
-    return { status: "ok", answer: r.answer, citations: r.citations.map(view), sources: r.sources.map(view), model: modelLabel({ model: r.model }), ms: Math.round(performance.now() - t0) };
+    const r = await answerWithSources(
+      user.id,
+      { question: parsed.data.question, collections: parsed.data.collectionId ? [parsed.data.collectionId] : [], k: 5 },
+      config,
+    );
+    const view = (s: KbSource) => ({
+      label: s.label,
+      chunkId: s.chunkId,
+      documentName: s.documentName,
+      collectionName: s.collectionName,
+      page: s.page,
+      heading: s.heading,
+      text: s.text,
+    });
+    return {
+      status: "ok",
+      answer: r.answer,
+      citations: r.citations.map(view),
+      sources: r.sources.map(view),
+      model: modelLabel({ model: r.model }),
+      ms: Math.round(performance.now() - t0),
+    };
   } catch (err) {
     if (err instanceof ProviderError) return { status: "error", message: `The model could not answer: ${err.message}` };
     const f = failure(err, "Answering");

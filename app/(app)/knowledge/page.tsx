@@ -16,8 +16,14 @@ export default async function KnowledgePage() {
   const user = await requireUser("/knowledge");
   const collections = await listCollections(user.id);
   const rows: CollectionRow[] = collections.map((c) => ({
-    id: c.id, name: c.name, description: c.description, documentCount: c.documentCount, chunkCount: c.chunkCount,
-    embeddingModel: c.embeddingModel, dimensions: c.dimensions, updatedAt: c.updatedAt.toISOString(),
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    documentCount: c.documentCount,
+    chunkCount: c.chunkCount,
+    embeddingModel: c.embeddingModel,
+    dimensions: c.dimensions,
+    updatedAt: c.updatedAt.toISOString(),
   }));
   return (
     <>
@@ -30,11 +36,16 @@ export default async function KnowledgePage() {
         {rows.length ? (
           <CollectionList collections={rows} />
         ) : (
-          <EmptyState title="No collections yet" description="Create a collection, then upload text, Markdown, PDF, Word (DOCX), HTML or CSV files into it." />
+          <EmptyState
+            title="No collections yet"
+            description="Create a collection, then upload text, Markdown, PDF, Word (DOCX), HTML or CSV files into it."
+          />
         )}
         {rows.some((r) => r.documentCount > 0) && (
           <section aria-labelledby="ask-all-heading" className="grid gap-3">
-            <h2 id="ask-all-heading" className="text-sm font-semibold">Ask all collections</h2>
+            <h2 id="ask-all-heading" className="text-sm font-semibold">
+              Ask all collections
+            </h2>
             <AskPanel ask={askAction} />
           </section>
         )}

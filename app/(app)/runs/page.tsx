@@ -22,7 +22,11 @@ function filterOf(params: Record<string, string | string[] | undefined>, workflo
   const workflow = one("workflow");
   const status = runStatuses.find((s) => s === one("status"));
   const trigger = runTriggers.find((t) => t === one("trigger"));
-  return { ...(workflow && workflowIds.has(workflow) ? { workflow } : {}), ...(status ? { status } : {}), ...(trigger ? { trigger } : {}) };
+  return {
+    ...(workflow && workflowIds.has(workflow) ? { workflow } : {}),
+    ...(status ? { status } : {}),
+    ...(trigger ? { trigger } : {}),
+  };
 }
 
 /** All the user's runs, newest first, live while any is running; `?workflow=&status=&trigger=` filters them. */
@@ -30,14 +34,25 @@ export default async function RunsPage({ searchParams }: Props) {
   const user = await requireUser("/runs");
   const workflows = await listWorkflows(user.id);
   const filter = filterOf(await searchParams, new Set(workflows.map((w) => w.id)));
-  const { runs } = await listRunRows(user.id, { limit: 100, workflowId: filter.workflow, status: filter.status, trigger: filter.trigger });
+  const { runs } = await listRunRows(user.id, {
+    limit: 100,
+    workflowId: filter.workflow,
+    status: filter.status,
+    trigger: filter.trigger,
+  });
   const filtered = Object.keys(filter).length > 0;
   return (
     <>
       <PageHeader title="Runs" description="Every execution of your workflows, live and past." />
       {runs.length === 0 && !filtered ? (
-        <EmptyState icon={<PlayIcon width={20} height={20} />} title="No runs yet" description="Open a workflow and run it; its steps stream here live.">
-          <Link href="/workflows" className={buttonClasses("outline")}>Go to workflows</Link>
+        <EmptyState
+          icon={<PlayIcon width={20} height={20} />}
+          title="No runs yet"
+          description="Open a workflow and run it; its steps stream here live."
+        >
+          <Link href="/workflows" className={buttonClasses("outline")}>
+            Go to workflows
+          </Link>
         </EmptyState>
       ) : (
         <RunsTable initial={runs} filter={filter} workflows={workflows.map((w) => ({ id: w.id, name: w.name }))} />

@@ -19,8 +19,11 @@ function fieldErrors(error: z.ZodError): FormResult {
 /** A refusal under the field it names (`details.field`, or `field` for a conflict), else as the form's message. */
 function appError(err: unknown, field?: string): FormResult {
   if (err instanceof AppError && err.code !== "internal") {
-    const named = (err.details as { field?: string } | undefined)?.field ?? (err.code === "conflict" ? field : undefined);
-    return named ? { status: "error", fieldErrors: { [named]: err.message } } : { status: "error", message: err.message };
+    const named =
+      (err.details as { field?: string } | undefined)?.field ?? (err.code === "conflict" ? field : undefined);
+    return named
+      ? { status: "error", fieldErrors: { [named]: err.message } }
+      : { status: "error", message: err.message };
   }
   throw err;
 }
@@ -63,8 +66,15 @@ export async function testProviderAction(id: string): Promise<TestResult> {
 }
 
 const designerSchema = z.object({
-  designerProviderId: z.string().max(100).transform((s) => s || null),
-  designerModel: z.string().trim().max(200).transform((s) => s || null),
+  designerProviderId: z
+    .string()
+    .max(100)
+    .transform((s) => s || null),
+  designerModel: z
+    .string()
+    .trim()
+    .max(200)
+    .transform((s) => s || null),
 });
 
 /** Saves which provider/model the designer uses ("" = the scripted demo model). */

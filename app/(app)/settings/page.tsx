@@ -32,21 +32,40 @@ export default async function SettingsPage() {
     listApiTokens(user.id),
     hasPasswordAccount(user.id),
   ]);
-  const rows = providers.map(({ id, name, baseUrl, defaultModel, apiKeyLast4 }) => ({ id, name, baseUrl, defaultModel, apiKeyLast4 }));
+  const rows = providers.map(({ id, name, baseUrl, defaultModel, apiKeyLast4 }) => ({
+    id,
+    name,
+    baseUrl,
+    defaultModel,
+    apiKeyLast4,
+  }));
   return (
     <>
       <PageHeader title="Settings" description="Model providers, keys, the designer model and API tokens." />
       <div className="grid grid-cols-1 gap-8">
         {rows.length === 0 && <DemoModelNotice />}
-        <ProvidersSection providers={rows} save={saveProviderAction} remove={deleteProviderAction} test={testProviderAction} />
+        <ProvidersSection
+          providers={rows}
+          save={saveProviderAction}
+          remove={deleteProviderAction}
+          test={testProviderAction}
+        />
         <DesignerModelForm providers={rows} current={settings} action={saveDesignerAction} />
         <p className="-mt-4 text-sm">
-          <Link href="/settings/designer-evaluation" className="text-primary hover:underline" data-testid="designer-evaluation-link">
+          <Link
+            href="/settings/designer-evaluation"
+            className="text-primary hover:underline"
+            data-testid="designer-evaluation-link"
+          >
             Evaluate the designer with one of your providers →
           </Link>
         </p>
         <PriceTable prices={settings.prices} save={savePricesAction} />
-        <McpServersSection servers={tools.filter((t) => t.kind === "mcp")} actions={{ save: saveMcpServerAction, remove: deleteToolAction }} stdioEnabled={stdioAllowed()} />
+        <McpServersSection
+          servers={tools.filter((t) => t.kind === "mcp")}
+          actions={{ save: saveMcpServerAction, remove: deleteToolAction }}
+          stdioEnabled={stdioAllowed()}
+        />
         <ApiTokensSection tokens={tokens} create={createApiTokenAction} revoke={revokeApiTokenAction} />
         {hasPassword && <PasswordForm action={changePasswordAction} />}
       </div>

@@ -20,7 +20,9 @@ export async function changePasswordAction(_prev: FormResult, form: FormData): P
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const field = (err.details as { field?: string } | undefined)?.field;
-    return field ? { status: "error", fieldErrors: { [field]: err.message } } : { status: "error", message: err.message };
+    return field
+      ? { status: "error", fieldErrors: { [field]: err.message } }
+      : { status: "error", message: err.message };
   }
   redirect("/sign-in?changed=password");
 }

@@ -19,8 +19,12 @@ let closed = "";
 let redirects = "";
 
 beforeAll(async () => {
-  models = await listen(http.createServer((_req, res) => res.end(JSON.stringify({ data: [{ id: "a" }, { id: "b" }] }))));
-  redirects = await listen(http.createServer((_req, res) => res.writeHead(301, { location: "http://127.0.0.1:9/v1/models" }).end()));
+  models = await listen(
+    http.createServer((_req, res) => res.end(JSON.stringify({ data: [{ id: "a" }, { id: "b" }] }))),
+  );
+  redirects = await listen(
+    http.createServer((_req, res) => res.writeHead(301, { location: "http://127.0.0.1:9/v1/models" }).end()),
+  );
   // accepts and never answers (a filtered service)
   silent = await listen(net.createServer(() => undefined));
   // accepts and resets at once (a non-HTTP service)
@@ -38,12 +42,19 @@ describe("Test connection", () => {
   it("lists the models of a reachable endpoint, and says so for a redirect instead of following it", async () => {
     process.env.WEFT_PROVIDER_ALLOW_PRIVATE = "1";
     expect(await testConnection(models, "k")).toEqual({ ok: true, message: "Connected — 2 models available." });
-    expect(await testConnection(redirects, "k")).toMatchObject({ ok: false, message: expect.stringContaining("redirect (HTTP 301)") });
+    expect(await testConnection(redirects, "k")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("redirect (HTTP 301)"),
+    });
   });
 
   it("finding 1: every unreachable target gets the same message (no host or port oracle)", async () => {
     process.env.WEFT_PROVIDER_ALLOW_PRIVATE = "1";
-    const answers = [await testConnection(closed, null), await testConnection(resets, null), await testConnection(silent, null)];
+    const answers = [
+      await testConnection(closed, null),
+      await testConnection(resets, null),
+      await testConnection(silent, null),
+    ];
     // with private addresses not allowed, the guard refuses before any connection: the same words
     process.env.WEFT_PROVIDER_ALLOW_PRIVATE = "0";
     answers.push(await testConnection(models, "k"), await testConnection("http://169.254.169.254/latest", null));

@@ -13,7 +13,8 @@ const MAX_MODELS_BYTES = 1_048_576;
  * private address this server does not allow), unknown host, refused or reset connection, TLS
  * failure, or no answer in time. One message for all, so the button cannot map hosts and ports.
  */
-export const UNREACHABLE = "Could not reach the endpoint. Check the base URL (private and loopback addresses work only where the operator allows them).";
+export const UNREACHABLE =
+  "Could not reach the endpoint. Check the base URL (private and loopback addresses work only where the operator allows them).";
 
 async function readCapped(res: Response): Promise<unknown> {
   const reader = res.body?.getReader();
@@ -53,7 +54,10 @@ export async function testConnection(baseUrl: string, apiKey: string | null): Pr
   }
   if (res.status >= 300 && res.status < 400) {
     await res.body?.cancel();
-    return { ok: false, message: `The endpoint answered with a redirect (HTTP ${res.status}); enter the URL it redirects to.` };
+    return {
+      ok: false,
+      message: `The endpoint answered with a redirect (HTTP ${res.status}); enter the URL it redirects to.`,
+    };
   }
   if (res.status === 401 || res.status === 403) {
     await res.body?.cancel();
@@ -64,7 +68,8 @@ export async function testConnection(baseUrl: string, apiKey: string | null): Pr
     return { ok: false, message: `The endpoint answered HTTP ${res.status}.` };
   }
   const body = modelsResponse.safeParse(await readCapped(res).catch(() => null));
-  if (!body.success) return { ok: false, message: "Connected, but /models did not answer like an OpenAI-compatible API." };
+  if (!body.success)
+    return { ok: false, message: "Connected, but /models did not answer like an OpenAI-compatible API." };
   const n = body.data.data.length;
   return { ok: true, message: `Connected — ${n} model${n === 1 ? "" : "s"} available.` };
 }

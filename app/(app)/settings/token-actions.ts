@@ -26,5 +26,7 @@ export async function revokeApiTokenAction(id: string): Promise<FormResult> {
   const user = await requireUser();
   const revoked = await revokeApiToken(user.id, z.string().min(1).max(100).parse(id));
   revalidatePath("/settings");
-  return revoked ? { status: "ok", message: "Token revoked." } : { status: "error", message: "Token not found or already revoked." };
+  return revoked
+    ? { status: "ok", message: "Token revoked." }
+    : { status: "error", message: "Token not found or already revoked." };
 }

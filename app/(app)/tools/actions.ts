@@ -3,7 +3,15 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { RerunResult, ToolActionResult } from "@/components/tools/types";
 import { requireUser } from "@/lib/auth/session";
-import { approveToolVersion, deleteTool, findTool, listTools, recordedTests, revokeToolVersion, saveMcpServer } from "@/lib/db/tools";
+import {
+  approveToolVersion,
+  deleteTool,
+  findTool,
+  listTools,
+  recordedTests,
+  revokeToolVersion,
+  saveMcpServer,
+} from "@/lib/db/tools";
 import { AppError } from "@/lib/errors";
 import { createLogger } from "@/lib/logger";
 import { runToolTests } from "@/lib/tools/create";
@@ -44,7 +52,8 @@ export async function approveToolVersionAction(versionId: string, codeHash: stri
 export async function revokeToolVersionAction(versionId: string): Promise<ToolActionResult> {
   const user = await requireUser();
   const id = idSchema.safeParse(versionId);
-  if (!id.success || !(await revokeToolVersion(user.id, id.data))) return { ok: false, message: "Unknown tool version." };
+  if (!id.success || !(await revokeToolVersion(user.id, id.data)))
+    return { ok: false, message: "Unknown tool version." };
   changed();
   return { ok: true, message: "Approval revoked: this version no longer runs." };
 }
@@ -63,7 +72,10 @@ export async function rerunToolTestsAction(versionId: string): Promise<RerunResu
   const user = await requireUser();
   const id = idSchema.safeParse(versionId);
   if (!id.success) return { ok: false, message: "Unknown tool version." };
-  const version = (await listTools(user.id)).filter((t) => t.kind === "code").flatMap((t) => t.versions).find((v) => v.id === id.data);
+  const version = (await listTools(user.id))
+    .filter((t) => t.kind === "code")
+    .flatMap((t) => t.versions)
+    .find((v) => v.id === id.data);
   if (!version?.code) return { ok: false, message: "Unknown tool version." };
   const cases = recordedTests(version).map(({ input, expected }) => ({ input, expected }));
   if (cases.length === 0) return { ok: false, message: "This version has no recorded tests." };
@@ -74,7 +86,10 @@ export async function rerunToolTestsAction(versionId: string): Promise<RerunResu
  * Connects an MCP server (stdio command or streamable HTTP URL). The owner typed this connection, so
  * saving it approves its exact config hash; a changed config is a new version approved the same way.
  */
-export async function saveMcpServerAction(_prev: ToolActionResult | null, form: FormData): Promise<ToolActionResult | null> {
+export async function saveMcpServerAction(
+  _prev: ToolActionResult | null,
+  form: FormData,
+): Promise<ToolActionResult | null> {
   const user = await requireUser();
   const parsed = mcpFormSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
@@ -84,11 +99,24 @@ export async function saveMcpServerAction(_prev: ToolActionResult | null, form: 
   }
   const d = parsed.data;
   if (d.transport === "stdio" && !stdioAllowed()) {
-    return { ok: false, message: "stdio MCP servers are disabled on this server (set WEFT_MCP_ALLOW_STDIO=1 on a self-hosted, trusted install).", fieldErrors: { command: "stdio is disabled here" } };
+    return {
+      ok: false,
+      message:
+        "stdio MCP servers are disabled on this server (set WEFT_MCP_ALLOW_STDIO=1 on a self-hosted, trusted install).",
+      fieldErrors: { command: "stdio is disabled here" },
+    };
   }
   const existing = await findTool(user.id, { name: d.name });
-  if (existing && existing.kind !== "mcp") return { ok: false, message: "A tool with this name exists.", fieldErrors: { name: "A created tool already uses this name" } };
-  const config = d.transport === "stdio" ? { transport: "stdio", command: d.command, args: splitArgs(d.args) } : { transport: "http", url: d.url, headers: {} };
+  if (existing && existing.kind !== "mcp")
+    return {
+      ok: false,
+      message: "A tool with this name exists.",
+      fieldErrors: { name: "A created tool already uses this name" },
+    };
+  const config =
+    d.transport === "stdio"
+      ? { transport: "stdio", command: d.command, args: splitArgs(d.args) }
+      : { transport: "http", url: d.url, headers: {} };
   try {
     const version = await saveMcpServer(user.id, d.name, config);
     if (!version.approvedAt && version.codeHash) await approveToolVersion(user.id, version.id, version.codeHash);

@@ -11,9 +11,14 @@ import { runnableVersion } from "@/lib/tools/registry";
 
 function versionView(v: ToolRow["versions"][number]): ToolVersionView {
   return {
-    id: v.id, version: v.version, code: v.code ?? "", codeHash: v.codeHash ?? "",
-    approved: v.approvedAt !== null, hashOk: v.code !== null && v.codeHash !== null && hashCode(v.code) === v.codeHash,
-    createdAt: v.createdAt.toISOString(), tests: recordedTests(v),
+    id: v.id,
+    version: v.version,
+    code: v.code ?? "",
+    codeHash: v.codeHash ?? "",
+    approved: v.approvedAt !== null,
+    hashOk: v.code !== null && v.codeHash !== null && hashCode(v.code) === v.codeHash,
+    createdAt: v.createdAt.toISOString(),
+    tests: recordedTests(v),
   };
 }
 
@@ -21,7 +26,9 @@ function versionView(v: ToolRow["versions"][number]): ToolVersionView {
 export function mcpConfigView(code: string | null): McpConfigView | null {
   try {
     const c = mcpServerConfigSchema.parse(JSON.parse(code ?? ""));
-    return c.transport === "stdio" ? { transport: "stdio", command: c.command, args: c.args } : { transport: "http", url: c.url, headerNames: Object.keys(c.headers) };
+    return c.transport === "stdio"
+      ? { transport: "stdio", command: c.command, args: c.args }
+      : { transport: "http", url: c.url, headerNames: Object.keys(c.headers) };
   } catch {
     return null;
   }
@@ -44,45 +51,93 @@ const TOOLS_PAGE_MCP_LISTING = { waitMs: 5_000, maxAgeMs: 30_000 } as const;
 export async function loadToolViews(ownerId: string, options: { listMcpTools?: boolean } = {}): Promise<ToolView[]> {
   const rows = await listTools(ownerId);
   const builtins: ToolView[] = [...builtinTools.values()].map((b) => ({
-    key: `builtin:${b.name}`, name: b.name, kind: "builtin", description: b.description, sideEffect: b.sideEffect, versions: [],
+    key: `builtin:${b.name}`,
+    name: b.name,
+    kind: "builtin",
+    description: b.description,
+    sideEffect: b.sideEffect,
+    versions: [],
   }));
   const code = rows.filter((t) => t.kind === "code");
   const codeViews: ToolView[] = code.map((t) => ({
-    key: t.id, id: t.id, name: t.name, kind: "code", description: t.description, versions: t.versions.map(versionView), runningVersion: running(t),
-    similar: code.filter((o) => o.id !== t.id)
-      .map((o) => ({ name: o.name, score: Math.round(similarity(`${t.name.replace(/_/g, " ")} ${t.description}`, `${o.name.replace(/_/g, " ")} ${o.description}`) * 100) / 100 }))
+    key: t.id,
+    id: t.id,
+    name: t.name,
+    kind: "code",
+    description: t.description,
+    versions: t.versions.map(versionView),
+    runningVersion: running(t),
+    similar: code
+      .filter((o) => o.id !== t.id)
+      .map((o) => ({
+        name: o.name,
+        score:
+          Math.round(
+            similarity(
+              `${t.name.replace(/_/g, " ")} ${t.description}`,
+              `${o.name.replace(/_/g, " ")} ${o.description}`,
+            ) * 100,
+          ) / 100,
+      }))
       .filter((s) => s.score >= DUPLICATE_THRESHOLD),
   }));
-  const mcpViews: ToolView[] = await Promise.all(rows.filter((t) => t.kind === "mcp").map(async (t): Promise<ToolView> => {
-    const latest = t.versions[0];
-    const config = mcpConfigView(latest?.code ?? null);
-    const view: ToolView = { key: t.id, id: t.id, name: t.name, kind: "mcp", description: t.description, versions: t.versions.map(versionView), runningVersion: running(t), mcp: { config } };
-    if (options.listMcpTools === false || view.runningVersion === undefined) return view;
-    try {
-      const runnable = t.versions.find((v) => v.version === view.runningVersion)!;
-      const tools = await approvedMcpTools(ownerId, runnable, TOOLS_PAGE_MCP_LISTING);
-      return { ...view, mcp: { config, tools: tools.map(({ name, description }) => ({ name, description })) } };
-    } catch (err) {
-      return { ...view, mcp: { config, error: err instanceof Error ? err.message : String(err) } };
-    }
-  }));
+  const mcpViews: ToolView[] = await Promise.all(
+    rows
+      .filter((t) => t.kind === "mcp")
+      .map(async (t): Promise<ToolView> => {
+        const latest = t.versions[0];
+        const config = mcpConfigView(latest?.code ?? null);
+        const view: ToolView = {
+          key: t.id,
+          id: t.id,
+          name: t.name,
+          kind: "mcp",
+          description: t.description,
+          versions: t.versions.map(versionView),
+          runningVersion: running(t),
+          mcp: { config },
+        };
+        if (options.listMcpTools === false || view.runningVersion === undefined) return view;
+        try {
+          const runnable = t.versions.find((v) => v.version === view.runningVersion)!;
+          const tools = await approvedMcpTools(ownerId, runnable, TOOLS_PAGE_MCP_LISTING);
+          return { ...view, mcp: { config, tools: tools.map(({ name, description }) => ({ name, description })) } };
+        } catch (err) {
+          return { ...view, mcp: { config, error: err instanceof Error ? err.message : String(err) } };
+        }
+      }),
+  );
   return [...builtins, ...codeViews, ...mcpViews];
 }
 
 /** Parses the settings form for an MCP server: name + stdio command/args or an HTTP URL. */
-export const mcpFormSchema = z.discriminatedUnion("transport", [
-  z.object({
-    transport: z.literal("stdio"),
-    name: z.string().trim().regex(/^[a-z][a-z0-9_-]{0,39}$/, "Lower-case letters, digits, - and _ (start with a letter, max 40)"),
-    command: z.string().trim().min(1, "Enter the command to start the server").max(500),
-    args: z.string().max(2000).default(""),
-  }),
-  z.object({
-    transport: z.literal("http"),
-    name: z.string().trim().regex(/^[a-z][a-z0-9_-]{0,39}$/, "Lower-case letters, digits, - and _ (start with a letter, max 40)"),
-    url: z.string().trim().url("Enter a full URL, e.g. https://mcp.example.com/mcp").refine((u) => /^https?:/.test(u), "http or https only"),
-  }),
-], { error: () => "Choose stdio or HTTP" });
+export const mcpFormSchema = z.discriminatedUnion(
+  "transport",
+  [
+    z.object({
+      transport: z.literal("stdio"),
+      name: z
+        .string()
+        .trim()
+        .regex(/^[a-z][a-z0-9_-]{0,39}$/, "Lower-case letters, digits, - and _ (start with a letter, max 40)"),
+      command: z.string().trim().min(1, "Enter the command to start the server").max(500),
+      args: z.string().max(2000).default(""),
+    }),
+    z.object({
+      transport: z.literal("http"),
+      name: z
+        .string()
+        .trim()
+        .regex(/^[a-z][a-z0-9_-]{0,39}$/, "Lower-case letters, digits, - and _ (start with a letter, max 40)"),
+      url: z
+        .string()
+        .trim()
+        .url("Enter a full URL, e.g. https://mcp.example.com/mcp")
+        .refine((u) => /^https?:/.test(u), "http or https only"),
+    }),
+  ],
+  { error: () => "Choose stdio or HTTP" },
+);
 
 /** Splits an args line like a shell would for simple cases: spaces separate, "double quotes" group. */
 export function splitArgs(line: string): string[] {

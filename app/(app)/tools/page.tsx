@@ -14,8 +14,19 @@ export default async function ToolsPage() {
   const tools = await loadToolViews(user.id);
   return (
     <>
-      <PageHeader title="Tools" description="What your agents can call. Created tools and MCP servers run only at a version you approved, by the hash of its exact code." />
-      <ToolRegistry tools={tools} actions={{ approve: approveToolVersionAction, revoke: revokeToolVersionAction, remove: deleteToolAction, rerunTests: rerunToolTestsAction }} />
+      <PageHeader
+        title="Tools"
+        description="What your agents can call. Created tools and MCP servers run only at a version you approved, by the hash of its exact code."
+      />
+      <ToolRegistry
+        tools={tools}
+        actions={{
+          approve: approveToolVersionAction,
+          revoke: revokeToolVersionAction,
+          remove: deleteToolAction,
+          rerunTests: rerunToolTestsAction,
+        }}
+      />
     </>
   );
 }

@@ -9,7 +9,11 @@ import { templateDocument, userModels } from "./templates";
 /** Creates a workflow (blank, or from the template named in the form) and opens it. */
 export async function createWorkflowAction(form: FormData): Promise<void> {
   const user = await requireUser();
-  const templateId = z.string().max(100).catch("blank").parse(form.get("template") ?? "blank");
+  const templateId = z
+    .string()
+    .max(100)
+    .catch("blank")
+    .parse(form.get("template") ?? "blank");
   const document = templateDocument(templateId, await userModels(user.id)) ?? blankWorkflowDocument();
   const wf = await createWorkflow(user.id, document);
   revalidatePath("/workflows");

@@ -22,13 +22,19 @@ export default async function WorkflowsPage() {
       <PageHeader
         title="Workflows"
         description="Multi-agent systems you design, version and run."
-        actions={<Link href="/workflows/new" className={buttonClasses("primary", "md")} data-testid="new-workflow"><PlusIcon /> New workflow</Link>}
+        actions={
+          <Link href="/workflows/new" className={buttonClasses("primary", "md")} data-testid="new-workflow">
+            <PlusIcon /> New workflow
+          </Link>
+        }
       />
       {workflows.length ? (
         <>
           <WorkflowList workflows={workflows} />
           <section aria-labelledby="templates-heading" className="mt-10">
-            <h2 id="templates-heading" className="mb-3 text-sm font-semibold">Start from a pattern</h2>
+            <h2 id="templates-heading" className="mb-3 text-sm font-semibold">
+              Start from a pattern
+            </h2>
             <TemplatePicker templates={templates} action={createWorkflowAction} />
           </section>
         </>

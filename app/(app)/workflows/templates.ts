@@ -19,7 +19,12 @@ const PATTERN_LABEL: Record<(typeof workflowTemplates)[number]["pattern"], strin
 export function templateOptions(): TemplateOption[] {
   return [
     { id: "blank", name: "Blank workflow", description: "A start node wired to an end node." },
-    ...workflowTemplates.map((t) => ({ id: t.id, name: t.title, description: t.description, tag: PATTERN_LABEL[t.pattern] })),
+    ...workflowTemplates.map((t) => ({
+      id: t.id,
+      name: t.title,
+      description: t.description,
+      tag: PATTERN_LABEL[t.pattern],
+    })),
   ];
 }
 

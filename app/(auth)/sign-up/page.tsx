@@ -13,7 +13,14 @@ export default async function SignUpPage() {
     <AuthCard
       title="Create your account"
       subtitle="Start with a template or describe your own agent system."
-      footer={<>Already have an account? <Link href="/sign-in" className="font-medium text-foreground underline-offset-4 hover:underline">Sign in</Link></>}
+      footer={
+        <>
+          Already have an account?{" "}
+          <Link href="/sign-in" className="font-medium text-foreground underline-offset-4 hover:underline">
+            Sign in
+          </Link>
+        </>
+      }
     >
       <SignUpForm />
     </AuthCard>

@@ -22,7 +22,8 @@ export function sampleInputsFor(fields: readonly Field[], given: Record<string, 
   for (const f of fields) {
     if (given[f.key] !== undefined) out[f.key] = given[f.key];
     else if (!f.required) continue;
-    else out[f.key] = f.type === "number" ? 1 : f.type === "boolean" ? true : f.type === "json" ? {} : `sample ${f.key}`;
+    else
+      out[f.key] = f.type === "number" ? 1 : f.type === "boolean" ? true : f.type === "json" ? {} : `sample ${f.key}`;
   }
   return out;
 }
@@ -46,7 +47,7 @@ export function dryRunTools(inner: ToolsPort): ToolsPort {
 }
 
 const clip = (v: unknown, n = 160): string => {
-  const s = typeof v === "string" ? v : JSON.stringify(v) ?? "";
+  const s = typeof v === "string" ? v : (JSON.stringify(v) ?? "");
   return s.length > n ? `${s.slice(0, n)}…` : s;
 };
 
@@ -56,7 +57,9 @@ export function traceOf(events: readonly StoredEvent[]): string {
   for (const { event: e } of events) {
     switch (e.type) {
       case "step_finished":
-        lines.push(`${e.nodeId}#${e.iteration} ${e.status}${e.branch ? ` → ${e.branch}` : ""}${e.error ? `: ${clip(e.error)}` : e.output !== undefined ? `: ${clip(e.output, 80)}` : ""}`);
+        lines.push(
+          `${e.nodeId}#${e.iteration} ${e.status}${e.branch ? ` → ${e.branch}` : ""}${e.error ? `: ${clip(e.error)}` : e.output !== undefined ? `: ${clip(e.output, 80)}` : ""}`,
+        );
         break;
       case "loop_exhausted":
         lines.push(`loop ${e.source} → ${e.target} exhausted after ${e.maxIterations} (${e.action})`);
@@ -81,7 +84,10 @@ export function dryRunner(userId: string, timeoutMs = DRY_RUN_TIMEOUT_MS): DryRu
   return async (workflow: Workflow, sampleInputs, signal) => {
     const store = new MemoryStore();
     const runId = `dryrun-${randomUUID()}`;
-    const doc: Workflow = { ...workflow, limits: { ...workflow.limits, runTimeoutMs: Math.min(workflow.limits.runTimeoutMs, timeoutMs) } };
+    const doc: Workflow = {
+      ...workflow,
+      limits: { ...workflow.limits, runTimeoutMs: Math.min(workflow.limits.runTimeoutMs, timeoutMs) },
+    };
     store.create(runId, doc, sampleInputsFor(doc.inputs, sampleInputs));
     const stop = new AbortController();
     const onAbort = () => stop.abort();
@@ -90,13 +96,20 @@ export function dryRunner(userId: string, timeoutMs = DRY_RUN_TIMEOUT_MS): DryRu
     const started = Date.now();
     try {
       const outcome = await runJob(
-        { store, model: llmModelPort(ownerModelResolver(userId)), tools: dryRunTools(registryToolsPort(userId)), clock: systemClock, logger: log },
+        {
+          store,
+          model: llmModelPort(ownerModelResolver(userId)),
+          tools: dryRunTools(registryToolsPort(userId)),
+          clock: systemClock,
+          logger: log,
+        },
         runId,
         { owner: `designer-dry-run:${runId}`, stop: stop.signal, stopGraceMs: 1_000, settleMs: 1_000 },
       );
       const trace = traceOf(store.run(runId).events);
       log.info("dry run finished", { userId, outcome: outcome.kind, ms: Date.now() - started });
-      if (outcome.kind !== "terminal") return { ok: false, trace: `The dry run did not finish (${outcome.kind}).\n${trace}` };
+      if (outcome.kind !== "terminal")
+        return { ok: false, trace: `The dry run did not finish (${outcome.kind}).\n${trace}` };
       return { ok: outcome.status === "succeeded", trace };
     } catch (err) {
       log.warn("dry run crashed", { userId, err });

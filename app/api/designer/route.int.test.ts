@@ -18,7 +18,8 @@ import { POST } from "./route";
  */
 useTestDatabase();
 
-const ARTICLE = "Write a research article on a topic: research it, outline it, have a critic check the outline and send it back until good, then write it";
+const ARTICLE =
+  "Write a research article on a topic: research it, outline it, have a critic check the outline and send it back until good, then write it";
 let server: ScriptedServer;
 let alice: Awaited<ReturnType<typeof createTestUser>>;
 let bob: Awaited<ReturnType<typeof createTestUser>>;
@@ -29,7 +30,11 @@ beforeAll(async () => {
   process.env.WEFT_PROVIDER_ALLOW_PRIVATE = "1";
   server = await startScriptedServer({ fixtures: loadFixtureDir(DEFAULT_FIXTURE_DIR) });
   [alice, bob] = [await createTestUser(), await createTestUser()];
-  const provider = await createProvider(alice.id, { name: "Scripted", baseUrl: server.url, defaultModel: "scripted-demo" });
+  const provider = await createProvider(alice.id, {
+    name: "Scripted",
+    baseUrl: server.url,
+    defaultModel: "scripted-demo",
+  });
   await updateSettings(alice.id, { designerProviderId: provider.id });
 }, 60_000);
 afterAll(async () => {
@@ -38,12 +43,20 @@ afterAll(async () => {
 });
 
 const post = (body: unknown, headers: Record<string, string>, signal?: AbortSignal) =>
-  new Request("http://localhost/api/designer", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body), signal });
+  new Request("http://localhost/api/designer", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+    signal,
+  });
 
 async function events(res: Response): Promise<DesignerEvent[]> {
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("application/x-ndjson");
-  return (await res.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l) as DesignerEvent);
+  return (await res.text())
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as DesignerEvent);
 }
 
 const doneOf = (list: DesignerEvent[]) => {
@@ -57,14 +70,19 @@ describe("POST /api/designer", () => {
     const before = server.requests().length;
     const list = await events(await POST(post({ message: ARTICLE }, alice.auth)));
     // dry run "auto" by default: the proposal's only tool (web_search) has no side effects, so it is dry-run
-    expect(list.filter((e) => e.type !== "drafting").map((e) => (e.type === "stage_started" ? e.stage : e.type))).toEqual(["design", "proposal", "validate", "optimise", "layout", "dry_run", "done"]);
+    expect(
+      list.filter((e) => e.type !== "drafting").map((e) => (e.type === "stage_started" ? e.stage : e.type)),
+    ).toEqual(["design", "proposal", "validate", "optimise", "layout", "dry_run", "done"]);
     // the summary streamed while the model wrote its answer: several growing drafts, all before the proposal, ending with its summary
     const drafts = list.flatMap((e, i) => (e.type === "drafting" ? [{ i, summary: e.summary }] : []));
     const proposal = list.findIndex((e) => e.type === "proposal");
     expect(drafts.length).toBeGreaterThan(2);
     for (const [k, d] of drafts.entries()) {
       expect(d.i).toBeLessThan(proposal);
-      if (k > 0) expect(d.summary.startsWith(drafts[k - 1]!.summary) && d.summary.length > drafts[k - 1]!.summary.length).toBe(true);
+      if (k > 0)
+        expect(d.summary.startsWith(drafts[k - 1]!.summary) && d.summary.length > drafts[k - 1]!.summary.length).toBe(
+          true,
+        );
     }
     const proposed = list[proposal];
     expect(proposed?.type === "proposal" && proposed.summary).toBe(drafts.at(-1)!.summary);
@@ -76,14 +94,26 @@ describe("POST /api/designer", () => {
     expect(calls.map((r) => r.rule)[0]).toBe("designer.n01-article");
     expect(calls.filter((r) => r.rule?.startsWith("designer."))).toHaveLength(1);
 
-    const edit = doneOf(await events(await POST(post({ message: "add a fact-checker between the writer and the end", workflow: result.workflow }, alice.auth))));
+    const edit = doneOf(
+      await events(
+        await POST(
+          post({ message: "add a fact-checker between the writer and the end", workflow: result.workflow }, alice.auth),
+        ),
+      ),
+    );
     expect(edit.diff).toEqual({ added: ["fact_check"], removed: [], changed: [] });
-    for (const n of result.workflow.nodes) expect(edit.workflow.nodes.find((m) => m.id === n.id)?.position).toEqual(n.position);
+    for (const n of result.workflow.nodes)
+      expect(edit.workflow.nodes.find((m) => m.id === n.id)?.position).toEqual(n.position);
   });
 
   it("says which model designs and flags the offline demo's scripted model, which answers an unscripted request with its nearest design", async () => {
     const before = server.requests().length;
-    const res = await POST(post({ message: "Sort incoming customer emails: orders go to the sales agent, refunds to a refunds agent" }, alice.auth));
+    const res = await POST(
+      post(
+        { message: "Sort incoming customer emails: orders go to the sales agent, refunds to a refunds agent" },
+        alice.auth,
+      ),
+    );
     expect(res.headers.get("x-weft-designer-model")).toBe(encodeURIComponent("Scripted demo model"));
     expect(res.headers.get("x-weft-designer-offline")).toBe("1");
     const result = doneOf(await events(res));
@@ -114,7 +144,9 @@ describe("POST /api/designer", () => {
   it("refuses anonymous callers, invalid bodies and someone else's workflow", async () => {
     expect((await POST(post({ message: ARTICLE }, { authorization: "Bearer weft_not_a_token" }))).status).toBe(401);
     expect((await POST(post({ message: "" }, alice.auth))).status).toBe(400);
-    expect((await POST(post({ message: "x", workflow: { nodes: 3 } as unknown as Workflow }, alice.auth))).status).toBe(400);
+    expect((await POST(post({ message: "x", workflow: { nodes: 3 } as unknown as Workflow }, alice.auth))).status).toBe(
+      400,
+    );
     const { workflowId } = await createTestWorkflow(bob.id);
     expect((await POST(post({ message: "x", workflowId }, alice.auth))).status).toBe(404);
   });
@@ -126,14 +158,23 @@ describe("POST /api/designer", () => {
     const slow = createServer((req, res) => {
       received += 1;
       let answered = false;
-      res.on("close", () => { if (!answered) abandoned.push(req.url ?? ""); });
-      setTimeout(() => { answered = true; res.writeHead(503).end(); }, 5_000).unref();
+      res.on("close", () => {
+        if (!answered) abandoned.push(req.url ?? "");
+      });
+      setTimeout(() => {
+        answered = true;
+        res.writeHead(503).end();
+      }, 5_000).unref();
     });
     await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
     try {
       const carol = await createTestUser();
       const { port } = slow.address() as AddressInfo;
-      const provider = await createProvider(carol.id, { name: "Slow", baseUrl: `http://127.0.0.1:${port}/v1`, defaultModel: "slow-model" });
+      const provider = await createProvider(carol.id, {
+        name: "Slow",
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        defaultModel: "slow-model",
+      });
       await updateSettings(carol.id, { designerProviderId: provider.id });
       const res = await POST(post({ message: "anything" }, carol.auth));
       const reader = res.body!.getReader();

@@ -50,26 +50,52 @@ export async function POST(request: Request): Promise<Response> {
     const caller = await requireMutationCaller(request);
     const decision = await rateLimiter().hit(DESIGNER_RULE, caller.userId);
     if (!decision.allowed) {
-      throw new AppError("rate_limited", `Too many designer requests: at most ${DESIGNER_RULE.max} per minute. Try again in ${decision.retryAfterSeconds} s.`, undefined, decision.retryAfterSeconds);
+      throw new AppError(
+        "rate_limited",
+        `Too many designer requests: at most ${DESIGNER_RULE.max} per minute. Try again in ${decision.retryAfterSeconds} s.`,
+        undefined,
+        decision.retryAfterSeconds,
+      );
     }
     const body = await jsonBody(request, bodySchema);
     let base: Workflow | undefined;
     if (body.workflow !== undefined) {
       const parsed = workflowSchema.safeParse(body.workflow);
-      if (!parsed.success) throw new AppError("bad_request", "The current workflow is not a valid workflow document.", z.treeifyError(parsed.error));
+      if (!parsed.success)
+        throw new AppError(
+          "bad_request",
+          "The current workflow is not a valid workflow document.",
+          z.treeifyError(parsed.error),
+        );
       base = parsed.data;
     }
     if (body.workflowId && !(await getWorkflow(caller.userId, body.workflowId))) throw notFound("Workflow not found");
 
-    const { options, config } = await designerOptions(caller.userId, { message: body.message, workflowId: body.workflowId, workflow: base });
+    const { options, config } = await designerOptions(caller.userId, {
+      message: body.message,
+      workflowId: body.workflowId,
+      workflow: base,
+    });
     const abort = new AbortController();
     request.signal.addEventListener("abort", () => abort.abort(), { once: true });
     const events = design(
       { message: body.message, ...(base ? { workflow: base } : {}) },
-      { ...options, signal: abort.signal, streamSummary: true, ...(body.dryRun !== false ? { dryRun: dryRunner(caller.userId), dryRunPolicy: body.dryRun ? "always" : "auto" } : {}) },
+      {
+        ...options,
+        signal: abort.signal,
+        streamSummary: true,
+        ...(body.dryRun !== false
+          ? { dryRun: dryRunner(caller.userId), dryRunPolicy: body.dryRun ? "always" : "auto" }
+          : {}),
+      },
     );
     const started = Date.now();
-    const context = { userId: caller.userId, workflowId: body.workflowId, mode: base ? "edit" : "new", model: designerModelName(config) };
+    const context = {
+      userId: caller.userId,
+      workflowId: body.workflowId,
+      mode: base ? "edit" : "new",
+      model: designerModelName(config),
+    };
     log.info("designer request", context);
 
     const encoder = new TextEncoder();
@@ -84,12 +110,25 @@ export async function POST(request: Request): Promise<Response> {
           controller.enqueue(line(next.value));
           if (next.value.type === "done" || next.value.type === "failed") {
             const usage = next.value.type === "done" ? next.value.result.usage : next.value.usage;
-            log.info("designer finished", { ...context, outcome: next.value.type === "done" ? "done" : next.value.reason, ms: Date.now() - started, ...usage });
+            log.info("designer finished", {
+              ...context,
+              outcome: next.value.type === "done" ? "done" : next.value.reason,
+              ms: Date.now() - started,
+              ...usage,
+            });
           }
         } catch (err) {
           if (closed) return;
           log.error("designer pipeline crashed", { ...context, err });
-          controller.enqueue(line({ type: "failed", reason: "model_error", message: "The designer failed unexpectedly.", issues: [], usage: { calls: 0, promptTokens: 0, completionTokens: 0 } }));
+          controller.enqueue(
+            line({
+              type: "failed",
+              reason: "model_error",
+              message: "The designer failed unexpectedly.",
+              issues: [],
+              usage: { calls: 0, promptTokens: 0, completionTokens: 0 },
+            }),
+          );
           controller.close();
         }
       },
@@ -100,7 +139,10 @@ export async function POST(request: Request): Promise<Response> {
       },
     });
     // which model designs: the panel tells the user when it is the offline demo's scripted model
-    const modelHeaders = { [DESIGNER_MODEL_HEADER]: encodeURIComponent(context.model), ...(isScriptedModel(config) ? { [DESIGNER_OFFLINE_HEADER]: "1" } : {}) };
+    const modelHeaders = {
+      [DESIGNER_MODEL_HEADER]: encodeURIComponent(context.model),
+      ...(isScriptedModel(config) ? { [DESIGNER_OFFLINE_HEADER]: "1" } : {}),
+    };
     return new Response(stream, { status: 200, headers: { ...NDJSON_HEADERS, ...modelHeaders } });
   });
 }

@@ -17,7 +17,11 @@ describe("designerOptions", () => {
   test("offers the tools of the user's approved MCP servers next to the built-ins, from the kept listing", async () => {
     clearMcpListings();
     const owner = await createTestUser();
-    const v = await saveMcpServer(owner.id, "fixture", { transport: "stdio", command: process.execPath, args: [fixture] });
+    const v = await saveMcpServer(owner.id, "fixture", {
+      transport: "stdio",
+      command: process.execPath,
+      args: [fixture],
+    });
     const unapproved = await createTestUser();
     await saveMcpServer(unapproved.id, "fixture", { transport: "stdio", command: process.execPath, args: [fixture] });
     await approveToolVersion(owner.id, v.id, v.codeHash!);
@@ -45,7 +49,10 @@ describe("designerOptions", () => {
     const doc = (name: string, description = "") => ({
       ...blankWorkflowDocument(name),
       description,
-      inputs: [{ key: "topic", type: "string" as const, description: "", required: true }, { key: "tone", type: "string" as const, description: "", required: false }],
+      inputs: [
+        { key: "topic", type: "string" as const, description: "", required: true },
+        { key: "tone", type: "string" as const, description: "", required: false },
+      ],
       outputs: [{ key: "article", type: "string" as const, description: "", required: true }],
     });
     const article = await createWorkflow(owner.id, doc("Article writer", "Writes an article on a topic"));
@@ -55,19 +62,28 @@ describe("designerOptions", () => {
     await saveWorkflowVersion(owner.id, editing.id);
     await saveWorkflowVersion(other.id, (await createWorkflow(other.id, doc("Not yours"))).id);
 
-    const { options } = await designerOptions(owner.id, { message: "Run my Article writer on two topics", workflowId: editing.id });
+    const { options } = await designerOptions(owner.id, {
+      message: "Run my Article writer on two topics",
+      workflowId: editing.id,
+    });
     expect(options.context!.workflows).toEqual([
       {
         id: article.id,
         name: "Article writer",
         description: "Writes an article on a topic",
-        inputs: [{ key: "topic", type: "string", description: "", required: true }, { key: "tone", type: "string", description: "", required: false }],
+        inputs: [
+          { key: "topic", type: "string", description: "", required: true },
+          { key: "tone", type: "string", description: "", required: false },
+        ],
         outputs: [{ key: "article" }],
       },
     ]);
     const validated = options.validation!.workflows!;
     expect(validated.map((w) => w.id).sort()).toEqual([article.id, draft.id, editing.id].sort());
-    expect(validated.find((w) => w.id === article.id)!.inputs).toEqual([{ key: "topic", required: true }, { key: "tone", required: false }]);
+    expect(validated.find((w) => w.id === article.id)!.inputs).toEqual([
+      { key: "topic", required: true },
+      { key: "tone", required: false },
+    ]);
 
     // a user with nothing saved gets no workflows (and so no subflow kind in the prompt)
     expect((await designerOptions(other.id, { workflowId: "x" })).options.context!.workflows).toHaveLength(1);

@@ -60,7 +60,10 @@ function contextWorkflows(targets: SubflowTarget[], request: DesignerRequestInfo
  * it is left out of this design (logged) rather than holding up the request, and its listing goes on
  * for the next.
  */
-export async function designerOptions(userId: string, request: DesignerRequestInfo = {}): Promise<{ options: Omit<DesignerOptions, "signal" | "dryRun">; config: ModelConfig }> {
+export async function designerOptions(
+  userId: string,
+  request: DesignerRequestInfo = {},
+): Promise<{ options: Omit<DesignerOptions, "signal" | "dryRun">; config: ModelConfig }> {
   const [config, agents, tools, targets] = await Promise.all([
     designerModelConfig(userId),
     listAgents(userId),
@@ -73,13 +76,28 @@ export async function designerOptions(userId: string, request: DesignerRequestIn
     options: {
       model: llmDesignerModel(config, { memory: dbPathMemory(userId) }),
       context: {
-        tools: tools.map((t) => ({ name: t.descriptor.name, description: t.descriptor.description, sideEffect: t.descriptor.sideEffect })),
-        savedAgents: agents.map((a) => ({ id: a.id, name: a.name, description: a.description, instructions: a.instructions, tools: a.tools, model: a.model })),
+        tools: tools.map((t) => ({
+          name: t.descriptor.name,
+          description: t.descriptor.description,
+          sideEffect: t.descriptor.sideEffect,
+        })),
+        savedAgents: agents.map((a) => ({
+          id: a.id,
+          name: a.name,
+          description: a.description,
+          instructions: a.instructions,
+          tools: a.tools,
+          model: a.model,
+        })),
         ...(workflows.length ? { workflows } : {}),
       },
       validation: {
         savedAgentIds: agents.map((a) => a.id),
-        workflows: targets.map(({ id, name, inputs }) => ({ id, name, inputs: inputs.map(({ key, required }) => ({ key, required })) })),
+        workflows: targets.map(({ id, name, inputs }) => ({
+          id,
+          name,
+          inputs: inputs.map(({ key, required }) => ({ key, required })),
+        })),
       },
       layout: (doc) => layoutDocument(doc),
     },

@@ -15,7 +15,10 @@ export async function POST(request: Request): Promise<Response> {
     const caller = await requireMutationCaller(request);
     const body = await jsonBody(request, experimentInputSchema);
     const started = await createExperiment(caller.userId, body);
-    return Response.json({ experiment: started }, { status: 201, headers: { Location: `/api/experiments/${started.id}` } });
+    return Response.json(
+      { experiment: started },
+      { status: 201, headers: { Location: `/api/experiments/${started.id}` } },
+    );
   });
 }
 

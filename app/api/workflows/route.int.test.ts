@@ -38,7 +38,9 @@ describe("REST: workflows for scripts", () => {
     await createTestWorkflow(bob.id, withInputs);
     const res = await LIST(get("/api/workflows", carol.auth));
     expect(res.status).toBe(200);
-    const { workflows } = (await res.json()) as { workflows: { id: string; latestVersion: number | null; inputs: unknown }[] };
+    const { workflows } = (await res.json()) as {
+      workflows: { id: string; latestVersion: number | null; inputs: unknown }[];
+    };
     expect(workflows).toEqual([
       expect.objectContaining({
         id: workflowId,
@@ -55,18 +57,34 @@ describe("REST: workflows for scripts", () => {
     const { workflowId } = await createTestWorkflow(alice.id, withInputs);
     const mine = await DETAIL(get(`/api/workflows/${workflowId}`, alice.auth), ctx(workflowId));
     expect(mine.status).toBe(200);
-    expect(await mine.json()).toMatchObject({ id: workflowId, latestVersion: 1, inputs: [{ key: "topic" }, { key: "pages" }] });
+    expect(await mine.json()).toMatchObject({
+      id: workflowId,
+      latestVersion: 1,
+      inputs: [{ key: "topic" }, { key: "pages" }],
+    });
     const theirs = await DETAIL(get(`/api/workflows/${workflowId}`, bob.auth), ctx(workflowId));
     expect(theirs.status).toBe(404);
     expect(await theirs.json()).toEqual({ error: { code: "not_found", message: "Workflow not found", details: null } });
-    expect((await DETAIL(get(`/api/workflows/${workflowId}`, { authorization: "Bearer weft_nope" }), ctx(workflowId))).status).toBe(401);
+    expect(
+      (await DETAIL(get(`/api/workflows/${workflowId}`, { authorization: "Bearer weft_nope" }), ctx(workflowId)))
+        .status,
+    ).toBe(401);
   });
 
   it("says inputs: null for a draft that is not a workflow document, and latestVersion: null before a save", async () => {
-    const broken = await db().workflow.create({ data: { ownerId: alice.id, name: "Half edited", draft: { nodes: "not a list" } } });
+    const broken = await db().workflow.create({
+      data: { ownerId: alice.id, name: "Half edited", draft: { nodes: "not a list" } },
+    });
     const detail = await DETAIL(get(`/api/workflows/${broken.id}`, alice.auth), ctx(broken.id));
-    expect(await detail.json()).toMatchObject({ id: broken.id, name: "Half edited", latestVersion: null, inputs: null });
-    const { workflows } = (await (await LIST(get("/api/workflows", alice.auth))).json()) as { workflows: { id: string; inputs: unknown }[] };
+    expect(await detail.json()).toMatchObject({
+      id: broken.id,
+      name: "Half edited",
+      latestVersion: null,
+      inputs: null,
+    });
+    const { workflows } = (await (await LIST(get("/api/workflows", alice.auth))).json()) as {
+      workflows: { id: string; inputs: unknown }[];
+    };
     expect(workflows.find((w) => w.id === broken.id)).toMatchObject({ inputs: null, latestVersion: null });
   });
 });

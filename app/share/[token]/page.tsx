@@ -8,7 +8,11 @@ import { graphToWorkflow } from "@/components/runs/to-props";
 import { getSharedRun } from "@/lib/run-views/share";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Shared run", referrer: "no-referrer", robots: { index: false, follow: false } };
+export const metadata: Metadata = {
+  title: "Shared run",
+  referrer: "no-referrer",
+  robots: { index: false, follow: false },
+};
 
 /**
  * A shared run, read-only and live, for anyone with the link (no account): the app's look (its bar,
@@ -26,10 +30,15 @@ export default async function SharedRunPage({ params }: { params: Promise<{ toke
         <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4 sm:px-6">
           {/* the viewer has no account: the mark names the product, it links nowhere inside it */}
           <Logo href={`/share/${token}`} />
-          <span className="rounded-full border border-border bg-surface-2 px-2.5 py-0.5 text-xs font-medium text-muted" data-testid="share-badge">
+          <span
+            className="rounded-full border border-border bg-surface-2 px-2.5 py-0.5 text-xs font-medium text-muted"
+            data-testid="share-badge"
+          >
             Shared run · read-only
           </span>
-          <div className="ml-auto"><ThemeToggle /></div>
+          <div className="ml-auto">
+            <ThemeToggle />
+          </div>
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">

@@ -22,21 +22,26 @@ const shared = (doc: Workflow): Workflow => {
 };
 
 describe("one vocabulary: the run dashboard and the share page", () => {
-  it.each(documents)("%s: every node shows the same text on both pages, with and without a run's statuses", (_, doc) => {
-    const run = new Map<string, NodeRunState>(doc.nodes.map((n, i) => [n.id, { status: stepStatuses[i % stepStatuses.length]!, iteration: 1 + (i % 3) }]));
-    for (const overlay of [undefined, run]) {
-      const dashboard = nodeTexts(doc, "run", overlay);
-      const share = nodeTexts(shared(doc), "run", overlay);
-      expect(Object.fromEntries(share)).toEqual(Object.fromEntries(dashboard));
-    }
-  });
+  it.each(documents)(
+    "%s: every node shows the same text on both pages, with and without a run's statuses",
+    (_, doc) => {
+      const run = new Map<string, NodeRunState>(
+        doc.nodes.map((n, i) => [n.id, { status: stepStatuses[i % stepStatuses.length]!, iteration: 1 + (i % 3) }]),
+      );
+      for (const overlay of [undefined, run]) {
+        const dashboard = nodeTexts(doc, "run", overlay);
+        const share = nodeTexts(shared(doc), "run", overlay);
+        expect(Object.fromEntries(share)).toEqual(Object.fromEntries(dashboard));
+      }
+    },
+  );
 
   it.each(documents)("%s: edges carry the same labels on both pages", (_, doc) => {
     const labels = (d: Workflow) => Object.fromEntries(documentToEdges(d).map((e) => [e.id, e.label ?? ""]));
     expect(labels(shared(doc))).toEqual(labels(doc));
   });
 
-  it("says the same about a join that starts on any input (the dashboard said \"any of 2\", the share page \"waits 2/2\")", () => {
+  it('says the same about a join that starts on any input (the dashboard said "any of 2", the share page "waits 2/2")', () => {
     const base = workflowTemplates.find((t) => t.id === "majority-vote")!.workflow;
     const doc = { ...base, nodes: base.nodes.map((n) => (n.id === "aggregate" ? { ...n, join: "any" as const } : n)) };
     const badge = joinBadge("any", 3);

@@ -24,7 +24,8 @@ describe("loopRunY (a loop's run back under the canvas)", () => {
 
   it("ignores nodes outside its stretch", () => {
     const far = box(2000, 100, 224, 400);
-    expect(loopRunY([box(0, 0), box(560, 0), far], { x: 784, y: 26 }, { x: 560, y: 26 }))
-      .toBe(loopRunY([box(0, 0), box(560, 0)], { x: 784, y: 26 }, { x: 560, y: 26 }));
+    expect(loopRunY([box(0, 0), box(560, 0), far], { x: 784, y: 26 }, { x: 560, y: 26 })).toBe(
+      loopRunY([box(0, 0), box(560, 0)], { x: 784, y: 26 }, { x: 560, y: 26 }),
+    );
   });
 });

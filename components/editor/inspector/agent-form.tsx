@@ -12,29 +12,69 @@ export function AgentSpecFields({ spec, act }: { spec: AgentSpec; act: Inspector
   const scripted = isScriptedModel(spec.model?.provider, spec.model?.model);
   return (
     <Section title={spec.savedAgentId ? "Saved agent" : "Agent (inline)"}>
-      <Row label="Agent name"><CommitInput value={spec.name} testId="agent-name" onCommit={(v) => set({ name: v.trim() || spec.key })} /></Row>
+      <Row label="Agent name">
+        <CommitInput value={spec.name} testId="agent-name" onCommit={(v) => set({ name: v.trim() || spec.key })} />
+      </Row>
       <Row label="Instructions">
-        <CommitTextarea value={spec.instructions} rows={4} testId="agent-instructions" onCommit={(v) => set({ instructions: v })} />
+        <CommitTextarea
+          value={spec.instructions}
+          rows={4}
+          testId="agent-instructions"
+          onCommit={(v) => set({ instructions: v })}
+        />
       </Row>
       <Row label={`Model${scripted ? ` (${SCRIPTED_MODEL_LABEL})` : ""}`}>
-        <CommitInput value={spec.model?.model ?? ""} placeholder="workflow default" testId="agent-model"
-          onCommit={(v) => set({ model: v.trim() ? { ...spec.model, model: v.trim() } : undefined })} />
+        <CommitInput
+          value={spec.model?.model ?? ""}
+          placeholder="workflow default"
+          testId="agent-model"
+          onCommit={(v) => set({ model: v.trim() ? { ...spec.model, model: v.trim() } : undefined })}
+        />
       </Row>
       <Row label="Tools (comma separated)">
-        <CommitInput value={spec.tools.map((t) => t.name).join(", ")} testId="agent-tools"
-          onCommit={(v) => set({ tools: v.split(",").map((s) => s.trim()).filter(Boolean).map((name) => ({ name })) })} />
+        <CommitInput
+          value={spec.tools.map((t) => t.name).join(", ")}
+          testId="agent-tools"
+          onCommit={(v) =>
+            set({
+              tools: v
+                .split(",")
+                .map((s) => s.trim())
+                .filter(Boolean)
+                .map((name) => ({ name })),
+            })
+          }
+        />
       </Row>
     </Section>
   );
 }
 
 /** Choose which agent spec a node uses (or a new inline one). */
-function AgentPicker({ doc, value, onChange, act }: { doc: Workflow; value: string; onChange: (key: string) => void; act: InspectorActions }) {
-  const options = [...doc.agents.map((a) => ({ value: a.key, label: `${a.name} (${a.key})` })), { value: "__new", label: "New inline agent…" }];
+function AgentPicker({
+  doc,
+  value,
+  onChange,
+  act,
+}: {
+  doc: Workflow;
+  value: string;
+  onChange: (key: string) => void;
+  act: InspectorActions;
+}) {
+  const options = [
+    ...doc.agents.map((a) => ({ value: a.key, label: `${a.name} (${a.key})` })),
+    { value: "__new", label: "New inline agent…" },
+  ];
   if (!doc.agents.some((a) => a.key === value)) options.unshift({ value, label: `${value || "none"} (missing)` });
   return (
-    <SelectField value={value} options={options} testId="agent-picker" ariaLabel="Agent"
-      onChange={(v) => (v === "__new" ? onChange(act.newAgentKey()) : onChange(v))} />
+    <SelectField
+      value={value}
+      options={options}
+      testId="agent-picker"
+      ariaLabel="Agent"
+      onChange={(v) => (v === "__new" ? onChange(act.newAgentKey()) : onChange(v))}
+    />
   );
 }
 
@@ -43,11 +83,20 @@ export function AgentForm({ node, doc, act }: { node: NodeOf<"agent">; doc: Work
   const spec = doc.agents.find((a) => a.key === node.agent);
   return (
     <>
-      <Row label="Agent"><AgentPicker doc={doc} value={node.agent} act={act} onChange={(agent) => act.updateNode(node.id, { agent })} /></Row>
+      <Row label="Agent">
+        <AgentPicker doc={doc} value={node.agent} act={act} onChange={(agent) => act.updateNode(node.id, { agent })} />
+      </Row>
       {spec && <AgentSpecFields spec={spec} act={act} />}
       <Section title="Task">
-        <TemplateField doc={doc} nodeId={node.id} value={node.task} testId="node-task" ariaLabel="Task"
-          placeholder="e.g. Outline an article on {{inputs.topic}}. {{feedback}}" onCommit={(task) => act.updateNode(node.id, { task })} />
+        <TemplateField
+          doc={doc}
+          nodeId={node.id}
+          value={node.task}
+          testId="node-task"
+          ariaLabel="Task"
+          placeholder="e.g. Outline an article on {{inputs.topic}}. {{feedback}}"
+          onCommit={(task) => act.updateNode(node.id, { task })}
+        />
       </Section>
       <Section title="Branches">
         <BranchesEditor branches={node.branches} onChange={(branches) => act.updateNode(node.id, { branches })} />
@@ -57,21 +106,51 @@ export function AgentForm({ node, doc, act }: { node: NodeOf<"agent">; doc: Work
 }
 
 /** Inspector of an orchestrator: its agent, task, workers and handoff budget. */
-export function OrchestratorForm({ node, doc, act }: { node: NodeOf<"orchestrator">; doc: Workflow; act: InspectorActions }) {
+export function OrchestratorForm({
+  node,
+  doc,
+  act,
+}: {
+  node: NodeOf<"orchestrator">;
+  doc: Workflow;
+  act: InspectorActions;
+}) {
   const spec = doc.agents.find((a) => a.key === node.agent);
   return (
     <>
-      <Row label="Agent"><AgentPicker doc={doc} value={node.agent} act={act} onChange={(agent) => act.updateNode(node.id, { agent })} /></Row>
+      <Row label="Agent">
+        <AgentPicker doc={doc} value={node.agent} act={act} onChange={(agent) => act.updateNode(node.id, { agent })} />
+      </Row>
       {spec && <AgentSpecFields spec={spec} act={act} />}
       <Section title="Task">
-        <TemplateField doc={doc} nodeId={node.id} value={node.task} ariaLabel="Task" onCommit={(task) => act.updateNode(node.id, { task })} />
+        <TemplateField
+          doc={doc}
+          nodeId={node.id}
+          value={node.task}
+          ariaLabel="Task"
+          onCommit={(task) => act.updateNode(node.id, { task })}
+        />
       </Section>
       <Section title="Workers">
         <Row label="Worker agent keys (comma separated)">
-          <CommitInput value={node.workers.join(", ")} onCommit={(v) => act.updateNode(node.id, { workers: v.split(",").map((s) => s.trim()).filter(Boolean) })} />
+          <CommitInput
+            value={node.workers.join(", ")}
+            onCommit={(v) =>
+              act.updateNode(node.id, {
+                workers: v
+                  .split(",")
+                  .map((s) => s.trim())
+                  .filter(Boolean),
+              })
+            }
+          />
         </Row>
         <Row label="Max handoffs">
-          <CommitInput type="number" value={String(node.maxHandoffs)} onCommit={(v) => act.updateNode(node.id, { maxHandoffs: Number(v) })} />
+          <CommitInput
+            type="number"
+            value={String(node.maxHandoffs)}
+            onCommit={(v) => act.updateNode(node.id, { maxHandoffs: Number(v) })}
+          />
         </Row>
       </Section>
     </>

@@ -21,25 +21,60 @@ export function FieldList({ fields, onChange, label, descriptions = false }: Pro
       {fields.map((f, i) => {
         const row = (
           <div className="flex items-center gap-1">
-            <CommitInput value={f.key} ariaLabel={`${label} ${i + 1} key`} testId={`${label}-${i}-key`} onCommit={(key) => set(i, { key: key.trim() })} />
-            <SelectField value={f.type} ariaLabel={`${label} ${i + 1} type`} testId={`${label}-${i}-type`} options={fieldTypes.map((t) => ({ value: t, label: t }))}
-              onChange={(type) => set(i, { type })} />
+            <CommitInput
+              value={f.key}
+              ariaLabel={`${label} ${i + 1} key`}
+              testId={`${label}-${i}-key`}
+              onCommit={(key) => set(i, { key: key.trim() })}
+            />
+            <SelectField
+              value={f.type}
+              ariaLabel={`${label} ${i + 1} type`}
+              testId={`${label}-${i}-type`}
+              options={fieldTypes.map((t) => ({ value: t, label: t }))}
+              onChange={(type) => set(i, { type })}
+            />
             <label className="flex items-center gap-1 text-[11px] text-muted" title="required">
-              <input type="checkbox" checked={f.required} aria-label={`${label} ${i + 1} required`} onChange={(e) => set(i, { required: e.target.checked })} />req
+              <input
+                type="checkbox"
+                checked={f.required}
+                aria-label={`${label} ${i + 1} required`}
+                onChange={(e) => set(i, { required: e.target.checked })}
+              />
+              req
             </label>
-            <Button variant="ghost" size="sm" aria-label={`Remove ${f.key}`} onClick={() => onChange(fields.filter((_, j) => j !== i))}>✕</Button>
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-label={`Remove ${f.key}`}
+              onClick={() => onChange(fields.filter((_, j) => j !== i))}
+            >
+              ✕
+            </Button>
           </div>
         );
         if (!descriptions) return <Fragment key={`${i}-${f.key}`}>{row}</Fragment>;
         return (
           <div key={`${i}-${f.key}`} className="grid gap-1 rounded-md border border-border p-2">
             {row}
-            <CommitInput value={f.description} ariaLabel={`${label} ${i + 1} description`} testId={`${label}-${i}-description`} placeholder="description"
-              onCommit={(description) => set(i, { description })} />
+            <CommitInput
+              value={f.description}
+              ariaLabel={`${label} ${i + 1} description`}
+              testId={`${label}-${i}-description`}
+              placeholder="description"
+              onCommit={(description) => set(i, { description })}
+            />
           </div>
         );
       })}
-      <Button variant="outline" size="sm" data-testid={`add-${label}`} onClick={() => onChange([...fields, newField(fields, label)])}>Add {label}</Button>
+      <Button
+        variant="outline"
+        size="sm"
+        data-testid={`add-${label}`}
+        onClick={() => onChange([...fields, newField(fields, label)])}
+      >
+        Add {label}
+      </Button>
     </div>
   );
 }

@@ -7,10 +7,23 @@ import { Input, Select, Textarea } from "@/components/ui/input";
  * typing a word is one undo step, not one per key.
  */
 
-type CommitProps = { value: string; onCommit: (value: string) => void; placeholder?: string; testId?: string; ariaLabel?: string };
+type CommitProps = {
+  value: string;
+  onCommit: (value: string) => void;
+  placeholder?: string;
+  testId?: string;
+  ariaLabel?: string;
+};
 
 /** A one-line text field that commits on blur/Enter. */
-export function CommitInput({ value, onCommit, placeholder, testId, ariaLabel, type = "text" }: CommitProps & { type?: "text" | "number" }) {
+export function CommitInput({
+  value,
+  onCommit,
+  placeholder,
+  testId,
+  ariaLabel,
+  type = "text",
+}: CommitProps & { type?: "text" | "number" }) {
   const [draft, setDraft] = useState(value);
   const [seen, setSeen] = useState(value);
   if (seen !== value) {
@@ -19,15 +32,38 @@ export function CommitInput({ value, onCommit, placeholder, testId, ariaLabel, t
   }
   const commit = () => draft !== value && onCommit(draft);
   return (
-    <Input type={type} value={draft} placeholder={placeholder} data-testid={testId} aria-label={ariaLabel} className="h-8 text-xs"
-      onChange={(e) => setDraft(e.target.value)} onBlur={commit}
-      onKeyDown={(e) => { if (e.key === "Enter") commit(); }} />
+    <Input
+      type={type}
+      value={draft}
+      placeholder={placeholder}
+      data-testid={testId}
+      aria-label={ariaLabel}
+      className="h-8 text-xs"
+      onChange={(e) => setDraft(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === "Enter") commit();
+      }}
+    />
   );
 }
 
 /** A multi-line text field that commits on blur; `children` renders below it (suggestions). */
-export function CommitTextarea({ value, onCommit, placeholder, testId, ariaLabel, rows = 3, onDraft, children, textareaRef }: CommitProps & {
-  rows?: number; onDraft?: (text: string, caret: number) => void; children?: ReactNode; textareaRef?: React.Ref<HTMLTextAreaElement>;
+export function CommitTextarea({
+  value,
+  onCommit,
+  placeholder,
+  testId,
+  ariaLabel,
+  rows = 3,
+  onDraft,
+  children,
+  textareaRef,
+}: CommitProps & {
+  rows?: number;
+  onDraft?: (text: string, caret: number) => void;
+  children?: ReactNode;
+  textareaRef?: React.Ref<HTMLTextAreaElement>;
 }) {
   const [draft, setDraft] = useState(value);
   const [seen, setSeen] = useState(value);
@@ -37,9 +73,20 @@ export function CommitTextarea({ value, onCommit, placeholder, testId, ariaLabel
   }
   return (
     <div className="relative">
-      <Textarea ref={textareaRef} rows={rows} value={draft} placeholder={placeholder} data-testid={testId} aria-label={ariaLabel} className="text-xs"
-        onChange={(e) => { setDraft(e.target.value); onDraft?.(e.target.value, e.target.selectionStart); }}
-        onBlur={() => draft !== value && onCommit(draft)} />
+      <Textarea
+        ref={textareaRef}
+        rows={rows}
+        value={draft}
+        placeholder={placeholder}
+        data-testid={testId}
+        aria-label={ariaLabel}
+        className="text-xs"
+        onChange={(e) => {
+          setDraft(e.target.value);
+          onDraft?.(e.target.value, e.target.selectionStart);
+        }}
+        onBlur={() => draft !== value && onCommit(draft)}
+      />
       {children}
     </div>
   );
@@ -56,12 +103,32 @@ export function Row({ label, children }: { label: string; children: ReactNode })
 }
 
 /** A native select committing immediately. */
-export function SelectField<T extends string>({ value, options, onChange, testId, ariaLabel }: {
-  value: T; options: readonly { value: T; label: string }[]; onChange: (v: T) => void; testId?: string; ariaLabel?: string;
+export function SelectField<T extends string>({
+  value,
+  options,
+  onChange,
+  testId,
+  ariaLabel,
+}: {
+  value: T;
+  options: readonly { value: T; label: string }[];
+  onChange: (v: T) => void;
+  testId?: string;
+  ariaLabel?: string;
 }) {
   return (
-    <Select value={value} data-testid={testId} aria-label={ariaLabel} className="h-8 text-xs" onChange={(e) => onChange(e.target.value as T)}>
-      {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+    <Select
+      value={value}
+      data-testid={testId}
+      aria-label={ariaLabel}
+      className="h-8 text-xs"
+      onChange={(e) => onChange(e.target.value as T)}
+    >
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
     </Select>
   );
 }

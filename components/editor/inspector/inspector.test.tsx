@@ -12,7 +12,13 @@ import { TemplateField } from "./template-field";
 import { elementsOf, tagOf } from "./test-markup";
 import type { InspectorActions } from "./types";
 
-const actions = (): InspectorActions => ({ updateNode: vi.fn(), updateEdge: vi.fn(), updateWorkflow: vi.fn(), upsertAgent: vi.fn(), newAgentKey: vi.fn(() => "agent9") });
+const actions = (): InspectorActions => ({
+  updateNode: vi.fn(),
+  updateEdge: vi.fn(),
+  updateWorkflow: vi.fn(),
+  upsertAgent: vi.fn(),
+  newAgentKey: vi.fn(() => "agent9"),
+});
 
 /** Start → write (agent) → review (human); review's "reject" loops back to write. */
 function reviewed(): Workflow {
@@ -23,8 +29,14 @@ function reviewed(): Workflow {
       { id: "start", type: "start" },
       { id: "write", type: "agent", agent: "writer" },
       {
-        id: "review", type: "human", name: "Editor sign-off", prompt: "Publish {{nodes.write.output}}?",
-        branches: [{ id: "approve", label: "Approve" }, { id: "reject", label: "Send back" }],
+        id: "review",
+        type: "human",
+        name: "Editor sign-off",
+        prompt: "Publish {{nodes.write.output}}?",
+        branches: [
+          { id: "approve", label: "Approve" },
+          { id: "reject", label: "Send back" },
+        ],
         fields: [{ key: "notes", type: "text", description: "What to change", required: false }],
       },
       { id: "end", type: "end" },
@@ -33,11 +45,18 @@ function reviewed(): Workflow {
       { id: "e1", source: "start", sourceHandle: "next", target: "write" },
       { id: "e2", source: "write", sourceHandle: "done", target: "review" },
       { id: "e3", source: "review", sourceHandle: "approve", target: "end" },
-      { id: "loop", source: "review", sourceHandle: "reject", target: "write", kind: "loop", maxIterations: 3, onExhausted: "continue" },
+      {
+        id: "loop",
+        source: "review",
+        sourceHandle: "reject",
+        target: "write",
+        kind: "loop",
+        maxIterations: 3,
+        onExhausted: "continue",
+      },
     ],
   });
 }
-
 
 describe("Inspector", () => {
   it("has a form for every node kind", () => {
@@ -51,7 +70,9 @@ describe("Inspector", () => {
   it("human review: the templated prompt, the branches and the fields with key, type, description and required", () => {
     const html = renderToStaticMarkup(<Inspector doc={reviewed()} nodeId="review" act={actions()} />);
     expect(html).toContain("human · <code>review</code>");
-    expect(html).toMatch(/<textarea[^>]*data-testid="human-prompt"[^>]*>Publish \{\{nodes\.write\.output\}\}\?<\/textarea>/);
+    expect(html).toMatch(
+      /<textarea[^>]*data-testid="human-prompt"[^>]*>Publish \{\{nodes\.write\.output\}\}\?<\/textarea>/,
+    );
     expect(html).toContain('data-testid="branches"');
     expect(tagOf(html, "branch-0-id")).toContain('value="approve"');
     expect(tagOf(html, "branch-1-label")).toContain('value="Send back"');

@@ -31,17 +31,35 @@ const FORMS: { [K in NodeKind]: KindForm<K> } = {
   abort: AbortForm,
 };
 
-function NodeInspector<K extends NodeKind>({ node, doc, act }: { node: NodeOf<K>; doc: Workflow; act: InspectorActions }) {
+function NodeInspector<K extends NodeKind>({
+  node,
+  doc,
+  act,
+}: {
+  node: NodeOf<K>;
+  doc: Workflow;
+  act: InspectorActions;
+}) {
   const Form = FORMS[node.type as K] as KindForm<K>;
   const incoming = doc.edges.filter((e) => e.kind === "forward" && e.target === node.id).length;
   return (
     <div className="grid gap-3" data-testid="node-inspector" data-node-id={node.id}>
-      <p className="text-xs text-muted">{node.type} · <code>{node.id}</code></p>
-      <Row label="Name"><CommitInput value={node.name} testId="node-name" onCommit={(name) => act.updateNode(node.id, { name })} /></Row>
+      <p className="text-xs text-muted">
+        {node.type} · <code>{node.id}</code>
+      </p>
+      <Row label="Name">
+        <CommitInput value={node.name} testId="node-name" onCommit={(name) => act.updateNode(node.id, { name })} />
+      </Row>
       {incoming > 1 && (
         <Row label={`Join (${incoming} inputs)`}>
-          <SelectField value={node.join} options={[{ value: "all", label: "Wait for all" }, { value: "any", label: "Run on the first" }]}
-            onChange={(join) => act.updateNode(node.id, { join })} />
+          <SelectField
+            value={node.join}
+            options={[
+              { value: "all", label: "Wait for all" },
+              { value: "any", label: "Run on the first" },
+            ]}
+            onChange={(join) => act.updateNode(node.id, { join })}
+          />
         </Row>
       )}
       <Form node={node} doc={doc} act={act} />
@@ -54,7 +72,17 @@ function NodeInspector<K extends NodeKind>({ node, doc, act }: { node: NodeOf<K>
  * The side panel's inspector: the selected node's form, the selected edge's form, or (nothing
  * selected) the workflow's settings.
  */
-export function Inspector({ doc, nodeId, edgeId, act }: { doc: Workflow; nodeId?: string; edgeId?: string; act: InspectorActions }) {
+export function Inspector({
+  doc,
+  nodeId,
+  edgeId,
+  act,
+}: {
+  doc: Workflow;
+  nodeId?: string;
+  edgeId?: string;
+  act: InspectorActions;
+}) {
   const node = nodeId ? doc.nodes.find((n) => n.id === nodeId) : undefined;
   if (node) return <NodeInspector key={node.id} node={node} doc={doc} act={act} />;
   const edge = edgeId ? doc.edges.find((e) => e.id === edgeId) : undefined;

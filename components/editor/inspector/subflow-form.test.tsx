@@ -11,16 +11,33 @@ import { TemplateField } from "./template-field";
 import { elementsOf, tagOf } from "./test-markup";
 import type { InspectorActions } from "./types";
 
-const actions = (): InspectorActions => ({ updateNode: vi.fn(), updateEdge: vi.fn(), updateWorkflow: vi.fn(), upsertAgent: vi.fn(), newAgentKey: vi.fn(() => "agent9") });
+const actions = (): InspectorActions => ({
+  updateNode: vi.fn(),
+  updateEdge: vi.fn(),
+  updateWorkflow: vi.fn(),
+  upsertAgent: vi.fn(),
+  newAgentKey: vi.fn(() => "agent9"),
+});
 
 const subflows: SubflowTargets = {
   currentId: "wf_self",
   targets: [
-    { id: "wf_b", name: "Brainstorm", version: null, inputs: [{ key: "seed", type: "string", required: true, description: "" }], outputs: [] },
+    {
+      id: "wf_b",
+      name: "Brainstorm",
+      version: null,
+      inputs: [{ key: "seed", type: "string", required: true, description: "" }],
+      outputs: [],
+    },
     { id: "wf_self", name: "Blog post", version: 4, inputs: [], outputs: [] },
     {
-      id: "wf_s", name: "Summarise", version: 3,
-      inputs: [{ key: "topic", type: "string", required: true, description: "What to summarise" }, { key: "words", type: "number", required: false, description: "" }],
+      id: "wf_s",
+      name: "Summarise",
+      version: 3,
+      inputs: [
+        { key: "topic", type: "string", required: true, description: "What to summarise" },
+        { key: "words", type: "number", required: false, description: "" },
+      ],
       outputs: [{ key: "summary" }, { key: "title" }],
     },
   ],
@@ -30,8 +47,15 @@ const subflows: SubflowTargets = {
 function parent(sub: Partial<NodeOf<"subflow">> = {}): Workflow {
   return workflowSchema.parse({
     inputs: [{ key: "subject" }],
-    nodes: [{ id: "start", type: "start" }, { id: "sub", type: "subflow", name: "Summary", ...sub }, { id: "end", type: "end" }],
-    edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "sub" }, { id: "e2", source: "sub", sourceHandle: "done", target: "end" }],
+    nodes: [
+      { id: "start", type: "start" },
+      { id: "sub", type: "subflow", name: "Summary", ...sub },
+      { id: "end", type: "end" },
+    ],
+    edges: [
+      { id: "e1", source: "start", sourceHandle: "next", target: "sub" },
+      { id: "e2", source: "sub", sourceHandle: "done", target: "end" },
+    ],
   });
 }
 
@@ -42,8 +66,11 @@ const subNode = (doc: Workflow) => {
 };
 
 const render = (doc: Workflow, value: SubflowTargets | undefined = subflows) =>
-  renderToStaticMarkup(<SubflowTargetsProvider value={value}><Inspector doc={doc} nodeId="sub" act={actions()} /></SubflowTargetsProvider>);
-
+  renderToStaticMarkup(
+    <SubflowTargetsProvider value={value}>
+      <Inspector doc={doc} nodeId="sub" act={actions()} />
+    </SubflowTargetsProvider>,
+  );
 
 describe("workflowOptions", () => {
   it("lists the other workflows by name, then this one marked as running itself, then an unknown chosen id", () => {
@@ -69,7 +96,9 @@ describe("SubflowForm", () => {
   it("no workflow chosen: the picker on its placeholder and a hint, no rows, no link", () => {
     const html = render(parent());
     expect(html).toContain("subflow · <code>sub</code>");
-    expect(html).toMatch(/data-testid="subflow-workflow"[^>]*>.*<option value="" selected="">Choose a workflow…<\/option>/);
+    expect(html).toMatch(
+      /data-testid="subflow-workflow"[^>]*>.*<option value="" selected="">Choose a workflow…<\/option>/,
+    );
     expect(html).toContain("Choose a workflow to map its inputs.");
     expect(html).not.toContain("subflow-open");
     expect(html).not.toContain('data-testid="subflow-input-');
@@ -80,8 +109,12 @@ describe("SubflowForm", () => {
     expect(html).toMatch(/<option value="wf_s" selected="">Summarise<\/option>/);
     expect(tagOf(html, "subflow-open")).toContain('href="/workflows/wf_s/edit"');
     expect(html).toContain(">Open workflow</a>");
-    expect(html).toMatch(/data-testid="subflow-input-topic".*<code[^>]*>topic<\/code><span[^>]*>string<\/span><span[^>]*>required<\/span>.*What to summarise/);
-    expect(html).toMatch(/<textarea[^>]*data-testid="subflow-input-topic-value"[^>]*>\{\{inputs\.subject\}\}<\/textarea>/);
+    expect(html).toMatch(
+      /data-testid="subflow-input-topic".*<code[^>]*>topic<\/code><span[^>]*>string<\/span><span[^>]*>required<\/span>.*What to summarise/,
+    );
+    expect(html).toMatch(
+      /<textarea[^>]*data-testid="subflow-input-topic-value"[^>]*>\{\{inputs\.subject\}\}<\/textarea>/,
+    );
     expect(html).toMatch(/data-testid="subflow-input-words".*<span[^>]*>number<\/span><\/div>/); // optional: no required marker
     expect(html).toMatch(/<textarea[^>]*data-testid="subflow-input-words-value"[^>]*><\/textarea>/);
     expect(html).toContain("{{nodes.sub.output.summary}}");
@@ -93,7 +126,21 @@ describe("SubflowForm", () => {
   it("a version pinned: the rows and outputs of that version's fields; a pinned version not saved keeps the newest's rows under its note", () => {
     const history = {
       ...subflows,
-      targets: subflows.targets.map((t) => (t.id === "wf_s" ? { ...t, history: [{ from: 1, inputs: [{ key: "text", type: "string" as const, required: true, description: "" }], outputs: [{ key: "gist" }] }, { from: 2, inputs: t.inputs, outputs: t.outputs }] } : t)),
+      targets: subflows.targets.map((t) =>
+        t.id === "wf_s"
+          ? {
+              ...t,
+              history: [
+                {
+                  from: 1,
+                  inputs: [{ key: "text", type: "string" as const, required: true, description: "" }],
+                  outputs: [{ key: "gist" }],
+                },
+                { from: 2, inputs: t.inputs, outputs: t.outputs },
+              ],
+            }
+          : t,
+      ),
     };
     const html = render(parent({ workflowId: "wf_s", version: 1, inputs: { text: "{{inputs.subject}}" } }), history);
     expect(html).toContain('data-testid="subflow-input-text"');
@@ -115,9 +162,13 @@ describe("SubflowForm", () => {
   });
 
   it("says to save a version first when the workflow has none, and when a pinned version is not saved", () => {
-    expect(render(parent({ workflowId: "wf_b" }))).toContain("Save a version of it first: subflows run saved versions.");
+    expect(render(parent({ workflowId: "wf_b" }))).toContain(
+      "Save a version of it first: subflows run saved versions.",
+    );
     expect(render(parent({ workflowId: "wf_s", version: 7 }))).toContain("Version 7 is not saved; its newest is v3.");
-    expect(render(parent({ workflowId: "wf_gone" }))).toContain("This workflow does not exist (or is not yours); choose another.");
+    expect(render(parent({ workflowId: "wf_gone" }))).toContain(
+      "This workflow does not exist (or is not yours); choose another.",
+    );
   });
 
   it("each part edits its own property: choosing a workflow drops the pin; a field's template sets that input; remove drops a key", () => {
@@ -142,10 +193,14 @@ describe("SubflowForm", () => {
 
     const templates = elementsOf(tree, TemplateField);
     expect(templates.map((t) => [t.props.ariaLabel, t.props.value, t.props.nodeId])).toEqual([
-      ["Input topic", "x", "sub"], ["Input words", "", "sub"], ["Input colour", "red", "sub"],
+      ["Input topic", "x", "sub"],
+      ["Input words", "", "sub"],
+      ["Input colour", "red", "sub"],
     ]);
     templates[1]?.props.onCommit("{{inputs.subject}}");
-    expect(act.updateNode).toHaveBeenLastCalledWith("sub", { inputs: { topic: "x", colour: "red", words: "{{inputs.subject}}" } });
+    expect(act.updateNode).toHaveBeenLastCalledWith("sub", {
+      inputs: { topic: "x", colour: "red", words: "{{inputs.subject}}" },
+    });
     templates[0]?.props.onCommit("");
     expect(act.updateNode).toHaveBeenLastCalledWith("sub", { inputs: { colour: "red" } });
   });
@@ -153,7 +208,10 @@ describe("SubflowForm", () => {
   it("the remove button of an undeclared key drops it from the inputs", () => {
     const doc = parent({ workflowId: "wf_s", inputs: { topic: "x", colour: "red" } });
     const act = actions();
-    const remove = findByTestId(SubflowFields({ node: subNode(doc), doc, act, subflows }), "subflow-extra-colour-remove");
+    const remove = findByTestId(
+      SubflowFields({ node: subNode(doc), doc, act, subflows }),
+      "subflow-extra-colour-remove",
+    );
     expect(remove).toBeDefined();
     remove?.props.onClick?.();
     expect(act.updateNode).toHaveBeenLastCalledWith("sub", { inputs: { topic: "x" } });

@@ -24,7 +24,17 @@ type Props = {
  * subflow's output keys from the editor's subflow targets) and feedback this node may refer to; a
  * click (or Enter on the highlighted one) completes the tag. Commits on blur like the other fields.
  */
-export function TemplateField({ doc, nodeId, value, onCommit, rows = 3, testId, ariaLabel, placeholder, itemScope = false }: Props) {
+export function TemplateField({
+  doc,
+  nodeId,
+  value,
+  onCommit,
+  rows = 3,
+  testId,
+  ariaLabel,
+  placeholder,
+  itemScope = false,
+}: Props) {
   const [draft, setDraft] = useState(value);
   const [seen, setSeen] = useState(value);
   const [caret, setCaret] = useState<number | null>(null);
@@ -54,9 +64,20 @@ export function TemplateField({ doc, nodeId, value, onCommit, rows = 3, testId, 
 
   return (
     <div className="relative">
-      <Textarea ref={ref} rows={rows} value={draft} data-testid={testId} aria-label={ariaLabel} placeholder={placeholder}
-        className="font-mono text-xs" aria-autocomplete="list"
-        onChange={(e) => { setDraft(e.target.value); setCaret(e.target.selectionStart); setActive(0); }}
+      <Textarea
+        ref={ref}
+        rows={rows}
+        value={draft}
+        data-testid={testId}
+        aria-label={ariaLabel}
+        placeholder={placeholder}
+        className="font-mono text-xs"
+        aria-autocomplete="list"
+        onChange={(e) => {
+          setDraft(e.target.value);
+          setCaret(e.target.selectionStart);
+          setActive(0);
+        }}
         onKeyDown={(e) => {
           if (!options.length) return;
           if (e.key === "ArrowDown" || e.key === "ArrowUp") {
@@ -67,15 +88,30 @@ export function TemplateField({ doc, nodeId, value, onCommit, rows = 3, testId, 
             choose(options[active]?.ref ?? "");
           } else if (e.key === "Escape") setCaret(null);
         }}
-        onBlur={() => { setTimeout(() => setCaret(null), 150); if (draft !== value) onCommit(draft); }} />
+        onBlur={() => {
+          setTimeout(() => setCaret(null), 150);
+          if (draft !== value) onCommit(draft);
+        }}
+      />
       {options.length > 0 && (
-        <ul role="listbox" data-testid="template-suggestions"
-          className="absolute left-0 right-0 top-full z-20 mt-1 max-h-48 overflow-auto rounded-md border border-border bg-surface text-xs shadow-lg">
+        <ul
+          role="listbox"
+          data-testid="template-suggestions"
+          className="absolute left-0 right-0 top-full z-20 mt-1 max-h-48 overflow-auto rounded-md border border-border bg-surface text-xs shadow-lg"
+        >
           {options.map((s, i) => (
-            <li key={s.ref} role="option" aria-selected={i === active}
-              onMouseDown={(e) => { e.preventDefault(); choose(s.ref); }}
-              className={`flex cursor-pointer justify-between gap-2 px-2 py-1 ${i === active ? "bg-primary/10" : ""}`}>
-              <code>{s.ref}</code><span className="truncate text-muted">{s.detail}</span>
+            <li
+              key={s.ref}
+              role="option"
+              aria-selected={i === active}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                choose(s.ref);
+              }}
+              className={`flex cursor-pointer justify-between gap-2 px-2 py-1 ${i === active ? "bg-primary/10" : ""}`}
+            >
+              <code>{s.ref}</code>
+              <span className="truncate text-muted">{s.detail}</span>
             </li>
           ))}
         </ul>

@@ -3,7 +3,8 @@ import { isValidElement, type ReactElement, type ReactNode } from "react";
 /** Test helpers for the inspector's forms, rendered to server markup or kept as element trees. */
 
 /** The opening tag of the element with `data-testid={testId}` in server markup ("" when absent). */
-export const tagOf = (html: string, testId: string) => new RegExp(`<[a-z]+[^>]*data-testid="${testId}"[^>]*>`).exec(html)?.[0] ?? "";
+export const tagOf = (html: string, testId: string) =>
+  new RegExp(`<[a-z]+[^>]*data-testid="${testId}"[^>]*>`).exec(html)?.[0] ?? "";
 
 /** Every element of type `type` in a (shallow) element tree. */
 export function elementsOf<P>(tree: ReactNode, type: (p: P) => ReactNode): ReactElement<P>[] {

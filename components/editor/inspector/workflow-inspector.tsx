@@ -11,13 +11,33 @@ function VariableList({ vars, onChange }: { vars: Variable[]; onChange: (v: Vari
     <div className="grid gap-1">
       {vars.map((v, i) => (
         <div key={`${i}-${v.key}`} className="flex gap-1">
-          <CommitInput value={v.key} ariaLabel={`Variable ${i + 1} key`} onCommit={(key) => set(i, { key: key.trim() })} />
-          <CommitInput value={String(v.value)} ariaLabel={`Variable ${i + 1} value`}
-            onCommit={(raw) => set(i, { value: raw.trim() !== "" && !Number.isNaN(Number(raw)) ? Number(raw) : raw })} />
-          <Button variant="ghost" size="sm" aria-label={`Remove ${v.key}`} onClick={() => onChange(vars.filter((_, j) => j !== i))}>✕</Button>
+          <CommitInput
+            value={v.key}
+            ariaLabel={`Variable ${i + 1} key`}
+            onCommit={(key) => set(i, { key: key.trim() })}
+          />
+          <CommitInput
+            value={String(v.value)}
+            ariaLabel={`Variable ${i + 1} value`}
+            onCommit={(raw) => set(i, { value: raw.trim() !== "" && !Number.isNaN(Number(raw)) ? Number(raw) : raw })}
+          />
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-label={`Remove ${v.key}`}
+            onClick={() => onChange(vars.filter((_, j) => j !== i))}
+          >
+            ✕
+          </Button>
         </div>
       ))}
-      <Button variant="outline" size="sm" onClick={() => onChange([...vars, { key: `var${vars.length + 1}`, value: "", description: "" }])}>Add variable</Button>
+      <Button
+        variant="outline"
+        size="sm"
+        onClick={() => onChange([...vars, { key: `var${vars.length + 1}`, value: "", description: "" }])}
+      >
+        Add variable
+      </Button>
     </div>
   );
 }
@@ -34,23 +54,48 @@ const LIMITS: { key: keyof Limits; label: string }[] = [
 export function WorkflowInspector({ doc, act }: { doc: Workflow; act: InspectorActions }) {
   return (
     <div className="grid gap-3" data-testid="workflow-inspector">
-      <Row label="Name"><CommitInput value={doc.name} testId="workflow-name" onCommit={(name) => act.updateWorkflow({ name })} /></Row>
-      <Row label="Description"><CommitTextarea value={doc.description} rows={2} onCommit={(description) => act.updateWorkflow({ description })} /></Row>
-      <Section title="Inputs"><FieldList label="input" fields={doc.inputs} onChange={(inputs) => act.updateWorkflow({ inputs })} /></Section>
-      <Section title="Outputs"><FieldList label="output" fields={doc.outputs} onChange={(outputs) => act.updateWorkflow({ outputs })} /></Section>
-      <Section title="Variables"><VariableList vars={doc.variables} onChange={(variables) => act.updateWorkflow({ variables })} /></Section>
+      <Row label="Name">
+        <CommitInput value={doc.name} testId="workflow-name" onCommit={(name) => act.updateWorkflow({ name })} />
+      </Row>
+      <Row label="Description">
+        <CommitTextarea
+          value={doc.description}
+          rows={2}
+          onCommit={(description) => act.updateWorkflow({ description })}
+        />
+      </Row>
+      <Section title="Inputs">
+        <FieldList label="input" fields={doc.inputs} onChange={(inputs) => act.updateWorkflow({ inputs })} />
+      </Section>
+      <Section title="Outputs">
+        <FieldList label="output" fields={doc.outputs} onChange={(outputs) => act.updateWorkflow({ outputs })} />
+      </Section>
+      <Section title="Variables">
+        <VariableList vars={doc.variables} onChange={(variables) => act.updateWorkflow({ variables })} />
+      </Section>
       <Section title="Default model">
-        <CommitInput value={doc.defaultModel?.model ?? ""} placeholder="user default" ariaLabel="Default model"
-          onCommit={(m) => act.updateWorkflow({ defaultModel: m.trim() ? { ...doc.defaultModel, model: m.trim() } : undefined })} />
+        <CommitInput
+          value={doc.defaultModel?.model ?? ""}
+          placeholder="user default"
+          ariaLabel="Default model"
+          onCommit={(m) =>
+            act.updateWorkflow({ defaultModel: m.trim() ? { ...doc.defaultModel, model: m.trim() } : undefined })
+          }
+        />
       </Section>
       <Section title="Limits">
         {LIMITS.map(({ key, label }) => (
           <Row key={key} label={label}>
-            <CommitInput type="number" value={doc.limits[key] === undefined ? "" : String(doc.limits[key])} ariaLabel={label}
+            <CommitInput
+              type="number"
+              value={doc.limits[key] === undefined ? "" : String(doc.limits[key])}
+              ariaLabel={label}
               onCommit={(v) => {
                 const n = parsePositiveInt(v);
-                if (n !== undefined || key === "tokenBudget") act.updateWorkflow({ limits: { ...doc.limits, [key]: n } });
-              }} />
+                if (n !== undefined || key === "tokenBudget")
+                  act.updateWorkflow({ limits: { ...doc.limits, [key]: n } });
+              }}
+            />
           </Row>
         ))}
       </Section>

@@ -3,13 +3,24 @@ import { ControlButton, Panel, useReactFlow, useStore, useStoreApi, type ReactFl
 import { memo, useCallback, useEffect, useMemo, useRef, type PointerEvent, type WheelEvent } from "react";
 import { boundsInView } from "../fit-view";
 import type { FlowNode } from "../flow-mapping";
-import { clipRect, minimapBox, minimapFrame, nodeRect, toMinimap, visibleFlowRect, type MinimapFrame, type Rect } from "./geometry";
+import {
+  clipRect,
+  minimapBox,
+  minimapFrame,
+  nodeRect,
+  toMinimap,
+  visibleFlowRect,
+  type MinimapFrame,
+  type Rect,
+} from "./geometry";
 
 const nodesOf = (s: ReactFlowState) => s.nodes as FlowNode[];
 
 /** Whether the whole graph is in view (a boolean, so its subscribers re-render only when it flips). */
 function useGraphInView(bounds: Rect | undefined): boolean {
-  return useStore(useCallback((s: ReactFlowState) => !bounds || boundsInView(bounds, s.transform, s.width, s.height), [bounds]));
+  return useStore(
+    useCallback((s: ReactFlowState) => !bounds || boundsInView(bounds, s.transform, s.width, s.height), [bounds]),
+  );
 }
 
 /**
@@ -21,7 +32,15 @@ function useGraphInView(bounds: Rect | undefined): boolean {
  * proportions of the graph's `bounds` (minimapBox; the canvas computes them once for this and the toggle). `show` undefined: shown while part of the graph is out of view
  * (a graph that fits on screen needs no map); true/false: the user's choice (MinimapToggle).
  */
-export const CanvasMinimap = memo(function CanvasMinimap({ colorMode, show, bounds }: { colorMode: "light" | "dark"; show?: boolean; bounds: Rect | undefined }) {
+export const CanvasMinimap = memo(function CanvasMinimap({
+  colorMode,
+  show,
+  bounds,
+}: {
+  colorMode: "light" | "dark";
+  show?: boolean;
+  bounds: Rect | undefined;
+}) {
   const nodes = useStore(nodesOf);
   const inView = useGraphInView(bounds);
   if (!(show ?? !inView) || !bounds) return null;
@@ -80,11 +99,14 @@ function MinimapPanel({ colorMode, nodes, bounds }: { colorMode: "light" | "dark
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     if (!last.current) return;
     const [tx, ty, zoom] = store.getState().transform;
-    const dx = (e.clientX - last.current.x) / frame.scale, dy = (e.clientY - last.current.y) / frame.scale;
+    const dx = (e.clientX - last.current.x) / frame.scale,
+      dy = (e.clientY - last.current.y) / frame.scale;
     last.current = { x: e.clientX, y: e.clientY };
     void setViewport({ x: tx - dx * zoom, y: ty - dy * zoom, zoom });
   };
-  const onPointerUp = () => { last.current = undefined; };
+  const onPointerUp = () => {
+    last.current = undefined;
+  };
   // React Flow's wheel step: 2^(-deltaY × 0.002) per pixel mode event (0.05 per line).
   const onWheel = (e: WheelEvent<HTMLDivElement>) => {
     const zoom = store.getState().transform[2];
@@ -93,9 +115,19 @@ function MinimapPanel({ colorMode, nodes, bounds }: { colorMode: "light" | "dark
   };
 
   return (
-    <Panel position="bottom-right" className="react-flow__minimap nowheel nopan cursor-grab overflow-hidden active:cursor-grabbing"
-      style={box} data-testid="minimap" aria-label="Mini map" role="img"
-      onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onPointerCancel={onPointerUp} onWheel={onWheel}>
+    <Panel
+      position="bottom-right"
+      className="react-flow__minimap nowheel nopan cursor-grab overflow-hidden active:cursor-grabbing"
+      style={box}
+      data-testid="minimap"
+      aria-label="Mini map"
+      role="img"
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={onPointerUp}
+      onWheel={onWheel}
+    >
       <canvas ref={canvas} className="block" style={box} />
       <VisibleArea frame={frame} box={box} />
     </Panel>
@@ -103,14 +135,28 @@ function MinimapPanel({ colorMode, nodes, bounds }: { colorMode: "light" | "dark
 }
 
 /** The controls' minimap button: shows or hides the minimap whatever the graph's size (the choice sticks while the canvas lives). */
-export function MinimapToggle({ choice, onChoose, bounds }: { choice: boolean | undefined; onChoose: (show: boolean) => void; bounds: Rect | undefined }) {
+export function MinimapToggle({
+  choice,
+  onChoose,
+  bounds,
+}: {
+  choice: boolean | undefined;
+  onChoose: (show: boolean) => void;
+  bounds: Rect | undefined;
+}) {
   const inView = useGraphInView(bounds);
   const shown = choice ?? !inView;
   return (
-    <ControlButton onClick={() => onChoose(!shown)} title={shown ? "Hide the minimap" : "Show the minimap"}
-      aria-label={shown ? "Hide the minimap" : "Show the minimap"} aria-pressed={shown} data-testid="minimap-toggle">
+    <ControlButton
+      onClick={() => onChoose(!shown)}
+      title={shown ? "Hide the minimap" : "Show the minimap"}
+      aria-label={shown ? "Hide the minimap" : "Show the minimap"}
+      aria-pressed={shown}
+      data-testid="minimap-toggle"
+    >
       <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinejoin="round" aria-hidden>
-        <path d="M3 6l6-3 6 3 6-3v15l-6 3-6-3-6 3z" /><path d="M9 3v15M15 6v15" />
+        <path d="M3 6l6-3 6 3 6-3v15l-6 3-6-3-6 3z" />
+        <path d="M9 3v15M15 6v15" />
       </svg>
     </ControlButton>
   );
@@ -121,12 +167,21 @@ const sameView = (a: ReturnType<typeof viewOf>, b: ReturnType<typeof viewOf>) =>
   a.transform === b.transform && a.width === b.width && a.height === b.height;
 
 /** The canvas' visible area on the minimap: the only part that changes while panning. */
-const VisibleArea = memo(function VisibleArea({ frame, box }: { frame: MinimapFrame; box: { width: number; height: number } }) {
+const VisibleArea = memo(function VisibleArea({
+  frame,
+  box,
+}: {
+  frame: MinimapFrame;
+  box: { width: number; height: number };
+}) {
   const { transform, width, height } = useStore(viewOf, sameView);
   // Clipped to the minimap so all four sides show even when everything is visible.
   const r = clipRect(toMinimap(frame, visibleFlowRect(transform, width, height)), box);
   return (
-    <div aria-hidden className="pointer-events-none absolute left-0 top-0 rounded-sm border-2 will-change-transform border-sky-500/70 bg-sky-500/5"
-      style={{ width: r.width, height: r.height, transform: `translate(${r.x}px, ${r.y}px)` }} />
+    <div
+      aria-hidden
+      className="pointer-events-none absolute left-0 top-0 rounded-sm border-2 will-change-transform border-sky-500/70 bg-sky-500/5"
+      style={{ width: r.width, height: r.height, transform: `translate(${r.x}px, ${r.y}px)` }}
+    />
   );
 });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { clipRect, MINIMAP_MAX, MINIMAP_MIN, minimapBox, minimapFrame, nodesBounds, toMinimap, UNMEASURED_NODE, visibleFlowRect } from "./geometry";
+import {
+  clipRect,
+  MINIMAP_MAX,
+  MINIMAP_MIN,
+  minimapBox,
+  minimapFrame,
+  nodesBounds,
+  toMinimap,
+  UNMEASURED_NODE,
+  visibleFlowRect,
+} from "./geometry";
 
 describe("minimap geometry", () => {
   it("bounds cover every node, measured size first, the default size for unmeasured ones", () => {
@@ -26,8 +36,18 @@ describe("minimap geometry", () => {
   });
 
   it("clips the visible area to the minimap box", () => {
-    expect(clipRect({ x: -50, y: 20, width: 400, height: 50 }, { width: 200, height: 150 })).toEqual({ x: 0, y: 20, width: 200, height: 50 });
-    expect(clipRect({ x: 300, y: 20, width: 10, height: 10 }, { width: 200, height: 150 })).toEqual({ x: 200, y: 20, width: 0, height: 10 });
+    expect(clipRect({ x: -50, y: 20, width: 400, height: 50 }, { width: 200, height: 150 })).toEqual({
+      x: 0,
+      y: 20,
+      width: 200,
+      height: 50,
+    });
+    expect(clipRect({ x: 300, y: 20, width: 10, height: 10 }, { width: 200, height: 150 })).toEqual({
+      x: 200,
+      y: 20,
+      width: 0,
+      height: 10,
+    });
   });
 
   it("sizes the minimap to the graph: its proportions, the long side full, the short side never below the minimum", () => {

@@ -27,7 +27,10 @@ export function nodeRect(n: MinimapNode): Rect {
 /** Bounding box of all nodes (undefined for none), one pass. */
 export function nodesBounds(nodes: readonly MinimapNode[]): Rect | undefined {
   if (!nodes.length) return undefined;
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (const n of nodes) {
     const r = nodeRect(n);
     x0 = Math.min(x0, r.x);
@@ -47,17 +50,21 @@ export const MINIMAP_MIN = 64;
  * MINIMAP_MAX, the shorter at least MINIMAP_MIN — a wide, flat graph gets a wide, flat map.
  */
 export function minimapBox(bounds: Rect, margin = 8): { width: number; height: number } {
-  const w = Math.max(bounds.width, 1), h = Math.max(bounds.height, 1);
+  const w = Math.max(bounds.width, 1),
+    h = Math.max(bounds.height, 1);
   const inner = MINIMAP_MAX - 2 * margin;
   const clamp = (v: number) => Math.round(Math.min(MINIMAP_MAX, Math.max(MINIMAP_MIN, v)));
-  return w >= h ? { width: MINIMAP_MAX, height: clamp((inner * h) / w + 2 * margin) } : { width: clamp((inner * w) / h + 2 * margin), height: MINIMAP_MAX };
+  return w >= h
+    ? { width: MINIMAP_MAX, height: clamp((inner * h) / w + 2 * margin) }
+    : { width: clamp((inner * w) / h + 2 * margin), height: MINIMAP_MAX };
 }
 
 /** flow → minimap: `m = (f - origin) * scale + offset`, the bounds centred in the box with a margin. */
 export type MinimapFrame = { scale: number; originX: number; originY: number; offsetX: number; offsetY: number };
 
 export function minimapFrame(bounds: Rect, box: { width: number; height: number }, margin = 8): MinimapFrame {
-  const w = Math.max(bounds.width, 1), h = Math.max(bounds.height, 1);
+  const w = Math.max(bounds.width, 1),
+    h = Math.max(bounds.height, 1);
   const scale = Math.min((box.width - 2 * margin) / w, (box.height - 2 * margin) / h);
   return {
     scale,
@@ -86,7 +93,9 @@ export function visibleFlowRect(transform: readonly [number, number, number], wi
 
 /** `r` clipped to the box (0, 0, width, height); an empty rect at the nearest edge when outside. */
 export function clipRect(r: Rect, box: { width: number; height: number }): Rect {
-  const x = Math.min(Math.max(r.x, 0), box.width), y = Math.min(Math.max(r.y, 0), box.height);
-  const x1 = Math.min(Math.max(r.x + r.width, 0), box.width), y1 = Math.min(Math.max(r.y + r.height, 0), box.height);
+  const x = Math.min(Math.max(r.x, 0), box.width),
+    y = Math.min(Math.max(r.y, 0), box.height);
+  const x1 = Math.min(Math.max(r.x + r.width, 0), box.width),
+    y1 = Math.min(Math.max(r.y + r.height, 0), box.height);
   return { x, y, width: x1 - x, height: y1 - y };
 }

@@ -14,8 +14,12 @@ export const AgentNode = memo(function AgentNode({ data, selected }: NodeProps<F
   return (
     <NodeShell data={data} selected={selected}>
       <NodeLine label="Agent">{agent?.name ?? (ref ? `${ref} (missing)` : "none")}</NodeLine>
-      <NodeLine label="Model"><span data-testid="node-model">{modelLabel(agent?.model, data.defaultModel)}</span></NodeLine>
-      {view === "design" && agent && agent.tools.length > 0 && <NodeLine label="Tools">{agent.tools.map((t) => t.name).join(", ")}</NodeLine>}
+      <NodeLine label="Model">
+        <span data-testid="node-model">{modelLabel(agent?.model, data.defaultModel)}</span>
+      </NodeLine>
+      {view === "design" && agent && agent.tools.length > 0 && (
+        <NodeLine label="Tools">{agent.tools.map((t) => t.name).join(", ")}</NodeLine>
+      )}
     </NodeShell>
   );
 }, sameNodeView);

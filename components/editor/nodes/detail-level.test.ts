@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { COMPACT_MIN_NODES, DETAIL_ZOOM, isZoomedOut } from "./detail-level";
 
 const state = (zoom: number, nodes: number) =>
-  ({ transform: [0, 0, zoom], nodeLookup: new Map(Array.from({ length: nodes }, (_, i) => [`n${i}`, {}])) }) as unknown as ReactFlowState;
+  ({
+    transform: [0, 0, zoom],
+    nodeLookup: new Map(Array.from({ length: nodes }, (_, i) => [`n${i}`, {}])),
+  }) as unknown as ReactFlowState;
 
 describe("isZoomedOut (compact nodes)", () => {
   it("is true only for a large graph below the detail zoom", () => {

@@ -22,7 +22,8 @@ const CompactContext = createContext(false);
  * Store selector: a large graph ({@link COMPACT_MIN_NODES}+ nodes) zoomed out below {@link DETAIL_ZOOM}
  * (a boolean, so subscribers re-render only on crossing).
  */
-export const isZoomedOut = (s: ReactFlowState) => s.transform[2] < DETAIL_ZOOM && s.nodeLookup.size >= COMPACT_MIN_NODES;
+export const isZoomedOut = (s: ReactFlowState) =>
+  s.transform[2] < DETAIL_ZOOM && s.nodeLookup.size >= COMPACT_MIN_NODES;
 
 /**
  * One store subscription for the whole canvas (a boolean, so it changes only when the zoom crosses

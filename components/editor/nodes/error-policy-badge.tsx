@@ -7,11 +7,7 @@ export function ErrorPolicyBadge({ node, className }: { node: WorkflowNode; clas
   const text = describeErrorPolicy(node);
   if (!text) return null;
   return (
-    <span
-      data-testid="error-policy-badge"
-      title={text.full}
-      className={className}
-    >
+    <span data-testid="error-policy-badge" title={text.full} className={className}>
       {text.short}
     </span>
   );

@@ -12,8 +12,23 @@ function renderNode(node: NodeOf<"human">): string {
   const doc = workflowSchema.parse({ nodes: [{ id: "start", type: "start" }, node] });
   const flow = documentToNodes(doc).find((n) => n.id === node.id);
   if (!flow) throw new Error("not mapped");
-  const props = { ...flow, selected: false, dragging: false, zIndex: 0, selectable: true, deletable: true, draggable: true, isConnectable: true, positionAbsoluteX: 0, positionAbsoluteY: 0 };
-  return renderToStaticMarkup(<ReactFlowProvider><HumanNode {...props} /></ReactFlowProvider>);
+  const props = {
+    ...flow,
+    selected: false,
+    dragging: false,
+    zIndex: 0,
+    selectable: true,
+    deletable: true,
+    draggable: true,
+    isConnectable: true,
+    positionAbsoluteX: 0,
+    positionAbsoluteY: 0,
+  };
+  return renderToStaticMarkup(
+    <ReactFlowProvider>
+      <HumanNode {...props} />
+    </ReactFlowProvider>,
+  );
 }
 
 describe("canvas node components", () => {
@@ -41,7 +56,11 @@ describe("HumanNode", () => {
     expect(html).toContain("Editor sign-off");
     expect(html).toContain("Publish this draft? {{nodes.write.output}}");
     expect(html).toContain("notes");
-    expect(html.match(/data-handleid="(approve|changes|drop)"/g)).toEqual(['data-handleid="approve"', 'data-handleid="changes"', 'data-handleid="drop"']);
+    expect(html.match(/data-handleid="(approve|changes|drop)"/g)).toEqual([
+      'data-handleid="approve"',
+      'data-handleid="changes"',
+      'data-handleid="drop"',
+    ]);
     expect(html).toContain("Ask for changes");
     expect(html).toMatch(/>drop<div/); // an unlabelled branch shows its id
   });

@@ -24,8 +24,14 @@ export const HumanNode = memo(function HumanNode({ data, selected }: NodeProps<F
   if (node.type !== "human") return null;
   return (
     <NodeShell data={data} selected={selected}>
-      {view === "design" && <NodeLine label="Asks"><span data-testid="node-prompt">{promptPreview(node.prompt) || "nothing yet"}</span></NodeLine>}
-      {view === "design" && node.fields.length > 0 && <NodeLine label="Fields">{node.fields.map((f) => f.key).join(", ")}</NodeLine>}
+      {view === "design" && (
+        <NodeLine label="Asks">
+          <span data-testid="node-prompt">{promptPreview(node.prompt) || "nothing yet"}</span>
+        </NodeLine>
+      )}
+      {view === "design" && node.fields.length > 0 && (
+        <NodeLine label="Fields">{node.fields.map((f) => f.key).join(", ")}</NodeLine>
+      )}
     </NodeShell>
   );
 }, sameNodeView);

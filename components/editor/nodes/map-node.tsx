@@ -22,16 +22,30 @@ export const MapNode = memo(function MapNode({ data, selected }: NodeProps<FlowN
   const view = useNodeView();
   const node = data.node;
   if (node.type !== "map") return null;
-  const body = node.body.type === "agent" ? (data.agent?.name ?? (node.body.agent || "no agent")) : `tool ${node.body.tool.name}`;
+  const body =
+    node.body.type === "agent" ? (data.agent?.name ?? (node.body.agent || "no agent")) : `tool ${node.body.tool.name}`;
   const items = data.run?.items;
   return (
     <NodeShell data={data} selected={selected}>
-      {view === "design" && <NodeLine label="Over"><code data-testid="map-node-items">{node.items || "no list yet"}</code></NodeLine>}
+      {view === "design" && (
+        <NodeLine label="Over">
+          <code data-testid="map-node-items">{node.items || "no list yet"}</code>
+        </NodeLine>
+      )}
       <NodeLine label="Each">{body}</NodeLine>
       {items ? (
-        <NodeLine label="Items"><span data-testid="map-progress" data-done={items.succeeded + items.failed} data-total={items.total}>{mapProgressText(items)}</span></NodeLine>
-      ) : view === "design" && (
-        <NodeLine label="At once">{node.concurrency}{node.onItemError !== "fail" ? ` · failed items: ${node.onItemError}` : ""}</NodeLine>
+        <NodeLine label="Items">
+          <span data-testid="map-progress" data-done={items.succeeded + items.failed} data-total={items.total}>
+            {mapProgressText(items)}
+          </span>
+        </NodeLine>
+      ) : (
+        view === "design" && (
+          <NodeLine label="At once">
+            {node.concurrency}
+            {node.onItemError !== "fail" ? ` · failed items: ${node.onItemError}` : ""}
+          </NodeLine>
+        )
       )}
     </NodeShell>
   );

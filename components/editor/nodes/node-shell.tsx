@@ -15,7 +15,8 @@ import { ErrorPolicyBadge } from "./error-policy-badge";
  * memo() comparator of the kind components: they draw only `data` and `selected`, so a drag (new
  * positionAbsoluteX/Y, dragging, z-index on every pointer move) re-renders none of them.
  */
-export const sameNodeView = (a: NodeProps<FlowNode>, b: NodeProps<FlowNode>): boolean => a.data === b.data && a.selected === b.selected;
+export const sameNodeView = (a: NodeProps<FlowNode>, b: NodeProps<FlowNode>): boolean =>
+  a.data === b.data && a.selected === b.selected;
 
 type ShellProps = {
   data: FlowNodeData;
@@ -38,17 +39,34 @@ function Badges({ data }: { data: FlowNodeData }) {
   return (
     <>
       {run && tone && (
-        <span data-testid="status-badge" title={statusHint(run.status)} className={clsx(BADGE, "gap-1.5 bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200")}>
+        <span
+          data-testid="status-badge"
+          title={statusHint(run.status)}
+          className={clsx(BADGE, "gap-1.5 bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200")}
+        >
           <span className={clsx("size-2 rounded-full", FILL_CLASS[tone])} />
           {statusLabel(run.status)}
         </span>
       )}
       {run && run.iteration > 1 && (
-        <span data-testid="iteration-badge" title={`Iteration ${run.iteration}`} className={clsx(BADGE, "bg-amber-100 text-amber-900 dark:bg-amber-500/20 dark:text-amber-200")}>×{run.iteration}</span>
+        <span
+          data-testid="iteration-badge"
+          title={`Iteration ${run.iteration}`}
+          className={clsx(BADGE, "bg-amber-100 text-amber-900 dark:bg-amber-500/20 dark:text-amber-200")}
+        >
+          ×{run.iteration}
+        </span>
       )}
-      <ErrorPolicyBadge node={node} className={clsx(BADGE, "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200")} />
+      <ErrorPolicyBadge
+        node={node}
+        className={clsx(BADGE, "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200")}
+      />
       {incoming > 1 && (
-        <span data-testid="join-badge" title={joinHint(node.join, incoming)} className={clsx(BADGE, "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200")}>
+        <span
+          data-testid="join-badge"
+          title={joinHint(node.join, incoming)}
+          className={clsx(BADGE, "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-200")}
+        >
           {joinBadge(node.join, incoming)}
         </span>
       )}
@@ -102,9 +120,24 @@ export function NodeShell({ data, selected, hasInput = true, terminal = false, c
     style: { width: NODE_WIDTH },
   };
   // The input and a lone output sit level with the title, so edges between nodes of one row run straight.
-  const input = hasInput && <Handle type="target" position={Position.Left} id={TARGET_HANDLE} style={compact ? undefined : HANDLE_TOP} className="!size-3 !border-2 !border-white !bg-zinc-500 dark:!border-zinc-900" />;
+  const input = hasInput && (
+    <Handle
+      type="target"
+      position={Position.Left}
+      id={TARGET_HANDLE}
+      style={compact ? undefined : HANDLE_TOP}
+      className="!size-3 !border-2 !border-white !bg-zinc-500 dark:!border-zinc-900"
+    />
+  );
   const source = (id: string, style?: CSSProperties) => (
-    <Handle key={id} type="source" position={Position.Right} id={id} style={style} className="!size-3 !border-2 !border-white !bg-primary dark:!border-zinc-900" />
+    <Handle
+      key={id}
+      type="source"
+      position={Position.Right}
+      id={id}
+      style={style}
+      className="!size-3 !border-2 !border-white !bg-primary dark:!border-zinc-900"
+    />
   );
   const outcomes = terminal ? [] : data.handles;
 
@@ -115,7 +148,9 @@ export function NodeShell({ data, selected, hasInput = true, terminal = false, c
       <div {...attrs} data-compact="" className={clsx(frame, "flex items-center gap-2 p-2")}>
         {input}
         <KindIcon kind={node.type} />
-        <div className="truncate text-sm font-semibold" title={title}>{title}</div>
+        <div className="truncate text-sm font-semibold" title={title}>
+          {title}
+        </div>
         {outcomes.map((h, i) => source(h.id, { top: `${((i + 1) / (outcomes.length + 1)) * 100}%` }))}
       </div>
     );
@@ -126,20 +161,40 @@ export function NodeShell({ data, selected, hasInput = true, terminal = false, c
       <div className="flex items-center gap-2.5 px-3 pb-2 pt-3">
         <KindIcon kind={node.type} />
         <div className="min-w-0 flex-1">
-          <div className="truncate text-sm font-semibold leading-5" title={title}>{title}</div>
+          <div className="truncate text-sm font-semibold leading-5" title={title}>
+            {title}
+          </div>
           <div className="text-xs leading-4 text-zinc-500 dark:text-zinc-400">{KIND_TERMS[node.type].label}</div>
         </div>
       </div>
-      {hasBadges(data) && <div className="flex flex-wrap gap-1 px-3 pb-2"><Badges data={data} /></div>}
-      {run?.writing && (
-        <p className="truncate px-3 pb-2 text-xs italic text-zinc-600 dark:text-zinc-300" data-testid={`node-writing-${node.id}`} title={run.writing} aria-live="polite">{run.writing}</p>
+      {hasBadges(data) && (
+        <div className="flex flex-wrap gap-1 px-3 pb-2">
+          <Badges data={data} />
+        </div>
       )}
-      {children && <dl className="grid grid-cols-[3.5rem_minmax(0,1fr)] gap-x-2 gap-y-1 px-3 pb-3 text-xs leading-4">{children}</dl>}
+      {run?.writing && (
+        <p
+          className="truncate px-3 pb-2 text-xs italic text-zinc-600 dark:text-zinc-300"
+          data-testid={`node-writing-${node.id}`}
+          title={run.writing}
+          aria-live="polite"
+        >
+          {run.writing}
+        </p>
+      )}
+      {children && (
+        <dl className="grid grid-cols-[3.5rem_minmax(0,1fr)] gap-x-2 gap-y-1 px-3 pb-3 text-xs leading-4">
+          {children}
+        </dl>
+      )}
       {outcomes.length === 1 && source(outcomes[0]!.id, HANDLE_TOP)}
       {outcomes.length > 1 && (
         <div className="border-t border-zinc-200 py-1 dark:border-zinc-800">
           {outcomes.map((h) => (
-            <div key={h.id} className="relative flex h-7 items-center justify-end pr-4 text-xs text-zinc-600 dark:text-zinc-300">
+            <div
+              key={h.id}
+              className="relative flex h-7 items-center justify-end pr-4 text-xs text-zinc-600 dark:text-zinc-300"
+            >
               {h.label}
               {source(h.id)}
             </div>

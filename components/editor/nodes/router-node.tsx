@@ -14,7 +14,9 @@ export const RouterNode = memo(function RouterNode({ data, selected }: NodeProps
   return (
     <NodeShell data={data} selected={selected}>
       {view === "design" && <NodeLine label="Decides">{node.mode === "llm" ? "LLM judge" : "expression"}</NodeLine>}
-      {view === "design" && node.mode === "llm" && <NodeLine label="Model">{modelLabel(node.model, data.defaultModel)}</NodeLine>}
+      {view === "design" && node.mode === "llm" && (
+        <NodeLine label="Model">{modelLabel(node.model, data.defaultModel)}</NodeLine>
+      )}
     </NodeShell>
   );
 }, sameNodeView);

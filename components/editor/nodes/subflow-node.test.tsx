@@ -13,7 +13,13 @@ import { SubflowNode, subflowLabel } from "./subflow-node";
 const targets: SubflowTargets = {
   currentId: "wf_parent",
   targets: [
-    { id: "wf_child", name: "Summarise", version: 2, inputs: [{ key: "topic", type: "string", required: true, description: "" }], outputs: [{ key: "summary" }] },
+    {
+      id: "wf_child",
+      name: "Summarise",
+      version: 2,
+      inputs: [{ key: "topic", type: "string", required: true, description: "" }],
+      outputs: [{ key: "summary" }],
+    },
     { id: "wf_parent", name: "Parent", version: null, inputs: [], outputs: [] },
   ],
 };
@@ -23,9 +29,24 @@ function renderNode(node: NodeOf<"subflow">, subflows?: SubflowTargets): string 
   const doc = workflowSchema.parse({ nodes: [{ id: "start", type: "start" }, node] });
   const flow = documentToNodes(doc).find((n) => n.id === node.id);
   if (!flow) throw new Error("not mapped");
-  const props = { ...flow, selected: false, dragging: false, zIndex: 0, selectable: true, deletable: true, draggable: true, isConnectable: true, positionAbsoluteX: 0, positionAbsoluteY: 0 };
+  const props = {
+    ...flow,
+    selected: false,
+    dragging: false,
+    zIndex: 0,
+    selectable: true,
+    deletable: true,
+    draggable: true,
+    isConnectable: true,
+    positionAbsoluteX: 0,
+    positionAbsoluteY: 0,
+  };
   return renderToStaticMarkup(
-    <ReactFlowProvider><SubflowTargetsProvider value={subflows}><SubflowNode {...props} /></SubflowTargetsProvider></ReactFlowProvider>,
+    <ReactFlowProvider>
+      <SubflowTargetsProvider value={subflows}>
+        <SubflowNode {...props} />
+      </SubflowTargetsProvider>
+    </ReactFlowProvider>,
   );
 }
 
@@ -35,7 +56,16 @@ describe("SubflowNode", () => {
   });
 
   it("shows its kind, the chosen workflow's name, the pinned version, the mapped input keys and one handle, done", () => {
-    const html = renderNode({ ...defaultNode("subflow", "sub"), name: "Summary", workflowId: "wf_child", version: 2, inputs: { topic: "{{inputs.topic}}", tone: "dry" } }, targets);
+    const html = renderNode(
+      {
+        ...defaultNode("subflow", "sub"),
+        name: "Summary",
+        workflowId: "wf_child",
+        version: 2,
+        inputs: { topic: "{{inputs.topic}}", tone: "dry" },
+      },
+      targets,
+    );
     expect(html).toContain('data-kind="subflow"');
     expect(html).toContain(KIND_TERMS.subflow.tile);
     expect(html).toContain(">Subflow<");
@@ -61,7 +91,10 @@ describe("SubflowNode", () => {
     expect(subflowLabel({ ...node, workflowId: "" }, undefined)).toBe("another workflow");
     expect(renderNode(node)).toMatch(/data-testid="node-subflow-workflow">another workflow</);
     // the owner's run page knows the workflows its steps started, and only those
-    const started = { partial: true, targets: [{ id: "wf_child", name: "Child", version: null, inputs: [], outputs: [] }] };
+    const started = {
+      partial: true,
+      targets: [{ id: "wf_child", name: "Child", version: null, inputs: [], outputs: [] }],
+    };
     expect(subflowLabel({ ...node, workflowId: "wf_child" }, started)).toBe("Child");
     expect(subflowLabel(node, started)).toBe("another workflow");
     expect(subflowLabel({ ...node, workflowId: "" }, started)).toBe("another workflow");

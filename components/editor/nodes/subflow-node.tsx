@@ -32,9 +32,19 @@ export const SubflowNode = memo(function SubflowNode({ data, selected }: NodePro
   const keys = Object.keys(node.inputs);
   return (
     <NodeShell data={data} selected={selected}>
-      <NodeLine label="Runs"><span data-testid="node-subflow-workflow">{subflowLabel(node, subflows)}</span></NodeLine>
-      {view === "design" && node.version !== undefined && <NodeLine label="Version"><span data-testid="node-subflow-version">v{node.version} (pinned)</span></NodeLine>}
-      {view === "design" && <NodeLine label="Inputs"><span data-testid="node-subflow-inputs">{keys.join(", ") || "none"}</span></NodeLine>}
+      <NodeLine label="Runs">
+        <span data-testid="node-subflow-workflow">{subflowLabel(node, subflows)}</span>
+      </NodeLine>
+      {view === "design" && node.version !== undefined && (
+        <NodeLine label="Version">
+          <span data-testid="node-subflow-version">v{node.version} (pinned)</span>
+        </NodeLine>
+      )}
+      {view === "design" && (
+        <NodeLine label="Inputs">
+          <span data-testid="node-subflow-inputs">{keys.join(", ") || "none"}</span>
+        </NodeLine>
+      )}
     </NodeShell>
   );
 }, sameNodeView);

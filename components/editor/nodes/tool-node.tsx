@@ -12,7 +12,10 @@ export const ToolNode = memo(function ToolNode({ data, selected }: NodeProps<Flo
   if (node.type !== "tool") return null;
   return (
     <NodeShell data={data} selected={selected}>
-      <NodeLine label="Tool">{node.tool.name}{view === "design" && node.sideEffect ? " (side effect)" : ""}</NodeLine>
+      <NodeLine label="Tool">
+        {node.tool.name}
+        {view === "design" && node.sideEffect ? " (side effect)" : ""}
+      </NodeLine>
       {view === "design" && <NodeLine label="Args">{Object.keys(node.args).join(", ") || "none"}</NodeLine>}
     </NodeShell>
   );

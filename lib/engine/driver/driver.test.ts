@@ -41,7 +41,9 @@ describe("driver: scenario B (R2 concurrency, join, events)", () => {
       ["aggregator", "end", "solver1", "solver2", "solver3", "start"].map((n) => `${n}:succeeded:1`),
     );
     const solverCalls = model.calls.filter((c) => c.model?.startsWith("model-"));
-    expect(solverCalls.every((c) => c.messages.length === 2 && !c.messages.some((m) => m.content.includes("13")))).toBe(true);
+    expect(solverCalls.every((c) => c.messages.length === 2 && !c.messages.some((m) => m.content.includes("13")))).toBe(
+      true,
+    );
     const seqs = store.run("r1").events.map((e) => e.seq);
     expectContiguous(seqs);
     expect(ports.published).toEqual(seqs);
@@ -52,13 +54,19 @@ describe("driver: scenario B (R2 concurrency, join, events)", () => {
 
   it("a failing solver fails the join at once, aborting the other solvers' calls", async () => {
     const { ports, model, store } = setup(majorityVote(), (c) =>
-      c.model === "model-2" ? { error: new ModelCallError("permanent", "invalid api key", 401), delayMs: 10 } : c.model?.startsWith("model-") ? { hang: true } : { content: "x" },
+      c.model === "model-2"
+        ? { error: new ModelCallError("permanent", "invalid api key", 401), delayMs: 10 }
+        : c.model?.startsWith("model-")
+          ? { hang: true }
+          : { content: "x" },
     );
     const started = Date.now();
     const outcome = await runJob(ports, "r1", { owner: "w1" });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(outcome).toMatchObject({ kind: "terminal", status: "failed" });
-    expect(store.run("r1").reason).toBe('Step "solver2" (iteration 1) failed: model call failed (permanent, HTTP 401): invalid api key');
+    expect(store.run("r1").reason).toBe(
+      'Step "solver2" (iteration 1) failed: model call failed (permanent, HTTP 401): invalid api key',
+    );
     const hung = model.calls.filter((c) => c.model === "model-1" || c.model === "model-3");
     expect(hung.every((c) => c.signal.aborted)).toBe(true);
     const byNode = Object.fromEntries(store.steps("r1").map((s) => [s.nodeId, s.status]));
@@ -69,12 +77,16 @@ describe("driver: scenario B (R2 concurrency, join, events)", () => {
 describe("driver: scenario A (R4 feedback through the driver)", () => {
   it("re-enters the outline with the evaluator's critique and runs the writer once", async () => {
     let verdicts = 0;
-    const { ports, model, store } = setup(articleWriter(), (c) => {
-      if (c.kind === "structured") return { value: { branch: ++verdicts <= 2 ? "revise" : "approved" } };
-      const task = taskOf(c);
-      if (task.startsWith("Judge")) return { content: `critique ${verdicts + 1}` };
-      return { content: task.startsWith("Outline") ? "an outline" : "text" };
-    }, { topic: "owls" });
+    const { ports, model, store } = setup(
+      articleWriter(),
+      (c) => {
+        if (c.kind === "structured") return { value: { branch: ++verdicts <= 2 ? "revise" : "approved" } };
+        const task = taskOf(c);
+        if (task.startsWith("Judge")) return { content: `critique ${verdicts + 1}` };
+        return { content: task.startsWith("Outline") ? "an outline" : "text" };
+      },
+      { topic: "owls" },
+    );
     const outcome = await runJob(ports, "r1", { owner: "w1" });
     expect(outcome).toMatchObject({ kind: "terminal", status: "succeeded" });
     const outlines = model.calls.filter((c) => taskOf(c).startsWith("Outline"));
@@ -82,14 +94,24 @@ describe("driver: scenario A (R4 feedback through the driver)", () => {
     expect(taskOf(outlines[0]!)).toBe("Outline an article on owls. ");
     expect(taskOf(outlines[1]!)).toBe("Outline an article on owls. critique 1");
     expect(model.calls.filter((c) => taskOf(c).startsWith("Write"))).toHaveLength(1);
-    expect(store.steps("r1").filter((s) => s.nodeId === "outline").map((s) => s.iteration)).toEqual([1, 2, 3]);
+    expect(
+      store
+        .steps("r1")
+        .filter((s) => s.nodeId === "outline")
+        .map((s) => s.iteration),
+    ).toEqual([1, 2, 3]);
   });
 });
 
 const chain = (extra: { timeoutMs?: number; runTimeoutMs?: number } = {}) =>
   buildWorkflow({
     limits: { maxSteps: 100, maxIterationsPerLoop: 3, runTimeoutMs: extra.runTimeoutMs ?? 60_000, maxTurnsPerVisit: 8 },
-    nodes: [startNode(), agentNode("a", ["done"], extra.timeoutMs ? { timeoutMs: extra.timeoutMs } : {}), agentNode("b"), endNode("end", { r: "{{nodes.b.output}}" })],
+    nodes: [
+      startNode(),
+      agentNode("a", ["done"], extra.timeoutMs ? { timeoutMs: extra.timeoutMs } : {}),
+      agentNode("b"),
+      endNode("end", { r: "{{nodes.b.output}}" }),
+    ],
     edges: [fwd("start", "next", "a"), fwd("a", "done", "b"), fwd("b", "done", "end")],
   });
 
@@ -106,7 +128,11 @@ describe("driver: cancel, timeouts, deadline (R9, D8)", () => {
   it("a hung step is aborted at its timeout and marked timed_out", async () => {
     const { ports, model, store } = setup(chain({ timeoutMs: 50 }), () => ({ hang: true }));
     const outcome = await runJob(ports, "r1", { owner: "w1" });
-    expect(outcome).toEqual({ kind: "terminal", status: "failed", reason: 'Step "a" (iteration 1) timed out after 50 ms' });
+    expect(outcome).toEqual({
+      kind: "terminal",
+      status: "failed",
+      reason: 'Step "a" (iteration 1) timed out after 50 ms',
+    });
     expect(store.steps("r1").find((s) => s.nodeId === "a")?.status).toBe("timed_out");
     expect(model.calls[0]?.signal.aborted).toBe(true);
   });
@@ -115,14 +141,22 @@ describe("driver: cancel, timeouts, deadline (R9, D8)", () => {
     const { ports } = setup(chain({ runTimeoutMs: 80 }), () => ({ hang: true }));
     const started = Date.now();
     const outcome = await runJob(ports, "r1", { owner: "w1" });
-    expect(outcome).toMatchObject({ kind: "terminal", status: "budget_exhausted", reason: "runTimeoutMs (80) elapsed" });
+    expect(outcome).toMatchObject({
+      kind: "terminal",
+      status: "budget_exhausted",
+      reason: "runTimeoutMs (80) elapsed",
+    });
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it("the shared token budget stops parallel branches (L2): overshoot at most the calls in flight", async () => {
     const wf = majorityVote();
     wf.limits.tokenBudget = 40;
-    const { ports, store } = setup(wf, (c) => ({ content: "1", usage: { promptTokens: 10, completionTokens: 5 }, delayMs: c.model === "model-3" ? 30 : 5 }));
+    const { ports, store } = setup(wf, (c) => ({
+      content: "1",
+      usage: { promptTokens: 10, completionTokens: 5 },
+      delayMs: c.model === "model-3" ? 30 : 5,
+    }));
     const outcome = await runJob(ports, "r1", { owner: "w1" });
     expect(outcome).toMatchObject({ kind: "terminal", status: "budget_exhausted" });
     expect(store.run("r1").events.at(-1)?.event).toMatchObject({ type: "run_finished", limit: "tokenBudget" });
@@ -137,7 +171,11 @@ describe("driver: commits per step", () => {
     const ids = Array.from({ length: 20 }, (_, i) => `n${i}`);
     const wf = buildWorkflow({
       nodes: [startNode(), ...ids.map((id) => agentNode(id)), endNode()],
-      edges: [fwd("start", "next", "n0"), ...ids.slice(1).map((id, i) => fwd(ids[i]!, "done", id)), fwd("n19", "done", "end")],
+      edges: [
+        fwd("start", "next", "n0"),
+        ...ids.slice(1).map((id, i) => fwd(ids[i]!, "done", id)),
+        fwd("n19", "done", "end"),
+      ],
     });
     const { ports, store } = setup(wf, () => ({ content: "ok" }));
     expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
@@ -149,10 +187,16 @@ describe("driver: commits per step", () => {
   it("instant steps (start, end) are started and finished in the commit that starts them, in event order", async () => {
     const { ports, store } = setup(chain(), () => ({ content: "x" }));
     const seen: string[][] = [];
-    store.beforeCommit = (_id, c) => seen.push((c.events ?? []).map((e) => ("nodeId" in e ? `${e.type}:${e.nodeId}` : e.type)));
+    store.beforeCommit = (_id, c) =>
+      seen.push((c.events ?? []).map((e) => ("nodeId" in e ? `${e.type}:${e.nodeId}` : e.type)));
     expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
     expect(seen[0]).toEqual(["run_started", "step_started:start", "step_finished:start", "step_started:a"]);
-    expect(seen.at(-1)?.slice(-4)).toEqual(["step_finished:b", "step_started:end", "step_finished:end", "run_finished"]);
+    expect(seen.at(-1)?.slice(-4)).toEqual([
+      "step_finished:b",
+      "step_started:end",
+      "step_finished:end",
+      "run_finished",
+    ]);
     expect(store.steps("r1").every((s) => s.status === "succeeded" && s.finishedAt !== null)).toBe(true);
     // the end step renders from the state of its own batch (b's output, planned just before it)
     expect(store.run("r1").outputs).toEqual({ r: "x" });
@@ -162,8 +206,20 @@ describe("driver: commits per step", () => {
     const { ports, store } = setup(chain(), () => ({ content: "x" }));
     let n = 0;
     store.beforeCommit = () => void n++;
-    const executors = { ...defaultExecutors, start: async () => ({ status: "succeeded" as const, output: {}, branch: "next", usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0 }) };
-    expect(await runJob(ports, "r1", { owner: "w1", executors })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    const executors = {
+      ...defaultExecutors,
+      start: async () => ({
+        status: "succeeded" as const,
+        output: {},
+        branch: "next",
+        usage: { promptTokens: 0, completionTokens: 0 },
+        latencyMs: 0,
+      }),
+    };
+    expect(await runJob(ports, "r1", { owner: "w1", executors })).toMatchObject({
+      kind: "terminal",
+      status: "succeeded",
+    });
     const instant = n;
     n = 0;
     const again = setup(chain(), () => ({ content: "x" }));
@@ -179,7 +235,12 @@ describe("driver: progress events share the next commit (emitLingerMs)", () => {
     agent: async (ctx: Parameters<typeof defaultExecutors.agent>[0]) => {
       ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: "working" });
       await new Promise((r) => setTimeout(r, delayMs));
-      return { status: "succeeded" as const, output: ctx.node.id, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: delayMs };
+      return {
+        status: "succeeded" as const,
+        output: ctx.node.id,
+        usage: { promptTokens: 0, completionTokens: 0 },
+        latencyMs: delayMs,
+      };
     },
   });
   const kinds = (store: ReturnType<typeof setup>["store"]) => {
@@ -191,7 +252,10 @@ describe("driver: progress events share the next commit (emitLingerMs)", () => {
   it("a quick step's progress is committed with its result", async () => {
     const { ports, store } = setup(chain(), () => ({ content: "x" }));
     const seen = kinds(store);
-    expect(await runJob(ports, "r1", { owner: "w1", executors: progressing(5) })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(await runJob(ports, "r1", { owner: "w1", executors: progressing(5) })).toMatchObject({
+      kind: "terminal",
+      status: "succeeded",
+    });
     expect(seen).toHaveLength(3);
     expect(seen[1]).toEqual(["step_progress", "step_finished", "step_started"]);
   });
@@ -200,7 +264,9 @@ describe("driver: progress events share the next commit (emitLingerMs)", () => {
     for (const linger of [30, 0]) {
       const { ports, store } = setup(chain(), () => ({ content: "x" }));
       const seen = kinds(store);
-      expect(await runJob(ports, "r1", { owner: "w1", executors: progressing(800), emitLingerMs: linger })).toMatchObject({ kind: "terminal", status: "succeeded" });
+      expect(
+        await runJob(ports, "r1", { owner: "w1", executors: progressing(800), emitLingerMs: linger }),
+      ).toMatchObject({ kind: "terminal", status: "succeeded" });
       expect(seen).toHaveLength(5);
       expect(seen[1]).toEqual(["step_progress"]);
       expect(seen[2]).toEqual(["step_finished", "step_started"]);
@@ -212,7 +278,11 @@ describe("driver: a run cancelled before it started", () => {
   it("ends cancelled in the first commit without executing anything", async () => {
     const { ports, model, store } = setup(chain(), () => ({ content: "x" }));
     await store.requestCancel("r1", "never mind");
-    expect(await runJob(ports, "r1", { owner: "w1" })).toEqual({ kind: "terminal", status: "cancelled", reason: "Cancelled: never mind" });
+    expect(await runJob(ports, "r1", { owner: "w1" })).toEqual({
+      kind: "terminal",
+      status: "cancelled",
+      reason: "Cancelled: never mind",
+    });
     expect(model.calls).toHaveLength(0);
     expect(store.commits).toBe(1);
     expect(store.steps("r1")).toEqual([]);
@@ -233,7 +303,10 @@ describe("driver: event publication is a wake-up only", () => {
       },
     };
     // one wake-up per commit (no batching window), so the publisher fails and hangs several times
-    expect(await runJob(ports, "r1", { owner: "w1", wakeWindowMs: 0 })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(await runJob(ports, "r1", { owner: "w1", wakeWindowMs: 0 })).toMatchObject({
+      kind: "terminal",
+      status: "succeeded",
+    });
     expect(calls).toBeGreaterThan(2);
   });
 });
@@ -248,7 +321,10 @@ describe("driver: wake-ups are batched per window (wakeWindowMs)", () => {
   it("a run of quick steps sends fewer wake-ups than commits, every seq once, the last before the job returns", async () => {
     const { ports, store } = setup(chain(), () => ({ content: "x" }));
     const calls = publishes(ports);
-    expect(await runJob(ports, "r1", { owner: "w1", wakeWindowMs: 1_000 })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(await runJob(ports, "r1", { owner: "w1", wakeWindowMs: 1_000 })).toMatchObject({
+      kind: "terminal",
+      status: "succeeded",
+    });
     const seqs = store.run("r1").events.map((e) => e.seq);
     expect(calls.flat()).toEqual(seqs);
     expect(calls.length).toBeLessThan(store.commits);
@@ -257,10 +333,16 @@ describe("driver: wake-ups are batched per window (wakeWindowMs)", () => {
   });
 
   it("0 sends one wake-up per commit; steps slower than the window are not delayed", async () => {
-    for (const [window, delayMs] of [[0, 0], [5, 30]] as const) {
+    for (const [window, delayMs] of [
+      [0, 0],
+      [5, 30],
+    ] as const) {
       const { ports, store } = setup(chain(), () => ({ content: "x", delayMs }));
       const calls = publishes(ports);
-      expect(await runJob(ports, "r1", { owner: "w1", wakeWindowMs: window })).toMatchObject({ kind: "terminal", status: "succeeded" });
+      expect(await runJob(ports, "r1", { owner: "w1", wakeWindowMs: window })).toMatchObject({
+        kind: "terminal",
+        status: "succeeded",
+      });
       expect(calls).toHaveLength(store.commits);
       expect(calls.flat()).toEqual(store.run("r1").events.map((e) => e.seq));
     }
@@ -269,23 +351,44 @@ describe("driver: wake-ups are batched per window (wakeWindowMs)", () => {
 
 describe("driver: scenarios C and D end to end over fake ports", () => {
   it("C: every worker is handed work and hands back; handoffs are stored events", async () => {
-    const { ports, store } = setup(financialAnalyst(), (c) => {
-      const sys = systemOf(c.messages);
-      if (!sys.startsWith("Delegate")) return { content: `${sys.split(" ")[0]} done` };
-      if (c.messages.some((m) => m.role === "tool")) return { content: "final report" };
-      return { toolCalls: [{ id: "1", name: "handoff_to_docs", args: { task: "filings" } }, { id: "2", name: "handoff_to_market", args: { task: "market" } }] };
-    }, { question: "Buy?" });
+    const { ports, store } = setup(
+      financialAnalyst(),
+      (c) => {
+        const sys = systemOf(c.messages);
+        if (!sys.startsWith("Delegate")) return { content: `${sys.split(" ")[0]} done` };
+        if (c.messages.some((m) => m.role === "tool")) return { content: "final report" };
+        return {
+          toolCalls: [
+            { id: "1", name: "handoff_to_docs", args: { task: "filings" } },
+            { id: "2", name: "handoff_to_market", args: { task: "market" } },
+          ],
+        };
+      },
+      { question: "Buy?" },
+    );
     expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
-    const handoffs = store.run("r1").events.flatMap((e) => (e.event.type === "handoff" ? [`${e.event.phase}:${e.event.worker}`] : []));
+    const handoffs = store
+      .run("r1")
+      .events.flatMap((e) => (e.event.type === "handoff" ? [`${e.event.phase}:${e.event.worker}`] : []));
     expect(handoffs).toEqual(["handoff:docs", "handback:docs", "handoff:market", "handback:market"]);
     expect(store.run("r1").outputs).toEqual({ report: "final report" });
   });
 
   it("D: a refund request never runs the sales agent and reaches the shared end", async () => {
-    const { ports, model, store } = setup(refundTriage(), (c) => (c.kind === "structured" ? { value: { branch: "refund" } } : { content: "refund issued" }), { request: "money back" });
+    const { ports, model, store } = setup(
+      refundTriage(),
+      (c) => (c.kind === "structured" ? { value: { branch: "refund" } } : { content: "refund issued" }),
+      { request: "money back" },
+    );
     expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
     expect(model.calls.some((c) => taskOf(c).startsWith("Sell"))).toBe(false);
-    expect(Object.fromEntries(store.steps("r1").map((s) => [s.nodeId, s.status]))).toEqual({ start: "succeeded", triage: "succeeded", sales: "skipped", refunds: "succeeded", end: "succeeded" });
+    expect(Object.fromEntries(store.steps("r1").map((s) => [s.nodeId, s.status]))).toEqual({
+      start: "succeeded",
+      triage: "succeeded",
+      sales: "skipped",
+      refunds: "succeeded",
+      end: "succeeded",
+    });
     expect(store.run("r1").outputs).toEqual({ reply: "refund issued" });
   });
 });
@@ -300,7 +403,11 @@ describe("driver: a snapshot that names its saved version", () => {
     };
   }
   const chain = () =>
-    buildWorkflow({ name: "hi", nodes: [startNode(), agentNode("a"), endNode()], edges: [fwd("start", "next", "a"), fwd("a", "done", "end")] });
+    buildWorkflow({
+      name: "hi",
+      nodes: [startNode(), agentNode("a"), endNode()],
+      edges: [fwd("start", "next", "a"), fwd("a", "done", "end")],
+    });
 
   it("checks the version's document once: a later run of it reuses that check (and runs on the shared, frozen document)", async () => {
     const versionId = `ver-${Math.random()}`;
@@ -312,18 +419,31 @@ describe("driver: a snapshot that names its saved version", () => {
     // same version, but this copy would not even parse: the run only succeeds if the check is reused
     ports.store.create("r2", { nodes: "corrupt" });
     expect(await runJob(ports, "r2", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "succeeded" });
-    expect(ports.store.steps("r2").map((s) => s.nodeId).sort()).toEqual(["a", "end", "start"]);
+    expect(
+      ports.store
+        .steps("r2")
+        .map((s) => s.nodeId)
+        .sort(),
+    ).toEqual(["a", "end", "start"]);
   });
 
   it("without a version id, or with a custom check, every run parses and checks its own document", async () => {
     const model = new ScriptedModel(() => ({ content: "hi" }));
     const ports = fakePorts({ model });
     ports.store.create("r1", { nodes: "corrupt" });
-    expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({ kind: "terminal", status: "failed", reason: expect.stringContaining("Invalid workflow document") });
+    expect(await runJob(ports, "r1", { owner: "w1" })).toMatchObject({
+      kind: "terminal",
+      status: "failed",
+      reason: expect.stringContaining("Invalid workflow document"),
+    });
     const custom = fakePorts({ model });
     versioned(custom.store, `ver-${Math.random()}`);
     custom.store.create("r2", chain());
     const outcome = await runJob(custom, "r2", { owner: "w1", checkWorkflow: () => "refused by the custom check" });
-    expect(outcome).toMatchObject({ kind: "terminal", status: "failed", reason: "Invalid workflow: refused by the custom check" });
+    expect(outcome).toMatchObject({
+      kind: "terminal",
+      status: "failed",
+      reason: "Invalid workflow: refused by the custom check",
+    });
   });
 });

@@ -82,7 +82,10 @@ describe("D10 graceful stop", () => {
       if (taskOf(c) === "Do a") stop.abort();
       return { content: "one", delayMs: 60 };
     });
-    expect(await runJob(w1.ports, "r1", { owner: "w1", stop: stop.signal, stopGraceMs: 2_000 })).toEqual({ kind: "handed_back", inFlight: 1 });
+    expect(await runJob(w1.ports, "r1", { owner: "w1", stop: stop.signal, stopGraceMs: 2_000 })).toEqual({
+      kind: "handed_back",
+      inFlight: 1,
+    });
     expect(w1.ports.enqueued).toEqual(["r1"]);
     expect(store.run("r1").leaseOwner).toBeNull();
     expect(store.steps("r1").find((s) => s.nodeId === "a")?.status).toBe("succeeded");
@@ -100,7 +103,10 @@ describe("D10 graceful stop", () => {
       stop.abort();
       return { hang: true };
     });
-    expect(await runJob(w1.ports, "r1", { owner: "w1", stop: stop.signal, stopGraceMs: 30 })).toEqual({ kind: "handed_back", inFlight: 1 });
+    expect(await runJob(w1.ports, "r1", { owner: "w1", stop: stop.signal, stopGraceMs: 30 })).toEqual({
+      kind: "handed_back",
+      inFlight: 1,
+    });
     expect(w1.model.calls[0]?.signal.aborted).toBe(true);
     const w2 = worker(store, () => ({ content: "two" }));
     expect(await runJob(w2.ports, "r1", { owner: "w2" })).toMatchObject({ kind: "terminal", status: "succeeded" });

@@ -6,26 +6,41 @@ import { runJob } from "./index";
 const reviewed = (opts: { side?: boolean; runTimeoutMs?: number } = {}) =>
   buildWorkflow({
     nodes: [
-      startNode(), agentNode("draft"),
-      humanNode("review", ["approve", "reject"], { fields: [{ key: "note", type: "string", description: "Why", required: false }] }),
-      endNode("end", { decision: "{{nodes.review.output.choice}}", note: "{{nodes.review.output.values.note}}" }), abortNode("stop", "Rejected by {{nodes.review.output.answeredBy}}"),
+      startNode(),
+      agentNode("draft"),
+      humanNode("review", ["approve", "reject"], {
+        fields: [{ key: "note", type: "string", description: "Why", required: false }],
+      }),
+      endNode("end", { decision: "{{nodes.review.output.choice}}", note: "{{nodes.review.output.values.note}}" }),
+      abortNode("stop", "Rejected by {{nodes.review.output.answeredBy}}"),
       ...(opts.side ? [agentNode("side")] : []),
     ],
     edges: [
-      fwd("start", "next", "draft"), fwd("draft", "done", "review"), fwd("review", "approve", "end"), fwd("review", "reject", "stop"),
+      fwd("start", "next", "draft"),
+      fwd("draft", "done", "review"),
+      fwd("review", "approve", "end"),
+      fwd("review", "reject", "stop"),
       ...(opts.side ? [fwd("start", "next", "side"), fwd("side", "done", "end")] : []),
     ],
     ...(opts.runTimeoutMs ? { limits: { runTimeoutMs: opts.runTimeoutMs } } : {}),
   });
 
 function setup(workflow: unknown, sideDelayMs = 0) {
-  const model = new ScriptedModel((c) => ({ content: c.messages.some((m) => m.content.includes("Do side")) ? "side done" : "the draft", delayMs: c.messages.some((m) => m.content.includes("Do side")) ? sideDelayMs : 0 }));
+  const model = new ScriptedModel((c) => ({
+    content: c.messages.some((m) => m.content.includes("Do side")) ? "side done" : "the draft",
+    delayMs: c.messages.some((m) => m.content.includes("Do side")) ? sideDelayMs : 0,
+  }));
   const ports = fakePorts({ model });
   ports.store.create("r1", workflow);
   return { ports, store: ports.store };
 }
 
-const ada = (choice: string, note?: string) => ({ choice, values: note ? { note } : {}, answeredBy: "Ada", answeredAt: new Date().toISOString() });
+const ada = (choice: string, note?: string) => ({
+  choice,
+  values: note ? { note } : {},
+  answeredBy: "Ada",
+  answeredAt: new Date().toISOString(),
+});
 
 describe("driver: human review", () => {
   it("parks the run as waiting (released, the question stored on the step), then finishes it with the answer", async () => {
@@ -35,7 +50,20 @@ describe("driver: human review", () => {
     expect(parked).toMatchObject({ status: "waiting", leaseOwner: null });
     expect(parked.waitingSince).toBeInstanceOf(Date);
     const step = store.steps("r1").find((s) => s.nodeId === "review")!;
-    expect(step).toMatchObject({ status: "waiting", finishedAt: null, output: { request: { prompt: "Review the draft", choices: [{ id: "approve", label: "APPROVE" }, { id: "reject", label: "REJECT" }], fields: [{ key: "note", type: "string", description: "Why", required: false }] } } });
+    expect(step).toMatchObject({
+      status: "waiting",
+      finishedAt: null,
+      output: {
+        request: {
+          prompt: "Review the draft",
+          choices: [
+            { id: "approve", label: "APPROVE" },
+            { id: "reject", label: "REJECT" },
+          ],
+          fields: [{ key: "note", type: "string", description: "Why", required: false }],
+        },
+      },
+    });
     expect(parked.events.map((e) => e.event.type).slice(-2)).toEqual(["input_requested", "run_waiting"]);
     expect(parked.events.at(-1)?.event).toEqual({ type: "run_waiting", steps: [{ nodeId: "review", iteration: 1 }] });
 
@@ -43,11 +71,22 @@ describe("driver: human review", () => {
     expect(await runJob(ports, "r1", { owner: "w2" })).toEqual({ kind: "waiting", steps: 0 });
     expect(store.answer("r1", "review", 1, ada("approve", "looks good"))).toEqual({ ok: true, woke: true });
     expect(store.answer("r1", "review", 1, ada("reject"))).toEqual({ ok: false, woke: false });
-    expect(await runJob(ports, "r1", { owner: "w3" })).toEqual({ kind: "terminal", status: "succeeded", reason: 'Reached end node "end"' });
+    expect(await runJob(ports, "r1", { owner: "w3" })).toEqual({
+      kind: "terminal",
+      status: "succeeded",
+      reason: 'Reached end node "end"',
+    });
     expect(store.run("r1").outputs).toEqual({ decision: "approve", note: "looks good" });
-    expect(store.steps("r1").find((s) => s.nodeId === "review")).toMatchObject({ status: "succeeded", branch: "approve", output: { choice: "approve", answeredBy: "Ada" } });
+    expect(store.steps("r1").find((s) => s.nodeId === "review")).toMatchObject({
+      status: "succeeded",
+      branch: "approve",
+      output: { choice: "approve", answeredBy: "Ada" },
+    });
     const types = store.run("r1").events.map((e) => e.event.type);
-    expect(types.slice(types.indexOf("run_waiting") + 1, types.indexOf("run_waiting") + 3)).toEqual(["run_started", "step_finished"]);
+    expect(types.slice(types.indexOf("run_waiting") + 1, types.indexOf("run_waiting") + 3)).toEqual([
+      "run_started",
+      "step_finished",
+    ]);
     expect(store.run("r1").events.map((e) => e.seq)).toEqual(store.run("r1").events.map((_, i) => i + 1));
   });
 
@@ -55,13 +94,18 @@ describe("driver: human review", () => {
     const { ports, store } = setup(reviewed());
     await runJob(ports, "r1", { owner: "w1" });
     store.answer("r1", "review", 1, ada("reject"));
-    expect(await runJob(ports, "r1", { owner: "w2" })).toEqual({ kind: "terminal", status: "aborted", reason: "Rejected by Ada" });
+    expect(await runJob(ports, "r1", { owner: "w2" })).toEqual({
+      kind: "terminal",
+      status: "aborted",
+      reason: "Rejected by Ada",
+    });
   });
 
   it("an answer given while other steps still run is picked up by the running job without parking", async () => {
     const { ports, store } = setup(reviewed({ side: true }), 400);
     const job = runJob(ports, "r1", { owner: "w1", cancelPollMs: 20 });
-    for (let i = 0; i < 100 && store.steps("r1").find((s) => s.nodeId === "review")?.status !== "waiting"; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && store.steps("r1").find((s) => s.nodeId === "review")?.status !== "waiting"; i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(store.answer("r1", "review", 1, ada("approve"))).toEqual({ ok: true, woke: false });
     expect(await job).toMatchObject({ kind: "terminal", status: "succeeded" });
     expect(store.run("r1").events.some((e) => e.event.type === "run_waiting")).toBe(false);
@@ -82,7 +126,11 @@ describe("driver: human review", () => {
     await runJob(ports, "r1", { owner: "w1" });
     await store.requestCancel("r1", "not needed");
     store.run("r1").status = "queued";
-    expect(await runJob(ports, "r1", { owner: "w2" })).toEqual({ kind: "terminal", status: "cancelled", reason: "Cancelled: not needed" });
+    expect(await runJob(ports, "r1", { owner: "w2" })).toEqual({
+      kind: "terminal",
+      status: "cancelled",
+      reason: "Cancelled: not needed",
+    });
     expect(store.steps("r1").find((s) => s.nodeId === "review")).toMatchObject({ status: "cancelled" });
   });
 });

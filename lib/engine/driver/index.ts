@@ -76,15 +76,28 @@ export type DriverOutcome =
  */
 export async function runJob(ports: EnginePorts, runId: string, options: RunJobOptions): Promise<DriverOutcome> {
   const claim = await ports.store.claimRun(runId, options.owner);
-  if (!claim.ok) return claim.reason === "not_found" ? { kind: "not_found" } : claim.reason === "waiting" ? { kind: "waiting", steps: 0 } : { kind: "already_terminal" };
+  if (!claim.ok)
+    return claim.reason === "not_found"
+      ? { kind: "not_found" }
+      : claim.reason === "waiting"
+        ? { kind: "waiting", steps: 0 }
+        : { kind: "already_terminal" };
   const snap = claim.run;
   const opened = open(snap, options);
-  const session = newSession(ports, opened.workflow ?? workflowSchema.parse({}), snap, opened.state, options, opened.seed);
+  const session = newSession(
+    ports,
+    opened.workflow ?? workflowSchema.parse({}),
+    snap,
+    opened.state,
+    options,
+    opened.seed,
+  );
   if (opened.refusal !== undefined) return refuse(session, opened.refusal);
   return drive(session, snap, options, async () => {
     // a cancelled run ends before anything else is planned: nothing starts or resumes, so even a run
     // whose start or resume throws (every attempt) can be cancelled
-    if (snap.cancelRequested) return [{ type: "cancel_requested" as const, ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) }];
+    if (snap.cancelRequested)
+      return [{ type: "cancel_requested" as const, ...(snap.cancelReason ? { reason: snap.cancelReason } : {}) }];
     const judged = { maxAttempts: options.maxAttempts ?? 3, stop: options.stop };
     if (!opened.state) return [{ type: "run_started", inputs: snap.inputs }];
     return [await resumeEvent(ports, snap, opened.state, judged), ...answersOf(snap, opened.state)];
@@ -95,7 +108,9 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
 function answersOf(snap: RunSnapshot, state: PlannerState): PlannerEvent[] {
   return snap.steps.flatMap((s) => {
     const n = state.nodes[s.nodeId];
-    return s.answer && s.status === "waiting" && n?.phase === "waiting" && n.iteration === s.iteration ? [answered(s.nodeId, s.iteration, s.answer)] : [];
+    return s.answer && s.status === "waiting" && n?.phase === "waiting" && n.iteration === s.iteration
+      ? [answered(s.nodeId, s.iteration, s.answer)]
+      : [];
   });
 }
 
@@ -103,13 +118,25 @@ function answersOf(snap: RunSnapshot, state: PlannerState): PlannerEvent[] {
 function answered(nodeId: string, iteration: number, answer: HumanAnswer): PlannerEvent {
   const { output, error, ...rest } = answer;
   return {
-    type: "step_answered", nodeId, iteration, choice: answer.choice, answer: { ...rest },
+    type: "step_answered",
+    nodeId,
+    iteration,
+    choice: answer.choice,
+    answer: { ...rest },
     ...(answer.timedOutAfterMs !== undefined ? { timedOutAfterMs: answer.timedOutAfterMs } : {}),
-    ...(output !== undefined ? { output } : {}), ...(error !== undefined ? { error } : {}),
+    ...(output !== undefined ? { output } : {}),
+    ...(error !== undefined ? { error } : {}),
   };
 }
 
-function newSession(ports: EnginePorts, workflow: Workflow, snap: RunSnapshot, state: PlannerState | null, options: RunJobOptions, seed?: RunSeed): RunSession {
+function newSession(
+  ports: EnginePorts,
+  workflow: Workflow,
+  snap: RunSnapshot,
+  state: PlannerState | null,
+  options: RunJobOptions,
+  seed?: RunSeed,
+): RunSession {
   return new RunSession(ports, workflow, snap, state, {
     ...(seed ? { seed } : {}),
     owner: options.owner,
@@ -122,7 +149,12 @@ function newSession(ports: EnginePorts, workflow: Workflow, snap: RunSnapshot, s
 }
 
 /** Plans the first events (if any), then runs the session until it is over, and concludes the job. */
-async function drive(session: RunSession, snap: RunSnapshot, options: RunJobOptions, first?: () => Promise<PlannerEvent[]>): Promise<DriverOutcome> {
+async function drive(
+  session: RunSession,
+  snap: RunSnapshot,
+  options: RunJobOptions,
+  first?: () => Promise<PlannerEvent[]>,
+): Promise<DriverOutcome> {
   try {
     if (first) await session.apply(...(await first()));
     armTimers(session, snap, options);
@@ -141,10 +173,14 @@ async function drive(session: RunSession, snap: RunSnapshot, options: RunJobOpti
  * and a known version, both come from lib/workflow checkVersion (once per version and process; the
  * document is then shared and frozen).
  */
-function open(snap: RunSnapshot, options: RunJobOptions): { workflow?: Workflow; state: PlannerState | null; refusal?: string; seed?: RunSeed } {
+function open(
+  snap: RunSnapshot,
+  options: RunJobOptions,
+): { workflow?: Workflow; state: PlannerState | null; refusal?: string; seed?: RunSeed } {
   const versionId = options.checkWorkflow ? undefined : snap.workflowVersionId;
   const checked = versionId === undefined ? checkDocument(snap.workflow) : checkVersion(versionId, snap.workflow);
-  if (!checked.ok) return { state: null, refusal: `Invalid workflow document: ${checked.error.issues[0]?.message ?? "unparseable"}` };
+  if (!checked.ok)
+    return { state: null, refusal: `Invalid workflow document: ${checked.error.issues[0]?.message ?? "unparseable"}` };
   const workflow = checked.workflow;
   let state: PlannerState | null;
   try {
@@ -153,7 +189,11 @@ function open(snap: RunSnapshot, options: RunJobOptions): { workflow?: Workflow;
   } catch {
     return { workflow, state: null, refusal: "Stored run state is corrupt" };
   }
-  const problem = state ? null : options.checkWorkflow ? options.checkWorkflow(workflow) : structuralProblem(checked.issues);
+  const problem = state
+    ? null
+    : options.checkWorkflow
+      ? options.checkWorkflow(workflow)
+      : structuralProblem(checked.issues);
   if (problem) return { workflow, state, refusal: `Invalid workflow: ${problem}` };
   // a retry's or fork's results to reuse: a seed that does not parse is refused, never ignored (ignoring
   // it would run again, side effects included, what the user asked to reuse)
@@ -171,7 +211,12 @@ function structuralProblem(issues: readonly ValidationIssue[]): string | null {
   const errors = issues.filter((i) => i.severity === "error");
   if (errors.length === 0) return null;
   const more = errors.length > 3 ? ` (+${errors.length - 3} more)` : "";
-  return errors.slice(0, 3).map((i) => i.message).join("; ") + more;
+  return (
+    errors
+      .slice(0, 3)
+      .map((i) => i.message)
+      .join("; ") + more
+  );
 }
 
 /** Ends a run that cannot start (invalid document or state) as failed, with the reason. */
@@ -194,15 +239,25 @@ function armTimers(session: RunSession, snap: RunSnapshot, options: RunJobOption
   const startedAt = (snap.startedAt?.getTime() ?? clock.now()) + (snap.pausedMs ?? 0);
   session.deadlineAt = startedAt + timeoutMs;
   const ignore = () => undefined;
-  clock.sleep(Math.max(0, startedAt + timeoutMs - clock.now()), stop).then(() => session.post({ t: "plan", event: { type: "deadline", timeoutMs } }), ignore);
+  clock
+    .sleep(Math.max(0, startedAt + timeoutMs - clock.now()), stop)
+    .then(() => session.post({ t: "plan", event: { type: "deadline", timeoutMs } }), ignore);
   const poll = async () => {
     while (!stop.aborted) {
       await clock.sleep(options.cancelPollMs ?? 500, stop);
-      const c = await store.isCancelRequested(session.runId).catch((err: unknown) => (logger.warn("cancel poll failed", { err }), null));
-      if (c?.requested) return session.post({ t: "plan", event: { type: "cancel_requested", ...(c.reason ? { reason: c.reason } : {}) } });
+      const c = await store
+        .isCancelRequested(session.runId)
+        .catch((err: unknown) => (logger.warn("cancel poll failed", { err }), null));
+      if (c?.requested)
+        return session.post({
+          t: "plan",
+          event: { type: "cancel_requested", ...(c.reason ? { reason: c.reason } : {}) },
+        });
       // a human review answered while other steps still run (a parked run is answered through a new job instead)
       if (session.waitingSteps().length > 0) {
-        const answers = await store.readAnswers(session.runId).catch((err: unknown) => (logger.warn("answer poll failed", { err }), []));
+        const answers = await store
+          .readAnswers(session.runId)
+          .catch((err: unknown) => (logger.warn("answer poll failed", { err }), []));
         for (const a of answers) session.post({ t: "plan", event: answered(a.nodeId, a.iteration, a.answer) });
       }
     }
@@ -236,7 +291,10 @@ async function park(session: RunSession): Promise<DriverOutcome> {
   session.abortAll(new StepAbort("handed_back"));
   const at = new Date(session.ports.clock.now());
   // one commit: the status, when it started waiting, the event, and the lease released
-  const ok = await session.commitRaw({ run: { status: "waiting", waitingSince: at }, events: [{ type: "run_waiting", steps }] });
+  const ok = await session.commitRaw({
+    run: { status: "waiting", waitingSince: at },
+    events: [{ type: "run_waiting", steps }],
+  });
   if (!ok) return { kind: "lost_lease", reason: session.lost ?? "stale" };
   return { kind: "waiting", steps: steps.length };
 }
@@ -268,7 +326,10 @@ async function conclude(session: RunSession, options: RunJobOptions): Promise<Dr
   if (finished) {
     session.abortAll(new StepAbort("cancelled"));
     const grace = new AbortController();
-    await Promise.race([Promise.allSettled(flights), clock.sleep(options.settleMs ?? 5_000, grace.signal).catch(() => undefined)]);
+    await Promise.race([
+      Promise.allSettled(flights),
+      clock.sleep(options.settleMs ?? 5_000, grace.signal).catch(() => undefined),
+    ]);
     grace.abort();
     return { kind: "terminal", ...finished };
   }

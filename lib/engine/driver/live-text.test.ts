@@ -62,6 +62,10 @@ describe("stepLiveText", () => {
     settled = true;
     live.call().onDelta("late", 1);
     expect(r.opened()).toBe(0);
-    expect(stepLiveText(undefined, key, () => true).call().onDelta("x", 1)).toBeUndefined();
+    expect(
+      stepLiveText(undefined, key, () => true)
+        .call()
+        .onDelta("x", 1),
+    ).toBeUndefined();
   });
 });

@@ -25,7 +25,11 @@ export const NO_LIVE_TEXT: StepLive = {
  * settled: timed out, cancelled) drops whatever still arrives. A call retried mid-stream (a new
  * attempt number) is cut back to where the call began, so viewers never see an abandoned attempt.
  */
-export function stepLiveText(port: LiveTextPort | undefined, key: LiveStepKey, live: () => boolean): StepLive & { close(): void } {
+export function stepLiveText(
+  port: LiveTextPort | undefined,
+  key: LiveStepKey,
+  live: () => boolean,
+): StepLive & { close(): void } {
   if (!port) return { ...NO_LIVE_TEXT, close: () => undefined };
   let sink: LiveTextSink | undefined;
   let length = 0;

@@ -11,7 +11,11 @@ const wf = (extra: Parameters<typeof mapNode>[2] = {}) =>
   buildWorkflow({
     inputs: [{ key: "questions", type: "json" }],
     outputs: [{ key: "answers" }],
-    nodes: [startNode(), mapNode("each", "{{inputs.questions}}", { concurrency: 3, ...extra }), endNode("end", { answers: "{{nodes.each.output.results}}" })],
+    nodes: [
+      startNode(),
+      mapNode("each", "{{inputs.questions}}", { concurrency: 3, ...extra }),
+      endNode("end", { answers: "{{nodes.each.output.results}}" }),
+    ],
     edges: [fwd("start", "next", "each"), fwd("each", "done", "end")],
   });
 
@@ -36,9 +40,14 @@ describe("map through the driver", () => {
     expect(w.model.calls.map(taskOf).toSorted()).toEqual(questions.map((q) => `Research ${q}`).toSorted());
     expect(w.model.maxInFlight).toBe(3);
     const rows = store.steps("r1").filter((s) => s.nodeId === "each.items");
-    expect(rows.map((r) => [r.iteration, r.status]).toSorted((a, b) => Number(a[0]) - Number(b[0]))).toEqual(questions.map((_, i) => [i + 1, "succeeded"]));
+    expect(rows.map((r) => [r.iteration, r.status]).toSorted((a, b) => Number(a[0]) - Number(b[0]))).toEqual(
+      questions.map((_, i) => [i + 1, "succeeded"]),
+    );
     expect(rows.find((r) => r.iteration === 3)?.input).toMatchObject({ item: { map: "each", index: 2, value: "q3" } });
-    expect(store.steps("r1").find((s) => s.nodeId === "each")).toMatchObject({ status: "succeeded", output: { count: 8, succeeded: 8, failed: 0 } });
+    expect(store.steps("r1").find((s) => s.nodeId === "each")).toMatchObject({
+      status: "succeeded",
+      output: { count: 8, succeeded: 8, failed: 0 },
+    });
   });
 
   it("an empty list finishes the map with no model call", async () => {
@@ -90,7 +99,10 @@ describe("map through the driver", () => {
       if (calls === 3) store.requestCancel("r1", "enough");
       return { content: "ok", delayMs: 40 };
     });
-    expect(await runJob(w.ports, "r1", { owner: "w1", cancelPollMs: 5 })).toMatchObject({ kind: "terminal", status: "cancelled" });
+    expect(await runJob(w.ports, "r1", { owner: "w1", cancelPollMs: 5 })).toMatchObject({
+      kind: "terminal",
+      status: "cancelled",
+    });
     expect(w.model.calls.length).toBeLessThan(questions.length);
     const rows = store.steps("r1").filter((s) => s.nodeId === "each.items");
     expect(rows.some((r) => r.status === "cancelled")).toBe(true);

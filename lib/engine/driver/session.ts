@@ -4,7 +4,15 @@ import type { TemplateContext } from "@/lib/workflow/template";
 import { isTerminalRunStatus, type RunEvent, type TerminalRunStatus } from "../events";
 import { defaultExecutors, instantExecutors } from "../executors";
 import type { ExecutorRegistry, InstantExecutor, InstantKind } from "../executors/types";
-import { isOpenStep, plan, type PlannerCommand, type PlannerEvent, type PlannerState, type RunSeed, type StepInput } from "../planner";
+import {
+  isOpenStep,
+  plan,
+  type PlannerCommand,
+  type PlannerEvent,
+  type PlannerState,
+  type RunSeed,
+  type StepInput,
+} from "../planner";
 import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot, StoredEvent } from "../ports";
 import { buildCommit, mergeCommits, withStoredState } from "./commit";
 import { Mailbox } from "./mailbox";
@@ -69,7 +77,11 @@ export class RunSession implements StepHost {
     this.runId = snapshot.runId;
     this.state = state;
     this.version = snapshot.version;
-    this.wakes = new WakeBatcher((events) => this.wake(events), ports.clock, options.wakeWindowMs ?? DEFAULT_WAKE_WINDOW_MS);
+    this.wakes = new WakeBatcher(
+      (events) => this.wake(events),
+      ports.clock,
+      options.wakeWindowMs ?? DEFAULT_WAKE_WINDOW_MS,
+    );
   }
 
   get executors(): ExecutorRegistry {
@@ -93,7 +105,9 @@ export class RunSession implements StepHost {
   waitingSteps(): { nodeId: string; iteration: number }[] {
     const s = this.state;
     if (!s || s.status !== "running") return [];
-    return Object.entries(s.nodes).filter(([, n]) => n.phase === "waiting").map(([nodeId, n]) => ({ nodeId, iteration: n.iteration }));
+    return Object.entries(s.nodes)
+      .filter(([, n]) => n.phase === "waiting")
+      .map(([nodeId, n]) => ({ nodeId, iteration: n.iteration }));
   }
 
   /** Nothing runs or is queued, and human reviews wait: the job parks the run (status waiting) instead of holding it. */
@@ -101,7 +115,9 @@ export class RunSession implements StepHost {
     const s = this.state;
     if (!s || s.status !== "running" || this.inflight.size > 0 || this.mailbox.size > 0) return false;
     const nodes = Object.values(s.nodes);
-    return nodes.some((n) => n.phase === "waiting") && !nodes.some((n) => n.phase === "running" || n.phase === "retrying");
+    return (
+      nodes.some((n) => n.phase === "waiting") && !nodes.some((n) => n.phase === "running" || n.phase === "retrying")
+    );
   }
 
   /**
@@ -111,13 +127,23 @@ export class RunSession implements StepHost {
    */
   get sleepUntil(): number | undefined {
     const s = this.state;
-    if (!s || s.status !== "running" || this.inflight.size > 0 || this.mailbox.size > 0 || !this.ports.queue?.enqueueRunLater) return undefined;
+    if (
+      !s ||
+      s.status !== "running" ||
+      this.inflight.size > 0 ||
+      this.mailbox.size > 0 ||
+      !this.ports.queue?.enqueueRunLater
+    )
+      return undefined;
     let next = Number.POSITIVE_INFINITY;
     for (const n of Object.values(s.nodes)) {
       if (n.phase === "running") return undefined;
       if (n.phase === "retrying") next = Math.min(next, n.retryAt ?? 0);
     }
-    return next !== Number.POSITIVE_INFINITY && next - this.ports.clock.now() > (this.options.retryHoldMs ?? RETRY_HOLD_MS) ? next : undefined;
+    return next !== Number.POSITIVE_INFINITY &&
+      next - this.ports.clock.now() > (this.options.retryHoldMs ?? RETRY_HOLD_MS)
+      ? next
+      : undefined;
   }
 
   /**
@@ -126,7 +152,13 @@ export class RunSession implements StepHost {
    * finishing together) are planned one by one but committed as ONE transaction.
    */
   async loop(): Promise<void> {
-    while (!this.lost && !this.finished && !this.parked && this.sleepUntil === undefined && !(this.stopping && this.inflight.size === 0 && this.mailbox.size === 0)) {
+    while (
+      !this.lost &&
+      !this.finished &&
+      !this.parked &&
+      this.sleepUntil === undefined &&
+      !(this.stopping && this.inflight.size === 0 && this.mailbox.size === 0)
+    ) {
       const first = await this.mailbox.take();
       if (!first) continue;
       await tick();
@@ -179,7 +211,11 @@ export class RunSession implements StepHost {
         commits.push({ owner: this.options.owner, expectedVersion: this.version, events: [item.event] });
         continue;
       }
-      const r = plan(this.workflow, state, item.event, { maxAttempts: this.options.maxAttempts, now: at.getTime(), ...(this.options.seed ? { seed: this.options.seed } : {}) });
+      const r = plan(this.workflow, state, item.event, {
+        maxAttempts: this.options.maxAttempts,
+        now: at.getTime(),
+        ...(this.options.seed ? { seed: this.options.seed } : {}),
+      });
       if (r.ignored) continue;
       commits.push(buildCommit(this.options.owner, this.version, item.event, r, at));
       if (r.events.some((e) => e.type === "step_retrying")) this.retriesToArm = true;
@@ -191,7 +227,8 @@ export class RunSession implements StepHost {
           continue;
         }
         const instant = c.type === "start_step" && this.instant(c);
-        if (instant) queue.push({ t: "plan", event: runInstantStep(this, c, this.templateData(state, c.input), instant) });
+        if (instant)
+          queue.push({ t: "plan", event: runInstantStep(this, c, this.templateData(state, c.input), instant) });
         else commands.push(c);
       }
     }
@@ -220,7 +257,10 @@ export class RunSession implements StepHost {
       if (this.armed.has(key)) continue;
       this.armed.add(key);
       const due = { type: "retry_due" as const, nodeId, iteration: n.iteration, retry: n.retry };
-      this.ports.clock.sleep(Math.max(0, (n.retryAt ?? 0) - this.ports.clock.now()), this.jobSignal).then(() => this.post({ t: "plan", event: due }), () => undefined);
+      this.ports.clock.sleep(Math.max(0, (n.retryAt ?? 0) - this.ports.clock.now()), this.jobSignal).then(
+        () => this.post({ t: "plan", event: due }),
+        () => undefined,
+      );
     }
   }
 
@@ -236,7 +276,11 @@ export class RunSession implements StepHost {
     const res = await this.ports.store.commit(this.runId, commit);
     if (!res.ok) {
       this.lost = res.reason;
-      this.ports.logger.warn("run commit refused; another worker owns the run", { runId: this.runId, reason: res.reason, detail: res.detail });
+      this.ports.logger.warn("run commit refused; another worker owns the run", {
+        runId: this.runId,
+        reason: res.reason,
+        detail: res.detail,
+      });
       return null;
     }
     this.version = res.version;
@@ -246,7 +290,10 @@ export class RunSession implements StepHost {
   /** Wake-ups for viewers, batched per window (wakes.ts); the run's last events go out at once. */
   private publish(events: StoredEvent[]): void {
     if (!this.ports.events) return;
-    this.wakes.push(events, events.some((e) => e.event.type === "run_finished"));
+    this.wakes.push(
+      events,
+      events.some((e) => e.event.type === "run_finished"),
+    );
   }
 
   /** Sends the wake-ups still waiting for their window (the job is ending). */
@@ -258,7 +305,11 @@ export class RunSession implements StepHost {
   private wake(events: StoredEvent[]): void {
     const port = this.ports.events;
     if (!port) return;
-    const warn = (err: unknown) => this.ports.logger.warn("publishing run events failed (viewers replay from the store)", { runId: this.runId, err });
+    const warn = (err: unknown) =>
+      this.ports.logger.warn("publishing run events failed (viewers replay from the store)", {
+        runId: this.runId,
+        err,
+      });
     try {
       Promise.resolve(port.published(this.runId, events)).catch(warn);
     } catch (err) {
@@ -318,9 +369,16 @@ export class RunSession implements StepHost {
   private templateData(state: PlannerState | null, input: StepInput): TemplateContext {
     const { feedback, item } = input;
     const nodes: Record<string, { output?: unknown }> = {};
-    for (const [id, n] of Object.entries(state?.nodes ?? {})) if (n.output !== undefined) nodes[id] = { output: cloned(n.output) };
+    for (const [id, n] of Object.entries(state?.nodes ?? {}))
+      if (n.output !== undefined) nodes[id] = { output: cloned(n.output) };
     const vars = Object.fromEntries(this.workflow.variables.map((v) => [v.key, v.value]));
-    return { inputs: cloned(this.snapshot.inputs), vars, nodes, ...(feedback !== undefined ? { feedback } : {}), ...(item ? { item: cloned(item.value) } : {}) };
+    return {
+      inputs: cloned(this.snapshot.inputs),
+      vars,
+      nodes,
+      ...(feedback !== undefined ? { feedback } : {}),
+      ...(item ? { item: cloned(item.value) } : {}),
+    };
   }
 }
 
@@ -334,8 +392,16 @@ const cloned = <T>(v: T): T => (typeof v === "object" && v !== null ? cloneJson(
 /** A reused step's result: the recorded output (a copy: later steps may keep it) and branch, no usage. */
 function reusedResult(c: StartCommand, reuse: { output: unknown; branch: string | null }): PlannerEvent {
   const key = { nodeId: c.nodeId, iteration: c.iteration, attempt: c.attempt };
-  return { type: "step_succeeded", ...key, output: cloned(reuse.output), ...(reuse.branch !== null ? { branch: reuse.branch } : {}), usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0 };
+  return {
+    type: "step_succeeded",
+    ...key,
+    output: cloned(reuse.output),
+    ...(reuse.branch !== null ? { branch: reuse.branch } : {}),
+    usage: { promptTokens: 0, completionTokens: 0 },
+    latencyMs: 0,
+  };
 }
 
 /** Map key of an in-flight step attempt. */
-export const flightKey = (s: { nodeId: string; iteration: number; attempt: number }): string => `${s.nodeId}#${s.iteration}#${s.attempt}`;
+export const flightKey = (s: { nodeId: string; iteration: number; attempt: number }): string =>
+  `${s.nodeId}#${s.iteration}#${s.attempt}`;

@@ -44,10 +44,12 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext)
     flight.settled = true;
     host.post({ t: "plan", event });
   };
-  const stopTimer = node?.timeoutMs ? armTimeout(host, node.timeoutMs, () => {
-    settle({ type: "step_timed_out", ...key, timeoutMs: node.timeoutMs ?? 0 });
-    controller.abort(new StepAbort("timed_out"));
-  }) : undefined;
+  const stopTimer = node?.timeoutMs
+    ? armTimeout(host, node.timeoutMs, () => {
+        settle({ type: "step_timed_out", ...key, timeoutMs: node.timeoutMs ?? 0 });
+        controller.abort(new StepAbort("timed_out"));
+      })
+    : undefined;
   const live = stepLiveText(host.ports.live, { runId: host.runId, ...key }, () => !flight.settled);
   const ctx = stepContext(host, cmd, data, controller.signal, () => !flight.settled, live);
   flight.done = execute(host, ctx, node === undefined)
@@ -66,7 +68,12 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext)
  * the wake-ups') in between a batch's planning and its commit. No timeout or abort applies: it
  * cannot block. A throw becomes a failed step, as in `execute`.
  */
-export function runInstantStep(host: StepHost, cmd: StartStep, data: TemplateContext, run: InstantExecutor): PlannerEvent {
+export function runInstantStep(
+  host: StepHost,
+  cmd: StartStep,
+  data: TemplateContext,
+  run: InstantExecutor,
+): PlannerEvent {
   const key = { nodeId: cmd.nodeId, iteration: cmd.iteration, attempt: cmd.attempt };
   if (!host.workflow.nodes.some((n) => n.id === cmd.nodeId)) return toEvent(failed(NODE_MISSING), key);
   const ctx = stepContext(host, cmd, data, NEVER_ABORTED, () => true);
@@ -80,13 +87,30 @@ export function runInstantStep(host: StepHost, cmd: StartStep, data: TemplateCon
 /** The signal of an instant step, which nothing aborts. */
 const NEVER_ABORTED = new AbortController().signal;
 
-function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, signal: AbortSignal, live: () => boolean, text: StepLive = NO_LIVE_TEXT): StepContext {
+function stepContext(
+  host: StepHost,
+  cmd: StartStep,
+  data: TemplateContext,
+  signal: AbortSignal,
+  live: () => boolean,
+  text: StepLive = NO_LIVE_TEXT,
+): StepContext {
   // a map's item step runs the map's body (lib/workflow/map.ts stepNode)
   const node = stepNode(host.workflow, cmd.nodeId);
   let logger: StepContext["logger"] | undefined;
   return {
-    runId: host.runId, workflow: host.workflow, node, iteration: cmd.iteration, attempt: cmd.attempt, retry: cmd.retry ?? 0, input: cmd.input, data,
-    signal, model: host.ports.model, tools: host.ports.tools, ...(host.ports.subflows ? { subflows: host.ports.subflows } : {}),
+    runId: host.runId,
+    workflow: host.workflow,
+    node,
+    iteration: cmd.iteration,
+    attempt: cmd.attempt,
+    retry: cmd.retry ?? 0,
+    input: cmd.input,
+    data,
+    signal,
+    model: host.ports.model,
+    tools: host.ports.tools,
+    ...(host.ports.subflows ? { subflows: host.ports.subflows } : {}),
     // made when an executor first logs (most steps never do)
     get logger() {
       return (logger ??= host.ports.logger.child({ runId: host.runId, nodeId: cmd.nodeId, iteration: cmd.iteration }));
@@ -94,7 +118,11 @@ function stepContext(host: StepHost, cmd: StartStep, data: TemplateContext, sign
     live: text,
     emit: (event) => live() && host.post({ t: "emit", event }),
     reportUsage: (model, usage, latencyMs) =>
-      live() && host.post({ t: "plan", event: { type: "tokens_used", nodeId: cmd.nodeId, iteration: cmd.iteration, model, usage, latencyMs } }),
+      live() &&
+      host.post({
+        t: "plan",
+        event: { type: "tokens_used", nodeId: cmd.nodeId, iteration: cmd.iteration, model, usage, latencyMs },
+      }),
   } as StepContext;
 }
 
@@ -129,7 +157,13 @@ const NODE_MISSING = "node not found in the workflow";
 /** A step that failed before its executor answered: a thrown error (its message) or a reason, no usage. */
 function failed(err: unknown, latencyMs = 0): StepOutcome {
   const error = err instanceof Error ? err.message : String(err);
-  return { status: "failed", error, errorClass: errorClassOf(err), usage: { promptTokens: 0, completionTokens: 0 }, latencyMs };
+  return {
+    status: "failed",
+    error,
+    errorClass: errorClassOf(err),
+    usage: { promptTokens: 0, completionTokens: 0 },
+    latencyMs,
+  };
 }
 
 function toEvent(o: StepOutcome, key: { nodeId: string; iteration: number; attempt: number }): PlannerEvent {
@@ -137,5 +171,11 @@ function toEvent(o: StepOutcome, key: { nodeId: string; iteration: number; attem
   const common = { ...key, usage: o.usage, latencyMs: Math.max(0, Math.round(o.latencyMs)) };
   return o.status === "succeeded"
     ? { type: "step_succeeded", ...common, output: o.output, ...(o.branch !== undefined ? { branch: o.branch } : {}) }
-    : { type: "step_failed", ...common, error: o.error, ...(o.errorClass ? { errorClass: o.errorClass } : {}), ...(o.limit ? { limit: o.limit } : {}) };
+    : {
+        type: "step_failed",
+        ...common,
+        error: o.error,
+        ...(o.errorClass ? { errorClass: o.errorClass } : {}),
+        ...(o.limit ? { limit: o.limit } : {}),
+      };
 }

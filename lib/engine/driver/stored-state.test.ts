@@ -7,14 +7,45 @@ import { MemoryStore } from "@/lib/engine/memory-store";
 import { runJob } from "./index";
 import { storedState, withStepData } from "./stored-state";
 
-const node = (extra: Partial<PlannerState["nodes"][string]>) => ({ phase: "done" as const, iteration: 1, attempt: 1, inbox: {}, absorb: [], ...extra });
-const row = (nodeId: string, iteration: number, status: StepRecord["status"], output: unknown, input: unknown = { via: ["e"] }): StepRecord => ({
-  nodeId, iteration, attempt: 1, status, input, output, branch: null, promptTokens: 0, completionTokens: 0, latencyMs: null, error: null, leaseOwner: "w", startedAt: null, finishedAt: null,
+const node = (extra: Partial<PlannerState["nodes"][string]>) => ({
+  phase: "done" as const,
+  iteration: 1,
+  attempt: 1,
+  inbox: {},
+  absorb: [],
+  ...extra,
+});
+const row = (
+  nodeId: string,
+  iteration: number,
+  status: StepRecord["status"],
+  output: unknown,
+  input: unknown = { via: ["e"] },
+): StepRecord => ({
+  nodeId,
+  iteration,
+  attempt: 1,
+  status,
+  input,
+  output,
+  branch: null,
+  promptTokens: 0,
+  completionTokens: 0,
+  latencyMs: null,
+  error: null,
+  leaseOwner: "w",
+  startedAt: null,
+  finishedAt: null,
 });
 
 describe("planner state as stored", () => {
   it("leaves out node outputs and step inputs, without touching the state in memory", () => {
-    const state = parsePlannerState({ nodes: { a: node({ output: "long text", input: { via: ["e"], feedback: "fix it" } }), b: node({ phase: "idle", iteration: 0 }) } })!;
+    const state = parsePlannerState({
+      nodes: {
+        a: node({ output: "long text", input: { via: ["e"], feedback: "fix it" } }),
+        b: node({ phase: "idle", iteration: 0 }),
+      },
+    })!;
     const stored = storedState(state);
     expect(JSON.stringify(stored)).not.toContain("long text");
     expect(JSON.stringify(stored)).not.toContain("fix it");
@@ -23,7 +54,9 @@ describe("planner state as stored", () => {
   });
 
   it("leaves out empty inboxes and absorb lists, which parsing the stored state restores; non-empty ones stay", () => {
-    const state = parsePlannerState({ nodes: { a: node({}), j: node({ phase: "idle", inbox: { e1: "data" }, absorb: ["e2"] }) } })!;
+    const state = parsePlannerState({
+      nodes: { a: node({}), j: node({ phase: "idle", inbox: { e1: "data" }, absorb: ["e2"] }) },
+    })!;
     const stored = storedState(state);
     expect(stored.nodes.a).not.toHaveProperty("inbox");
     expect(stored.nodes.a).not.toHaveProperty("absorb");
@@ -33,7 +66,9 @@ describe("planner state as stored", () => {
   });
 
   it("puts back the latest successful step's output and the current iteration's input from the Step rows", () => {
-    const stored = parsePlannerState({ nodes: { gen: node({ phase: "running", iteration: 3, attempt: 2 }), judge: node({ iteration: 2 }) } })!;
+    const stored = parsePlannerState({
+      nodes: { gen: node({ phase: "running", iteration: 3, attempt: 2 }), judge: node({ iteration: 2 }) },
+    })!;
     const state = withStepData(stored, [
       row("gen", 1, "succeeded", "draft 1"),
       row("gen", 2, "succeeded", "draft 2", { via: [], loopEdge: "loop", feedback: "shorter" }),
@@ -41,7 +76,10 @@ describe("planner state as stored", () => {
       row("judge", 1, "succeeded", { verdict: "revise" }),
       row("judge", 2, "failed", null),
     ]);
-    expect(state.nodes.gen).toMatchObject({ output: "draft 2", input: { via: [], loopEdge: "loop", feedback: "shorter still" } });
+    expect(state.nodes.gen).toMatchObject({
+      output: "draft 2",
+      input: { via: [], loopEdge: "loop", feedback: "shorter still" },
+    });
     expect(state.nodes.judge!.output).toEqual({ verdict: "revise" });
   });
 
@@ -54,7 +92,12 @@ describe("planner state as stored", () => {
 describe("a resumed run reads earlier outputs from the Step rows", () => {
   const taskOf = (c: RecordedCall) => c.messages.find((m) => m.role === "user")?.content ?? "";
   const wf = buildWorkflow({
-    nodes: [startNode(), agentNode("a"), agentNode("b", ["done"], { task: "Improve {{nodes.a.output}}" }), endNode("end", { first: "{{nodes.a.output}}", final: "{{nodes.b.output}}" })],
+    nodes: [
+      startNode(),
+      agentNode("a"),
+      agentNode("b", ["done"], { task: "Improve {{nodes.a.output}}" }),
+      endNode("end", { first: "{{nodes.a.output}}", final: "{{nodes.b.output}}" }),
+    ],
     edges: [fwd("start", "next", "a"), fwd("a", "done", "b"), fwd("b", "done", "end")],
   });
 
@@ -73,7 +116,10 @@ describe("a resumed run reads earlier outputs from the Step rows", () => {
     expect(JSON.stringify(store.run("r1").plannerState)).not.toContain("alpha by w1");
 
     const w2 = new ScriptedModel((c) => ({ content: `w2 did: ${taskOf(c)}` }));
-    expect(await runJob(fakePorts({ store, model: w2 }), "r1", { owner: "w2" })).toMatchObject({ kind: "terminal", status: "succeeded" });
+    expect(await runJob(fakePorts({ store, model: w2 }), "r1", { owner: "w2" })).toMatchObject({
+      kind: "terminal",
+      status: "succeeded",
+    });
     expect(w2.calls.map(taskOf)).toEqual(["Improve alpha by w1"]);
     expect(store.run("r1").outputs).toEqual({ first: "alpha by w1", final: "w2 did: Improve alpha by w1" });
   });

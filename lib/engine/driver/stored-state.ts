@@ -1,5 +1,11 @@
 import type { z } from "zod";
-import { hasReusableResult, stepInputSchema, type nodeStateSchema, type plannerStateSchema, type PlannerState } from "../planner";
+import {
+  hasReusableResult,
+  stepInputSchema,
+  type nodeStateSchema,
+  type plannerStateSchema,
+  type PlannerState,
+} from "../planner";
 import type { StepRecord } from "../ports";
 
 /**
@@ -22,7 +28,9 @@ export function storedState(state: PlannerState): StoredPlannerState {
 }
 
 /** Run.state as written: plannerStateSchema's input form (defaults may be left out). */
-export type StoredPlannerState = z.input<typeof plannerStateSchema> & { nodes: Record<string, z.input<typeof nodeStateSchema>> };
+export type StoredPlannerState = z.input<typeof plannerStateSchema> & {
+  nodes: Record<string, z.input<typeof nodeStateSchema>>;
+};
 
 const hasKeys = (o: object): boolean => {
   for (const _ in o) return true;

@@ -40,7 +40,8 @@ function finalWorker(store: MemoryStore, liveness: FakeLiveness) {
 }
 
 const stepA = (store: MemoryStore) => store.steps("r1").find((s) => s.nodeId === "a");
-const verdicts = (store: MemoryStore) => parsePlannerState(store.run("r1").plannerState)?.nodes.a?.interruptions?.map((i) => i.verdict);
+const verdicts = (store: MemoryStore) =>
+  parsePlannerState(store.run("r1").plannerState)?.nodes.a?.interruptions?.map((i) => i.verdict);
 
 describe("crash-loop cap on takeover (D3) with worker liveness", () => {
   it("a step whose workers died three times ends the run failed in one terminal commit that closes the dead worker's row", async () => {
@@ -53,11 +54,17 @@ describe("crash-loop cap on takeover (D3) with worker liveness", () => {
 
     const last = finalWorker(store, liveness);
     const outcome = await last.outcome;
-    const reason = 'Step "a" (iteration 1) was interrupted 3 times; giving up after 3 attempts (its worker died each time)';
+    const reason =
+      'Step "a" (iteration 1) was interrupted 3 times; giving up after 3 attempts (its worker died each time)';
     expect(outcome).toEqual({ kind: "terminal", status: "failed", reason });
     expect(store.commits - commitsBefore).toBe(1); // resume, cancellation and run_finished together
     expect(store.run("r1")).toMatchObject({ status: "failed", reason, leaseOwner: "w4" });
-    expect(stepA(store)).toMatchObject({ status: "cancelled", attempt: 3, leaseOwner: "w3", error: `Cancelled: ${reason}` });
+    expect(stepA(store)).toMatchObject({
+      status: "cancelled",
+      attempt: 3,
+      leaseOwner: "w3",
+      error: `Cancelled: ${reason}`,
+    });
     expect(last.model.calls).toHaveLength(0);
     expect(verdicts(store)).toEqual(["crashed", "crashed", "crashed"]);
     const events = store.run("r1").events;

@@ -1,4 +1,10 @@
-import { earlierInterruptions, hasOpenItems, type Interruption, type PlannerEvent, type PlannerState } from "../planner";
+import {
+  earlierInterruptions,
+  hasOpenItems,
+  type Interruption,
+  type PlannerEvent,
+  type PlannerState,
+} from "../planner";
 import type { EnginePorts, LivenessPort, RunSnapshot, WorkerSighting } from "../ports";
 
 /**
@@ -42,7 +48,13 @@ export async function resumeEvent(
   const lists: Record<string, Interruption[]> = {};
   for (const [nodeId, n] of inFlight) {
     const row = snap.steps.find((s) => s.nodeId === nodeId && s.iteration === n.iteration);
-    const latest: Interruption = { iteration: n.iteration, attempt: n.attempt, owner: row?.leaseOwner ?? null, since: Number.NaN, verdict: "pending" };
+    const latest: Interruption = {
+      iteration: n.iteration,
+      attempt: n.attempt,
+      owner: row?.leaseOwner ?? null,
+      since: Number.NaN,
+      verdict: "pending",
+    };
     lists[nodeId] = [...earlierInterruptions(n).map((i) => ({ ...i })), latest];
   }
   const all = Object.values(lists).flat();
@@ -50,9 +62,20 @@ export async function resumeEvent(
   await look(ports, liveness, all);
   const { clock, logger } = ports;
   const deadline = clock.now() + liveness.deadAfterMs + liveness.pollMs;
-  const waiting = Object.entries(lists).filter(([, list]) => undecided(list, options.maxAttempts)).map(([nodeId]) => nodeId);
-  if (waiting.length) logger.info("waiting to learn whether the interrupted steps' workers died (crash-loop cap)", { runId: snap.runId, steps: waiting, maxWaitMs: deadline - clock.now() });
-  while (Object.values(lists).some((list) => undecided(list, options.maxAttempts)) && clock.now() < deadline && !options.stop?.aborted) {
+  const waiting = Object.entries(lists)
+    .filter(([, list]) => undecided(list, options.maxAttempts))
+    .map(([nodeId]) => nodeId);
+  if (waiting.length)
+    logger.info("waiting to learn whether the interrupted steps' workers died (crash-loop cap)", {
+      runId: snap.runId,
+      steps: waiting,
+      maxWaitMs: deadline - clock.now(),
+    });
+  while (
+    Object.values(lists).some((list) => undecided(list, options.maxAttempts)) &&
+    clock.now() < deadline &&
+    !options.stop?.aborted
+  ) {
     await clock.sleep(liveness.pollMs, options.stop).catch(() => undefined);
     await look(ports, liveness, all);
   }
@@ -61,8 +84,15 @@ export async function resumeEvent(
       const was = before[all.indexOf(i)];
       if (k < list.length - 1 && was === i.verdict) continue;
       logger.info(k === list.length - 1 ? "interrupted step taken over" : "earlier interruption judged", {
-        runId: snap.runId, nodeId, iteration: i.iteration, attempt: i.attempt, owner: i.owner, verdict: i.verdict,
-        crashes: count(list, "crashed"), takeovers: count(list, "alive"), maxAttempts: options.maxAttempts,
+        runId: snap.runId,
+        nodeId,
+        iteration: i.iteration,
+        attempt: i.attempt,
+        owner: i.owner,
+        verdict: i.verdict,
+        crashes: count(list, "crashed"),
+        takeovers: count(list, "alive"),
+        maxAttempts: options.maxAttempts,
       });
     }
   }

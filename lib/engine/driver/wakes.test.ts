@@ -12,10 +12,14 @@ function manualClock() {
       new Promise<void>((resolve, reject) => {
         const entry = { until: now + ms, resolve };
         sleepers.push(entry);
-        signal?.addEventListener("abort", () => {
-          sleepers.splice(sleepers.indexOf(entry), 1);
-          reject(signal.reason);
-        }, { once: true });
+        signal?.addEventListener(
+          "abort",
+          () => {
+            sleepers.splice(sleepers.indexOf(entry), 1);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
       }),
   };
   const advance = async (ms: number) => {
@@ -29,7 +33,11 @@ function manualClock() {
   return { clock, advance, pendingTimers: () => sleepers.length };
 }
 
-const ev = (seq: number): StoredEvent => ({ seq, at: new Date(0), event: { type: "step_progress", nodeId: "a", iteration: 1, message: `m${seq}` } });
+const ev = (seq: number): StoredEvent => ({
+  seq,
+  at: new Date(0),
+  event: { type: "step_progress", nodeId: "a", iteration: 1, message: `m${seq}` },
+});
 
 function setup(windowMs = 5) {
   const { clock, advance, pendingTimers } = manualClock();
@@ -51,7 +59,10 @@ describe("WakeBatcher: at most one wake-up per window, none delayed after a quie
     await advance(2);
     expect(sent).toEqual([[1, 2]]);
     await advance(1);
-    expect(sent).toEqual([[1, 2], [3, 4, 5]]);
+    expect(sent).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
   });
 
   it("a commit after a quiet spell of a whole window goes out at once (the usual case with real model calls)", async () => {

@@ -37,7 +37,10 @@ export class WakeBatcher {
     if (urgent || (wait <= 0 && !this.timer)) return this.flush();
     if (this.timer) return;
     const timer = (this.timer = new AbortController());
-    this.clock.sleep(wait, timer.signal).then(() => this.timer === timer && this.flush(), () => undefined);
+    this.clock.sleep(wait, timer.signal).then(
+      () => this.timer === timer && this.flush(),
+      () => undefined,
+    );
   }
 
   /** Sends what is pending now and disarms the trailing timer. */

@@ -12,13 +12,20 @@ export const MAX_TOOL_REPAIRS = 2;
 export const DETAIL_TEXT_MAX = 8_000;
 
 const clip = (text: string): string =>
-  text.length <= DETAIL_TEXT_MAX ? text : `${text.slice(0, DETAIL_TEXT_MAX)}… [${text.length - DETAIL_TEXT_MAX} more characters]`;
+  text.length <= DETAIL_TEXT_MAX
+    ? text
+    : `${text.slice(0, DETAIL_TEXT_MAX)}… [${text.length - DETAIL_TEXT_MAX} more characters]`;
 
 /** The messages as the step inspector shows them: role, text (clipped), tool calls and ids. */
 export function recordedMessages(messages: readonly ChatMessage[]): Record<string, unknown>[] {
   return messages.map((m) => {
     if (m.role === "tool") return { role: m.role, name: m.name, toolCallId: m.toolCallId, content: clip(m.content) };
-    if (m.role === "assistant" && m.toolCalls?.length) return { role: m.role, content: clip(m.content), toolCalls: m.toolCalls.map((c) => ({ id: c.id, name: c.name, args: c.args })) };
+    if (m.role === "assistant" && m.toolCalls?.length)
+      return {
+        role: m.role,
+        content: clip(m.content),
+        toolCalls: m.toolCalls.map((c) => ({ id: c.id, name: c.name, args: c.args })),
+      };
     return { role: m.role, content: clip(m.content) };
   });
 }
@@ -58,16 +65,29 @@ export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<Ag
   const messages = [...p.messages];
   const byName = new Map(p.tools.map((t) => [t.spec.name, t]));
   const say = (message: string, detail?: Record<string, unknown>) =>
-    ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message, ...(detail ? { detail } : {}) });
-  say(`${p.label}: prompt rendered (${messages.length} messages${p.tools.length ? `, tools: ${p.tools.map((t) => t.spec.name).join(", ")}` : ""})`, {
-    messages: recordedMessages(messages),
-  });
+    ctx.emit({
+      type: "step_progress",
+      nodeId: ctx.node.id,
+      iteration: ctx.iteration,
+      message,
+      ...(detail ? { detail } : {}),
+    });
+  say(
+    `${p.label}: prompt rendered (${messages.length} messages${p.tools.length ? `, tools: ${p.tools.map((t) => t.spec.name).join(", ")}` : ""})`,
+    {
+      messages: recordedMessages(messages),
+    },
+  );
   let repairs = 0;
   for (let turn = 1; turn <= p.maxTurns; turn++) {
     const live = ctx.live.call();
     const res = await ctx.model.chat({
-      model: p.model, messages, ...(p.tools.length ? { tools: p.tools.map((t) => t.spec) } : {}), signal: ctx.signal,
-      onDelta: live.onDelta, onToolStart: live.onToolStart,
+      model: p.model,
+      messages,
+      ...(p.tools.length ? { tools: p.tools.map((t) => t.spec) } : {}),
+      signal: ctx.signal,
+      onDelta: live.onDelta,
+      onToolStart: live.onToolStart,
     });
     live.done(res.content);
     addUsage(p.usage, res.usage);
@@ -75,7 +95,8 @@ export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<Ag
     if (res.refusal) throw new ModelRefusalError(res.refusal);
     const invalid = res.invalidToolCalls ?? [];
     if (res.toolCalls.length === 0 && invalid.length === 0) {
-      if (res.finishReason === "length" && res.content.trim() === "") throw new StepError("the model's answer was truncated (finish_reason length)", "invalid_output");
+      if (res.finishReason === "length" && res.content.trim() === "")
+        throw new StepError("the model's answer was truncated (finish_reason length)", "invalid_output");
       messages.push({ role: "assistant", content: res.content });
       return { content: res.content, messages, turns: turn };
     }
@@ -84,29 +105,68 @@ export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<Ag
     for (const [i, call] of res.toolCalls.entries()) {
       const content = await runToolCall(ctx, byName, call, `${turn}.${i + 1}`, p.label);
       messages.push({ role: "tool", toolCallId: call.id, name: call.name, content });
-      if (byName.has(call.name)) say(`${call.name} returned ${content.length} characters`, { tool: call.name, callId: call.id, result: clip(content) });
+      if (byName.has(call.name))
+        say(`${call.name} returned ${content.length} characters`, {
+          tool: call.name,
+          callId: call.id,
+          result: clip(content),
+        });
     }
     if (invalid.length > 0 && ++repairs > MAX_TOOL_REPAIRS) {
       const last = invalid[0]!;
-      throw new StepError(`tool call "${last.name}" still invalid after ${MAX_TOOL_REPAIRS} repairs (${last.reason}: ${last.message})`, "invalid_output");
+      throw new StepError(
+        `tool call "${last.name}" still invalid after ${MAX_TOOL_REPAIRS} repairs (${last.reason}: ${last.message})`,
+        "invalid_output",
+      );
     }
     for (const bad of invalid) {
-      say(`${p.label} made an invalid call to ${bad.name || "(no name)"} (${bad.reason}); repaired invalid tool call: asked the model to call it again (repair ${repairs} of ${MAX_TOOL_REPAIRS})`, {
-        tool: bad.name, reason: bad.reason, error: bad.message, repair: repairs,
+      say(
+        `${p.label} made an invalid call to ${bad.name || "(no name)"} (${bad.reason}); repaired invalid tool call: asked the model to call it again (repair ${repairs} of ${MAX_TOOL_REPAIRS})`,
+        {
+          tool: bad.name,
+          reason: bad.reason,
+          error: bad.message,
+          repair: repairs,
+        },
+      );
+      messages.push({
+        role: "tool",
+        toolCallId: bad.id,
+        name: bad.name,
+        content: `Error: the call was not run: ${bad.reason}: ${bad.message}. Call the tool again with valid JSON arguments matching its schema.`,
       });
-      messages.push({ role: "tool", toolCallId: bad.id, name: bad.name, content: `Error: the call was not run: ${bad.reason}: ${bad.message}. Call the tool again with valid JSON arguments matching its schema.` });
     }
   }
-  throw new StepLimitError("maxTurnsPerVisit", `${p.label} used all ${p.maxTurns} turns (maxTurnsPerVisit) without a final answer`);
+  throw new StepLimitError(
+    "maxTurnsPerVisit",
+    `${p.label} used all ${p.maxTurns} turns (maxTurnsPerVisit) without a final answer`,
+  );
 }
 
-async function runToolCall(ctx: StepEnv, tools: Map<string, ToolBinding>, call: ModelToolCall, callKey: string, label: string): Promise<string> {
+async function runToolCall(
+  ctx: StepEnv,
+  tools: Map<string, ToolBinding>,
+  call: ModelToolCall,
+  callKey: string,
+  label: string,
+): Promise<string> {
   const tool = tools.get(call.name);
   if (!tool) {
-    ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `${label} asked for unknown tool "${call.name}"` });
+    ctx.emit({
+      type: "step_progress",
+      nodeId: ctx.node.id,
+      iteration: ctx.iteration,
+      message: `${label} asked for unknown tool "${call.name}"`,
+    });
     return `Error: there is no tool named "${call.name}". Available: ${[...tools.keys()].join(", ") || "none"}.`;
   }
-  ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message: `${label} called ${call.name}`, detail: { tool: call.name, callId: call.id, args: call.args } });
+  ctx.emit({
+    type: "step_progress",
+    nodeId: ctx.node.id,
+    iteration: ctx.iteration,
+    message: `${label} called ${call.name}`,
+    detail: { tool: call.name, callId: call.id, args: call.args },
+  });
   return tool.invoke(call.args, callKey);
 }
 
@@ -124,7 +184,14 @@ export async function registryTools(ctx: StepEnv, refs: ToolRef[], scope?: strin
       spec: { name: d.name, description: d.description, parameters: d.parameters },
       invoke: async (args, callKey) => {
         const key = d.sideEffect ? effectKey(ctx, ...(scope ? [scope] : []), callKey) : undefined;
-        const r = await ctx.tools.call({ ref, args, runId: ctx.runId, nodeId: ctx.node.id, signal: ctx.signal, ...(key ? { idempotencyKey: key } : {}) });
+        const r = await ctx.tools.call({
+          ref,
+          args,
+          runId: ctx.runId,
+          nodeId: ctx.node.id,
+          signal: ctx.signal,
+          ...(key ? { idempotencyKey: key } : {}),
+        });
         return r.ok ? toText(r.output) : `Error: ${r.error}`;
       },
     });

@@ -23,9 +23,16 @@ export const agentExecutor: Executor<"agent"> = (ctx) => {
     ];
     const maxTurns = node.maxTurnsPerVisit ?? workflow.limits.maxTurnsPerVisit;
     const answer = await runAgentLoop(ctx, { model, messages, tools, maxTurns, label: spec.name, usage });
-    if (node.branches.length <= 1) return { output: answer.content, ...(node.branches[0] ? { branch: node.branches[0].id } : {}) };
+    if (node.branches.length <= 1)
+      return { output: answer.content, ...(node.branches[0] ? { branch: node.branches[0].id } : {}) };
     const choice = await chooseBranch(ctx, model, answer.messages, node.branches, usage);
-    ctx.emit({ type: "step_progress", nodeId: node.id, iteration: ctx.iteration, message: `chose branch "${choice.branch}"`, detail: { branch: choice.branch, reason: choice.reason ?? null } });
+    ctx.emit({
+      type: "step_progress",
+      nodeId: node.id,
+      iteration: ctx.iteration,
+      message: `chose branch "${choice.branch}"`,
+      detail: { branch: choice.branch, reason: choice.reason ?? null },
+    });
     return { output: answer.content, branch: choice.branch };
   });
 };

@@ -78,7 +78,8 @@ export async function measured(
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     const latencyMs = Date.now() - started;
-    if (err instanceof StepLimitError) return { status: "failed", error: err.message, limit: err.limit, usage, latencyMs };
+    if (err instanceof StepLimitError)
+      return { status: "failed", error: err.message, limit: err.limit, usage, latencyMs };
     return { status: "failed", error: describeError(err), errorClass: errorClassOf(err), usage, latencyMs };
   }
 }

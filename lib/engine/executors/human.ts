@@ -10,8 +10,15 @@ export const humanOutcome: InstantExecutor<"human"> = (ctx) => ({
   request: {
     prompt: renderTemplate(ctx.node.prompt, ctx.data),
     choices: ctx.node.branches.map((b) => ({ id: b.id, label: b.label || b.id })),
-    fields: ctx.node.fields.map((f) => ({ key: f.key, type: f.type, description: f.description, required: f.required })),
-    ...(ctx.node.timeoutMs !== undefined ? { timeoutMs: ctx.node.timeoutMs, ...(ctx.node.timeoutChoice ? { timeoutChoice: ctx.node.timeoutChoice } : {}) } : {}),
+    fields: ctx.node.fields.map((f) => ({
+      key: f.key,
+      type: f.type,
+      description: f.description,
+      required: f.required,
+    })),
+    ...(ctx.node.timeoutMs !== undefined
+      ? { timeoutMs: ctx.node.timeoutMs, ...(ctx.node.timeoutChoice ? { timeoutChoice: ctx.node.timeoutChoice } : {}) }
+      : {}),
   },
   usage: noUsage(),
   latencyMs: 0,

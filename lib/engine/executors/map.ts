@@ -13,10 +13,22 @@ export const mapOutcome: InstantExecutor<"map"> = (ctx) => {
   const value = renderTemplateValue(ctx.node.items, ctx.data);
   const list = itemsList(value);
   if (!list.ok) {
-    return { status: "failed", error: `the items of map "${ctx.node.id}" are not a list (got ${list.got})`, errorClass: "invalid_output", usage: noUsage(), latencyMs: 0 };
+    return {
+      status: "failed",
+      error: `the items of map "${ctx.node.id}" are not a list (got ${list.got})`,
+      errorClass: "invalid_output",
+      usage: noUsage(),
+      latencyMs: 0,
+    };
   }
   if (list.items.length > MAP_MAX_ITEMS) {
-    return { status: "failed", error: `map "${ctx.node.id}" has ${list.items.length} items; a map takes at most ${MAP_MAX_ITEMS}`, errorClass: "invalid_output", usage: noUsage(), latencyMs: 0 };
+    return {
+      status: "failed",
+      error: `map "${ctx.node.id}" has ${list.items.length} items; a map takes at most ${MAP_MAX_ITEMS}`,
+      errorClass: "invalid_output",
+      usage: noUsage(),
+      latencyMs: 0,
+    };
   }
   return { status: "succeeded", output: { mapItems: list.items }, usage: noUsage(), latencyMs: 0 };
 };

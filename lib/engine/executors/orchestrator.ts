@@ -22,12 +22,20 @@ export const orchestratorExecutor: Executor<"orchestrator"> = (ctx) => {
     const workers = node.workers.map((key) => agentSpec(workflow, key));
     if (workers.length === 0) throw new StepError("the orchestrator has no workers");
     const counter = { count: 0 };
-    const tools = [...(await registryTools(ctx, lead.tools)), ...workers.map((w) => handoffTool(ctx, w, counter, usage))];
-    const roster = workers.map((w) => `- ${handoffToolName(w.key)}: ${w.name}${w.description ? ` — ${w.description}` : ""}`).join("\n");
+    const tools = [
+      ...(await registryTools(ctx, lead.tools)),
+      ...workers.map((w) => handoffTool(ctx, w, counter, usage)),
+    ];
+    const roster = workers
+      .map((w) => `- ${handoffToolName(w.key)}: ${w.name}${w.description ? ` — ${w.description}` : ""}`)
+      .join("\n");
     const answer = await runAgentLoop(ctx, {
       model: resolveModel(workflow, lead.model, lead.temperature),
       messages: [
-        { role: "system", content: `${lead.instructions || `You are ${lead.name}.`}\n\nYou can hand sub-tasks to these workers:\n${roster}` },
+        {
+          role: "system",
+          content: `${lead.instructions || `You are ${lead.name}.`}\n\nYou can hand sub-tasks to these workers:\n${roster}`,
+        },
         { role: "user", content: renderTask(node.task, ctx.data) },
       ],
       tools,
@@ -39,13 +47,22 @@ export const orchestratorExecutor: Executor<"orchestrator"> = (ctx) => {
   });
 };
 
-function handoffTool(ctx: StepContext<"orchestrator">, worker: AgentSpec, counter: { count: number }, usage: TokenUsage): ToolBinding {
+function handoffTool(
+  ctx: StepContext<"orchestrator">,
+  worker: AgentSpec,
+  counter: { count: number },
+  usage: TokenUsage,
+): ToolBinding {
   const base = { nodeId: ctx.node.id, iteration: ctx.iteration, worker: worker.key } as const;
   return {
     spec: {
       name: handoffToolName(worker.key),
       description: `Hand a sub-task to ${worker.name}${worker.description ? ` (${worker.description})` : ""}; returns their answer.`,
-      parameters: { type: "object", properties: { task: { type: "string", description: "What the worker should do" } }, required: ["task"] },
+      parameters: {
+        type: "object",
+        properties: { task: { type: "string", description: "What the worker should do" } },
+        required: ["task"],
+      },
     },
     invoke: async (args) => {
       if (counter.count >= ctx.node.maxHandoffs) {
@@ -78,7 +95,13 @@ function handoffScope(ctx: StepEnv, worker: AgentSpec, ordinal: number): string 
   return ctx.input.effectKeys === 2 ? `h${ordinal}.${worker.key}` : undefined;
 }
 
-async function runWorker(ctx: StepEnv, worker: AgentSpec, task: string, usage: TokenUsage, scope: string | undefined): Promise<string> {
+async function runWorker(
+  ctx: StepEnv,
+  worker: AgentSpec,
+  task: string,
+  usage: TokenUsage,
+  scope: string | undefined,
+): Promise<string> {
   const answer = await runAgentLoop(ctx, {
     model: resolveModel(ctx.workflow, worker.model, worker.temperature),
     messages: [

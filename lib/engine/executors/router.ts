@@ -25,7 +25,10 @@ export const routerExecutor: Executor<"router"> = (ctx) => {
       ctx,
       model,
       [
-        { role: "system", content: "You are a router. Read the request and pick the one outcome whose condition it meets." },
+        {
+          role: "system",
+          content: "You are a router. Read the request and pick the one outcome whose condition it meets.",
+        },
         { role: "user", content: prompt },
       ],
       ctx.node.branches,
@@ -42,10 +45,14 @@ function byExpression(ctx: StepContext<"router">): string {
     try {
       if (evaluateCondition(b.expression, ctx.data)) return b.id;
     } catch (err) {
-      throw new StepError(`branch "${b.id}" expression is invalid: ${err instanceof Error ? err.message : String(err)}`);
+      throw new StepError(
+        `branch "${b.id}" expression is invalid: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
   const fallback = node.branches.find((b) => b.default);
   if (fallback) return fallback.id;
-  throw new StepError(`no branch expression matched and no default branch is declared (branches: ${node.branches.map((b) => b.id).join(", ")})`);
+  throw new StepError(
+    `no branch expression matched and no default branch is declared (branches: ${node.branches.map((b) => b.id).join(", ")})`,
+  );
 }

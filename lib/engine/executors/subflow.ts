@@ -13,14 +13,27 @@ export const subflowExecutor: Executor<"subflow"> = async (ctx) => {
   if (!ctx.subflows) throw new StepError("Subflows cannot run here (no subflow port).");
   if (node.workflowId.trim() === "") throw new StepError("No workflow chosen to run.");
   const started = Date.now();
-  const inputs = Object.fromEntries(Object.entries(node.inputs).map(([key, template]) => [key, renderTemplateValue(template, ctx.data)]));
+  const inputs = Object.fromEntries(
+    Object.entries(node.inputs).map(([key, template]) => [key, renderTemplateValue(template, ctx.data)]),
+  );
   const child = await ctx.subflows.start({
-    parentRunId: ctx.runId, nodeId: node.id, iteration: ctx.iteration, ...(ctx.retry > 0 ? { retry: ctx.retry } : {}), workflowId: node.workflowId,
-    ...(node.version !== undefined ? { version: node.version } : {}), inputs,
+    parentRunId: ctx.runId,
+    nodeId: node.id,
+    iteration: ctx.iteration,
+    ...(ctx.retry > 0 ? { retry: ctx.retry } : {}),
+    workflowId: node.workflowId,
+    ...(node.version !== undefined ? { version: node.version } : {}),
+    inputs,
   });
   return {
     status: "waiting",
-    request: { kind: "subflow", runId: child.runId, workflowId: node.workflowId, workflowName: child.workflowName, ...(node.timeoutMs !== undefined ? { timeoutMs: node.timeoutMs } : {}) },
+    request: {
+      kind: "subflow",
+      runId: child.runId,
+      workflowId: node.workflowId,
+      workflowName: child.workflowName,
+      ...(node.timeoutMs !== undefined ? { timeoutMs: node.timeoutMs } : {}),
+    },
     usage: noUsage(),
     latencyMs: Date.now() - started,
   };

@@ -16,7 +16,14 @@ export const toolExecutor: Executor<"tool"> = (ctx) =>
     if (!d) throw new StepError(`tool "${node.tool.name}" does not exist or is not approved to run`);
     const args = renderArgs(node.args, ctx.data) as Record<string, unknown>;
     const key = node.sideEffect || d.sideEffect ? effectKey(ctx) : undefined;
-    const r = await ctx.tools.call({ ref: node.tool, args, runId: ctx.runId, nodeId: node.id, signal: ctx.signal, ...(key ? { idempotencyKey: key } : {}) });
+    const r = await ctx.tools.call({
+      ref: node.tool,
+      args,
+      runId: ctx.runId,
+      nodeId: node.id,
+      signal: ctx.signal,
+      ...(key ? { idempotencyKey: key } : {}),
+    });
     if (r.ok) return { output: r.output, branch: "done" };
     throw new StepError(`tool "${node.tool.name}" failed: ${r.error}`, "tool_error");
   });

@@ -64,7 +64,15 @@ export function startNode(ctx: Ctx, nodeId: string, input: StepInput): void {
   ns.retryAt = undefined;
   const reused = reuseFor(ctx, nodeId, ns.iteration, input);
   const reuse = reused && { reuse: { output: reused.output, branch: reused.branch } };
-  ctx.commands.push({ type: "start_step", nodeId, kind: node.type, iteration: ns.iteration, attempt: 1, input, ...reuse });
+  ctx.commands.push({
+    type: "start_step",
+    nodeId,
+    kind: node.type,
+    iteration: ns.iteration,
+    attempt: 1,
+    input,
+    ...reuse,
+  });
   ctx.events.push({
     type: "step_started",
     nodeId,

@@ -24,7 +24,16 @@ export function finish(
     for (const [index, attempt] of Object.entries(ns.map?.open ?? {})) {
       const iteration = Number(index) + 1;
       cancelled.push({ nodeId: ns.map!.stepId, iteration, attempt, reason });
-      ctx.events.push({ type: "step_finished", nodeId: ns.map!.stepId, iteration, attempt, status: "cancelled", error: `Cancelled: ${reason}`, promptTokens: 0, completionTokens: 0 });
+      ctx.events.push({
+        type: "step_finished",
+        nodeId: ns.map!.stepId,
+        iteration,
+        attempt,
+        status: "cancelled",
+        error: `Cancelled: ${reason}`,
+        promptTokens: 0,
+        completionTokens: 0,
+      });
     }
     if (ns.map) ns.map = { ...ns.map, open: {} };
     ns.phase = "cancelled";

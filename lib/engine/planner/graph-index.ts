@@ -48,7 +48,8 @@ export function indexWorkflow(workflow: Workflow): GraphIndex {
   const fwdOut = (id: string) => (out.get(id) ?? []).filter((e) => e.kind === "forward").map((e) => e.target);
   const fwdIn = (id: string) => (inFwd.get(id) ?? []).map((e) => e.source);
   const anyIn = new Map<string, string[]>();
-  for (const e of workflow.edges) if (nodes.has(e.source) && nodes.has(e.target)) anyIn.set(e.target, [...(anyIn.get(e.target) ?? []), e.source]);
+  for (const e of workflow.edges)
+    if (nodes.has(e.source) && nodes.has(e.target)) anyIn.set(e.target, [...(anyIn.get(e.target) ?? []), e.source]);
   const upstream = new Map<string, Set<string>>();
   const index: GraphIndex = {
     workflow,

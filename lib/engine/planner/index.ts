@@ -5,13 +5,38 @@ import { addTokens, exhaust, finish, settle } from "./budgets";
 import { onFailed, onRetryDue } from "./failures";
 import { indexWorkflow } from "./graph-index";
 import { crashLoopReason, recordInterruption } from "./interruptions";
-import { expandMap, hasOpenItems, isItemStep, isMapExpansion, onItemFailed, onItemSucceeded, redispatchItems } from "./map";
+import {
+  expandMap,
+  hasOpenItems,
+  isItemStep,
+  isMapExpansion,
+  onItemFailed,
+  onItemSucceeded,
+  redispatchItems,
+} from "./map";
 import { current, proceed } from "./results";
 import { copyState, nodeState, plannerStateSchema, type PlannerState } from "./state";
 import type { Ctx, PlannerEvent, PlannerOptions, PlanResult } from "./types";
 
-export type { InputRequest, WaitRequest, PlannerEvent, PlannerCommand, PlanResult, PlannerOptions, StepKey } from "./types";
-export { isBusy, nodeStateSchema, parsePlannerState, plannerStateSchema, stepInputSchema, type Interruption, type PlannerState, type StepInput } from "./state";
+export type {
+  InputRequest,
+  WaitRequest,
+  PlannerEvent,
+  PlannerCommand,
+  PlanResult,
+  PlannerOptions,
+  StepKey,
+} from "./types";
+export {
+  isBusy,
+  nodeStateSchema,
+  parsePlannerState,
+  plannerStateSchema,
+  stepInputSchema,
+  type Interruption,
+  type PlannerState,
+  type StepInput,
+} from "./state";
 export { earlierInterruptions, interruptionCap } from "./interruptions";
 export { hasOpenItems, isOpenStep } from "./map";
 export { hasReusableResult, seedFromSteps, seedKey, type SeedEdit, type SeedSource } from "./reuse";
@@ -22,7 +47,12 @@ export { runSeedSchema, type ReusedStep, type RunSeed } from "./seed";
  * It never performs I/O; the driver commits its result (state + step rows + events in one
  * transaction) and then performs the commands. `state` is null before the run started.
  */
-export function plan(workflow: Workflow, state: PlannerState | null, event: PlannerEvent, options: PlannerOptions = {}): PlanResult {
+export function plan(
+  workflow: Workflow,
+  state: PlannerState | null,
+  event: PlannerEvent,
+  options: PlannerOptions = {},
+): PlanResult {
   const ctx: Ctx = {
     g: indexWorkflow(workflow),
     state: state ? copyState(state) : plannerStateSchema.parse({}),
@@ -45,7 +75,8 @@ function apply(ctx: Ctx, event: PlannerEvent): boolean {
     case "step_succeeded":
       return isItemStep(event.nodeId) ? onItemSucceeded(ctx, event) : onSucceeded(ctx, event);
     case "step_failed":
-      if (isItemStep(event.nodeId)) return onItemFailed(ctx, { ...event, errorClass: event.errorClass ?? "other" }, event.limit, "failed");
+      if (isItemStep(event.nodeId))
+        return onItemFailed(ctx, { ...event, errorClass: event.errorClass ?? "other" }, event.limit, "failed");
       return onFailed(ctx, { ...event, errorClass: event.errorClass ?? "other" }, event.limit);
     case "step_timed_out": {
       const timedOut = { ...event, error: `timed out after ${event.timeoutMs} ms`, errorClass: "timeout" as const };
@@ -63,9 +94,14 @@ function apply(ctx: Ctx, event: PlannerEvent): boolean {
       addTokens(ctx, event.usage);
       const t = ctx.state.tokens;
       ctx.events.splice(0, 0, {
-        type: "tokens_used", nodeId: event.nodeId, iteration: event.iteration, model: event.model,
-        ...event.usage, ...(event.latencyMs !== undefined ? { latencyMs: event.latencyMs } : {}),
-        runPromptTokens: t.promptTokens, runCompletionTokens: t.completionTokens,
+        type: "tokens_used",
+        nodeId: event.nodeId,
+        iteration: event.iteration,
+        model: event.model,
+        ...event.usage,
+        ...(event.latencyMs !== undefined ? { latencyMs: event.latencyMs } : {}),
+        runPromptTokens: t.promptTokens,
+        runCompletionTokens: t.completionTokens,
       });
       return true;
     }
@@ -102,8 +138,12 @@ function onResume(ctx: Ctx, event: Extract<PlannerEvent, { type: "resume" }>): b
   const inputs = event.inputs ?? {};
   if (ctx.state.status !== "running") return false;
   // a map whose items run is not in flight itself: its open items are (map.ts)
-  const maps = Object.entries(ctx.state.nodes).filter(([, n]) => hasOpenItems(n)).map(([nodeId]) => nodeId);
-  const inFlight = Object.entries(ctx.state.nodes).filter(([, n]) => n.phase === "running" && !hasOpenItems(n)).map(([nodeId]) => [nodeId, nodeState(ctx.state, nodeId)] as const);
+  const maps = Object.entries(ctx.state.nodes)
+    .filter(([, n]) => hasOpenItems(n))
+    .map(([nodeId]) => nodeId);
+  const inFlight = Object.entries(ctx.state.nodes)
+    .filter(([, n]) => n.phase === "running" && !hasOpenItems(n))
+    .map(([nodeId]) => [nodeId, nodeState(ctx.state, nodeId)] as const);
   const started = {
     type: "run_started" as const,
     inputs,
@@ -132,7 +172,16 @@ function onResume(ctx: Ctx, event: Extract<PlannerEvent, { type: "resume" }>): b
     n.attempt += 1;
     const input = n.input ?? { via: [] };
     const retry = n.retry !== undefined ? { retry: n.retry } : {};
-    ctx.commands.push({ type: "start_step", nodeId, kind, iteration: n.iteration, attempt: n.attempt, input, ...retry, redispatch: true });
+    ctx.commands.push({
+      type: "start_step",
+      nodeId,
+      kind,
+      iteration: n.iteration,
+      attempt: n.attempt,
+      input,
+      ...retry,
+      redispatch: true,
+    });
     ctx.events.push({ type: "step_started", nodeId, iteration: n.iteration, attempt: n.attempt, kind, ...retry });
   }
   settle(ctx);
@@ -149,12 +198,21 @@ function onSucceeded(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_succeeded"
   const chosen = e.branch ?? (outcomes.length === 1 ? outcomes[0] : undefined);
   if (outcomes.length > 0 && (chosen === undefined || !outcomes.includes(chosen))) {
     const got = chosen === undefined ? "no branch" : `unknown branch "${chosen}"`;
-    return onFailed(ctx, { ...e, error: `chose ${got} (declared: ${outcomes.join(", ")})`, errorClass: "invalid_output" });
+    return onFailed(ctx, {
+      ...e,
+      error: `chose ${got} (declared: ${outcomes.join(", ")})`,
+      errorClass: "invalid_output",
+    });
   }
   ctx.events.push({
-    type: "step_finished", nodeId: e.nodeId, iteration: e.iteration, status: "succeeded",
-    ...(chosen !== undefined ? { branch: chosen } : {}), output: e.output,
-    promptTokens: e.usage?.promptTokens ?? 0, completionTokens: e.usage?.completionTokens ?? 0,
+    type: "step_finished",
+    nodeId: e.nodeId,
+    iteration: e.iteration,
+    status: "succeeded",
+    ...(chosen !== undefined ? { branch: chosen } : {}),
+    output: e.output,
+    promptTokens: e.usage?.promptTokens ?? 0,
+    completionTokens: e.usage?.completionTokens ?? 0,
     ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}),
   });
   return proceed(ctx, node, ns, e, e.output, chosen);
@@ -168,11 +226,23 @@ function onWaiting(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_waiting" }>)
   const r = e.request;
   const step = { nodeId: e.nodeId, iteration: e.iteration };
   if (isSubflowRequest(r)) {
-    ctx.events.push({ type: "subflow_started", ...step, runId: r.runId, workflowId: r.workflowId, workflowName: r.workflowName, ...(r.timeoutMs !== undefined ? { timeoutMs: r.timeoutMs } : {}) });
+    ctx.events.push({
+      type: "subflow_started",
+      ...step,
+      runId: r.runId,
+      workflowId: r.workflowId,
+      workflowName: r.workflowName,
+      ...(r.timeoutMs !== undefined ? { timeoutMs: r.timeoutMs } : {}),
+    });
   } else {
     ctx.events.push({
-      type: "input_requested", ...step, prompt: r.prompt, choices: r.choices, fields: r.fields,
-      ...(r.timeoutMs !== undefined ? { timeoutMs: r.timeoutMs } : {}), ...(r.timeoutChoice !== undefined ? { timeoutChoice: r.timeoutChoice } : {}),
+      type: "input_requested",
+      ...step,
+      prompt: r.prompt,
+      choices: r.choices,
+      fields: r.fields,
+      ...(r.timeoutMs !== undefined ? { timeoutMs: r.timeoutMs } : {}),
+      ...(r.timeoutChoice !== undefined ? { timeoutChoice: r.timeoutChoice } : {}),
     });
   }
   settle(ctx);
@@ -189,17 +259,29 @@ function onWaiting(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_waiting" }>)
  */
 function onAnswered(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_answered" }>): boolean {
   const seen = ctx.state.nodes[e.nodeId];
-  if (ctx.state.status !== "running" || !seen || seen.phase !== "waiting" || seen.iteration !== e.iteration) return false;
+  if (ctx.state.status !== "running" || !seen || seen.phase !== "waiting" || seen.iteration !== e.iteration)
+    return false;
   const ns = nodeState(ctx.state, e.nodeId);
   ns.phase = "running";
   const key = { nodeId: e.nodeId, iteration: e.iteration, attempt: ns.attempt };
   // nobody answered in time and the step names no choice for that: the step times out
   if (e.timedOutAfterMs !== undefined && e.choice === "") {
     const what = ctx.g.node(e.nodeId)?.type === "subflow" ? "its subflow's run did not end" : "no answer";
-    return onFailed(ctx, { ...key, error: `${what} within ${e.timedOutAfterMs} ms`, errorClass: "timeout" }, undefined, "timed_out");
+    return onFailed(
+      ctx,
+      { ...key, error: `${what} within ${e.timedOutAfterMs} ms`, errorClass: "timeout" },
+      undefined,
+      "timed_out",
+    );
   }
   if (e.error !== undefined) return onFailed(ctx, { ...key, error: e.error, errorClass: "other" });
-  return onSucceeded(ctx, { type: "step_succeeded", ...key, output: e.output !== undefined ? e.output : e.answer, branch: e.choice, latencyMs: 0 });
+  return onSucceeded(ctx, {
+    type: "step_succeeded",
+    ...key,
+    output: e.output !== undefined ? e.output : e.answer,
+    branch: e.choice,
+    latencyMs: 0,
+  });
 }
 
 export { nodeState };

@@ -17,7 +17,13 @@ function aRunning(): PlannerState {
 /** Resumes with a's interruptions judged: its earlier ones plus the latest with `verdict`. */
 function resume(s: PlannerState, verdict: Interruption["verdict"]) {
   const n = s.nodes.a!;
-  const latest: Interruption = { iteration: n.iteration, attempt: n.attempt, owner: `w${n.attempt}`, since: 0, verdict };
+  const latest: Interruption = {
+    iteration: n.iteration,
+    attempt: n.attempt,
+    owner: `w${n.attempt}`,
+    since: 0,
+    verdict,
+  };
   return plan(chain, s, { type: "resume", interruptions: { a: [...(n.interruptions ?? []), latest] } });
 }
 
@@ -26,13 +32,18 @@ describe("crash-loop rule on resume (D3)", () => {
     let s = aRunning();
     for (const v of ["alive", "crashed", "pending", "alive", "crashed"] as const) {
       const r = resume(s, v);
-      expect(r.commands.some((c) => c.type === "finish_run"), v).toBe(false);
+      expect(
+        r.commands.some((c) => c.type === "finish_run"),
+        v,
+      ).toBe(false);
       s = r.state;
     }
     expect(s.nodes.a).toMatchObject({ attempt: 6, phase: "running" });
     const r = resume(s, "crashed");
     expect(r.state.status).toBe("failed");
-    expect(r.state.reason).toBe('Step "a" (iteration 1) was interrupted 3 times; giving up after 3 attempts (its worker died each time; 2 takeovers from live workers not counted)');
+    expect(r.state.reason).toBe(
+      'Step "a" (iteration 1) was interrupted 3 times; giving up after 3 attempts (its worker died each time; 2 takeovers from live workers not counted)',
+    );
   });
 
   it("a step taken over from live workers again and again fails at the interruption cap (10), not forever", () => {
@@ -41,7 +52,9 @@ describe("crash-loop rule on resume (D3)", () => {
     expect(s.status).toBe("running");
     const r = resume(s, "alive");
     expect(r.state.status).toBe("failed");
-    expect(r.state.reason).toMatch(/interrupted 10 times \(0 worker crashes, 10 takeovers from live workers that lost their queue lock\); giving up after 10 interruptions/);
+    expect(r.state.reason).toMatch(
+      /interrupted 10 times \(0 worker crashes, 10 takeovers from live workers that lost their queue lock\); giving up after 10 interruptions/,
+    );
   });
 
   it("without judged interruptions every interruption is a crash, also for state written before they were recorded", () => {

@@ -13,7 +13,13 @@ import type { Interruption, NodeState } from "./state";
 export const interruptionCap = (maxAttempts: number): number => Math.max(10, 3 * maxAttempts);
 
 /** A crash of the node's current attempt recorded without liveness information. */
-const crash = (n: NodeState, attempt: number): Interruption => ({ iteration: n.iteration, attempt, owner: null, since: 0, verdict: "crashed" });
+const crash = (n: NodeState, attempt: number): Interruption => ({
+  iteration: n.iteration,
+  attempt,
+  owner: null,
+  since: 0,
+  verdict: "crashed",
+});
 
 /**
  * The current iteration's interruptions before this resume. State written before interruptions were
@@ -22,7 +28,8 @@ const crash = (n: NodeState, attempt: number): Interruption => ({ iteration: n.i
  */
 export function earlierInterruptions(n: NodeState): Interruption[] {
   // error-policy retries also move the attempt; they were no interruptions
-  if (!n.interruptions) return Array.from({ length: Math.max(0, n.attempt - 1 - (n.retry ?? 0)) }, (_, k) => crash(n, k + 1));
+  if (!n.interruptions)
+    return Array.from({ length: Math.max(0, n.attempt - 1 - (n.retry ?? 0)) }, (_, k) => crash(n, k + 1));
   return n.interruptions.filter((i) => i.iteration === n.iteration);
 }
 
@@ -41,7 +48,8 @@ export function crashLoopReason(nodeId: string, n: NodeState, maxAttempts: numbe
   const takeovers = all.filter((i) => i.verdict === "alive").length;
   const step = `Step "${nodeId}" (iteration ${n.iteration})`;
   if (crashes >= maxAttempts) {
-    const notCounted = takeovers > 0 ? `; ${takeovers} takeover${takeovers === 1 ? "" : "s"} from live workers not counted` : "";
+    const notCounted =
+      takeovers > 0 ? `; ${takeovers} takeover${takeovers === 1 ? "" : "s"} from live workers not counted` : "";
     return `${step} was interrupted ${crashes} times; giving up after ${maxAttempts} attempts (its worker died each time${notCounted})`;
   }
   const cap = interruptionCap(maxAttempts);

@@ -33,7 +33,14 @@ export function followLoops(ctx: Ctx, nodeId: string, chosen: string, loops: Edg
     const max = loopCap(ctx, edge);
     if (iteration < max) {
       ctx.state.loops[edge.id] = iteration + 1;
-      ctx.events.push({ type: "loop_iteration", edgeId: edge.id, source: edge.source, target: edge.target, iteration: iteration + 1, maxIterations: max });
+      ctx.events.push({
+        type: "loop_iteration",
+        edgeId: edge.id,
+        source: edge.source,
+        target: edge.target,
+        iteration: iteration + 1,
+        maxIterations: max,
+      });
       reenter(ctx, edge, nodeState(ctx.state, nodeId).output);
       continue;
     }
@@ -49,7 +56,11 @@ export function followLoops(ctx: Ctx, nodeId: string, chosen: string, loops: Edg
       ...(action === "continue" && alternative ? { continueWith: alternative } : {}),
     });
     if (action === "abort" || !alternative) {
-      exhaust(ctx, `loop:${edge.id}`, `Loop "${edge.id}" (${edge.source} → ${edge.target}) exhausted its maxIterations (${max})`);
+      exhaust(
+        ctx,
+        `loop:${edge.id}`,
+        `Loop "${edge.id}" (${edge.source} → ${edge.target}) exhausted its maxIterations (${max})`,
+      );
       return null;
     }
     nodeState(ctx.state, nodeId).loopExhausted = true;
@@ -80,7 +91,8 @@ function reenter(ctx: Ctx, edge: Edge, feedback: unknown): void {
     }
   }
   for (const inner of ctx.g.workflow.edges) {
-    if (inner.kind === "loop" && inner.id !== edge.id && region.has(inner.source) && region.has(inner.target)) delete ctx.state.loops[inner.id];
+    if (inner.kind === "loop" && inner.id !== edge.id && region.has(inner.source) && region.has(inner.target))
+      delete ctx.state.loops[inner.id];
   }
   const target = nodeState(ctx.state, edge.target);
   if (isBusy(target)) return;

@@ -8,8 +8,19 @@ import { plan, type PlannerCommand, type PlannerEvent, type PlannerState } from 
 /** start → plan (an agent answering the list) → map (agent per item) → synth → end. */
 const research = (mapExtra: Parameters<typeof mapNode>[2] = {}, limits: Record<string, number> = {}) =>
   buildWorkflow({
-    nodes: [startNode(), agentNode("plan"), mapNode("each", "{{nodes.plan.output}}", mapExtra), agentNode("synth"), endNode()],
-    edges: [fwd("start", "next", "plan"), fwd("plan", "done", "each"), fwd("each", "done", "synth"), fwd("synth", "done", "end")],
+    nodes: [
+      startNode(),
+      agentNode("plan"),
+      mapNode("each", "{{nodes.plan.output}}", mapExtra),
+      agentNode("synth"),
+      endNode(),
+    ],
+    edges: [
+      fwd("start", "next", "plan"),
+      fwd("plan", "done", "each"),
+      fwd("each", "done", "synth"),
+      fwd("synth", "done", "end"),
+    ],
     limits: { maxSteps: 100, ...limits },
   });
 
@@ -20,7 +31,11 @@ type Start = Extract<PlannerCommand, { type: "start_step" }>;
  * A driver-like harness with control over when each item finishes: steps of other nodes answer at
  * once, item steps wait in `open` until the test finishes them (in any order it chooses).
  */
-function harness(wf: ReturnType<typeof research>, items: unknown[], answer: (s: Start) => PlannerEvent | null = () => null) {
+function harness(
+  wf: ReturnType<typeof research>,
+  items: unknown[],
+  answer: (s: Start) => PlannerEvent | null = () => null,
+) {
   let state: PlannerState | null = null;
   const open: Start[] = [];
   const events: RunEvent[] = [];
@@ -34,7 +49,12 @@ function harness(wf: ReturnType<typeof research>, items: unknown[], answer: (s: 
     commands.push(...r.commands);
     const queue: PlannerEvent[] = [];
     for (const c of r.commands) {
-      if (c.type === "cancel_steps") for (const s of c.steps) open.splice(open.findIndex((o) => o.nodeId === s.nodeId && o.iteration === s.iteration), 1);
+      if (c.type === "cancel_steps")
+        for (const s of c.steps)
+          open.splice(
+            open.findIndex((o) => o.nodeId === s.nodeId && o.iteration === s.iteration),
+            1,
+          );
       if (c.type !== "start_step") continue;
       if (c.nodeId === ITEMS) {
         open.push(c);
@@ -55,7 +75,11 @@ function harness(wf: ReturnType<typeof research>, items: unknown[], answer: (s: 
     if (at < 0) throw new Error(`item ${iteration} is not open`);
     const c = open.splice(at, 1)[0]!;
     const key = { nodeId: c.nodeId, iteration: c.iteration, attempt: c.attempt };
-    return feed(how.fail !== undefined ? { type: "step_failed", ...key, error: how.fail } : { type: "step_succeeded", ...key, output: how.output ?? `result of ${String(c.input.item?.value)}` });
+    return feed(
+      how.fail !== undefined
+        ? { type: "step_failed", ...key, error: how.fail }
+        : { type: "step_succeeded", ...key, output: how.output ?? `result of ${String(c.input.item?.value)}` },
+    );
   };
   return {
     feed,
@@ -70,7 +94,16 @@ function harness(wf: ReturnType<typeof research>, items: unknown[], answer: (s: 
       return maxOpen;
     },
     finished: () => commands.find((c) => c.type === "finish_run"),
-    mapOutput: () => events.flatMap((e) => (e.type === "step_finished" && e.nodeId === "each" ? [e.output] : []))[0] as { results: unknown[]; count: number; succeeded: number; failed: number; errors: { index: number; error: string }[] } | undefined,
+    mapOutput: () =>
+      events.flatMap((e) => (e.type === "step_finished" && e.nodeId === "each" ? [e.output] : []))[0] as
+        | {
+            results: unknown[];
+            count: number;
+            succeeded: number;
+            failed: number;
+            errors: { index: number; error: string }[];
+          }
+        | undefined,
   };
 }
 
@@ -82,7 +115,13 @@ describe("map: order and concurrency", () => {
     h.feed({ type: "run_started", inputs: {} });
     expect(h.open.map((o) => o.iteration)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     for (const it of [7, 3, 10, 1, 2, 9, 4, 8, 6, 5]) h.finishItem(it);
-    expect(h.mapOutput()).toEqual({ results: letters.map((l) => `result of ${l}`), count: 10, succeeded: 10, failed: 0, errors: [] });
+    expect(h.mapOutput()).toEqual({
+      results: letters.map((l) => `result of ${l}`),
+      count: 10,
+      succeeded: 10,
+      failed: 0,
+      errors: [],
+    });
     expect(h.finished()).toMatchObject({ type: "finish_run", status: "succeeded" });
     // the synthesiser ran once, after the map
     expect(h.commands.filter((c) => c.type === "start_step" && c.nodeId === "synth")).toHaveLength(1);
@@ -95,7 +134,14 @@ describe("map: order and concurrency", () => {
       [ITEMS, 1, "agent", { map: "each", index: 0, value: "x" }],
       [ITEMS, 2, "agent", { map: "each", index: 1, value: { q: "y" } }],
     ]);
-    expect(h.events.find((e) => e.type === "map_started")).toEqual({ type: "map_started", nodeId: "each", iteration: 1, stepId: ITEMS, total: 2, concurrency: 2 });
+    expect(h.events.find((e) => e.type === "map_started")).toEqual({
+      type: "map_started",
+      nodeId: "each",
+      iteration: 1,
+      stepId: ITEMS,
+      total: 2,
+      concurrency: 2,
+    });
   });
 
   it("never has more than `concurrency` items open, and starts the next as one finishes", () => {
@@ -145,19 +191,43 @@ describe("map: onItemError", () => {
     h.finishItem(1);
     h.finishItem(2, { fail: "model refused" });
     expect(h.open).toHaveLength(0);
-    const cancelled = h.events.filter((e) => e.type === "step_finished" && e.nodeId === ITEMS && e.status === "cancelled").map((e) => (e as { iteration: number }).iteration);
+    const cancelled = h.events
+      .filter((e) => e.type === "step_finished" && e.nodeId === ITEMS && e.status === "cancelled")
+      .map((e) => (e as { iteration: number }).iteration);
     // item 4 started when item 1 finished
     expect(cancelled).toEqual([3, 4]);
     expect(h.commands.filter((c) => c.type === "start_step" && c.nodeId === ITEMS)).toHaveLength(4);
-    expect(h.finished()).toMatchObject({ status: "failed", reason: 'Step "each" (iteration 1) failed: item 2 failed: model refused' });
+    expect(h.finished()).toMatchObject({
+      status: "failed",
+      reason: 'Step "each" (iteration 1) failed: item 2 failed: model refused',
+    });
   });
 
   it("fail with the map's error branch: the map follows `error` with the item's error", () => {
     const wf = buildWorkflow({
-      nodes: [startNode(), agentNode("plan"), mapNode("each", "{{nodes.plan.output}}", { onError: { onExhausted: "error_branch" } }), agentNode("synth"), endNode(), endNode("oops")],
-      edges: [fwd("start", "next", "plan"), fwd("plan", "done", "each"), fwd("each", "done", "synth"), fwd("synth", "done", "end"), fwd("each", "error", "oops")],
+      nodes: [
+        startNode(),
+        agentNode("plan"),
+        mapNode("each", "{{nodes.plan.output}}", { onError: { onExhausted: "error_branch" } }),
+        agentNode("synth"),
+        endNode(),
+        endNode("oops"),
+      ],
+      edges: [
+        fwd("start", "next", "plan"),
+        fwd("plan", "done", "each"),
+        fwd("each", "done", "synth"),
+        fwd("synth", "done", "end"),
+        fwd("each", "error", "oops"),
+      ],
     });
-    const r = simulate(wf, (s) => (s.nodeId === "each" ? { output: { mapItems: ["a", "b"] } } : s.nodeId === ITEMS && s.iteration === 2 ? { fail: "boom" } : {}));
+    const r = simulate(wf, (s) =>
+      s.nodeId === "each"
+        ? { output: { mapItems: ["a", "b"] } }
+        : s.nodeId === ITEMS && s.iteration === 2
+          ? { fail: "boom" }
+          : {},
+    );
     expect(r.finish).toMatchObject({ status: "succeeded", reason: 'Reached end node "oops"' });
     expect(r.skipped).toContain("synth");
   });
@@ -188,18 +258,34 @@ describe("map: onItemError", () => {
     h.finishItem(3);
     h.finishItem(2, { fail: "bad source" });
     h.finishItem(1);
-    expect(h.mapOutput()).toMatchObject({ results: ["result of a", { error: "bad source" }, "result of c"], succeeded: 2, failed: 1 });
+    expect(h.mapOutput()).toMatchObject({
+      results: ["result of a", { error: "bad source" }, "result of c"],
+      succeeded: 2,
+      failed: 1,
+    });
   });
 
   it("an item step that times out counts as a failed item", () => {
-    const r = simulate(research({ onItemError: "collect" }), (s) => (s.nodeId === "each" ? { output: { mapItems: ["a", "b"] } } : s.nodeId === ITEMS && s.iteration === 1 ? { timeout: 500 } : {}));
+    const r = simulate(research({ onItemError: "collect" }), (s) =>
+      s.nodeId === "each"
+        ? { output: { mapItems: ["a", "b"] } }
+        : s.nodeId === ITEMS && s.iteration === 1
+          ? { timeout: 500 }
+          : {},
+    );
     const out = r.events.find((e) => e.type === "step_finished" && e.nodeId === "each");
     expect(out).toMatchObject({ output: { results: [{ error: "timed out after 500 ms" }, `${ITEMS}#2`], failed: 1 } });
-    expect(r.events.find((e) => e.type === "step_finished" && e.nodeId === ITEMS && e.iteration === 1)).toMatchObject({ status: "timed_out" });
+    expect(r.events.find((e) => e.type === "step_finished" && e.nodeId === ITEMS && e.iteration === 1)).toMatchObject({
+      status: "timed_out",
+    });
   });
 
   it("a map whose items are no list fails its step like any failed step", () => {
-    const r = simulate(research(), (s): SimOutcome => (s.nodeId === "each" ? { fail: 'items of map "each" are not a list (got text, not a list)', errorClass: "invalid_output" } : {}));
+    const r = simulate(research(), (s): SimOutcome =>
+      s.nodeId === "each"
+        ? { fail: 'items of map "each" are not a list (got text, not a list)', errorClass: "invalid_output" }
+        : {},
+    );
     expect(r.finish).toMatchObject({ status: "failed" });
     expect(r.finish?.reason).toContain("not a list");
   });
@@ -207,21 +293,35 @@ describe("map: onItemError", () => {
 
 describe("map: budgets are the run's", () => {
   it("every item step counts toward maxSteps: a map larger than what is left ends the run budget_exhausted", () => {
-    const r = simulate(research({ concurrency: 2 }, { maxSteps: 6 }), (s) => (s.nodeId === "each" ? { output: { mapItems: letters } } : {}));
+    const r = simulate(research({ concurrency: 2 }, { maxSteps: 6 }), (s) =>
+      s.nodeId === "each" ? { output: { mapItems: letters } } : {},
+    );
     // start, plan, each, then three items: the fourth would be the seventh step
     expect(r.steps.filter((s) => s.nodeId === ITEMS)).toHaveLength(3);
     expect(r.finish).toMatchObject({ status: "budget_exhausted", limit: "maxSteps" });
   });
 
   it("the items' tokens add up to the run's tokenBudget, which stops the map mid-way", () => {
-    const r = simulate(research({ concurrency: 2 }, { tokenBudget: 250 }), (s) => (s.nodeId === "each" ? { output: { mapItems: letters } } : s.nodeId === ITEMS ? { tokens: { promptTokens: 40, completionTokens: 20 } } : {}));
+    const r = simulate(research({ concurrency: 2 }, { tokenBudget: 250 }), (s) =>
+      s.nodeId === "each"
+        ? { output: { mapItems: letters } }
+        : s.nodeId === ITEMS
+          ? { tokens: { promptTokens: 40, completionTokens: 20 } }
+          : {},
+    );
     expect(r.finish).toMatchObject({ status: "budget_exhausted", limit: "tokenBudget" });
     expect(r.state.tokens.promptTokens + r.state.tokens.completionTokens).toBe(300);
     expect(r.steps.filter((s) => s.nodeId === ITEMS).length).toBeLessThan(letters.length);
   });
 
   it("an item that hits maxTurnsPerVisit ends the run budget_exhausted whatever onItemError says", () => {
-    const r = simulate(research({ onItemError: "skip" }), (s) => (s.nodeId === "each" ? { output: { mapItems: ["a", "b"] } } : s.nodeId === ITEMS ? { fail: "too many turns", limit: "maxTurnsPerVisit" } : {}));
+    const r = simulate(research({ onItemError: "skip" }), (s) =>
+      s.nodeId === "each"
+        ? { output: { mapItems: ["a", "b"] } }
+        : s.nodeId === ITEMS
+          ? { fail: "too many turns", limit: "maxTurnsPerVisit" }
+          : {},
+    );
     expect(r.finish).toMatchObject({ status: "budget_exhausted", limit: "maxTurnsPerVisit" });
   });
 });
@@ -241,7 +341,15 @@ describe("map: cancellation and resume", () => {
     ]);
     expect(h.finished()).toMatchObject({ status: "cancelled" });
     // a late result of a cancelled item is ignored
-    expect(plan(research({ concurrency: 3 }), h.state, { type: "step_succeeded", nodeId: ITEMS, iteration: 2, attempt: 1, output: "late" }).ignored).toBe(true);
+    expect(
+      plan(research({ concurrency: 3 }), h.state, {
+        type: "step_succeeded",
+        nodeId: ITEMS,
+        iteration: 2,
+        attempt: 1,
+        output: "late",
+      }).ignored,
+    ).toBe(true);
     expect(h.commands.filter((c) => c.type === "start_step" && c.nodeId === ITEMS)).toHaveLength(4);
   });
 
@@ -259,10 +367,22 @@ describe("map: cancellation and resume", () => {
       [ITEMS, 4, 2, true],
       [ITEMS, 5, 2, true],
     ]);
-    expect(r.events[0]).toMatchObject({ type: "run_started", resumed: true, redispatched: [{ nodeId: ITEMS, iteration: 2, attempt: 2 }, { nodeId: ITEMS, iteration: 4, attempt: 2 }, { nodeId: ITEMS, iteration: 5, attempt: 2 }] });
+    expect(r.events[0]).toMatchObject({
+      type: "run_started",
+      resumed: true,
+      redispatched: [
+        { nodeId: ITEMS, iteration: 2, attempt: 2 },
+        { nodeId: ITEMS, iteration: 4, attempt: 2 },
+        { nodeId: ITEMS, iteration: 5, attempt: 2 },
+      ],
+    });
     // the interrupted attempt's late result is stale; the new attempt's counts
-    expect(plan(wf, r.state, { type: "step_succeeded", nodeId: ITEMS, iteration: 2, attempt: 1, output: "late" }).ignored).toBe(true);
-    expect(plan(wf, r.state, { type: "step_succeeded", nodeId: ITEMS, iteration: 2, attempt: 2, output: "fresh" }).ignored).toBe(false);
+    expect(
+      plan(wf, r.state, { type: "step_succeeded", nodeId: ITEMS, iteration: 2, attempt: 1, output: "late" }).ignored,
+    ).toBe(true);
+    expect(
+      plan(wf, r.state, { type: "step_succeeded", nodeId: ITEMS, iteration: 2, attempt: 2, output: "fresh" }).ignored,
+    ).toBe(false);
   });
 
   it("D3: an item interrupted maxAttempts times ends the run failed", () => {
@@ -272,6 +392,9 @@ describe("map: cancellation and resume", () => {
     let state = h.state;
     for (let i = 0; i < 2; i++) state = plan(wf, state, { type: "resume" }, { maxAttempts: 3 }).state;
     const r = plan(wf, state, { type: "resume" }, { maxAttempts: 3 });
-    expect(r.commands.find((c) => c.type === "finish_run")).toMatchObject({ status: "failed", reason: 'Step "each.items" (item 1) was interrupted 3 times; giving up after 3 attempts' });
+    expect(r.commands.find((c) => c.type === "finish_run")).toMatchObject({
+      status: "failed",
+      reason: 'Step "each.items" (item 1) was interrupted 3 times; giving up after 3 attempts',
+    });
   });
 });

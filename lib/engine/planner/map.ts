@@ -27,12 +27,23 @@ export const isMapExpansion = (output: unknown): output is { mapItems: unknown[]
 /** The map's step found its items: they start, up to its concurrency (an empty list finishes it at once). */
 export function expandMap(ctx: Ctx, node: NodeOf<"map">, ns: NodeState, key: StepKey, items: unknown[]): boolean {
   if (items.length > MAP_MAX_ITEMS) {
-    return onFailed(ctx, { ...key, error: `has ${items.length} items; a map takes at most ${MAP_MAX_ITEMS}`, errorClass: "invalid_output" });
+    return onFailed(ctx, {
+      ...key,
+      error: `has ${items.length} items; a map takes at most ${MAP_MAX_ITEMS}`,
+      errorClass: "invalid_output",
+    });
   }
   const concurrency = mapConcurrency(node, ctx.g.workflow.limits);
   const stepId = mapItemsId(node.id, key.iteration);
   ns.map = { stepId, items, concurrency, next: 0, open: {}, finished: {} };
-  ctx.events.push({ type: "map_started", nodeId: node.id, iteration: key.iteration, stepId, total: items.length, concurrency });
+  ctx.events.push({
+    type: "map_started",
+    nodeId: node.id,
+    iteration: key.iteration,
+    stepId,
+    total: items.length,
+    concurrency,
+  });
   return advance(ctx, node, ns);
 }
 
@@ -44,14 +55,25 @@ function advance(ctx: Ctx, node: NodeOf<"map">, ns: NodeState): boolean {
     const index = m.next;
     m.next += 1;
     m.open[String(index)] = 1;
-    ctx.commands.push({ type: "start_step", nodeId: m.stepId, kind: node.body.type, iteration: index + 1, attempt: 1, input: itemInput(node.id, m, index) });
+    ctx.commands.push({
+      type: "start_step",
+      nodeId: m.stepId,
+      kind: node.body.type,
+      iteration: index + 1,
+      attempt: 1,
+      input: itemInput(node.id, m, index),
+    });
     ctx.events.push({ type: "step_started", nodeId: m.stepId, iteration: index + 1, attempt: 1, kind: node.body.type });
   }
-  if (ctx.state.status === "running" && m.next >= m.items.length && Object.keys(m.open).length === 0) complete(ctx, node, ns);
+  if (ctx.state.status === "running" && m.next >= m.items.length && Object.keys(m.open).length === 0)
+    complete(ctx, node, ns);
   return true;
 }
 
-const itemInput = (mapId: string, m: MapState, index: number) => ({ via: [], item: { map: mapId, index, value: m.items[index] } });
+const itemInput = (mapId: string, m: MapState, index: number) => ({
+  via: [],
+  item: { map: mapId, index, value: m.items[index] },
+});
 
 /** Every item is done: the map's step succeeds with the results in item order and follows `done`. */
 function complete(ctx: Ctx, node: NodeOf<"map">, ns: NodeState): void {
@@ -70,7 +92,15 @@ function complete(ctx: Ctx, node: NodeOf<"map">, ns: NodeState): void {
   }
   ns.map = undefined;
   const key = { nodeId: node.id, iteration: ns.iteration };
-  ctx.events.push({ type: "step_finished", ...key, status: "succeeded", branch: "done", output, promptTokens: 0, completionTokens: 0 });
+  ctx.events.push({
+    type: "step_finished",
+    ...key,
+    status: "succeeded",
+    branch: "done",
+    output,
+    promptTokens: 0,
+    completionTokens: 0,
+  });
   proceed(ctx, node, ns, key, output, "done");
 }
 
@@ -79,7 +109,8 @@ function openItem(ctx: Ctx, key: StepKey): { node: NodeOf<"map">; ns: NodeState;
   const parsed = parseMapItemsId(key.nodeId);
   const seen = parsed ? ctx.state.nodes[parsed.mapId] : undefined;
   const node = parsed ? ctx.g.node(parsed.mapId) : undefined;
-  if (!parsed || !seen || node?.type !== "map" || ctx.state.status !== "running" || seen.phase !== "running") return undefined;
+  if (!parsed || !seen || node?.type !== "map" || ctx.state.status !== "running" || seen.phase !== "running")
+    return undefined;
   const index = key.iteration - 1;
   if (seen.map?.stepId !== key.nodeId || seen.map.open[String(index)] !== key.attempt) return undefined;
   const ns = nodeState(ctx.state, parsed.mapId);
@@ -101,8 +132,16 @@ export function onItemSucceeded(ctx: Ctx, e: ItemResult & { output: unknown }): 
   delete m.open[String(index)];
   m.finished[String(index)] = { output: e.output };
   ctx.events.push({
-    type: "step_finished", nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, status: "succeeded", branch: "done", output: e.output,
-    promptTokens: e.usage?.promptTokens ?? 0, completionTokens: e.usage?.completionTokens ?? 0, ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}),
+    type: "step_finished",
+    nodeId: e.nodeId,
+    iteration: e.iteration,
+    attempt: e.attempt,
+    status: "succeeded",
+    branch: "done",
+    output: e.output,
+    promptTokens: e.usage?.promptTokens ?? 0,
+    completionTokens: e.usage?.completionTokens ?? 0,
+    ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}),
   });
   return advance(ctx, node, ns);
 }
@@ -125,8 +164,16 @@ export function onItemFailed(
   delete m.open[String(index)];
   m.finished[String(index)] = { error: e.error };
   ctx.events.push({
-    type: "step_finished", nodeId: e.nodeId, iteration: e.iteration, attempt: e.attempt, status, error: e.error, errorClass: e.errorClass,
-    promptTokens: e.usage?.promptTokens ?? 0, completionTokens: e.usage?.completionTokens ?? 0, ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}),
+    type: "step_finished",
+    nodeId: e.nodeId,
+    iteration: e.iteration,
+    attempt: e.attempt,
+    status,
+    error: e.error,
+    errorClass: e.errorClass,
+    promptTokens: e.usage?.promptTokens ?? 0,
+    completionTokens: e.usage?.completionTokens ?? 0,
+    ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}),
   });
   if (!limit && node.onItemError !== "fail") return advance(ctx, node, ns);
   const reason = `item ${index + 1} failed: ${e.error}`;
@@ -150,7 +197,16 @@ export function cancelOpenItems(ctx: Ctx, ns: NodeState, reason: string): void {
   for (const [index, attempt] of open) {
     const iteration = Number(index) + 1;
     steps.push({ nodeId: m.stepId, iteration, attempt, reason });
-    ctx.events.push({ type: "step_finished", nodeId: m.stepId, iteration, attempt, status: "cancelled", error: `Cancelled: ${reason}`, promptTokens: 0, completionTokens: 0 });
+    ctx.events.push({
+      type: "step_finished",
+      nodeId: m.stepId,
+      iteration,
+      attempt,
+      status: "cancelled",
+      error: `Cancelled: ${reason}`,
+      promptTokens: 0,
+      completionTokens: 0,
+    });
   }
   ctx.commands.push({ type: "cancel_steps", steps });
 }
@@ -160,22 +216,43 @@ export function cancelOpenItems(ctx: Ctx, ns: NodeState, reason: string): void {
  * An item already interrupted `maxAttempts` times ends the run failed (D3). Answers the items
  * re-dispatched, or a crash-loop reason.
  */
-export function redispatchItems(ctx: Ctx, mapId: string): { redispatched: { nodeId: string; iteration: number; attempt: number }[]; reason?: string } {
+export function redispatchItems(
+  ctx: Ctx,
+  mapId: string,
+): { redispatched: { nodeId: string; iteration: number; attempt: number }[]; reason?: string } {
   const ns = nodeState(ctx.state, mapId);
   const node = ctx.g.node(mapId);
   const m = ns.map;
   if (!m || node?.type !== "map") return { redispatched: [] };
   ns.map = { ...m, open: { ...m.open } };
-  ctx.commands.push({ type: "adopt_step", nodeId: mapId, kind: "map", iteration: ns.iteration, attempt: ns.attempt, input: ns.input ?? { via: [] } });
+  ctx.commands.push({
+    type: "adopt_step",
+    nodeId: mapId,
+    kind: "map",
+    iteration: ns.iteration,
+    attempt: ns.attempt,
+    input: ns.input ?? { via: [] },
+  });
   const out: { nodeId: string; iteration: number; attempt: number }[] = [];
   for (const [index, attempt] of Object.entries(m.open)) {
     const iteration = Number(index) + 1;
     if (attempt >= ctx.options.maxAttempts) {
-      return { redispatched: out, reason: `Step "${m.stepId}" (item ${iteration}) was interrupted ${attempt} times; giving up after ${ctx.options.maxAttempts} attempts` };
+      return {
+        redispatched: out,
+        reason: `Step "${m.stepId}" (item ${iteration}) was interrupted ${attempt} times; giving up after ${ctx.options.maxAttempts} attempts`,
+      };
     }
     ns.map.open[index] = attempt + 1;
     out.push({ nodeId: m.stepId, iteration, attempt: attempt + 1 });
-    ctx.commands.push({ type: "start_step", nodeId: m.stepId, kind: node.body.type, iteration, attempt: attempt + 1, input: itemInput(mapId, m, Number(index)), redispatch: true });
+    ctx.commands.push({
+      type: "start_step",
+      nodeId: m.stepId,
+      kind: node.body.type,
+      iteration,
+      attempt: attempt + 1,
+      input: itemInput(mapId, m, Number(index)),
+      redispatch: true,
+    });
     ctx.events.push({ type: "step_started", nodeId: m.stepId, iteration, attempt: attempt + 1, kind: node.body.type });
   }
   return { redispatched: out };

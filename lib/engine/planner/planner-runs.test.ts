@@ -15,8 +15,22 @@ describe("R7 durability (resume)", () => {
     let s = plan(chain, null, { type: "run_started", inputs: {} }).state;
     s = plan(chain, s, { type: "step_succeeded", nodeId: "start", iteration: 1, attempt: 1, output: null }).state;
     const resumed = plan(chain, s, { type: "resume" });
-    expect(resumed.commands).toEqual([{ type: "start_step", nodeId: "a", kind: "agent", iteration: 1, attempt: 2, input: { via: ["start-next-a"] }, redispatch: true }]);
-    expect(resumed.events[0]).toMatchObject({ type: "run_started", resumed: true, redispatched: [{ nodeId: "a", iteration: 1, attempt: 2 }] });
+    expect(resumed.commands).toEqual([
+      {
+        type: "start_step",
+        nodeId: "a",
+        kind: "agent",
+        iteration: 1,
+        attempt: 2,
+        input: { via: ["start-next-a"] },
+        redispatch: true,
+      },
+    ]);
+    expect(resumed.events[0]).toMatchObject({
+      type: "run_started",
+      resumed: true,
+      redispatched: [{ nodeId: "a", iteration: 1, attempt: 2 }],
+    });
     const r = simulate(chain, () => ok, { type: "resume" }, s);
     expect(countSteps(r.steps)).toEqual({ a: 1, b: 1, end: 1 });
     expect(r.finish?.status).toBe("succeeded");
@@ -53,7 +67,9 @@ describe("R8 events", () => {
     expect(r.events[0]?.type).toBe("run_started");
     expect(r.events.at(-1)).toMatchObject({ type: "run_finished", status: "succeeded" });
     const started = r.events.filter((e) => e.type === "step_started").map((e) => `${e.nodeId}#${e.iteration}`);
-    const finished = r.events.flatMap((e) => (e.type === "step_finished" && e.status !== "skipped" ? [`${e.nodeId}#${e.iteration}`] : []));
+    const finished = r.events.flatMap((e) =>
+      e.type === "step_finished" && e.status !== "skipped" ? [`${e.nodeId}#${e.iteration}`] : [],
+    );
     expect(finished.sort()).toEqual(started.sort());
   });
 
@@ -73,10 +89,24 @@ describe("R9 termination", () => {
     let s = plan(wf, null, { type: "run_started", inputs: {} }).state;
     s = plan(wf, s, { type: "step_succeeded", nodeId: "start", iteration: 1, attempt: 1, output: null }).state;
     s = plan(wf, s, { type: "step_succeeded", nodeId: "fast", iteration: 1, attempt: 1, output: "f" }).state;
-    const atEnd = plan(wf, s, { type: "step_succeeded", nodeId: "end", iteration: 1, attempt: 1, output: { answer: 42 } });
+    const atEnd = plan(wf, s, {
+      type: "step_succeeded",
+      nodeId: "end",
+      iteration: 1,
+      attempt: 1,
+      output: { answer: 42 },
+    });
     expect(atEnd.commands.some((c) => c.type === "finish_run")).toBe(false);
-    const done = plan(wf, atEnd.state, { type: "step_succeeded", nodeId: "slow", iteration: 1, attempt: 1, output: "s" });
-    expect(done.commands).toEqual([{ type: "finish_run", status: "succeeded", reason: 'Reached end node "end"', outputs: { answer: 42 } }]);
+    const done = plan(wf, atEnd.state, {
+      type: "step_succeeded",
+      nodeId: "slow",
+      iteration: 1,
+      attempt: 1,
+      output: "s",
+    });
+    expect(done.commands).toEqual([
+      { type: "finish_run", status: "succeeded", reason: 'Reached end node "end"', outputs: { answer: 42 } },
+    ]);
   });
 
   it("an abort node ends the run aborted with its rendered reason", () => {
@@ -95,7 +125,10 @@ describe("R9 termination", () => {
       reason: 'Step "b" (iteration 1) timed out after 500 ms',
     });
     const s = plan(chain, null, { type: "run_started", inputs: {} }).state;
-    expect(plan(chain, s, { type: "cancel_requested", reason: "user" }).commands.at(-1)).toMatchObject({ type: "finish_run", status: "cancelled" });
+    expect(plan(chain, s, { type: "cancel_requested", reason: "user" }).commands.at(-1)).toMatchObject({
+      type: "finish_run",
+      status: "cancelled",
+    });
   });
 
   it("a run that can make no progress fails instead of hanging", () => {
@@ -104,18 +137,25 @@ describe("R9 termination", () => {
       edges: [fwd("start", "next", "a"), fwd("a", "done", "j"), fwd("b", "done", "j"), fwd("j", "done", "end")],
     });
     const r = simulate(wf, () => ok);
-    expect(r.finish).toMatchObject({ status: "failed", reason: "No step can run and no end node was reached; waiting for inputs: j" });
+    expect(r.finish).toMatchObject({
+      status: "failed",
+      reason: "No step can run and no end node was reached; waiting for inputs: j",
+    });
   });
 
   it("a workflow without a start node fails at once", () => {
     const r = plan(buildWorkflow({ nodes: [endNode()] }), null, { type: "run_started", inputs: {} });
-    expect(r.commands).toEqual([{ type: "finish_run", status: "failed", reason: "The workflow must have exactly one start node (found 0)" }]);
+    expect(r.commands).toEqual([
+      { type: "finish_run", status: "failed", reason: "The workflow must have exactly one start node (found 0)" },
+    ]);
   });
 });
 
 describe("scenarios at planner level", () => {
   it.each([0, 1, 2])("A: the evaluator rejecting %i times gives k+1 outline steps and one writer", (k) => {
-    const r = simulate(articleWriter(), (s, n) => (s.nodeId === "evaluator" ? { branch: n <= k ? "revise" : "approved" } : ok));
+    const r = simulate(articleWriter(), (s, n) =>
+      s.nodeId === "evaluator" ? { branch: n <= k ? "revise" : "approved" } : ok,
+    );
     expect(countSteps(r.steps)).toMatchObject({ outline: k + 1, evaluator: k + 1, writer: 1, researcher: 1 });
     expect(r.finish?.status).toBe("succeeded");
     expect(r.events.some((e) => e.type === "loop_exhausted")).toBe(false);
@@ -141,8 +181,13 @@ describe("scenarios at planner level", () => {
   });
 
   it("B: a failing solver fails the join at once with a clear error", () => {
-    const r = simulate(majorityVote(), (s) => (s.nodeId === "solver2" ? { fail: "model-2 answered 500 three times" } : ok));
-    expect(r.finish).toMatchObject({ status: "failed", reason: 'Step "solver2" (iteration 1) failed: model-2 answered 500 three times' });
+    const r = simulate(majorityVote(), (s) =>
+      s.nodeId === "solver2" ? { fail: "model-2 answered 500 three times" } : ok,
+    );
+    expect(r.finish).toMatchObject({
+      status: "failed",
+      reason: 'Step "solver2" (iteration 1) failed: model-2 answered 500 three times',
+    });
     expect(countSteps(r.steps).aggregator).toBeUndefined();
   });
 
@@ -152,14 +197,19 @@ describe("scenarios at planner level", () => {
     expect(refund.skipped).toEqual(["sales"]);
     const purchase = simulate(refundTriage(), (s) => (s.nodeId === "triage" ? { branch: "purchase" } : ok));
     expect(countSteps(purchase.steps)).toEqual({ start: 1, triage: 1, sales: 1, end: 1 });
-    expect([refund.finish?.reason, purchase.finish?.reason]).toEqual(['Reached end node "end"', 'Reached end node "end"']);
+    expect([refund.finish?.reason, purchase.finish?.reason]).toEqual([
+      'Reached end node "end"',
+      'Reached end node "end"',
+    ]);
   });
 
   it("E: the traceback FSM stays within maxSteps", () => {
     const r = simulate(mlPipeline(8, 5), (s) => (s.nodeId === "evaluate" ? { branch: "data_problem" } : ok));
     expect(r.steps.length).toBeLessThanOrEqual(8);
     expect(r.finish).toMatchObject({ status: "budget_exhausted", limit: "maxSteps" });
-    const good = simulate(mlPipeline(), (s, n) => (s.nodeId === "evaluate" ? { branch: n === 1 ? "data_problem" : "ok" } : ok));
+    const good = simulate(mlPipeline(), (s, n) =>
+      s.nodeId === "evaluate" ? { branch: n === 1 ? "data_problem" : "ok" } : ok,
+    );
     expect(countSteps(good.steps)).toEqual({ start: 1, preprocess: 2, train: 2, evaluate: 2, report: 1, end: 1 });
     expect(good.finish?.status).toBe("succeeded");
   });

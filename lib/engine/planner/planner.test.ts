@@ -9,7 +9,13 @@ describe("R1 activation", () => {
   const diamond = (join: "all" | "any") =>
     buildWorkflow({
       nodes: [startNode(), agentNode("a"), agentNode("b"), agentNode("j", ["done"], { join }), endNode()],
-      edges: [fwd("start", "next", "a"), fwd("start", "next", "b"), fwd("a", "done", "j"), fwd("b", "done", "j"), fwd("j", "done", "end")],
+      edges: [
+        fwd("start", "next", "a"),
+        fwd("start", "next", "b"),
+        fwd("a", "done", "j"),
+        fwd("b", "done", "j"),
+        fwd("j", "done", "end"),
+      ],
     });
 
   it("join=all starts the join only after every incoming edge delivered, once", () => {
@@ -32,7 +38,11 @@ describe("R2 fan-out is concurrent", () => {
   it("emits every node made ready by one event in the same pass", () => {
     const wf = buildWorkflow({
       nodes: [startNode(), agentNode("p"), agentNode("q"), agentNode("r"), agentNode("j"), endNode()],
-      edges: [...["p", "q", "r"].map((n) => fwd("start", "next", n)), ...["p", "q", "r"].map((n) => fwd(n, "done", "j")), fwd("j", "done", "end")],
+      edges: [
+        ...["p", "q", "r"].map((n) => fwd("start", "next", n)),
+        ...["p", "q", "r"].map((n) => fwd(n, "done", "j")),
+        fwd("j", "done", "end"),
+      ],
     });
     const r = simulate(wf, () => ok);
     expect(r.waves[1]).toEqual(["p", "q", "r"]);
@@ -41,7 +51,15 @@ describe("R2 fan-out is concurrent", () => {
 
 describe("R3 dead paths", () => {
   const wf = buildWorkflow({
-    nodes: [startNode(), routerNode("route", ["left", "right"]), agentNode("l1"), agentNode("l2"), agentNode("r1"), agentNode("join"), endNode()],
+    nodes: [
+      startNode(),
+      routerNode("route", ["left", "right"]),
+      agentNode("l1"),
+      agentNode("l2"),
+      agentNode("r1"),
+      agentNode("join"),
+      endNode(),
+    ],
     edges: [
       fwd("start", "next", "route"),
       fwd("route", "left", "l1"),
@@ -77,11 +95,18 @@ describe("R4 loops", () => {
   const selfLoop = (onExhausted: "continue" | "abort") =>
     buildWorkflow({
       nodes: [startNode(), agentNode("draft", ["good", "refine"]), agentNode("publish"), endNode()],
-      edges: [fwd("start", "next", "draft"), loop("draft", "refine", "draft", 3, onExhausted), fwd("draft", "good", "publish"), fwd("publish", "done", "end")],
+      edges: [
+        fwd("start", "next", "draft"),
+        loop("draft", "refine", "draft", 3, onExhausted),
+        fwd("draft", "good", "publish"),
+        fwd("publish", "done", "end"),
+      ],
     });
 
   it("a self loop re-runs the node with new iterations and the previous output as feedback", () => {
-    const r = simulate(selfLoop("abort"), (s, n) => (s.nodeId === "draft" ? { branch: n < 3 ? "refine" : "good", output: `draft v${n}` } : ok));
+    const r = simulate(selfLoop("abort"), (s, n) =>
+      s.nodeId === "draft" ? { branch: n < 3 ? "refine" : "good", output: `draft v${n}` } : ok,
+    );
     const drafts = r.steps.filter((s) => s.nodeId === "draft");
     expect(drafts.map((s) => s.iteration)).toEqual([1, 2, 3]);
     expect(drafts.map((s) => s.input.feedback)).toEqual([undefined, "draft v1", "draft v2"]);
@@ -97,9 +122,14 @@ describe("R4 loops", () => {
   });
 
   it("onExhausted=continue follows the other branch with the last output and flags loop_exhausted", () => {
-    const r = simulate(selfLoop("continue"), (s, n) => (s.nodeId === "draft" ? { branch: "refine", output: `v${n}` } : ok));
+    const r = simulate(selfLoop("continue"), (s, n) =>
+      s.nodeId === "draft" ? { branch: "refine", output: `v${n}` } : ok,
+    );
     expect(countSteps(r.steps)).toMatchObject({ draft: 3, publish: 1, end: 1 });
-    expect(r.events.find((e) => e.type === "loop_exhausted")).toMatchObject({ action: "continue", continueWith: "good" });
+    expect(r.events.find((e) => e.type === "loop_exhausted")).toMatchObject({
+      action: "continue",
+      continueWith: "good",
+    });
     expect(r.state.nodes.draft).toMatchObject({ loopExhausted: true, output: "v3" });
     expect(r.finish?.status).toBe("succeeded");
   });
@@ -134,7 +164,9 @@ describe("R4 nested loops", () => {
         fwd("review", "pass", "end"),
       ],
     });
-    const r = simulate(wf, (s) => (s.nodeId === "draft" ? { branch: "again" } : s.nodeId === "review" ? { branch: "redo" } : ok));
+    const r = simulate(wf, (s) =>
+      s.nodeId === "draft" ? { branch: "again" } : s.nodeId === "review" ? { branch: "redo" } : ok,
+    );
     expect(countSteps(r.steps)).toEqual({ start: 1, draft: 4, review: 2, end: 1 });
     expect(r.finish?.status).toBe("succeeded");
   });
@@ -143,14 +175,22 @@ describe("R4 nested loops", () => {
 describe("R5 branch choice", () => {
   const wf = buildWorkflow({
     nodes: [startNode(), routerNode("route", ["yes", "no"]), agentNode("y"), agentNode("n"), endNode()],
-    edges: [fwd("start", "next", "route"), fwd("route", "yes", "y"), fwd("route", "no", "n"), fwd("y", "done", "end"), fwd("n", "done", "end")],
+    edges: [
+      fwd("start", "next", "route"),
+      fwd("route", "yes", "y"),
+      fwd("route", "no", "n"),
+      fwd("y", "done", "end"),
+      fwd("n", "done", "end"),
+    ],
   });
 
   it("an unknown branch fails the node and the run, never falling back to the first branch", () => {
     const r = simulate(wf, (s) => (s.nodeId === "route" ? { branch: "maybe" } : ok));
     expect(countSteps(r.steps).y).toBeUndefined();
     expect(r.finish?.status).toBe("failed");
-    expect(r.finish?.reason).toBe('Step "route" (iteration 1) failed: chose unknown branch "maybe" (declared: yes, no)');
+    expect(r.finish?.reason).toBe(
+      'Step "route" (iteration 1) failed: chose unknown branch "maybe" (declared: yes, no)',
+    );
   });
 
   it("no branch on a node with several outcomes fails too", () => {
@@ -165,7 +205,13 @@ describe("R6 budgets", () => {
     buildWorkflow({
       limits: { maxSteps: 100, maxIterationsPerLoop: 3, runTimeoutMs: 60_000, maxTurnsPerVisit: 8, ...limits },
       nodes: [startNode(), agentNode("p"), agentNode("q"), agentNode("j"), endNode()],
-      edges: [fwd("start", "next", "p"), fwd("start", "next", "q"), fwd("p", "done", "j"), fwd("q", "done", "j"), fwd("j", "done", "end")],
+      edges: [
+        fwd("start", "next", "p"),
+        fwd("start", "next", "q"),
+        fwd("p", "done", "j"),
+        fwd("q", "done", "j"),
+        fwd("j", "done", "end"),
+      ],
     });
 
   it("maxSteps is shared by parallel branches; exceeding it ends budget_exhausted naming the limit", () => {
@@ -175,7 +221,10 @@ describe("R6 budgets", () => {
   });
 
   it("the token budget is shared: parallel branches together exhaust it and in-flight steps are cancelled", () => {
-    const r = simulate(fan({ tokenBudget: 150 }), () => ({ output: "x", tokens: { promptTokens: 50, completionTokens: 30 } }));
+    const r = simulate(fan({ tokenBudget: 150 }), () => ({
+      output: "x",
+      tokens: { promptTokens: 50, completionTokens: 30 },
+    }));
     expect(r.finish).toMatchObject({ status: "budget_exhausted", limit: "tokenBudget" });
     expect(r.state.tokens).toEqual({ promptTokens: 100, completionTokens: 60 });
     expect(r.events.some((e) => e.type === "step_finished" && e.status === "cancelled" && e.nodeId === "q")).toBe(true);
@@ -186,7 +235,10 @@ describe("R6 budgets", () => {
     const started = plan(wf, null, { type: "run_started", inputs: {} });
     const r = plan(wf, started.state, { type: "deadline", timeoutMs: 60_000 });
     expect(r.commands).toEqual([
-      { type: "cancel_steps", steps: [{ nodeId: "start", iteration: 1, attempt: 1, reason: "runTimeoutMs (60000) elapsed" }] },
+      {
+        type: "cancel_steps",
+        steps: [{ nodeId: "start", iteration: 1, attempt: 1, reason: "runTimeoutMs (60000) elapsed" }],
+      },
       { type: "finish_run", status: "budget_exhausted", reason: "runTimeoutMs (60000) elapsed", limit: "runTimeoutMs" },
     ]);
   });

@@ -15,7 +15,16 @@ export type Delivery = z.infer<typeof deliverySchema>;
  * `waiting`: a human review asked its question and waits for an answer (no worker runs it).
  * `retrying`: its try failed and its error policy retries it at `retryAt` (no worker runs it meanwhile).
  */
-export const nodePhaseSchema = z.enum(["idle", "running", "waiting", "retrying", "done", "skipped", "failed", "cancelled"]);
+export const nodePhaseSchema = z.enum([
+  "idle",
+  "running",
+  "waiting",
+  "retrying",
+  "done",
+  "skipped",
+  "failed",
+  "cancelled",
+]);
 export type NodePhase = z.infer<typeof nodePhaseSchema>;
 
 /** What a step is started with (stored as Step.input): the edges that delivered data and the loop feedback. */
@@ -67,7 +76,9 @@ export const mapStateSchema = z.object({
   /** The next item to start (0-based). */
   next: z.number().int().nonnegative().default(0),
   open: z.record(z.string(), z.number().int().positive()).default({}),
-  finished: z.record(z.string(), z.object({ output: z.unknown().optional(), error: z.string().optional() })).default({}),
+  finished: z
+    .record(z.string(), z.object({ output: z.unknown().optional(), error: z.string().optional() }))
+    .default({}),
 });
 export type MapState = z.infer<typeof mapStateSchema>;
 
@@ -128,7 +139,8 @@ export function parsePlannerState(raw: unknown): PlannerState | null {
 }
 
 /** Whether a node's current step is still open: running, a human review waiting for its answer, or waiting for its retry. */
-export const isBusy = (n: NodeState): boolean => n.phase === "running" || n.phase === "waiting" || n.phase === "retrying";
+export const isBusy = (n: NodeState): boolean =>
+  n.phase === "running" || n.phase === "waiting" || n.phase === "retrying";
 
 /**
  * The nodes a planning step may change in place: those it copied or created (copy-on-write, see
@@ -164,7 +176,13 @@ export function nodeState(state: PlannerState, nodeId: string): NodeState {
  * structuredClone on every event, which matters for the per-step overhead (benchmark B1).
  */
 export function copyState(s: PlannerState): PlannerState {
-  const copy = { ...s, tokens: { ...s.tokens }, nodes: { ...s.nodes }, loops: { ...s.loops }, lastDelivery: { ...s.lastDelivery } };
+  const copy = {
+    ...s,
+    tokens: { ...s.tokens },
+    nodes: { ...s.nodes },
+    loops: { ...s.loops },
+    lastDelivery: { ...s.lastDelivery },
+  };
   ownedNodes.set(copy, new WeakSet());
   return copy;
 }

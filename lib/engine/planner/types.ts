@@ -26,7 +26,14 @@ export type PlannerEvent =
    * `limit` set = the executor hit a budget (e.g. maxTurnsPerVisit): the run ends budget_exhausted.
    * Otherwise the node's error policy decides by `errorClass` (default `other`): retry, fallback, error branch or fail.
    */
-  | ({ type: "step_failed"; error: string; errorClass?: ErrorClass; limit?: string; usage?: TokenUsage; latencyMs?: number } & StepKey)
+  | ({
+      type: "step_failed";
+      error: string;
+      errorClass?: ErrorClass;
+      limit?: string;
+      usage?: TokenUsage;
+      latencyMs?: number;
+    } & StepKey)
   | ({ type: "step_timed_out"; timeoutMs: number } & StepKey)
   /** A human review asked its question, or a subflow started its child run: the step waits for an answer. */
   | ({ type: "step_waiting"; request: WaitRequest } & StepKey)
@@ -34,7 +41,16 @@ export type PlannerEvent =
    * A waiting step was answered: by a person (the choice is the branch followed, the answer the
    * step's output), or by its child run's end (`output` is the step's output; `error` fails it).
    */
-  | { type: "step_answered"; nodeId: string; iteration: number; choice: string; answer: Record<string, unknown>; timedOutAfterMs?: number; output?: unknown; error?: string }
+  | {
+      type: "step_answered";
+      nodeId: string;
+      iteration: number;
+      choice: string;
+      answer: Record<string, unknown>;
+      timedOutAfterMs?: number;
+      output?: unknown;
+      error?: string;
+    }
   /** One model call's usage, reported while the step runs so the shared token budget holds (R6). */
   | ({ type: "tokens_used"; model: string; usage: TokenUsage; latencyMs?: number } & Omit<StepKey, "attempt">)
   /** A step waiting for its error-policy retry is due (its `retryAt` passed): its next try starts. */
@@ -52,7 +68,14 @@ export type PlannerCommand =
    * its try's number and says `redispatch` (it is no new step for maxSteps and the run's step count).
    */
   | {
-      type: "start_step"; nodeId: string; kind: string; iteration: number; attempt: number; input: StepInput; retry?: number; redispatch?: true;
+      type: "start_step";
+      nodeId: string;
+      kind: string;
+      iteration: number;
+      attempt: number;
+      input: StepInput;
+      retry?: number;
+      redispatch?: true;
       /** A seeded run's step answered with a recorded result instead of being executed (reuse.ts). */
       reuse?: { output: unknown; branch: string | null };
     }
@@ -64,7 +87,13 @@ export type PlannerCommand =
   | { type: "adopt_step"; nodeId: string; kind: string; iteration: number; attempt: number; input: StepInput }
   /** Abort these in-flight steps (their rows become `cancelled`); the run is ending. */
   | { type: "cancel_steps"; steps: (StepKey & { reason: string })[] }
-  | { type: "finish_run"; status: TerminalRunStatus; reason: string; outputs?: Record<string, unknown>; limit?: string };
+  | {
+      type: "finish_run";
+      status: TerminalRunStatus;
+      reason: string;
+      outputs?: Record<string, unknown>;
+      limit?: string;
+    };
 
 export interface PlannerOptions {
   /** Attempts a step may take before a crash loop fails the run (D3). Default 3. */

@@ -175,8 +175,7 @@ export interface RunCommit {
 /** Why a commit was refused; the driver stops working on the run (another worker owns it). */
 export type CommitFailure = "stale" | "lost_lease" | "terminal" | "not_found";
 export type CommitResult =
-  | { ok: true; version: number; events: StoredEvent[] }
-  | { ok: false; reason: CommitFailure; detail?: string };
+  { ok: true; version: number; events: StoredEvent[] } | { ok: false; reason: CommitFailure; detail?: string };
 
 /** An event after it was stored, with its per-run seq. */
 export interface StoredEvent {

@@ -22,7 +22,16 @@ export function loop(
   onExhausted: "continue" | "abort" = "abort",
   continueWith?: string,
 ): EdgeInput {
-  return { id: `${source}-${handle}-${target}`, source, sourceHandle: handle, target, kind: "loop", maxIterations, onExhausted, ...(continueWith ? { continueWith } : {}) };
+  return {
+    id: `${source}-${handle}-${target}`,
+    source,
+    sourceHandle: handle,
+    target,
+    kind: "loop",
+    maxIterations,
+    onExhausted,
+    ...(continueWith ? { continueWith } : {}),
+  };
 }
 
 /** An agent node using agent `agentKey` (default "a") with the given branch ids (default [done]). */
@@ -48,13 +57,18 @@ export const routerNode = (id: string, branches: string[]): NodeInput => ({
 });
 
 /** A human review offering `choices` (branch ids), with optional fields to fill in. */
-export const humanNode = (id: string, choices: string[] = ["approve", "reject"], extra: Partial<NodeInput> = {}): NodeInput => ({
-  id,
-  type: "human",
-  prompt: `Review {{nodes.draft.output}}`,
-  branches: choices.map((b) => ({ id: b, label: b.toUpperCase(), condition: "" })),
-  ...extra,
-}) as NodeInput;
+export const humanNode = (
+  id: string,
+  choices: string[] = ["approve", "reject"],
+  extra: Partial<NodeInput> = {},
+): NodeInput =>
+  ({
+    id,
+    type: "human",
+    prompt: `Review {{nodes.draft.output}}`,
+    branches: choices.map((b) => ({ id: b, label: b.toUpperCase(), condition: "" })),
+    ...extra,
+  }) as NodeInput;
 
 /** A map node over `items` (a template) running agent "a" on `{{item}}` for each. */
 export const mapNode = (id: string, items: string, extra: Partial<NodeInput> = {}): NodeInput =>

@@ -1,8 +1,22 @@
 import type { ToolRef } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
 import type {
-  ChatMessage, ChatRequest, ChatResult, ModelInvalidToolCall, ModelPort, ModelToolCall, StructuredRequest, StructuredResult,
-  ToolCallRequest, ToolCallResult, ToolDescriptor, ToolsPort, EnginePorts, LivenessPort, Logger, WorkerSighting,
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ModelInvalidToolCall,
+  ModelPort,
+  ModelToolCall,
+  StructuredRequest,
+  StructuredResult,
+  ToolCallRequest,
+  ToolCallResult,
+  ToolDescriptor,
+  ToolsPort,
+  EnginePorts,
+  LivenessPort,
+  Logger,
+  WorkerSighting,
 } from "../ports";
 import { systemClock } from "../clock";
 import { MemoryStore } from "@/lib/engine/memory-store";
@@ -36,7 +50,8 @@ export interface RecordedCall {
 }
 
 /** Text of the last user message of a call (what most scripts key on). */
-export const lastUser = (messages: ChatMessage[]): string => [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+export const lastUser = (messages: ChatMessage[]): string =>
+  [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
 /** Text of the system message. */
 export const systemOf = (messages: ChatMessage[]): string => messages.find((m) => m.role === "system")?.content ?? "";
 
@@ -48,22 +63,57 @@ export class ScriptedModel implements ModelPort {
   constructor(private readonly script: (call: RecordedCall) => ScriptedReply) {}
 
   async chat(req: ChatRequest): Promise<ChatResult> {
-    const { reply, model, latencyMs } = await this.answer("chat", req.model?.model ?? null, req.messages, req.tools?.map((t) => t.name) ?? [], req.signal);
+    const { reply, model, latencyMs } = await this.answer(
+      "chat",
+      req.model?.model ?? null,
+      req.messages,
+      req.tools?.map((t) => t.name) ?? [],
+      req.signal,
+    );
     const toolCalls = reply.toolCalls ?? [];
     const invalid = reply.invalidToolCalls ?? [];
-    return { content: reply.content ?? "", toolCalls, ...(invalid.length ? { invalidToolCalls: invalid } : {}), usage: reply.usage ?? { promptTokens: 10, completionTokens: 5 }, latencyMs, finishReason: toolCalls.length || invalid.length ? "tool_calls" : "stop", model };
+    return {
+      content: reply.content ?? "",
+      toolCalls,
+      ...(invalid.length ? { invalidToolCalls: invalid } : {}),
+      usage: reply.usage ?? { promptTokens: 10, completionTokens: 5 },
+      latencyMs,
+      finishReason: toolCalls.length || invalid.length ? "tool_calls" : "stop",
+      model,
+    };
   }
 
   async structured<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
-    const { reply, model, latencyMs } = await this.answer("structured", req.model?.model ?? null, req.messages, [], req.signal);
+    const { reply, model, latencyMs } = await this.answer(
+      "structured",
+      req.model?.model ?? null,
+      req.messages,
+      [],
+      req.signal,
+    );
     const usage = reply.usage ?? { promptTokens: 10, completionTokens: 5 };
-    if (reply.invalid !== undefined) return { ok: false, error: "answer does not match the schema", raw: reply.invalid, usage, latencyMs, model };
+    if (reply.invalid !== undefined)
+      return { ok: false, error: "answer does not match the schema", raw: reply.invalid, usage, latencyMs, model };
     const parsed = req.schema.safeParse(reply.value);
-    if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "invalid", raw: JSON.stringify(reply.value), usage, latencyMs, model };
+    if (!parsed.success)
+      return {
+        ok: false,
+        error: parsed.error.issues[0]?.message ?? "invalid",
+        raw: JSON.stringify(reply.value),
+        usage,
+        latencyMs,
+        model,
+      };
     return { ok: true, value: parsed.data, usage, latencyMs, model };
   }
 
-  private async answer(kind: RecordedCall["kind"], model: string | null, messages: ChatMessage[], tools: string[], signal: AbortSignal) {
+  private async answer(
+    kind: RecordedCall["kind"],
+    model: string | null,
+    messages: ChatMessage[],
+    tools: string[],
+    signal: AbortSignal,
+  ) {
     const call: RecordedCall = { kind, model, messages: structuredClone(messages), tools, signal };
     this.calls.push(call);
     const reply = this.script(call);
@@ -102,7 +152,8 @@ export class FakeTools implements ToolsPort {
     this.calls.push(req);
     const tool = this.tools[req.ref.name];
     if (!tool) return { ok: false, error: `no tool ${req.ref.name}` };
-    if (req.idempotencyKey && this.effects.has(req.idempotencyKey)) return { ok: true, output: this.effects.get(req.idempotencyKey) };
+    if (req.idempotencyKey && this.effects.has(req.idempotencyKey))
+      return { ok: true, output: this.effects.get(req.idempotencyKey) };
     try {
       const output = tool.run(req.args);
       if (req.idempotencyKey) this.effects.set(req.idempotencyKey, output);
@@ -141,13 +192,29 @@ export class FakeLiveness implements LivenessPort {
 }
 
 /** A logger that drops everything (tests assert on events, not logs). */
-export const silentLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child: () => silentLogger };
+export const silentLogger: Logger = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  child: () => silentLogger,
+};
 
 /**
  * Ports over a MemoryStore, a ScriptedModel and FakeTools (and optionally worker liveness), with the
  * real clock; `enqueued` and `later` record the jobs the engine asked for (now, and delayed).
  */
-export function fakePorts(parts: { store?: MemoryStore; model: ScriptedModel; tools?: FakeTools; liveness?: LivenessPort }): EnginePorts & { store: MemoryStore; enqueued: string[]; published: number[]; later: { runId: string; delayMs: number }[] } {
+export function fakePorts(parts: {
+  store?: MemoryStore;
+  model: ScriptedModel;
+  tools?: FakeTools;
+  liveness?: LivenessPort;
+}): EnginePorts & {
+  store: MemoryStore;
+  enqueued: string[];
+  published: number[];
+  later: { runId: string; delayMs: number }[];
+} {
   const enqueued: string[] = [];
   const published: number[] = [];
   const later: { runId: string; delayMs: number }[] = [];
@@ -157,7 +224,10 @@ export function fakePorts(parts: { store?: MemoryStore; model: ScriptedModel; to
     tools: parts.tools ?? new FakeTools({}),
     clock: systemClock,
     logger: silentLogger,
-    queue: { enqueueRun: async (runId) => void enqueued.push(runId), enqueueRunLater: async (runId, _reason, delayMs) => void later.push({ runId, delayMs }) },
+    queue: {
+      enqueueRun: async (runId) => void enqueued.push(runId),
+      enqueueRunLater: async (runId, _reason, delayMs) => void later.push({ runId, delayMs }),
+    },
     events: { published: (_runId, events) => void published.push(...events.map((e) => e.seq)) },
     ...(parts.liveness ? { liveness: parts.liveness } : {}),
     enqueued,

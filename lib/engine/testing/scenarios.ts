@@ -38,11 +38,18 @@ export function majorityVote(): Workflow {
     name: "Majority vote",
     inputs: [{ key: "problem" }],
     outputs: [{ key: "answer" }],
-    agents: solvers.map((s, i) => ({ key: s, name: s, instructions: "Solve the problem; answer with a number.", model: { model: `model-${i + 1}` } })),
+    agents: solvers.map((s, i) => ({
+      key: s,
+      name: s,
+      instructions: "Solve the problem; answer with a number.",
+      model: { model: `model-${i + 1}` },
+    })),
     nodes: [
       startNode(),
       ...solvers.map((s) => agentNode(s, ["done"], { agent: s, task: "Solve: {{inputs.problem}}" })),
-      agentNode("aggregator", ["done"], { task: "Majority of {{nodes.solver1.output}}, {{nodes.solver2.output}}, {{nodes.solver3.output}}" }),
+      agentNode("aggregator", ["done"], {
+        task: "Majority of {{nodes.solver1.output}}, {{nodes.solver2.output}}, {{nodes.solver3.output}}",
+      }),
       endNode("end", { answer: "{{nodes.aggregator.output}}" }),
     ],
     edges: [
@@ -62,11 +69,23 @@ export function financialAnalyst(): Workflow {
     agents: [
       { key: "lead", name: "Lead analyst", instructions: "Delegate to your workers, then write the report." },
       { key: "docs", name: "Document manager", description: "Reads filings", instructions: "Summarise the filings." },
-      { key: "market", name: "Market researcher", description: "Researches the market", instructions: "Research the market." },
+      {
+        key: "market",
+        name: "Market researcher",
+        description: "Researches the market",
+        instructions: "Research the market.",
+      },
     ],
     nodes: [
       startNode(),
-      { id: "analyst", type: "orchestrator", agent: "lead", task: "Answer: {{inputs.question}}", workers: ["docs", "market"], maxHandoffs: 4 },
+      {
+        id: "analyst",
+        type: "orchestrator",
+        agent: "lead",
+        task: "Answer: {{inputs.question}}",
+        workers: ["docs", "market"],
+        maxHandoffs: 4,
+      },
       endNode("end", { report: "{{nodes.analyst.output}}" }),
     ],
     edges: [fwd("start", "next", "analyst"), fwd("analyst", "done", "end")],

@@ -1,7 +1,14 @@
 import type { ErrorClass } from "@/lib/workflow/error-policy";
 import type { Workflow } from "@/lib/workflow/schema";
 import type { RunEvent, TokenUsage } from "../events";
-import { plan, type PlannerCommand, type PlannerEvent, type PlannerOptions, type PlannerState, type StepInput } from "../planner";
+import {
+  plan,
+  type PlannerCommand,
+  type PlannerEvent,
+  type PlannerOptions,
+  type PlannerState,
+  type StepInput,
+} from "../planner";
 
 /**
  * A pure planner harness: feeds the planner's start_step commands to a scripted behaviour and the
@@ -49,7 +56,14 @@ export function simulate(
   initial: PlannerState | null = null,
   options: Pick<PlannerOptions, "seed"> = {},
 ): SimResult {
-  const out: SimResult = { finish: undefined, waves: [], steps: [], skipped: [], events: [], state: initial as PlannerState };
+  const out: SimResult = {
+    finish: undefined,
+    waves: [],
+    steps: [],
+    skipped: [],
+    events: [],
+    state: initial as PlannerState,
+  };
   const pending: SimStep[] = [];
   const counts = new Map<string, number>();
   let state = initial;
@@ -64,7 +78,15 @@ export function simulate(
     const wave: string[] = [];
     for (const c of r.commands) {
       if (c.type === "start_step") {
-        const step = { nodeId: c.nodeId, iteration: c.iteration, attempt: c.attempt, input: c.input, retry: c.retry ?? 0, at: now, ...(c.reuse ? { reuse: c.reuse } : {}) };
+        const step = {
+          nodeId: c.nodeId,
+          iteration: c.iteration,
+          attempt: c.attempt,
+          input: c.input,
+          retry: c.retry ?? 0,
+          at: now,
+          ...(c.reuse ? { reuse: c.reuse } : {}),
+        };
         pending.push(step);
         out.steps.push(step);
         wave.push(c.nodeId);
@@ -90,7 +112,14 @@ export function simulate(
     }
     if (step.reuse) {
       // a seeded run's reused step answers with its recorded result (the driver does the same)
-      feed({ type: "step_succeeded", nodeId: step.nodeId, iteration: step.iteration, attempt: step.attempt, output: step.reuse.output, ...(step.reuse.branch !== null ? { branch: step.reuse.branch } : {}) });
+      feed({
+        type: "step_succeeded",
+        nodeId: step.nodeId,
+        iteration: step.iteration,
+        attempt: step.attempt,
+        output: step.reuse.output,
+        ...(step.reuse.branch !== null ? { branch: step.reuse.branch } : {}),
+      });
       continue;
     }
     const n = (counts.get(step.nodeId) ?? 0) + 1;
@@ -98,12 +127,25 @@ export function simulate(
     const o = behave(step, n);
     const key = { nodeId: step.nodeId, iteration: step.iteration, attempt: step.attempt };
     if ("hang" in o) continue;
-    if ("fail" in o) feed({ type: "step_failed", ...key, error: o.fail, ...(o.limit ? { limit: o.limit } : {}), ...(o.errorClass ? { errorClass: o.errorClass } : {}) });
+    if ("fail" in o)
+      feed({
+        type: "step_failed",
+        ...key,
+        error: o.fail,
+        ...(o.limit ? { limit: o.limit } : {}),
+        ...(o.errorClass ? { errorClass: o.errorClass } : {}),
+      });
     else if ("timeout" in o) feed({ type: "step_timed_out", ...key, timeoutMs: o.timeout });
     else {
-      if (o.tokens) feed({ type: "tokens_used", nodeId: step.nodeId, iteration: step.iteration, model: "m", usage: o.tokens });
+      if (o.tokens)
+        feed({ type: "tokens_used", nodeId: step.nodeId, iteration: step.iteration, model: "m", usage: o.tokens });
       if (out.finish) break;
-      feed({ type: "step_succeeded", ...key, output: o.output ?? `${step.nodeId}#${step.iteration}`, ...(o.branch ? { branch: o.branch } : {}) });
+      feed({
+        type: "step_succeeded",
+        ...key,
+        output: o.output ?? `${step.nodeId}#${step.iteration}`,
+        ...(o.branch ? { branch: o.branch } : {}),
+      });
     }
   }
   return out;

@@ -9,7 +9,15 @@ import { FakeTools, ScriptedModel, silentLogger } from "./fakes";
 export function stepContext<K extends NodeKind>(
   workflow: Workflow,
   nodeId: string,
-  parts: { model?: ScriptedModel; tools?: FakeTools; data?: TemplateContext; iteration?: number; retry?: number; input?: StepContext["input"]; signal?: AbortSignal },
+  parts: {
+    model?: ScriptedModel;
+    tools?: FakeTools;
+    data?: TemplateContext;
+    iteration?: number;
+    retry?: number;
+    input?: StepContext["input"];
+    signal?: AbortSignal;
+  },
 ) {
   const node = workflow.nodes.find((n) => n.id === nodeId);
   if (!node) throw new Error(`no node ${nodeId}`);

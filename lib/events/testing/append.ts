@@ -21,7 +21,11 @@ const TX = { maxWait: 30_000, timeout: 30_000 };
  * Test helper: commits `events` to a run's log in one transaction (as the engine's state commit
  * does), then wakes viewers as `wake` says. Returns the stored events (seq-stamped).
  */
-export async function appendTestEvents(runId: string, events: RunEvent[], opts: TestAppendOptions = {}): Promise<StoredEvent[]> {
+export async function appendTestEvents(
+  runId: string,
+  events: RunEvent[],
+  opts: TestAppendOptions = {},
+): Promise<StoredEvent[]> {
   const stored = await db().$transaction(async (tx) => {
     const s = await appendEvents(tx, runId, events);
     if (opts.finish) await tx.run.update({ where: { id: runId }, data: { status: "succeeded", reason: "done" } });
@@ -35,4 +39,9 @@ export async function appendTestEvents(runId: string, events: RunEvent[], opts: 
 }
 
 /** Test helper: the i-th step_progress event of node "a" (message `m<i>`), a small event to append in bulk. */
-export const progressEvent = (i: number): RunEvent => ({ type: "step_progress", nodeId: "a", iteration: 1, message: `m${i}` });
+export const progressEvent = (i: number): RunEvent => ({
+  type: "step_progress",
+  nodeId: "a",
+  iteration: 1,
+  message: `m${i}`,
+});

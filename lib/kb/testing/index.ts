@@ -26,52 +26,101 @@ const utf8 = (s: string) => Buffer.from(s, "utf8");
 export function sampleFiles(): SampleFile[] {
   return [
     {
-      name: "warehouse-notes.txt", format: "text",
-      bytes: utf8("Logistics notes\n\nThe Lyon warehouse ships customer orders every Tuesday morning.\n\nForklifts are serviced monthly.\n"),
-      fact: "Lyon warehouse ships customer orders every Tuesday", question: "When does the Lyon warehouse ship orders?",
+      name: "warehouse-notes.txt",
+      format: "text",
+      bytes: utf8(
+        "Logistics notes\n\nThe Lyon warehouse ships customer orders every Tuesday morning.\n\nForklifts are serviced monthly.\n",
+      ),
+      fact: "Lyon warehouse ships customer orders every Tuesday",
+      question: "When does the Lyon warehouse ship orders?",
     },
     {
-      name: "handbook.md", format: "markdown",
-      bytes: utf8("# Employee handbook\n\n## Vacation\n\nEmployees receive 25 vacation days per calendar year.\n\n## Security\n\nBadges must be worn visibly inside the building.\n"),
-      fact: "25 vacation days", question: "How many vacation days do employees receive?",
+      name: "handbook.md",
+      format: "markdown",
+      bytes: utf8(
+        "# Employee handbook\n\n## Vacation\n\nEmployees receive 25 vacation days per calendar year.\n\n## Security\n\nBadges must be worn visibly inside the building.\n",
+      ),
+      fact: "25 vacation days",
+      question: "How many vacation days do employees receive?",
     },
     {
-      name: "annual-report.pdf", format: "pdf",
-      bytes: buildPdf([["Annual report 2025", "Revenue grew 12 percent to 48 million euros."], ["Outlook", "Operating costs fell 3 percent after the warehouse merger."]], "Annual report 2025"),
-      fact: "Revenue grew 12 percent", question: "How much did revenue grow?",
+      name: "annual-report.pdf",
+      format: "pdf",
+      bytes: buildPdf(
+        [
+          ["Annual report 2025", "Revenue grew 12 percent to 48 million euros."],
+          ["Outlook", "Operating costs fell 3 percent after the warehouse merger."],
+        ],
+        "Annual report 2025",
+      ),
+      fact: "Revenue grew 12 percent",
+      question: "How much did revenue grow?",
     },
     {
-      name: "refund-policy.docx", format: "docx",
-      bytes: buildDocx([{ heading: 1, text: "Refund policy" }, "Customers may return unused products within 30 days for a full refund.", { heading: 2, text: "Exceptions" }, "Gift cards cannot be refunded."]),
-      fact: "return unused products within 30 days", question: "Within how many days can customers return products for a refund?",
+      name: "refund-policy.docx",
+      format: "docx",
+      bytes: buildDocx([
+        { heading: 1, text: "Refund policy" },
+        "Customers may return unused products within 30 days for a full refund.",
+        { heading: 2, text: "Exceptions" },
+        "Gift cards cannot be refunded.",
+      ]),
+      fact: "return unused products within 30 days",
+      question: "Within how many days can customers return products for a refund?",
     },
     {
-      name: "support-faq.html", format: "html",
-      bytes: utf8("<!doctype html><html><head><title>Support FAQ</title></head><body><nav>Home | Shop</nav><main><h1>Support FAQ</h1><p>Telephone support is available on weekdays from 9am to 5pm Paris time.</p><p>Email answers arrive within one business day.</p></main></body></html>"),
-      fact: "Telephone support is available on weekdays", question: "When is telephone support available?",
+      name: "support-faq.html",
+      format: "html",
+      bytes: utf8(
+        "<!doctype html><html><head><title>Support FAQ</title></head><body><nav>Home | Shop</nav><main><h1>Support FAQ</h1><p>Telephone support is available on weekdays from 9am to 5pm Paris time.</p><p>Email answers arrive within one business day.</p></main></body></html>",
+      ),
+      fact: "Telephone support is available on weekdays",
+      question: "When is telephone support available?",
     },
     {
-      name: "prices.csv", format: "csv",
-      bytes: utf8("product,price_eur,stock\nKettle,39,120\n\"Toaster, 2 slots\",25,40\nBlender,59,15\n"),
-      fact: "product: Kettle; price_eur: 39", question: "What is the price of the Kettle?",
+      name: "prices.csv",
+      format: "csv",
+      bytes: utf8('product,price_eur,stock\nKettle,39,120\n"Toaster, 2 slots",25,40\nBlender,59,15\n'),
+      fact: "product: Kettle; price_eur: 39",
+      question: "What is the price of the Kettle?",
     },
   ];
 }
 
 /** Creates `collection` for the owner (or reuses it) and uploads `files` (default: sampleFiles()). */
-export async function seedKnowledgeBase(ownerId: string, collection: string, files: { name: string; bytes: Uint8Array }[] = sampleFiles()): Promise<{ collection: CollectionView; documents: DocumentView[] }> {
+export async function seedKnowledgeBase(
+  ownerId: string,
+  collection: string,
+  files: { name: string; bytes: Uint8Array }[] = sampleFiles(),
+): Promise<{ collection: CollectionView; documents: DocumentView[] }> {
   const coll = await ensureCollection(ownerId, collection);
   const documents: DocumentView[] = [];
-  for (const f of files) documents.push((await ingestDocument(ownerId, coll.id, { name: f.name, bytes: f.bytes })).document);
+  for (const f of files)
+    documents.push((await ingestDocument(ownerId, coll.id, { name: f.name, bytes: f.bytes })).document);
   return { collection: coll, documents };
 }
 
 /** A 10-K-like filing and a board memo for scenario C's document manager (collection "filings"). */
-export async function seedFinancialKnowledge(ownerId: string, collection = "filings"): Promise<{ collection: CollectionView; documents: DocumentView[] }> {
+export async function seedFinancialKnowledge(
+  ownerId: string,
+  collection = "filings",
+): Promise<{ collection: CollectionView; documents: DocumentView[] }> {
   await createCollection(ownerId, { name: collection, description: "ACME filings" }).catch(() => undefined);
   return seedKnowledgeBase(ownerId, collection, [
-    { name: "acme-10k.pdf", bytes: buildPdf([["ACME Corp annual report (10-K)", "Net revenue rose 12 percent to 4.2 billion dollars."], ["Risk factors", "Supplier concentration: two vendors provide 60 percent of components."]], "ACME 10-K") },
-    { name: "board-memo.md", bytes: utf8("# Board memo\n\n## Dividend\n\nThe board proposes a dividend of 1.10 dollars per share.\n") },
+    {
+      name: "acme-10k.pdf",
+      bytes: buildPdf(
+        [
+          ["ACME Corp annual report (10-K)", "Net revenue rose 12 percent to 4.2 billion dollars."],
+          ["Risk factors", "Supplier concentration: two vendors provide 60 percent of components."],
+        ],
+        "ACME 10-K",
+      ),
+    },
+    {
+      name: "board-memo.md",
+      bytes: utf8("# Board memo\n\n## Dividend\n\nThe board proposes a dividend of 1.10 dollars per share.\n"),
+    },
   ]);
 }
 

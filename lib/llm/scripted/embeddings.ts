@@ -27,7 +27,7 @@ export function embed(text: string, dim: number = DEFAULT_EMBEDDING_DIM): number
   const v = new Array<number>(dim).fill(0);
   for (const w of words(text)) {
     const h = fnv1a(w);
-    v[h % dim]! += (h >>> 31) === 1 ? 1 : -1;
+    v[h % dim]! += h >>> 31 === 1 ? 1 : -1;
   }
   let state = fnv1a(text, 0x9e3779b9) || 1;
   for (let i = 0; i < dim; i++) {

@@ -7,8 +7,21 @@ import { startScriptedServer, type ScriptedServer } from "./server";
 let server: ScriptedServer;
 const text = "one two three four five six seven eight nine ten eleven twelve";
 const model = (extra: Partial<ConstructorParameters<typeof ChatOpenAI>[0]> = {}) =>
-  new ChatOpenAI({ model: "scripted-demo", apiKey: "sk-test", maxRetries: 0, configuration: { baseURL: server.url }, ...extra });
-const lookup = { type: "function" as const, function: { name: "lookup", description: "Look up", parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } } };
+  new ChatOpenAI({
+    model: "scripted-demo",
+    apiKey: "sk-test",
+    maxRetries: 0,
+    configuration: { baseURL: server.url },
+    ...extra,
+  });
+const lookup = {
+  type: "function" as const,
+  function: {
+    name: "lookup",
+    description: "Look up",
+    parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+  },
+};
 const withTool = () => model().bindTools([lookup]);
 
 async function caught(p: Promise<unknown>): Promise<Record<string, unknown> & Error> {
@@ -25,22 +38,45 @@ beforeAll(async () => {
     fixtures: [
       {
         rules: [
-          { id: "f.429", match: { lastUser: "rate" }, fault: { kind: "http", status: 429, retryAfter: 1 }, times: 1, reply: { text: "after the limit" } },
+          {
+            id: "f.429",
+            match: { lastUser: "rate" },
+            fault: { kind: "http", status: 429, retryAfter: 1 },
+            times: 1,
+            reply: { text: "after the limit" },
+          },
           { id: "f.500", match: { lastUser: "boom" }, fault: { kind: "http", status: 500 } },
           { id: "f.503", match: { lastUser: "overloaded" }, fault: { kind: "http", status: 503, retryAfter: 2 } },
-          { id: "f.400", match: { lastUser: "bad" }, fault: { kind: "http", status: 400, message: "Invalid 'messages': too many." } },
+          {
+            id: "f.400",
+            match: { lastUser: "bad" },
+            fault: { kind: "http", status: 400, message: "Invalid 'messages': too many." },
+          },
           { id: "f.401", match: { lastUser: "key" }, fault: { kind: "http", status: 401 } },
           { id: "f.malformed", match: { lastUser: "malformed" }, fault: { kind: "malformed_args" } },
-          { id: "f.truncated", match: { lastUser: "truncated" }, fault: { kind: "truncated_args" }, reply: { toolCalls: [{ name: "lookup", args: { q: "a fairly long query string" } }] } },
+          {
+            id: "f.truncated",
+            match: { lastUser: "truncated" },
+            fault: { kind: "truncated_args" },
+            reply: { toolCalls: [{ name: "lookup", args: { q: "a fairly long query string" } }] },
+          },
           { id: "f.unknown", match: { lastUser: "unknown" }, fault: { kind: "unknown_tool", name: "launch_rockets" } },
           { id: "f.empty", match: { lastUser: "empty" }, fault: { kind: "empty_args" } },
           { id: "f.refusal", match: { lastUser: "refuse" }, fault: { kind: "refusal" } },
           { id: "f.delay", match: { lastUser: "slow" }, fault: { kind: "delay", ms: 300 }, reply: { text: "late" } },
           { id: "f.reset", match: { lastUser: "reset" }, fault: { kind: "reset", afterChunks: 2 }, reply: { text } },
           { id: "f.stall", match: { lastUser: "stall" }, fault: { kind: "stall", afterChunks: 2 }, reply: { text } },
-          { id: "f.seq", match: { lastUser: "review" }, sequence: [{ text: "revise" }, { text: "revise" }, { text: "approved" }] },
+          {
+            id: "f.seq",
+            match: { lastUser: "review" },
+            sequence: [{ text: "revise" }, { text: "revise" }, { text: "approved" }],
+          },
           { id: "f.cycle", match: { lastUser: "toggle" }, sequence: [{ text: "on" }, { text: "off" }], then: "cycle" },
-          { id: "f.seqfault", match: { lastUser: "flaky" }, sequence: [{ fault: { kind: "http", status: 500 } }, { text: "fine" }] },
+          {
+            id: "f.seqfault",
+            match: { lastUser: "flaky" },
+            sequence: [{ fault: { kind: "http", status: 500 } }, { text: "fine" }],
+          },
         ],
       },
     ],
@@ -57,7 +93,10 @@ describe("HTTP failures", () => {
     expect(e.code).toBe("rate_limit_exceeded");
     expect(e.type).toBe("requests");
     expect((await model().invoke("rate me")).content).toBe("after the limit");
-    expect(server.requests().map((r) => [r.outcome, r.status])).toEqual([["fault:http", 429], ["reply", 200]]);
+    expect(server.requests().map((r) => [r.outcome, r.status])).toEqual([
+      ["fault:http", 429],
+      ["reply", 200],
+    ]);
   });
 
   it.each([
@@ -74,9 +113,15 @@ describe("HTTP failures", () => {
   });
 
   it("answers a raw 400 body the way OpenAI does", async () => {
-    const res = await fetch(`${server.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "bad" }] }) });
+    const res = await fetch(`${server.url}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "bad" }] }),
+    });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: { message: "Invalid 'messages': too many.", type: "invalid_request_error", param: null, code: null } });
+    expect(await res.json()).toEqual({
+      error: { message: "Invalid 'messages': too many.", type: "invalid_request_error", param: null, code: null },
+    });
   });
 });
 
@@ -108,7 +153,10 @@ describe("broken tool calls", () => {
   });
 
   it("refusal is sent in the message's refusal field with no content", async () => {
-    const res = await fetch(`${server.url}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "refuse" }] }) });
+    const res = await fetch(`${server.url}/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "refuse" }] }),
+    });
     const body = (await res.json()) as { choices: { message: { content: unknown; refusal: string } }[] };
     expect(body.choices[0]?.message).toMatchObject({ content: null, refusal: expect.stringContaining("can't help") });
   });
@@ -123,9 +171,11 @@ describe("timing and connection failures", () => {
 
   it("resets the connection mid-stream after some chunks", async () => {
     const got: string[] = [];
-    const e = await caught((async () => {
-      for await (const c of await model().stream([new HumanMessage("reset")])) got.push(String(c.content));
-    })());
+    const e = await caught(
+      (async () => {
+        for await (const c of await model().stream([new HumanMessage("reset")])) got.push(String(c.content));
+      })(),
+    );
     expect(got.join("")).toBe("one two three ");
     expect(String(e.message)).toMatch(/terminated|ECONNRESET|socket/i);
     expect(await caught(model().invoke("reset"))).toMatchObject({ message: "Connection error." });
@@ -133,9 +183,12 @@ describe("timing and connection failures", () => {
 
   it("stalls a stream until the client times out, and a non-streamed call gets no answer", async () => {
     const got: string[] = [];
-    const e = await caught((async () => {
-      for await (const c of await model().stream("stall", { signal: AbortSignal.timeout(400) })) got.push(String(c.content));
-    })());
+    const e = await caught(
+      (async () => {
+        for await (const c of await model().stream("stall", { signal: AbortSignal.timeout(400) }))
+          got.push(String(c.content));
+      })(),
+    );
     expect(got.join("")).toBe("one two three ");
     expect(e.name).toMatch(/TimeoutError|AbortError/);
     expect(await caught(model({ timeout: 300 }).invoke("stall"))).toMatchObject({ name: "TimeoutError" });

@@ -13,7 +13,15 @@ import { z } from "zod";
 
 const pattern = z.union([
   z.string().min(1),
-  z.object({ regex: z.string().min(1), flags: z.string().regex(/^[imsu]*$/).optional() }).strict(),
+  z
+    .object({
+      regex: z.string().min(1),
+      flags: z
+        .string()
+        .regex(/^[imsu]*$/)
+        .optional(),
+    })
+    .strict(),
 ]);
 /** A substring (case-insensitive) or `{regex, flags}` tested against some request text. */
 export type Pattern = z.infer<typeof pattern>;
@@ -103,7 +111,13 @@ export const replySchema = z
      * Streams slowly, like a real model writing: the text in pieces of `chunkChars` characters
      * (default: about three words), one every `chunkMs` ms (streamed answers only).
      */
-    pace: z.object({ chunkMs: z.number().int().min(1).max(10_000), chunkChars: z.number().int().min(1).max(10_000).optional() }).strict().optional(),
+    pace: z
+      .object({
+        chunkMs: z.number().int().min(1).max(10_000),
+        chunkChars: z.number().int().min(1).max(10_000).optional(),
+      })
+      .strict()
+      .optional(),
     /** Fail instead of answering (useful inside a sequence). */
     fault: faultSchema.optional(),
   })

@@ -30,7 +30,11 @@ export function closestChoice(f: RequestFacts): Record<string, string> | undefin
   const optionsText = at < 0 ? "" : f.texts[at]!.text;
   let best = { value: choice.values[0]!, line: "", score: -1 };
   for (const value of choice.values) {
-    const line = optionsText.split("\n").find((l) => l.includes(`"${value}"`))?.trim() ?? value;
+    const line =
+      optionsText
+        .split("\n")
+        .find((l) => l.includes(`"${value}"`))
+        ?.trim() ?? value;
     const score = similarity(judged, `${value} ${line}`);
     if (score > best.score) best = { value, line, score };
   }

@@ -13,13 +13,34 @@ const onlyIf = (request: string) => ({ regex: `^${request}$`, flags: "m" });
 
 beforeAll(async () => {
   server = await startScriptedServer({
-    fixtures: [{
-      rules: [
-        { id: "plan.article", match: { system: "PLANNER", schema: "plan", anyMessage: onlyIf("Write an article about bees") }, example: "Write an article about bees", reply: { json: { plan: "article" } } },
-        { id: "plan.triage", match: { system: "PLANNER", schema: "plan", anyMessage: onlyIf("Triage support tickets to billing or tech") }, example: "Triage support tickets to billing or tech", sequence: [{ json: { plan: "triage-1" } }, { json: { plan: "triage-2" } }] },
-        { id: "other.schema", match: { system: "PLANNER", schema: "other" }, example: "customer support tickets billing refunds", reply: { json: { plan: "wrong schema" } } },
-      ],
-    }],
+    fixtures: [
+      {
+        rules: [
+          {
+            id: "plan.article",
+            match: { system: "PLANNER", schema: "plan", anyMessage: onlyIf("Write an article about bees") },
+            example: "Write an article about bees",
+            reply: { json: { plan: "article" } },
+          },
+          {
+            id: "plan.triage",
+            match: {
+              system: "PLANNER",
+              schema: "plan",
+              anyMessage: onlyIf("Triage support tickets to billing or tech"),
+            },
+            example: "Triage support tickets to billing or tech",
+            sequence: [{ json: { plan: "triage-1" } }, { json: { plan: "triage-2" } }],
+          },
+          {
+            id: "other.schema",
+            match: { system: "PLANNER", schema: "other" },
+            example: "customer support tickets billing refunds",
+            reply: { json: { plan: "wrong schema" } },
+          },
+        ],
+      },
+    ],
   });
 });
 afterAll(() => server.close());
@@ -29,10 +50,18 @@ async function ask(messages: { role: string; content: string }[], schema = "plan
   const res = await fetch(`${server.url}/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ model: "scripted-demo", messages: [{ role: "system", content: "You are the PLANNER." }, ...messages], response_format: { type: "json_schema", json_schema: { name: schema, schema: {} } } }),
+    body: JSON.stringify({
+      model: "scripted-demo",
+      messages: [{ role: "system", content: "You are the PLANNER." }, ...messages],
+      response_format: { type: "json_schema", json_schema: { name: schema, schema: {} } },
+    }),
   });
   const body = (await res.json()) as { choices: { message: { content: string } }[] };
-  return { rule: res.headers.get("x-scripted-rule"), nearest: res.headers.get("x-scripted-nearest"), content: body.choices[0]!.message.content };
+  return {
+    rule: res.headers.get("x-scripted-rule"),
+    nearest: res.headers.get("x-scripted-nearest"),
+    content: body.choices[0]!.message.content,
+  };
 }
 
 describe("nearest example", () => {
@@ -45,7 +74,12 @@ describe("nearest example", () => {
   });
 
   it("an unscripted request gets the rule whose example shares the most words, among rules whose other fields hold", async () => {
-    const a = await ask([{ role: "user", content: "Route customer support tickets: billing questions to finance, tech issues to engineering" }]);
+    const a = await ask([
+      {
+        role: "user",
+        content: "Route customer support tickets: billing questions to finance, tech issues to engineering",
+      },
+    ]);
     // "other.schema" shares more words but its schema differs, so it does not compete
     expect(a.rule).toBe("plan.triage");
     expect(Number(a.nearest)).toBeGreaterThan(0);
@@ -58,7 +92,11 @@ describe("nearest example", () => {
   it("follow-up turns are judged by the first user message and go on through the chosen rule's sequence", async () => {
     const first = [{ role: "user", content: "Sort incoming tickets for billing and tech teams" }];
     expect((await ask(first)).rule).toBe("plan.triage");
-    const repair = await ask([...first, { role: "assistant", content: "{}" }, { role: "user", content: "Fix this: write the article again" }]);
+    const repair = await ask([
+      ...first,
+      { role: "assistant", content: "{}" },
+      { role: "user", content: "Fix this: write the article again" },
+    ]);
     expect(repair.rule).toBe("plan.triage");
     expect(JSON.parse(repair.content)).toEqual({ plan: "triage-2" });
   });

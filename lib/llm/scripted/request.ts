@@ -10,13 +10,18 @@ const messageSchema = z
   .object({
     role: z.enum(["system", "developer", "user", "assistant", "tool", "function"]),
     content: contentSchema,
-    tool_calls: z.array(z.object({ id: z.string().optional(), function: z.object({ name: z.string() }).loose() }).loose()).optional(),
+    tool_calls: z
+      .array(z.object({ id: z.string().optional(), function: z.object({ name: z.string() }).loose() }).loose())
+      .optional(),
     tool_call_id: z.string().optional(),
   })
   .loose();
 
 const toolSchema = z
-  .object({ type: z.literal("function"), function: z.object({ name: z.string(), parameters: z.unknown().optional() }).loose() })
+  .object({
+    type: z.literal("function"),
+    function: z.object({ name: z.string(), parameters: z.unknown().optional() }).loose(),
+  })
   .loose();
 
 export const chatRequestSchema = z
@@ -27,7 +32,10 @@ export const chatRequestSchema = z
     stream_options: z.object({ include_usage: z.boolean().optional() }).loose().nullish(),
     tools: z.array(toolSchema).nullish(),
     tool_choice: z
-      .union([z.enum(["none", "auto", "required"]), z.object({ type: z.literal("function"), function: z.object({ name: z.string() }) }).loose()])
+      .union([
+        z.enum(["none", "auto", "required"]),
+        z.object({ type: z.literal("function"), function: z.object({ name: z.string() }) }).loose(),
+      ])
       .nullish(),
     response_format: z
       .object({
@@ -86,7 +94,10 @@ export function requestFacts(req: ChatRequest): RequestFacts {
   const last = texts[texts.length - 1];
   const forced = req.tool_choice && typeof req.tool_choice === "object" ? req.tool_choice.function.name : undefined;
   const format = req.response_format?.type ?? "text";
-  const system = texts.filter((t) => t.role === "system").map((t) => t.text).join("\n");
+  const system = texts
+    .filter((t) => t.role === "system")
+    .map((t) => t.text)
+    .join("\n");
   const inPrompt = PROMPT_SCHEMA.exec(system)?.[1];
   return {
     model: req.model,
@@ -94,7 +105,11 @@ export function requestFacts(req: ChatRequest): RequestFacts {
     firstUser: texts.find((t) => t.role === "user")?.text ?? "",
     texts,
     structured: forced !== undefined || format !== "text" || inPrompt !== undefined,
-    answerSchema: forced ? req.tools?.find((t) => t.function.name === forced)?.function.parameters : format === "json_schema" ? req.response_format?.json_schema?.schema : undefined,
+    answerSchema: forced
+      ? req.tools?.find((t) => t.function.name === forced)?.function.parameters
+      : format === "json_schema"
+        ? req.response_format?.json_schema?.schema
+        : undefined,
     lastRole: last?.role ?? "user",
     system,
     allText: texts.map((t) => t.text).join("\n"),

@@ -16,7 +16,13 @@ export interface OutMessage {
 /** What the server does for one chat-completions call. */
 export type Plan =
   | { kind: "error"; status: number; headers: Record<string, string>; body: ProviderErrorBody; delayMs: number }
-  | { kind: "message"; message: OutMessage; delayMs: number; cut?: { mode: "reset" | "stall"; afterChunks: number }; pace?: { chunkMs: number; chunkChars?: number } };
+  | {
+      kind: "message";
+      message: OutMessage;
+      delayMs: number;
+      cut?: { mode: "reset" | "stall"; afterChunks: number };
+      pace?: { chunkMs: number; chunkChars?: number };
+    };
 
 /** The error JSON shape of OpenAI: `{error: {message, type, param, code}}`. */
 export interface ProviderErrorBody {
@@ -35,11 +41,19 @@ export function errorBody(message: string, type: string, code: string | null = n
 function httpDefaults(status: number, model: string): [string, string, string | null] {
   switch (status) {
     case 401:
-      return ["Incorrect API key provided: sk-scr***. You can find your API key in your provider's dashboard.", "invalid_request_error", "invalid_api_key"];
+      return [
+        "Incorrect API key provided: sk-scr***. You can find your API key in your provider's dashboard.",
+        "invalid_request_error",
+        "invalid_api_key",
+      ];
     case 403:
       return ["You are not allowed to access this model.", "invalid_request_error", "permission_denied"];
     case 404:
-      return [`The model \`${model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model_not_found"];
+      return [
+        `The model \`${model}\` does not exist or you do not have access to it.`,
+        "invalid_request_error",
+        "model_not_found",
+      ];
     case 429:
       return [`Rate limit reached for ${model} (scripted). Please try again later.`, "requests", "rate_limit_exceeded"];
     case 500:
@@ -61,7 +75,8 @@ function messageFromReply(reply: Reply, f: RequestFacts, call: number): OutMessa
   }));
   let content = reply.text === undefined ? null : renderTemplate(reply.text, f, call);
   const chosen = reply.choose === "closest" ? closestChoice(f) : undefined;
-  if (reply.choose && !chosen) content = `${content ?? ""}Scripted judge: this request asks for no choice (no enum in its answer schema).`;
+  if (reply.choose && !chosen)
+    content = `${content ?? ""}Scripted judge: this request asks for no choice (no enum in its answer schema).`;
   const value = chosen ?? (reply.json === undefined ? undefined : renderDeep(reply.json, f, call));
   if (value !== undefined) {
     const json = JSON.stringify(value);
@@ -79,25 +94,52 @@ const faultTool = (explicit: string | undefined, f: RequestFacts) => explicit ??
 /** Arguments the reply would have sent to `tool` (used to build realistic truncations). */
 function intendedArgs(msg: OutMessage, tool: string, f: RequestFacts): string {
   const own = msg.toolCalls.find((t) => t.name === tool)?.arguments;
-  return own && own.length > 8 ? own : JSON.stringify({ input: f.lastUser || "the user's request", reason: "scripted truncated arguments" });
+  return own && own.length > 8
+    ? own
+    : JSON.stringify({ input: f.lastUser || "the user's request", reason: "scripted truncated arguments" });
 }
 
 function toolFaultMessage(fault: Fault, base: OutMessage, f: RequestFacts): OutMessage {
   const call = (name: string, args: string) => ({ id: newId("call_"), name, arguments: args });
   switch (fault.kind) {
     case "malformed_args":
-      return { content: null, refusal: null, toolCalls: [call(faultTool(fault.tool, f), '{"input": "unterminated, "items": [1, 2,, }')], finishReason: "tool_calls" };
+      return {
+        content: null,
+        refusal: null,
+        toolCalls: [call(faultTool(fault.tool, f), '{"input": "unterminated, "items": [1, 2,, }')],
+        finishReason: "tool_calls",
+      };
     case "truncated_args": {
       const tool = faultTool(fault.tool, f);
       const full = intendedArgs(base, tool, f);
-      return { content: null, refusal: null, toolCalls: [call(tool, full.slice(0, Math.ceil(full.length / 2)))], finishReason: "length" };
+      return {
+        content: null,
+        refusal: null,
+        toolCalls: [call(tool, full.slice(0, Math.ceil(full.length / 2)))],
+        finishReason: "length",
+      };
     }
     case "empty_args":
-      return { content: null, refusal: null, toolCalls: [call(faultTool(fault.tool, f), "")], finishReason: "tool_calls" };
+      return {
+        content: null,
+        refusal: null,
+        toolCalls: [call(faultTool(fault.tool, f), "")],
+        finishReason: "tool_calls",
+      };
     case "unknown_tool":
-      return { content: null, refusal: null, toolCalls: [call(fault.name ?? "no_such_tool", "{}")], finishReason: "tool_calls" };
+      return {
+        content: null,
+        refusal: null,
+        toolCalls: [call(fault.name ?? "no_such_tool", "{}")],
+        finishReason: "tool_calls",
+      };
     case "refusal":
-      return { content: null, refusal: fault.message ?? "I'm sorry, but I can't help with that request.", toolCalls: [], finishReason: "stop" };
+      return {
+        content: null,
+        refusal: fault.message ?? "I'm sorry, but I can't help with that request.",
+        toolCalls: [],
+        finishReason: "stop",
+      };
     default:
       return base;
   }
@@ -108,14 +150,21 @@ export function planFor(decision: Decision, f: RequestFacts): Plan {
   const reply = decision.reply ?? fallbackReply(f);
   const base = messageFromReply(reply, f, decision.call);
   const delayMs = reply.delayMs ?? 0;
-  if (decision.kind === "reply") return { kind: "message", message: base, delayMs, ...(reply.pace ? { pace: reply.pace } : {}) };
+  if (decision.kind === "reply")
+    return { kind: "message", message: base, delayMs, ...(reply.pace ? { pace: reply.pace } : {}) };
   const fault = decision.fault;
   switch (fault.kind) {
     case "http": {
       const [message, type, code] = httpDefaults(fault.status, f.model);
       const headers: Record<string, string> = {};
       if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
-      return { kind: "error", status: fault.status, headers, body: errorBody(fault.message ?? message, fault.type ?? type, fault.code ?? code), delayMs };
+      return {
+        kind: "error",
+        status: fault.status,
+        headers,
+        body: errorBody(fault.message ?? message, fault.type ?? type, fault.code ?? code),
+        delayMs,
+      };
     }
     case "delay":
       return { kind: "message", message: base, delayMs: delayMs + fault.ms };

@@ -32,7 +32,12 @@ const usageOf = (m: OutMessage, promptTokens: number) => {
 };
 
 /** Writes a JSON body with the given status and headers. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const data = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(data), ...headers });
   res.end(data);
@@ -48,7 +53,11 @@ export function sendCompletion(res: ServerResponse, plan: Extract<Plan, { kind: 
   const m = plan.message;
   const message: Record<string, unknown> = { role: "assistant", content: m.content, refusal: m.refusal };
   if (m.toolCalls.length) {
-    message.tool_calls = m.toolCalls.map((t) => ({ id: t.id, type: "function", function: { name: t.name, arguments: wireArgs(t.arguments, ctx.argsAsObject) } }));
+    message.tool_calls = m.toolCalls.map((t) => ({
+      id: t.id,
+      type: "function",
+      function: { name: t.name, arguments: wireArgs(t.arguments, ctx.argsAsObject) },
+    }));
   }
   sendJson(
     res,
@@ -66,10 +75,14 @@ export function sendCompletion(res: ServerResponse, plan: Extract<Plan, { kind: 
   );
 }
 
-const fixedPieces = (text: string, n: number) => Array.from({ length: Math.ceil(text.length / n) }, (_, i) => text.slice(i * n, (i + 1) * n));
+const fixedPieces = (text: string, n: number) =>
+  Array.from({ length: Math.ceil(text.length / n) }, (_, i) => text.slice(i * n, (i + 1) * n));
 
 /** The delta objects of a streamed message, in order (without the final finish_reason chunk). */
-export function deltas(m: OutMessage, style: Pick<SendContext, "argsAsObject" | "chunkChars"> = {}): Record<string, unknown>[] {
+export function deltas(
+  m: OutMessage,
+  style: Pick<SendContext, "argsAsObject" | "chunkChars"> = {},
+): Record<string, unknown>[] {
   const text = (s: string) => (style.chunkChars ? fixedPieces(s, style.chunkChars) : textPieces(s));
   const args = (s: string) => (style.chunkChars ? fixedPieces(s, style.chunkChars) : argPieces(s));
   const out: Record<string, unknown>[] = [{ role: "assistant", content: "", refusal: null }];
@@ -93,13 +106,22 @@ export function deltas(m: OutMessage, style: Pick<SendContext, "argsAsObject" | 
  * then `data: [DONE]`. A `cut` stops after `afterChunks` delta chunks: "reset" destroys the socket
  * with a TCP RST, "stall" keeps it open and silent (the client must time out).
  */
-export async function sendStream(res: ServerResponse, plan: Extract<Plan, { kind: "message" }>, ctx: SendContext): Promise<void> {
+export async function sendStream(
+  res: ServerResponse,
+  plan: Extract<Plan, { kind: "message" }>,
+  ctx: SendContext,
+): Promise<void> {
   const id = newId("chatcmpl-");
   const created = Math.floor(Date.now() / 1000);
   const usageField = ctx.includeUsage ? { usage: null } : {};
   const chunk = (choices: unknown[], extra: Record<string, unknown> = usageField) =>
     `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: ctx.model, system_fingerprint: "fp_scripted", choices, ...extra })}\n\n`;
-  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", ...ctx.headers });
+  res.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+    ...ctx.headers,
+  });
   const pace = plan.pace;
   const all = deltas(plan.message, pace?.chunkChars ? { ...ctx, chunkChars: pace.chunkChars } : ctx);
   const limit = plan.cut ? Math.min(plan.cut.afterChunks, all.length - 1) : all.length;

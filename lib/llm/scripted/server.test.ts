@@ -8,7 +8,8 @@ import { DEFAULT_FIXTURE_DIR, loadFixtureDir } from "./fixture";
 import { startScriptedServer, type ScriptedServer } from "./server";
 
 let server: ScriptedServer;
-const model = () => new ChatOpenAI({ model: "scripted-demo", apiKey: "sk-test", maxRetries: 0, configuration: { baseURL: server.url } });
+const model = () =>
+  new ChatOpenAI({ model: "scripted-demo", apiKey: "sk-test", maxRetries: 0, configuration: { baseURL: server.url } });
 
 beforeAll(async () => {
   server = await startScriptedServer({
@@ -16,10 +17,22 @@ beforeAll(async () => {
       ...loadFixtureDir(DEFAULT_FIXTURE_DIR),
       {
         rules: [
-          { id: "t.plain", match: { lastUser: "capital of France" }, reply: { text: "The capital of France is Paris." } },
-          { id: "t.weather", match: { tools: ["get_weather"] }, reply: { toolCalls: [{ name: "get_weather", args: { city: "Paris" } }] } },
+          {
+            id: "t.plain",
+            match: { lastUser: "capital of France" },
+            reply: { text: "The capital of France is Paris." },
+          },
+          {
+            id: "t.weather",
+            match: { tools: ["get_weather"] },
+            reply: { toolCalls: [{ name: "get_weather", args: { city: "Paris" } }] },
+          },
           { id: "t.person", match: { schema: "person" }, reply: { json: { name: "Ada {{lastUser}}", age: 36 } } },
-          { id: "t.echo", match: { lastUser: { regex: "^echo:" } }, reply: { text: "You said {{lastUser}} to {{model}}" } },
+          {
+            id: "t.echo",
+            match: { lastUser: { regex: "^echo:" } },
+            reply: { text: "You said {{lastUser}} to {{model}}" },
+          },
         ],
       },
     ],
@@ -41,13 +54,20 @@ describe("scripted server with LangChain ChatOpenAI", () => {
   });
 
   it("streams chunks that reassemble to the same text, with usage last", async () => {
-    const stream = await new ChatOpenAI({ model: "scripted-demo", apiKey: "k", maxRetries: 0, streamUsage: true, configuration: { baseURL: server.url } })
-      .stream([new HumanMessage("echo: a longer sentence so that several chunks are needed here")]);
+    const stream = await new ChatOpenAI({
+      model: "scripted-demo",
+      apiKey: "k",
+      maxRetries: 0,
+      streamUsage: true,
+      configuration: { baseURL: server.url },
+    }).stream([new HumanMessage("echo: a longer sentence so that several chunks are needed here")]);
     const chunks: AIMessageChunk[] = [];
     for await (const c of stream) chunks.push(c);
     const full = chunks.reduce((acc, c) => acc.concat(c));
     expect(chunks.length).toBeGreaterThan(4);
-    expect(full.content).toBe("You said echo: a longer sentence so that several chunks are needed here to scripted-demo");
+    expect(full.content).toBe(
+      "You said echo: a longer sentence so that several chunks are needed here to scripted-demo",
+    );
     expect(full.usage_metadata?.output_tokens).toBeGreaterThan(0);
     expect(full.response_metadata.finish_reason).toBe("stop");
   });
@@ -71,7 +91,9 @@ describe("scripted server with LangChain ChatOpenAI", () => {
   it("serves withStructuredOutput by json_schema and by function calling", async () => {
     const person = z.object({ name: z.string(), age: z.number() });
     const viaSchema = await model().withStructuredOutput(person, { name: "person" }).invoke("Lovelace");
-    const viaTool = await model().withStructuredOutput(person, { name: "person", method: "functionCalling" }).invoke("Byron");
+    const viaTool = await model()
+      .withStructuredOutput(person, { name: "person", method: "functionCalling" })
+      .invoke("Byron");
     expect(viaSchema).toEqual({ name: "Ada Lovelace", age: 36 });
     expect(viaTool).toEqual({ name: "Ada Byron", age: 36 });
     const [a, b] = server.requests();
@@ -80,7 +102,10 @@ describe("scripted server with LangChain ChatOpenAI", () => {
   });
 
   it("uses the demo fixtures: system markers, templating and the tool loop", async () => {
-    const evalMsg = await model().invoke([new SystemMessage("You review drafts. [[evaluator]]"), new HumanMessage("draft")]);
+    const evalMsg = await model().invoke([
+      new SystemMessage("You review drafts. [[evaluator]]"),
+      new HumanMessage("draft"),
+    ]);
     expect(JSON.parse(String(evalMsg.content))).toMatchObject({ verdict: "revise" });
     const writer = await model().invoke([new HumanMessage("bees in winter")]);
     expect(writer.content).toContain('"bees in winter"');
@@ -95,7 +120,15 @@ describe("scripted server with LangChain ChatOpenAI", () => {
       body: JSON.stringify({
         model: "scripted-demo",
         messages: [{ role: "user", content: "pick a branch" }],
-        tools: [{ type: "function", function: { name: "choose_branch", parameters: { type: "object", properties: { branch: { enum: ["a", "b"] } } } } }],
+        tools: [
+          {
+            type: "function",
+            function: {
+              name: "choose_branch",
+              parameters: { type: "object", properties: { branch: { enum: ["a", "b"] } } },
+            },
+          },
+        ],
         tool_choice: { type: "function", function: { name: "choose_branch" } },
       }),
     });
@@ -109,8 +142,18 @@ describe("scripted server with LangChain ChatOpenAI", () => {
   it("lists models and serves deterministic embeddings (float and base64) through OpenAIEmbeddings", async () => {
     const models = (await (await fetch(`${server.url}/models`)).json()) as { data: { id: string }[] };
     expect(models.data.map((m) => m.id)).toContain("scripted-demo");
-    const emb = new OpenAIEmbeddings({ model: "scripted-embed", apiKey: "k", maxRetries: 0, configuration: { baseURL: server.url } });
-    const [a, b, c, d] = await emb.embedDocuments(["the cat sat on the mat", "the cat sat on the mat", "a cat on a mat", "quantum chromodynamics"]);
+    const emb = new OpenAIEmbeddings({
+      model: "scripted-embed",
+      apiKey: "k",
+      maxRetries: 0,
+      configuration: { baseURL: server.url },
+    });
+    const [a, b, c, d] = await emb.embedDocuments([
+      "the cat sat on the mat",
+      "the cat sat on the mat",
+      "a cat on a mat",
+      "quantum chromodynamics",
+    ]);
     expect(a).toHaveLength(256);
     expect(a).toEqual(b);
     expect(Math.hypot(...a!)).toBeCloseTo(1, 5);

@@ -4,12 +4,27 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { createLogger } from "@/lib/logger";
 import { DEFAULT_EMBEDDING_DIM, embed, toBase64 } from "./embeddings";
-import { FixtureError, loadFixtureDir, parseFixture, type FixtureFileInput, type FixtureSet, type Rule } from "./fixture";
+import {
+  FixtureError,
+  loadFixtureDir,
+  parseFixture,
+  type FixtureFileInput,
+  type FixtureSet,
+  type Rule,
+} from "./fixture";
 import { chatRequestSchema, estimateTokens, promptTokens, requestFacts } from "./request";
 import { errorBody, newId, planFor } from "./respond";
 import { FALLBACK_RULE_ID, RuleBook } from "./rules";
 import { sendCompletion, sendJson, sendStream } from "./send";
-import { PERSONALITIES, personalityOf, refusal, renderFacts, styled, type Personality, type PersonalityName } from "./personality";
+import {
+  PERSONALITIES,
+  personalityOf,
+  refusal,
+  renderFacts,
+  styled,
+  type Personality,
+  type PersonalityName,
+} from "./personality";
 
 const log = createLogger({ component: "scripted-model" });
 
@@ -136,7 +151,16 @@ class Handler {
     const url = new URL(req.url ?? "/", "http://x");
     const named = /^\/p\/([^/]+)(\/.*)$/.exec(url.pathname);
     const personality = named ? personalityOf(named[1]!) : PERSONALITIES[this.personality];
-    if (!personality) return sendJson(res, 404, errorBody(`Unknown personality "${named![1]}"; have: ${Object.keys(PERSONALITIES).join(", ")}.`, "invalid_request_error", "unknown_url"));
+    if (!personality)
+      return sendJson(
+        res,
+        404,
+        errorBody(
+          `Unknown personality "${named![1]}"; have: ${Object.keys(PERSONALITIES).join(", ")}.`,
+          "invalid_request_error",
+          "unknown_url",
+        ),
+      );
     const pathname = named ? named[2]! : url.pathname;
     const route = `${req.method} ${pathname.replace(/\/+$/, "")}`;
     switch (route) {
@@ -145,7 +169,10 @@ class Handler {
       case "POST /v1/embeddings":
         return this.embeddings(req, res);
       case "GET /v1/models":
-        return sendJson(res, 200, { object: "list", data: this.book.models().map((id) => ({ id, object: "model", created: 0, owned_by: "weft-scripted" })) });
+        return sendJson(res, 200, {
+          object: "list",
+          data: this.book.models().map((id) => ({ id, object: "model", created: 0, owned_by: "weft-scripted" })),
+        });
       case "GET /health":
       case "GET /_scripted/health":
         return sendJson(res, 200, { ok: true });
@@ -159,7 +186,11 @@ class Handler {
       case "POST /_scripted/fixtures":
         return this.control(req, res);
       default:
-        return sendJson(res, 404, errorBody(`Unknown request URL: ${req.method} ${url.pathname}.`, "invalid_request_error", "unknown_url"));
+        return sendJson(
+          res,
+          404,
+          errorBody(`Unknown request URL: ${req.method} ${url.pathname}.`, "invalid_request_error", "unknown_url"),
+        );
     }
   }
 
@@ -167,7 +198,11 @@ class Handler {
     try {
       return JSON.parse(await readBody(req));
     } catch (e) {
-      sendJson(res, 400, errorBody(`We could not parse the JSON body of your request: ${(e as Error).message}`, "invalid_request_error"));
+      sendJson(
+        res,
+        400,
+        errorBody(`We could not parse the JSON body of your request: ${(e as Error).message}`, "invalid_request_error"),
+      );
       return undefined;
     }
   }
@@ -176,7 +211,12 @@ class Handler {
     const body = await this.json(req, res);
     if (body === undefined) return;
     const parsed = controlFixtures.safeParse(body);
-    if (!parsed.success) return sendJson(res, 400, errorBody("Body must be a fixture object: {mode?, rules, models?}.", "invalid_fixture"));
+    if (!parsed.success)
+      return sendJson(
+        res,
+        400,
+        errorBody("Body must be a fixture object: {mode?, rules, models?}.", "invalid_fixture"),
+      );
     const { mode, ...fixture } = parsed.data;
     try {
       this.book.load([parseFixture("POST /_scripted/fixtures", fixture)], mode);
@@ -187,20 +227,53 @@ class Handler {
     sendJson(res, 200, { ok: true, rules: this.book.ordered().map((r) => r.id) });
   }
 
-  private async chat(req: IncomingMessage, res: ServerResponse, path: string, persona: Personality, personaName: string): Promise<void> {
+  private async chat(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    persona: Personality,
+    personaName: string,
+  ): Promise<void> {
     const raw = await this.json(req, res);
     if (raw === undefined) return;
     const parsed = chatRequestSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const message = `Invalid request: ${issue?.path.join(".") || "body"}: ${issue?.message ?? "malformed"}`;
-      this.record({ path, model: null, rule: null, matched: false, call: 0, outcome: "bad_request", status: 400, stream: false, lastUser: "", tools: [], schema: null, body: raw });
+      this.record({
+        path,
+        model: null,
+        rule: null,
+        matched: false,
+        call: 0,
+        outcome: "bad_request",
+        status: 400,
+        stream: false,
+        lastUser: "",
+        tools: [],
+        schema: null,
+        body: raw,
+      });
       return sendJson(res, 400, errorBody(message, "invalid_request_error"));
     }
     const facts = requestFacts(parsed.data);
     const refused = refusal(persona, parsed.data);
     if (refused) {
-      this.record({ path, model: facts.model, rule: null, matched: false, call: 0, outcome: "refused", status: 400, stream: facts.stream, lastUser: facts.lastUser, tools: facts.tools, schema: facts.schemaName ?? null, personality: personaName, body: raw });
+      this.record({
+        path,
+        model: facts.model,
+        rule: null,
+        matched: false,
+        call: 0,
+        outcome: "refused",
+        status: 400,
+        stream: facts.stream,
+        lastUser: facts.lastUser,
+        tools: facts.tools,
+        schema: facts.schemaName ?? null,
+        personality: personaName,
+        body: raw,
+      });
       return sendJson(res, 400, errorBody(refused, "invalid_request_error", "unsupported_parameter"));
     }
     const decision = this.book.decide(facts);
@@ -209,16 +282,40 @@ class Handler {
     const outcome = decision.kind === "fault" ? `fault:${decision.fault.kind}` : "reply";
     const status = plan.kind === "error" ? plan.status : 200;
     this.record({
-      path, model: facts.model, rule: decision.ruleId, matched: decision.ruleId !== FALLBACK_RULE_ID && decision.nearest === undefined, call: decision.call, outcome, status,
-      stream: facts.stream, lastUser: facts.lastUser, tools: facts.tools, schema: facts.schemaName ?? null, personality: personaName, body: raw,
+      path,
+      model: facts.model,
+      rule: decision.ruleId,
+      matched: decision.ruleId !== FALLBACK_RULE_ID && decision.nearest === undefined,
+      call: decision.call,
+      outcome,
+      status,
+      stream: facts.stream,
+      lastUser: facts.lastUser,
+      tools: facts.tools,
+      schema: facts.schemaName ?? null,
+      personality: personaName,
+      body: raw,
       ...(decision.nearest !== undefined ? { nearest: decision.nearest } : {}),
     });
-    if (decision.ruleId === FALLBACK_RULE_ID) log.info("no fixture matched", { model: facts.model, lastUser: facts.lastUser.slice(0, 120), tools: facts.tools });
+    if (decision.ruleId === FALLBACK_RULE_ID)
+      log.info("no fixture matched", {
+        model: facts.model,
+        lastUser: facts.lastUser.slice(0, 120),
+        tools: facts.tools,
+      });
     if (plan.delayMs > 0) await sleep(plan.delayMs);
     const headers: Record<string, string> = { "x-scripted-rule": decision.ruleId, "x-request-id": newId("req_") };
     if (decision.nearest !== undefined) headers["x-scripted-nearest"] = String(decision.nearest);
     if (plan.kind === "error") return sendJson(res, plan.status, plan.body, { ...headers, ...plan.headers });
-    const ctx = { model: facts.model, promptTokens: promptTokens(parsed.data), includeUsage: facts.includeUsage, headers, argsAsObject: persona.argsAsObject, ...(persona.chunkChars ? { chunkChars: persona.chunkChars } : {}), ...(this.onChunk ? { onChunk: this.onChunk } : {}) };
+    const ctx = {
+      model: facts.model,
+      promptTokens: promptTokens(parsed.data),
+      includeUsage: facts.includeUsage,
+      headers,
+      argsAsObject: persona.argsAsObject,
+      ...(persona.chunkChars ? { chunkChars: persona.chunkChars } : {}),
+      ...(this.onChunk ? { onChunk: this.onChunk } : {}),
+    };
     if (facts.stream) return sendStream(res, plan, ctx);
     sendCompletion(res, plan, ctx);
   }
@@ -227,15 +324,40 @@ class Handler {
     const raw = await this.json(req, res);
     if (raw === undefined) return;
     const parsed = embeddingRequest.safeParse(raw);
-    if (!parsed.success) return sendJson(res, 400, errorBody("Invalid embeddings request: input must be a string or an array of strings.", "invalid_request_error"));
+    if (!parsed.success)
+      return sendJson(
+        res,
+        400,
+        errorBody(
+          "Invalid embeddings request: input must be a string or an array of strings.",
+          "invalid_request_error",
+        ),
+      );
     const { input, model, dimensions, encoding_format } = parsed.data;
     const texts = (Array.isArray(input) ? input : [input]).map((x) => (typeof x === "string" ? x : JSON.stringify(x)));
     const vectors = texts.map((t) => embed(t, dimensions ?? this.dim));
     const tokens = texts.reduce((n, t) => n + estimateTokens(t), 0);
-    this.record({ path: "/v1/embeddings", model, rule: null, matched: true, call: 0, outcome: "embeddings", status: 200, stream: false, lastUser: "", tools: [], schema: null, body: raw });
+    this.record({
+      path: "/v1/embeddings",
+      model,
+      rule: null,
+      matched: true,
+      call: 0,
+      outcome: "embeddings",
+      status: 200,
+      stream: false,
+      lastUser: "",
+      tools: [],
+      schema: null,
+      body: raw,
+    });
     sendJson(res, 200, {
       object: "list",
-      data: vectors.map((v, index) => ({ object: "embedding", index, embedding: encoding_format === "base64" ? toBase64(v) : v })),
+      data: vectors.map((v, index) => ({
+        object: "embedding",
+        index,
+        embedding: encoding_format === "base64" ? toBase64(v) : v,
+      })),
       model,
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     });
@@ -248,7 +370,13 @@ class Handler {
  */
 export async function startScriptedServer(opts: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   const initial = opts.fixtures ? toFixtureSets(opts.fixtures) : [];
-  const handler = new Handler(initial, opts.embeddingDim ?? DEFAULT_EMBEDDING_DIM, opts.maxLog ?? 5000, opts.personality, opts.onChunk);
+  const handler = new Handler(
+    initial,
+    opts.embeddingDim ?? DEFAULT_EMBEDDING_DIM,
+    opts.maxLog ?? 5000,
+    opts.personality,
+    opts.onChunk,
+  );
   const server = createServer((req, res) => {
     handler.handle(req, res).catch((e: unknown) => {
       log.error("scripted server error", { err: e as Error, url: req.url });

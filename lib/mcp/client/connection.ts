@@ -8,8 +8,17 @@ import { checkTarget, type NetPolicy } from "@/lib/net";
 
 /** How to reach an external MCP server (stored as the code of a Tool row of kind "mcp", approved by hash). */
 export const mcpServerConfigSchema = z.discriminatedUnion("transport", [
-  z.object({ transport: z.literal("stdio"), command: z.string().min(1), args: z.array(z.string()).default([]), cwd: z.string().optional() }),
-  z.object({ transport: z.literal("http"), url: z.string().url(), headers: z.record(z.string(), z.string()).default({}) }),
+  z.object({
+    transport: z.literal("stdio"),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    cwd: z.string().optional(),
+  }),
+  z.object({
+    transport: z.literal("http"),
+    url: z.string().url(),
+    headers: z.record(z.string(), z.string()).default({}),
+  }),
 ]);
 export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>;
 
@@ -27,12 +36,23 @@ export interface McpToolInfo {
 export const stdioAllowed = (): boolean => env().WEFT_MCP_ALLOW_STDIO || env().NODE_ENV === "test";
 
 /** Connects, runs `fn`, always closes (a stdio server process ends with it). Times out after `timeoutMs`. */
-export async function withMcpClient<T>(config: McpServerConfig, fn: (client: Client) => Promise<T>, net: NetPolicy = {}, timeoutMs = 30_000): Promise<T> {
+export async function withMcpClient<T>(
+  config: McpServerConfig,
+  fn: (client: Client) => Promise<T>,
+  net: NetPolicy = {},
+  timeoutMs = 30_000,
+): Promise<T> {
   const client = new Client({ name: "weft", version: "1.0.0" });
   let transport;
   if (config.transport === "stdio") {
     if (!stdioAllowed()) throw new Error("stdio MCP servers are disabled on this server (WEFT_MCP_ALLOW_STDIO)");
-    transport = new StdioClientTransport({ command: config.command, args: config.args, cwd: config.cwd, env: { PATH: process.env.PATH ?? "" }, stderr: "ignore" });
+    transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      cwd: config.cwd,
+      env: { PATH: process.env.PATH ?? "" },
+      stderr: "ignore",
+    });
   } else {
     await checkTarget(config.url, net);
     transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
@@ -50,20 +70,45 @@ export async function withMcpClient<T>(config: McpServerConfig, fn: (client: Cli
 }
 
 /** Lists the server's tools (within `timeoutMs`, default 30 s). */
-export async function listMcpTools(config: McpServerConfig, net?: NetPolicy, timeoutMs?: number): Promise<McpToolInfo[]> {
-  return withMcpClient(config, async (client) => {
-    const { tools } = await client.listTools();
-    return tools.map((t) => ({ name: t.name, description: t.description ?? "", inputSchema: t.inputSchema as Record<string, unknown> }));
-  }, net, timeoutMs);
+export async function listMcpTools(
+  config: McpServerConfig,
+  net?: NetPolicy,
+  timeoutMs?: number,
+): Promise<McpToolInfo[]> {
+  return withMcpClient(
+    config,
+    async (client) => {
+      const { tools } = await client.listTools();
+      return tools.map((t) => ({
+        name: t.name,
+        description: t.description ?? "",
+        inputSchema: t.inputSchema as Record<string, unknown>,
+      }));
+    },
+    net,
+    timeoutMs,
+  );
 }
 
 /** Calls one tool; text contents are joined, structured content returned when present; isError throws. */
-export async function callMcpTool(config: McpServerConfig, name: string, args: Record<string, unknown>, net?: NetPolicy): Promise<unknown> {
-  return withMcpClient(config, async (client) => {
-    const result = await client.callTool({ name, arguments: args });
-    const content = Array.isArray(result.content) ? (result.content as Array<{ type: string; text?: string }>) : [];
-    const text = content.filter((c) => c.type === "text").map((c) => c.text ?? "").join("\n");
-    if (result.isError) throw new Error(text || `MCP tool ${name} failed`);
-    return result.structuredContent ?? text;
-  }, net);
+export async function callMcpTool(
+  config: McpServerConfig,
+  name: string,
+  args: Record<string, unknown>,
+  net?: NetPolicy,
+): Promise<unknown> {
+  return withMcpClient(
+    config,
+    async (client) => {
+      const result = await client.callTool({ name, arguments: args });
+      const content = Array.isArray(result.content) ? (result.content as Array<{ type: string; text?: string }>) : [];
+      const text = content
+        .filter((c) => c.type === "text")
+        .map((c) => c.text ?? "")
+        .join("\n");
+      if (result.isError) throw new Error(text || `MCP tool ${name} failed`);
+      return result.structuredContent ?? text;
+    },
+    net,
+  );
 }

@@ -17,7 +17,11 @@ useTestDatabase();
 const fixture = path.resolve(process.cwd(), "lib/tools/fixtures/mcp-stdio-server.mjs");
 /** A process that reads its stdin and never answers (it ends with its stdin, so no test leaves it running). */
 const SILENT_SERVER = "process.stdin.on('data', () => {}); process.stdin.on('end', () => process.exit(0))";
-const mcpNames = (entries: Awaited<ReturnType<typeof listRunnableTools>>) => entries.filter((t) => t.kind === "mcp").map((t) => t.descriptor.name).sort();
+const mcpNames = (entries: Awaited<ReturnType<typeof listRunnableTools>>) =>
+  entries
+    .filter((t) => t.kind === "mcp")
+    .map((t) => t.descriptor.name)
+    .sort();
 
 async function approvedServer(ownerId: string, name: string, config: Parameters<typeof saveMcpServer>[2]) {
   const v = await saveMcpServer(ownerId, name, config);
@@ -42,7 +46,11 @@ describe("MCP listings for catalogs", () => {
     expect(mcpListingCount() - before).toBe(1);
 
     // a changed config is a new version: once approved, it is listed afresh
-    await approvedServer(owner.id, "fixture", { transport: "stdio", command: process.execPath, args: [fixture, "--again"] });
+    await approvedServer(owner.id, "fixture", {
+      transport: "stdio",
+      command: process.execPath,
+      args: [fixture, "--again"],
+    });
     expect(mcpNames(await listRunnableTools(owner.id))).toEqual(["fixture__add", "fixture__shout"]);
     expect(mcpListingCount() - before).toBe(2);
 
@@ -59,20 +67,33 @@ describe("MCP listings for catalogs", () => {
     // listed first with the default deadline, so the short ones below apply to the silent server alone
     expect(mcpNames(await listRunnableTools(owner.id))).toEqual(["fixture__add", "fixture__shout"]);
     // a process that starts and never speaks MCP
-    await approvedServer(owner.id, "silent", { transport: "stdio", command: process.execPath, args: ["-e", SILENT_SERVER] });
+    await approvedServer(owner.id, "silent", {
+      transport: "stdio",
+      command: process.execPath,
+      args: ["-e", SILENT_SERVER],
+    });
     const before = mcpListingCount();
     let t = performance.now();
-    expect(mcpNames(await listRunnableTools(owner.id, { mcp: { timeoutMs: 3_000 } }))).toEqual(["fixture__add", "fixture__shout"]);
+    expect(mcpNames(await listRunnableTools(owner.id, { mcp: { timeoutMs: 3_000 } }))).toEqual([
+      "fixture__add",
+      "fixture__shout",
+    ]);
     expect(performance.now() - t).toBeGreaterThanOrEqual(2_900);
     expect(mcpListingCount() - before).toBe(1);
 
     t = performance.now();
-    expect(mcpNames(await listRunnableTools(owner.id, { mcp: { timeoutMs: 3_000 } }))).toEqual(["fixture__add", "fixture__shout"]);
+    expect(mcpNames(await listRunnableTools(owner.id, { mcp: { timeoutMs: 3_000 } }))).toEqual([
+      "fixture__add",
+      "fixture__shout",
+    ]);
     expect(performance.now() - t).toBeLessThan(2_900);
     expect(mcpListingCount() - before).toBe(1);
 
     // once its failure is old enough, it is tried again
-    expect(mcpNames(await listRunnableTools(owner.id, { mcp: { timeoutMs: 300, failureMaxAgeMs: 0 } }))).toEqual(["fixture__add", "fixture__shout"]);
+    expect(mcpNames(await listRunnableTools(owner.id, { mcp: { timeoutMs: 300, failureMaxAgeMs: 0 } }))).toEqual([
+      "fixture__add",
+      "fixture__shout",
+    ]);
     expect(mcpListingCount() - before).toBe(2);
   }, 120_000);
 
@@ -87,7 +108,7 @@ describe("MCP listings for catalogs", () => {
     expect(performance.now() - t).toBeLessThan(3_500);
     // later requests, each waiting 500 ms at most, get the tools once the one listing has ended
     let names: string[] = [];
-    for (const deadline = Date.now() + 30_000; names.length === 0 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 30_000; names.length === 0 && Date.now() < deadline;) {
       names = mcpNames(await listRunnableTools(owner.id, { mcp: { waitMs: 500 } }));
     }
     expect(names).toEqual(["slow__add", "slow__shout"]);
@@ -96,13 +117,20 @@ describe("MCP listings for catalogs", () => {
 
   test("running a tool reuses the listing for its resolution but reads the approval every time", async () => {
     const owner = await createTestUser();
-    const v = await approvedServer(owner.id, "fixture", { transport: "stdio", command: process.execPath, args: [fixture] });
+    const v = await approvedServer(owner.id, "fixture", {
+      transport: "stdio",
+      command: process.execPath,
+      args: [fixture],
+    });
     const before = mcpListingCount();
     expect(await executeTool(owner.id, { name: "fixture__add" }, { a: 1, b: 2 })).toEqual({ ok: true, output: "3" });
     expect(await executeTool(owner.id, { name: "fixture__add" }, { a: 20, b: 22 })).toEqual({ ok: true, output: "42" });
     expect(mcpListingCount() - before).toBe(1);
     await revokeToolVersion(owner.id, v.id);
-    expect(await executeTool(owner.id, { name: "fixture__add" }, { a: 1, b: 2 })).toMatchObject({ ok: false, error: expect.stringMatching(/approved/) });
+    expect(await executeTool(owner.id, { name: "fixture__add" }, { a: 1, b: 2 })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/approved/),
+    });
     expect(mcpListingCount() - before).toBe(1);
   }, 60_000);
 

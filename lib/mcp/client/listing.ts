@@ -41,13 +41,21 @@ export const mcpListingCount = (): number => listings;
 export const clearMcpListings = (): void => entries.clear();
 
 /** The tools of an approved MCP server version (its stored config), through the cache, keyed by owner and the version's hash. */
-export function approvedMcpTools(ownerId: string, version: Pick<ToolVersionRow, "code" | "codeHash">, options?: ListingOptions): Promise<McpToolInfo[]> {
+export function approvedMcpTools(
+  ownerId: string,
+  version: Pick<ToolVersionRow, "code" | "codeHash">,
+  options?: ListingOptions,
+): Promise<McpToolInfo[]> {
   const config = mcpServerConfigSchema.parse(JSON.parse(version.code ?? "{}"));
   return cachedMcpTools(`${ownerId}:${version.codeHash}`, config, options);
 }
 
 /** The server's tools, from a kept listing when it is fresh enough; rejects with the listing's error or at `waitMs`. */
-export function cachedMcpTools(key: string, config: McpServerConfig, options: ListingOptions = {}): Promise<McpToolInfo[]> {
+export function cachedMcpTools(
+  key: string,
+  config: McpServerConfig,
+  options: ListingOptions = {},
+): Promise<McpToolInfo[]> {
   const listing = keptOrNew(key, config, options);
   const { waitMs } = options;
   if (waitMs === undefined) return listing;

@@ -18,14 +18,27 @@ const fixture = path.resolve(process.cwd(), "lib/tools/fixtures/mcp-stdio-server
 describe("MCP client: an external stdio server process joins the registry", () => {
   test("unapproved server refused; approved: tools listed and called", async () => {
     const owner = await createTestUser();
-    const v = await saveMcpServer(owner.id, "fixture", { transport: "stdio", command: process.execPath, args: [fixture] });
-    expect(await executeTool(owner.id, { name: "fixture__add" }, { a: 1, b: 2 })).toMatchObject({ ok: false, error: expect.stringMatching(/not approved|no approved/) });
+    const v = await saveMcpServer(owner.id, "fixture", {
+      transport: "stdio",
+      command: process.execPath,
+      args: [fixture],
+    });
+    expect(await executeTool(owner.id, { name: "fixture__add" }, { a: 1, b: 2 })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/not approved|no approved/),
+    });
     await approveToolVersion(owner.id, v.id, v.codeHash!);
     const names = (await listRunnableTools(owner.id)).filter((t) => t.kind === "mcp").map((t) => t.descriptor.name);
     expect(names.sort()).toEqual(["fixture__add", "fixture__shout"]);
     expect(await executeTool(owner.id, { name: "fixture__add" }, { a: 2, b: 40 })).toEqual({ ok: true, output: "42" });
-    expect(await executeTool(owner.id, { name: "fixture__shout" }, { text: "weft" })).toEqual({ ok: true, output: "WEFT" });
-    expect(await executeTool(owner.id, { name: "fixture__nope" }, {})).toMatchObject({ ok: false, error: expect.stringMatching(/no tool/) });
+    expect(await executeTool(owner.id, { name: "fixture__shout" }, { text: "weft" })).toEqual({
+      ok: true,
+      output: "WEFT",
+    });
+    expect(await executeTool(owner.id, { name: "fixture__nope" }, {})).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/no tool/),
+    });
   }, 180_000);
 });
 
@@ -40,7 +53,13 @@ describe("Weft's MCP endpoint over HTTP (SDK client)", () => {
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-      const response = await handleMcpRequest(new Request(`http://localhost${req.url}`, { method: req.method, headers, body: req.method === "GET" ? undefined : body }));
+      const response = await handleMcpRequest(
+        new Request(`http://localhost${req.url}`, {
+          method: req.method,
+          headers,
+          body: req.method === "GET" ? undefined : body,
+        }),
+      );
       res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
       res.end(Buffer.from(await response.arrayBuffer()));
     });
@@ -51,7 +70,12 @@ describe("Weft's MCP endpoint over HTTP (SDK client)", () => {
 
   test("lists and calls the owner's approved tools; unapproved ones are absent and refused; no token → 401", async () => {
     const owner = await createTestUser();
-    const v = await saveCodeTool(owner.id, { name: "greet", description: "Greets", code: `function run(i){ return "hello " + i.who }`, argsSchema: { type: "object", properties: { who: { type: "string" } }, required: ["who"] } });
+    const v = await saveCodeTool(owner.id, {
+      name: "greet",
+      description: "Greets",
+      code: `function run(i){ return "hello " + i.who }`,
+      argsSchema: { type: "object", properties: { who: { type: "string" } }, required: ["who"] },
+    });
     await approveToolVersion(owner.id, v.id, v.codeHash!);
     await saveCodeTool(owner.id, { name: "draft_tool", code: `function run(){ return 1 }` });
 
@@ -61,11 +85,17 @@ describe("Weft's MCP endpoint over HTTP (SDK client)", () => {
     expect(names).toContain("greet");
     expect(names).toContain("math");
     expect(names).not.toContain("draft_tool");
-    expect(await client.callTool({ name: "greet", arguments: { who: "mcp" } })).toMatchObject({ content: [{ type: "text", text: "hello mcp" }] });
+    expect(await client.callTool({ name: "greet", arguments: { who: "mcp" } })).toMatchObject({
+      content: [{ type: "text", text: "hello mcp" }],
+    });
     expect(await client.callTool({ name: "draft_tool", arguments: {} })).toMatchObject({ isError: true });
     await client.close();
 
-    const anon = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const anon = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
     expect(anon.status).toBe(401);
   }, 180_000);
 });

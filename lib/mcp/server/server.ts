@@ -22,10 +22,17 @@ import { callWorkflowTool, isWorkflowToolName, listWorkflowTools } from "./workf
 export function createWeftMcpServer(ownerId: string): Server {
   const server = new Server({ name: "weft", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const [tools, workflows] = await Promise.all([listRunnableTools(ownerId, { mcp: "skip" }), listWorkflowTools(ownerId)]);
+    const [tools, workflows] = await Promise.all([
+      listRunnableTools(ownerId, { mcp: "skip" }),
+      listWorkflowTools(ownerId),
+    ]);
     return {
       tools: [
-        ...tools.map((t) => ({ name: t.descriptor.name, description: t.descriptor.description, inputSchema: { type: "object" as const, ...t.descriptor.parameters } })),
+        ...tools.map((t) => ({
+          name: t.descriptor.name,
+          description: t.descriptor.description,
+          inputSchema: { type: "object" as const, ...t.descriptor.parameters },
+        })),
         ...workflows.map((w) => ({ name: w.name, description: w.description, inputSchema: w.inputSchema })),
         ...experimentTools(),
       ],
@@ -37,11 +44,15 @@ export function createWeftMcpServer(ownerId: string): Server {
       return { ...(answer.ok ? {} : { isError: true }), content: [{ type: "text" as const, text: answer.text }] };
     }
     if (isWorkflowToolName(request.params.name)) {
-      const run = await callWorkflowTool(ownerId, request.params.name, request.params.arguments ?? {}, { signal: extra.signal });
+      const run = await callWorkflowTool(ownerId, request.params.name, request.params.arguments ?? {}, {
+        signal: extra.signal,
+      });
       if (run && !run.ok) return { isError: true, content: [{ type: "text" as const, text: run.error }] };
       if (run) return { content: [{ type: "text" as const, text: JSON.stringify(run.outputs) }] };
     }
-    const result = await executeTool(ownerId, { name: request.params.name }, request.params.arguments ?? {}, { signal: extra.signal });
+    const result = await executeTool(ownerId, { name: request.params.name }, request.params.arguments ?? {}, {
+      signal: extra.signal,
+    });
     if (!result.ok) return { isError: true, content: [{ type: "text" as const, text: result.error }] };
     const text = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
     return { content: [{ type: "text" as const, text }] };
@@ -51,9 +62,13 @@ export function createWeftMcpServer(ownerId: string): Server {
 
 /** A JSON-RPC error answer (no request id: it was refused before one was read). */
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), { status, headers: { "content-type": "application/json", ...headers } });
+  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
 
-const unauthorized = () => rpcError(401, -32001, "Unauthorized: send Authorization: Bearer <Weft API token>", { "www-authenticate": "Bearer" });
+const unauthorized = () =>
+  rpcError(401, -32001, "Unauthorized: send Authorization: Bearer <Weft API token>", { "www-authenticate": "Bearer" });
 
 /** Requests one user may send to /api/mcp per minute (WEFT_MCP_RATE_LIMIT, default 120), whichever token they use. */
 export const mcpRateRule = (): RateLimitRule => ({ name: "mcp", max: env().WEFT_MCP_RATE_LIMIT, windowMs: 60_000 });
@@ -71,7 +86,12 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   const decision = await rateLimiter().hit(mcpRateRule(), auth.ownerId);
   if (!decision.allowed) {
     const wait = decision.retryAfterSeconds;
-    return rpcError(429, -32000, `Too many MCP requests: at most ${mcpRateRule().max} a minute (WEFT_MCP_RATE_LIMIT). Try again in ${wait} s.`, { "retry-after": String(wait) });
+    return rpcError(
+      429,
+      -32000,
+      `Too many MCP requests: at most ${mcpRateRule().max} a minute (WEFT_MCP_RATE_LIMIT). Try again in ${wait} s.`,
+      { "retry-after": String(wait) },
+    );
   }
   let parsedBody: unknown;
   if (request.method === "POST") {
@@ -83,7 +103,10 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     }
   }
   const server = createWeftMcpServer(auth.ownerId);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   try {
     return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });

@@ -14,7 +14,15 @@ import { handleMcpRequest } from "./server";
  * run_workflow_<name> with the workflow's inputs as its schema and calls it; the run goes through a
  * real worker process, BullMQ, PostgreSQL and the scripted model, and the call answers its outputs.
  */
-useWorkerRuntime({ fixtures: [{ rules: [{ id: "mcp-wf", match: { anyMessage: "mcp-served workflow" }, reply: { text: "SUMMARY: served over MCP" } }] }] });
+useWorkerRuntime({
+  fixtures: [
+    {
+      rules: [
+        { id: "mcp-wf", match: { anyMessage: "mcp-served workflow" }, reply: { text: "SUMMARY: served over MCP" } },
+      ],
+    },
+  ],
+});
 let server: http.Server;
 let url = "";
 
@@ -25,7 +33,14 @@ const summariser: WorkflowInput = {
   agents: [{ key: "writer", name: "Writer", instructions: "Summarise the text in one line." }],
   nodes: [
     { id: "start", type: "start", position: { x: 0, y: 0 } },
-    { id: "write", type: "agent", agent: "writer", task: "Summarise: {{inputs.text}}", branches: [{ id: "done" }], position: { x: 200, y: 0 } },
+    {
+      id: "write",
+      type: "agent",
+      agent: "writer",
+      task: "Summarise: {{inputs.text}}",
+      branches: [{ id: "done" }],
+      position: { x: 200, y: 0 },
+    },
     { id: "end", type: "end", outputs: { summary: "{{nodes.write.output}}" }, position: { x: 400, y: 0 } },
   ],
   edges: [
@@ -40,7 +55,13 @@ beforeAll(async () => {
     for await (const c of req) chunks.push(c as Buffer);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const response = await handleMcpRequest(new Request(`http://localhost${req.url}`, { method: req.method, headers, body: req.method === "GET" || !chunks.length ? undefined : Buffer.concat(chunks) }));
+    const response = await handleMcpRequest(
+      new Request(`http://localhost${req.url}`, {
+        method: req.method,
+        headers,
+        body: req.method === "GET" || !chunks.length ? undefined : Buffer.concat(chunks),
+      }),
+    );
     res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
     res.end(Buffer.from(await response.arrayBuffer()));
   });
@@ -62,15 +83,26 @@ test("an MCP client lists the owner's saved workflows as tools and runs one to i
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: owner.auth } }));
   const tools = (await client.listTools()).tools;
   const wf = tools.find((t) => t.name === "run_workflow_test_workflow");
-  expect(wf?.inputSchema).toMatchObject({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
+  expect(wf?.inputSchema).toMatchObject({
+    type: "object",
+    properties: { text: { type: "string" } },
+    required: ["text"],
+  });
   expect(tools.some((t) => t.name === "run_workflow_draft_only")).toBe(false);
   expect(tools.some((t) => t.name === "math")).toBe(true);
 
-  const result = await client.callTool({ name: "run_workflow_test_workflow", arguments: { text: "an mcp-served workflow" } }, undefined, { timeout: 150_000 });
+  const result = await client.callTool(
+    { name: "run_workflow_test_workflow", arguments: { text: "an mcp-served workflow" } },
+    undefined,
+    { timeout: 150_000 },
+  );
   expect(result.isError).toBeFalsy();
   expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual({ summary: "SUMMARY: served over MCP" });
   // Missing inputs are refused with the reason, not run.
-  expect(await client.callTool({ name: "run_workflow_test_workflow", arguments: {} })).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/inputs/) }] });
+  expect(await client.callTool({ name: "run_workflow_test_workflow", arguments: {} })).toMatchObject({
+    isError: true,
+    content: [{ text: expect.stringMatching(/inputs/) }],
+  });
   await client.close();
 
   // Another user's token sees none of these workflows.

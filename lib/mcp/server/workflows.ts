@@ -20,7 +20,13 @@ export interface WorkflowTool {
 
 const PREFIX = "run_workflow_";
 
-const slug = (s: string) => s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 40) || "workflow";
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 40) || "workflow";
 
 function fieldSchema(f: Field): Record<string, unknown> {
   const description = f.description ? { description: f.description } : {};
@@ -44,9 +50,15 @@ export async function listWorkflowTools(ownerId: string): Promise<WorkflowTool[]
     taken.add(name);
     const inputs = version.document.inputs;
     out.push({
-      name, workflowId: wf.id, version: version.version,
+      name,
+      workflowId: wf.id,
+      version: version.version,
       description: `Runs the Weft workflow "${wf.name}" (v${version.version})${wf.description ? `: ${wf.description}` : ""}. Answers the run's outputs.`,
-      inputSchema: { type: "object", properties: Object.fromEntries(inputs.map((f) => [f.key, fieldSchema(f)])), required: inputs.filter((f) => f.required).map((f) => f.key) },
+      inputSchema: {
+        type: "object",
+        properties: Object.fromEntries(inputs.map((f) => [f.key, fieldSchema(f)])),
+        required: inputs.filter((f) => f.required).map((f) => f.key),
+      },
     });
   }
   return out;
@@ -55,19 +67,27 @@ export async function listWorkflowTools(ownerId: string): Promise<WorkflowTool[]
 export const isWorkflowToolName = (name: string): boolean => name.startsWith(PREFIX);
 
 /** Outcome of a workflow tool call: the finished run's status and outputs (or why it did not succeed). */
-export type WorkflowCallResult = { ok: true; runId: string; outputs: unknown } | { ok: false; runId?: string; error: string };
+export type WorkflowCallResult =
+  { ok: true; runId: string; outputs: unknown } | { ok: false; runId?: string; error: string };
 
 /**
  * Runs the workflow behind `name` with `args` as inputs and waits (lib/runs/wait.ts: woken by the
  * run's wake-ups, reading PostgreSQL, the source of truth) until the run is terminal, `timeoutMs` passes (the run keeps going; its id is returned) or
  * `signal` aborts. A worker must be running. Null when no saved workflow is served under `name`.
  */
-export async function callWorkflowTool(ownerId: string, name: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<WorkflowCallResult | null> {
+export async function callWorkflowTool(
+  ownerId: string,
+  name: string,
+  args: Record<string, unknown>,
+  opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<WorkflowCallResult | null> {
   const tool = (await listWorkflowTools(ownerId)).find((t) => t.name === name);
   if (!tool) return null;
   let runId: string;
   try {
-    runId = (await startRun(ownerId, tool.workflowId, { inputs: args, version: tool.version }, { trigger: "mcp", label: name })).run.id;
+    runId = (
+      await startRun(ownerId, tool.workflowId, { inputs: args, version: tool.version }, { trigger: "mcp", label: name })
+    ).run.id;
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }
@@ -75,9 +95,16 @@ export async function callWorkflowTool(ownerId: string, name: string, args: Reco
   const run = await getRun(ownerId, runId);
   const status = run.status as RunStatus;
   if (isTerminalRunStatus(status)) {
-    return status === "succeeded" ? { ok: true, runId, outputs: run.outputs } : { ok: false, runId, error: `Run ${runId} ended ${status}${run.reason ? `: ${run.reason}` : ""}` };
+    return status === "succeeded"
+      ? { ok: true, runId, outputs: run.outputs }
+      : { ok: false, runId, error: `Run ${runId} ended ${status}${run.reason ? `: ${run.reason}` : ""}` };
   }
-  if (status === "waiting") return { ok: false, runId, error: `Run ${runId} waits for a human review; answer it at /runs/${runId} (or POST /api/runs/${runId}/answer).` };
+  if (status === "waiting")
+    return {
+      ok: false,
+      runId,
+      error: `Run ${runId} waits for a human review; answer it at /runs/${runId} (or POST /api/runs/${runId}/answer).`,
+    };
   if (opts.signal?.aborted) return { ok: false, runId, error: `Stopped waiting for run ${runId} (it keeps running).` };
   return { ok: false, runId, error: `Run ${runId} is still ${status}; it keeps running (see /runs/${runId}).` };
 }

@@ -10,11 +10,25 @@ const evaluate = math.evaluate.bind(math);
 const refuse = () => {
   throw new Error("function disabled");
 };
-math.import({ import: refuse, createUnit: refuse, evaluate: refuse, parse: refuse, simplify: refuse, derivative: refuse, resolve: refuse, reviver: refuse, compile: refuse }, { override: true });
+math.import(
+  {
+    import: refuse,
+    createUnit: refuse,
+    evaluate: refuse,
+    parse: refuse,
+    simplify: refuse,
+    derivative: refuse,
+    resolve: refuse,
+    reviver: refuse,
+    compile: refuse,
+  },
+  { override: true },
+);
 
 export const httpRequest = defineBuiltin({
   name: "http_request",
-  description: "HTTP(S) request to a public URL (private/internal addresses are refused). Returns status, headers and the text body (≤ 2 MB).",
+  description:
+    "HTTP(S) request to a public URL (private/internal addresses are refused). Returns status, headers and the text body (≤ 2 MB).",
   sideEffect: true,
   args: z.object({
     url: z.string().url(),
@@ -27,11 +41,22 @@ export const httpRequest = defineBuiltin({
 
 export const runJavascript = defineBuiltin({
   name: "run_javascript",
-  description: "Runs JavaScript in an isolated sandbox (no network, files or environment). The code must define function run(input) and return JSON.",
+  description:
+    "Runs JavaScript in an isolated sandbox (no network, files or environment). The code must define function run(input) and return JSON.",
   sideEffect: false,
-  args: z.object({ code: z.string().min(1).max(100_000), input: z.unknown().optional(), timeoutMs: z.number().int().min(50).max(10_000).default(2000) }),
+  args: z.object({
+    code: z.string().min(1).max(100_000),
+    input: z.unknown().optional(),
+    timeoutMs: z.number().int().min(50).max(10_000).default(2000),
+  }),
   run: async (args, ctx) => {
-    const result = await runSandboxed({ code: args.code, input: args.input ?? null, timeoutMs: args.timeoutMs, ownerId: ctx.ownerId, signal: ctx.signal });
+    const result = await runSandboxed({
+      code: args.code,
+      input: args.input ?? null,
+      timeoutMs: args.timeoutMs,
+      ownerId: ctx.ownerId,
+      signal: ctx.signal,
+    });
     if (!result.ok) throw new Error(`${result.error.kind}: ${result.error.message}`);
     return { output: result.output, logs: result.logs };
   },
@@ -39,7 +64,8 @@ export const runJavascript = defineBuiltin({
 
 export const mathEval = defineBuiltin({
   name: "math",
-  description: "Evaluates a math expression (mathjs syntax: arithmetic, units, matrices, functions like sqrt, log, mean). Optional numeric variables in scope.",
+  description:
+    "Evaluates a math expression (mathjs syntax: arithmetic, units, matrices, functions like sqrt, log, mean). Optional numeric variables in scope.",
   sideEffect: false,
   args: z.object({ expression: z.string().min(1).max(2000), scope: z.record(z.string(), z.number()).optional() }),
   run: async ({ expression, scope }) => {

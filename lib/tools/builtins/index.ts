@@ -9,5 +9,18 @@ export type { BuiltinTool, ToolContext } from "./types";
 
 /** Built-in tools by name; these names are reserved (user tools cannot take them). */
 export const builtinTools: ReadonlyMap<string, BuiltinTool> = new Map(
-  [httpRequest, runJavascript, mathEval, webSearch, webPageMarkdown, wordCount, regexExtract, textSplit, textJoin, kbSave, kbQuery, kbAnswer].map((t) => [t.name, t]),
+  [
+    httpRequest,
+    runJavascript,
+    mathEval,
+    webSearch,
+    webPageMarkdown,
+    wordCount,
+    regexExtract,
+    textSplit,
+    textJoin,
+    kbSave,
+    kbQuery,
+    kbAnswer,
+  ].map((t) => [t.name, t]),
 );

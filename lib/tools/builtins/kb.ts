@@ -11,11 +11,14 @@ const collectionsArg = {
   collection: z.string().min(1).max(80).optional().describe("Collection name; omit to search all your collections"),
   collections: z.array(z.string().min(1).max(80)).max(20).optional().describe("Several collection names"),
 };
-const pick = (a: { collection?: string; collections?: string[] }) => [...new Set([...(a.collection ? [a.collection] : []), ...(a.collections ?? [])])];
+const pick = (a: { collection?: string; collections?: string[] }) => [
+  ...new Set([...(a.collection ? [a.collection] : []), ...(a.collections ?? [])]),
+];
 
 export const kbSave = defineBuiltin({
   name: "kb_save",
-  description: "Saves text (Markdown allowed) as a document in a knowledge-base collection (created if missing), chunked and embedded for later kb_query / kb_answer.",
+  description:
+    "Saves text (Markdown allowed) as a document in a knowledge-base collection (created if missing), chunked and embedded for later kb_query / kb_answer.",
   sideEffect: true,
   args: z.object({
     collection: z.string().min(1).max(80).describe("Collection name"),
@@ -25,14 +28,25 @@ export const kbSave = defineBuiltin({
   run: async ({ collection, title, text }, ctx) => {
     const coll = await ensureCollection(ctx.ownerId, collection);
     const body = text.trimStart().startsWith("#") ? text : `# ${title}\n\n${text}`;
-    const { document, duplicate } = await ingestDocument(ctx.ownerId, coll.id, { name: `${title}.md`, bytes: new TextEncoder().encode(body), format: "markdown" });
-    return { collection: coll.name, documentId: document.id, title: document.title ?? title, chunks: document.chunkCount, duplicate };
+    const { document, duplicate } = await ingestDocument(ctx.ownerId, coll.id, {
+      name: `${title}.md`,
+      bytes: new TextEncoder().encode(body),
+      format: "markdown",
+    });
+    return {
+      collection: coll.name,
+      documentId: document.id,
+      title: document.title ?? title,
+      chunks: document.chunkCount,
+      duplicate,
+    };
   },
 });
 
 export const kbQuery = defineBuiltin({
   name: "kb_query",
-  description: "Searches your knowledge base (hybrid: meaning + exact words) and returns the top matching chunks with their source (document, page, heading, chunk id).",
+  description:
+    "Searches your knowledge base (hybrid: meaning + exact words) and returns the top matching chunks with their source (document, page, heading, chunk id).",
   sideEffect: false,
   args: z.object({
     query: z.string().trim().min(1).max(2000).describe("Question or keywords"),
@@ -43,8 +57,14 @@ export const kbQuery = defineBuiltin({
     const hits = await searchKnowledge(ctx.ownerId, { query: a.query, collections: pick(a), k: a.k });
     return {
       results: hits.map((h) => ({
-        chunkId: h.chunkId, document: h.documentName, collection: h.collectionName, page: h.page, heading: h.heading,
-        text: h.text, score: Number(h.score.toFixed(5)), similarity: h.similarity === null ? null : Number(h.similarity.toFixed(4)),
+        chunkId: h.chunkId,
+        document: h.documentName,
+        collection: h.collectionName,
+        page: h.page,
+        heading: h.heading,
+        text: h.text,
+        score: Number(h.score.toFixed(5)),
+        similarity: h.similarity === null ? null : Number(h.similarity.toFixed(4)),
       })),
     };
   },
@@ -52,7 +72,8 @@ export const kbQuery = defineBuiltin({
 
 export const kbAnswer = defineBuiltin({
   name: "kb_answer",
-  description: "Answers a question from your knowledge base: retrieves the top chunks, asks the model to answer from them only, and returns the answer with the cited source chunks.",
+  description:
+    "Answers a question from your knowledge base: retrieves the top chunks, asks the model to answer from them only, and returns the answer with the cited source chunks.",
   sideEffect: false,
   args: z.object({
     question: z.string().trim().min(1).max(2000),
@@ -62,8 +83,22 @@ export const kbAnswer = defineBuiltin({
   }),
   run: async (a, ctx) => {
     const config = await ownerModelResolver(ctx.ownerId)(a.model ? { model: a.model } : null);
-    const r = await answerWithSources(ctx.ownerId, { question: a.question, collections: pick(a), k: a.k }, config, { signal: ctx.signal });
-    const brief = (s: (typeof r.sources)[number]) => ({ label: s.label, chunkId: s.chunkId, document: s.documentName, collection: s.collectionName, page: s.page, heading: s.heading, text: s.text });
-    return { answer: r.answer, citations: r.citations.map(brief), sources: r.sources.map((s) => ({ label: s.label, chunkId: s.chunkId, document: s.documentName, page: s.page })) };
+    const r = await answerWithSources(ctx.ownerId, { question: a.question, collections: pick(a), k: a.k }, config, {
+      signal: ctx.signal,
+    });
+    const brief = (s: (typeof r.sources)[number]) => ({
+      label: s.label,
+      chunkId: s.chunkId,
+      document: s.documentName,
+      collection: s.collectionName,
+      page: s.page,
+      heading: s.heading,
+      text: s.text,
+    });
+    return {
+      answer: r.answer,
+      citations: r.citations.map(brief),
+      sources: r.sources.map((s) => ({ label: s.label, chunkId: s.chunkId, document: s.documentName, page: s.page })),
+    };
   },
 });

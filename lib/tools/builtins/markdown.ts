@@ -22,9 +22,14 @@ export function pageMarkdown(markdown: string, size: number): string[] {
 
 export const webPageMarkdown = defineBuiltin({
   name: "web_page_markdown",
-  description: "Fetches a public web page and returns its main content as Markdown, paged (ask for page 2, 3… of long pages).",
+  description:
+    "Fetches a public web page and returns its main content as Markdown, paged (ask for page 2, 3… of long pages).",
   sideEffect: false,
-  args: z.object({ url: z.string().url(), page: z.number().int().min(1).default(1), pageSize: z.number().int().min(500).max(50_000).default(8000) }),
+  args: z.object({
+    url: z.string().url(),
+    page: z.number().int().min(1).default(1),
+    pageSize: z.number().int().min(500).max(50_000).default(8000),
+  }),
   run: async ({ url, page, pageSize }, ctx) => {
     const res = await guardedFetch({ url, headers: { accept: "text/html,application/xhtml+xml" } }, ctx.net);
     if (res.status >= 400) throw new Error(`the page answered ${res.status}`);

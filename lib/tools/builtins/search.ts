@@ -3,7 +3,9 @@ import { guardedFetch } from "@/lib/net";
 import { defineBuiltin } from "./types";
 
 const searxResults = z.object({
-  results: z.array(z.object({ title: z.string().default(""), url: z.string(), content: z.string().default("") }).passthrough()).default([]),
+  results: z
+    .array(z.object({ title: z.string().default(""), url: z.string(), content: z.string().default("") }).passthrough())
+    .default([]),
 });
 
 export const webSearch = defineBuiltin({
@@ -12,7 +14,8 @@ export const webSearch = defineBuiltin({
   sideEffect: false,
   args: z.object({ query: z.string().min(1).max(500), limit: z.number().int().min(1).max(20).default(5) }),
   run: async ({ query, limit }, ctx) => {
-    if (!ctx.searchUrl) throw new Error("web search is not configured (set WEFT_SEARCH_URL to a SearXNG-compatible URL)");
+    if (!ctx.searchUrl)
+      throw new Error("web search is not configured (set WEFT_SEARCH_URL to a SearXNG-compatible URL)");
     const url = new URL("search", ctx.searchUrl.endsWith("/") ? ctx.searchUrl : `${ctx.searchUrl}/`);
     url.searchParams.set("q", query);
     url.searchParams.set("format", "json");

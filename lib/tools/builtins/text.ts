@@ -19,17 +19,29 @@ const REGEX_CODE = `function run(i){ const re = new RegExp(i.pattern, i.flags.in
 
 export const regexExtract = defineBuiltin({
   name: "regex_extract",
-  description: "Extracts all matches of a regular expression from a text (capture groups when present). Stopped after 1 s.",
+  description:
+    "Extracts all matches of a regular expression from a text (capture groups when present). Stopped after 1 s.",
   sideEffect: false,
   args: z.object({
     text: z.string().max(1_000_000),
     pattern: z.string().min(1).max(1000),
-    flags: z.string().regex(/^[imsuy]*$/).default(""),
+    flags: z
+      .string()
+      .regex(/^[imsuy]*$/)
+      .default(""),
     limit: z.number().int().min(1).max(10_000).default(100),
   }),
   run: async (args, ctx) => {
-    const result = await runSandboxed({ code: REGEX_CODE, input: args, timeoutMs: 1000, memoryMb: 64, ownerId: ctx.ownerId, signal: ctx.signal });
-    if (!result.ok) throw new Error(result.error.kind === "timeout" ? "regular expression took too long" : result.error.message);
+    const result = await runSandboxed({
+      code: REGEX_CODE,
+      input: args,
+      timeoutMs: 1000,
+      memoryMb: 64,
+      ownerId: ctx.ownerId,
+      signal: ctx.signal,
+    });
+    if (!result.ok)
+      throw new Error(result.error.kind === "timeout" ? "regular expression took too long" : result.error.message);
     return { matches: result.output };
   },
 });
@@ -38,7 +50,11 @@ export const textSplit = defineBuiltin({
   name: "text_split",
   description: "Splits a text by a separator (default: newline), trimming and dropping empty parts unless keepEmpty.",
   sideEffect: false,
-  args: z.object({ text: z.string().max(5_000_000), separator: z.string().default("\n"), keepEmpty: z.boolean().default(false) }),
+  args: z.object({
+    text: z.string().max(5_000_000),
+    separator: z.string().default("\n"),
+    keepEmpty: z.boolean().default(false),
+  }),
   run: async ({ text, separator, keepEmpty }) => {
     const parts = text.split(separator).map((p) => p.trim());
     return { parts: keepEmpty ? parts : parts.filter((p) => p !== "") };

@@ -22,15 +22,29 @@ const config = () => ({ ...scriptedModelConfig(), baseURL: server.url });
 test("first attempt fails its test, the fixed second attempt is approved and registered; a similar request reuses it", async () => {
   const owner = await createTestUser();
   const progress: CreateToolProgress[] = [];
-  const first = await createTool({ ownerId: owner.id, request: "I need a tool that converts a temperature from Celsius to Fahrenheit", config: config(), onProgress: (e) => progress.push(e) });
+  const first = await createTool({
+    ownerId: owner.id,
+    request: "I need a tool that converts a temperature from Celsius to Fahrenheit",
+    config: config(),
+    onProgress: (e) => progress.push(e),
+  });
   if (first.status !== "ready") throw new Error(`expected ready, got ${JSON.stringify(first)}`);
   // The dialog streams these: each round's draft, then its test results (round 1 fails one test).
-  expect(progress.map((e) => `${e.type}${e.round}`)).toEqual(["round1", "draft1", "tests1", "round2", "draft2", "tests2"]);
+  expect(progress.map((e) => `${e.type}${e.round}`)).toEqual([
+    "round1",
+    "draft1",
+    "tests1",
+    "round2",
+    "draft2",
+    "tests2",
+  ]);
   const tests1 = progress.find((e) => e.type === "tests" && e.round === 1);
   expect(tests1?.type === "tests" && tests1.results.some((r) => !r.passed)).toBe(true);
   // The accepted tests are recorded with the version for the owner's review.
   const stored = (await findTool(owner.id, { name: "celsius_to_fahrenheit" }))!.versions[0]!;
-  expect(recordedTests(stored)).toEqual(first.results.map((r) => expect.objectContaining({ input: r.input, expected: r.expected, passed: true })));
+  expect(recordedTests(stored)).toEqual(
+    first.results.map((r) => expect.objectContaining({ input: r.input, expected: r.expected, passed: true })),
+  );
   expect(first.rounds).toBe(2);
   expect(first.results.every((r) => r.passed)).toBe(true);
   expect(first.version).toMatchObject({ version: 1, approvedAt: null });
@@ -38,20 +52,30 @@ test("first attempt fails its test, the fixed second attempt is approved and reg
   const calls = server.requests().filter((r) => r.rule === "write-tool-celsius");
   expect(calls).toHaveLength(2);
   const feedback = JSON.stringify(calls[1]!.body);
-  expect(feedback).toContain("expected: {\\\"fahrenheit\\\":212}");
-  expect(feedback).toContain("actual:   {\\\"fahrenheit\\\":180}");
+  expect(feedback).toContain('expected: {\\"fahrenheit\\":212}');
+  expect(feedback).toContain('actual:   {\\"fahrenheit\\":180}');
 
   // Not runnable until the owner approves this exact hash.
   expect(await executeTool(owner.id, { name: "celsius_to_fahrenheit" }, { celsius: 10 })).toMatchObject({ ok: false });
   await approveToolVersion(owner.id, first.version.id, first.version.codeHash!);
-  expect(await executeTool(owner.id, { name: "celsius_to_fahrenheit" }, { celsius: 10 })).toEqual({ ok: true, output: { fahrenheit: 50 } });
+  expect(await executeTool(owner.id, { name: "celsius_to_fahrenheit" }, { celsius: 10 })).toEqual({
+    ok: true,
+    output: { fahrenheit: 50 },
+  });
 
   // Revoking the approval stops it at once; approving the same hash again restores it.
   expect(await revokeToolVersion(owner.id, first.version.id)).toBe(true);
-  expect(await executeTool(owner.id, { name: "celsius_to_fahrenheit" }, { celsius: 10 })).toMatchObject({ ok: false, error: expect.stringMatching(/not approved|approved version/) });
+  expect(await executeTool(owner.id, { name: "celsius_to_fahrenheit" }, { celsius: 10 })).toMatchObject({
+    ok: false,
+    error: expect.stringMatching(/not approved|approved version/),
+  });
   await approveToolVersion(owner.id, first.version.id, first.version.codeHash!);
 
-  const second = await createTool({ ownerId: owner.id, request: "convert temperatures in Celsius to Fahrenheit", config: config() });
+  const second = await createTool({
+    ownerId: owner.id,
+    request: "convert temperatures in Celsius to Fahrenheit",
+    config: config(),
+  });
   expect(second).toMatchObject({ status: "reused", name: "celsius_to_fahrenheit" });
   expect(server.requests().filter((r) => r.rule === "write-tool-celsius")).toHaveLength(2); // no new generation
 }, 240_000);

@@ -15,7 +15,10 @@ export const toolDraftSchema = z.object({
   description: z.string().min(1).max(2000),
   argsSchema: z.record(z.string(), z.unknown()),
   code: z.string().min(1).max(100_000),
-  tests: z.array(z.object({ input: z.record(z.string(), z.unknown()), expected: z.unknown() })).min(1).max(10),
+  tests: z
+    .array(z.object({ input: z.record(z.string(), z.unknown()), expected: z.unknown() }))
+    .min(1)
+    .max(10),
 });
 export type ToolDraft = z.infer<typeof toolDraftSchema>;
 
@@ -27,7 +30,14 @@ export const DUPLICATE_THRESHOLD = 0.35;
 /** How a creation request ended. `ready` = stored as an UNAPPROVED version awaiting the owner's approval. */
 export type CreateToolOutcome =
   | { status: "reused"; toolId: string; name: string; score: number }
-  | { status: "ready"; draft: ToolDraft; version: ToolVersionRow; results: ToolTestResult[]; rounds: number; nearDuplicates: Array<{ name: string; score: number }> }
+  | {
+      status: "ready";
+      draft: ToolDraft;
+      version: ToolVersionRow;
+      results: ToolTestResult[];
+      rounds: number;
+      nearDuplicates: Array<{ name: string; score: number }>;
+    }
   | { status: "failed"; draft: ToolDraft | null; results: ToolTestResult[]; rounds: number; error: string };
 
 /** Progress of a creation request, in order (what the "Create tool" dialog streams). */
@@ -62,34 +72,70 @@ export async function findReusableTool(ownerId: string, request: string, thresho
  * the expected-vs-actual diff, at most `maxRounds` (3). A passing tool is saved UNAPPROVED (the owner
  * approves its exact hash with approveToolVersion); near-duplicates of existing tools are flagged.
  */
-export async function createTool(p: { ownerId: string; request: string; config: ModelConfig; maxRounds?: number; signal?: AbortSignal; onProgress?: (e: CreateToolProgress) => void }): Promise<CreateToolOutcome> {
+export async function createTool(p: {
+  ownerId: string;
+  request: string;
+  config: ModelConfig;
+  maxRounds?: number;
+  signal?: AbortSignal;
+  onProgress?: (e: CreateToolProgress) => void;
+}): Promise<CreateToolOutcome> {
   const progress = (e: CreateToolProgress) => p.onProgress?.(e);
   const reuse = await findReusableTool(p.ownerId, p.request);
   if (reuse) return { status: "reused", ...reuse };
-  const messages: ChatMessage[] = [{ role: "system", content: SYSTEM }, { role: "user", content: p.request }];
+  const messages: ChatMessage[] = [
+    { role: "system", content: SYSTEM },
+    { role: "user", content: p.request },
+  ];
   let draft: ToolDraft | null = null;
   let results: ToolTestResult[] = [];
   const maxRounds = p.maxRounds ?? 3;
   for (let round = 1; round <= maxRounds; round++) {
     progress({ type: "round", round, maxRounds });
     try {
-      draft = (await structured({ config: p.config, messages, schema: toolDraftSchema, name: "write_tool", signal: p.signal })).value;
+      draft = (
+        await structured({ config: p.config, messages, schema: toolDraftSchema, name: "write_tool", signal: p.signal })
+      ).value;
     } catch (err) {
-      return { status: "failed", draft, results, rounds: round, error: `the model did not return a tool: ${err instanceof Error ? err.message : String(err)}` };
+      return {
+        status: "failed",
+        draft,
+        results,
+        rounds: round,
+        error: `the model did not return a tool: ${err instanceof Error ? err.message : String(err)}`,
+      };
     }
     if (builtinTools.has(draft.name)) draft = { ...draft, name: `${draft.name}_custom` };
     progress({ type: "draft", round, draft });
     results = await runToolTests(p.ownerId, draft.code, draft.tests);
     progress({ type: "tests", round, results });
     if (results.every((r) => r.passed)) {
-      const version = await saveCodeTool(p.ownerId, { name: draft.name, description: draft.description, code: draft.code, argsSchema: draft.argsSchema, tests: results });
+      const version = await saveCodeTool(p.ownerId, {
+        name: draft.name,
+        description: draft.description,
+        code: draft.code,
+        argsSchema: draft.argsSchema,
+        tests: results,
+      });
       const nearDuplicates = (await existingTools(p.ownerId))
         .filter((t) => t.id !== version.toolId)
-        .map((t) => ({ name: t.name, score: similarity(`${draft!.name} ${draft!.description}`, `${t.name} ${t.description}`) }))
+        .map((t) => ({
+          name: t.name,
+          score: similarity(`${draft!.name} ${draft!.description}`, `${t.name} ${t.description}`),
+        }))
         .filter((d) => d.score >= DUPLICATE_THRESHOLD);
       return { status: "ready", draft, version, results, rounds: round, nearDuplicates };
     }
-    messages.push({ role: "assistant", content: JSON.stringify(draft) }, { role: "user", content: describeFailures(results) });
+    messages.push(
+      { role: "assistant", content: JSON.stringify(draft) },
+      { role: "user", content: describeFailures(results) },
+    );
   }
-  return { status: "failed", draft, results, rounds: maxRounds, error: `tests still failing after ${maxRounds} rounds` };
+  return {
+    status: "failed",
+    draft,
+    results,
+    rounds: maxRounds,
+    error: `tests still failing after ${maxRounds} rounds`,
+  };
 }

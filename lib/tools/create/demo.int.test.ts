@@ -32,7 +32,10 @@ describe("the offline demo writes tools", () => {
       const last = rule.reply ?? rule.sequence!.at(-1)!;
       const draft = toolDraftSchema.parse(last.json);
       const results = await runToolTests(owner.id, draft.code, draft.tests);
-      expect(results.filter((r) => !r.passed), `${rule.id}: ${JSON.stringify(results)}`).toEqual([]);
+      expect(
+        results.filter((r) => !r.passed),
+        `${rule.id}: ${JSON.stringify(results)}`,
+      ).toEqual([]);
       expect(rule.example, `${rule.id} has an example`).toBeTruthy();
     }
   }, 60_000);
@@ -41,17 +44,36 @@ describe("the offline demo writes tools", () => {
     const owner = await createTestUser();
     // the server logs every test's requests: only this test's count here
     const earlier = server.requests().length;
-    const slug = await createTool({ ownerId: owner.id, request: "Make URL-friendly slugs out of blog post titles", config: config() });
+    const slug = await createTool({
+      ownerId: owner.id,
+      request: "Make URL-friendly slugs out of blog post titles",
+      config: config(),
+    });
     expect(slug).toMatchObject({ status: "ready", rounds: 1, draft: { name: "slugify" } });
-    const emails = await createTool({ ownerId: owner.id, request: "Pull every email address out of a block of text", config: config() });
+    const emails = await createTool({
+      ownerId: owner.id,
+      request: "Pull every email address out of a block of text",
+      config: config(),
+    });
     expect(emails).toMatchObject({ status: "ready", rounds: 2, draft: { name: "extract_emails" } });
-    const logged = server.requests().slice(earlier).filter((r) => r.schema === "write_tool");
-    expect(logged.map((r) => [r.rule, r.matched])).toEqual([["demo-tools.slugify", false], ["demo-tools.extract-emails", false], ["demo-tools.extract-emails", false]]);
+    const logged = server
+      .requests()
+      .slice(earlier)
+      .filter((r) => r.schema === "write_tool");
+    expect(logged.map((r) => [r.rule, r.matched])).toEqual([
+      ["demo-tools.slugify", false],
+      ["demo-tools.extract-emails", false],
+      ["demo-tools.extract-emails", false],
+    ]);
   }, 60_000);
 
   it("a request sharing no word with any scripted tool fails with the reason", async () => {
     const owner = await createTestUser();
-    const outcome = await createTool({ ownerId: owner.id, request: "Query the stock price of ACME on NASDAQ", config: config() });
+    const outcome = await createTool({
+      ownerId: owner.id,
+      request: "Query the stock price of ACME on NASDAQ",
+      config: config(),
+    });
     expect(outcome).toMatchObject({ status: "failed", rounds: 1 });
     expect(outcome.status === "failed" && outcome.error).toContain("did not return a tool");
   }, 60_000);

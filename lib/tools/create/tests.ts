@@ -18,7 +18,9 @@ export interface ToolTestResult {
 /** JSON with sorted object keys, so equality does not depend on key order. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : v,
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
   );
 }
 
@@ -26,7 +28,12 @@ export function canonical(value: unknown): string {
  * Runs every case in the sandbox (sequentially: each is its own process), each holding one of
  * `ownerId`'s sandbox slots (a case refused for want of one fails with that error).
  */
-export async function runToolTests(ownerId: string, code: string, cases: ToolTestCase[], timeoutMs = 2000): Promise<ToolTestResult[]> {
+export async function runToolTests(
+  ownerId: string,
+  code: string,
+  cases: ToolTestCase[],
+  timeoutMs = 2000,
+): Promise<ToolTestResult[]> {
   const results: ToolTestResult[] = [];
   for (const c of cases) {
     const r = await runSandboxed({ code, input: c.input, timeoutMs, ownerId }).catch((err: unknown) => ({

@@ -76,10 +76,15 @@ function installConsole(context, logs, maxLogs) {
   const consoleObj = context.newObject();
   const log = context.newFunction("log", (...args) => {
     if (logs.length >= maxLogs) return;
-    logs.push(args.map((a) => {
-      const v = context.dump(a);
-      return typeof v === "string" ? v : JSON.stringify(v);
-    }).join(" ").slice(0, 1000));
+    logs.push(
+      args
+        .map((a) => {
+          const v = context.dump(a);
+          return typeof v === "string" ? v : JSON.stringify(v);
+        })
+        .join(" ")
+        .slice(0, 1000),
+    );
   });
   context.setProp(consoleObj, "log", log);
   context.setProp(context.global, "console", consoleObj);
@@ -89,7 +94,9 @@ function installConsole(context, logs, maxLogs) {
 
 async function settle(context, runtime, handle, deadline) {
   let state = null;
-  context.resolvePromise(handle).then((r) => { state = r; });
+  context.resolvePromise(handle).then((r) => {
+    state = r;
+  });
   handle.dispose();
   while (state === null) {
     const jobs = runtime.executePendingJobs();
@@ -123,25 +130,35 @@ async function runJob(job) {
     const runFn = context.getProp(context.global, "run");
     if (context.typeof(runFn) !== "function") {
       runFn.dispose();
-      return finish({ ok: false, error: { kind: "error", name: "TypeError", message: "the code must define function run(input, caps)" } });
+      return finish({
+        ok: false,
+        error: { kind: "error", name: "TypeError", message: "the code must define function run(input, caps)" },
+      });
     }
     const input = context.unwrapResult(context.evalCode(`(${JSON.stringify(job.input ?? null)})`));
     const caps = makeCaps(context, runtime, job.capabilities);
     const called = context.callFunction(runFn, context.undefined, input, caps);
-    runFn.dispose(); input.dispose(); caps.dispose();
+    runFn.dispose();
+    input.dispose();
+    caps.dispose();
     if (called.error) return finish({ ok: false, error: dumpError(context, called.error) });
     const settled = await settle(context, runtime, called.value, deadline);
-    if (settled.timeout) return finish({ ok: false, error: { kind: "timeout", name: "InternalError", message: "interrupted" } });
+    if (settled.timeout)
+      return finish({ ok: false, error: { kind: "timeout", name: "InternalError", message: "interrupted" } });
     if (settled.error) return finish({ ok: false, error: dumpError(context, settled.error) });
     const out = settled.value;
     const stringify = context.getProp(context.global, "JSON").consume((j) => context.getProp(j, "stringify"));
     const json = context.callFunction(stringify, context.undefined, out);
-    stringify.dispose(); out.dispose();
+    stringify.dispose();
+    out.dispose();
     if (json.error) return finish({ ok: false, error: dumpError(context, json.error) });
     const text = context.typeof(json.value) === "string" ? context.getString(json.value) : "null";
     json.value.dispose();
     if (text.length > job.maxOutputBytes) {
-      return finish({ ok: false, error: { kind: "output", name: "RangeError", message: `output larger than ${job.maxOutputBytes} bytes` } });
+      return finish({
+        ok: false,
+        error: { kind: "output", name: "RangeError", message: `output larger than ${job.maxOutputBytes} bytes` },
+      });
     }
     return finish({ ok: true, outputJson: text });
   } catch (err) {

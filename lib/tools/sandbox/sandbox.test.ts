@@ -10,7 +10,10 @@ afterAll(() => expect(existsSync(MARKER_FILE)).toBe(false));
 
 describe("sandbox basics", { timeout: 60_000 }, () => {
   test("JSON in, JSON out, console.log captured", async () => {
-    const r = await runSandboxed({ code: `function run(i){ console.log("sum", i.a + i.b); return { sum: i.a + i.b, list: [1, "x", null] } }`, input: { a: 2, b: 3 } });
+    const r = await runSandboxed({
+      code: `function run(i){ console.log("sum", i.a + i.b); return { sum: i.a + i.b, list: [1, "x", null] } }`,
+      input: { a: 2, b: 3 },
+    });
     expect(r).toMatchObject({ ok: true, output: { sum: 5, list: [1, "x", null] }, logs: ["sum 5"] });
   });
 
@@ -28,14 +31,21 @@ describe("sandbox basics", { timeout: 60_000 }, () => {
   test("a failing capability rejects inside the sandbox", async () => {
     const r = await runSandboxed({
       code: `async function run(i, caps){ try { await caps.boom() } catch (e) { return "caught: " + e.message } }`,
-      capabilities: { boom: async () => { throw new Error("nope"); } },
+      capabilities: {
+        boom: async () => {
+          throw new Error("nope");
+        },
+      },
     });
     expect(r).toMatchObject({ ok: true, output: "caught: nope" });
   });
 
   test("code without run() and syntax errors are contained errors", async () => {
     expect(await runSandboxed({ code: "const x = 1" })).toMatchObject({ ok: false, error: { kind: "error" } });
-    expect(await runSandboxed({ code: "function run( {" })).toMatchObject({ ok: false, error: { kind: "error", name: "SyntaxError" } });
+    expect(await runSandboxed({ code: "function run( {" })).toMatchObject({
+      ok: false,
+      error: { kind: "error", name: "SyntaxError" },
+    });
   });
 
   test("output over the cap is refused", async () => {
@@ -63,7 +73,9 @@ describe("X3 limits", { timeout: 60_000 }, () => {
     expect(r).toMatchObject({ ok: false, error: { kind: "timeout" } });
     expect(r.durationMs).toBeGreaterThanOrEqual(1000);
     expect(r.durationMs).toBeLessThanOrEqual(1100);
-    console.info(`X3 deadline 1000 ms: stopped after ${r.durationMs} ms of execution (${total} ms incl. process start)`);
+    console.info(
+      `X3 deadline 1000 ms: stopped after ${r.durationMs} ms of execution (${total} ms incl. process start)`,
+    );
   });
 
   test("an async busy loop (microtasks) is stopped at its deadline too", async () => {
@@ -73,19 +85,31 @@ describe("X3 limits", { timeout: 60_000 }, () => {
   });
 
   test("object growth is stopped at the QuickJS memory cap", async () => {
-    const r = await runSandboxed({ code: `function run(){ const a = []; for(;;) a.push({ a: 1, b: [1, 2, 3] }) }`, memoryMb: 16, timeoutMs: 20_000 });
+    const r = await runSandboxed({
+      code: `function run(){ const a = []; for(;;) a.push({ a: 1, b: [1, 2, 3] }) }`,
+      memoryMb: 16,
+      timeoutMs: 20_000,
+    });
     expect(r).toMatchObject({ ok: false, error: { kind: "memory" } });
     expect(r.durationMs).toBeLessThan(20_000);
     console.info(`X3 object growth, 16 MB cap: stopped after ${r.durationMs} ms (${r.ok ? "" : r.error.message})`);
   });
 
   test("a 64 MB ArrayBuffer is refused under a 16 MB cap", async () => {
-    const r = await runSandboxed({ code: `function run(){ return new ArrayBuffer(64 * 1024 * 1024).byteLength }`, memoryMb: 16 });
+    const r = await runSandboxed({
+      code: `function run(){ return new ArrayBuffer(64 * 1024 * 1024).byteLength }`,
+      memoryMb: 16,
+    });
     expect(r).toMatchObject({ ok: false, error: { kind: "memory" } });
   });
 
   test("string growth (missed by QuickJS's own limit) is stopped by the RSS watchdog", async () => {
-    const r = await runSandboxed({ code: `function run(){ const a = []; for(;;) a.push("x".repeat(100000) + a.length) }`, memoryMb: 16, rssLimitMb: 160, timeoutMs: 30_000 });
+    const r = await runSandboxed({
+      code: `function run(){ const a = []; for(;;) a.push("x".repeat(100000) + a.length) }`,
+      memoryMb: 16,
+      rssLimitMb: 160,
+      timeoutMs: 30_000,
+    });
     expect(r).toMatchObject({ ok: false, error: { kind: "memory" } });
     expect(r.durationMs).toBeLessThan(30_000);
     console.info(`X3 string growth, RSS cap 160 MB: stopped after ${r.durationMs} ms (${r.ok ? "" : r.error.message})`);

@@ -49,7 +49,13 @@ const childMessage = z.discriminatedUnion("type", [
     type: z.literal("done"),
     ok: z.boolean(),
     outputJson: z.string().optional(),
-    error: z.object({ kind: z.enum(["timeout", "memory", "stack", "error", "output", "crash"]), name: z.string(), message: z.string() }).optional(),
+    error: z
+      .object({
+        kind: z.enum(["timeout", "memory", "stack", "error", "output", "crash"]),
+        name: z.string(),
+        message: z.string(),
+      })
+      .optional(),
     logs: z.array(z.string()),
     durationMs: z.number(),
   }),
@@ -57,12 +63,19 @@ const childMessage = z.discriminatedUnion("type", [
 
 /** Path of the child runner; WEFT_SANDBOX_CHILD overrides it (e.g. in a bundled deployment). */
 export function childPath(): string {
-  return env().WEFT_SANDBOX_CHILD ?? path.resolve(/* turbopackIgnore: true */ process.cwd(), "lib/tools/sandbox/child.mjs");
+  return (
+    env().WEFT_SANDBOX_CHILD ?? path.resolve(/* turbopackIgnore: true */ process.cwd(), "lib/tools/sandbox/child.mjs")
+  );
 }
 
 function quickjsDirs(): string[] {
   const nm = path.resolve(process.cwd(), "node_modules");
-  return [path.dirname(childPath()), path.join(nm, "quickjs-emscripten"), path.join(nm, "quickjs-emscripten-core"), path.join(nm, "@jitl")];
+  return [
+    path.dirname(childPath()),
+    path.join(nm, "quickjs-emscripten"),
+    path.join(nm, "quickjs-emscripten-core"),
+    path.join(nm, "@jitl"),
+  ];
 }
 
 function spawnChild(): ChildProcess {
@@ -73,7 +86,12 @@ function spawnChild(): ChildProcess {
     "--disable-warning=ExperimentalWarning",
   ];
   // Empty environment: no secrets (X2) can reach the child, whatever the code does.
-  return fork(/* turbopackIgnore: true */ childPath(), [], { execArgv, env: {} as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "json" });
+  return fork(/* turbopackIgnore: true */ childPath(), [], {
+    execArgv,
+    env: {} as NodeJS.ProcessEnv,
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+    serialization: "json",
+  });
 }
 
 /** Resident set size of a Linux process in MB, or null when unknown (process gone / not Linux). */
@@ -97,7 +115,12 @@ function rssMb(pid: number): number | null {
  */
 export async function runSandboxed(options: SandboxOptions): Promise<SandboxResult> {
   if (!options.ownerId) return runInChild(options);
-  return withSandboxSlot(options.ownerId, slotPolicy(options.timeoutMs ?? 1000), () => runInChild(options), options.signal);
+  return withSandboxSlot(
+    options.ownerId,
+    slotPolicy(options.timeoutMs ?? 1000),
+    () => runInChild(options),
+    options.signal,
+  );
 }
 
 function runInChild(options: SandboxOptions): Promise<SandboxResult> {
@@ -125,10 +148,16 @@ function runInChild(options: SandboxOptions): Promise<SandboxResult> {
       resolve(result);
     };
     const fail = (kind: SandboxErrorKind, message: string) =>
-      finish({ ok: false, error: { kind, name: "SandboxError", message }, logs, durationMs: Date.now() - (startedAt || t0) });
+      finish({
+        ok: false,
+        error: { kind, name: "SandboxError", message },
+        logs,
+        durationMs: Date.now() - (startedAt || t0),
+      });
     const watchdog = setInterval(() => {
       const rss = child.pid ? rssMb(child.pid) : null;
-      if (rss !== null && rss > rssLimit) fail("memory", `memory limit exceeded (process RSS ${Math.round(rss)} MB > ${rssLimit} MB)`);
+      if (rss !== null && rss > rssLimit)
+        fail("memory", `memory limit exceeded (process RSS ${Math.round(rss)} MB > ${rssLimit} MB)`);
     }, 10);
     child.on("message", (raw) => {
       const parsed = childMessage.safeParse(raw);
@@ -138,7 +167,10 @@ function runInChild(options: SandboxOptions): Promise<SandboxResult> {
         case "started":
           startedAt = Date.now();
           // Backstop only: the child's interrupt normally stops the code at the deadline itself.
-          wall = setTimeout(() => fail("timeout", `deadline of ${timeoutMs} ms exceeded`), Math.ceil(timeoutMs * 1.1) + 250);
+          wall = setTimeout(
+            () => fail("timeout", `deadline of ${timeoutMs} ms exceeded`),
+            Math.ceil(timeoutMs * 1.1) + 250,
+          );
           return;
         case "cap":
           return void callCapability(child, caps, msg.id, msg.name, msg.args);
@@ -170,11 +202,18 @@ function toResult(msg: Extract<z.infer<typeof childMessage>, { type: "done" }>, 
   if (!msg.ok || msg.outputJson === undefined) {
     return { ok: false, error: msg.error ?? { kind: "crash", name: "SandboxError", message: "no result" }, ...base };
   }
-  if (msg.outputJson.length > maxBytes) return { ok: false, error: { kind: "output", name: "RangeError", message: "output too large" }, ...base };
+  if (msg.outputJson.length > maxBytes)
+    return { ok: false, error: { kind: "output", name: "RangeError", message: "output too large" }, ...base };
   return { ok: true, output: JSON.parse(msg.outputJson) as unknown, ...base };
 }
 
-async function callCapability(child: ChildProcess, caps: Record<string, Capability>, id: number, name: string, args: unknown) {
+async function callCapability(
+  child: ChildProcess,
+  caps: Record<string, Capability>,
+  id: number,
+  name: string,
+  args: unknown,
+) {
   const fn = Object.hasOwn(caps, name) ? caps[name] : undefined;
   let reply: { type: "capResult"; id: number; ok: boolean; value?: unknown; error?: string };
   try {

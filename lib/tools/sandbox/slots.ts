@@ -25,7 +25,12 @@ export interface SlotPolicy {
 /** The refusal: "busy" is a 429 with Retry-After. */
 export class SandboxBusyError extends AppError {
   constructor(max: number) {
-    super("rate_limited", `Too many sandboxed runs at once for this user (the limit is ${max}, WEFT_SANDBOX_PER_USER); try again when one ends.`, { limit: "WEFT_SANDBOX_PER_USER", max }, 5);
+    super(
+      "rate_limited",
+      `Too many sandboxed runs at once for this user (the limit is ${max}, WEFT_SANDBOX_PER_USER); try again when one ends.`,
+      { limit: "WEFT_SANDBOX_PER_USER", max },
+      5,
+    );
   }
 }
 
@@ -45,21 +50,29 @@ function redis(): Redis {
   const url = env().REDIS_URL;
   if (g.__weftSandboxSlots?.url !== url) {
     g.__weftSandboxSlots?.redis.disconnect();
-    const client = new Redis(url, { lazyConnect: true, connectTimeout: 1000, commandTimeout: 500, maxRetriesPerRequest: 1 });
+    const client = new Redis(url, {
+      lazyConnect: true,
+      connectTimeout: 1000,
+      commandTimeout: 500,
+      maxRetriesPerRequest: 1,
+    });
     client.on("error", (err) => log.debug("sandbox slots redis error", { err: err.message }));
     g.__weftSandboxSlots = { url, redis: client };
   }
   return g.__weftSandboxSlots.redis;
 }
 
-const keyOf = (ownerId: string) => `${env().WEFT_QUEUE_PREFIX}:sandbox:${createHash("sha256").update(ownerId).digest("hex").slice(0, 32)}`;
+const keyOf = (ownerId: string) =>
+  `${env().WEFT_QUEUE_PREFIX}:sandbox:${createHash("sha256").update(ownerId).digest("hex").slice(0, 32)}`;
 
 /** Takes a slot: true when taken in Redis, "local" when Redis failed and the process cap had room, false when full. */
 async function take(ownerId: string, member: string, policy: SlotPolicy): Promise<boolean | "local"> {
   try {
     return (await redis().eval(ACQUIRE, 1, keyOf(ownerId), String(policy.max), member, String(policy.leaseMs))) === 1;
   } catch (err) {
-    log.warn("sandbox slots unavailable; capping per process", { err: err instanceof Error ? err.message : String(err) });
+    log.warn("sandbox slots unavailable; capping per process", {
+      err: err instanceof Error ? err.message : String(err),
+    });
     const held = local.get(ownerId) ?? 0;
     if (held >= policy.max) return false;
     local.set(ownerId, held + 1);
@@ -74,7 +87,9 @@ async function release(ownerId: string, member: string, how: true | "local"): Pr
     else local.delete(ownerId);
     return;
   }
-  await redis().zrem(keyOf(ownerId), member).catch((err: unknown) => log.warn("sandbox slot not released (its lease ends it)", { err }));
+  await redis()
+    .zrem(keyOf(ownerId), member)
+    .catch((err: unknown) => log.warn("sandbox slot not released (its lease ends it)", { err }));
 }
 
 /** The policy of this process: WEFT_SANDBOX_PER_USER, a 10 s wait, and a lease of the run's time plus 30 s. */
@@ -86,7 +101,12 @@ export function slotPolicy(timeoutMs: number): SlotPolicy {
  * Runs `fn` holding one of the user's sandbox slots; waits (polling every 25–200 ms) up to
  * `policy.waitMs` for one, then throws SandboxBusyError. `signal` ends the wait early (throws its reason).
  */
-export async function withSandboxSlot<T>(ownerId: string, policy: SlotPolicy, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function withSandboxSlot<T>(
+  ownerId: string,
+  policy: SlotPolicy,
+  fn: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   const member = randomUUID();
   const deadline = Date.now() + policy.waitMs;
   let delay = 25;

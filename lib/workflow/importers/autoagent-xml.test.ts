@@ -23,8 +23,20 @@ describe("importAutoAgentXml: the article writer form", () => {
   });
 
   it("maps events to start, agents and one end", () => {
-    expect(w.nodes.map((n) => `${n.id}:${n.type}`)).toEqual(["start:start", "on_search:agent", "on_outline:agent", "on_evaluate:agent", "on_write:agent", "end:end"]);
-    expect(w.agents.map((a) => a.key)).toEqual(["web_surfer_agent", "outline_agent", "evaluator_agent", "article_writer_agent"]);
+    expect(w.nodes.map((n) => `${n.id}:${n.type}`)).toEqual([
+      "start:start",
+      "on_search:agent",
+      "on_outline:agent",
+      "on_evaluate:agent",
+      "on_write:agent",
+      "end:end",
+    ]);
+    expect(w.agents.map((a) => a.key)).toEqual([
+      "web_surfer_agent",
+      "outline_agent",
+      "evaluator_agent",
+      "article_writer_agent",
+    ]);
     expect(w.agents[0]?.model).toEqual({ model: "gpt-4o-mini" });
     const end = w.nodes.find((n) => n.id === "end");
     expect(end?.type === "end" && end.outputs).toEqual({ article: "{{nodes.on_write.output}}" });
@@ -33,15 +45,25 @@ describe("importAutoAgentXml: the article writer form", () => {
   it("turns the evaluator's GOTO into a loop edge capped by max_iterations", () => {
     const loops = w.edges.filter((e) => e.kind === "loop");
     expect(loops).toEqual([
-      { id: "on_evaluate-revision_notes-on_outline", source: "on_evaluate", sourceHandle: "revision_notes", target: "on_outline", kind: "loop", maxIterations: 3, onExhausted: "continue" },
+      {
+        id: "on_evaluate-revision_notes-on_outline",
+        source: "on_evaluate",
+        sourceHandle: "revision_notes",
+        target: "on_outline",
+        kind: "loop",
+        maxIterations: 3,
+        onExhausted: "continue",
+      },
     ]);
-    expect(w.edges.filter((e) => e.kind === "forward").map((e) => `${e.source}.${e.sourceHandle}>${e.target}`)).toEqual([
-      "start.next>on_search",
-      "on_search.search_result>on_outline",
-      "on_outline.outline>on_evaluate",
-      "on_evaluate.approved_outline>on_write",
-      "on_write.article>end",
-    ]);
+    expect(w.edges.filter((e) => e.kind === "forward").map((e) => `${e.source}.${e.sourceHandle}>${e.target}`)).toEqual(
+      [
+        "start.next>on_search",
+        "on_search.search_result>on_outline",
+        "on_outline.outline>on_evaluate",
+        "on_evaluate.approved_outline>on_write",
+        "on_write.article>end",
+      ],
+    );
   });
 
   it("wires inputs into tasks from the events listened to, and feedback into the re-entered event", () => {
@@ -49,7 +71,9 @@ describe("importAutoAgentXml: the article writer form", () => {
       const n = w.nodes.find((x) => x.id === id);
       return n?.type === "agent" ? n.task : "";
     };
-    expect(task("on_search")).toBe("Search the information about the topic and return the result.\n\nuser_topic: {{inputs.user_topic}}");
+    expect(task("on_search")).toBe(
+      "Search the information about the topic and return the result.\n\nuser_topic: {{inputs.user_topic}}",
+    );
     expect(task("on_outline")).toContain("search_result: {{nodes.on_search.output}}");
     expect(task("on_outline")).toContain("{{feedback}}");
     expect(task("on_write")).toContain("approved_outline: {{nodes.on_evaluate.output}}");
@@ -82,7 +106,12 @@ describe("importAutoAgentXml: defects of the reference implementation are not re
     const r = importAutoAgentXml(broken);
     expect(r.ok).toBe(false);
     expect(r.issues).toEqual([
-      { code: "input_not_produced", severity: "error", line: expect.any(Number), message: 'Event "on_write" expects input "outline", which no event it listens to (on_evaluate) produces.' },
+      {
+        code: "input_not_produced",
+        severity: "error",
+        line: expect.any(Number),
+        message: 'Event "on_write" expects input "outline", which no event it listens to (on_evaluate) produces.',
+      },
     ]);
   });
 
@@ -111,9 +140,11 @@ describe("importAutoAgentXml: routing, abort and errors", () => {
   </events></workflow>`;
 
   it("maps a GOTO to a non-upstream event to a branch edge, and ABORT to an abort node", () => {
-    const r = importAutoAgentXml(form(`
+    const r = importAutoAgentXml(
+      form(`
       <output><key>is_math</key><description/><condition>math question</condition><action><type>GOTO</type><value>math</value></action></output>
-      <output><key>other</key><description>Not supported</description><condition>anything else</condition><action><type>ABORT</type></action></output>`));
+      <output><key>other</key><description>Not supported</description><condition>anything else</condition><action><type>ABORT</type></action></output>`),
+    );
     expect(r.issues).toEqual([]);
     if (!r.ok) return;
     expect(r.workflow.edges.map((e) => `${e.source}.${e.sourceHandle}>${e.target}:${e.kind}`)).toEqual([
@@ -123,7 +154,9 @@ describe("importAutoAgentXml: routing, abort and errors", () => {
       "route.other>abort_route_other:forward",
     ]);
     expect(r.workflow.nodes.find((n) => n.type === "abort")).toMatchObject({ reason: "Not supported" });
-    expect(r.workflow.nodes.find((n) => n.id === "math")).toMatchObject({ task: "Math\n\nis_math: {{nodes.route.output}}" });
+    expect(r.workflow.nodes.find((n) => n.id === "math")).toMatchObject({
+      task: "Math\n\nis_math: {{nodes.route.output}}",
+    });
     expect(r.workflow.agents[0]?.tools).toEqual([{ name: "calc", placeholder: true, description: "adds numbers" }]);
     expect(validate(r.workflow).map((i) => i.code)).toEqual(["tool_placeholder"]);
   });
@@ -131,15 +164,32 @@ describe("importAutoAgentXml: routing, abort and errors", () => {
   it("reports XML syntax errors with their line", () => {
     expect(importAutoAgentXml("<workflow>\n<name>x</nam>\n</workflow>")).toEqual({
       ok: false,
-      issues: [{ code: "xml_syntax", severity: "error", line: 2, message: "Closing tag </nam> does not match <name> opened on line 2 (line 2, column 8)" }],
+      issues: [
+        {
+          code: "xml_syntax",
+          severity: "error",
+          line: 2,
+          message: "Closing tag </nam> does not match <name> opened on line 2 (line 2, column 8)",
+        },
+      ],
     });
     expect(importAutoAgentXml("<agent/>").issues[0]?.code).toBe("not_a_workflow");
   });
 
   it("reports unknown actions, GOTO targets, listens and a missing on_start", () => {
-    const r = importAutoAgentXml(form(`<output><key>x</key><action><type>JUMP</type></action></output>
-      <output><key>y</key><action><type>GOTO</type><value>nowhere</value></action></output>`, `<event><name>late</name><listen><event>ghost</event></listen><agent><name>A</name></agent></event>`));
-    expect(r.issues.map((i) => i.code).sort()).toEqual(["input_not_produced", "unknown_action", "unknown_goto_target", "unknown_listen"]);
+    const r = importAutoAgentXml(
+      form(
+        `<output><key>x</key><action><type>JUMP</type></action></output>
+      <output><key>y</key><action><type>GOTO</type><value>nowhere</value></action></output>`,
+        `<event><name>late</name><listen><event>ghost</event></listen><agent><name>A</name></agent></event>`,
+      ),
+    );
+    expect(r.issues.map((i) => i.code).sort()).toEqual([
+      "input_not_produced",
+      "unknown_action",
+      "unknown_goto_target",
+      "unknown_listen",
+    ]);
     const noStart = importAutoAgentXml(form("").replace("<name>on_start</name>", "<name>begin</name>"));
     expect(noStart.issues.map((i) => i.code)).toContain("missing_on_start");
   });
@@ -153,9 +203,13 @@ describe("importAutoAgentXml: listen order", () => {
   <events>
     <event><name>on_start</name><inputs><input><key>q</key><description/></input></inputs>
       <outputs><output><key>q</key><description/><action><type>RESULT</type></action></output></outputs></event>
-    ${defs.map(([name, listen]) => `<event><name>${name}</name><task>${name}</task>
+    ${defs
+      .map(
+        ([name, listen]) => `<event><name>${name}</name><task>${name}</task>
       <outputs><output><key>${name}_out</key><description/><action><type>RESULT</type></action></output></outputs>
-      <listen>${listen.map((l) => `<event>${l}</event>`).join("")}</listen><agent><name>A</name><model>m</model></agent></event>`).join("\n")}
+      <listen>${listen.map((l) => `<event>${l}</event>`).join("")}</listen><agent><name>A</name><model>m</model></agent></event>`,
+      )
+      .join("\n")}
   </events></workflow>`;
 
   it("finding 12: an event that listens to an event declared after it is refused, and every such event is reported", () => {
@@ -163,7 +217,13 @@ describe("importAutoAgentXml: listen order", () => {
     const one = importAutoAgentXml(events(["review", ["draft"]], ["draft", ["on_start"]]));
     expect(one.ok).toBe(false);
     expect(one.issues).toEqual([
-      { code: "listens_to_later_event", severity: "error", line: expect.any(Number), message: 'Event "review" listens to "draft", which is declared after it; an event may only listen to events declared before it.' },
+      {
+        code: "listens_to_later_event",
+        severity: "error",
+        line: expect.any(Number),
+        message:
+          'Event "review" listens to "draft", which is declared after it; an event may only listen to events declared before it.',
+      },
     ]);
     const two = importAutoAgentXml(events(["a", ["b"]], ["b", ["c"]], ["c", ["on_start", "c"]]));
     expect(two.issues.filter((i) => i.code === "listens_to_later_event").map((i) => i.message)).toEqual([

@@ -8,7 +8,8 @@ export type ImportIssue = { code: string; severity: "error" | "warning"; message
  * An import either yields a workflow (possibly with warnings) or fails with errors; when the format
  * was readable but semantically wrong, the best-effort workflow is still returned for inspection.
  */
-export type ImportResult = { ok: true; workflow: Workflow; issues: ImportIssue[] } | { ok: false; issues: ImportIssue[]; workflow?: Workflow };
+export type ImportResult =
+  { ok: true; workflow: Workflow; issues: ImportIssue[] } | { ok: false; issues: ImportIssue[]; workflow?: Workflow };
 
 /** Wraps a built workflow and the issues found: ok unless an error-level issue exists. */
 export function result(workflow: Workflow, issues: ImportIssue[]): ImportResult {
@@ -17,7 +18,12 @@ export function result(workflow: Workflow, issues: ImportIssue[]): ImportResult 
 
 /** Turns a free name into an identifier (letters, digits, _), unique among `taken` (which it extends). */
 export function uniqueId(name: string, taken: Set<string>, fallback = "node"): string {
-  let base = name.trim().toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 56);
+  let base = name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 56);
   if (!/^[a-z]/.test(base)) base = `${fallback}_${base}`.replace(/_+$/, "");
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;

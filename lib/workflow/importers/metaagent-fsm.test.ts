@@ -17,25 +17,44 @@ describe("importMetaAgentFsm: the article writer FSM", () => {
   });
 
   it("maps states to agent nodes between start and end", () => {
-    expect(w.nodes.map((n) => `${n.id}:${n.type}`)).toEqual(["start:start", "research:agent", "outline:agent", "evaluate:agent", "write:agent", "end:end"]);
-    expect(w.agents.map((a) => [a.key, a.tools.map((t) => t.name)])).toEqual([["researcher", ["web_search"]], ["outliner", []], ["evaluator", []], ["writer", []]]);
+    expect(w.nodes.map((n) => `${n.id}:${n.type}`)).toEqual([
+      "start:start",
+      "research:agent",
+      "outline:agent",
+      "evaluate:agent",
+      "write:agent",
+      "end:end",
+    ]);
+    expect(w.agents.map((a) => [a.key, a.tools.map((t) => t.name)])).toEqual([
+      ["researcher", ["web_search"]],
+      ["outliner", []],
+      ["evaluator", []],
+      ["writer", []],
+    ]);
   });
 
   it("turns the backward transition into a loop edge, adds stay self loops and a finish to end", () => {
-    const loops = w.edges.filter((e) => e.kind === "loop").map((e) => `${e.source}.${e.sourceHandle}>${e.target} x${e.maxIterations} ${e.onExhausted}/${e.continueWith ?? "-"}`);
+    const loops = w.edges
+      .filter((e) => e.kind === "loop")
+      .map(
+        (e) =>
+          `${e.source}.${e.sourceHandle}>${e.target} x${e.maxIterations} ${e.onExhausted}/${e.continueWith ?? "-"}`,
+      );
     expect(loops).toEqual([
       "research.stay>research x3 continue/to_outline",
       "outline.stay>outline x3 continue/to_evaluate",
       "evaluate.to_outline>outline x3 continue/to_write",
       "evaluate.stay>evaluate x3 continue/to_write",
     ]);
-    expect(w.edges.filter((e) => e.kind === "forward").map((e) => `${e.source}.${e.sourceHandle}>${e.target}`)).toEqual([
-      "start.next>research",
-      "research.to_outline>outline",
-      "outline.to_evaluate>evaluate",
-      "evaluate.to_write>write",
-      "write.finish>end",
-    ]);
+    expect(w.edges.filter((e) => e.kind === "forward").map((e) => `${e.source}.${e.sourceHandle}>${e.target}`)).toEqual(
+      [
+        "start.next>research",
+        "research.to_outline>outline",
+        "outline.to_evaluate>evaluate",
+        "evaluate.to_write>write",
+        "write.finish>end",
+      ],
+    );
   });
 
   it("feeds each state's output to its listeners downstream, and feedback to re-entered states", () => {
@@ -55,7 +74,8 @@ describe("importMetaAgentFsm: the article writer FSM", () => {
 });
 
 describe("importMetaAgentFsm: errors", () => {
-  const fsm = () => JSON.parse(fixture) as { states: { states: Record<string, unknown>[]; transitions: Record<string, unknown>[] } };
+  const fsm = () =>
+    JSON.parse(fixture) as { states: { states: Record<string, unknown>[]; transitions: Record<string, unknown>[] } };
 
   it("reports JSON and shape errors", () => {
     expect(importMetaAgentFsm("{").issues[0]?.code).toBe("json_syntax");
@@ -86,12 +106,23 @@ describe("importMetaAgentFsm: errors", () => {
     const r = importMetaAgentFsm(f);
     expect(r.ok).toBe(true);
     expect(r.issues).toEqual([]);
-    f.states.states.push({ state_id: "publish", agent_id: "writer", instruction: "Publish.", is_final: true, listener: [] });
+    f.states.states.push({
+      state_id: "publish",
+      agent_id: "writer",
+      instruction: "Publish.",
+      is_final: true,
+      listener: [],
+    });
     f.states.states[3]!.listener = ["writer"];
     f.states.transitions.push({ from_state: "evaluate", to_state: "publish", condition: "Publish directly." });
     const r2 = importMetaAgentFsm(f);
     expect(r2.issues).toEqual([
-      { code: "listener_not_upstream", severity: "warning", message: 'State "write" lists "writer" as a listener, but state "publish" (node "publish") never runs after it.' },
+      {
+        code: "listener_not_upstream",
+        severity: "warning",
+        message:
+          'State "write" lists "writer" as a listener, but state "publish" (node "publish") never runs after it.',
+      },
     ]);
   });
 });

@@ -25,9 +25,12 @@ describe("parseXml", () => {
   });
 
   it("refuses DOCTYPE and entity declarations (no entity expansion)", () => {
-    const bomb = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><lolz>&lol2;</lolz>';
+    const bomb =
+      '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><lolz>&lol2;</lolz>';
     expect(() => parseXml(bomb)).toThrow("DOCTYPE and ENTITY declarations are not allowed (line 1, column 22)");
-    expect(childText({ type: "element", name: "x", attributes: {}, children: [parseXml("<a>&lol2;</a>")], line: 1 }, "a")).toBe("&lol2;");
+    expect(
+      childText({ type: "element", name: "x", attributes: {}, children: [parseXml("<a>&lol2;</a>")], line: 1 }, "a"),
+    ).toBe("&lol2;");
   });
 
   it("reports structural errors with line and column", () => {
@@ -59,7 +62,7 @@ describe("parseXml", () => {
 
 describe("parseXml performance", () => {
   it("parses a large flat document quickly", () => {
-    const big = `<root>\n${"<item a=\"1\">text &amp; more</item>\n".repeat(10000)}</root>`;
+    const big = `<root>\n${'<item a="1">text &amp; more</item>\n'.repeat(10000)}</root>`;
     const t0 = performance.now();
     expect(parseXml(big).children.filter((c) => c.type === "element").length).toBe(10000);
     expect(performance.now() - t0).toBeLessThan(3000);

@@ -5,7 +5,13 @@
  * model-written forms are sloppy: a "<" not followed by a name is text ("score < 7"), an unknown
  * "&word;" stays as written. Errors carry 1-based line and column.
  */
-export type XmlElement = { type: "element"; name: string; attributes: Record<string, string>; children: XmlNode[]; line: number };
+export type XmlElement = {
+  type: "element";
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlNode[];
+  line: number;
+};
 /** A child of an element: another element or decoded text. */
 export type XmlNode = XmlElement | { type: "text"; text: string };
 
@@ -120,7 +126,13 @@ class Reader {
     this.pos += 1;
     const name = matchAt(NAME, this.src, this.pos)?.[0] as string;
     this.pos += name.length;
-    const el: XmlElement = { type: "element", name, attributes: this.attributes(start), children: [], line: this.line(start) };
+    const el: XmlElement = {
+      type: "element",
+      name,
+      attributes: this.attributes(start),
+      children: [],
+      line: this.line(start),
+    };
     if (this.src.startsWith("/>", this.pos)) {
       this.pos += 2;
       return el;
@@ -146,7 +158,8 @@ class Reader {
         flush();
         const close = matchAt(CLOSE, this.src, next);
         if (!close) this.fail("Malformed closing tag");
-        if (close[1] !== el.name) this.fail(`Closing tag </${close[1]}> does not match <${el.name}> opened on line ${el.line}`);
+        if (close[1] !== el.name)
+          this.fail(`Closing tag </${close[1]}> does not match <${el.name}> opened on line ${el.line}`);
         this.pos += close[0].length;
         return;
       }

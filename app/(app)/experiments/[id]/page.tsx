@@ -33,10 +33,14 @@ export default async function ExperimentPage({ params }: { params: Promise<{ id:
             {going && !experiment.cancelRequested && (
               <form action={cancelExperimentAction}>
                 <input type="hidden" name="experimentId" value={experiment.id} />
-                <Button type="submit" variant="outline" size="sm" data-testid="experiment-cancel">Cancel</Button>
+                <Button type="submit" variant="outline" size="sm" data-testid="experiment-cancel">
+                  Cancel
+                </Button>
               </form>
             )}
-            <Link href={`/datasets/${experiment.datasetId}`} className="text-sm text-muted hover:text-foreground">Dataset</Link>
+            <Link href={`/datasets/${experiment.datasetId}`} className="text-sm text-muted hover:text-foreground">
+              Dataset
+            </Link>
           </>
         }
       />

@@ -26,8 +26,15 @@ export default async function CollectionPage({ params }: Props) {
   if (!collection || collection.id !== id) notFound();
   const documents = (await listDocuments(user.id, id)) ?? [];
   const rows: DocumentRow[] = documents.map((d) => ({
-    id: d.id, name: d.name, title: d.title, format: d.format, sizeBytes: d.sizeBytes, pageCount: d.pageCount,
-    chunkCount: d.chunkCount, textChars: d.textChars, createdAt: d.createdAt.toISOString(),
+    id: d.id,
+    name: d.name,
+    title: d.title,
+    format: d.format,
+    sizeBytes: d.sizeBytes,
+    pageCount: d.pageCount,
+    chunkCount: d.chunkCount,
+    textChars: d.textChars,
+    createdAt: d.createdAt.toISOString(),
   }));
   const accept = Object.values(KB_EXTENSIONS).flat();
   return (
@@ -41,29 +48,47 @@ export default async function CollectionPage({ params }: Props) {
           <>
             {collection.description && <span className="block">{collection.description}</span>}
             <span className="text-xs">
-              {collection.documentCount} document{collection.documentCount === 1 ? "" : "s"} · {collection.chunkCount} chunks
-              {collection.embeddingModel ? ` · embedded with ${collection.embeddingModel} (${collection.dimensions} dimensions)` : ""}
+              {collection.documentCount} document{collection.documentCount === 1 ? "" : "s"} · {collection.chunkCount}{" "}
+              chunks
+              {collection.embeddingModel
+                ? ` · embedded with ${collection.embeddingModel} (${collection.dimensions} dimensions)`
+                : ""}
               {" · "}agents use it as <code>{`kb_query {"collection": "${collection.name}"}`}</code>
             </span>
           </>
         }
-        actions={<DeleteCollectionButton id={collection.id} name={collection.name} documents={collection.documentCount} action={deleteCollectionAction} />}
+        actions={
+          <DeleteCollectionButton
+            id={collection.id}
+            name={collection.name}
+            documents={collection.documentCount}
+            action={deleteCollectionAction}
+          />
+        }
       />
       <div className="grid gap-8">
         <section aria-labelledby="upload-heading" className="grid gap-3">
-          <h2 id="upload-heading" className="text-sm font-semibold">Upload</h2>
+          <h2 id="upload-heading" className="text-sm font-semibold">
+            Upload
+          </h2>
           <UploadPanel collectionId={collection.id} accept={accept} maxBytes={maxUploadBytes()} />
         </section>
         <section aria-labelledby="docs-heading" className="grid gap-3">
-          <h2 id="docs-heading" className="text-sm font-semibold">Documents</h2>
+          <h2 id="docs-heading" className="text-sm font-semibold">
+            Documents
+          </h2>
           <DocumentTable documents={rows} remove={deleteDocumentAction} />
         </section>
         <section aria-labelledby="ask-heading" className="grid gap-3">
-          <h2 id="ask-heading" className="text-sm font-semibold">Ask with sources</h2>
+          <h2 id="ask-heading" className="text-sm font-semibold">
+            Ask with sources
+          </h2>
           <AskPanel collectionId={collection.id} ask={askAction} disabled={rows.length === 0} />
         </section>
         <section aria-labelledby="search-heading" className="grid gap-3">
-          <h2 id="search-heading" className="text-sm font-semibold">Try a search</h2>
+          <h2 id="search-heading" className="text-sm font-semibold">
+            Try a search
+          </h2>
           <SearchPanel collectionId={collection.id} search={searchAction} disabled={rows.length === 0} />
         </section>
       </div>

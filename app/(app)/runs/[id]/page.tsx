@@ -33,8 +33,16 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const data = await load(user.id, id);
   if (!data) notFound();
   const { run, doc, prices, subflowNames } = data;
-  const [notifications, lineage, datasets] = await Promise.all([deliveriesOfRun(user.id, run.id), runLineage(user.id, run.id), datasetNames(user.id)]);
-  const steps: StepView[] = run.steps.map((s) => ({ ...stepView(s), input: s.input ?? undefined, output: s.output ?? undefined }));
+  const [notifications, lineage, datasets] = await Promise.all([
+    deliveriesOfRun(user.id, run.id),
+    runLineage(user.id, run.id),
+    datasetNames(user.id),
+  ]);
+  const steps: StepView[] = run.steps.map((s) => ({
+    ...stepView(s),
+    input: s.input ?? undefined,
+    output: s.output ?? undefined,
+  }));
   return (
     <>
       <PageHeader
@@ -51,7 +59,12 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       />
       <RunDashboard
         mode="owner"
-        run={{ ...runInfoView(run), triggerLabel: run.triggerLabel, inputs: run.inputs ?? {}, outputs: run.outputs ?? undefined }}
+        run={{
+          ...runInfoView(run),
+          triggerLabel: run.triggerLabel,
+          inputs: run.inputs ?? {},
+          outputs: run.outputs ?? undefined,
+        }}
         doc={doc}
         steps={steps}
         eventsUrl={`/api/runs/${run.id}/events`}

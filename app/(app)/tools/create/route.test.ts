@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { POST } from "./route";
 
-const post = (headers: Record<string, string>, body = JSON.stringify({ request: "a tool that adds two numbers together" })) =>
-  new Request("http://localhost:3000/tools/create", { method: "POST", headers: { host: "localhost:3000", ...headers }, body });
+const post = (
+  headers: Record<string, string>,
+  body = JSON.stringify({ request: "a tool that adds two numbers together" }),
+) =>
+  new Request("http://localhost:3000/tools/create", {
+    method: "POST",
+    headers: { host: "localhost:3000", ...headers },
+    body,
+  });
 
 describe("POST /tools/create", () => {
   it("finding 7: a cross-site request is refused before the session is read (Origin, Sec-Fetch-Site, text/plain)", async () => {
@@ -20,5 +27,4 @@ describe("POST /tools/create", () => {
       expect(await res.json()).toEqual({ error: "Cross-site request refused." });
     }
   });
-
 });

@@ -11,7 +11,8 @@ export const dynamic = "force-dynamic";
 const bodySchema = z.object({ request: z.string().trim().min(10, "Describe the tool in a sentence or two").max(4000) });
 
 /** The dialog's error shape: `{error: message}` with the status. */
-const refusal = (status: number, message: string) => Response.json({ error: message }, { status, headers: { "Cache-Control": "no-store" } });
+const refusal = (status: number, message: string) =>
+  Response.json({ error: message }, { status, headers: { "Cache-Control": "no-store" } });
 
 /**
  * The "Create tool" dialog's stream: runs the creation loop (reuse check → write → sandbox tests →
@@ -37,6 +38,13 @@ export async function POST(request: Request): Promise<Response> {
   }
   const body = bodySchema.safeParse(raw);
   if (!body.success) return refusal(400, body.error.issues[0]?.message ?? "Invalid request");
-  const stream = toolCreationStream({ ownerId: user.id, request: body.data.request, config: () => ownerModelResolver(user.id)(null), signal: request.signal });
-  return new Response(stream, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store" } });
+  const stream = toolCreationStream({
+    ownerId: user.id,
+    request: body.data.request,
+    config: () => ownerModelResolver(user.id)(null),
+    signal: request.signal,
+  });
+  return new Response(stream, {
+    headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }

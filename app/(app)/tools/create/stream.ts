@@ -12,7 +12,12 @@ const log = createLogger({ component: "tools-create" });
  * round/draft/tests, then one of reused | ready | failed | error. The loop finishes (and stores a
  * passing tool, unapproved) even when the reader goes away.
  */
-export function toolCreationStream(p: { ownerId: string; request: string; config: () => Promise<ModelConfig>; signal?: AbortSignal }): ReadableStream<Uint8Array> {
+export function toolCreationStream(p: {
+  ownerId: string;
+  request: string;
+  config: () => Promise<ModelConfig>;
+  signal?: AbortSignal;
+}): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -27,11 +32,27 @@ export function toolCreationStream(p: { ownerId: string; request: string; config
         const config = await p.config();
         // which model writes: the dialog tells the user when it is the offline demo's scripted model
         send({ type: "started", request: p.request, model: modelLabel(config), offline: isScriptedModel(config) });
-        const outcome = await createTool({ ownerId: p.ownerId, request: p.request, config, signal: p.signal, onProgress: send });
-        if (outcome.status === "reused") send({ type: "reused", toolId: outcome.toolId, name: outcome.name, score: outcome.score });
+        const outcome = await createTool({
+          ownerId: p.ownerId,
+          request: p.request,
+          config,
+          signal: p.signal,
+          onProgress: send,
+        });
+        if (outcome.status === "reused")
+          send({ type: "reused", toolId: outcome.toolId, name: outcome.name, score: outcome.score });
         else if (outcome.status === "ready") {
-          send({ type: "ready", name: outcome.draft.name, versionId: outcome.version.id, version: outcome.version.version, codeHash: outcome.version.codeHash ?? "",
-            code: outcome.version.code ?? "", rounds: outcome.rounds, results: outcome.results, nearDuplicates: outcome.nearDuplicates });
+          send({
+            type: "ready",
+            name: outcome.draft.name,
+            versionId: outcome.version.id,
+            version: outcome.version.version,
+            codeHash: outcome.version.codeHash ?? "",
+            code: outcome.version.code ?? "",
+            rounds: outcome.rounds,
+            results: outcome.results,
+            nearDuplicates: outcome.nearDuplicates,
+          });
         } else send({ type: "failed", rounds: outcome.rounds, error: outcome.error, results: outcome.results });
       } catch (err) {
         log.warn("tool creation failed", { error: err instanceof Error ? err.message : String(err) });

@@ -18,7 +18,9 @@ export const idSchema = z.string().min(1).max(100);
 export function refusal(err: unknown): Refusal {
   if (!(err instanceof AppError) || err.code === "internal") throw err;
   const field = (err.details as { field?: string } | undefined)?.field;
-  return field ? { status: "error", message: "", fieldErrors: { [field]: err.message } } : { status: "error", message: err.message };
+  return field
+    ? { status: "error", message: "", fieldErrors: { [field]: err.message } }
+    : { status: "error", message: err.message };
 }
 
 /**
@@ -26,7 +28,11 @@ export function refusal(err: unknown): Refusal {
  * then the page refreshed and `message` answered (or made from the change's result); a refusal
  * answers its message.
  */
-export async function rowAction<T>(workflowId: string, change: (userId: string) => Promise<T>, message: string | ((result: T) => string)): Promise<FormResult> {
+export async function rowAction<T>(
+  workflowId: string,
+  change: (userId: string) => Promise<T>,
+  message: string | ((result: T) => string),
+): Promise<FormResult> {
   const user = await requireUser();
   const id = idSchema.parse(workflowId);
   try {

@@ -4,12 +4,23 @@ import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
 import type { NotifierSecretResult } from "@/components/workflows/notifier-types";
 import { requireUser } from "@/lib/auth/session";
-import { createNotifier, deleteNotifier, pauseNotifier, pingNotifier, redeliver, updateNotifier, type NotifierInput } from "@/lib/notifications/service";
+import {
+  createNotifier,
+  deleteNotifier,
+  pauseNotifier,
+  pingNotifier,
+  redeliver,
+  updateNotifier,
+  type NotifierInput,
+} from "@/lib/notifications/service";
 
 import { idSchema, refusal, rowAction } from "./action-results";
 
 /** The notifier form's fields (url, on). */
-const notifierFields = (form: FormData): NotifierInput => ({ url: String(form.get("url") ?? ""), on: form.get("on") === "failures" ? "failures" : "all" });
+const notifierFields = (form: FormData): NotifierInput => ({
+  url: String(form.get("url") ?? ""),
+  on: form.get("on") === "failures" ? "failures" : "all",
+});
 
 /** Changes a notification URL from the form (workflowId, id, url, on); its secret stays. */
 export async function updateNotifierAction(_prev: FormResult, form: FormData): Promise<FormResult> {
@@ -43,7 +54,9 @@ export async function pingNotifierAction(workflowId: string, id: string): Promis
   idSchema.parse(workflowId);
   try {
     const r = await pingNotifier(user.id, idSchema.parse(id));
-    return r.kind === "delivered" ? { status: "ok", message: `Test received (${r.responseStatus}).` } : { status: "error", message: `Test not received: ${r.error}` };
+    return r.kind === "delivered"
+      ? { status: "ok", message: `Test received (${r.responseStatus}).` }
+      : { status: "error", message: `Test not received: ${r.error}` };
   } catch (err) {
     return refusal(err);
   }
@@ -51,7 +64,11 @@ export async function pingNotifierAction(workflowId: string, id: string): Promis
 
 /** Pauses or resumes one of the user's notification URLs. */
 export async function pauseNotifierAction(workflowId: string, id: string, paused: boolean): Promise<FormResult> {
-  return rowAction(workflowId, (userId) => pauseNotifier(userId, idSchema.parse(id), z.boolean().parse(paused)), paused ? "Notifications paused." : "Notifications resumed.");
+  return rowAction(
+    workflowId,
+    (userId) => pauseNotifier(userId, idSchema.parse(id), z.boolean().parse(paused)),
+    paused ? "Notifications paused." : "Notifications resumed.",
+  );
 }
 
 /** Deletes one of the user's notification URLs with its delivery records. */

@@ -10,12 +10,38 @@ import { listRunRows } from "@/lib/run-views/dashboard";
 import { RECENT_RUNS } from "@/components/workflows/recent-runs";
 import { deleteWorkflowAction } from "../actions";
 import { deleteScheduleAction, pauseScheduleAction, saveScheduleAction } from "./schedule-actions";
-import { createWebhookAction, deleteWebhookAction, pauseWebhookAction, rotateWebhookAction, updateWebhookAction } from "./webhook-actions";
-import { createNotifierAction, deleteNotifierAction, pauseNotifierAction, pingNotifierAction, redeliverAction, updateNotifierAction } from "./notifier-actions";
+import {
+  createWebhookAction,
+  deleteWebhookAction,
+  pauseWebhookAction,
+  rotateWebhookAction,
+  updateWebhookAction,
+} from "./webhook-actions";
+import {
+  createNotifierAction,
+  deleteNotifierAction,
+  pauseNotifierAction,
+  pingNotifierAction,
+  redeliverAction,
+  updateNotifierAction,
+} from "./notifier-actions";
 
 const scheduleActions = { save: saveScheduleAction, pause: pauseScheduleAction, remove: deleteScheduleAction };
-const webhookActions = { create: createWebhookAction, update: updateWebhookAction, pause: pauseWebhookAction, rotate: rotateWebhookAction, remove: deleteWebhookAction };
-const notifierActions = { create: createNotifierAction, update: updateNotifierAction, ping: pingNotifierAction, pause: pauseNotifierAction, redeliver: redeliverAction, remove: deleteNotifierAction };
+const webhookActions = {
+  create: createWebhookAction,
+  update: updateWebhookAction,
+  pause: pauseWebhookAction,
+  rotate: rotateWebhookAction,
+  remove: deleteWebhookAction,
+};
+const notifierActions = {
+  create: createNotifierAction,
+  update: updateNotifierAction,
+  ping: pingNotifierAction,
+  pause: pauseNotifierAction,
+  redeliver: redeliverAction,
+  remove: deleteNotifierAction,
+};
 
 type Props = { params: Promise<{ id: string }> };
 

@@ -3,7 +3,13 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
 import { requireUser } from "@/lib/auth/session";
-import { createSchedule, deleteSchedule, pauseSchedule, updateSchedule, type ScheduleInput } from "@/lib/schedules/service";
+import {
+  createSchedule,
+  deleteSchedule,
+  pauseSchedule,
+  updateSchedule,
+  type ScheduleInput,
+} from "@/lib/schedules/service";
 import { idSchema, refusal, rowAction } from "./action-results";
 
 const LATER = " Its timer is set as soon as Redis answers again.";
@@ -17,8 +23,16 @@ function scheduleFields(form: FormData): { ok: true; input: ScheduleInput } | { 
   } catch {
     return { ok: false, result: { status: "error", fieldErrors: { inputs: "Not valid JSON." } } };
   }
-  if (typeof inputs !== "object" || inputs === null || Array.isArray(inputs)) return { ok: false, result: { status: "error", fieldErrors: { inputs: "Give an object: {\"field\": value}." } } };
-  return { ok: true, input: { cron: String(form.get("cron") ?? ""), timezone: String(form.get("timezone") ?? ""), inputs: inputs as Record<string, unknown> } };
+  if (typeof inputs !== "object" || inputs === null || Array.isArray(inputs))
+    return { ok: false, result: { status: "error", fieldErrors: { inputs: 'Give an object: {"field": value}.' } } };
+  return {
+    ok: true,
+    input: {
+      cron: String(form.get("cron") ?? ""),
+      timezone: String(form.get("timezone") ?? ""),
+      inputs: inputs as Record<string, unknown>,
+    },
+  };
 }
 
 /** Adds (no `id`) or changes (`id`) a schedule from the form (workflowId, cron, timezone, inputs as JSON text). */
@@ -29,7 +43,9 @@ export async function saveScheduleAction(_prev: FormResult, form: FormData): Pro
   const fields = scheduleFields(form);
   if (!fields.ok) return fields.result;
   try {
-    const { timerSet } = id ? await updateSchedule(user.id, workflowId, id, fields.input) : await createSchedule(user.id, workflowId, fields.input);
+    const { timerSet } = id
+      ? await updateSchedule(user.id, workflowId, id, fields.input)
+      : await createSchedule(user.id, workflowId, fields.input);
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", message: `${id ? "Schedule saved." : "Schedule added."}${timerSet ? "" : LATER}` };
   } catch (err) {

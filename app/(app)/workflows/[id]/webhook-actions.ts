@@ -4,7 +4,14 @@ import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
 import type { WebhookSecretResult } from "@/components/workflows/webhook-types";
 import { requireUser } from "@/lib/auth/session";
-import { createWebhook, deleteWebhook, pauseWebhook, rotateWebhook, updateWebhook, type WebhookInput } from "@/lib/webhooks/service";
+import {
+  createWebhook,
+  deleteWebhook,
+  pauseWebhook,
+  rotateWebhook,
+  updateWebhook,
+  type WebhookInput,
+} from "@/lib/webhooks/service";
 
 import { idSchema, refusal, rowAction } from "./action-results";
 
@@ -30,7 +37,11 @@ export async function createWebhookAction(_prev: WebhookSecretResult, form: Form
 
 /** Pauses or resumes one of the user's webhooks (a paused one answers 409). */
 export async function pauseWebhookAction(workflowId: string, id: string, paused: boolean): Promise<FormResult> {
-  return rowAction(workflowId, (userId) => pauseWebhook(userId, idSchema.parse(id), z.boolean().parse(paused)), paused ? "Webhook paused." : "Webhook resumed.");
+  return rowAction(
+    workflowId,
+    (userId) => pauseWebhook(userId, idSchema.parse(id), z.boolean().parse(paused)),
+    paused ? "Webhook paused." : "Webhook resumed.",
+  );
 }
 
 /** Gives one of the user's webhooks a new secret URL (answered once); the old URL stops working. */

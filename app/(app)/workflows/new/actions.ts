@@ -28,7 +28,11 @@ export async function describeWorkflowAction(form: FormData): Promise<void> {
 /** A gallery choice: a pattern template opens in the editor; "blank" opens the new workflow's page. */
 export async function createFromGalleryAction(form: FormData): Promise<void> {
   const user = await requireUser("/workflows/new");
-  const templateId = z.string().max(100).catch("blank").parse(form.get("template") ?? "blank");
+  const templateId = z
+    .string()
+    .max(100)
+    .catch("blank")
+    .parse(form.get("template") ?? "blank");
   const document = templateDocument(templateId, await userModels(user.id)) ?? blankWorkflowDocument();
   const wf = await createWorkflow(user.id, document);
   revalidatePath("/workflows");

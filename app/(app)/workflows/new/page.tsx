@@ -23,9 +23,14 @@ export default async function NewWorkflowPage({ searchParams }: Props) {
   return (
     <>
       <PageHeader title="New workflow" description="Describe the system you want, or start from a pattern." />
-      <DescribeForm action={describeWorkflowAction} error={error === "empty" ? "Describe what the workflow should do." : undefined} />
+      <DescribeForm
+        action={describeWorkflowAction}
+        error={error === "empty" ? "Describe what the workflow should do." : undefined}
+      />
       <section aria-labelledby="gallery-heading" className="mt-10">
-        <h2 id="gallery-heading" className="mb-3 text-sm font-semibold">Or start from a pattern</h2>
+        <h2 id="gallery-heading" className="mb-3 text-sm font-semibold">
+          Or start from a pattern
+        </h2>
         <TemplateGallery templates={templates} action={createFromGalleryAction} />
       </section>
     </>

@@ -44,19 +44,49 @@ const runCtx = (id: string) => ({ params: Promise.resolve({ id }) });
 
 async function createLink(runId: string, body: object, user = alice): Promise<Response> {
   return createLinkPOST(
-    new Request(`http://localhost/api/runs/${runId}/share`, { method: "POST", headers: { ...user.auth, "content-type": "application/json" }, body: JSON.stringify(body) }),
+    new Request(`http://localhost/api/runs/${runId}/share`, {
+      method: "POST",
+      headers: { ...user.auth, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }),
     runCtx(runId),
   );
 }
 
 async function sharedRun(withContent: boolean): Promise<{ runId: string; token: string; linkId: string }> {
   const runId = await createTestRun(alice.id);
-  await db().run.update({ where: { id: runId }, data: { inputs: { question: "SECRET-INPUT" }, outputs: { answer: "SECRET-OUTPUT" } } });
-  await db().step.create({ data: { runId, nodeId: "start", status: "succeeded", output: { text: "SECRET-STEP" }, leaseOwner: "worker-x", input: { via: [] } } });
+  await db().run.update({
+    where: { id: runId },
+    data: { inputs: { question: "SECRET-INPUT" }, outputs: { answer: "SECRET-OUTPUT" } },
+  });
+  await db().step.create({
+    data: {
+      runId,
+      nodeId: "start",
+      status: "succeeded",
+      output: { text: "SECRET-STEP" },
+      leaseOwner: "worker-x",
+      input: { via: [] },
+    },
+  });
   await appendTestEvents(runId, [
     { type: "run_started", inputs: { question: "SECRET-INPUT" }, resumed: false, redispatched: [] },
-    { type: "step_progress", nodeId: "start", iteration: 1, message: "called lookup", detail: { args: { q: "SECRET-ARGS" } } },
-    { type: "step_finished", nodeId: "start", iteration: 1, status: "succeeded", output: { text: "SECRET-STEP" }, promptTokens: 3, completionTokens: 4 },
+    {
+      type: "step_progress",
+      nodeId: "start",
+      iteration: 1,
+      message: "called lookup",
+      detail: { args: { q: "SECRET-ARGS" } },
+    },
+    {
+      type: "step_finished",
+      nodeId: "start",
+      iteration: 1,
+      status: "succeeded",
+      output: { text: "SECRET-STEP" },
+      promptTokens: 3,
+      completionTokens: 4,
+    },
   ]);
   const res = await createLink(runId, { expiresIn: "1h", includeContent: withContent });
   expect(res.status).toBe(201);
@@ -65,13 +95,20 @@ async function sharedRun(withContent: boolean): Promise<{ runId: string; token: 
 }
 
 /** Reads SSE frames until `stop` says so or the stream ends; returns whether it ended by itself. */
-async function readUntil(res: Response, stop: (data: string) => boolean, deadlineMs = 10_000): Promise<{ ended: boolean; data: string[] }> {
+async function readUntil(
+  res: Response,
+  stop: (data: string) => boolean,
+  deadlineMs = 10_000,
+): Promise<{ ended: boolean; data: string[] }> {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseParser();
   const data: string[] = [];
   const deadline = Date.now() + deadlineMs;
   while (Date.now() < deadline) {
-    const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
+    const chunk = await Promise.race([
+      reader.read(),
+      new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now())),
+    ]);
     if (chunk === null) break;
     if (chunk.done) return { ended: true, data };
     for (const f of parser.push(chunk.value)) {
@@ -95,7 +132,10 @@ describe("share links (W2)", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]?.tokenHash).toBe(hashShareToken(token));
     expect(JSON.stringify(rows)).not.toContain(token);
-    const listed = await listLinksGET(new Request(`http://localhost/api/runs/${runId}/share`, { headers: alice.auth }), runCtx(runId));
+    const listed = await listLinksGET(
+      new Request(`http://localhost/api/runs/${runId}/share`, { headers: alice.auth }),
+      runCtx(runId),
+    );
     expect(JSON.stringify(await listed.json())).not.toContain(token);
     const other = (await sharedRun(false)).token;
     expect(other).not.toBe(token);
@@ -110,23 +150,58 @@ describe("share links (W2)", () => {
     expect(res.headers.get("cache-control")).toContain("no-store");
     const body = (await res.json()) as Record<string, Record<string, unknown> & { nodes?: object[] }>;
     expect(Object.keys(body).sort()).toEqual(["expiresAt", "graph", "includeContent", "run", "steps"]);
-    expect(Object.keys(body.run!).sort()).toEqual(
-      ["completionTokens", "createdAt", "finishedAt", "id", "promptTokens", "reason", "startedAt", "status", "stepCount", "trigger", "version", "workflowName"],
-    );
+    expect(Object.keys(body.run!).sort()).toEqual([
+      "completionTokens",
+      "createdAt",
+      "finishedAt",
+      "id",
+      "promptTokens",
+      "reason",
+      "startedAt",
+      "status",
+      "stepCount",
+      "trigger",
+      "version",
+      "workflowName",
+    ]);
     expect(body.run!.id).toBe(runId);
     expect(Object.keys(body.graph!).sort()).toEqual(["agents", "defaultModel", "edges", "name", "nodes"]);
-    expect(Object.keys(body.graph!.nodes![0]!).sort()).toEqual(["agent", "branches", "errorBranch", "id", "join", "name", "outputs", "position", "tool", "type"]);
+    expect(Object.keys(body.graph!.nodes![0]!).sort()).toEqual([
+      "agent",
+      "branches",
+      "errorBranch",
+      "id",
+      "join",
+      "name",
+      "outputs",
+      "position",
+      "tool",
+      "type",
+    ]);
     const steps = body.steps as unknown as Record<string, unknown>[];
-    expect(Object.keys(steps[0]!).sort()).toEqual(
-      ["attempt", "branch", "completionTokens", "error", "finishedAt", "iteration", "latencyMs", "nodeId", "promptTokens", "startedAt", "status"],
-    );
+    expect(Object.keys(steps[0]!).sort()).toEqual([
+      "attempt",
+      "branch",
+      "completionTokens",
+      "error",
+      "finishedAt",
+      "iteration",
+      "latencyMs",
+      "nodeId",
+      "promptTokens",
+      "startedAt",
+      "status",
+    ]);
     const text = JSON.stringify(body);
-    for (const secret of ["SECRET", alice.id, "worker-x", "ownerId", "leaseOwner", "tokenHash"]) expect(text).not.toContain(secret);
+    for (const secret of ["SECRET", alice.id, "worker-x", "ownerId", "leaseOwner", "tokenHash"])
+      expect(text).not.toContain(secret);
   });
 
   it("includes prompts/outputs only when the link says so", async () => {
     const { token } = await sharedRun(true);
-    const body = (await (await shareGET(new Request(`http://localhost/api/share/${token}`, { headers: ip() }), tokenCtx(token))).json()) as {
+    const body = (await (
+      await shareGET(new Request(`http://localhost/api/share/${token}`, { headers: ip() }), tokenCtx(token))
+    ).json()) as {
       run: Record<string, unknown>;
       steps: Record<string, unknown>[];
     };
@@ -137,13 +212,19 @@ describe("share links (W2)", () => {
 
   it("streams allow-listed events: no content without includeContent", async () => {
     const { token } = await sharedRun(false);
-    const res = await shareEventsGET(new Request(`http://localhost/api/share/${token}/events`, { headers: ip() }), tokenCtx(token));
+    const res = await shareEventsGET(
+      new Request(`http://localhost/api/share/${token}/events`, { headers: ip() }),
+      tokenCtx(token),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
     const { data } = await readUntil(res, (d) => d.includes("step_finished"));
     // run_started and step_finished; the step's activity (step_progress) is content, left out
-    expect(data.map((d) => (JSON.parse(d) as { event: { type: string } }).event.type)).toEqual(["run_started", "step_finished"]);
+    expect(data.map((d) => (JSON.parse(d) as { event: { type: string } }).event.type)).toEqual([
+      "run_started",
+      "step_finished",
+    ]);
     expect(data.join("\n")).not.toContain("SECRET");
     expect(data.join("\n")).not.toContain(alice.id);
   });
@@ -154,10 +235,17 @@ describe("share links (W2)", () => {
       const res = await handler(new Request(`http://localhost/api/share/${token}`, { method: "POST", headers: ip() }));
       expect(res.status).toBe(405);
     }
-    const revoke = await revokeDELETE(new Request(`http://localhost/x`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({ id: runId, linkId }) });
+    const revoke = await revokeDELETE(
+      new Request(`http://localhost/x`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } }),
+      { params: Promise.resolve({ id: runId, linkId }) },
+    );
     expect(revoke.status).toBe(401);
     const create = await createLinkPOST(
-      new Request(`http://localhost/api/runs/${runId}/share`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" }),
+      new Request(`http://localhost/api/runs/${runId}/share`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: "{}",
+      }),
       runCtx(runId),
     );
     expect(create.status).toBe(401);
@@ -168,15 +256,31 @@ describe("share links (W2)", () => {
   it("honours expiry and revocation (404), and only the owner can create, list or revoke", async () => {
     const { runId, token, linkId } = await sharedRun(false);
     expect((await createLink(runId, {}, bob)).status).toBe(404);
-    const bobList = await listLinksGET(new Request(`http://localhost/api/runs/${runId}/share`, { headers: bob.auth }), runCtx(runId));
+    const bobList = await listLinksGET(
+      new Request(`http://localhost/api/runs/${runId}/share`, { headers: bob.auth }),
+      runCtx(runId),
+    );
     expect(bobList.status).toBe(404);
-    const bobRevoke = await revokeDELETE(new Request(`http://localhost/x`, { method: "DELETE", headers: bob.auth }), { params: Promise.resolve({ id: runId, linkId }) });
+    const bobRevoke = await revokeDELETE(new Request(`http://localhost/x`, { method: "DELETE", headers: bob.auth }), {
+      params: Promise.resolve({ id: runId, linkId }),
+    });
     expect(bobRevoke.status).toBe(404);
     await db().shareLink.update({ where: { id: linkId }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect((await shareGET(new Request(`http://localhost/api/share/${token}`, { headers: ip() }), tokenCtx(token))).status).toBe(404);
-    expect((await shareEventsGET(new Request(`http://localhost/api/share/${token}/events`, { headers: ip() }), tokenCtx(token))).status).toBe(404);
+    expect(
+      (await shareGET(new Request(`http://localhost/api/share/${token}`, { headers: ip() }), tokenCtx(token))).status,
+    ).toBe(404);
+    expect(
+      (
+        await shareEventsGET(
+          new Request(`http://localhost/api/share/${token}/events`, { headers: ip() }),
+          tokenCtx(token),
+        )
+      ).status,
+    ).toBe(404);
     const bad = "A".repeat(43);
-    expect((await shareGET(new Request(`http://localhost/api/share/${bad}`, { headers: ip() }), tokenCtx(bad))).status).toBe(404);
+    expect(
+      (await shareGET(new Request(`http://localhost/api/share/${bad}`, { headers: ip() }), tokenCtx(bad))).status,
+    ).toBe(404);
   });
 
   it("rate-limits share endpoints per IP with 429 and Retry-After", async () => {
@@ -184,7 +288,10 @@ describe("share links (W2)", () => {
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 125; i++) {
-      const res = await shareGET(new Request(`http://localhost/api/share/${token}`, { headers: ip("203.0.113.7") }), tokenCtx(token));
+      const res = await shareGET(
+        new Request(`http://localhost/api/share/${token}`, { headers: ip("203.0.113.7") }),
+        tokenCtx(token),
+      );
       statuses.push(res.status);
       if (res.status === 429) retryAfter = res.headers.get("retry-after");
     }
@@ -198,7 +305,9 @@ describe("share links (W2)", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 125; i++) {
       const headers = { ...ip("203.0.113.8"), "x-forwarded-for": `198.51.100.${i % 250}` };
-      statuses.push((await shareGET(new Request(`http://localhost/api/share/${token}`, { headers }), tokenCtx(token))).status);
+      statuses.push(
+        (await shareGET(new Request(`http://localhost/api/share/${token}`, { headers }), tokenCtx(token))).status,
+      );
     }
     expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
@@ -208,7 +317,10 @@ describe("share links (W2)", () => {
 describe("S4", () => {
   it("another user's run stream answers 404", async () => {
     const runId = await createTestRun(alice.id);
-    const res = await ownerEventsGET(new Request(`http://localhost/api/runs/${runId}/events`, { headers: bob.auth }), runCtx(runId));
+    const res = await ownerEventsGET(
+      new Request(`http://localhost/api/runs/${runId}/events`, { headers: bob.auth }),
+      runCtx(runId),
+    );
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain("run_started");
   });
@@ -216,10 +328,14 @@ describe("S4", () => {
   it("a revoked link closes its open streams within 5 s", async () => {
     const { runId, token, linkId } = await sharedRun(false);
     const open = await Promise.all(
-      [0, 1, 2].map(() => shareEventsGET(new Request(`http://localhost/api/share/${token}/events`, { headers: ip() }), tokenCtx(token))),
+      [0, 1, 2].map(() =>
+        shareEventsGET(new Request(`http://localhost/api/share/${token}/events`, { headers: ip() }), tokenCtx(token)),
+      ),
     );
     const revokedAt = Date.now();
-    const revoke = await revokeDELETE(new Request(`http://localhost/x`, { method: "DELETE", headers: alice.auth }), { params: Promise.resolve({ id: runId, linkId }) });
+    const revoke = await revokeDELETE(new Request(`http://localhost/x`, { method: "DELETE", headers: alice.auth }), {
+      params: Promise.resolve({ id: runId, linkId }),
+    });
     expect(revoke.status).toBe(204);
     const results = await Promise.all(open.map((res) => readUntil(res, () => false, 8_000)));
     const elapsed = Date.now() - revokedAt;

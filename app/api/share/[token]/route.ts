@@ -17,7 +17,10 @@ export async function GET(request: Request, context: Ctx): Promise<Response> {
 
 const readOnly = (request: Request): Promise<Response> =>
   handleShare(request, async () =>
-    Response.json({ error: { code: "method_not_allowed", message: "Share links are read-only.", details: null } }, { status: 405, headers: { Allow: "GET" } }),
+    Response.json(
+      { error: { code: "method_not_allowed", message: "Share links are read-only.", details: null } },
+      { status: 405, headers: { Allow: "GET" } },
+    ),
   );
 
 /** Share links are read-only: every mutation is refused (W2). */

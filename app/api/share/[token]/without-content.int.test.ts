@@ -54,7 +54,11 @@ let auth: Record<string, string> | undefined;
 async function shareOf(runId: string, includeContent: boolean): Promise<string> {
   auth ??= { authorization: `Bearer ${(await createApiToken(rt.ownerId, "share links")).token}` };
   const res = await createLinkPOST(
-    new Request(`http://localhost/api/runs/${runId}/share`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ expiresIn: "1h", includeContent }) }),
+    new Request(`http://localhost/api/runs/${runId}/share`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ expiresIn: "1h", includeContent }),
+    }),
     { params: Promise.resolve({ id: runId }) },
   );
   expect(res.status).toBe(201);
@@ -64,14 +68,18 @@ async function shareOf(runId: string, includeContent: boolean): Promise<string> 
 /** Everything a share viewer receives: the API's JSON and the whole event stream (to its end). */
 async function everythingShared(token: string): Promise<string> {
   const headers = { [PEER_HEADER]: `10.77.0.${++peer}` };
-  const api = await shareGET(new Request(`http://localhost/api/share/${token}`, { headers }), { params: Promise.resolve({ token }) });
+  const api = await shareGET(new Request(`http://localhost/api/share/${token}`, { headers }), {
+    params: Promise.resolve({ token }),
+  });
   expect(api.status).toBe(200);
-  const stream = await shareEventsGET(new Request(`http://localhost/api/share/${token}/events`, { headers }), { params: Promise.resolve({ token }) });
+  const stream = await shareEventsGET(new Request(`http://localhost/api/share/${token}/events`, { headers }), {
+    params: Promise.resolve({ token }),
+  });
   expect(stream.status).toBe(200);
   const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseParser();
   const frames: string[] = [];
-  for (let ended = false; !ended; ) {
+  for (let ended = false; !ended;) {
     const chunk = await reader.read();
     if (chunk.done) break;
     for (const f of parser.push(chunk.value)) {

@@ -4,9 +4,32 @@ import { getWorkflow } from "@/lib/db/workflows";
 import { AppError, notFound } from "@/lib/errors";
 import { requireCaller } from "@/lib/http/caller";
 import { handle, jsonBody, requireMutationCaller } from "@/lib/http/handle";
-import { createNotifier, deleteNotifier, notifiersOf, pauseNotifier, pingNotifier, updateNotifier, type NotifierInput } from "@/lib/notifications/service";
-import { createSchedule, deleteSchedule, pauseSchedule, schedulesOf, updateSchedule, type ScheduleInput } from "@/lib/schedules/service";
-import { createWebhook, deleteWebhook, pauseWebhook, rotateWebhook, updateWebhook, webhooksOf, type WebhookInput } from "@/lib/webhooks/service";
+import {
+  createNotifier,
+  deleteNotifier,
+  notifiersOf,
+  pauseNotifier,
+  pingNotifier,
+  updateNotifier,
+  type NotifierInput,
+} from "@/lib/notifications/service";
+import {
+  createSchedule,
+  deleteSchedule,
+  pauseSchedule,
+  schedulesOf,
+  updateSchedule,
+  type ScheduleInput,
+} from "@/lib/schedules/service";
+import {
+  createWebhook,
+  deleteWebhook,
+  pauseWebhook,
+  rotateWebhook,
+  updateWebhook,
+  webhooksOf,
+  type WebhookInput,
+} from "@/lib/webhooks/service";
 
 /**
  * The REST side of a workflow's triggers and notification URLs — the same services as the workflow
@@ -69,50 +92,62 @@ async function mine(r: Resource, ownerId: string, workflowId: string, itemId: st
 /** GET (list) and POST (create) of /api/workflows/:id/<kind>. */
 export function collectionRoutes(r: Resource) {
   return {
-    GET: (request: Request, context: Params<{ id: string }>) => handle(async () => {
-      const caller = await requireCaller(request);
-      const { id } = await context.params;
-      if (!(await getWorkflow(caller.userId, id))) throw notFound("Workflow not found");
-      return Response.json({ items: await r.list(caller.userId, id) });
-    }),
-    POST: (request: Request, context: Params<{ id: string }>) => handle(async () => {
-      const caller = await requireMutationCaller(request);
-      const input = await jsonBody(request, body);
-      return Response.json(await r.create(caller.userId, (await context.params).id, input), { status: 201 });
-    }),
+    GET: (request: Request, context: Params<{ id: string }>) =>
+      handle(async () => {
+        const caller = await requireCaller(request);
+        const { id } = await context.params;
+        if (!(await getWorkflow(caller.userId, id))) throw notFound("Workflow not found");
+        return Response.json({ items: await r.list(caller.userId, id) });
+      }),
+    POST: (request: Request, context: Params<{ id: string }>) =>
+      handle(async () => {
+        const caller = await requireMutationCaller(request);
+        const input = await jsonBody(request, body);
+        return Response.json(await r.create(caller.userId, (await context.params).id, input), { status: 201 });
+      }),
   };
 }
 
 /** PUT (replace) and DELETE of /api/workflows/:id/<kind>/:itemId. */
 export function itemRoutes(r: Resource) {
   return {
-    PUT: (request: Request, context: Params<{ id: string; itemId: string }>) => handle(async () => {
-      const caller = await requireMutationCaller(request);
-      const { id, itemId } = await context.params;
-      const input = await jsonBody(request, body);
-      await mine(r, caller.userId, id, itemId);
-      return Response.json(await r.update(caller.userId, id, itemId, input));
-    }),
-    DELETE: (request: Request, context: Params<{ id: string; itemId: string }>) => handle(async () => {
-      const caller = await requireMutationCaller(request);
-      const { id, itemId } = await context.params;
-      await mine(r, caller.userId, id, itemId);
-      await r.remove(caller.userId, itemId);
-      return new Response(null, { status: 204 });
-    }),
+    PUT: (request: Request, context: Params<{ id: string; itemId: string }>) =>
+      handle(async () => {
+        const caller = await requireMutationCaller(request);
+        const { id, itemId } = await context.params;
+        const input = await jsonBody(request, body);
+        await mine(r, caller.userId, id, itemId);
+        return Response.json(await r.update(caller.userId, id, itemId, input));
+      }),
+    DELETE: (request: Request, context: Params<{ id: string; itemId: string }>) =>
+      handle(async () => {
+        const caller = await requireMutationCaller(request);
+        const { id, itemId } = await context.params;
+        await mine(r, caller.userId, id, itemId);
+        await r.remove(caller.userId, itemId);
+        return new Response(null, { status: 204 });
+      }),
   };
 }
 
 /** POST /api/workflows/:id/<kind>/:itemId/:action (pause, resume, or the kind's own). */
 export function actionRoute(r: Resource) {
   return {
-    POST: (request: Request, context: Params<{ id: string; itemId: string; action: string }>) => handle(async () => {
-      const caller = await requireMutationCaller(request);
-      const { id, itemId, action } = await context.params;
-      const run = action === "pause" || action === "resume" ? (o: string, i: string) => r.pause(o, i, action === "pause") : r.actions[action];
-      if (!run) throw new AppError("not_found", `No action "${action}" (${["pause", "resume", ...Object.keys(r.actions)].join(", ")}).`);
-      await mine(r, caller.userId, id, itemId);
-      return Response.json(await run(caller.userId, itemId));
-    }),
+    POST: (request: Request, context: Params<{ id: string; itemId: string; action: string }>) =>
+      handle(async () => {
+        const caller = await requireMutationCaller(request);
+        const { id, itemId, action } = await context.params;
+        const run =
+          action === "pause" || action === "resume"
+            ? (o: string, i: string) => r.pause(o, i, action === "pause")
+            : r.actions[action];
+        if (!run)
+          throw new AppError(
+            "not_found",
+            `No action "${action}" (${["pause", "resume", ...Object.keys(r.actions)].join(", ")}).`,
+          );
+        await mine(r, caller.userId, id, itemId);
+        return Response.json(await run(caller.userId, itemId));
+      }),
   };
 }

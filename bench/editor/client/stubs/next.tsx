@@ -12,7 +12,10 @@ export const useParams = () => ({});
 export const redirect = () => undefined;
 export const notFound = () => undefined;
 
-type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { href: string | { pathname?: string }; prefetch?: boolean };
+type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {
+  href: string | { pathname?: string };
+  prefetch?: boolean;
+};
 
 export default function Link({ href, prefetch, ...anchor }: LinkProps) {
   void prefetch;

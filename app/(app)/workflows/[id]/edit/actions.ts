@@ -1,12 +1,7 @@
 "use server";
 import { z } from "zod";
 import { requireUser } from "@/lib/auth/session";
-import {
-  getWorkflowVersion,
-  listWorkflowVersions,
-  saveWorkflowVersion,
-  updateWorkflow,
-} from "@/lib/db/workflows";
+import { getWorkflowVersion, listWorkflowVersions, saveWorkflowVersion, updateWorkflow } from "@/lib/db/workflows";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { workflowSchema, type Workflow } from "@/lib/workflow/schema";
@@ -32,7 +27,8 @@ async function run<T>(what: string, fn: (userId: string) => Promise<T | null>): 
     if (data === null) return { ok: false, error: "Workflow not found." };
     return { ok: true, data };
   } catch (error) {
-    if (error instanceof z.ZodError) return { ok: false, error: `Invalid ${what}: ${error.issues[0]?.message ?? "bad input"}` };
+    if (error instanceof z.ZodError)
+      return { ok: false, error: `Invalid ${what}: ${error.issues[0]?.message ?? "bad input"}` };
     if (error instanceof AppError) return { ok: false, error: error.message };
     logger.error("editor action failed", { err: error, what });
     return { ok: false, error: `Could not ${what}.` };
@@ -40,7 +36,10 @@ async function run<T>(what: string, fn: (userId: string) => Promise<T | null>): 
 }
 
 /** Saves the draft (an invalid graph is fine: a draft only has to be a well-formed document). */
-export async function saveDraftAction(workflowId: unknown, document: unknown): Promise<ActionResult<{ savedAt: string }>> {
+export async function saveDraftAction(
+  workflowId: unknown,
+  document: unknown,
+): Promise<ActionResult<{ savedAt: string }>> {
   return run("save the draft", async (userId) => {
     const id = idSchema.parse(workflowId);
     const draft = workflowSchema.parse(document);
@@ -50,7 +49,11 @@ export async function saveDraftAction(workflowId: unknown, document: unknown): P
 }
 
 /** Saves the draft, then snapshots it as the next immutable version. */
-export async function saveVersionAction(workflowId: unknown, document: unknown, message: unknown): Promise<ActionResult<VersionItem>> {
+export async function saveVersionAction(
+  workflowId: unknown,
+  document: unknown,
+  message: unknown,
+): Promise<ActionResult<VersionItem>> {
   return run("save a version", async (userId) => {
     const id = idSchema.parse(workflowId);
     const draft = workflowSchema.parse(document);
@@ -65,7 +68,10 @@ export async function saveVersionAction(workflowId: unknown, document: unknown, 
 export async function listVersionsAction(workflowId: unknown): Promise<ActionResult<VersionItem[]>> {
   return run("list versions", async (userId) => {
     const list = await listWorkflowVersions(userId, idSchema.parse(workflowId));
-    return list?.map((v) => ({ id: v.id, version: v.version, message: v.message, createdAt: v.createdAt.toISOString() })) ?? null;
+    return (
+      list?.map((v) => ({ id: v.id, version: v.version, message: v.message, createdAt: v.createdAt.toISOString() })) ??
+      null
+    );
   });
 }
 
@@ -83,7 +89,10 @@ export async function restoreVersionAction(workflowId: unknown, versionId: unkno
     const id = idSchema.parse(workflowId);
     const v = await getWorkflowVersion(userId, idSchema.parse(versionId));
     if (!v || v.workflowId !== id) return null;
-    const saved = await updateWorkflow(userId, id, { draft: v.document, name: v.document.name.trim() || "Untitled workflow" });
+    const saved = await updateWorkflow(userId, id, {
+      draft: v.document,
+      name: v.document.name.trim() || "Untitled workflow",
+    });
     return saved ? v.document : null;
   });
 }

@@ -7,12 +7,29 @@ import type { Workflow } from "@/lib/workflow/schema";
 import { RunPanel } from "./run-panel";
 
 /** Client side of the editor route: wires the server actions and the run panel into the editor. */
-export function EditorClient({ workflowId, draft, actions, savedAgents, subflowTargets }: {
-  workflowId: string; draft: Workflow; actions: EditorServerActions; savedAgents?: SavedAgentItem[]; subflowTargets?: SubflowTarget[];
+export function EditorClient({
+  workflowId,
+  draft,
+  actions,
+  savedAgents,
+  subflowTargets,
+}: {
+  workflowId: string;
+  draft: Workflow;
+  actions: EditorServerActions;
+  savedAgents?: SavedAgentItem[];
+  subflowTargets?: SubflowTarget[];
 }) {
   return (
     <div className="fixed inset-x-0 bottom-0 top-14 z-30 bg-background">
-      <WorkflowEditor workflowId={workflowId} initialDraft={draft} actions={actions} savedAgents={savedAgents} subflowTargets={subflowTargets} renderRunPanel={(ctx) => <RunPanel {...ctx} />} />
+      <WorkflowEditor
+        workflowId={workflowId}
+        initialDraft={draft}
+        actions={actions}
+        savedAgents={savedAgents}
+        subflowTargets={subflowTargets}
+        renderRunPanel={(ctx) => <RunPanel {...ctx} />}
+      />
     </div>
   );
 }

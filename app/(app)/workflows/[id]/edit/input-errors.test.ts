@@ -15,12 +15,16 @@ describe("describeRunRefusal", () => {
   });
 
   it("keeps the message alone without details, and says the status without a message", () => {
-    expect(describeRunRefusal({ message: "Too many runs started; try again in 20 s." }, 429)).toBe("Too many runs started; try again in 20 s.");
+    expect(describeRunRefusal({ message: "Too many runs started; try again in 20 s." }, 429)).toBe(
+      "Too many runs started; try again in 20 s.",
+    );
     expect(describeRunRefusal(undefined, 502)).toBe("Could not start the run (502).");
   });
 
   it("caps the list", () => {
-    const details = { properties: Object.fromEntries(["a", "b", "c", "d", "e", "f"].map((k) => [k, { errors: ["Required"] }])) };
+    const details = {
+      properties: Object.fromEntries(["a", "b", "c", "d", "e", "f"].map((k) => [k, { errors: ["Required"] }])),
+    };
     expect(describeRunRefusal({ message: "Bad.", details }, 400, 2)).toBe("Bad. a: Required; b: Required (and 4 more)");
   });
 });

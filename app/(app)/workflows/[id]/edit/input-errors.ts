@@ -9,7 +9,11 @@ interface ErrorTree {
  * The run API's refusal in one line: its message, then each input path at fault with its first
  * reason ("topic: Invalid input: expected string, received undefined"), at most `max` of them.
  */
-export function describeRunRefusal(error: { message?: string; details?: unknown } | undefined, status: number, max = 4): string {
+export function describeRunRefusal(
+  error: { message?: string; details?: unknown } | undefined,
+  status: number,
+  max = 4,
+): string {
   const message = error?.message ?? `Could not start the run (${status}).`;
   const found: string[] = [];
   const walk = (tree: ErrorTree | undefined, path: string) => {

@@ -4,7 +4,13 @@ import { requireUser } from "@/lib/auth/session";
 import { listAgents } from "@/lib/db/agents";
 import { listSubflowTargets } from "@/lib/db/subflow-targets";
 import { getWorkflow, blankWorkflowDocument } from "@/lib/db/workflows";
-import { getVersionAction, listVersionsAction, restoreVersionAction, saveDraftAction, saveVersionAction } from "./actions";
+import {
+  getVersionAction,
+  listVersionsAction,
+  restoreVersionAction,
+  saveDraftAction,
+  saveVersionAction,
+} from "./actions";
 import { EditorClient } from "./editor-client";
 
 type Props = { params: Promise<{ id: string }> };
@@ -15,12 +21,36 @@ export const metadata: Metadata = { title: "Edit workflow" };
 export default async function EditWorkflowPage({ params }: Props) {
   const { id } = await params;
   const user = await requireUser(`/workflows/${id}/edit`);
-  const [workflow, agents, subflowTargets] = await Promise.all([getWorkflow(user.id, id), listAgents(user.id), listSubflowTargets(user.id)]);
+  const [workflow, agents, subflowTargets] = await Promise.all([
+    getWorkflow(user.id, id),
+    listAgents(user.id),
+    listSubflowTargets(user.id),
+  ]);
   if (!workflow) notFound();
-  const savedAgents = agents.map((a) => ({ id: a.id, name: a.name, spec: { description: a.description, instructions: a.instructions, tools: a.tools, ...(a.model ? { model: a.model } : {}) } }));
+  const savedAgents = agents.map((a) => ({
+    id: a.id,
+    name: a.name,
+    spec: {
+      description: a.description,
+      instructions: a.instructions,
+      tools: a.tools,
+      ...(a.model ? { model: a.model } : {}),
+    },
+  }));
   const draft = workflow.document ?? blankWorkflowDocument(workflow.name);
   return (
-    <EditorClient workflowId={id} draft={draft} savedAgents={savedAgents} subflowTargets={subflowTargets}
-      actions={{ saveDraft: saveDraftAction, saveVersion: saveVersionAction, listVersions: listVersionsAction, getVersion: getVersionAction, restoreVersion: restoreVersionAction }} />
+    <EditorClient
+      workflowId={id}
+      draft={draft}
+      savedAgents={savedAgents}
+      subflowTargets={subflowTargets}
+      actions={{
+        saveDraft: saveDraftAction,
+        saveVersion: saveVersionAction,
+        listVersions: listVersionsAction,
+        getVersion: getVersionAction,
+        restoreVersion: restoreVersionAction,
+      }}
+    />
   );
 }

@@ -14,15 +14,20 @@ const argsSchema = z.object({ workflowId: z.string().min(1).max(64), inputs: z.r
  * POST /api/workflows/[id]/runs (same startRun, so the same validation, versioning and rate
  * limit). A refusal comes back as one line naming the inputs at fault.
  */
-export async function startRunAction(workflowId: unknown, inputs: unknown): Promise<ActionResult<{ runId: string; dispatched: boolean }>> {
+export async function startRunAction(
+  workflowId: unknown,
+  inputs: unknown,
+): Promise<ActionResult<{ runId: string; dispatched: boolean }>> {
   const user = await requireUser();
   const args = argsSchema.safeParse({ workflowId, inputs });
-  if (!args.success) return { ok: false, error: "Invalid run request: give the workflow's id and its inputs as an object." };
+  if (!args.success)
+    return { ok: false, error: "Invalid run request: give the workflow's id and its inputs as an object." };
   try {
     const { run, dispatched } = await startRun(user.id, args.data.workflowId, { inputs: args.data.inputs });
     return { ok: true, data: { runId: run.id, dispatched } };
   } catch (err) {
-    if (err instanceof AppError && err.code !== "internal") return { ok: false, error: describeRunRefusal({ message: err.message, details: err.details }, err.status) };
+    if (err instanceof AppError && err.code !== "internal")
+      return { ok: false, error: describeRunRefusal({ message: err.message, details: err.details }, err.status) };
     logger.error("start run action failed", { err });
     return { ok: false, error: "Could not start the run." };
   }

@@ -7,7 +7,12 @@ const step = { nodeId: "write", iteration: 1, attempt: 1 };
 describe("the editor overlay's now-writing line", () => {
   it("shows the tail of a running step's live text and drops it when the step's durable result arrives", () => {
     const texts = new Map<string, LiveStepText>();
-    let view = applyRunEvent(initialRunView(["write"]), 1, { type: "step_started", nodeId: "write", iteration: 1, attempt: 1 } as never);
+    let view = applyRunEvent(initialRunView(["write"]), 1, {
+      type: "step_started",
+      nodeId: "write",
+      iteration: 1,
+      attempt: 1,
+    } as never);
     view = applyLiveText(view, texts, { ...step, at: 0, text: "Owls hunt " });
     view = applyLiveText(view, texts, { ...step, at: 10, text: "at night." });
     expect(view.nodes.get("write")?.writing).toBe("writing: Owls hunt at night.");
@@ -15,7 +20,14 @@ describe("the editor overlay's now-writing line", () => {
     expect(view.nodes.get("write")?.writing).toBe("writing: Owls hunt at night.");
     // a frame that would leave a gap changes nothing
     expect(applyLiveText(view, texts, { ...step, at: 99, text: "x" })).toBe(view);
-    view = applyRunEvent(view, 2, { type: "step_finished", nodeId: "write", iteration: 1, attempt: 1, status: "succeeded", output: "Owls hunt at night." } as never);
+    view = applyRunEvent(view, 2, {
+      type: "step_finished",
+      nodeId: "write",
+      iteration: 1,
+      attempt: 1,
+      status: "succeeded",
+      output: "Owls hunt at night.",
+    } as never);
     expect(view.nodes.get("write")?.writing).toBeUndefined();
     // late frames of the finished step stay out of the view
     expect(applyLiveText(view, texts, { ...step, at: 19, text: " More." }).nodes.get("write")?.writing).toBeUndefined();

@@ -14,15 +14,39 @@ describe("run overlay", () => {
       { type: "step_finished", nodeId: "outline", iteration: 1, status: "succeeded" },
       { type: "loop_iteration", edgeId: "l", source: "evaluate", target: "outline", iteration: 2, maxIterations: 3 },
       { type: "step_started", nodeId: "outline", iteration: 2, attempt: 1, kind: "agent" },
-      { type: "tokens_used", nodeId: "outline", iteration: 2, model: "m", promptTokens: 5, completionTokens: 7, runPromptTokens: 12, runCompletionTokens: 20 },
+      {
+        type: "tokens_used",
+        nodeId: "outline",
+        iteration: 2,
+        model: "m",
+        promptTokens: 5,
+        completionTokens: 7,
+        runPromptTokens: 12,
+        runCompletionTokens: 20,
+      },
     ]);
-    expect(v.nodes.get("outline")).toEqual({ status: "running", iteration: 2, history: ["running", "succeeded", "running"] });
+    expect(v.nodes.get("outline")).toEqual({
+      status: "running",
+      iteration: 2,
+      history: ["running", "succeeded", "running"],
+    });
     expect(v.nodes.get("write")).toEqual({ status: "pending", iteration: 1 });
     expect([v.status, v.promptTokens, v.completionTokens]).toEqual(["running", 12, 20]);
     const done = play(v, []);
-    const finished = applyRunEvent(applyRunEvent(done, 7, runEventSchema.parse({ type: "step_finished", nodeId: "outline", iteration: 2, status: "succeeded" })),
-      8, runEventSchema.parse({ type: "run_finished", status: "succeeded", reason: "end reached" }));
-    expect(finished.nodes.get("outline")).toEqual({ status: "succeeded", iteration: 2, history: ["running", "succeeded", "running", "succeeded"] });
+    const finished = applyRunEvent(
+      applyRunEvent(
+        done,
+        7,
+        runEventSchema.parse({ type: "step_finished", nodeId: "outline", iteration: 2, status: "succeeded" }),
+      ),
+      8,
+      runEventSchema.parse({ type: "run_finished", status: "succeeded", reason: "end reached" }),
+    );
+    expect(finished.nodes.get("outline")).toEqual({
+      status: "succeeded",
+      iteration: 2,
+      history: ["running", "succeeded", "running", "succeeded"],
+    });
     expect(finished.status).toBe("succeeded");
   });
 

@@ -20,7 +20,13 @@ export type RunView = {
 
 /** The view before any event: every node pending. */
 export function initialRunView(nodeIds: readonly string[]): RunView {
-  return { status: "queued", nodes: new Map(nodeIds.map((id) => [id, { status: "pending", iteration: 1 }])), promptTokens: 0, completionTokens: 0, lastSeq: 0 };
+  return {
+    status: "queued",
+    nodes: new Map(nodeIds.map((id) => [id, { status: "pending", iteration: 1 }])),
+    promptTokens: 0,
+    completionTokens: 0,
+    lastSeq: 0,
+  };
 }
 
 const NO_HISTORY: readonly NodeRunState["status"][] = [];

@@ -14,10 +14,19 @@ import { applyRunEvent, applyLiveText, initialRunView, type RunView } from "./ru
 
 function coerce(field: Field, raw: string): unknown {
   switch (field.type) {
-    case "number": return raw.trim() === "" ? undefined : Number(raw);
-    case "boolean": return raw === "true";
-    case "json": try { return JSON.parse(raw); } catch { return raw; }
-    case "string": case "text": return raw;
+    case "number":
+      return raw.trim() === "" ? undefined : Number(raw);
+    case "boolean":
+      return raw === "true";
+    case "json":
+      try {
+        return JSON.parse(raw);
+      } catch {
+        return raw;
+      }
+    case "string":
+    case "text":
+      return raw;
   }
 }
 
@@ -33,8 +42,16 @@ export function RunPanel({ workflowId, doc, blockers, save, setRunOverlay }: Run
   const [starting, setStarting] = useState(false);
   const source = useRef<EventSource | null>(null);
 
-  useEffect(() => () => { source.current?.close(); setRunOverlay(undefined); }, [setRunOverlay]);
-  useEffect(() => { if (view) setRunOverlay(view.nodes); }, [view, setRunOverlay]);
+  useEffect(
+    () => () => {
+      source.current?.close();
+      setRunOverlay(undefined);
+    },
+    [setRunOverlay],
+  );
+  useEffect(() => {
+    if (view) setRunOverlay(view.nodes);
+  }, [view, setRunOverlay]);
 
   const watch = (id: string) => {
     source.current?.close();
@@ -65,10 +82,13 @@ export function RunPanel({ workflowId, doc, blockers, save, setRunOverlay }: Run
     setStarting(true);
     try {
       if (!(await save())) return;
-      const inputs = Object.fromEntries(doc.inputs.map((f) => [f.key, coerce(f, values[f.key] ?? "")]).filter(([, v]) => v !== undefined));
+      const inputs = Object.fromEntries(
+        doc.inputs.map((f) => [f.key, coerce(f, values[f.key] ?? "")]).filter(([, v]) => v !== undefined),
+      );
       const started = await startRunAction(workflowId, inputs);
       if (!started.ok) return void toast.error(started.error);
-      if (!started.data.dispatched) toast.warning("The run is saved but Redis did not answer: the worker's reconciler starts it shortly.");
+      if (!started.data.dispatched)
+        toast.warning("The run is saved but Redis did not answer: the worker's reconciler starts it shortly.");
       setRunId(started.data.runId);
       watch(started.data.runId);
     } finally {
@@ -79,38 +99,94 @@ export function RunPanel({ workflowId, doc, blockers, save, setRunOverlay }: Run
   return (
     <div className="grid gap-3" data-testid="run-panel">
       {blockers.length > 0 && (
-        <p className="rounded-md border border-danger/30 bg-danger/10 p-2 text-xs text-danger" data-testid="run-blocked">
-          {blockers.length} validation error(s) must be fixed before this workflow can run (see Issues). Saving a draft is still possible.
+        <p
+          className="rounded-md border border-danger/30 bg-danger/10 p-2 text-xs text-danger"
+          data-testid="run-blocked"
+        >
+          {blockers.length} validation error(s) must be fixed before this workflow can run (see Issues). Saving a draft
+          is still possible.
         </p>
       )}
-      <form className="grid gap-2" onSubmit={(e) => { e.preventDefault(); void start(); }}>
+      <form
+        className="grid gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void start();
+        }}
+      >
         {doc.inputs.length === 0 && <p className="text-xs text-muted">This workflow takes no inputs.</p>}
-        {doc.inputs.map((f) => (
+        {doc.inputs.map((f) =>
           f.type === "boolean" ? (
             <label key={f.key} className="flex items-center gap-2 text-xs">
-              <input type="checkbox" checked={values[f.key] === "true"} data-testid={`run-input-${f.key}`} onChange={(e) => setValues({ ...values, [f.key]: String(e.target.checked) })} />
+              <input
+                type="checkbox"
+                checked={values[f.key] === "true"}
+                data-testid={`run-input-${f.key}`}
+                onChange={(e) => setValues({ ...values, [f.key]: String(e.target.checked) })}
+              />
               <span className="font-medium">{f.key}</span>
               {f.description && <span className="text-muted">{f.description}</span>}
             </label>
           ) : (
             <label key={f.key} className="grid gap-1 text-xs">
-              <span className="font-medium">{f.key}{f.required ? " *" : ""} <span className="text-muted">({f.type})</span></span>
+              <span className="font-medium">
+                {f.key}
+                {f.required ? " *" : ""} <span className="text-muted">({f.type})</span>
+              </span>
               {f.description && <span className="text-muted">{f.description}</span>}
-              {f.type === "text" || f.type === "json"
-                ? <Textarea rows={3} value={values[f.key] ?? ""} required={f.required} data-testid={`run-input-${f.key}`} onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} />
-                : <Input type={f.type === "number" ? "number" : "text"} value={values[f.key] ?? ""} required={f.required} data-testid={`run-input-${f.key}`}
-                    onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} />}
+              {f.type === "text" || f.type === "json" ? (
+                <Textarea
+                  rows={3}
+                  value={values[f.key] ?? ""}
+                  required={f.required}
+                  data-testid={`run-input-${f.key}`}
+                  onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
+                />
+              ) : (
+                <Input
+                  type={f.type === "number" ? "number" : "text"}
+                  value={values[f.key] ?? ""}
+                  required={f.required}
+                  data-testid={`run-input-${f.key}`}
+                  onChange={(e) => setValues({ ...values, [f.key]: e.target.value })}
+                />
+              )}
             </label>
-          )
-        ))}
-        <Button type="submit" disabled={blockers.length > 0} loading={starting} data-testid="run-start">Run</Button>
+          ),
+        )}
+        <Button type="submit" disabled={blockers.length > 0} loading={starting} data-testid="run-start">
+          Run
+        </Button>
       </form>
       {runId && view && (
-        <div className="grid gap-1 rounded-md border border-border p-2 text-xs" data-testid="run-status" data-status={view.status}>
-          <span className="flex flex-wrap items-center gap-1.5">Run <code>{runId.slice(0, 10)}</code> <StatusBadge status={view.status} testId="run-status-text" />{view.reason ? ` ${view.reason}` : ""}</span>
-          <span data-testid="run-tokens">Tokens so far: {view.promptTokens + view.completionTokens} ({view.promptTokens} in / {view.completionTokens} out)</span>
-          <Link href={`/runs/${runId}`} className="text-primary underline" data-testid="run-link">Open the run&apos;s dashboard</Link>
-          <Button size="sm" variant="ghost" onClick={() => { source.current?.close(); setRunId(null); setView(null); setRunOverlay(undefined); }}>Clear overlay</Button>
+        <div
+          className="grid gap-1 rounded-md border border-border p-2 text-xs"
+          data-testid="run-status"
+          data-status={view.status}
+        >
+          <span className="flex flex-wrap items-center gap-1.5">
+            Run <code>{runId.slice(0, 10)}</code> <StatusBadge status={view.status} testId="run-status-text" />
+            {view.reason ? ` ${view.reason}` : ""}
+          </span>
+          <span data-testid="run-tokens">
+            Tokens so far: {view.promptTokens + view.completionTokens} ({view.promptTokens} in / {view.completionTokens}{" "}
+            out)
+          </span>
+          <Link href={`/runs/${runId}`} className="text-primary underline" data-testid="run-link">
+            Open the run&apos;s dashboard
+          </Link>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => {
+              source.current?.close();
+              setRunId(null);
+              setView(null);
+              setRunOverlay(undefined);
+            }}
+          >
+            Clear overlay
+          </Button>
         </div>
       )}
     </div>

@@ -12,7 +12,11 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     const caller = await requireCaller(request);
     const params = new URL(request.url).searchParams;
     const version = Number(params.get("version"));
-    const dataset = await getDataset(caller.userId, (await context.params).id, Number.isInteger(version) && version > 0 ? version : undefined);
+    const dataset = await getDataset(
+      caller.userId,
+      (await context.params).id,
+      Number.isInteger(version) && version > 0 ? version : undefined,
+    );
     const jsonl = params.get("format") === "jsonl";
     const file = `${dataset.name.replace(/[^\w.-]+/g, "_").slice(0, 60) || "dataset"}-v${dataset.version}.${jsonl ? "jsonl" : "csv"}`;
     return new Response(jsonl ? rowsToJsonl(dataset.rows) : rowsToCsv(dataset.rows), {

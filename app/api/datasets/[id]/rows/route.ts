@@ -16,7 +16,8 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
   return handle(async () => {
     const caller = await requireMutationCaller(request);
     const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    const format = type === "text/csv" ? "csv" : type === "application/x-ndjson" || type === "application/jsonl" ? "jsonl" : null;
+    const format =
+      type === "text/csv" ? "csv" : type === "application/x-ndjson" || type === "application/jsonl" ? "jsonl" : null;
     if (!format) throw new AppError("unsupported_media_type", "Send the rows as text/csv or application/x-ndjson.");
     const body = await readLimitedBody(request, IMPORT_BYTES_MAX);
     if (!body) throw new AppError("too_large", `The file is over ${IMPORT_BYTES_MAX} bytes.`);

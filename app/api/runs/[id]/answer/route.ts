@@ -17,7 +17,12 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
     const runId = (await context.params).id;
     const user = await db().user.findUnique({ where: { id: caller.userId }, select: { name: true, email: true } });
     const by = user?.name || user?.email || "a user";
-    const answered = await answerStep(caller.userId, runId, body, caller.via === "token" ? `${by} (token ${caller.tokenName})` : by);
+    const answered = await answerStep(
+      caller.userId,
+      runId,
+      body,
+      caller.via === "token" ? `${by} (token ${caller.tokenName})` : by,
+    );
     return Response.json({ answered, run: await getRun(caller.userId, runId) });
   });
 }

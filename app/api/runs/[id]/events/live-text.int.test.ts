@@ -23,14 +23,28 @@ const token = (i: number) => `w${String(i).padStart(4, "0")} `;
 const FULL = Array.from({ length: TOKENS }, (_, i) => token(i)).join("");
 
 const rt = useWorkerRuntime({
-  fixtures: [{ rules: [{ id: "long", match: { anyMessage: "Write the long text" }, reply: { text: FULL, pace: { chunkMs: 4, chunkChars: 6 } } }] }],
+  fixtures: [
+    {
+      rules: [
+        {
+          id: "long",
+          match: { anyMessage: "Write the long text" },
+          reply: { text: FULL, pace: { chunkMs: 4, chunkChars: 6 } },
+        },
+      ],
+    },
+  ],
 });
 markPeerStampActive();
 
 const writer: WorkflowInput = {
   name: "Long writer",
   agents: [{ key: "w", name: "Writer", instructions: "Write.", model: { model: "scripted-demo" } }],
-  nodes: [{ id: "start", type: "start" }, { id: "write", type: "agent", agent: "w", task: "Write the long text" }, { id: "end", type: "end" }],
+  nodes: [
+    { id: "start", type: "start" },
+    { id: "write", type: "agent", agent: "w", task: "Write the long text" },
+    { id: "end", type: "end" },
+  ],
   edges: [
     { id: "e1", source: "start", sourceHandle: "next", target: "write" },
     { id: "e2", source: "write", sourceHandle: "done", target: "end" },
@@ -63,33 +77,46 @@ function read(res: Response, abort: AbortController): Viewer {
 }
 
 let auth: Record<string, string> | undefined;
-const ownerAuth = async () => (auth ??= { authorization: `Bearer ${(await createApiToken(rt.ownerId, "live text")).token}` });
+const ownerAuth = async () =>
+  (auth ??= { authorization: `Bearer ${(await createApiToken(rt.ownerId, "live text")).token}` });
 
 async function ownerView(runId: string, lastEventId?: string): Promise<Viewer> {
   const abort = new AbortController();
   const headers = { ...(await ownerAuth()), ...(lastEventId ? { "last-event-id": lastEventId } : {}) };
-  const res = await eventsGET(new Request(`http://localhost/api/runs/${runId}/events`, { headers, signal: abort.signal }), { params: Promise.resolve({ id: runId }) });
+  const res = await eventsGET(
+    new Request(`http://localhost/api/runs/${runId}/events`, { headers, signal: abort.signal }),
+    { params: Promise.resolve({ id: runId }) },
+  );
   return read(res, abort);
 }
 
 let peer = 0;
 async function shareView(runId: string, includeContent: boolean): Promise<Viewer> {
   const res = await createLinkPOST(
-    new Request(`http://localhost/api/runs/${runId}/share`, { method: "POST", headers: { ...(await ownerAuth()), "content-type": "application/json" }, body: JSON.stringify({ expiresIn: "1h", includeContent }) }),
+    new Request(`http://localhost/api/runs/${runId}/share`, {
+      method: "POST",
+      headers: { ...(await ownerAuth()), "content-type": "application/json" },
+      body: JSON.stringify({ expiresIn: "1h", includeContent }),
+    }),
     { params: Promise.resolve({ id: runId }) },
   );
   expect(res.status).toBe(201);
   const { token: shareToken } = (await res.json()) as { token: string };
   const abort = new AbortController();
   const stream = await shareEventsGET(
-    new Request(`http://localhost/api/share/${shareToken}/events`, { headers: { [PEER_HEADER]: `10.78.0.${++peer}` }, signal: abort.signal }),
+    new Request(`http://localhost/api/share/${shareToken}/events`, {
+      headers: { [PEER_HEADER]: `10.78.0.${++peer}` },
+      signal: abort.signal,
+    }),
     { params: Promise.resolve({ token: shareToken }) },
   );
   return read(stream, abort);
 }
 
-const liveOf = (v: Viewer): LiveFrame[] => v.frames.filter((f) => f.event === "live").map((f) => liveFrameSchema.parse(JSON.parse(f.data)) as LiveFrame);
-const seqsOf = (v: Viewer): number[] => v.frames.filter((f) => f.event === undefined && f.id !== undefined).map((f) => Number(f.id));
+const liveOf = (v: Viewer): LiveFrame[] =>
+  v.frames.filter((f) => f.event === "live").map((f) => liveFrameSchema.parse(JSON.parse(f.data)) as LiveFrame);
+const seqsOf = (v: Viewer): number[] =>
+  v.frames.filter((f) => f.event === undefined && f.id !== undefined).map((f) => Number(f.id));
 
 /** Folds a viewer's live frames of the write step and checks that each character arrived once: a snapshot, then contiguous frames. */
 function foldExactlyOnce(frames: LiveFrame[]): { text: string; snapshot: number; received: number } {
@@ -118,8 +145,16 @@ describe("live text of a running step (ephemeral token frames)", () => {
     const { run } = await startRun(rt.ownerId, workflowId);
     const key = runLiveKey(run.id);
     // the writer has streamed 500 tokens (the text so far in Redis), and is still writing
-    await waitFor(async () => ((await apiRedis().hget(key, "write#1#1")) ?? "").length >= 500 * 6, 60_000, "500 tokens written");
-    const [owner, hidden, shared] = await Promise.all([ownerView(run.id), shareView(run.id, false), shareView(run.id, true)]);
+    await waitFor(
+      async () => ((await apiRedis().hget(key, "write#1#1")) ?? "").length >= 500 * 6,
+      60_000,
+      "500 tokens written",
+    );
+    const [owner, hidden, shared] = await Promise.all([
+      ownerView(run.id),
+      shareView(run.id, false),
+      shareView(run.id, true),
+    ]);
 
     // a viewer that drops mid-step and comes back with its last id (a token frame's): no durable event twice, the text resumes
     await waitFor(async () => liveOf(owner).length > 20 || undefined, 30_000, "frames to the owner");
@@ -139,7 +174,9 @@ describe("live text of a running step (ephemeral token frames)", () => {
     expect(seen.text).toBe(FULL);
     expect(seen.received).toBe(FULL.length);
     // the durable result carries the same text (and replaces the live one)
-    const finished = owner.frames.filter((f) => f.event === undefined && f.data.includes('"step_finished"') && f.data.includes('"write"'));
+    const finished = owner.frames.filter(
+      (f) => f.event === undefined && f.data.includes('"step_finished"') && f.data.includes('"write"'),
+    );
     expect(finished).toHaveLength(1);
     expect(finished[0]!.data).toContain(JSON.stringify(FULL).slice(1, -1));
     // token frames have ids of their own, which resume like the seq before them

@@ -32,46 +32,64 @@ afterAll(async () => {
 });
 
 /** Commits `events`, then wakes viewers the way the worker does (envelopes in the wake-up), or with a bare hint. */
-const append = (runId: string, events: RunEvent[], finish = false, wake: TestWake = "events") => appendTestEvents(runId, events, { finish, wake });
+const append = (runId: string, events: RunEvent[], finish = false, wake: TestWake = "events") =>
+  appendTestEvents(runId, events, { finish, wake });
 
-function request(runId: string, lastEventId: number | null, signal?: AbortSignal, auth = user.auth): [Request, { params: Promise<{ id: string }> }] {
+function request(
+  runId: string,
+  lastEventId: number | null,
+  signal?: AbortSignal,
+  auth = user.auth,
+): [Request, { params: Promise<{ id: string }> }] {
   const headers: Record<string, string> = { ...auth };
   if (lastEventId !== null) headers["last-event-id"] = String(lastEventId);
-  return [new Request(`http://localhost/api/runs/${runId}/events`, { headers, signal }), { params: Promise.resolve({ id: runId }) }];
+  return [
+    new Request(`http://localhost/api/runs/${runId}/events`, { headers, signal }),
+    { params: Promise.resolve({ id: runId }) },
+  ];
 }
 
 describe("GET /api/runs/[id]/events", () => {
-  it("S1: a 500-event run read with ≥ 50 random disconnects gives the stored sequence (no gap, no duplicate)", { timeout: 120_000 }, async () => {
-    const runId = await createTestRun(user.id);
-    const writer = (async () => {
-      for (let i = 0; i < 110; i++) {
-        await append(runId, Array.from({ length: 1 + (i % 9) }, (_, k) => progress(i * 100 + k)), false, i % 5 === 4 ? "hint" : "events");
-        await new Promise((r) => setTimeout(r, Math.random() * 15));
+  it(
+    "S1: a 500-event run read with ≥ 50 random disconnects gives the stored sequence (no gap, no duplicate)",
+    { timeout: 120_000 },
+    async () => {
+      const runId = await createTestRun(user.id);
+      const writer = (async () => {
+        for (let i = 0; i < 110; i++) {
+          await append(
+            runId,
+            Array.from({ length: 1 + (i % 9) }, (_, k) => progress(i * 100 + k)),
+            false,
+            i % 5 === 4 ? "hint" : "events",
+          );
+          await new Promise((r) => setTimeout(r, Math.random() * 15));
+        }
+        await append(runId, [{ type: "run_finished", status: "succeeded", reason: "done" }], true);
+      })();
+      const seen: SseFrame[] = [];
+      let disconnects = 0;
+      let ended = false;
+      while (!ended) {
+        const controller = new AbortController();
+        const lastId = seen.length ? Number(seen.at(-1)?.id) : null;
+        const res = await GET(...request(runId, lastId, controller.signal));
+        expect(res.status).toBe(200);
+        const budget = 1 + Math.floor(Math.random() * 8);
+        ended = await readFrames(res, budget, (f) => seen.push(f));
+        if (!ended) {
+          controller.abort();
+          disconnects++;
+        }
       }
-      await append(runId, [{ type: "run_finished", status: "succeeded", reason: "done" }], true);
-    })();
-    const seen: SseFrame[] = [];
-    let disconnects = 0;
-    let ended = false;
-    while (!ended) {
-      const controller = new AbortController();
-      const lastId = seen.length ? Number(seen.at(-1)?.id) : null;
-      const res = await GET(...request(runId, lastId, controller.signal));
-      expect(res.status).toBe(200);
-      const budget = 1 + Math.floor(Math.random() * 8);
-      ended = await readFrames(res, budget, (f) => seen.push(f));
-      if (!ended) {
-        controller.abort();
-        disconnects++;
-      }
-    }
-    await writer;
-    const stored = await readEvents(runId, 0, 1_000);
-    expect(stored.length).toBeGreaterThanOrEqual(500);
-    expect(disconnects).toBeGreaterThanOrEqual(50);
-    expect(seen.map((f) => Number(f.id))).toEqual(stored.map((e) => e.seq));
-    expect(seen.map((f) => JSON.parse(f.data))).toEqual(stored);
-  });
+      await writer;
+      const stored = await readEvents(runId, 0, 1_000);
+      expect(stored.length).toBeGreaterThanOrEqual(500);
+      expect(disconnects).toBeGreaterThanOrEqual(50);
+      expect(seen.map((f) => Number(f.id))).toEqual(stored.map((e) => e.seq));
+      expect(seen.map((f) => JSON.parse(f.data))).toEqual(stored);
+    },
+  );
 
   it("S2: streaming headers, and heartbeats keep an idle stream open", async () => {
     const runId = await createTestRun(user.id);
@@ -99,17 +117,25 @@ describe("GET /api/runs/[id]/events", () => {
     const runId = await createTestRun(other.id);
     expect((await GET(...request(runId, null))).status).toBe(404);
     expect((await GET(...request("nope", null))).status).toBe(404);
-    expect((await GET(...request(runId, null, undefined, { authorization: "Bearer weft_not-a-token" }))).status).toBe(404);
+    expect((await GET(...request(runId, null, undefined, { authorization: "Bearer weft_not-a-token" }))).status).toBe(
+      404,
+    );
   });
 
   it("S3: 1,000 streams opened and aborted leave no subscription or timer behind", { timeout: 180_000 }, async () => {
     const runs = await Promise.all(Array.from({ length: 10 }, () => createTestRun(user.id)));
     const base = { sse: sseStats(), hub: runEventHub().stats(), rechecks: revocationListenerCount() };
     const controllers = Array.from({ length: 1_000 }, () => new AbortController());
-    const responses = await Promise.all(controllers.map((c, i) => GET(...request(runs[i % runs.length]!, null, c.signal))));
+    const responses = await Promise.all(
+      controllers.map((c, i) => GET(...request(runs[i % runs.length]!, null, c.signal))),
+    );
     expect(responses.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
     const readers = responses.map((r) => r.body!.getReader());
-    await waitFor(() => runEventHub().stats().listeners === base.hub.listeners + 1_000, 90_000, () => JSON.stringify({ base, now: runEventHub().stats(), sse: sseStats() }));
+    await waitFor(
+      () => runEventHub().stats().listeners === base.hub.listeners + 1_000,
+      90_000,
+      () => JSON.stringify({ base, now: runEventHub().stats(), sse: sseStats() }),
+    );
     expect(sseStats().open).toBe(base.sse.open + 1_000);
     // each stream: a heartbeat and its credential re-check, and a revocation listener
     expect(sseStats().timers).toBe(base.sse.timers + 2_000);
@@ -127,7 +153,10 @@ describe("GET /api/runs/[id]/events", () => {
     let channels: string[] = [];
     await waitFor(
       // the process's one revocation channel stays; every run's channel is gone
-      async () => (channels = ((await probe.pubsub("CHANNELS", `${prefix}:*`)) as string[]).filter((c) => !c.endsWith(":revocations"))).length === 0,
+      async () =>
+        (channels = ((await probe.pubsub("CHANNELS", `${prefix}:*`)) as string[]).filter(
+          (c) => !c.endsWith(":revocations"),
+        )).length === 0,
       90_000,
       () => `redis channels ${channels.join(",")}`,
     );
@@ -182,12 +211,19 @@ describe("credentials of open streams (finding 9)", () => {
   }
 
   /** Reads the stream until it ends by itself; returns when it ended (ms since `from`) and how many event frames came. */
-  async function untilClosed(res: Response, from: number, ms: number): Promise<{ closedAfterMs: number; frames: number }> {
+  async function untilClosed(
+    res: Response,
+    from: number,
+    ms: number,
+  ): Promise<{ closedAfterMs: number; frames: number }> {
     const reader = res.body!.getReader();
     let frames = 0;
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
-      const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now())),
+      ]);
       if (chunk === null) break;
       if (chunk.done) return { closedAfterMs: Date.now() - from, frames };
       frames += (new TextDecoder().decode(chunk.value).match(/^id: /gm) ?? []).length;

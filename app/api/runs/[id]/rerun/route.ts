@@ -9,6 +9,9 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
   return handle(async () => {
     const caller = await requireMutationCaller(request);
     const started = await rerun(caller.userId, (await context.params).id);
-    return Response.json({ run: { id: started.run.id, status: started.run.status }, dispatched: started.dispatched }, { status: 201 });
+    return Response.json(
+      { run: { id: started.run.id, status: started.run.status }, dispatched: started.dispatched },
+      { status: 201 },
+    );
   });
 }

@@ -27,6 +27,9 @@ export async function POST(request: Request, context: Ctx): Promise<Response> {
     const created = await createShareLink(caller.userId, (await context.params).id, body);
     if (!created) throw notFound("Run not found");
     const url = new URL(`/share/${created.token}`, request.url).toString();
-    return Response.json({ link: created.link, token: created.token, url }, { status: 201, headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { link: created.link, token: created.token, url },
+      { status: 201, headers: { "Cache-Control": "no-store" } },
+    );
   });
 }

@@ -20,7 +20,8 @@ export async function POST(request: Request, context: Context): Promise<Response
   return handle(async () => {
     const caller = await requireMutationCaller(request);
     const wait = waitSeconds(request.url);
-    if (wait === null) throw new AppError("bad_request", `wait must be a whole number of seconds (at most ${MAX_WAIT_SECONDS}).`);
+    if (wait === null)
+      throw new AppError("bad_request", `wait must be a whole number of seconds (at most ${MAX_WAIT_SECONDS}).`);
     const key = idempotencyKeyOf(request);
     const body = await jsonBody(request, startRunSchema);
     const workflowId = (await context.params).id;
@@ -35,7 +36,10 @@ export async function POST(request: Request, context: Context): Promise<Response
       started.run = await getRun(caller.userId, started.run.id);
     }
     // a replay (the key started this run before) created nothing: 200, and the header says so
-    const headers: Record<string, string> = { Location: `/api/runs/${started.run.id}`, ...(started.replayed ? { "Idempotent-Replayed": "true" } : {}) };
+    const headers: Record<string, string> = {
+      Location: `/api/runs/${started.run.id}`,
+      ...(started.replayed ? { "Idempotent-Replayed": "true" } : {}),
+    };
     return Response.json(started, { status: started.replayed ? 200 : 201, headers });
   });
 }

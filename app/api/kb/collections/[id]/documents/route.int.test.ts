@@ -26,13 +26,27 @@ afterAll(async () => {
 });
 
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
-const upload = (auth: Record<string, string>, name: string | null, body: BodyInit, headers: Record<string, string> = {}, id = collectionId) =>
-  POST(new Request(`http://localhost/api/kb/collections/${id}/documents`, {
-    method: "POST",
-    body,
-    headers: { ...auth, "content-type": "application/octet-stream", ...(name === null ? {} : { "x-kb-filename": encodeURIComponent(name) }), ...headers },
-    ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
-  } as RequestInit), ctx(id));
+const upload = (
+  auth: Record<string, string>,
+  name: string | null,
+  body: BodyInit,
+  headers: Record<string, string> = {},
+  id = collectionId,
+) =>
+  POST(
+    new Request(`http://localhost/api/kb/collections/${id}/documents`, {
+      method: "POST",
+      body,
+      headers: {
+        ...auth,
+        "content-type": "application/octet-stream",
+        ...(name === null ? {} : { "x-kb-filename": encodeURIComponent(name) }),
+        ...headers,
+      },
+      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+    } as RequestInit),
+    ctx(id),
+  );
 
 describe("POST /api/kb/collections/:id/documents", () => {
   it("stores a PDF (201), answers 200 duplicate for the same bytes, and lists it", async () => {
@@ -40,23 +54,35 @@ describe("POST /api/kb/collections/:id/documents", () => {
     const first = await upload(alice.auth, "api doc é.pdf", pdf);
     expect(first.status).toBe(201);
     const body = await first.json();
-    expect(body).toMatchObject({ duplicate: false, document: { name: "api doc é.pdf", format: "pdf", chunkCount: 1, pageCount: 1 } });
+    expect(body).toMatchObject({
+      duplicate: false,
+      document: { name: "api doc é.pdf", format: "pdf", chunkCount: 1, pageCount: 1 },
+    });
     const again = await upload(alice.auth, "renamed.pdf", pdf);
     expect(again.status).toBe(200);
     expect((await again.json()).duplicate).toBe(true);
-    const list = await GET(new Request(`http://localhost/api/kb/collections/${collectionId}/documents`, { headers: alice.auth }), ctx(collectionId));
+    const list = await GET(
+      new Request(`http://localhost/api/kb/collections/${collectionId}/documents`, { headers: alice.auth }),
+      ctx(collectionId),
+    );
     expect((await list.json()).documents.map((d: { name: string }) => d.name)).toEqual(["api doc é.pdf"]);
   });
 
   it("refuses unsupported, corrupt, nameless and oversized uploads with a reason; nothing is stored", async () => {
     const before = await db().kbDocument.count();
     const reason = async (r: Response) => ({ status: r.status, reason: (await r.json()).error?.details?.reason });
-    expect(await reason(await upload(alice.auth, "slides.pptx", "PK\x03\x04"))).toEqual({ status: 400, reason: "unsupported" });
+    expect(await reason(await upload(alice.auth, "slides.pptx", "PK\x03\x04"))).toEqual({
+      status: 400,
+      reason: "unsupported",
+    });
     expect(await reason(await upload(alice.auth, "scan.pdf", "not a pdf"))).toEqual({ status: 400, reason: "corrupt" });
     expect(await reason(await upload(alice.auth, null, "text"))).toEqual({ status: 400, reason: "unsupported" });
     process.env.WEFT_KB_MAX_UPLOAD_MB = "0.01"; // 10 KB
     try {
-      expect(await reason(await upload(alice.auth, "big.txt", "a".repeat(20_000)))).toEqual({ status: 400, reason: "too_large" });
+      expect(await reason(await upload(alice.auth, "big.txt", "a".repeat(20_000)))).toEqual({
+        status: 400,
+        reason: "too_large",
+      });
       // without a Content-Length: the stream is cut at the limit
       const stream = new ReadableStream<Uint8Array>({
         start(c) {
@@ -64,7 +90,10 @@ describe("POST /api/kb/collections/:id/documents", () => {
           c.close();
         },
       });
-      expect(await reason(await upload(alice.auth, "stream.txt", stream))).toEqual({ status: 400, reason: "too_large" });
+      expect(await reason(await upload(alice.auth, "stream.txt", stream))).toEqual({
+        status: 400,
+        reason: "too_large",
+      });
     } finally {
       delete process.env.WEFT_KB_MAX_UPLOAD_MB;
     }
@@ -75,7 +104,10 @@ describe("POST /api/kb/collections/:id/documents", () => {
     expect((await upload({ authorization: "Bearer weft_not_a_token" }, "a.txt", "hello")).status).toBe(401);
     expect((await upload({ origin: "https://evil.test" }, "a.txt", "hello")).status).toBe(403); // refused before any session lookup
     expect((await upload(bob.auth, "a.txt", "hello")).status).toBe(404);
-    const list = await GET(new Request(`http://localhost/api/kb/collections/${collectionId}/documents`, { headers: bob.auth }), ctx(collectionId));
+    const list = await GET(
+      new Request(`http://localhost/api/kb/collections/${collectionId}/documents`, { headers: bob.auth }),
+      ctx(collectionId),
+    );
     expect(list.status).toBe(404);
   });
 });

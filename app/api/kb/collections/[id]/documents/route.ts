@@ -17,7 +17,8 @@ const idSchema = z.string().min(1).max(100);
 /** Reads the body up to `limit` bytes; one byte more is a too_large refusal (the rest is not read). */
 async function readLimited(request: Request, limit: number, name: string): Promise<Uint8Array> {
   const bytes = await readLimitedBody(request, limit);
-  if (!bytes) throw kbRejected("too_large", `${name} is larger than the ${(limit / 1048576).toFixed(1)} MB upload limit.`);
+  if (!bytes)
+    throw kbRejected("too_large", `${name} is larger than the ${(limit / 1048576).toFixed(1)} MB upload limit.`);
   return bytes;
 }
 
@@ -43,7 +44,11 @@ export async function POST(request: Request, context: Context): Promise<Response
     if (!name.success) throw kbRejected("unsupported", "The upload has no file name (X-Kb-Filename header).");
     const bytes = await readLimited(request, maxUploadBytes(), name.data);
     const mimeType = request.headers.get("x-kb-content-type") ?? undefined;
-    const result = await ingestDocument(caller.userId, id, { name: name.data, bytes, mimeType: mimeType?.slice(0, 200) });
+    const result = await ingestDocument(caller.userId, id, {
+      name: name.data,
+      bytes,
+      mimeType: mimeType?.slice(0, 200),
+    });
     return Response.json(result, { status: result.duplicate ? 200 : 201 });
   });
 }
