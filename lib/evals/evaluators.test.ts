@@ -36,6 +36,14 @@ describe("deterministic evaluators", () => {
     expect(score({ kind: "length", max: 5 })).toMatchObject({ score: 0, detail: "18 characters, outside 0–5" });
   });
 
+  it("a pattern that backtracks catastrophically is stopped within its time limit and gives no verdict", () => {
+    const started = Date.now();
+    const v = score({ kind: "regex", pattern: "^(a+)+$" }, facts({ outputs: { text: `${"a".repeat(60)}b` } }));
+    expect(v).toMatchObject({ score: null });
+    expect(v.detail).toContain("was stopped");
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it("json_schema: an object output, a JSON string output, and not JSON", () => {
     const schema = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] };
     expect(score({ kind: "json_schema", schema }, facts({ outputs: { out: { n: 3 } } })).score).toBe(1);

@@ -2,6 +2,7 @@
  * The deterministic evaluators: pure functions of a finished run's facts and its dataset row's
  * reference. The judge (judge.ts) is the one that calls a model.
  */
+import vm from "node:vm";
 import { z } from "zod";
 import { deepEqual } from "@/lib/workflow/equal";
 import type { EvaluatorResult, EvaluatorSpec } from "./evaluator-spec";
@@ -49,6 +50,33 @@ export function asText(v: unknown): string {
 
 /** The longest text a regex evaluator reads (a user's pattern on a huge output could take long). */
 const REGEX_TEXT_MAX = 100_000;
+/** How long a user's pattern may run on one output: a catastrophic one must not stall the worker. */
+export const REGEX_TIME_MS = 100;
+
+/**
+ * A user's pattern tested on one output, in a V8 context with a time limit: a pattern that
+ * backtracks catastrophically (`^(a+)+$` on a long run of a's) is stopped and gives no verdict
+ * instead of blocking the process that scores every experiment.
+ */
+function regex(spec: Extract<Deterministic, { kind: "regex" }>, actual: unknown): Verdict {
+  const text = asText(actual).slice(0, REGEX_TEXT_MAX);
+  let ok: boolean;
+  try {
+    ok = vm.runInNewContext(
+      "new RegExp(pattern, flags).test(text)",
+      { pattern: spec.pattern, flags: spec.flags, text },
+      {
+        timeout: REGEX_TIME_MS,
+      },
+    ) as boolean;
+  } catch {
+    return {
+      score: null,
+      detail: `/${spec.pattern}/ ran longer than ${REGEX_TIME_MS} ms on this output and was stopped`,
+    };
+  }
+  return pass(ok, `matches /${spec.pattern}/`, `does not match /${spec.pattern}/`);
+}
 
 const clip = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const pass = (ok: boolean, yes: string, no: string): Verdict => ({ score: ok ? 1 : 0, detail: ok ? yes : no });
@@ -165,11 +193,7 @@ export function evaluateDeterministic(spec: Deterministic, f: CellFacts): Evalua
       v = contains(spec, actual, ref);
       break;
     case "regex":
-      v = pass(
-        new RegExp(spec.pattern, spec.flags).test(asText(actual).slice(0, REGEX_TEXT_MAX)),
-        `matches /${spec.pattern}/`,
-        `does not match /${spec.pattern}/`,
-      );
+      v = regex(spec, actual);
       break;
     case "json_schema":
       v = jsonSchema(spec, actual);
