@@ -65,6 +65,19 @@ beforeAll(async () => {
             reply: { text: "a streamed answer that is long enough to need several chunks" },
           },
           {
+            id: "slow-writer",
+            match: { lastUser: "write slowly" },
+            reply: {
+              text: "a local model writing its long answer piece by piece",
+              pace: { chunkMs: 80, chunkChars: 4 },
+            },
+          },
+          {
+            id: "gaps",
+            match: { lastUser: "gaps" },
+            reply: { text: "one two three", pace: { chunkMs: 700, chunkChars: 4 } },
+          },
+          {
             id: "reset",
             match: { lastUser: "cut" },
             fault: { kind: "reset", afterChunks: 2 },
@@ -229,6 +242,31 @@ describe("chat with streaming", () => {
     expect(trunc.invalidToolCalls[0]).toMatchObject({ reason: "truncated" });
     const refused = await chat({ config, messages: user("refuse"), onDelta: () => undefined });
     expect(refused.refusal).toBe("No.");
+  });
+
+  it("a streamed answer is never cut off while its chunks keep coming, however long it takes in all", async () => {
+    const t0 = Date.now();
+    const deltas: string[] = [];
+    const r = await chat({
+      config: { ...config, timeoutMs: 300 },
+      messages: user("write slowly"),
+      onDelta: (t) => deltas.push(t),
+      retry: fast,
+    });
+    expect(Date.now() - t0).toBeGreaterThan(600);
+    expect(r).toMatchObject({ content: "a local model writing its long answer piece by piece", attempts: 1 });
+    expect(deltas.join("")).toBe(r.content);
+  });
+
+  it("a stream that goes quiet for longer than its timeout ends as a timeout", async () => {
+    const err = await chat({
+      config: { ...config, timeoutMs: 300 },
+      messages: user("gaps"),
+      onDelta: () => undefined,
+      retry: { ...fast, maxAttempts: 1 },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ kind: "timeout", message: "No chunk of the answer for 300 ms." });
   });
 
   it("retries a stream reset mid-way and tells onDelta which attempt a delta belongs to", async () => {

@@ -242,10 +242,12 @@ async function streamed(
   options: CallOptions,
   onText: (t: string) => void,
   onTool?: (name: string) => void,
+  onChunk?: () => void,
 ): Promise<Answer> {
   let full: AIMessageChunk | undefined;
   let refusal = "";
   for await (const chunk of await model.stream(messages, options)) {
+    onChunk?.();
     const raw = chunk.additional_kwargs.__raw_response as RawResponse | undefined;
     delete chunk.additional_kwargs.__raw_response;
     refusal += raw?.choices?.[0]?.delta?.refusal ?? "";
@@ -259,10 +261,53 @@ async function streamed(
   return { msg: full, refusal: refusal || null };
 }
 
+/** A streamed answer may take this many times config.timeoutMs in all, as long as its chunks keep coming. */
+export const STREAM_MAX_FACTOR = 10;
+
 /**
- * One chat completion with lib/llm's retry policy and a whole-call timeout (config.timeoutMs,
- * default 60 s, which also ends stalled responses). Throws ProviderError on transport/HTTP
- * failure; bad tool calls never throw — they come back typed in `invalidToolCalls`.
+ * What ends one try: a whole-call timeout for an answer read at once; for a streamed one, the
+ * same time without a chunk (so a slow local model writing a long answer is never cut off while
+ * it writes, but a stalled stream still ends), and at most STREAM_MAX_FACTOR times it in all.
+ */
+function tryDeadline(timeoutMs: number, stream: boolean) {
+  const ac = new AbortController();
+  let why: string | null = null;
+  const end = (message: string) => {
+    why ??= message;
+    ac.abort();
+  };
+  const idleMessage = stream
+    ? `No chunk of the answer for ${timeoutMs} ms.`
+    : `No complete answer within ${timeoutMs} ms.`;
+  let idle = setTimeout(() => end(idleMessage), timeoutMs);
+  const whole = stream
+    ? setTimeout(
+        () => end(`No complete answer within ${timeoutMs * STREAM_MAX_FACTOR} ms.`),
+        timeoutMs * STREAM_MAX_FACTOR,
+      )
+    : undefined;
+  return {
+    signal: ac.signal,
+    /** Why it fired, or null. */
+    reason: () => why,
+    /** A chunk arrived: the wait for the next one starts now. */
+    touch: () => {
+      if (why !== null) return;
+      clearTimeout(idle);
+      idle = setTimeout(() => end(idleMessage), timeoutMs);
+    },
+    clear: () => {
+      clearTimeout(idle);
+      clearTimeout(whole);
+    },
+  };
+}
+
+/**
+ * One chat completion with lib/llm's retry policy and a timeout per try (config.timeoutMs, default
+ * 60 s: the whole call for an answer read at once, the wait for each chunk of a streamed one;
+ * tryDeadline). Throws ProviderError on transport/HTTP failure; bad tool calls never throw — they
+ * come back typed in `invalidToolCalls`.
  */
 export async function chat(p: ChatParams): Promise<ChatResult> {
   const model = chatModelFor(p.config, { includeRawResponse: true });
@@ -276,20 +321,28 @@ export async function chat(p: ChatParams): Promise<ChatResult> {
   const { value, attempts } = await withRetry(
     async (attempt) => {
       const t0 = performance.now();
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = p.signal ? AbortSignal.any([p.signal, timeout]) : timeout;
+      const deadline = tryDeadline(timeoutMs, stream);
+      const signal = p.signal ? AbortSignal.any([p.signal, deadline.signal]) : deadline.signal;
       try {
         const answer = stream
-          ? await streamed(model, messages, { ...options, signal }, (t) => p.onDelta?.(t, attempt), p.onToolStart)
+          ? await streamed(
+              model,
+              messages,
+              { ...options, signal },
+              (t) => p.onDelta?.(t, attempt),
+              p.onToolStart,
+              deadline.touch,
+            )
           : await invoked(model, messages, { ...options, signal });
         latencyMs = Math.round(performance.now() - t0);
         return answer;
       } catch (e) {
-        if (timeout.aborted && !p.signal?.aborted)
-          throw new ProviderError("timeout", `No complete answer within ${timeoutMs} ms.`, undefined, undefined, {
-            cause: e,
-          });
+        const why = deadline.reason();
+        if (why !== null && !p.signal?.aborted)
+          throw new ProviderError("timeout", why, undefined, undefined, { cause: e });
         throw e;
+      } finally {
+        deadline.clear();
       }
     },
     { ...p.retry, signal: p.signal },

@@ -14,7 +14,7 @@ export const modelConfigSchema = z.object({
   model: z.string().min(1),
   /** Sampling temperature; default: the provider's own default (not sent). */
   temperature: z.number().min(0).max(2).optional(),
-  /** Whole-call timeout in ms (see DEFAULT_TIMEOUT_MS). */
+  /** Timeout per try in ms: the whole call when read at once, the wait for each chunk when streamed (invoke.ts tryDeadline). */
   timeoutMs: z.number().int().positive().optional(),
   /**
    * The base URL is a user's (a provider row): calls go through the SSRF guard with the address
@@ -24,7 +24,7 @@ export const modelConfigSchema = z.object({
 });
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 
-/** Default whole-call timeout: 60 s. */
+/** Default timeout per try: 60 s. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Model name of the offline demo model served by lib/llm/scripted. */
