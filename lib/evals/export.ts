@@ -1,7 +1,8 @@
 /**
  * A dataset version as a file: CSV in the import's own columns (so an export imports again as the
- * same rows) or JSONL. Pure.
+ * same rows, its cells guarded against formula injection: formula-guard.ts) or JSONL. Pure.
  */
+import { guardCell } from "./formula-guard";
 
 interface ExportRow {
   inputs: Record<string, unknown>;
@@ -10,7 +11,7 @@ interface ExportRow {
 }
 
 const cell = (v: unknown): string => {
-  const s = v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v);
+  const s = guardCell(v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v));
   return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
 };
 

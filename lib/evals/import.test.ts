@@ -126,3 +126,14 @@ describe("export and import again give the same rows", () => {
     expect(jsonl.ok && norm(jsonl.rows)).toEqual(norm(rows));
   });
 });
+
+describe("formula injection", () => {
+  it("a cell a spreadsheet would run as a formula is exported as text, and imports again as it was", () => {
+    const topics = ['=HYPERLINK("http://x")', "+1", "-2", "@SUM(A1)", "\t=1", "'=quoted", "''+two", "plain", "'plain"];
+    const rows = topics.map((topic) => ({ inputs: { topic }, tags: [] }));
+    const csv = rowsToCsv(rows);
+    for (const line of csv.split("\r\n").slice(1, -1)) expect(line.replace(/^"/, "")).not.toMatch(/^[=+\-@\t\r]/);
+    const back = parseCsvRows(csv, fields);
+    expect(back.ok && back.rows.map((r) => r.inputs.topic)).toEqual(topics);
+  });
+});

@@ -11,6 +11,7 @@ import { parse, type CsvError } from "csv-parse/sync";
 import { z } from "zod";
 import { inputsSchema } from "@/lib/workflow/inputs";
 import type { Field } from "@/lib/workflow/schema";
+import { unguardCell } from "./formula-guard";
 
 /** At most this many rows per import. */
 export const IMPORT_ROWS_MAX = 5_000;
@@ -180,7 +181,7 @@ export function parseCsvRows(text: string, fields?: readonly Field[]): ParsedRow
       errors.push({ ...at, message: `${record.length} values, the header has ${cols.length} columns` });
       return;
     }
-    const row = rowFrom(cols, record, fields);
+    const row = rowFrom(cols, record.map(unguardCell), fields);
     if (Array.isArray(row)) errors.push({ ...at, message: row.join("; ") });
     else rows.push(row);
   });
