@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { corpus } from "@/lib/designer/fixtures/corpus";
 import { SCRIPTED_PORT } from "../playwright.config";
 import { signUpNewUser } from "./pages/auth-pages";
 import { SettingsPage } from "./pages/settings-page";
@@ -89,11 +90,11 @@ test("the designer evaluation runs from Settings on a JSON-mode-only provider an
   await expect(page.getByTestId("evaluation-golden-structure")).toHaveText("100.0 %");
   await expect(page.getByTestId("evaluation-paths")).toHaveText(/^json_object ×\d+$/);
   const rows = page.getByTestId("evaluation-row");
-  await expect(rows).toHaveCount(41);
+  await expect(rows).toHaveCount(corpus.length);
   await expect(page.locator('[data-testid="evaluation-row"][data-valid="false"]')).toHaveCount(0);
 
   // stored: it is there after a reload
   await page.reload();
   await expect(page.getByTestId("evaluation-current")).toHaveAttribute("data-status", "done");
-  await expect(page.getByTestId("evaluation-progress")).toContainText("41 of 41 requests");
+  await expect(page.getByTestId("evaluation-progress")).toContainText(`${corpus.length} of ${corpus.length} requests`);
 });

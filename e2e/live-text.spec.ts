@@ -20,7 +20,8 @@ async function slowWriter(request: APIRequestContext) {
         {
           id: "e2e-live-aggregate",
           priority: 111,
-          match: { anyMessage: "Candidate A:" },
+          // this spec's aggregator only: the rules stay loaded for the specs after it (runs.spec's slow aggregator)
+          match: { anyMessage: `Problem: ${MARKER}` },
           reply: { text: "ANSWER: 42" },
         },
         {
