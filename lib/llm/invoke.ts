@@ -279,7 +279,7 @@ function tryDeadline(timeoutMs: number, stream: boolean) {
   const idleMessage = stream
     ? `No chunk of the answer for ${timeoutMs} ms.`
     : `No complete answer within ${timeoutMs} ms.`;
-  let idle = setTimeout(() => end(idleMessage), timeoutMs);
+  const idle = setTimeout(() => end(idleMessage), timeoutMs);
   const whole = stream
     ? setTimeout(
         () => end(`No complete answer within ${timeoutMs * STREAM_MAX_FACTOR} ms.`),
@@ -292,9 +292,7 @@ function tryDeadline(timeoutMs: number, stream: boolean) {
     reason: () => why,
     /** A chunk arrived: the wait for the next one starts now. */
     touch: () => {
-      if (why !== null) return;
-      clearTimeout(idle);
-      idle = setTimeout(() => end(idleMessage), timeoutMs);
+      if (why === null) idle.refresh();
     },
     clear: () => {
       clearTimeout(idle);
