@@ -218,10 +218,10 @@ describe("D1 chaos", () => {
           tally.crashLoops++;
         } else {
           expect(rows.sort()).toEqual(["start", ...agentIds, "effect", "end"].sort());
-          expect(
-            steps.every((s) => s.status === "succeeded"),
-            JSON.stringify(steps.map((s) => [s.nodeId, s.status])),
-          ).toBe(true);
+          // every step succeeded, except an effect of unknown outcome: a failed try that took its `error` edge
+          const ok = (s: (typeof steps)[number]) =>
+            s.status === "succeeded" || (s.nodeId === "effect" && s.status === "failed" && s.branch === "error");
+          expect(steps.every(ok), JSON.stringify(steps.map((s) => [s.nodeId, s.status, s.branch]))).toBe(true);
         }
         // a step runs again only when its attempt was interrupted: calls ≤ attempts, and = 1 for first-attempt commits
         for (const s of steps.filter((x) => agentIds.includes(x.nodeId) && x.status === "succeeded")) {
