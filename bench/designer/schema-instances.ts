@@ -2,7 +2,7 @@
  * Random instances of a JSON schema, seeded — B4a's generator. It knows JSON Schema and nothing
  * else: not the designer, not its repairs, not what a field means. It reads type, enum, const,
  * anyOf/oneOf, $ref/$defs, properties/required, additionalProperties, items, minItems/maxItems,
- * pattern (a regex subset: literals, classes, escapes, groups of alternatives are refused),
+ * pattern (a regex subset: literals, classes, escapes, groups of alternatives, quantifiers),
  * minLength/maxLength and minimum/maximum. Strings are random text; a string with a pattern is new
  * or (half the time) one already produced for the same pattern, so some references in an answer
  * name something and others name nothing, as a model's do.
@@ -22,7 +22,8 @@ export function prng(seed: number): () => number {
   };
 }
 
-type Atom = { chars: string[]; min: number; max: number };
+/** One piece of a pattern: a character class (or literal), or a group of alternative sequences; with its repeat range. */
+type Atom = ({ chars: string[] } | { alts: Atom[][] }) & { min: number; max: number };
 
 const range = (from: string, to: string) =>
   Array.from({ length: to.charCodeAt(0) - from.charCodeAt(0) + 1 }, (_, i) =>
@@ -44,32 +45,51 @@ function parseClass(body: string): string[] {
 /** Atoms of an anchored pattern of the supported subset; throws on anything else. */
 export function parsePattern(pattern: string): Atom[] {
   const src = pattern.replace(/^\^/, "").replace(/\$$/, "");
-  const atoms: Atom[] = [];
-  for (let i = 0; i < src.length;) {
-    let chars: string[];
-    if (src[i] === "[") {
-      const end = src.indexOf("]", i + 1);
-      if (end < 0 || src[i + 1] === "^") throw new Error(`unsupported pattern ${pattern}`);
-      chars = parseClass(src.slice(i + 1, end));
-      i = end + 1;
-    } else if (src[i] === "\\") {
-      chars = [src[i + 1]!];
-      i += 2;
-    } else if ("()|.*+?{".includes(src[i]!)) {
-      throw new Error(`unsupported pattern ${pattern}`);
-    } else chars = [src[i++]!];
-    let min = 1;
-    let max = 1;
-    const q = /^(\{(\d+)(,(\d*))?\}|\*|\+|\?)/.exec(src.slice(i));
-    if (q) {
-      i += q[0].length;
-      if (q[0] === "*") [min, max] = [0, 8];
-      else if (q[0] === "+") [min, max] = [1, 8];
-      else if (q[0] === "?") [min, max] = [0, 1];
-      else [min, max] = [Number(q[2]), q[3] === undefined ? Number(q[2]) : q[4] ? Number(q[4]) : Number(q[2]) + 8];
+  const unsupported = () => new Error(`unsupported pattern ${pattern}`);
+  let i = 0;
+  // a sequence up to `|`, `)` or the end
+  const sequence = (): Atom[] => {
+    const atoms: Atom[] = [];
+    while (i < src.length && src[i] !== "|" && src[i] !== ")") {
+      let atom: { chars: string[] } | { alts: Atom[][] };
+      if (src[i] === "[") {
+        const end = src.indexOf("]", i + 1);
+        if (end < 0 || src[i + 1] === "^") throw unsupported();
+        atom = { chars: parseClass(src.slice(i + 1, end)) };
+        i = end + 1;
+      } else if (src[i] === "(") {
+        if (src[i + 1] === "?") throw unsupported();
+        i++;
+        const alts = [sequence()];
+        while (src[i] === "|") {
+          i++;
+          alts.push(sequence());
+        }
+        if (src[i] !== ")") throw unsupported();
+        i++;
+        atom = { alts };
+      } else if (src[i] === "\\") {
+        atom = { chars: [src[i + 1]!] };
+        i += 2;
+      } else if (".*+?{".includes(src[i]!)) {
+        throw unsupported();
+      } else atom = { chars: [src[i++]!] };
+      let min = 1;
+      let max = 1;
+      const q = /^(\{(\d+)(,(\d*))?\}|\*|\+|\?)/.exec(src.slice(i));
+      if (q) {
+        i += q[0].length;
+        if (q[0] === "*") [min, max] = [0, 8];
+        else if (q[0] === "+") [min, max] = [1, 8];
+        else if (q[0] === "?") [min, max] = [0, 1];
+        else [min, max] = [Number(q[2]), q[3] === undefined ? Number(q[2]) : q[4] ? Number(q[4]) : Number(q[2]) + 8];
+      }
+      atoms.push({ ...atom, min, max });
     }
-    atoms.push({ chars, min, max });
-  }
+    return atoms;
+  };
+  const atoms = sequence();
+  if (i < src.length) throw unsupported(); // a `|` or `)` outside a group
   return atoms;
 }
 
@@ -115,14 +135,21 @@ export class SchemaSampler {
     return s.slice(0, Math.max(min, Math.min(max, s.length)));
   }
 
+  /** A random string of a parsed pattern. */
+  private spell(atoms: Atom[]): string {
+    return atoms
+      .map((a) =>
+        Array.from({ length: this.int(a.min, Math.min(a.max, a.min + 10)) }, () =>
+          "chars" in a ? this.pick(a.chars) : this.spell(this.pick(a.alts)),
+        ).join(""),
+      )
+      .join("");
+  }
+
   private patterned(pattern: string): string {
     const pool = this.pools.get(pattern) ?? [];
     if (pool.length && this.rand() < 0.5) return this.pick(pool);
-    const s = parsePattern(pattern)
-      .map((a) =>
-        Array.from({ length: this.int(a.min, Math.min(a.max, a.min + 10)) }, () => this.pick(a.chars)).join(""),
-      )
-      .join("");
+    const s = this.spell(parsePattern(pattern));
     this.pools.set(pattern, [...pool, s]);
     return s;
   }

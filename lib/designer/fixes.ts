@@ -32,6 +32,7 @@ export const REPAIR_KINDS = {
   field_declared: ["field declared", "fields declared"],
   template_fixed: ["template fixed", "templates fixed"],
   worker_assigned: ["worker assigned", "workers assigned"],
+  items_chosen: ["map list chosen", "map lists chosen"],
   operation_fixed: ["operation fixed", "operations fixed"],
   operation_dropped: ["no-op dropped", "no-ops dropped"],
 } as const;

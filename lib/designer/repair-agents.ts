@@ -4,7 +4,7 @@ import type { Draft } from "./repair-graph";
 import { resolveRef, slug, uniqueId, type Candidate } from "./resolve";
 
 /**
- * Document-level reference repairs: agents named by nodes (exact, normalised, closest; a saved agent
+ * Document-level reference repairs: agents named by nodes and map bodies (exact, normalised, closest; a saved agent
  * named by id or name is added as a reuse of it; otherwise a new agent is made from the node's task),
  * orchestrator workers (resolved, created, never the orchestrator's own agent; none left → the
  * design's unused agents, else one new worker), saved-agent references, and tool names that are a
@@ -35,8 +35,11 @@ function addAgent(d: Draft, spec: Omit<AgentSpec, "key">, base: string): string 
   return key;
 }
 
+/** What naming an agent needs of the node that runs it (a map's body: the map's id and name, the body's task). */
+type AgentUser = { id: string; name?: string; task: string };
+
 /** The agent key a node should use for `ref`, creating an agent when nothing matches. */
-function agentFor(d: Draft, node: NodeOf<"agent" | "orchestrator">, ref: string, ctx: RefContext): string {
+function agentFor(d: Draft, node: AgentUser, ref: string, ctx: RefContext): string {
   const known = resolveRef(ref, agentCandidates(d.wf.agents));
   if (known) {
     d.fixes.push(
@@ -139,10 +142,13 @@ function workersOf(d: Draft, node: NodeOf<"orchestrator">, ctx: RefContext): str
   return workers;
 }
 
-/** Agents of agent and orchestrator nodes, and orchestrator workers. */
+/** Agents of agent and orchestrator nodes and of map bodies, and orchestrator workers. */
 export function repairAgentRefs(d: Draft, ctx: RefContext): void {
   for (const id of d.wf.nodes.map((n) => n.id)) {
     const node = d.node(id);
+    const body = node?.type === "map" ? node.body : undefined;
+    if (node?.type === "map" && body?.type === "agent" && !d.wf.agents.some((a) => a.key === body.agent))
+      d.replaceNode({ ...node, body: { ...body, agent: agentFor(d, { ...node, task: body.task }, body.agent, ctx) } });
     if (!node || (node.type !== "agent" && node.type !== "orchestrator")) continue;
     const known = d.wf.agents.some((a) => a.key === node.agent);
     let next: WorkflowNode = known ? node : { ...node, agent: agentFor(d, node, node.agent, ctx) };

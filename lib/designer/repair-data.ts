@@ -1,6 +1,6 @@
 import { buildGraph, forwardAncestors, reachable, reachableFromStart } from "@/lib/workflow/graph";
 import { checkTemplate, templateRefs, type TemplateRef } from "@/lib/workflow/template";
-import { isTerminal, outcomesOf, type Workflow, type WorkflowNode } from "@/lib/workflow/schema";
+import { isTerminal, outcomesOf, type MapBody, type Workflow, type WorkflowNode } from "@/lib/workflow/schema";
 import { fix } from "./fixes";
 import type { Draft } from "./repair-graph";
 import { isIdentifier, resolveRef, slug, uniqueId } from "./resolve";
@@ -291,6 +291,9 @@ const deep = (v: unknown, f: (t: string) => string): unknown =>
 const mapValues = (r: Record<string, string>, f: (t: string) => string) =>
   Object.fromEntries(Object.entries(r).map(([k, v]) => [k, f(v)]));
 
+const mapBody = (b: MapBody, f: (t: string) => string): MapBody =>
+  b.type === "agent" ? { ...b, task: f(b.task) } : { ...b, args: deep(b.args, f) as Record<string, unknown> };
+
 /** Every templated field of every node and every agent's instructions. */
 export function repairTemplates(d: Draft): void {
   for (const id of d.wf.nodes.map((n) => n.id)) {
@@ -309,7 +312,9 @@ export function repairTemplates(d: Draft): void {
                 ? { ...n, outputs: mapValues(n.outputs, f) }
                 : n.type === "abort"
                   ? { ...n, reason: f(n.reason) }
-                  : n;
+                  : n.type === "map"
+                    ? { ...n, items: f(n.items), body: mapBody(n.body, f) }
+                    : n;
     d.replaceNode(next);
   }
   const agents = d.wf.agents.map((a) => ({

@@ -5,7 +5,7 @@ import { buildFromDesign, buildFromEdits, type BuildEnv } from "./build";
 import { REPAIR_KINDS, summariseFixes, type LocalFix, type RepairKind } from "./fixes";
 import { article, majority, refund } from "./fixtures/bases";
 import { CORPUS_CONTEXT, baseWorkflow } from "./fixtures/corpus";
-import { agent, answer, edges, end, router, start, step } from "./fixtures/helpers";
+import { agent, answer, edges, end, mapStep, router, start, step } from "./fixtures/helpers";
 import { KIND_NAMES } from "./kinds";
 import { readDesignAnswer } from "./read";
 import type { DesignAnswer, EditOperation } from "./schemas";
@@ -331,6 +331,68 @@ describe("deterministic repairs, one kind at a time", () => {
       edges: edges("start>run run>end"),
     });
     expect((node(built(a, "worker_assigned").wf, "run") as NodeOf<"orchestrator">).workers).toEqual(["legal", "money"]);
+  });
+
+  describe("items_chosen: a map whose items cannot give a list goes over a list source", () => {
+    const mapAnswer = (items: string, nodes = [step("plan", "planner", "Plan sub-questions of {{inputs.q}}")]) =>
+      answer({
+        summary: "fan out",
+        inputs: ["q"],
+        outputs: ["r"],
+        patterns: [],
+        agents: [agent("planner", "planner"), agent("solver", "solver")],
+        nodes: [
+          start(),
+          ...nodes,
+          mapStep("each", items, "solver", "Answer {{item}}"),
+          end({ r: "{{nodes.each.output.results}}" }),
+        ],
+        edges: edges(nodes.length ? "start>plan plan>each each>end" : "start>each each>end"),
+      });
+    const items = (wf: Workflow) => (node(wf, "each") as NodeOf<"map">).items;
+
+    it("keeps the tag it named, without the text around it", () => {
+      const { wf, fixes } = built(mapAnswer("the list {{nodes.plan.output}} please"), "items_chosen");
+      expect(items(wf)).toBe("{{nodes.plan.output}}");
+      expect(fixes[0]!.code).toBe("map_items_not_list");
+    });
+
+    it("reads the nearest node before it that answers, and asks that agent for a JSON list", () => {
+      const { wf, fixes } = built(mapAnswer("every question"), "items_chosen");
+      expect(items(wf)).toBe("{{nodes.plan.output}}");
+      expect((node(wf, "plan") as NodeOf<"agent">).task).toMatch(/JSON list/);
+      expect(fixes[0]!.message).toContain('"plan"');
+    });
+
+    it("makes a scalar input it reads a JSON list", () => {
+      const { wf } = built(mapAnswer("{{inputs.q}}"), "items_chosen");
+      expect(items(wf)).toBe("{{inputs.q}}");
+      expect(wf.inputs.find((f) => f.key === "q")!.type).toBe("json");
+    });
+
+    it("reads a map's results, not its whole output", () => {
+      const first = mapStep("first", "{{inputs.list}}", "planner", "Expand {{item}}");
+      const a = mapAnswer("{{nodes.first.output}}", [first]);
+      a.profile.inputs = [...a.profile.inputs, { key: "list", type: "json" }];
+      a.design.edges = edges("start>first first>each each>end");
+      const { wf } = built(a, "items_chosen");
+      expect(items(wf)).toBe("{{nodes.first.output.results}}");
+    });
+
+    it("with nothing before it that answers, asks the run for a new JSON list input", () => {
+      const { wf, fixes } = built(mapAnswer("", []), "items_chosen");
+      expect(items(wf)).toBe("{{inputs.items}}");
+      expect(wf.inputs.find((f) => f.key === "items")).toMatchObject({ type: "json", required: true });
+      expect(fixes[0]!.code).toBe("map_items_missing");
+    });
+
+    it("a map body naming no declared agent gets one made from its task", () => {
+      const a = mapAnswer("{{nodes.plan.output}}");
+      a.profile.agents = a.profile.agents.filter((x) => x.key !== "solver");
+      const { wf } = built(a, "agent_created");
+      const body = (node(wf, "each") as NodeOf<"map">).body as { agent: string };
+      expect(wf.agents.find((x) => x.key === body.agent)!.instructions).toContain("Answer {{item}}");
+    });
   });
 
   it("operation_fixed / operation_dropped: adding an agent that exists updates it; removing what is not there is a no-op", () => {

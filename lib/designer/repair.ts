@@ -4,6 +4,7 @@ import type { LocalFix } from "./fixes";
 import { repairAgentRefs, repairSavedAgents, repairToolNames, type RefContext } from "./repair-agents";
 import { fillConditions, repairOutputs, repairTemplates } from "./repair-data";
 import { Draft, capLoops, dropBadEdges, ensureEnd, ensureStart, orientEdges } from "./repair-graph";
+import { repairMapItems } from "./repair-map";
 import { repairSubflows } from "./repair-subflows";
 import {
   loopContinuations,
@@ -26,7 +27,7 @@ export { slug } from "./resolve";
  * (repair-answer.ts); these run on the document, for new designs and edits alike, in this order:
  * references (agents, saved agents, tools, subflows), edges the graph cannot hold, start and end,
  * cycles and loops, wiring (unreachable nodes, routers short of branches, unwired outcomes, stray terminals, nodes that can only
- * loop), loop caps and continuations, branch conditions, outputs, templates. What is left — a
+ * loop), loop caps and continuations, branch conditions, outputs, templates, map lists. What is left — a
  * reference to a node that does not run first, a subflow naming no workflow — goes to the model.
  */
 
@@ -58,5 +59,6 @@ export function repairDocument(input: Workflow, ctx: RepairContext, fixes: Local
   fillConditions(d);
   repairOutputs(d);
   repairTemplates(d);
+  repairMapItems(d);
   return d.wf;
 }

@@ -54,6 +54,14 @@ function bare<T extends z.ZodType>(schema: T): z.ZodType {
   return s;
 }
 
+/**
+ * A map's items: one tag that can give a list (an input, a variable, or an upstream node's output,
+ * with an optional path). lib/workflow's template syntax, narrowed to what `staticItemsProblem`
+ * accepts as a lone tag; text around a tag would render text, not a list.
+ */
+export const LIST_TAG_PATTERN =
+  "^\\{\\{(inputs\\.[A-Za-z0-9_-]+|vars\\.[A-Za-z0-9_-]+|nodes\\.[A-Za-z0-9_-]+\\.output)(\\.[A-Za-z0-9_-]+)*\\}\\}$";
+
 /** Said once (on the node list); templated fields say "Template." */
 const TEMPLATES =
   "Templates: {{inputs.<key>}}, {{vars.<key>}}, {{nodes.<id>.output}} of an upstream node, {{feedback}} in a node a loop re-enters, {{item}} in a map's task.";
@@ -122,9 +130,12 @@ function kindFields(p: Pieces): { [K in NodeKind]: z.ZodRawShape } {
       join: p.join.optional(),
     },
     map: {
-      items: bare(mapNodeSchema.shape.items).describe(
-        `The list to go over: one tag that gives a list, e.g. {{nodes.plan.output}} (an agent answering a JSON list) or {{inputs.questions}}. ${TEMPLATE_HELP}`,
-      ),
+      items: z
+        .string()
+        .regex(new RegExp(LIST_TAG_PATTERN))
+        .describe(
+          "The list to go over, one tag and nothing else: {{nodes.<id>.output}} of an upstream agent asked to answer a JSON list ({{nodes.<id>.output.results}} of an upstream map), {{inputs.<key>}} of a json input, or {{vars.<key>}} holding a list.",
+        ),
       agent: p.agentKey.describe("The agent run once per item."),
       task: bare(agentNodeSchema.shape.task).describe(
         `What the agent does with one item; {{item}} is the item. ${TEMPLATE_HELP}`,
