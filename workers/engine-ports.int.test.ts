@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelPort, ToolsPort } from "@/lib/engine/ports";
 import { createLogger } from "@/lib/logger";
-import { closeApiRedis } from "@/lib/queue";
+import { closeApiRedis, EXPERIMENT_RUN_PRIORITY, runDedupId, runsQueue } from "@/lib/queue";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { enginePorts } from "./engine-ports";
 import { createTestRun, createTestUser } from "@/test/fixtures";
@@ -89,5 +89,20 @@ describe("enginePorts", () => {
     expect((await chat(fixed)).content).toBe(alice);
     expect(given.built.model).toEqual([alice]);
     expect(built.model).toEqual([]);
+  });
+
+  it("re-enqueues a run (resume now or later) at the priority of the job that runs it", async () => {
+    const queue = runsQueue();
+    const jobOf = async (runId: string) => queue.getJob((await queue.getDeduplicationJobId(runDedupId(runId)))!);
+    const low = enginePorts(alice, createLogger({ component: "test" }), {}, { priority: EXPERIMENT_RUN_PRIORITY });
+    const later = await createTestRun(alice, "running");
+    await low.queue!.enqueueRunLater!(later, "resume", 60_000);
+    expect((await jobOf(later))?.opts.priority).toBe(EXPERIMENT_RUN_PRIORITY);
+    const now = await createTestRun(alice, "running");
+    await low.queue!.enqueueRun(now, "resume");
+    expect((await jobOf(now))?.opts.priority).toBe(EXPERIMENT_RUN_PRIORITY);
+    const plain = await createTestRun(alice, "running");
+    await enginePorts(alice, createLogger({ component: "test" })).queue!.enqueueRun(plain, "resume");
+    expect((await jobOf(plain))?.opts.priority ?? 0).toBe(0);
   });
 });

@@ -27,11 +27,16 @@ export interface PortOverrides {
 /**
  * The real engine ports for one run job: PostgreSQL store, lib/llm models resolved per owner (keys
  * decrypted here, in the worker), tools behind the at-most-once ledger, the system clock, BullMQ for
- * resumes, Redis pub/sub wake-ups for live viewers and child runs for subflow nodes. `owner` is the run's owner, or null for the
+ * resumes (at the priority of the job being run: an experiment's run stays behind interactive ones), Redis pub/sub wake-ups for live viewers and child runs for subflow nodes. `owner` is the run's owner, or null for the
  * owner the claim reads from the Run row (the worker: no look-up of its own before the claim). The
  * owner-scoped ports (model, tools) are built at their first call, which comes after the claim.
  */
-export function enginePorts(owner: string | null, logger: Logger, overrides: PortOverrides = {}): EnginePorts {
+export function enginePorts(
+  owner: string | null,
+  logger: Logger,
+  overrides: PortOverrides = {},
+  job: { priority?: number } = {},
+): EnginePorts {
   let ownerId = owner;
   const whose = (): string => {
     if (ownerId === null) throw new Error("a model or tool was called before the run was claimed");
@@ -50,8 +55,9 @@ export function enginePorts(owner: string | null, logger: Logger, overrides: Por
     clock: systemClock,
     logger,
     queue: {
-      enqueueRun: async (runId, reason) => void (await enqueueRun(runId, reason)),
-      enqueueRunLater: async (runId, reason, delayMs) => void (await enqueueRunLater(runId, reason, delayMs)),
+      enqueueRun: async (runId, reason) => void (await enqueueRun(runId, reason, { priority: job.priority })),
+      enqueueRunLater: async (runId, reason, delayMs) =>
+        void (await enqueueRunLater(runId, reason, delayMs, { priority: job.priority })),
     },
     events: redisEventsPort,
     live: overrides.live ?? redisLiveTextPort,

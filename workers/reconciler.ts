@@ -2,7 +2,7 @@ import "server-only";
 import type { Redis } from "ioredis";
 import { db } from "@/lib/db/client";
 import { createLogger } from "@/lib/logger";
-import { enqueueRun, hasLiveRunJob, queuePrefix } from "@/lib/queue";
+import { enqueueRun, hasLiveRunJob, queuePrefix, runPriority } from "@/lib/queue";
 import { expireReviews } from "@/lib/runs/answers";
 import { reconcileSubflows } from "@/lib/runs/subflows";
 
@@ -26,11 +26,11 @@ export async function reconcileOnce(minAgeMs = RECONCILE_MIN_AGE_MS): Promise<st
       orderBy: { id: "asc" },
       take: 500,
       ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      select: { id: true },
+      select: { id: true, trigger: true },
     });
-    for (const { id } of runs) {
+    for (const { id, trigger } of runs) {
       if (await hasLiveRunJob(id)) continue;
-      await enqueueRun(id, "reconcile");
+      await enqueueRun(id, "reconcile", { priority: runPriority(trigger) });
       enqueued.push(id);
     }
     if (runs.length < 500) break;

@@ -169,7 +169,7 @@ async function processRunJob(
   const owner = leaseOwner(workerId, job.id ?? "?", job.attemptsStarted);
   const logger = log.child({ runId: data.runId, jobId: job.id, reason: data.reason });
   const drive = () =>
-    runJob({ ...enginePorts(null, logger, overrides), liveness }, data.runId, {
+    runJob({ ...enginePorts(null, logger, overrides, { priority: job.opts.priority }), liveness }, data.runId, {
       owner,
       stop,
       stopGraceMs: Math.max(0, graceMs - 1_000),

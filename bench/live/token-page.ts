@@ -1,6 +1,7 @@
 /**
  * The browser side of B2b: `window.watchText(arm, bases, runIds, width, length)` opens one EventSource per
- * run and keeps each run's text as the viewer sees it: from `event: live` frames (product arm:
+ * run and keeps each run's text as the viewer sees it, wrapped in a bounded scrolling box as the step
+ * inspector shows it (components/runs/step-inspector.tsx), from `event: live` frames (product arm:
  * `text.slice(0, at) + frame.text`, as lib/events/live-frame.ts applyLiveFrame does) or from the
  * `step_progress` events that carry one token each (naive arm). Every token is `width` characters,
  * so a text of length L holds tokens 0…⌊L/width⌋−1; each token is stamped once, when it first
@@ -17,6 +18,7 @@ window.samples = []; window.texts = {}; window.opens = {}; window.done = {}; win
 window.watchText = (arm, bases, runIds, width, length) => {
   runIds.forEach((runId, i) => {
     const pre = document.createElement('pre');
+    pre.style.cssText = 'white-space: pre-wrap; overflow-wrap: break-word; max-height: 16rem; overflow: auto; width: 36rem';
     document.body.appendChild(pre);
     let text = '', stamped = 0, queued = [], painting = false;
     const changed = () => {

@@ -52,6 +52,7 @@ function Cell({ cell }: { cell: CellView | null }) {
       {cell.status === "scored" && (
         <div className="text-muted">
           {cell.tokens} tok · {formatCost(cell.costUsd)} · {formatDuration(cell.latencyMs)}
+          {cell.judgeTokens > 0 && <span data-testid="cell-judge-tokens"> · judged with {cell.judgeTokens} tok</span>}
         </div>
       )}
       {cell.error && <div className="text-danger">{cell.error}</div>}
@@ -94,6 +95,7 @@ function Aggregate({ a }: { a: VariantAggregate }) {
       </span>
       <span className="text-muted">
         {a.tokens} tok · {formatCost(a.costUsd)} · median {formatDuration(a.medianLatencyMs)}
+        {a.judgeTokens > 0 && ` · judging ${a.judgeTokens} tok`}
       </span>
     </div>
   );

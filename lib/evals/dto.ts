@@ -21,7 +21,10 @@ export interface CellView {
   runStatus: string | null;
   score: number | null;
   passed: boolean | null;
+  /** The run's tokens (what the workflow spent). */
   tokens: number;
+  /** The judges' tokens for this cell (what scoring it spent). */
+  judgeTokens: number;
   costUsd: number | null;
   latencyMs: number | null;
   error: string | null;

@@ -122,4 +122,6 @@ export interface EvaluatorResult {
   detail: string;
   /** The judge's reasoning, as it answered. */
   reasoning?: string;
+  /** A judge's tokens (prompt + completion) for this cell: the judging's own cost, apart from the run's. */
+  tokens?: number;
 }

@@ -138,6 +138,12 @@ describe("experiments on the real engine", () => {
         }
       }
       expect(exp.aggregates[0]).toMatchObject({ cells: 10, scored: 10, mean: 1, passRate: 1 });
+      // the judges' tokens are the scripted judge's usage, counted apart from the runs' tokens
+      const judged = exp.rows.flatMap((r) => r.cells).filter((c) => c!.runStatus === "succeeded");
+      expect(judged.every((c) => c!.judgeTokens > 0)).toBe(true);
+      for (const [v, a] of exp.aggregates.entries())
+        expect(a.judgeTokens).toBe(exp.rows.reduce((n, r) => n + r.cells[v]!.judgeTokens, 0));
+      expect(exp.aggregates[0]!.tokens).toBe(exp.rows.reduce((n, r) => n + r.cells[0]!.tokens, 0));
       expect(exp.aggregates[1]).toMatchObject({ cells: 10, scored: 10, passRate: 0.5 });
       expect(exp.aggregates[1]!.mean).toBeCloseTo(0.6, 10);
       expect(exp.aggregates[1]!.low!).toBeLessThan(0.6);

@@ -24,6 +24,10 @@ function progressOf(cells: readonly { status: string }[]): ExperimentView["progr
   };
 }
 
+/** What the cell's judges spent (each judge result carries its tokens). */
+const judgeTokensOf = (c: CellRow): number =>
+  ((c.results ?? []) as unknown as EvaluatorResult[]).reduce((a, r) => a + (r.tokens ?? 0), 0);
+
 const cellView = (c: CellRow, regression: boolean): CellView => ({
   id: c.id,
   variant: c.variant,
@@ -33,6 +37,7 @@ const cellView = (c: CellRow, regression: boolean): CellView => ({
   score: c.score,
   passed: c.passed,
   tokens: c.tokens,
+  judgeTokens: judgeTokensOf(c),
   costUsd: c.costUsd,
   latencyMs: c.latencyMs,
   error: c.error,
@@ -90,7 +95,9 @@ export async function getExperiment(ownerId: string, id: string): Promise<Experi
     variants,
     evaluators: evaluators.map((e) => ({ name: e.name, kind: e.kind, weight: e.weight, threshold: e.threshold })),
     progress: progressOf(cells),
-    aggregates: variants.map((_, v) => aggregate(cells.filter((c) => c.variant === v))),
+    aggregates: variants.map((_, v) =>
+      aggregate(cells.filter((c) => c.variant === v).map((c) => ({ ...c, judgeTokens: judgeTokensOf(c) }))),
+    ),
     regressions,
     rows,
   };

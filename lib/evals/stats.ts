@@ -41,6 +41,8 @@ export interface ScoredCell {
   score: number | null;
   passed: boolean | null;
   tokens: number;
+  /** What judging the cell spent (default 0). */
+  judgeTokens?: number;
   costUsd: number | null;
   latencyMs: number | null;
 }
@@ -54,7 +56,10 @@ export interface VariantAggregate {
   low: number | null;
   high: number | null;
   passRate: number | null;
+  /** The runs' tokens. */
   tokens: number;
+  /** The judges' tokens, apart: scoring is not the workflow's cost. */
+  judgeTokens: number;
   costUsd: number | null;
   medianLatencyMs: number | null;
 }
@@ -72,6 +77,7 @@ export function aggregate(cells: readonly ScoredCell[]): VariantAggregate {
     ...meanWithInterval(scores),
     passRate: verdicts.length ? verdicts.filter((c) => c.passed).length / verdicts.length : null,
     tokens: scored.reduce((a, c) => a + c.tokens, 0),
+    judgeTokens: scored.reduce((a, c) => a + (c.judgeTokens ?? 0), 0),
     costUsd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
     medianLatencyMs: median(scored.map((c) => c.latencyMs).filter((l): l is number => l !== null)),
   };

@@ -18,6 +18,10 @@ export const EXPERIMENTS_QUEUE = "experiments";
  */
 export const EXPERIMENT_RUN_PRIORITY = 10;
 
+/** The BullMQ priority of every job of a run started by `trigger` (its start and each resume alike). */
+export const runPriority = (trigger: string): number | undefined =>
+  trigger === "experiment" ? EXPERIMENT_RUN_PRIORITY : undefined;
+
 export const experimentJobSchema = z.object({ experimentId: z.string().min(1).max(64) });
 export type ExperimentJobData = z.infer<typeof experimentJobSchema>;
 

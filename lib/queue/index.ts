@@ -51,6 +51,7 @@ export {
 export {
   EXPERIMENTS_QUEUE,
   EXPERIMENT_RUN_PRIORITY,
+  runPriority,
   experimentJobSchema,
   experimentsQueue,
   closeExperimentsQueue,

@@ -28,7 +28,8 @@ export interface EnqueueResult {
  * - after the job finished, the dedup key is gone and the run can be enqueued again (resume).
  * Errors within API_REDIS_TIMEOUT_MS as AppError("unavailable") when Redis is down. The run row is
  * already committed by then, so the reconciler dispatches it later even if this call fails.
- * `priority` (BullMQ's, none by default): an experiment's runs wait behind every unprioritised job.
+ * `priority` (BullMQ's, none by default; experiments-queue.ts runPriority): an experiment's runs wait
+ * behind every unprioritised job, at their start and at every resume.
  */
 export async function enqueueRun(
   runId: string,
@@ -73,7 +74,12 @@ export async function hasLiveRunJob(runId: string): Promise<boolean> {
  * delayed from then. A reconciler pass finds it live (delayed); a cancel or an answer promotes it
  * (wakeRunJob).
  */
-export async function enqueueRunLater(runId: string, reason: RunJobReason, delayMs: number): Promise<EnqueueResult> {
+export async function enqueueRunLater(
+  runId: string,
+  reason: RunJobReason,
+  delayMs: number,
+  opts: { priority?: number } = {},
+): Promise<EnqueueResult> {
   const data: RunJobData = { runId, reason, enqueuedAt: Date.now() };
   const wanted = `run-${runId}-${randomBytes(4).toString("hex")}`;
   const job = await withRedisDeadline(
@@ -82,6 +88,7 @@ export async function enqueueRunLater(runId: string, reason: RunJobReason, delay
       ...RUN_JOB_OPTIONS,
       jobId: wanted,
       delay: Math.max(0, Math.round(delayMs)),
+      ...(opts.priority ? { priority: opts.priority } : {}),
       deduplication: { id: runDedupId(runId), keepLastIfActive: true },
     }),
   );

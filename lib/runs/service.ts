@@ -9,7 +9,7 @@ import { appendEvents } from "@/lib/events/event-log";
 import { publishRunWake } from "@/lib/events/publish";
 import { createLogger } from "@/lib/logger";
 import { notifyRunEnded } from "@/lib/notifications/outbox";
-import { enqueueRun, EXPERIMENT_RUN_PRIORITY, wakeRunJob } from "@/lib/queue";
+import { enqueueRun, runPriority, wakeRunJob } from "@/lib/queue";
 import { runLimitCeilings } from "@/lib/env";
 import { checkDocument, checkVersion, type CheckedDocument } from "@/lib/workflow/checked-versions";
 import { checkLimitCeilings } from "@/lib/workflow/limits";
@@ -191,7 +191,7 @@ async function writeRunAndJob(
   enqueued?: PromiseSettledResult<unknown>,
 ): Promise<Written> {
   const insert = () => insertQueuedRun(ownerId, target.versionId, JSON.stringify(inputs), row, source, expected);
-  const priority = source.trigger === "experiment" ? EXPERIMENT_RUN_PRIORITY : undefined;
+  const priority = runPriority(source.trigger);
   const enqueue = () => (enqueued ? Promise.resolve(enqueued) : settled(enqueueRun(row.id, "start", { priority })));
   const key = source.idempotencyKey;
   // a keyed start enqueues only once its insert wrote the row; an unkeyed one does both at once
