@@ -21,6 +21,8 @@ const HOW: Record<string, string> = {
     "set WEFT_WORKER_SHUTDOWN_GRACE_MS to how long SIGTERM waits for in-flight steps, in ms (default 20000)",
   WEFT_RECONCILE_INTERVAL_MS:
     "set WEFT_RECONCILE_INTERVAL_MS to how often the reconciler re-dispatches orphaned runs, in ms (default 30000)",
+  WEFT_METRICS_TOKEN:
+    "set WEFT_METRICS_TOKEN to 16+ random characters that a Prometheus scrape of /api/metrics sends as a bearer token (unset = the route answers 404)",
   WEFT_SSE_HEARTBEAT_MS: "set WEFT_SSE_HEARTBEAT_MS to the SSE heartbeat period in ms, 100-60000 (default 15000)",
   WEFT_STEP_LOG_MS:
     "set WEFT_STEP_LOG_MS to how long a running run's commits may stay in its step log before its rows are written, 0-60000 ms (default 1000; 0 = never)",
@@ -101,6 +103,8 @@ export const envSchema = z.object({
   WEFT_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
   /** Port of the worker's health endpoint (GET /health); 0 = any free port. */
   WEFT_WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  /** Address the worker's health and metrics server listens on (0.0.0.0 for a Prometheus on another host). */
+  WEFT_WORKER_HEALTH_HOST: z.string().min(1).default("127.0.0.1"),
   /** On SIGTERM, how long in-flight steps may finish before their runs are handed back. */
   WEFT_WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
   /** Period of the reconciler that re-enqueues live runs without a job (D6). */
@@ -113,6 +117,8 @@ export const envSchema = z.object({
   WEFT_STEP_LOG_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** Connections per PostgreSQL pool (a process has two: Prisma and the run store's hot path). */
   WEFT_DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /** Bearer token that GET /api/metrics (the web process's Prometheus metrics) requires; unset = the route answers 404. */
+  WEFT_METRICS_TOKEN: z.string().min(16).optional(),
   /** SearXNG-compatible base URL for the web_search tool; unset = "not configured". */
   WEFT_SEARCH_URL: url(["http:", "https:"]).optional(),
   /** Run notifications may go to private and loopback addresses (a self-hosted install notifying its own services). */

@@ -11,6 +11,7 @@ import { ownerModelResolver } from "@/lib/providers/resolver";
 import { postgresStore } from "@/lib/run-store/postgres-store";
 import { subflowsPort } from "@/lib/runs/subflows";
 import { ledgerTools, retryingTools } from "@/lib/tools/ledger";
+import { meteredStore } from "./metrics";
 
 /** Overrides for the real ports (tests, or a tool registry once one is wired). */
 export interface PortOverrides {
@@ -44,7 +45,7 @@ export function enginePorts(
   };
   const model = once(() => overrides.model?.(whose()) ?? llmModelPort(ownerModelResolver(whose())));
   const tools = once(() => ledgerTools(overrides.tools?.(whose()) ?? retryingTools(registryToolsPort(whose()))));
-  const store = postgresStore(owner === null ? { onClaim: (id) => (ownerId = id) } : {});
+  const store = meteredStore(postgresStore(owner === null ? { onClaim: (id) => (ownerId = id) } : {}));
   return {
     store: overrides.store?.(store) ?? store,
     model: {

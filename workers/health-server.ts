@@ -2,6 +2,8 @@ import "server-only";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { db } from "@/lib/db/client";
+import { METRICS_CONTENT_TYPE, renderMetrics } from "@/lib/metrics";
+import { observeQueues } from "@/lib/metrics/queues";
 import type { RunWorker } from "./run-worker";
 
 /** What GET /health answers (200 when Redis and PostgreSQL are reachable, else 503). */
@@ -42,12 +44,24 @@ export async function workerHealth(worker: RunWorker): Promise<WorkerHealth> {
   };
 }
 
-/** A tiny HTTP server: GET /health → WorkerHealth as JSON; anything else 404. Port 0 = any free port. */
+/**
+ * A tiny HTTP server: GET /health → WorkerHealth as JSON; GET /metrics → the process's Prometheus
+ * metrics (lib/metrics); anything else 404. Port 0 = any free port.
+ */
 export async function startHealthServer(
   worker: RunWorker,
   port: number,
+  host = "127.0.0.1",
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  observeQueues();
   const server = createServer((req, res) => {
+    if (req.method === "GET" && req.url?.split("?")[0] === "/metrics") {
+      renderMetrics().then(
+        (text) => res.writeHead(200, { "content-type": METRICS_CONTENT_TYPE }).end(text),
+        () => res.writeHead(500).end(),
+      );
+      return;
+    }
     if (req.method !== "GET" || req.url?.split("?")[0] !== "/health") {
       res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
       return;
@@ -60,7 +74,7 @@ export async function startHealthServer(
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
+    server.listen(port, host, () => resolve());
   });
   const actual = (server.address() as AddressInfo).port;
   return { server, port: actual, close: () => new Promise<void>((r) => server.close(() => r())) };

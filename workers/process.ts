@@ -33,7 +33,7 @@ export async function runWorkerProcess(overrides: PortOverrides = {}): Promise<v
   const schedules = startScheduleWorker({ reconcileIntervalMs: e.WEFT_RECONCILE_INTERVAL_MS });
   const notifications = startNotificationWorker({ sweepIntervalMs: e.WEFT_RECONCILE_INTERVAL_MS });
   const experiments = startExperimentWorker({ sweepIntervalMs: e.WEFT_RECONCILE_INTERVAL_MS });
-  const health = await startHealthServer(worker, e.WEFT_WORKER_HEALTH_PORT);
+  const health = await startHealthServer(worker, e.WEFT_WORKER_HEALTH_PORT, e.WEFT_WORKER_HEALTH_HOST);
   log.info("worker ready", { id: worker.id, healthPort: health.port, concurrency: e.WEFT_WORKER_CONCURRENCY });
 
   let stopping = false;

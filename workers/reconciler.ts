@@ -2,6 +2,7 @@ import "server-only";
 import type { Redis } from "ioredis";
 import { db } from "@/lib/db/client";
 import { createLogger } from "@/lib/logger";
+import { metrics } from "@/lib/metrics";
 import { enqueueRun, hasLiveRunJob, queuePrefix, runPriority } from "@/lib/queue";
 import { expireReviews } from "@/lib/runs/answers";
 import { reconcileSubflows } from "@/lib/runs/subflows";
@@ -31,6 +32,7 @@ export async function reconcileOnce(minAgeMs = RECONCILE_MIN_AGE_MS): Promise<st
     for (const { id, trigger } of runs) {
       if (await hasLiveRunJob(id)) continue;
       await enqueueRun(id, "reconcile", { priority: runPriority(trigger) });
+      metrics().reconcilerRedispatches.inc();
       enqueued.push(id);
     }
     if (runs.length < 500) break;

@@ -9,6 +9,7 @@ import { appendEvents } from "@/lib/events/event-log";
 import { publishRunWake } from "@/lib/events/publish";
 import { createLogger } from "@/lib/logger";
 import { notifyRunEnded } from "@/lib/notifications/outbox";
+import { metrics } from "@/lib/metrics";
 import { enqueueRun, runPriority, wakeRunJob } from "@/lib/queue";
 import { runLimitCeilings } from "@/lib/env";
 import { checkDocument, checkVersion, type CheckedDocument } from "@/lib/workflow/checked-versions";
@@ -207,6 +208,7 @@ async function writeRunAndJob(
   if (!inserted.value) return { kind: "stale", enqueued: key ? undefined : job };
   if (job.status === "rejected")
     log.warn("run committed but not enqueued; the reconciler will dispatch it", { runId: row.id, err: job.reason });
+  metrics().runsStarted.inc({ trigger: source.trigger });
   return { kind: "inserted", dispatched: job.status === "fulfilled" };
 }
 

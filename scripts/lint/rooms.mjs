@@ -11,6 +11,7 @@ export const rooms = {
   "lib/crypto": [],
   "lib/net": [],
   "lib/queue": [],
+  "lib/metrics": ["lib/queue"],
   "lib/limits": [],
   "lib/llm": ["lib/net"],
   "lib/engine": ["lib/workflow"],
@@ -46,6 +47,7 @@ export const rooms = {
     "lib/notifications",
     "lib/limits",
     "lib/http",
+    "lib/metrics",
   ],
   "lib/http": ["lib/auth", "lib/db", "lib/engine", "lib/events", "lib/limits", "lib/queue", "lib/net"],
   "lib/run-views": [
