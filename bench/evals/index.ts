@@ -10,27 +10,19 @@
  * Experiments keep at most `concurrency` runs going (8 here, the maximum) on a worker driving 20 and
  * enqueue them at a lower BullMQ priority than interactive starts (lib/queue EXPERIMENT_RUN_PRIORITY),
  * and their starts are not counted by the limit.
- * `--smoke`: 20 rows, fails on any 429, an unscored row, or a p95 during the experiment ≥ 2× the stored one.
+ * `--smoke`: 20 rows, fails on any 429, an unscored row, or a p95 during the experiment ≥ 2× the p95 alone of
+ * the same run + STARVED_SLACK_MS.
  */
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { dropTestDatabase } from "@/test/db";
 import { createTestUser, createTestWorkflow } from "@/test/fixtures";
 import { spawnWorker, stopWorker } from "@/test/helpers/worker";
-import { machine, median, p95, readResult, writeResult } from "../stats";
+import { machine, median, p95, writeResult } from "../stats";
 import { benchEnvironment } from "../engine/support";
 
 const RESULT = "evals-b6.json";
 const INTERACTIVE_EVERY_MS = 1000;
-
-type Stored = {
-  at: string;
-  rows: number;
-  baseline: { p50: number; p95: number };
-  during: { p50: number; p95: number; n: number };
-  rateLimited: number;
-  scored: number;
-};
 
 const workflow = {
   name: "B6 answer",
@@ -74,6 +66,13 @@ async function firstWakes(prefix: string) {
     close: async () => void (await redis.quit().catch(() => redis.disconnect())),
   };
 }
+
+/**
+ * The smoke's allowance above twice the p95 alone. An interactive start kept waiting behind experiment
+ * jobs would wait a whole run for each (its agent alone answers in 100 ms), several of them; 200 ms
+ * leaves room for a loaded machine's jitter on so few samples.
+ */
+const STARVED_SLACK_MS = 200;
 
 export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: string; ok: boolean }> {
   const rows = smoke ? 20 : 100;
@@ -179,15 +178,17 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
       },
       during: { n: during.length, p50: round(median(during)), p95: round(p95(during)), samples: during.map(round) },
     };
-    const stored = await readResult<Stored>(RESULT);
     const summary = `${rows} rows in ${(experimentMs / 1000).toFixed(1)} s (${experiment.progress.scored} scored, ${experiment.status}); interactive start p50/p95 ${result.baseline.p50}/${result.baseline.p95} ms alone, ${result.during.p50}/${result.during.p95} ms during (n=${during.length}); ${rateLimited} refused by the start limit`;
     if (!smoke) {
       await writeResult(RESULT, result);
       return { summary, ok: rateLimited === 0 && experiment.progress.scored === rows };
     }
-    const regressed = stored ? result.during.p95 >= 2 * Math.max(stored.during.p95, 20) : false;
+    // starved: the starts during the experiment against this run's own starts alone (the same machine
+    // and moment; a stored figure from a quieter or busier machine would judge the machine instead)
+    const limit = 2 * result.baseline.p95 + STARVED_SLACK_MS;
+    const regressed = result.during.p95 >= limit;
     return {
-      summary: `${summary}${regressed ? ` — p95 ≥ 2× the stored ${stored!.during.p95} ms` : ""}`,
+      summary: `${summary}${regressed ? ` — p95 during ≥ ${limit.toFixed(0)} ms (2× alone + ${STARVED_SLACK_MS})` : ""}`,
       ok: rateLimited === 0 && experiment.progress.scored === rows && !regressed,
     };
   } finally {
