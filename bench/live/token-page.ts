@@ -1,7 +1,7 @@
 /**
  * The browser side of B2b: `window.watchText(arm, bases, runIds, width, length)` opens one EventSource per
- * run and keeps each run's text as the viewer sees it, wrapped in a bounded scrolling box as the step
- * inspector shows it (components/runs/step-inspector.tsx), from `event: live` frames (product arm:
+ * run and keeps each run's text as the viewer sees it; it draws it as the step inspector does
+ * (components/runs/step-inspector.tsx: the text's tail in a wrapped, bounded scrolling box), from `event: live` frames (product arm:
  * `text.slice(0, at) + frame.text`, as lib/events/live-frame.ts applyLiveFrame does) or from the
  * `step_progress` events that carry one token each (naive arm). Every token is `width` characters,
  * so a text of length L holds tokens 0…⌊L/width⌋−1; each token is stamped once, when it first
@@ -15,6 +15,13 @@ bundler.
 export const TOKEN_PAGE_HTML = `<!doctype html><html><body><script>
 const now = () => performance.timeOrigin + performance.now();
 window.samples = []; window.texts = {}; window.opens = {}; window.done = {}; window.overlap = 0; window.gaps = 0; window.sources = [];
+// the step inspector draws the last LIVE_TAIL_CHARS (4,000) characters from a whole word (components/runs/live-tail.ts)
+const tailOf = (t) => {
+  if (t.length <= 4000) return t;
+  let s = t.length - 4000;
+  const n = t.slice(s, s + 80).search(/\s/);
+  return t.slice(n >= 0 ? s + n + 1 : s);
+};
 window.watchText = (arm, bases, runIds, width, length) => {
   runIds.forEach((runId, i) => {
     const pre = document.createElement('pre');
@@ -29,7 +36,7 @@ window.watchText = (arm, bases, runIds, width, length) => {
       if (painting || !queued.length) return;
       painting = true;
       requestAnimationFrame(() => {
-        pre.textContent = text;
+        pre.textContent = tailOf(text);
         const t = now();
         for (const q of queued) window.samples.push([q[0], q[1], q[2], t]);
         queued = [];

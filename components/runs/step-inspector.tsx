@@ -1,5 +1,6 @@
 "use client";
 import type { LiveStepText } from "@/lib/events/live-frame";
+import { liveTail } from "./live-tail";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { estimateCost, type Prices } from "@/lib/run-views/cost";
@@ -156,13 +157,7 @@ export function StepInspector({
               : "Writing (live, replaced by the output when the step ends)"
           }
         >
-          <div
-            className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md border border-border bg-surface-2 p-2 text-sm"
-            data-testid="step-live-text"
-            aria-live="polite"
-          >
-            {liveText.text}
-          </div>
+          <LiveTextBox text={liveText.text} />
         </Row>
       )}
       {step.error && (
@@ -299,6 +294,27 @@ function ItemPager({
             {s.iteration}
           </button>
         ))}
+      </div>
+    </div>
+  );
+}
+
+/** The live text while the step runs: its last characters (live-tail.ts), with how many come before them. */
+function LiveTextBox({ text }: { text: string }) {
+  const tail = liveTail(text);
+  return (
+    <div className="grid gap-1">
+      {tail.hidden > 0 && (
+        <span className="text-xs text-muted" data-testid="step-live-text-hidden">
+          … {tail.hidden.toLocaleString("en-US")} characters before; the whole text is the output when the step ends
+        </span>
+      )}
+      <div
+        className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-md border border-border bg-surface-2 p-2 text-sm"
+        data-testid="step-live-text"
+        aria-live="polite"
+      >
+        {tail.text}
       </div>
     </div>
   );
