@@ -3,6 +3,7 @@
  * and the executors tell them apart with `instanceof`, so each concept has exactly one class here.
  */
 import type { ErrorClass } from "@/lib/workflow/error-policy";
+import type { InputRequest } from "./events";
 import type { CommitFailure } from "./ports/store";
 
 /** Why an in-flight step's signal was aborted (the executor sees it as `signal.reason`). */
@@ -24,6 +25,17 @@ export class StepError extends Error {
   ) {
     super(message);
     this.name = "StepError";
+  }
+}
+
+/**
+ * An agent wrote a tool during its step and the tool waits for its owner's approval: the step
+ * waits (no worker holds it) with this review, and continues once it is answered.
+ */
+export class AwaitingApproval extends Error {
+  constructor(readonly request: InputRequest) {
+    super(`waiting for the approval of tool "${request.tool?.name ?? "?"}"`);
+    this.name = "AwaitingApproval";
   }
 }
 

@@ -228,6 +228,32 @@ export const inputRequestedEvent = z.object({
   /** How long it waits for an answer (from the step's start), and the choice then taken (none: the step times out). */
   timeoutMs: z.number().int().positive().optional(),
   timeoutChoice: z.string().optional(),
+  /**
+   * Set when an agent wrote a tool during the run and waits for its approval (choices approve /
+   * reject): the code, its hash (what approving approves) and its tests. Content: a share link
+   * without content drops it.
+   */
+  tool: z
+    .object({
+      name: z.string(),
+      description: z.string(),
+      versionId: z.string(),
+      version: z.number().int(),
+      codeHash: z.string(),
+      code: z.string(),
+      tests: z.array(
+        z.object({
+          input: z.record(z.string(), z.unknown()),
+          expected: z.unknown(),
+          passed: z.boolean(),
+          actual: z.unknown().optional(),
+          error: z.string().optional(),
+        }),
+      ),
+      allowedDomains: z.array(z.string()),
+      rounds: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 
 /** What a human review asks (the input_requested event without its step reference). */

@@ -66,6 +66,8 @@ export const agentSpecSchema = z.object({
   temperature: z.number().min(0).max(2).optional(),
   /** Set when the agent is a reference to a saved agent in the user's library. */
   savedAgentId: z.string().optional(),
+  /** The agent may write a tool it lacks during a run (`create_tool`), approved by the workflow's toolCreation policy (default ask). */
+  createTools: z.boolean().optional(),
 });
 export type AgentSpec = z.infer<typeof agentSpecSchema>;
 
@@ -314,6 +316,12 @@ export const workflowSchema = z.object({
   }),
   /** Model used by agents and routers that name none. */
   defaultModel: modelRefSchema.optional(),
+  /**
+   * Tools written during a run: set = every agent may call `create_tool`; `ask` = the run waits for
+   * the owner's approval of each new tool, `auto` = tools of pure computation are approved at once
+   * (anything asking for network still waits). Unset: only agents with `createTools`, under `ask`.
+   */
+  toolCreation: z.enum(["ask", "auto"]).optional(),
 });
 export type Workflow = z.infer<typeof workflowSchema>;
 export type WorkflowInput = z.input<typeof workflowSchema>;

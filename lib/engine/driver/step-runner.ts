@@ -6,7 +6,7 @@ import type { RunEvent } from "../events";
 import { errorClassOf } from "../executors/common";
 import type { ExecutorRegistry, InstantExecutor, StepContext, StepOutcome } from "../executors/types";
 import type { PlannerCommand, PlannerEvent } from "../planner";
-import type { EnginePorts } from "../ports";
+import { memoryMemo, type EnginePorts, type MemoPort } from "../ports";
 import { StepAbort } from "../errors";
 
 /** One step being executed. `settled` = its result was already decided (result, timeout or abort). */
@@ -84,6 +84,14 @@ export function runInstantStep(
   }
 }
 
+/** Ports without a durable memo get one in memory, shared by every job run with them. */
+const memos = new WeakMap<EnginePorts, MemoPort>();
+const memoOf = (ports: EnginePorts): MemoPort => {
+  let memo = memos.get(ports);
+  if (!memo) memos.set(ports, (memo = memoryMemo()));
+  return memo;
+};
+
 /** The signal of an instant step, which nothing aborts. */
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -110,6 +118,7 @@ function stepContext(
     signal,
     model: host.ports.model,
     tools: host.ports.tools,
+    memo: host.ports.memo ?? memoOf(host.ports),
     ...(host.ports.subflows ? { subflows: host.ports.subflows } : {}),
     // made when an executor first logs (most steps never do)
     get logger() {

@@ -1,6 +1,6 @@
 import type { ModelRef, ToolRef } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
-import type { ChatMessage, ModelToolCall, ModelToolSpec } from "../ports";
+import type { ChatMessage, ChatResult, ModelToolCall, ModelToolSpec, ToolDescriptor } from "../ports";
 import { effectKey } from "./common";
 import { ModelRefusalError, StepError, StepLimitError } from "../errors";
 import { addUsage, type StepEnv } from "./types";
@@ -45,6 +45,12 @@ export interface AgentLoopParams {
   label: string;
   /** Accumulates the usage of every call (the step's total). */
   usage: TokenUsage;
+  /**
+   * Record each model turn in the step memo under this scope and replay recorded ones (agents that
+   * may create tools: their step continues after an approval, and a crash must not repeat a paid
+   * turn whose tools already ran). `tools` may grow during the loop (a created tool joins it).
+   */
+  durableTurns?: string;
 }
 
 export interface AgentLoopResult {
@@ -63,7 +69,6 @@ export interface AgentLoopResult {
  */
 export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<AgentLoopResult> {
   const messages = [...p.messages];
-  const byName = new Map(p.tools.map((t) => [t.spec.name, t]));
   const say = (message: string, detail?: Record<string, unknown>) =>
     ctx.emit({
       type: "step_progress",
@@ -80,18 +85,8 @@ export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<Ag
   );
   let repairs = 0;
   for (let turn = 1; turn <= p.maxTurns; turn++) {
-    const live = ctx.live.call();
-    const res = await ctx.model.chat({
-      model: p.model,
-      messages,
-      ...(p.tools.length ? { tools: p.tools.map((t) => t.spec) } : {}),
-      signal: ctx.signal,
-      onDelta: live.onDelta,
-      onToolStart: live.onToolStart,
-    });
-    live.done(res.content);
-    addUsage(p.usage, res.usage);
-    ctx.reportUsage(res.model, res.usage, res.latencyMs);
+    const byName = new Map(p.tools.map((t) => [t.spec.name, t]));
+    const res = await modelTurn(ctx, p, messages, turn);
     if (res.refusal) throw new ModelRefusalError(res.refusal);
     const invalid = res.invalidToolCalls ?? [];
     if (res.toolCalls.length === 0 && invalid.length === 0) {
@@ -143,6 +138,34 @@ export async function runAgentLoop(ctx: StepEnv, p: AgentLoopParams): Promise<Ag
   );
 }
 
+/**
+ * One model call of the loop: replayed from the step memo when this turn was recorded (no call, no
+ * live text, its usage already reported), else made (and recorded when the loop's turns are durable).
+ */
+async function modelTurn(ctx: StepEnv, p: AgentLoopParams, messages: ChatMessage[], turn: number): Promise<ChatResult> {
+  const key =
+    p.durableTurns !== undefined ? effectKey(ctx, ...(p.durableTurns ? [p.durableTurns] : []), `turn${turn}`) : null;
+  const recorded = key ? ((await ctx.memo.get(key)) as ChatResult | undefined) : undefined;
+  if (recorded) {
+    addUsage(p.usage, recorded.usage);
+    return recorded;
+  }
+  const live = ctx.live.call();
+  const res = await ctx.model.chat({
+    model: p.model,
+    messages,
+    ...(p.tools.length ? { tools: p.tools.map((t) => t.spec) } : {}),
+    signal: ctx.signal,
+    onDelta: live.onDelta,
+    onToolStart: live.onToolStart,
+  });
+  live.done(res.content);
+  addUsage(p.usage, res.usage);
+  ctx.reportUsage(res.model, res.usage, res.latencyMs);
+  if (key) await ctx.memo.put(key, ctx.runId, res);
+  return res;
+}
+
 async function runToolCall(
   ctx: StepEnv,
   tools: Map<string, ToolBinding>,
@@ -180,23 +203,28 @@ export async function registryTools(ctx: StepEnv, refs: ToolRef[], scope?: strin
   for (const ref of refs) {
     const d = await ctx.tools.resolve(ref);
     if (!d) throw new StepError(`tool "${ref.name}" does not exist or is not approved to run`);
-    bindings.push({
-      spec: { name: d.name, description: d.description, parameters: d.parameters },
-      invoke: async (args, callKey) => {
-        const key = d.sideEffect ? effectKey(ctx, ...(scope ? [scope] : []), callKey) : undefined;
-        const r = await ctx.tools.call({
-          ref,
-          args,
-          runId: ctx.runId,
-          nodeId: ctx.node.id,
-          signal: ctx.signal,
-          ...(key ? { idempotencyKey: key } : {}),
-        });
-        return r.ok ? toText(r.output) : `Error: ${r.error}`;
-      },
-    });
+    bindings.push(bindTool(ctx, ref, d, scope));
   }
   return bindings;
+}
+
+/** The binding of one resolved tool (side-effecting calls keyed as registryTools says). */
+export function bindTool(ctx: StepEnv, ref: ToolRef, d: ToolDescriptor, scope?: string): ToolBinding {
+  return {
+    spec: { name: d.name, description: d.description, parameters: d.parameters },
+    invoke: async (args, callKey) => {
+      const key = d.sideEffect ? effectKey(ctx, ...(scope ? [scope] : []), callKey) : undefined;
+      const r = await ctx.tools.call({
+        ref,
+        args,
+        runId: ctx.runId,
+        nodeId: ctx.node.id,
+        signal: ctx.signal,
+        ...(key ? { idempotencyKey: key } : {}),
+      });
+      return r.ok ? toText(r.output) : `Error: ${r.error}`;
+    },
+  };
 }
 
 /** Tool output as text for the model. */

@@ -2,6 +2,7 @@ import type { ChatMessage } from "../ports";
 import { registryTools, runAgentLoop } from "./agent-loop";
 import { chooseBranch } from "./branch";
 import { agentSpec, measured, renderTask, resolveModel } from "./common";
+import { createToolBinding, creationPolicy } from "./create-tool";
 import { noUsage, type Executor } from "./types";
 
 /**
@@ -17,12 +18,22 @@ export const agentExecutor: Executor<"agent"> = (ctx) => {
     const spec = agentSpec(workflow, node.agent);
     const model = resolveModel(workflow, spec.model, spec.temperature);
     const tools = await registryTools(ctx, spec.tools);
+    const policy = creationPolicy(workflow, spec);
+    if (policy) tools.push(createToolBinding(ctx, policy, tools));
     const messages: ChatMessage[] = [
       { role: "system", content: spec.instructions || `You are ${spec.name}.` },
       { role: "user", content: renderTask(node.task, ctx.data) },
     ];
     const maxTurns = node.maxTurnsPerVisit ?? workflow.limits.maxTurnsPerVisit;
-    const answer = await runAgentLoop(ctx, { model, messages, tools, maxTurns, label: spec.name, usage });
+    const answer = await runAgentLoop(ctx, {
+      model,
+      messages,
+      tools,
+      maxTurns,
+      label: spec.name,
+      usage,
+      ...(policy ? { durableTurns: "" } : {}),
+    });
     if (node.branches.length <= 1)
       return { output: answer.content, ...(node.branches[0] ? { branch: node.branches[0].id } : {}) };
     const choice = await chooseBranch(ctx, model, answer.messages, node.branches, usage);

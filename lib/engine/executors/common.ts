@@ -1,7 +1,7 @@
 import type { ErrorClass } from "@/lib/workflow/error-policy";
 import type { AgentSpec, ModelRef, Workflow } from "@/lib/workflow/schema";
 import { renderTemplate, renderTemplateValue, type TemplateContext } from "@/lib/workflow/template";
-import { ModelCallError, StepError, StepLimitError } from "../errors";
+import { AwaitingApproval, ModelCallError, StepError, StepLimitError } from "../errors";
 import type { StepEnv, StepOutcome } from "./types";
 import type { TokenUsage } from "../events";
 
@@ -78,6 +78,7 @@ export async function measured(
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     const latencyMs = Date.now() - started;
+    if (err instanceof AwaitingApproval) return { status: "waiting", request: err.request, usage, latencyMs };
     if (err instanceof StepLimitError)
       return { status: "failed", error: err.message, limit: err.limit, usage, latencyMs };
     return { status: "failed", error: describeError(err), errorClass: errorClassOf(err), usage, latencyMs };

@@ -4,7 +4,7 @@ import type { NodeKind, NodeOf, Workflow } from "@/lib/workflow/schema";
 import type { RunEvent, TokenUsage } from "../events";
 import type { StepInput, WaitRequest } from "../planner";
 import type { StepLive } from "../driver/live-text";
-import type { Logger, ModelPort, SubflowsPort, ToolsPort } from "../ports";
+import type { Logger, MemoPort, ModelPort, SubflowsPort, ToolsPort } from "../ports";
 
 /**
  * What an executor gets for one step (kind-independent part). Each step gets its own context and builds its own messages:
@@ -26,6 +26,8 @@ export interface StepEnv {
   signal: AbortSignal;
   model: ModelPort;
   tools: ToolsPort;
+  /** Durable step memo: what a step records to replay instead of repeating (model turns of agents that create tools, tool rounds). */
+  memo: MemoPort;
   /** Child runs (subflow nodes); absent where the engine runs without them. */
   subflows?: SubflowsPort;
   logger: Logger;

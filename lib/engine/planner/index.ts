@@ -15,7 +15,7 @@ import {
   redispatchItems,
 } from "./map";
 import { current, proceed } from "./results";
-import { copyState, nodeState, plannerStateSchema, type PlannerState } from "./state";
+import { copyState, nodeState, plannerStateSchema, type NodeState, type PlannerState, type StepInput } from "./state";
 import type { Ctx, PlannerEvent, PlannerOptions, PlanResult } from "./types";
 
 export type {
@@ -243,6 +243,7 @@ function onWaiting(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_waiting" }>)
       fields: r.fields,
       ...(r.timeoutMs !== undefined ? { timeoutMs: r.timeoutMs } : {}),
       ...(r.timeoutChoice !== undefined ? { timeoutChoice: r.timeoutChoice } : {}),
+      ...(r.tool !== undefined ? { tool: r.tool } : {}),
     });
   }
   settle(ctx);
@@ -275,6 +276,8 @@ function onAnswered(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_answered" }
     );
   }
   if (e.error !== undefined) return onFailed(ctx, { ...key, error: e.error, errorClass: "other" });
+  // an agent waited for the approval of a tool it wrote: the step goes on with the answer
+  if (ctx.g.node(e.nodeId)?.type === "agent") return continueStep(ctx, ns, e);
   return onSucceeded(ctx, {
     type: "step_succeeded",
     ...key,
@@ -282,6 +285,40 @@ function onAnswered(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_answered" }
     branch: e.choice,
     latencyMs: 0,
   });
+}
+
+/**
+ * An agent step that waited for a tool approval continues as the next attempt of the same try,
+ * with the answer in its input (`approval`): like a re-dispatch, it is no new step for maxSteps, and
+ * its executor replays what it recorded before the wait (model turns, the tool's rounds) instead of
+ * repeating it.
+ */
+function continueStep(ctx: Ctx, ns: NodeState, e: Extract<PlannerEvent, { type: "step_answered" }>): boolean {
+  const kind = ctx.g.node(e.nodeId)?.type ?? "unknown";
+  ns.attempt += 1;
+  const comment = typeof e.answer.comment === "string" ? { comment: e.answer.comment } : {};
+  const input: StepInput = { ...(ns.input ?? { via: [] }), approval: { choice: e.choice, ...comment } };
+  ns.input = input;
+  const retry = ns.retry ? { retry: ns.retry } : {};
+  ctx.commands.push({
+    type: "start_step",
+    nodeId: e.nodeId,
+    kind,
+    iteration: e.iteration,
+    attempt: ns.attempt,
+    input,
+    redispatch: true,
+    ...retry,
+  });
+  ctx.events.push({
+    type: "step_started",
+    nodeId: e.nodeId,
+    iteration: e.iteration,
+    attempt: ns.attempt,
+    kind,
+    ...retry,
+  });
+  return true;
 }
 
 export { nodeState };

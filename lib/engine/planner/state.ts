@@ -43,6 +43,8 @@ export const stepInputSchema = z.object({
   effectKeys: z.literal(2).optional(),
   /** A map's item step: the map node, the item's 0-based index and the item ({{item}}). */
   item: z.object({ map: z.string(), index: z.number().int().nonnegative(), value: z.unknown() }).optional(),
+  /** An agent step continuing after the owner answered the approval of a tool it wrote (choice approve / reject). */
+  approval: z.object({ choice: z.string(), comment: z.string().optional() }).optional(),
 });
 export type StepInput = z.infer<typeof stepInputSchema>;
 

@@ -12,3 +12,4 @@ export * from "./runtime";
 export * from "./liveness";
 export * from "./subflows";
 export * from "./live-text";
+export * from "./memo";

@@ -1,6 +1,7 @@
 import type { LiveTextPort } from "./live-text";
 import type { Logger } from "@/lib/logger";
 import type { LivenessPort } from "./liveness";
+import type { MemoPort } from "./memo";
 import type { ModelPort } from "./model";
 import type { StoredEvent, StorePort } from "./store";
 import type { SubflowsPort } from "./subflows";
@@ -53,4 +54,6 @@ export interface EnginePorts {
   subflows?: SubflowsPort;
   /** Live text of running steps (tokens as they arrive, ephemeral); without it nothing is streamed. */
   live?: LiveTextPort;
+  /** Durable step memo (model turns and tool rounds of agents that create tools); without it one per job, in memory. */
+  memo?: MemoPort;
 }

@@ -144,6 +144,11 @@ export class FakeTools implements ToolsPort {
 
   constructor(private readonly tools: Record<string, FakeTool>) {}
 
+  /** Registers a tool from now on (an approval, a tool created during a run). */
+  add(name: string, tool: FakeTool): void {
+    this.tools[name] = tool;
+  }
+
   async resolve(ref: ToolRef): Promise<ToolDescriptor | null> {
     return this.tools[ref.name]?.descriptor ?? null;
   }
