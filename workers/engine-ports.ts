@@ -1,6 +1,6 @@
 import "server-only";
 import { systemClock } from "@/lib/engine/clock";
-import type { EnginePorts, LiveTextPort, ModelPort, StorePort, ToolsPort } from "@/lib/engine/ports";
+import type { EnginePorts, LiveTextPort, MemoPort, ModelPort, StorePort, ToolsPort } from "@/lib/engine/ports";
 import { redisEventsPort } from "@/lib/events/publish";
 import { redisLiveTextPort } from "@/lib/events/live-text-writer";
 import type { Logger } from "@/lib/logger";
@@ -10,7 +10,8 @@ import { llmModelPort } from "@/lib/providers/model-port";
 import { ownerModelResolver } from "@/lib/providers/resolver";
 import { postgresStore } from "@/lib/run-store/postgres-store";
 import { subflowsPort } from "@/lib/runs/subflows";
-import { ledgerTools, retryingTools } from "@/lib/tools/ledger";
+import { ledgerMemo, ledgerTools, retryingTools } from "@/lib/tools/ledger";
+import { runToolCreator } from "@/lib/tools/create/in-run";
 import { meteredStore } from "./metrics";
 
 /** Overrides for the real ports (tests, or a tool registry once one is wired). */
@@ -21,6 +22,8 @@ export interface PortOverrides {
   tools?: (ownerId: string) => ToolsPort;
   /** Wraps the PostgreSQL store (B1's diagnostics price other statements under the real engine). */
   store?: (store: StorePort) => StorePort;
+  /** Step memo. Default: the ToolEffect table (lib/tools ledgerMemo). */
+  memo?: MemoPort;
   /** Live text port. Default: the ephemeral Redis channel (B2b's naive arm writes each token to the event log instead). */
   live?: LiveTextPort;
 }
@@ -45,6 +48,8 @@ export function enginePorts(
   };
   const model = once(() => overrides.model?.(whose()) ?? llmModelPort(ownerModelResolver(whose())));
   const tools = once(() => ledgerTools(overrides.tools?.(whose()) ?? retryingTools(registryToolsPort(whose()))));
+  const memo = overrides.memo ?? ledgerMemo;
+  const creator = once(() => runToolCreator(whose(), memo, (ref) => ownerModelResolver(whose())(ref)));
   const store = meteredStore(postgresStore(owner === null ? { onClaim: (id) => (ownerId = id) } : {}));
   return {
     store: overrides.store?.(store) ?? store,
@@ -52,7 +57,12 @@ export function enginePorts(
       chat: async (request) => model().chat(request),
       structured: async (request) => model().structured(request),
     },
-    tools: { resolve: async (ref) => tools().resolve(ref), call: async (request) => tools().call(request) },
+    tools: {
+      resolve: async (ref) => tools().resolve(ref),
+      call: async (request) => tools().call(request),
+      creator: { create: async (request) => creator().create(request) },
+    },
+    memo,
     clock: systemClock,
     logger,
     queue: {

@@ -9,6 +9,7 @@ import { Input, Textarea } from "@/components/ui/input";
 import { ANSWER_COMMENT_MAX } from "@/lib/workflow/runs";
 import { answerError, buildAnswer, deadlineText, type ReviewFormValues } from "./review-answer";
 import type { InputRequestView, StepState } from "./run-fold";
+import { ToolUnderReview } from "./tool-under-review";
 
 type Review = StepState & { request: InputRequestView };
 
@@ -117,6 +118,7 @@ function ReviewBlock({
       ) : (
         <p className="text-sm text-muted">The question is not shared.</p>
       )}
+      {review.request.tool && <ToolUnderReview tool={review.request.tool} />}
       {canAnswer && (
         <div className="grid gap-3">
           {fields.map((f) =>

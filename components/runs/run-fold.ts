@@ -92,7 +92,13 @@ function requestOf(output: unknown): InputRequestView | undefined {
   if (!r || typeof r !== "object") return undefined;
   const q = r as Partial<InputRequestView>;
   if (typeof q.prompt !== "string" || !Array.isArray(q.choices)) return undefined;
-  return { prompt: q.prompt, choices: q.choices, fields: Array.isArray(q.fields) ? q.fields : [], ...timeoutOf(q) };
+  return {
+    prompt: q.prompt,
+    choices: q.choices,
+    fields: Array.isArray(q.fields) ? q.fields : [],
+    ...timeoutOf(q),
+    ...(q.tool && typeof q.tool === "object" ? { tool: q.tool } : {}),
+  };
 }
 
 function timeoutOf(q: {
@@ -335,7 +341,13 @@ function reduce(state: RunState, e: RunEvent, at: string): void {
     case "input_requested":
       Object.assign(step(state, e.nodeId, e.iteration), {
         status: "waiting",
-        request: { prompt: e.prompt, choices: e.choices, fields: e.fields, ...timeoutOf(e) },
+        request: {
+          prompt: e.prompt,
+          choices: e.choices,
+          fields: e.fields,
+          ...timeoutOf(e),
+          ...(e.tool ? { tool: e.tool } : {}),
+        },
       });
       return;
     case "subflow_started": {

@@ -289,6 +289,7 @@ export function sharedEvent(e: RunEvent, includeContent: boolean): RunEvent | nu
         fields: e.fields.map((f) => ({ key: f.key, type: f.type, description: f.description, required: f.required })),
         ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}),
         ...(e.timeoutChoice !== undefined ? { timeoutChoice: e.timeoutChoice } : {}),
+        ...(c && e.tool ? { tool: e.tool } : {}),
       };
     case "subflow_started":
       // the child run is the owner's: a share link shows which workflow runs, not the run's id

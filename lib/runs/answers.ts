@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
+import { approveToolVersion } from "@/lib/db/tools";
 import { isTerminalRunStatus } from "@/lib/engine/events";
 import type { HumanAnswer } from "@/lib/engine/ports";
 import { AppError, notFound } from "@/lib/errors";
@@ -29,7 +30,9 @@ const conflict = (message: string) => new AppError("conflict", message);
  * Answers one of the owner's waiting human reviews: the choice must be one of the node's branches
  * and the values must match its fields (like a run's inputs). The answer is stored on the step (only
  * once: a second answer is refused), then the engine takes it: a parked run (`waiting`) is set
- * queued and enqueued, a run still working on other steps picks it up at its next poll.
+ * queued and enqueued, a run still working on other steps picks it up at its next poll. An agent
+ * step waiting for the approval of a tool it wrote is answered `approve` (its code's hash is
+ * approved first, so a changed code refuses the answer) or `reject`.
  */
 export async function answerStep(
   ownerId: string,
@@ -48,23 +51,26 @@ export async function answerStep(
   const step = await db().step.findFirst({
     where: { runId, nodeId: body.nodeId, status: "waiting", ...(body.iteration ? { iteration: body.iteration } : {}) },
     orderBy: { iteration: "desc" },
-    select: { id: true, iteration: true, answer: true },
+    select: { id: true, iteration: true, answer: true, output: true },
   });
   if (!step) throw conflict(`Step "${body.nodeId}" is not waiting for an answer.`);
   if (step.answer !== null) throw conflict(`Step "${body.nodeId}" has already been answered.`);
   const doc = workflowSchema.safeParse(run.workflowVersion.document);
   const node = doc.success ? doc.data.nodes.find((n) => n.id === body.nodeId) : undefined;
-  if (!node || node.type !== "human") throw conflict(`Step "${body.nodeId}" is not a human review.`);
-  const choices = node.branches.map((b) => b.id);
+  const tool = node?.type === "agent" ? waitingTool(step.output) : null;
+  if (!node || (node.type !== "human" && !tool)) throw conflict(`Step "${body.nodeId}" is not a human review.`);
+  const choices = tool ? TOOL_CHOICES : node.type === "human" ? node.branches.map((b) => b.id) : [];
   if (!choices.includes(body.choice)) {
     throw new AppError("bad_request", `"${body.choice}" is not one of the choices (${choices.join(", ")}).`, {
       field: "choice",
       choices,
     });
   }
-  const values = inputsSchema(node.fields).safeParse(body.values);
+  const values = inputsSchema(node.type === "human" ? node.fields : []).safeParse(body.values);
   if (!values.success)
     throw new AppError("bad_request", "The values do not match the review's fields.", z.treeifyError(values.error));
+  // approving a tool approves the exact code the review showed (its hash), before the run may use it
+  if (tool && body.choice === "approve") await approveToolVersion(ownerId, tool.versionId, tool.codeHash);
   const answer: HumanAnswer = {
     choice: body.choice,
     values: values.data,
@@ -81,6 +87,17 @@ export async function answerStep(
       log.warn("answer stored; the run's delayed job was not woken", { runId, err }),
     );
   return { nodeId: body.nodeId, iteration: step.iteration, answer };
+}
+
+/** The answers to an agent's tool approval. */
+const TOOL_CHOICES = ["approve", "reject"];
+
+/** The tool an agent step waits to have approved (its stored request), or null. */
+function waitingTool(output: unknown): { versionId: string; codeHash: string } | null {
+  const parsed = z
+    .object({ request: z.object({ tool: z.object({ versionId: z.string(), codeHash: z.string() }) }) })
+    .safeParse(output);
+  return parsed.success ? parsed.data.request.tool : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
-import type { ToolCallRequest, ToolCallResult, ToolsPort } from "@/lib/engine/ports";
+import type { MemoPort, ToolCallRequest, ToolCallResult, ToolsPort } from "@/lib/engine/ports";
 import { type Prisma } from "@/lib/generated/prisma/client";
 import { retryTransientDb } from "@/lib/db/transient";
 import { createLogger } from "@/lib/logger";
@@ -115,4 +115,31 @@ export function retryingTools(inner: ToolsPort): ToolsPort {
 export const noTools: ToolsPort = {
   resolve: async () => null,
   call: async (request) => ({ ok: false, error: `Tool "${request.ref.name}" is not available.` }),
+};
+
+/**
+ * The engine's durable step memo on the same table as the side-effect ledger: one row per key
+ * (prefixed `memo:`, so it never meets an effect's key), deleted with nothing but the run's other
+ * ledger rows. A put repeats safely (the last value wins: a replay records what it replayed).
+ */
+export const ledgerMemo: MemoPort = {
+  async get(key) {
+    const row = await retryTransientDb(
+      () => db().toolEffect.findUnique({ where: { key: `memo:${key}` }, select: { result: true } }),
+      onRetry(key),
+    );
+    return row?.result ?? undefined;
+  },
+  async put(key, runId, value) {
+    const result = value as Prisma.InputJsonValue;
+    await retryTransientDb(
+      () =>
+        db().toolEffect.upsert({
+          where: { key: `memo:${key}` },
+          create: { key: `memo:${key}`, runId, result },
+          update: { result },
+        }),
+      onRetry(key),
+    );
+  },
 };

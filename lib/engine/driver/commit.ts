@@ -34,6 +34,7 @@ export function buildCommit(
         fields: e.fields,
         ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}),
         ...(e.timeoutChoice !== undefined ? { timeoutChoice: e.timeoutChoice } : {}),
+        ...(e.tool !== undefined ? { tool: e.tool } : {}),
       };
       return [
         {

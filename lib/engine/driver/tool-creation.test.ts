@@ -95,6 +95,11 @@ describe("driver: tools created during a run", () => {
       tool: { name: "slugify", codeHash: "h1", versionId: "v1", rounds: 2, tests: [{ passed: true }] },
     });
     expect(model.calls).toHaveLength(1);
+    // the waiting row holds the review, tool included (what the answer route checks the hash against)
+    expect(store.steps("r1").find((s) => s.nodeId === "write")).toMatchObject({
+      status: "waiting",
+      output: { request: { tool: { name: "slugify", codeHash: "h1" } } },
+    });
 
     tools.add("slugify", slugTool); // what approving the hash does
     expect(store.answer("r1", "write", 1, answer("approve"))).toEqual({ ok: true, woke: true });

@@ -1,4 +1,4 @@
-import type { AgentSpec, ToolRef, Workflow } from "@/lib/workflow/schema";
+import type { AgentSpec, ModelRef, ToolRef, Workflow } from "@/lib/workflow/schema";
 import { AwaitingApproval } from "../errors";
 import type { InputRequest } from "../events";
 import type { PendingTool, ToolApprovalPolicy, ToolCreation } from "../ports";
@@ -48,6 +48,7 @@ const SPEC = {
  */
 export function createToolBinding(
   ctx: StepEnv,
+  model: ModelRef | null,
   policy: ToolApprovalPolicy,
   tools: ToolBinding[],
   scope?: string,
@@ -88,6 +89,7 @@ export function createToolBinding(
           key,
           runId: ctx.runId,
           nodeId: ctx.node.id,
+          model,
           policy,
           signal: ctx.signal,
           onProgress: (message) =>

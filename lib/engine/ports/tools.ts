@@ -1,4 +1,4 @@
-import type { ToolRef } from "@/lib/workflow/schema";
+import type { ModelRef, ToolRef } from "@/lib/workflow/schema";
 
 /** Tools port: the tool registry, sandbox and side-effect ledger live behind it. */
 
@@ -46,6 +46,8 @@ export interface ToolCreationRequest {
   key: string;
   runId: string;
   nodeId: string;
+  /** The model of the agent that asks (null: the owner's default): it writes the tool. */
+  model: ModelRef | null;
   policy: ToolApprovalPolicy;
   signal: AbortSignal;
   /** One line per round, shown in the step's progress. */

@@ -19,6 +19,8 @@ export const toolDraftSchema = z.object({
     .array(z.object({ input: z.record(z.string(), z.unknown()), expected: z.unknown() }))
     .min(1)
     .max(10),
+  /** Hosts the code must reach with caps.http (a web API); absent or empty = pure computation. */
+  allowedDomains: z.array(z.string().min(1).max(253)).max(10).optional(),
 });
 export type ToolDraft = z.infer<typeof toolDraftSchema>;
 
@@ -40,6 +42,15 @@ export type CreateToolOutcome =
     }
   | { status: "failed"; draft: ToolDraft | null; results: ToolTestResult[]; rounds: number; error: string };
 
+/**
+ * Where the drafts of finished rounds are kept, so that a creation interrupted by a crash resumes
+ * at its next round without asking the model again for the ones before (runs: the step memo).
+ */
+export interface RoundRecords {
+  load(round: number): Promise<ToolDraft | undefined>;
+  save(round: number, draft: ToolDraft): Promise<void>;
+}
+
 /** Progress of a creation request, in order (what the "Create tool" dialog streams). */
 export type CreateToolProgress =
   | { type: "round"; round: number; maxRounds: number }
@@ -49,7 +60,9 @@ export type CreateToolProgress =
 const SYSTEM = `You write small, pure JavaScript tools for an automation platform.
 Return a tool as JSON: name (lower_snake_case), description (one sentence: what it does), argsSchema
 (JSON Schema of the input object), code and tests. The code must define function run(input) returning
-JSON; it runs in a sandbox without network, files, timers or modules. Write 2-5 tests {input, expected}.`;
+JSON; it runs in a sandbox without files, timers or modules. Only when it must call a web API, list
+the hosts in allowedDomains: run(input, caps) then gets caps.http for them (tests run without it).
+Write 2-5 tests {input, expected}.`;
 
 async function existingTools(ownerId: string) {
   const rows = await listTools(ownerId);
@@ -79,6 +92,7 @@ export async function createTool(p: {
   maxRounds?: number;
   signal?: AbortSignal;
   onProgress?: (e: CreateToolProgress) => void;
+  rounds?: RoundRecords;
 }): Promise<CreateToolOutcome> {
   const progress = (e: CreateToolProgress) => p.onProgress?.(e);
   const reuse = await findReusableTool(p.ownerId, p.request);
@@ -93,9 +107,19 @@ export async function createTool(p: {
   for (let round = 1; round <= maxRounds; round++) {
     progress({ type: "round", round, maxRounds });
     try {
-      draft = (
-        await structured({ config: p.config, messages, schema: toolDraftSchema, name: "write_tool", signal: p.signal })
-      ).value;
+      const recorded = await p.rounds?.load(round);
+      draft =
+        recorded ??
+        (
+          await structured({
+            config: p.config,
+            messages,
+            schema: toolDraftSchema,
+            name: "write_tool",
+            signal: p.signal,
+          })
+        ).value;
+      if (!recorded) await p.rounds?.save(round, draft);
     } catch (err) {
       return {
         status: "failed",
@@ -116,6 +140,7 @@ export async function createTool(p: {
         code: draft.code,
         argsSchema: draft.argsSchema,
         tests: results,
+        ...(draft.allowedDomains?.length ? { config: { allowedDomains: draft.allowedDomains } } : {}),
       });
       const nearDuplicates = (await existingTools(p.ownerId))
         .filter((t) => t.id !== version.toolId)

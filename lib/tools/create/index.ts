@@ -11,3 +11,4 @@ export {
 } from "./create";
 export { runToolTests, describeFailures, canonical, type ToolTestCase, type ToolTestResult } from "./tests";
 export { similarity, terms } from "@/lib/similarity";
+export { runToolCreator } from "./in-run";
