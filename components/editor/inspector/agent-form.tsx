@@ -46,6 +46,15 @@ export function AgentSpecFields({ spec, act }: { spec: AgentSpec; act: Inspector
           }
         />
       </Row>
+      <label className="flex items-center gap-2 text-xs">
+        <input
+          type="checkbox"
+          checked={spec.createTools === true}
+          data-testid="agent-create-tools"
+          onChange={(e) => set({ createTools: e.target.checked || undefined })}
+        />
+        May write a tool it lacks during a run (create_tool; you approve each one)
+      </label>
     </Section>
   );
 }

@@ -8,6 +8,8 @@ import { FieldList } from "./field-list";
 import { CommitInput, SelectField } from "./fields";
 import { HumanForm, minutesToMs } from "./human-form";
 import { Inspector } from "./inspector";
+import { AgentSpecFields } from "./agent-form";
+import { WorkflowInspector } from "./workflow-inspector";
 import { TemplateField } from "./template-field";
 import { elementsOf, tagOf } from "./test-markup";
 import type { InspectorActions } from "./types";
@@ -142,6 +144,24 @@ describe("Inspector", () => {
     const html = renderToStaticMarkup(<Inspector doc={reviewed()} act={actions()} />);
     expect(tagOf(html, "input-0-key")).toContain('value="topic"');
     expect(html).not.toContain("input-0-description");
+  });
+
+  it("tool creation during a run: the workflow's policy and the agent's own permission", () => {
+    const act = actions();
+    const doc = { ...reviewed(), toolCreation: "auto" as const };
+    const [policy] = elementsOf(WorkflowInspector({ doc, act }), SelectField<"" | "ask" | "auto">).filter(
+      (e) => e.props.testId === "workflow-tool-creation",
+    );
+    expect(policy?.props.value).toBe("auto");
+    policy?.props.onChange("");
+    expect(act.updateWorkflow).toHaveBeenCalledWith({ toolCreation: undefined });
+    policy?.props.onChange("ask");
+    expect(act.updateWorkflow).toHaveBeenCalledWith({ toolCreation: "ask" });
+
+    const html = renderToStaticMarkup(<AgentSpecFields spec={doc.agents[0]!} act={act} />);
+    expect(tagOf(html, "agent-create-tools")).not.toContain("checked");
+    const checked = renderToStaticMarkup(<AgentSpecFields spec={{ ...doc.agents[0]!, createTools: true }} act={act} />);
+    expect(tagOf(checked, "agent-create-tools")).toContain("checked");
   });
 
   it("a loop edge out of a human review can continue with another of its branches", () => {

@@ -2,7 +2,7 @@
 import { Button } from "@/components/ui/button";
 import type { Limits, Variable, Workflow } from "@/lib/workflow/schema";
 import { FieldList } from "./field-list";
-import { CommitInput, CommitTextarea, Row, Section, parsePositiveInt } from "./fields";
+import { CommitInput, CommitTextarea, Row, Section, SelectField, parsePositiveInt } from "./fields";
 import type { InspectorActions } from "./types";
 
 function VariableList({ vars, onChange }: { vars: Variable[]; onChange: (v: Variable[]) => void }) {
@@ -50,7 +50,13 @@ const LIMITS: { key: keyof Limits; label: string }[] = [
   { key: "tokenBudget", label: "Token budget" },
 ];
 
-/** Workflow-level settings: name, description, inputs, outputs, variables, default model, limits. */
+const TOOL_CREATION: { value: "" | "ask" | "auto"; label: string }[] = [
+  { value: "", label: "Only agents marked to write tools; I approve each" },
+  { value: "ask", label: "Every agent may write tools; I approve each" },
+  { value: "auto", label: "Every agent; pure computation approved at once" },
+];
+
+/** Workflow-level settings: name, description, inputs, outputs, variables, default model, tools written during a run, limits. */
 export function WorkflowInspector({ doc, act }: { doc: Workflow; act: InspectorActions }) {
   return (
     <div className="grid gap-3" data-testid="workflow-inspector">
@@ -81,6 +87,15 @@ export function WorkflowInspector({ doc, act }: { doc: Workflow; act: InspectorA
           onCommit={(m) =>
             act.updateWorkflow({ defaultModel: m.trim() ? { ...doc.defaultModel, model: m.trim() } : undefined })
           }
+        />
+      </Section>
+      <Section title="Tools written during a run">
+        <SelectField
+          value={doc.toolCreation ?? ""}
+          options={TOOL_CREATION}
+          testId="workflow-tool-creation"
+          ariaLabel="Tools written during a run"
+          onChange={(v) => act.updateWorkflow({ toolCreation: v === "" ? undefined : v })}
         />
       </Section>
       <Section title="Limits">
