@@ -201,6 +201,9 @@ describe("tools created during a run", () => {
     expect(run.status).toBe("succeeded");
     expect(run.outputs).toEqual({ answer: 'counted {"vowels":3}' });
     expect(events.some((e) => e.type === "input_requested")).toBe(false);
+    // the tool's writing is paid by the run: its model call counts like the agent's three
+    expect(events.filter((e) => e.type === "tokens_used")).toHaveLength(4);
+    expect(run.promptTokens).toBeGreaterThan(0);
     const v = await db().toolVersion.findFirstOrThrow({
       where: { tool: { ownerId: pool.ownerId, name: "count_vowels" } },
     });

@@ -19,7 +19,7 @@ export const agentExecutor: Executor<"agent"> = (ctx) => {
     const model = resolveModel(workflow, spec.model, spec.temperature);
     const tools = await registryTools(ctx, spec.tools);
     const policy = creationPolicy(workflow, spec);
-    if (policy) tools.push(createToolBinding(ctx, model, policy, tools));
+    if (policy) tools.push(createToolBinding(ctx, model, policy, tools, usage));
     const messages: ChatMessage[] = [
       { role: "system", content: spec.instructions || `You are ${spec.name}.` },
       { role: "user", content: renderTask(node.task, ctx.data) },

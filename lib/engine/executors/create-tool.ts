@@ -1,10 +1,10 @@
 import type { AgentSpec, ModelRef, ToolRef, Workflow } from "@/lib/workflow/schema";
 import { AwaitingApproval } from "../errors";
-import type { InputRequest } from "../events";
+import type { InputRequest, TokenUsage } from "../events";
 import type { PendingTool, ToolApprovalPolicy, ToolCreation } from "../ports";
 import { bindTool, type ToolBinding } from "./agent-loop";
 import { effectKey } from "./common";
-import type { StepEnv } from "./types";
+import { addUsage, type StepEnv } from "./types";
 
 /** The built-in capability an agent calls to write a tool it lacks (reserved name). */
 export const CREATE_TOOL = "create_tool";
@@ -51,6 +51,7 @@ export function createToolBinding(
   model: ModelRef | null,
   policy: ToolApprovalPolicy,
   tools: ToolBinding[],
+  stepUsage: TokenUsage,
   scope?: string,
 ): ToolBinding {
   // the owner's answer belongs to the first creation still open when the step continues
@@ -92,6 +93,10 @@ export function createToolBinding(
           model,
           policy,
           signal: ctx.signal,
+          onUsage: (m, usage, latencyMs) => {
+            addUsage(stepUsage, usage);
+            ctx.reportUsage(m, usage, latencyMs);
+          },
           onProgress: (message) =>
             ctx.emit({ type: "step_progress", nodeId: ctx.node.id, iteration: ctx.iteration, message }),
         }));

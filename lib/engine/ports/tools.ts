@@ -1,4 +1,5 @@
 import type { ModelRef, ToolRef } from "@/lib/workflow/schema";
+import type { TokenUsage } from "../events";
 
 /** Tools port: the tool registry, sandbox and side-effect ledger live behind it. */
 
@@ -52,6 +53,8 @@ export interface ToolCreationRequest {
   signal: AbortSignal;
   /** One line per round, shown in the step's progress. */
   onProgress?(message: string): void;
+  /** Each model call of the creation, as it returns: the run's tokens and budget count it. */
+  onUsage?(model: string, usage: TokenUsage, latencyMs: number): void;
 }
 
 /** One recorded test of a created tool. */

@@ -93,6 +93,8 @@ export async function createTool(p: {
   signal?: AbortSignal;
   onProgress?: (e: CreateToolProgress) => void;
   rounds?: RoundRecords;
+  /** Each model call's usage, as it returns (a run counts it against its token budget). */
+  onUsage?: (model: string, usage: { promptTokens: number; completionTokens: number }, latencyMs: number) => void;
 }): Promise<CreateToolOutcome> {
   const progress = (e: CreateToolProgress) => p.onProgress?.(e);
   const reuse = await findReusableTool(p.ownerId, p.request);
@@ -108,18 +110,19 @@ export async function createTool(p: {
     progress({ type: "round", round, maxRounds });
     try {
       const recorded = await p.rounds?.load(round);
-      draft =
-        recorded ??
-        (
-          await structured({
-            config: p.config,
-            messages,
-            schema: toolDraftSchema,
-            name: "write_tool",
-            signal: p.signal,
-          })
-        ).value;
-      if (!recorded) await p.rounds?.save(round, draft);
+      if (recorded) draft = recorded;
+      else {
+        const written = await structured({
+          config: p.config,
+          messages,
+          schema: toolDraftSchema,
+          name: "write_tool",
+          signal: p.signal,
+        });
+        p.onUsage?.(written.model, written.usage, written.latencyMs);
+        draft = written.value;
+        await p.rounds?.save(round, draft);
+      }
     } catch (err) {
       return {
         status: "failed",

@@ -25,6 +25,8 @@ export function runToolCreator(
         config,
         signal: r.signal,
         onProgress: (e) => r.onProgress?.(progressLine(e)),
+        onUsage: (model, usage, latencyMs) =>
+          r.onUsage?.(model, { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens }, latencyMs),
         rounds: {
           load: async (round) => {
             const parsed = toolDraftSchema.safeParse(await memo.get(`${r.key}:round${round}`));
