@@ -75,4 +75,33 @@ describe("ReviewCard", () => {
     expect(html).not.toContain("review-field-");
     expect(html).not.toContain("<button");
   });
+
+  it("a tool an agent wrote: its code, hash, reach and tests from the waiting step, with approve and reject", () => {
+    const tool = {
+      name: "count_vowels",
+      description: "Counts the vowels",
+      versionId: "v1",
+      version: 2,
+      codeHash: "ab".repeat(32),
+      code: "function run(i) { return { vowels: 3 } }",
+      tests: [
+        { input: { text: "banana" }, expected: { vowels: 3 }, passed: true, actual: { vowels: 3 } },
+        { input: { text: "sky" }, expected: { vowels: 0 }, passed: false, actual: { vowels: 3 } },
+      ],
+      allowedDomains: [],
+      rounds: 3,
+    };
+    const waiting = { ...step, nodeId: "solve", output: { request: { ...request, fields: [], tool } } };
+    const [review] = waitingReviews(initialRunState(run, [waiting]));
+    const html = renderToStaticMarkup(
+      <ReviewCard runId="run1" reviews={[review!]} nodeName={() => "Solver"} canAnswer />,
+    );
+    expect(html).toContain('data-testid="tool-review"');
+    expect(html).toContain("function run(i) { return { vowels: 3 } }");
+    expect(html).toContain(`sha256 ${"ab".repeat(32)}`);
+    expect(html).toContain("1 of 2 tests passed");
+    expect(html).toContain("no network");
+    expect(html).toContain("written in 3 rounds");
+    expect(html).toContain('data-testid="review-choice-approve"');
+  });
 });

@@ -74,6 +74,28 @@ const events: RunEvent[] = [
     timeoutMs: 60_000,
     timeoutChoice: "approve",
   },
+  {
+    type: "input_requested",
+    nodeId: "solve",
+    iteration: 1,
+    prompt: SECRET,
+    choices: [
+      { id: "approve", label: "Approve" },
+      { id: "reject", label: "Reject" },
+    ],
+    fields: [],
+    tool: {
+      name: "count_vowels",
+      description: SECRET,
+      versionId: "v1",
+      version: 1,
+      codeHash: "h",
+      code: SECRET,
+      tests: [{ input: { text: SECRET }, expected: 1, passed: true }],
+      allowedDomains: [],
+      rounds: 1,
+    },
+  },
   { type: "run_waiting", steps: [{ nodeId: "review", iteration: 1 }] },
   { type: "run_finished", status: "succeeded", reason: "done", outputs: { answer: SECRET } },
 ];
