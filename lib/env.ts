@@ -123,6 +123,7 @@ export const envSchema = z.object({
   WEFT_SEARCH_URL: url(["http:", "https:"]).optional(),
   /** Run notifications may go to private and loopback addresses (a self-hosted install notifying its own services). */
   WEFT_NOTIFY_ALLOW_PRIVATE: z.stringbool().default(false),
+  WEFT_MCP_ALLOW_PRIVATE: z.stringbool().default(false),
   /** Tries per run notification before it is marked failed (5xx, 408, 429, timeouts and refused connections are tried again). */
   WEFT_NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
   /** Wait before the second try of a notification; doubled each time (10 s: the sixth try comes about 5 min after the first). */

@@ -15,10 +15,12 @@ import type { McpActions, ToolActionResult, ToolView } from "./types";
 function McpForm({
   save,
   stdioEnabled,
+  credentials,
   onDone,
 }: {
   save: McpActions["save"];
   stdioEnabled: boolean;
+  credentials: string[];
   onDone: () => void;
 }) {
   const [state, action, pending] = useActionState<ToolActionResult | null, FormData>(save, null);
@@ -75,6 +77,22 @@ function McpForm({
           <Input name="url" type="url" placeholder="https://mcp.example.com/mcp" data-testid="mcp-url" />
         </FormField>
       )}
+      {transport === "http" && (
+        <FormField
+          label="Credential"
+          error={errors.credential}
+          hint="Sent with every request (a bearer token, basic auth or a header from Credentials above)."
+        >
+          <Select name="credential" defaultValue="" data-testid="mcp-credential">
+            <option value="">None</option>
+            {credentials.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+      )}
       <div className="flex justify-end gap-2">
         <Button variant="ghost" onClick={onDone}>
           Cancel
@@ -90,10 +108,13 @@ export function McpServersSection({
   servers,
   actions,
   stdioEnabled,
+  credentials = [],
 }: {
   servers: ToolView[];
   actions: McpActions;
   stdioEnabled: boolean;
+  /** Names in the credentials vault an HTTP server may send. */
+  credentials?: string[];
 }) {
   const [adding, setAdding] = useState(false);
   const [pending, startTransition] = useTransition();
@@ -142,7 +163,7 @@ export function McpServersSection({
                 {s.mcp?.config
                   ? s.mcp.config.transport === "stdio"
                     ? `${s.mcp.config.command} ${s.mcp.config.args.join(" ")}`
-                    : s.mcp.config.url
+                    : `${s.mcp.config.url}${s.mcp.config.credential ? ` · credential ${s.mcp.config.credential}` : ""}`
                   : "invalid config"}
               </span>
               <Button
@@ -159,7 +180,14 @@ export function McpServersSection({
         </Card>
       )}
       <Dialog open={adding} onOpenChange={setAdding} title="Add MCP server">
-        {adding && <McpForm save={actions.save} stdioEnabled={stdioEnabled} onDone={() => setAdding(false)} />}
+        {adding && (
+          <McpForm
+            save={actions.save}
+            stdioEnabled={stdioEnabled}
+            credentials={credentials}
+            onDone={() => setAdding(false)}
+          />
+        )}
       </Dialog>
     </section>
   );

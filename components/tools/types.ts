@@ -23,7 +23,8 @@ export interface ToolVersionView {
 
 /** An MCP server's connection, as settings shows it (no secrets: header values are not sent). */
 export type McpConfigView =
-  { transport: "stdio"; command: string; args: string[] } | { transport: "http"; url: string; headerNames: string[] };
+  | { transport: "stdio"; command: string; args: string[] }
+  | { transport: "http"; url: string; headerNames: string[]; credential?: string };
 
 /** A row of the registry: a built-in, a created (code) tool, or an external MCP server with its tools. */
 export interface ToolView {

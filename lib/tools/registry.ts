@@ -7,7 +7,7 @@ import { createLogger } from "@/lib/logger";
 import type { ToolRef } from "@/lib/workflow/schema";
 import { builtinTools, type ToolContext } from "./builtins";
 import { hashCode } from "@/lib/crypto/code-hash";
-import { callMcpTool, mcpServerConfigSchema, type McpServerConfig } from "@/lib/mcp/client/connection";
+import { callMcpTool, mcpServerConfigSchema, withCredential, type McpServerConfig } from "@/lib/mcp/client/connection";
 import { approvedMcpTools } from "@/lib/mcp/client/listing";
 import { guardedFetch, type NetPolicy } from "@/lib/net";
 import { runSandboxed, type Capability } from "./sandbox";
@@ -185,8 +185,10 @@ export async function executeTool(
   };
   try {
     if (resolved.kind === "code") return await runCode(resolved, args, ctx);
-    if (resolved.kind === "mcp")
-      return { ok: true, output: await callMcpTool(resolved.config, resolved.remoteName, args, ctx.net) };
+    if (resolved.kind === "mcp") {
+      const config = await withCredential(ownerId, resolved.config);
+      return { ok: true, output: await callMcpTool(config, resolved.remoteName, args, ctx.net) };
+    }
     const builtin = builtinTools.get(resolved.descriptor.name)!;
     const parsed = builtin.args.safeParse(args);
     if (!parsed.success) return { ok: false, error: `invalid arguments: ${z.prettifyError(parsed.error)}` };

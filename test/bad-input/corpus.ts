@@ -231,6 +231,7 @@ export const actionTargets: ActionTarget[] = [
   { name: "saveProviderAction", file: "app/(app)/settings/actions.ts", session: true },
   { name: "savePricesAction", file: "app/(app)/settings/price-actions.ts", session: true },
   { name: "createApiTokenAction", file: "app/(app)/settings/token-actions.ts", session: true },
+  { name: "saveCredentialAction", file: "app/(app)/settings/credential-actions.ts", session: true },
   { name: "createCollectionAction", file: "app/(app)/knowledge/actions.ts", session: true },
   { name: "saveAgentAction", file: "app/(app)/agents/actions.ts", session: true },
   { name: "signUpAction", file: "app/(auth)/actions.ts", session: false },

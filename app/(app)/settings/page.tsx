@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ApiTokensSection } from "@/components/settings/api-tokens-section";
+import { CredentialsSection } from "@/components/settings/credentials-section";
 import { DemoModelNotice } from "@/components/settings/demo-model-notice";
 import { DesignerModelForm } from "@/components/settings/designer-model-form";
 import { PasswordForm } from "@/components/settings/password-form";
@@ -10,6 +11,7 @@ import { McpServersSection } from "@/components/tools/mcp-servers-section";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
 import { listApiTokens } from "@/lib/db/api-tokens";
+import { listCredentials } from "@/lib/db/credentials";
 import { listProviders } from "@/lib/db/providers";
 import { hasPasswordAccount } from "@/lib/db/users";
 import { getSettings } from "@/lib/db/settings";
@@ -19,18 +21,20 @@ import { stdioAllowed } from "@/lib/mcp/client/connection";
 import { deleteToolAction, saveMcpServerAction } from "../tools/actions";
 import { loadToolViews } from "../tools/data";
 import { createApiTokenAction, revokeApiTokenAction } from "./token-actions";
+import { deleteCredentialAction, saveCredentialAction } from "./credential-actions";
 import { deleteProviderAction, saveDesignerAction, saveProviderAction, testProviderAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const user = await requireUser("/settings");
-  const [providers, settings, tools, tokens, hasPassword] = await Promise.all([
+  const [providers, settings, tools, tokens, hasPassword, credentials] = await Promise.all([
     listProviders(user.id),
     getSettings(user.id),
     loadToolViews(user.id, { listMcpTools: false }),
     listApiTokens(user.id),
     hasPasswordAccount(user.id),
+    listCredentials(user.id),
   ]);
   const rows = providers.map(({ id, name, baseUrl, defaultModel, apiKeyLast4 }) => ({
     id,
@@ -41,7 +45,10 @@ export default async function SettingsPage() {
   }));
   return (
     <>
-      <PageHeader title="Settings" description="Model providers, keys, the designer model and API tokens." />
+      <PageHeader
+        title="Settings"
+        description="Model providers, keys, the designer model, credentials, MCP servers and API tokens."
+      />
       <div className="grid grid-cols-1 gap-8">
         {rows.length === 0 && <DemoModelNotice />}
         <ProvidersSection
@@ -61,10 +68,22 @@ export default async function SettingsPage() {
           </Link>
         </p>
         <PriceTable prices={settings.prices} save={savePricesAction} />
+        <CredentialsSection
+          credentials={credentials.map(({ id, name, kind, headerName, last4 }) => ({
+            id,
+            name,
+            kind,
+            headerName,
+            last4,
+          }))}
+          save={saveCredentialAction}
+          remove={deleteCredentialAction}
+        />
         <McpServersSection
           servers={tools.filter((t) => t.kind === "mcp")}
           actions={{ save: saveMcpServerAction, remove: deleteToolAction }}
           stdioEnabled={stdioAllowed()}
+          credentials={credentials.map((c) => c.name)}
         />
         <ApiTokensSection tokens={tokens} create={createApiTokenAction} revoke={revokeApiTokenAction} />
         {hasPassword && <PasswordForm action={changePasswordAction} />}

@@ -17,6 +17,7 @@ import { createLogger } from "@/lib/logger";
 import { runToolTests } from "@/lib/tools/create";
 import { stdioAllowed } from "@/lib/mcp/client/connection";
 import { mcpFormSchema, splitArgs } from "./data";
+import { listCredentials } from "@/lib/db/credentials";
 
 const log = createLogger({ component: "tools-actions" });
 const idSchema = z.string().min(1).max(100);
@@ -113,10 +114,16 @@ export async function saveMcpServerAction(
       message: "A tool with this name exists.",
       fieldErrors: { name: "A created tool already uses this name" },
     };
+  if (d.transport === "http" && d.credential && !(await listCredentials(user.id)).some((c) => c.name === d.credential))
+    return {
+      ok: false,
+      message: "Check the highlighted fields.",
+      fieldErrors: { credential: "Not in your credentials" },
+    };
   const config =
     d.transport === "stdio"
       ? { transport: "stdio", command: d.command, args: splitArgs(d.args) }
-      : { transport: "http", url: d.url, headers: {} };
+      : { transport: "http", url: d.url, headers: {}, ...(d.credential ? { credential: d.credential } : {}) };
   try {
     const version = await saveMcpServer(user.id, d.name, config);
     if (!version.approvedAt && version.codeHash) await approveToolVersion(user.id, version.id, version.codeHash);

@@ -6,6 +6,7 @@ import { builtinTools } from "@/lib/tools/builtins";
 import { DUPLICATE_THRESHOLD, similarity } from "@/lib/tools/create";
 import { hashCode } from "@/lib/crypto/code-hash";
 import { mcpServerConfigSchema } from "@/lib/mcp/client/connection";
+import { credentialNameSchema } from "@/lib/db/credentials";
 import { approvedMcpTools } from "@/lib/mcp/client/listing";
 import { runnableVersion } from "@/lib/tools/registry";
 
@@ -28,7 +29,12 @@ export function mcpConfigView(code: string | null): McpConfigView | null {
     const c = mcpServerConfigSchema.parse(JSON.parse(code ?? ""));
     return c.transport === "stdio"
       ? { transport: "stdio", command: c.command, args: c.args }
-      : { transport: "http", url: c.url, headerNames: Object.keys(c.headers) };
+      : {
+          transport: "http",
+          url: c.url,
+          headerNames: Object.keys(c.headers),
+          ...(c.credential ? { credential: c.credential } : {}),
+        };
   } catch {
     return null;
   }
@@ -134,6 +140,13 @@ export const mcpFormSchema = z.discriminatedUnion(
         .trim()
         .url("Enter a full URL, e.g. https://mcp.example.com/mcp")
         .refine((u) => /^https?:/.test(u), "http or https only"),
+      /** A credential of the vault, by name ("" = none). */
+      credential: z
+        .string()
+        .trim()
+        .optional()
+        .transform((v) => v || undefined)
+        .pipe(credentialNameSchema.optional()),
     }),
   ],
   { error: () => "Choose stdio or HTTP" },

@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { z } from "zod";
+import { credentialHeaders, credentialNameSchema } from "@/lib/db/credentials";
 import { env } from "@/lib/env";
 import { checkTarget, type NetPolicy } from "@/lib/net";
 
@@ -18,9 +19,17 @@ export const mcpServerConfigSchema = z.discriminatedUnion("transport", [
     transport: z.literal("http"),
     url: z.string().url(),
     headers: z.record(z.string(), z.string()).default({}),
+    /** A credential of the owner's vault (by name) sent with every request; its value is never in the config. */
+    credential: credentialNameSchema.optional(),
   }),
 ]);
 export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>;
+
+/** The config as it connects for `ownerId`: an HTTP server's vault credential added to its headers (decrypted only now). */
+export async function withCredential(ownerId: string, config: McpServerConfig): Promise<McpServerConfig> {
+  if (config.transport !== "http" || !config.credential) return config;
+  return { ...config, headers: { ...config.headers, ...(await credentialHeaders(ownerId, config.credential)) } };
+}
 
 /** A tool of an external MCP server as the registry sees it. */
 export interface McpToolInfo {
@@ -54,7 +63,8 @@ export async function withMcpClient<T>(
       stderr: "ignore",
     });
   } else {
-    await checkTarget(config.url, net);
+    // an operator may let users' HTTP MCP servers live on this host or network (WEFT_MCP_ALLOW_PRIVATE)
+    await checkTarget(config.url, env().WEFT_MCP_ALLOW_PRIVATE ? { ...net, allowPrivate: true } : net);
     transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
   }
   let timer: NodeJS.Timeout | undefined;

@@ -1,7 +1,13 @@
 import "server-only";
 import type { ToolVersionRow } from "@/lib/db/tools";
 import type { NetPolicy } from "@/lib/net";
-import { listMcpTools, mcpServerConfigSchema, type McpServerConfig, type McpToolInfo } from "./connection";
+import {
+  listMcpTools,
+  mcpServerConfigSchema,
+  withCredential,
+  type McpServerConfig,
+  type McpToolInfo,
+} from "./connection";
 
 /**
  * The tools of external MCP servers as catalogs show them (the designer's registered tools, the
@@ -47,16 +53,17 @@ export function approvedMcpTools(
   options?: ListingOptions,
 ): Promise<McpToolInfo[]> {
   const config = mcpServerConfigSchema.parse(JSON.parse(version.code ?? "{}"));
-  return cachedMcpTools(`${ownerId}:${version.codeHash}`, config, options);
+  return cachedMcpTools(`${ownerId}:${version.codeHash}`, ownerId, config, options);
 }
 
 /** The server's tools, from a kept listing when it is fresh enough; rejects with the listing's error or at `waitMs`. */
 export function cachedMcpTools(
   key: string,
+  ownerId: string,
   config: McpServerConfig,
   options: ListingOptions = {},
 ): Promise<McpToolInfo[]> {
-  const listing = keptOrNew(key, config, options);
+  const listing = keptOrNew(key, ownerId, config, options);
   const { waitMs } = options;
   if (waitMs === undefined) return listing;
   let timer: NodeJS.Timeout | undefined;
@@ -66,13 +73,22 @@ export function cachedMcpTools(
   return Promise.race([listing, deadline]).finally(() => clearTimeout(timer));
 }
 
-function keptOrNew(key: string, config: McpServerConfig, options: ListingOptions): Promise<McpToolInfo[]> {
+function keptOrNew(
+  key: string,
+  ownerId: string,
+  config: McpServerConfig,
+  options: ListingOptions,
+): Promise<McpToolInfo[]> {
   const { maxAgeMs = 300_000, failureMaxAgeMs = 30_000, timeoutMs = 30_000 } = options;
   const now = Date.now();
   const kept = entries.get(key);
   if (kept && now - kept.at < (kept.failed ? failureMaxAgeMs : maxAgeMs)) return kept.listing;
   listings++;
-  const entry: Entry = { at: now, failed: false, listing: listMcpTools(config, options.net, timeoutMs) };
+  const entry: Entry = {
+    at: now,
+    failed: false,
+    listing: withCredential(ownerId, config).then((c) => listMcpTools(c, options.net, timeoutMs)),
+  };
   entry.listing.catch(() => {
     entry.failed = true;
     entry.at = Date.now();
