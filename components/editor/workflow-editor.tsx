@@ -18,6 +18,7 @@ import type { PaletteItem } from "./palette-item";
 import { SidePanel, type PanelTab } from "./side-panel";
 import { subflowValidationContext, type SubflowTarget, type SubflowTargets } from "./subflow-targets";
 import { SubflowTargetsProvider } from "./subflow-targets-context";
+import { ModelChoicesProvider, type ProviderChoice } from "./model-choices-context";
 import { Toolbar } from "./toolbar";
 import { useEditorDocument } from "./use-editor-document";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
@@ -38,6 +39,8 @@ export type WorkflowEditorProps = {
    * canvas nodes, template completion and validation; absent: subflows are checked without them.
    */
   subflowTargets?: SubflowTarget[];
+  /** The user's model providers, for the inspector's model picker; absent: models are typed by name. */
+  providers?: ProviderChoice[];
   /** The run tab's content (inputs form, live overlay); rendered by the route. */
   renderRunPanel?: RenderRunPanel;
 };
@@ -57,6 +60,7 @@ function EditorBody({
   actions,
   savedAgents,
   subflowTargets,
+  providers,
   renderRunPanel,
 }: WorkflowEditorProps) {
   const validationContext = useMemo(
@@ -181,67 +185,69 @@ function EditorBody({
 
   return (
     <SubflowTargetsProvider value={subflows}>
-      <div className="flex h-full min-h-0 flex-col" data-testid="workflow-editor">
-        <Toolbar
-          name={doc.name}
-          dirty={editor.dirty}
-          saving={saving}
-          canUndo={editor.canUndo}
-          canRedo={editor.canRedo}
-          errorCount={blockers.length}
-          onSave={onSave}
-          onSaveVersion={onSaveVersion}
-          onUndo={editor.undo}
-          onRedo={editor.redo}
-          onLayout={onLayout}
-          onExport={onExport}
-          onImport={importText}
-          onHelp={openHelp}
-        />
-        <div className="flex min-h-0 flex-1">
-          <Palette savedAgents={savedAgents} onAdd={addItem} />
-          <div className="relative min-w-0 flex-1" data-testid="canvas">
-            <WorkflowCanvas
-              doc={designer.preview?.doc ?? doc}
-              overlay={designer.preview?.overlay ?? overlay}
-              readOnly={Boolean(designer.preview)}
-              sizesRef={sizes}
-              focus={focus}
-              onMoveNodes={moveNodes}
-              onConnect={connect}
-              onDropItem={addItem}
-              onSelectionChange={onSelect}
-            />
-            {designer.toggle}
-          </div>
-          {designer.panel}
-          <SidePanel
-            tab={tab}
-            onTab={setTab}
-            issueCount={issues.length}
-            inspect={<Inspector doc={doc} nodeId={selection.nodes[0]} edgeId={selection.edges[0]} act={act} />}
-            issues={<IssuesPanel issues={issues} onFocus={focusIssue} />}
-            versions={
-              <VersionsPanel
-                workflowId={workflowId}
-                draft={doc}
-                actions={actions}
-                refreshKey={versionsKey}
-                onCompare={setDiff}
-                onRestore={editor.replace}
-              />
-            }
-            run={
-              renderRunPanel ? (
-                renderRunPanel({ workflowId, doc, blockers, save, setRunOverlay })
-              ) : (
-                <p className="text-xs text-muted">Runs are not available here.</p>
-              )
-            }
+      <ModelChoicesProvider value={providers}>
+        <div className="flex h-full min-h-0 flex-col" data-testid="workflow-editor">
+          <Toolbar
+            name={doc.name}
+            dirty={editor.dirty}
+            saving={saving}
+            canUndo={editor.canUndo}
+            canRedo={editor.canRedo}
+            errorCount={blockers.length}
+            onSave={onSave}
+            onSaveVersion={onSaveVersion}
+            onUndo={editor.undo}
+            onRedo={editor.redo}
+            onLayout={onLayout}
+            onExport={onExport}
+            onImport={importText}
+            onHelp={openHelp}
           />
+          <div className="flex min-h-0 flex-1">
+            <Palette savedAgents={savedAgents} onAdd={addItem} />
+            <div className="relative min-w-0 flex-1" data-testid="canvas">
+              <WorkflowCanvas
+                doc={designer.preview?.doc ?? doc}
+                overlay={designer.preview?.overlay ?? overlay}
+                readOnly={Boolean(designer.preview)}
+                sizesRef={sizes}
+                focus={focus}
+                onMoveNodes={moveNodes}
+                onConnect={connect}
+                onDropItem={addItem}
+                onSelectionChange={onSelect}
+              />
+              {designer.toggle}
+            </div>
+            {designer.panel}
+            <SidePanel
+              tab={tab}
+              onTab={setTab}
+              issueCount={issues.length}
+              inspect={<Inspector doc={doc} nodeId={selection.nodes[0]} edgeId={selection.edges[0]} act={act} />}
+              issues={<IssuesPanel issues={issues} onFocus={focusIssue} />}
+              versions={
+                <VersionsPanel
+                  workflowId={workflowId}
+                  draft={doc}
+                  actions={actions}
+                  refreshKey={versionsKey}
+                  onCompare={setDiff}
+                  onRestore={editor.replace}
+                />
+              }
+              run={
+                renderRunPanel ? (
+                  renderRunPanel({ workflowId, doc, blockers, save, setRunOverlay })
+                ) : (
+                  <p className="text-xs text-muted">Runs are not available here.</p>
+                )
+              }
+            />
+          </div>
+          <HelpDialog open={helpOpen} onOpenChange={setHelpOpen} shortcuts={shortcuts} />
         </div>
-        <HelpDialog open={helpOpen} onOpenChange={setHelpOpen} shortcuts={shortcuts} />
-      </div>
+      </ModelChoicesProvider>
     </SubflowTargetsProvider>
   );
 }

@@ -2,6 +2,7 @@
 import type { AgentSpec, NodeOf, Workflow } from "@/lib/workflow/schema";
 import { SCRIPTED_MODEL_LABEL, isScriptedModel } from "../model-label";
 import { BranchesEditor } from "./branches-editor";
+import { ModelPicker } from "./model-picker";
 import { CommitInput, CommitTextarea, Row, Section, SelectField } from "./fields";
 import type { InspectorActions } from "./types";
 import { TemplateField } from "./template-field";
@@ -24,11 +25,11 @@ export function AgentSpecFields({ spec, act }: { spec: AgentSpec; act: Inspector
         />
       </Row>
       <Row label={`Model${scripted ? ` (${SCRIPTED_MODEL_LABEL})` : ""}`}>
-        <CommitInput
-          value={spec.model?.model ?? ""}
-          placeholder="workflow default"
+        <ModelPicker
+          value={spec.model}
+          fallback="workflow default"
           testId="agent-model"
-          onCommit={(v) => set({ model: v.trim() ? { ...spec.model, model: v.trim() } : undefined })}
+          onChange={(model) => set({ model })}
         />
       </Row>
       <Row label="Tools (comma separated)">

@@ -9,6 +9,7 @@ import { CommitInput, SelectField } from "./fields";
 import { HumanForm, minutesToMs } from "./human-form";
 import { Inspector } from "./inspector";
 import { AgentSpecFields } from "./agent-form";
+import { ModelChoicesProvider } from "../model-choices-context";
 import { WorkflowInspector } from "./workflow-inspector";
 import { TemplateField } from "./template-field";
 import { elementsOf, tagOf } from "./test-markup";
@@ -162,6 +163,32 @@ describe("Inspector", () => {
     expect(tagOf(html, "agent-create-tools")).not.toContain("checked");
     const checked = renderToStaticMarkup(<AgentSpecFields spec={{ ...doc.agents[0]!, createTools: true }} act={act} />);
     expect(tagOf(checked, "agent-create-tools")).toContain("checked");
+  });
+
+  it("model picker: the user's providers and the model in the editor, a plain name field elsewhere", () => {
+    const act = actions();
+    const spec = { ...reviewed().agents[0]!, model: { provider: "local", model: "alpha-70b" } };
+    const plain = renderToStaticMarkup(<AgentSpecFields spec={spec} act={act} />);
+    expect(tagOf(plain, "agent-model-model")).toContain('value="alpha-70b"');
+    expect(plain).not.toContain("agent-model-provider");
+    const picker = renderToStaticMarkup(
+      <ModelChoicesProvider value={[{ id: "p1", name: "local", defaultModel: "alpha-70b" }]}>
+        <AgentSpecFields spec={spec} act={act} />
+      </ModelChoicesProvider>,
+    );
+    expect(picker).toMatch(/<option value="local" selected="">local<\/option>/);
+    expect(picker).toContain("Default provider");
+    expect(picker).toContain('data-testid="agent-model-refresh"');
+    const router = renderToStaticMarkup(
+      <ModelChoicesProvider value={[]}>
+        <Inspector
+          doc={workflowSchema.parse({ nodes: [{ id: "r", type: "router", mode: "llm" }] })}
+          nodeId="r"
+          act={act}
+        />
+      </ModelChoicesProvider>,
+    );
+    expect(router).toContain('data-testid="router-model"');
   });
 
   it("a loop edge out of a human review can continue with another of its branches", () => {

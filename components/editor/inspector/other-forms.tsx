@@ -2,6 +2,7 @@
 import { Button } from "@/components/ui/button";
 import type { NodeOf, Workflow } from "@/lib/workflow/schema";
 import { BranchesEditor } from "./branches-editor";
+import { ModelPicker } from "./model-picker";
 import { CommitInput, Row, Section, SelectField } from "./fields";
 import { TemplateField } from "./template-field";
 import type { InspectorActions } from "./types";
@@ -12,7 +13,7 @@ type FormProps<K extends "router" | "tool" | "end" | "abort" | "start"> = {
   act: InspectorActions;
 };
 
-/** Router: mode (LLM judge or expression), judge prompt, branches with conditions or expressions. */
+/** Router: mode (LLM judge or expression), judge prompt and model, branches with conditions or expressions. */
 export function RouterForm({ node, doc, act }: FormProps<"router">) {
   return (
     <>
@@ -36,6 +37,14 @@ export function RouterForm({ node, doc, act }: FormProps<"router">) {
             ariaLabel="Router prompt"
             onCommit={(prompt) => act.updateNode(node.id, { prompt })}
           />
+          <Row label="Judge model">
+            <ModelPicker
+              value={node.model}
+              fallback="workflow default"
+              testId="router-model"
+              onChange={(model) => act.updateNode(node.id, { model })}
+            />
+          </Row>
         </Section>
       )}
       <Section title="Branches">

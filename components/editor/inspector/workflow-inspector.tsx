@@ -2,6 +2,7 @@
 import { Button } from "@/components/ui/button";
 import type { Limits, Variable, Workflow } from "@/lib/workflow/schema";
 import { FieldList } from "./field-list";
+import { ModelPicker } from "./model-picker";
 import { CommitInput, CommitTextarea, Row, Section, SelectField, parsePositiveInt } from "./fields";
 import type { InspectorActions } from "./types";
 
@@ -80,13 +81,11 @@ export function WorkflowInspector({ doc, act }: { doc: Workflow; act: InspectorA
         <VariableList vars={doc.variables} onChange={(variables) => act.updateWorkflow({ variables })} />
       </Section>
       <Section title="Default model">
-        <CommitInput
-          value={doc.defaultModel?.model ?? ""}
-          placeholder="user default"
-          ariaLabel="Default model"
-          onCommit={(m) =>
-            act.updateWorkflow({ defaultModel: m.trim() ? { ...doc.defaultModel, model: m.trim() } : undefined })
-          }
+        <ModelPicker
+          value={doc.defaultModel}
+          fallback="your default"
+          testId="workflow-default-model"
+          onChange={(defaultModel) => act.updateWorkflow({ defaultModel })}
         />
       </Section>
       <Section title="Tools written during a run">

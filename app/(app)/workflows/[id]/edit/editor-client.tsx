@@ -3,6 +3,7 @@ import { WorkflowEditor } from "@/components/editor/workflow-editor";
 import type { EditorServerActions } from "@/components/editor/editor-types";
 import type { SavedAgentItem } from "@/components/editor/palette";
 import type { SubflowTarget } from "@/components/editor/subflow-targets";
+import type { ProviderChoice } from "@/components/editor/model-choices-context";
 import type { Workflow } from "@/lib/workflow/schema";
 import { RunPanel } from "./run-panel";
 
@@ -13,12 +14,14 @@ export function EditorClient({
   actions,
   savedAgents,
   subflowTargets,
+  providers,
 }: {
   workflowId: string;
   draft: Workflow;
   actions: EditorServerActions;
   savedAgents?: SavedAgentItem[];
   subflowTargets?: SubflowTarget[];
+  providers?: ProviderChoice[];
 }) {
   return (
     <div className="fixed inset-x-0 bottom-0 top-14 z-30 bg-background">
@@ -28,6 +31,7 @@ export function EditorClient({
         actions={actions}
         savedAgents={savedAgents}
         subflowTargets={subflowTargets}
+        providers={providers}
         renderRunPanel={(ctx) => <RunPanel {...ctx} />}
       />
     </div>

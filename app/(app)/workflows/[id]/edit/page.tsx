@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth/session";
 import { listAgents } from "@/lib/db/agents";
+import { listProviders } from "@/lib/db/providers";
 import { listSubflowTargets } from "@/lib/db/subflow-targets";
 import { getWorkflow, blankWorkflowDocument } from "@/lib/db/workflows";
 import {
@@ -21,10 +22,11 @@ export const metadata: Metadata = { title: "Edit workflow" };
 export default async function EditWorkflowPage({ params }: Props) {
   const { id } = await params;
   const user = await requireUser(`/workflows/${id}/edit`);
-  const [workflow, agents, subflowTargets] = await Promise.all([
+  const [workflow, agents, subflowTargets, providers] = await Promise.all([
     getWorkflow(user.id, id),
     listAgents(user.id),
     listSubflowTargets(user.id),
+    listProviders(user.id),
   ]);
   if (!workflow) notFound();
   const savedAgents = agents.map((a) => ({
@@ -44,6 +46,7 @@ export default async function EditWorkflowPage({ params }: Props) {
       draft={draft}
       savedAgents={savedAgents}
       subflowTargets={subflowTargets}
+      providers={providers.map(({ id, name, defaultModel }) => ({ id, name, defaultModel }))}
       actions={{
         saveDraft: saveDraftAction,
         saveVersion: saveVersionAction,
