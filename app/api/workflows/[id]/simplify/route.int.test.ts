@@ -8,7 +8,7 @@ import { instantiateTemplate } from "@/lib/workflow/templates";
 import { createTestUser } from "@/test/fixtures";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
 import { POST } from "./route";
-import type { SimplifyAnswer } from "./simplify";
+import type { SimplifyAnswer } from "@/lib/designer/simplify/answer";
 
 /**
  * POST /api/workflows/:id/simplify on PostgreSQL, Redis (rate limiter) and the scripted model over

@@ -1,9 +1,10 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { proposeSimplifications, type SimplifyProposal } from "@/lib/designer/simplify";
+import { proposeSimplifications } from "@/lib/designer/simplify";
+import type { SimplifyAnswer } from "@/lib/designer/simplify/answer";
 import { AppError } from "@/lib/errors";
-import { compareWorkflows, SIMPLIFY_TOLERANCE, type Comparison, type ComparePorts } from "@/lib/evals/compare";
+import { compareWorkflows, SIMPLIFY_TOLERANCE, type ComparePorts } from "@/lib/evals/compare";
 import { getDataset } from "@/lib/evals/datasets";
 import { evaluatorListSchema } from "@/lib/evals/evaluator-spec";
 import { judgeCell } from "@/lib/evals/judge";
@@ -31,33 +32,6 @@ export const simplifyBodySchema = z.strictObject({
   tolerance: z.number().min(0).max(1).default(SIMPLIFY_TOLERANCE),
 });
 export type SimplifyBody = z.output<typeof simplifyBodySchema>;
-
-/** A proposal as the API answers it: the pure proposal plus the evaluation's verdict (when there was one). */
-export type EvaluatedProposal = SimplifyProposal & {
-  evaluation: null | {
-    kept: boolean;
-    reason: string;
-    score: number;
-    calls: number;
-    tokens: number;
-    succeeded: number;
-  };
-};
-
-export interface SimplifyAnswer {
-  proposals: EvaluatedProposal[];
-  evaluation: null | {
-    datasetId: string;
-    datasetName: string;
-    rows: number;
-    /** Rows left out (past SIMPLIFY_ROWS_MAX). */
-    rowsSkipped: number;
-    tolerance: number;
-    reference: Comparison["reference"];
-    evaluators: Comparison["evaluators"];
-    original: Comparison["original"];
-  };
-}
 
 /** The dataset to evaluate on: the one asked for (the caller's), else the newest with rows of this workflow. */
 async function pickDataset(ownerId: string, workflowId: string, asked: string | null | undefined) {
@@ -124,14 +98,7 @@ export async function simplify(
       const c = comparison.candidates.find((x) => x.id === p.id)!;
       return {
         ...p,
-        evaluation: {
-          kept: c.kept,
-          reason: c.reason,
-          score: c.score.score,
-          calls: c.score.calls,
-          tokens: c.score.tokens,
-          succeeded: c.score.succeeded,
-        },
+        evaluation: { kept: c.kept, reason: c.reason, ...c.score },
       };
     }),
     evaluation: {
