@@ -11,10 +11,10 @@ import { judgeCell } from "@/lib/evals/judge";
 import { createLogger } from "@/lib/logger";
 import { llmModelPort } from "@/lib/providers/model-port";
 import { ownerModelResolver } from "@/lib/providers/resolver";
+import { dryRunTools } from "@/lib/tools/dry-run-tools";
 import { registryToolsPort } from "@/lib/tools/registry";
 import { validate } from "@/lib/workflow/validate";
 import type { Workflow } from "@/lib/workflow/schema";
-import { dryRunTools } from "@/app/api/designer/dry-run";
 
 const log = createLogger({ component: "simplify" });
 
