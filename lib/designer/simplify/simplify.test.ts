@@ -7,6 +7,7 @@ import { applyOperations } from "@/lib/workflow/operations";
 import { factsOf } from "./facts";
 import { fsmRule, parallelRule, sequentialRule } from "./rules";
 import { proposeSimplifications } from ".";
+import { isOffered, proposalNotes } from "./answer";
 
 const errors = (wf: Workflow) => validate(wf).filter((i) => i.severity === "error");
 const node = (wf: Workflow, id: string) => wf.nodes.find((n) => n.id === id);
@@ -175,5 +176,43 @@ describe("proposeSimplifications", () => {
     expect(proposeSimplifications(template("refund-triage"))).toEqual([]);
     for (const t of workflowTemplates)
       for (const p of proposeSimplifications(t.workflow)) expect(errors(p.workflow), `${t.id} ${p.id}`).toEqual([]);
+  });
+});
+
+describe("the panel's reading of an answer", () => {
+  it("offers kept and unevaluated merges, not rejected ones, and says why", () => {
+    const [p] = proposeSimplifications(template("majority-vote"));
+    const evaluation = {
+      datasetId: "d",
+      datasetName: "Arithmetic problems",
+      rows: 3,
+      rowsSkipped: 0,
+      tolerance: 0.05,
+      reference: "dataset" as const,
+      evaluators: [],
+      original: { score: 1, succeeded: 3, rows: 3, calls: 12, tokens: 900 },
+    };
+    const kept = {
+      ...p!,
+      evaluation: {
+        kept: true,
+        reason: "score 1 vs the original's 1 (within 0.05)",
+        score: 1,
+        succeeded: 3,
+        rows: 3,
+        calls: 6,
+        tokens: 500,
+      },
+    };
+    const rejected = { ...kept, evaluation: { ...kept.evaluation, kept: false, reason: "score fell from 1 to 0.5" } };
+    expect(isOffered(kept)).toBe(true);
+    expect(isOffered({ ...p!, evaluation: null })).toBe(true);
+    expect(isOffered(rejected)).toBe(false);
+    expect(proposalNotes(kept, { evaluation })).toEqual([
+      `Expected saving per run: 2 model call(s), ~${p!.saving.tokens} prompt tokens.`,
+      'Kept on "Arithmetic problems" (3 rows): score 1 vs the original\'s 1 (within 0.05).',
+      "Measured: calls 12 → 6, tokens 900 → 500.",
+    ]);
+    expect(proposalNotes({ ...p!, evaluation: null }, { evaluation: null })[1]).toMatch(/Not evaluated/);
   });
 });
