@@ -89,6 +89,12 @@ describe("POST /api/workflows/:id/simplify", () => {
       // a tolerance wide enough keeps it
       const wide = (await (await post(article.workflowId, { tolerance: 0.5 }, alice.auth)).json()) as SimplifyAnswer;
       expect(wide.proposals[0]!.evaluation).toMatchObject({ kept: true });
+      // evaluators given in the body replace the defaults (here: the run answers something)
+      const own = (await (
+        await post(article.workflowId, { evaluators: [{ kind: "length", name: "answers", min: 1 }] }, alice.auth)
+      ).json()) as SimplifyAnswer;
+      expect(own.evaluation).toMatchObject({ reference: "dataset", evaluators: [{ kind: "length" }] });
+      expect(own.proposals[0]!.evaluation).toMatchObject({ kept: true, score: 1 });
 
       expect(await stored()).toEqual(before);
     },
