@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Textarea } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
+import { isOffered, proposalNotes, type SimplifyAnswer } from "@/lib/designer/simplify/answer";
 import type { EventLine } from "./describe-event";
 import { choosableGroups, describeGroup, diffMarks, type PendingProposal } from "./proposal";
 
@@ -52,6 +53,10 @@ type Props = {
   onAcceptSelected: () => void;
   onReject: () => void;
   onClose: () => void;
+  /** "Simplify this workflow": the last answer, and which of its proposals the canvas shows. */
+  simplifications: { answer: SimplifyAnswer; shown: string | null } | null;
+  onSimplify: () => void;
+  onShowSimplification: (id: string) => void;
 };
 
 /** The designer chat: streamed steps, the pending proposal's changes to accept, and the request box. */
@@ -75,6 +80,16 @@ export function DesignerPanel(p: Props) {
     >
       <div className="flex items-center justify-between border-b border-border px-3 py-2">
         <span className="text-sm font-semibold">Designer</span>
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={p.onSimplify}
+          disabled={p.running || p.blank}
+          data-testid="designer-simplify"
+          title="Propose merges of steps whose roles overlap; with a dataset, each merge is run against the original and kept only if its score holds"
+        >
+          Simplify this workflow
+        </Button>
         <button
           type="button"
           className="text-xs text-muted hover:text-foreground"
@@ -120,6 +135,7 @@ export function DesignerPanel(p: Props) {
             <Spinner className="h-3 w-3" /> Working…
           </p>
         )}
+        {p.simplifications && <SimplifyList {...p} simplifications={p.simplifications} />}
         {p.pending && <ProposalCard {...p} pending={p.pending} />}
         <div ref={end} />
       </div>
@@ -193,6 +209,13 @@ function ProposalCard({
       aria-label="Proposal"
     >
       <div className="font-medium">Proposal: {pending.summary}</div>
+      {pending.notes && pending.notes.length > 0 && (
+        <ul className="grid gap-0.5 text-muted" data-testid="designer-proposal-notes">
+          {pending.notes.map((n, i) => (
+            <li key={i}>{n}</li>
+          ))}
+        </ul>
+      )}
       <div className="flex flex-wrap gap-1" data-testid="designer-counts">
         {(["added", "changed", "removed"] as const).map((m) => (
           <Badge key={m} tone={DIFF_TERMS[m].tone}>
@@ -251,6 +274,53 @@ function ProposalCard({
           Reject
         </Button>
       </div>
+    </section>
+  );
+}
+
+/** The merges "Simplify this workflow" proposed: saving, verdict, and Show for those offered. */
+function SimplifyList({
+  simplifications,
+  onShowSimplification,
+}: Props & { simplifications: NonNullable<Props["simplifications"]> }) {
+  const { answer, shown } = simplifications;
+  return (
+    <section className="mt-3 grid gap-2" data-testid="simplify-list" aria-label="Simplifications">
+      {answer.proposals.map((p) => {
+        const offered = isOffered(p);
+        return (
+          <div
+            key={p.id}
+            className={cn("grid gap-1 rounded-md border p-2", shown === p.id ? "border-primary" : "border-border")}
+            data-testid="simplify-proposal"
+            data-rule={p.rule}
+            data-verdict={p.evaluation ? (p.evaluation.kept ? "kept" : "rejected") : "unevaluated"}
+          >
+            <div className="flex items-center justify-between gap-2">
+              <span className="font-medium">{p.summary}</span>
+              {p.evaluation && (
+                <Badge tone={p.evaluation.kept ? "success" : "danger"}>{p.evaluation.kept ? "kept" : "rejected"}</Badge>
+              )}
+            </div>
+            <ul className="grid gap-0.5 text-muted">
+              {proposalNotes(p, answer).map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+            {offered && shown !== p.id && (
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => onShowSimplification(p.id)}
+                data-testid="simplify-show"
+                className="justify-self-start"
+              >
+                Show as diff
+              </Button>
+            )}
+          </div>
+        );
+      })}
     </section>
   );
 }

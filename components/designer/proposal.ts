@@ -22,6 +22,8 @@ export type PendingProposal = {
   groups: OperationGroup[];
   summary: string;
   toCreate: ToolToCreate[];
+  /** Lines shown under the summary (a simplification's saving and evaluation verdict). */
+  notes?: string[];
 };
 
 /** A blank draft (nodes are start/end only, no agents) is designed from scratch, not edited. */

@@ -3,6 +3,7 @@ import { useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import type { DesignerEvent } from "@/lib/designer/events";
+import { isOffered, proposalNotes, type SimplifyAnswer } from "@/lib/designer/simplify/answer";
 import type { Workflow } from "@/lib/workflow/schema";
 import type { FlowOverlay } from "@/components/editor/flow-mapping";
 import type { EditorDocument } from "@/components/editor/use-editor-document";
@@ -59,6 +60,7 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
   const [pending, setPending] = useState<PendingProposal | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dryRun, setDryRun] = useState<DryRunChoice>("auto");
+  const [simplifications, setSimplifications] = useState<{ answer: SimplifyAnswer; shown: string | null } | null>(null);
   const docRef = useRef(editor.doc);
   docRef.current = editor.doc;
   const nextId = useRef(0);
@@ -103,6 +105,7 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
       if (!text || running) return;
       setOpen(true);
       setPending(null);
+      setSimplifications(null);
       push({ role: "user", text });
       const base = docRef.current;
       const controller = new AbortController();
@@ -133,6 +136,84 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
     [running, workflowId, dryRun, push, onEvent],
   );
 
+  /** Shows one of the simplifications as the pending proposal (a diff to accept like the designer's). */
+  const showSimplification = useCallback(
+    (answer: SimplifyAnswer, id: string, base: Workflow) => {
+      const p = answer.proposals.find((x) => x.id === id);
+      if (!p || !isOffered(p)) return;
+      const groups = proposalGroups(base, p.workflow, { base, changes: p.changes });
+      setPending({
+        base,
+        proposal: p.workflow,
+        groups,
+        summary: p.summary,
+        toCreate: [],
+        notes: proposalNotes(p, answer),
+      });
+      setSelected(new Set(choosableGroups(groups).map((g) => g.key)));
+      setSimplifications({ answer, shown: id });
+      fit();
+    },
+    [fit],
+  );
+
+  const simplify = useCallback(async () => {
+    if (running) return;
+    setOpen(true);
+    setPending(null);
+    setSimplifications(null);
+    push({ role: "user", text: "Simplify this workflow" });
+    push({
+      role: "designer",
+      line: {
+        type: "stage_started",
+        tone: "info",
+        text: "Looking for merges; with a dataset, each is run against the original…",
+        details: [],
+      },
+    });
+    const base = docRef.current;
+    const controller = new AbortController();
+    setRunning(controller);
+    try {
+      const res = await fetch(`/api/workflows/${encodeURIComponent(workflowId)}/simplify`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ workflow: base }),
+        signal: controller.signal,
+      });
+      const body = (await res.json().catch(() => null)) as (SimplifyAnswer & { error?: { message?: string } }) | null;
+      if (!res.ok || !body) throw new Error(body?.error?.message ?? `Simplify failed (${res.status}).`);
+      const kept = body.proposals.filter(isOffered);
+      const e = body.evaluation;
+      push({
+        role: "designer",
+        line: {
+          type: "done",
+          tone: body.proposals.length === 0 ? "info" : kept.length ? "ok" : "warn",
+          text:
+            body.proposals.length === 0
+              ? "Nothing to merge: no steps overlap."
+              : e
+                ? `${body.proposals.length} merge(s) proposed, ${kept.length} kept by the evaluation on "${e.datasetName}" (${e.rows} rows, tolerance ${e.tolerance}; original score ${e.original.score}, ${e.original.calls} calls).`
+                : `${body.proposals.length} merge(s) proposed (not evaluated: the workflow has no dataset).`,
+          details: [],
+        },
+      });
+      setSimplifications({ answer: body, shown: null });
+      if (kept[0]) showSimplification(body, kept[0].id, base);
+    } catch (err) {
+      push({
+        role: "designer",
+        line: controller.signal.aborted
+          ? { type: "failed", tone: "warn", text: "Cancelled.", details: [] }
+          : { type: "failed", tone: "error", text: (err as Error).message, details: [] },
+      });
+    } finally {
+      setRunning(null);
+    }
+  }, [running, workflowId, push, showSimplification]);
+
   const cancel = useCallback(() => running?.abort(), [running]);
 
   // The start screen opens the editor with ?describe=<request>: design it once, then drop the parameter.
@@ -152,6 +233,8 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
     (doc: Workflow | null, note: string) => {
       if (doc) editor.replace(doc);
       setPending(null);
+      // accepted: the document changed, the other merges are stale; rejected: the list stays to pick another
+      setSimplifications((s) => (doc || !s ? null : { ...s, shown: null }));
       push({ role: "designer", line: { type: "done", tone: doc ? "ok" : "info", text: note, details: [] } });
       fit();
     },
@@ -218,6 +301,9 @@ export function useDesigner({ workflowId, editor }: { workflowId: string; editor
             onAcceptSelected={() => accept("selected")}
             onReject={reject}
             onClose={() => setOpen(false)}
+            simplifications={simplifications}
+            onSimplify={() => void simplify()}
+            onShowSimplification={(id) => simplifications && showSimplification(simplifications.answer, id, editor.doc)}
             blank={isBlankDocument(editor.doc)}
           />
         )}

@@ -186,6 +186,13 @@ export const jsonRoutes: JsonRoute[] = [
     auth: "token",
     families: all,
   },
+  {
+    name: "simplify a workflow",
+    method: "POST",
+    path: "/api/workflows/{workflowId}/simplify",
+    auth: "token",
+    families: all,
+  },
   // the designer counts a request against its limit (20 a minute) before reading it: a sample of each family
   {
     name: "designer",

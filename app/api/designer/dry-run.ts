@@ -2,14 +2,17 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { systemClock } from "@/lib/engine/clock";
 import { runJob } from "@/lib/engine/driver";
-import type { StoredEvent, ToolsPort } from "@/lib/engine/ports";
+import type { StoredEvent } from "@/lib/engine/ports";
 import { MemoryStore } from "@/lib/engine/memory-store";
 import type { DryRunFn } from "@/lib/designer/pipeline";
 import { createLogger } from "@/lib/logger";
 import { llmModelPort } from "@/lib/providers/model-port";
 import { ownerModelResolver } from "@/lib/providers/resolver";
+import { dryRunTools } from "@/lib/tools/dry-run-tools";
 import { registryToolsPort } from "@/lib/tools/registry";
 import type { Field, Workflow } from "@/lib/workflow/schema";
+
+export { dryRunTools };
 
 const log = createLogger({ component: "designer-dry-run" });
 
@@ -26,24 +29,6 @@ export function sampleInputsFor(fields: readonly Field[], given: Record<string, 
       out[f.key] = f.type === "number" ? 1 : f.type === "boolean" ? true : f.type === "json" ? {} : `sample ${f.key}`;
   }
   return out;
-}
-
-/** Tools for a dry run: read-only tools run for real; side-effecting ones are not performed. */
-export function dryRunTools(inner: ToolsPort): ToolsPort {
-  const sideEffects = new Map<string, boolean>();
-  return {
-    async resolve(ref) {
-      const d = await inner.resolve(ref);
-      if (d) sideEffects.set(ref.name, d.sideEffect);
-      return d;
-    },
-    async call(request) {
-      if (sideEffects.get(request.ref.name) ?? true) {
-        return { ok: true, output: `(dry run: "${request.ref.name}" has side effects and was not called)` };
-      }
-      return inner.call(request);
-    },
-  };
 }
 
 const clip = (v: unknown, n = 160): string => {
