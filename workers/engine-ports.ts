@@ -12,6 +12,8 @@ import { postgresStore } from "@/lib/run-store/postgres-store";
 import { subflowsPort } from "@/lib/runs/subflows";
 import { ledgerMemo, ledgerTools, retryingTools } from "@/lib/tools/ledger";
 import { runToolCreator } from "@/lib/tools/create/in-run";
+import { otelTracePort } from "@/lib/telemetry/engine-trace";
+import { tracingOn } from "@/lib/telemetry/tracing";
 import { meteredStore } from "./metrics";
 
 /** Overrides for the real ports (tests, or a tool registry once one is wired). */
@@ -63,6 +65,7 @@ export function enginePorts(
       creator: { create: async (request) => creator().create(request) },
     },
     memo,
+    ...(tracingOn() ? { trace: otelTracePort } : {}),
     clock: systemClock,
     logger,
     queue: {

@@ -3,6 +3,7 @@ import { disconnectDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { closeRunEventHub } from "@/lib/events/hub";
 import { createLogger } from "@/lib/logger";
+import { startTracing, stopTracing } from "@/lib/telemetry/tracing";
 import { closeApiRedis, closeRunsQueue } from "@/lib/queue";
 import type { PortOverrides } from "@/workers/engine-ports";
 import { startHealthServer } from "@/workers/health-server";
@@ -24,6 +25,8 @@ const log = createLogger({ component: "worker-main" });
 
 export async function runWorkerProcess(overrides: PortOverrides = {}): Promise<void> {
   const e = env();
+  // traces only when an OTLP endpoint is configured (lib/telemetry); otherwise nothing is installed
+  const tracing = startTracing("weft-worker");
   const worker = startRunWorker({
     ...overrides,
     concurrency: e.WEFT_WORKER_CONCURRENCY,
@@ -34,7 +37,12 @@ export async function runWorkerProcess(overrides: PortOverrides = {}): Promise<v
   const notifications = startNotificationWorker({ sweepIntervalMs: e.WEFT_RECONCILE_INTERVAL_MS });
   const experiments = startExperimentWorker({ sweepIntervalMs: e.WEFT_RECONCILE_INTERVAL_MS });
   const health = await startHealthServer(worker, e.WEFT_WORKER_HEALTH_PORT, e.WEFT_WORKER_HEALTH_HOST);
-  log.info("worker ready", { id: worker.id, healthPort: health.port, concurrency: e.WEFT_WORKER_CONCURRENCY });
+  log.info("worker ready", {
+    id: worker.id,
+    healthPort: health.port,
+    concurrency: e.WEFT_WORKER_CONCURRENCY,
+    tracing,
+  });
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -57,6 +65,7 @@ export async function runWorkerProcess(overrides: PortOverrides = {}): Promise<v
       await closeLiveTextWriter();
       await closeRunEventHub();
       await disconnectDb();
+      await stopTracing();
     })().then(
       () => process.exit(0),
       (err: unknown) => {

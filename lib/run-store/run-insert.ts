@@ -68,8 +68,8 @@ const runInsertLock = (shared: boolean) =>
 const LOCKED = `(SELECT ${runInsertLock(false)}) insert_lock`;
 
 const RUN_COLUMNS = `id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey", "parentRunId", "parentNodeId", "parentIteration", depth,
-  "sourceRunId", "sourceNodeId", "sourceIteration", seed`;
-const RUN_VALUES = `$1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8, $9, $10, $11::int, $12::int, $13, $14, $15::int, $16::jsonb`;
+  "sourceRunId", "sourceNodeId", "sourceIteration", seed, "traceParent"`;
+const RUN_VALUES = `$1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8, $9, $10, $11::int, $12::int, $13, $14, $15::int, $16::jsonb, $17`;
 
 /**
  * The insert of a start that read no target (a target this process started before, lib/runs
@@ -82,9 +82,9 @@ const GUARDED_INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS})
   SELECT ${RUN_VALUES} FROM ${LOCKED}, "Workflow" w
   JOIN LATERAL (
     SELECT id, document FROM "WorkflowVersion"
-    WHERE "workflowId" = w.id AND ($19::int IS NULL OR version = $19::int) ORDER BY version DESC LIMIT 1
+    WHERE "workflowId" = w.id AND ($20::int IS NULL OR version = $20::int) ORDER BY version DESC LIMIT 1
   ) v ON v.id = $3
-  WHERE w.id = $17 AND w."ownerId" = $2 AND w.name = $18 AND ($19::int IS NOT NULL OR v.document = w.draft)`;
+  WHERE w.id = $18 AND w."ownerId" = $2 AND w.name = $19 AND ($20::int IS NOT NULL OR v.document = w.draft)`;
 
 /** The insert of a start that read its target (or needs no guard). */
 const INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS}) SELECT ${RUN_VALUES} FROM ${LOCKED}`;
@@ -100,7 +100,7 @@ export interface ExpectedTarget {
 /**
  * Inserts a queued run with the given id, creation time, inputs (as JSON) and origin (its label
  * already cut to TRIGGER_LABEL_MAX; a subflow's parent step and depth; a retry's or fork's source
- * and seed); nothing is read back. With `expected`, only if the target is still as expected: answers
+ * and seed) and the W3C traceparent its spans join; nothing is read back. With `expected`, only if the target is still as expected: answers
  * whether the row was written.
  */
 export async function insertQueuedRun(
@@ -110,6 +110,7 @@ export async function insertQueuedRun(
   key: { id: string; createdAt: Date },
   origin: RunOrigin,
   expected?: ExpectedTarget,
+  traceParent?: string,
 ): Promise<boolean> {
   const { id, createdAt } = key;
   const { parent, lineage } = origin;
@@ -130,14 +131,15 @@ export async function insertQueuedRun(
     lineage?.nodeId ?? null,
     lineage?.iteration ?? null,
     lineage ? JSON.stringify(lineage.seed) : null,
+    traceParent ?? null,
   ];
   const res = expected
     ? await runStorePool().query({
-        name: "weft_run_insert_guarded_v3",
+        name: "weft_run_insert_guarded_v4",
         text: GUARDED_INSERT_SQL,
         values: [...values, expected.workflowId, expected.workflowName, expected.requested ?? null],
       })
-    : await runStorePool().query({ name: "weft_run_insert_v7", text: INSERT_SQL, values });
+    : await runStorePool().query({ name: "weft_run_insert_v8", text: INSERT_SQL, values });
   return res.rowCount === 1;
 }
 

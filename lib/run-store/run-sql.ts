@@ -262,6 +262,7 @@ type RunJson = {
   completionTokens: number;
   pausedMs: number;
   seed?: unknown;
+  traceParent?: string | null;
 };
 type StepJson = Omit<StepRecord, "startedAt" | "finishedAt" | "status"> & {
   status: StepStatus;
@@ -360,6 +361,7 @@ export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimRe
       completionTokens: r.completionTokens,
       pausedMs: r.pausedMs ?? 0,
       ...(r.seed !== undefined && r.seed !== null ? { seed: r.seed } : {}),
+      ...(r.traceParent ? { traceParent: r.traceParent } : {}),
       steps: snap.steps.map((s) => ({
         nodeId: s.nodeId,
         iteration: s.iteration,

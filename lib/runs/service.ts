@@ -21,6 +21,7 @@ import { wakeWaitingRun } from "./answers";
 import { inputsSchema } from "@/lib/workflow/inputs";
 import { settleParent } from "./subflow-answers";
 import type { RunOrigin } from "@/lib/workflow/runs";
+import { startSpan } from "@/lib/telemetry/tracing";
 import { forgetTarget, knownTarget, rememberTarget, type RunTarget } from "./known-targets";
 import {
   insertQueuedRun,
@@ -191,7 +192,18 @@ async function writeRunAndJob(
   expected?: ExpectedTarget,
   enqueued?: PromiseSettledResult<unknown>,
 ): Promise<Written> {
-  const insert = () => insertQueuedRun(ownerId, target.versionId, JSON.stringify(inputs), row, source, expected);
+  // the run's spans (every job's, in the worker) join the trace of the request that starts it
+  const span = startSpan("weft.run.start", { "weft.run.id": row.id, "weft.run.trigger": source.trigger });
+  const insert = () =>
+    insertQueuedRun(
+      ownerId,
+      target.versionId,
+      JSON.stringify(inputs),
+      row,
+      source,
+      expected,
+      span?.traceParent,
+    ).finally(() => span?.end());
   const priority = runPriority(source.trigger);
   const enqueue = () => (enqueued ? Promise.resolve(enqueued) : settled(enqueueRun(row.id, "start", { priority })));
   const key = source.idempotencyKey;

@@ -12,6 +12,7 @@ export const rooms = {
   "lib/net": [],
   "lib/queue": [],
   "lib/metrics": ["lib/queue"],
+  "lib/telemetry": ["lib/engine"],
   "lib/limits": [],
   "lib/llm": ["lib/net"],
   "lib/engine": ["lib/workflow"],
@@ -48,6 +49,7 @@ export const rooms = {
     "lib/limits",
     "lib/http",
     "lib/metrics",
+    "lib/telemetry",
   ],
   "lib/http": ["lib/auth", "lib/db", "lib/engine", "lib/events", "lib/limits", "lib/queue", "lib/net"],
   "lib/run-views": [

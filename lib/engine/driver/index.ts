@@ -92,6 +92,30 @@ export async function runJob(ports: EnginePorts, runId: string, options: RunJobO
     options,
     opened.seed,
   );
+  const trace = ports.trace?.job(runId, snap.traceParent ?? null, {
+    "weft.workflow.name": opened.workflow?.name ?? "",
+    "weft.run.resumed": opened.state ? 1 : 0,
+  });
+  if (!trace) return openedJob(ports, session, snap, opened, options);
+  session.trace = trace;
+  let ended = "error";
+  try {
+    const outcome = await openedJob(ports, session, snap, opened, options);
+    ended = outcome.kind === "terminal" ? outcome.status : outcome.kind;
+    return outcome;
+  } finally {
+    trace.end(ended);
+  }
+}
+
+/** Drives a claimed and opened run job (runJob). */
+function openedJob(
+  ports: EnginePorts,
+  session: RunSession,
+  snap: RunSnapshot,
+  opened: ReturnType<typeof open>,
+  options: RunJobOptions,
+): Promise<DriverOutcome> {
   if (opened.refusal !== undefined) return refuse(session, opened.refusal);
   return drive(session, snap, options, async () => {
     // a cancelled run ends before anything else is planned: nothing starts or resumes, so even a run

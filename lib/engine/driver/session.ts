@@ -13,7 +13,7 @@ import {
   type RunSeed,
   type StepInput,
 } from "../planner";
-import type { CommitFailure, EnginePorts, RunCommit, RunSnapshot, StoredEvent } from "../ports";
+import type { CommitFailure, EnginePorts, JobTrace, RunCommit, RunSnapshot, StoredEvent } from "../ports";
 import { buildCommit, mergeCommits, withStoredState } from "./commit";
 import { Mailbox } from "./mailbox";
 import { runInstantStep, startStep, type Flight, type StepHost } from "./step-runner";
@@ -55,6 +55,8 @@ export class RunSession implements StepHost {
   readonly inflight = new Map<string, Flight>();
   private readonly job = new AbortController();
   readonly jobSignal = this.job.signal;
+  /** The job's spans (ports.trace), set by runJob after the claim. */
+  trace?: JobTrace;
   state: PlannerState | null;
   version: number;
   lost: CommitFailure | undefined;

@@ -6,7 +6,8 @@ import type { RunEvent } from "../events";
 import { errorClassOf } from "../executors/common";
 import type { ExecutorRegistry, InstantExecutor, StepContext, StepOutcome } from "../executors/types";
 import type { PlannerCommand, PlannerEvent } from "../planner";
-import { memoryMemo, type EnginePorts, type MemoPort } from "../ports";
+import { memoryMemo, type EnginePorts, type JobTrace, type MemoPort, type StepTrace } from "../ports";
+import { tracedModel, tracedTools } from "./traced";
 import { StepAbort } from "../errors";
 
 /** One step being executed. `settled` = its result was already decided (result, timeout or abort). */
@@ -24,6 +25,8 @@ export interface StepHost {
   executors: ExecutorRegistry;
   /** Aborted when the job ends: stops timers. */
   jobSignal: AbortSignal;
+  /** The job's spans (ports.trace); absent: nothing is traced. */
+  trace?: JobTrace;
   post(item: { t: "plan"; event: PlannerEvent } | { t: "emit"; event: RunEvent }): void;
 }
 
@@ -39,9 +42,11 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext)
   const flight: Flight = { controller, settled: false, done: Promise.resolve() };
   const key = { nodeId: cmd.nodeId, iteration: cmd.iteration, attempt: cmd.attempt };
   const node = stepNode(host.workflow, cmd.nodeId);
+  const span = host.trace?.step({ ...key, kind: cmd.kind });
   const settle = (event: PlannerEvent) => {
     if (flight.settled) return;
     flight.settled = true;
+    if (span) endSpan(span, event);
     host.post({ t: "plan", event });
   };
   const stopTimer = node?.timeoutMs
@@ -51,12 +56,14 @@ export function startStep(host: StepHost, cmd: StartStep, data: TemplateContext)
       })
     : undefined;
   const live = stepLiveText(host.ports.live, { runId: host.runId, ...key }, () => !flight.settled);
-  const ctx = stepContext(host, cmd, data, controller.signal, () => !flight.settled, live);
+  const ctx = stepContext(host, cmd, data, controller.signal, () => !flight.settled, live, span);
   flight.done = execute(host, ctx, node === undefined)
     .then((o) => settle(toEvent(o, key)))
     .finally(() => {
       stopTimer?.();
       live.close();
+      // aborted before it answered (cancel, lost lease, handed back): the span still ends
+      if (!flight.settled) span?.end("cancelled");
     });
   return flight;
 }
@@ -77,11 +84,24 @@ export function runInstantStep(
   const key = { nodeId: cmd.nodeId, iteration: cmd.iteration, attempt: cmd.attempt };
   if (!host.workflow.nodes.some((n) => n.id === cmd.nodeId)) return toEvent(failed(NODE_MISSING), key);
   const ctx = stepContext(host, cmd, data, NEVER_ABORTED, () => true);
+  let event: PlannerEvent;
   try {
-    return toEvent(run(ctx), key);
+    event = toEvent(run(ctx), key);
   } catch (err) {
-    return toEvent(failed(err), key);
+    event = toEvent(failed(err), key);
   }
+  const span = host.trace?.step({ ...key, kind: cmd.kind });
+  if (span) endSpan(span, event);
+  return event;
+}
+
+/** Ends a step's span with its result event. */
+function endSpan(span: StepTrace, event: PlannerEvent): void {
+  if (event.type === "step_succeeded") span.end("succeeded");
+  else if (event.type === "step_failed") span.end("failed", event.error);
+  else if (event.type === "step_waiting") span.end("waiting");
+  else if (event.type === "step_timed_out") span.end("timed_out", `timed out after ${event.timeoutMs} ms`);
+  else span.end(event.type);
 }
 
 /** Ports without a durable memo get one in memory, shared by every job run with them. */
@@ -102,6 +122,7 @@ function stepContext(
   signal: AbortSignal,
   live: () => boolean,
   text: StepLive = NO_LIVE_TEXT,
+  span?: StepTrace,
 ): StepContext {
   // a map's item step runs the map's body (lib/workflow/map.ts stepNode)
   const node = stepNode(host.workflow, cmd.nodeId);
@@ -116,8 +137,8 @@ function stepContext(
     input: cmd.input,
     data,
     signal,
-    model: host.ports.model,
-    tools: host.ports.tools,
+    model: span ? tracedModel(host.ports.model, span) : host.ports.model,
+    tools: span ? tracedTools(host.ports.tools, span) : host.ports.tools,
     memo: host.ports.memo ?? memoOf(host.ports),
     ...(host.ports.subflows ? { subflows: host.ports.subflows } : {}),
     // made when an executor first logs (most steps never do)

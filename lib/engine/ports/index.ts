@@ -13,3 +13,4 @@ export * from "./liveness";
 export * from "./subflows";
 export * from "./live-text";
 export * from "./memo";
+export * from "./trace";

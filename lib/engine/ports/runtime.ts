@@ -2,6 +2,7 @@ import type { LiveTextPort } from "./live-text";
 import type { Logger } from "@/lib/logger";
 import type { LivenessPort } from "./liveness";
 import type { MemoPort } from "./memo";
+import type { TracePort } from "./trace";
 import type { ModelPort } from "./model";
 import type { StoredEvent, StorePort } from "./store";
 import type { SubflowsPort } from "./subflows";
@@ -56,4 +57,6 @@ export interface EnginePorts {
   live?: LiveTextPort;
   /** Durable step memo (model turns and tool rounds of agents that create tools); without it one per job, in memory. */
   memo?: MemoPort;
+  /** Spans of the run's jobs, steps, model and tool calls (OpenTelemetry); without it nothing is traced. */
+  trace?: TracePort;
 }

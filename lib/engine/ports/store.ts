@@ -80,6 +80,8 @@ export interface RunSnapshot {
   seed?: unknown;
   /** All steps of the run (any order). */
   steps: StepRecord[];
+  /** The W3C traceparent the run was started under (its spans join that trace); absent: none. */
+  traceParent?: string;
 }
 
 /** Why a claim did not hand out the run (`waiting`: parked until a human review is answered). */
