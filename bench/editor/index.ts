@@ -15,7 +15,7 @@ import os from "node:os";
 import { chromium } from "@playwright/test";
 import { machine, readResult, writeResult } from "../stats";
 import { buildPages } from "./build";
-import { measureLoad, VIEWPORT, type LoadSample, type Plan } from "./measure";
+import { cpuThrottle, measureLoad, VIEWPORT, type LoadSample, type Plan } from "./measure";
 import { startPageServer, type Arm } from "./server";
 import { ratios, summarise, type ArmSummary } from "./summary";
 
@@ -57,6 +57,8 @@ interface SizeResult {
   at?: string;
   plan?: Plan;
   loadAverage?: [number, number];
+  /** The CPU slow-down its pan and drag frames were measured under (absent: none). */
+  cpuThrottle?: number;
   ours: ArmSummary;
   peer: ArmSummary;
   ratio: ReturnType<typeof ratios>;
@@ -156,6 +158,7 @@ export async function run({ smoke }: { smoke: boolean }): Promise<{ summary: str
         n,
         at: new Date().toISOString(),
         plan,
+        cpuThrottle: cpuThrottle(),
         loadAverage,
         ours: summarise(ours),
         peer: summarise(peer),

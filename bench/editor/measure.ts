@@ -221,6 +221,10 @@ export async function measureLoad(
     // Pan: press on empty canvas and move in small steps (one frame each).
     const at = await emptyPanePoint(page);
     lap("findPane");
+    // frames are measured on a throttled CPU (B3_CPU_THROTTLE, default 4×): unthrottled, both arms
+    // keep up with the display and every frame interval is the same 16.7 ms
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpuThrottle() });
     await start("pan");
     await page.mouse.move(at.x, at.y);
     await page.mouse.down();
@@ -244,6 +248,7 @@ export async function measureLoad(
     for (let k = 0; k < plan.countDrags; k++) await drag(page, plan.drags + k, plan.dragSteps);
     const countPhase = await stop();
     const counted = await page.evaluate(() => (window as unknown as Probe).__b3.count(false));
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
     lap("count");
     if (errors.length) throw new Error(`${arm} ${n}: page errors: ${errors.join("; ")}`);
     return {
@@ -268,6 +273,9 @@ export async function measureLoad(
     await context.close();
   }
 }
+
+/** The CPU slow-down the pan and drag phases run under (B3_CPU_THROTTLE, default 4; 1 = none). */
+export const cpuThrottle = (): number => Math.max(1, Number(process.env.B3_CPU_THROTTLE ?? 4) || 4);
 
 /** B3_VERBOSE=1: how long each phase of a page load took (wall clock). */
 function lapTimer(label: string): (name: string) => void {
