@@ -221,11 +221,11 @@ describe("tools created during a run", () => {
       const runId = (await startRun(pool.ownerId, workflowId, {})).run.id;
       const step = await waitingStep(runId);
       expect(JSON.stringify(step.output)).toContain("api.rates.example");
-    // only approve or reject answer a tool's review, and a refused answer stores nothing
-    await expect(answerStep(pool.ownerId, runId, { nodeId: "work", choice: "maybe" }, "Ada")).rejects.toMatchObject({
-      code: "bad_request",
-    });
-    expect((await stepsNow(runId)).find((s) => s.nodeId === "work")?.answer).toBeNull();
+      // only approve or reject answer a tool's review, and a refused answer stores nothing
+      await expect(answerStep(pool.ownerId, runId, { nodeId: "work", choice: "maybe" }, "Ada")).rejects.toMatchObject({
+        code: "bad_request",
+      });
+      expect((await stepsNow(runId)).find((s) => s.nodeId === "work")?.answer).toBeNull();
       await answerStep(pool.ownerId, runId, { nodeId: "work", choice: "reject", comment: "no network" }, "Ada");
       const { run } = await waitTerminal(runId, 120_000);
       expect(run.status).toBe("succeeded");
