@@ -10,7 +10,7 @@ import type { WorkflowNode } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
 import { exhaust, finish, settle, takeStep } from "./budgets";
 import { current, proceed } from "./results";
-import { nodeState, type NodeState } from "./state";
+import { nodeState, type NodeState, type StepInput } from "./state";
 import type { Ctx, PlannerEvent, StepKey } from "./types";
 
 /**
@@ -168,27 +168,36 @@ export function onRetryDue(ctx: Ctx, e: Extract<PlannerEvent, { type: "retry_due
     return false;
   if (!takeStep(ctx)) return true;
   const ns = nodeState(ctx.state, e.nodeId);
-  const kind = ctx.g.node(e.nodeId)?.type ?? "unknown";
+  ns.retryAt = undefined;
+  startNextAttempt(ctx, e.nodeId, e.iteration, ns.input ?? { via: [] }, { retry: e.retry });
+  return true;
+}
+
+/**
+ * Starts the next attempt of a node's current visit (same iteration): an error-policy retry's next
+ * try, or an agent step's continuation after an answer (`redispatch`: no new step for maxSteps).
+ */
+export function startNextAttempt(
+  ctx: Ctx,
+  nodeId: string,
+  iteration: number,
+  input: StepInput,
+  extra: { retry?: number; redispatch?: true },
+): void {
+  const ns = nodeState(ctx.state, nodeId);
+  const kind = ctx.g.node(nodeId)?.type ?? "unknown";
   ns.phase = "running";
   ns.attempt += 1;
-  ns.retryAt = undefined;
-  const input = ns.input ?? { via: [] };
+  const retry = extra.retry !== undefined ? { retry: extra.retry } : {};
   ctx.commands.push({
     type: "start_step",
-    nodeId: e.nodeId,
+    nodeId,
     kind,
-    iteration: e.iteration,
+    iteration,
     attempt: ns.attempt,
     input,
-    retry: e.retry,
+    ...retry,
+    ...(extra.redispatch ? { redispatch: true as const } : {}),
   });
-  ctx.events.push({
-    type: "step_started",
-    nodeId: e.nodeId,
-    iteration: e.iteration,
-    attempt: ns.attempt,
-    kind,
-    retry: e.retry,
-  });
-  return true;
+  ctx.events.push({ type: "step_started", nodeId, iteration, attempt: ns.attempt, kind, ...retry });
 }

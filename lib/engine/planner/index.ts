@@ -2,7 +2,7 @@ import type { Workflow } from "@/lib/workflow/schema";
 import { isSubflowRequest } from "../events";
 import { startNode } from "./activation";
 import { addTokens, exhaust, finish, settle } from "./budgets";
-import { onFailed, onRetryDue } from "./failures";
+import { onFailed, onRetryDue, startNextAttempt } from "./failures";
 import { indexWorkflow } from "./graph-index";
 import { crashLoopReason, recordInterruption } from "./interruptions";
 import {
@@ -294,30 +294,10 @@ function onAnswered(ctx: Ctx, e: Extract<PlannerEvent, { type: "step_answered" }
  * repeating it.
  */
 function continueStep(ctx: Ctx, ns: NodeState, e: Extract<PlannerEvent, { type: "step_answered" }>): boolean {
-  const kind = ctx.g.node(e.nodeId)?.type ?? "unknown";
-  ns.attempt += 1;
   const comment = typeof e.answer.comment === "string" ? { comment: e.answer.comment } : {};
   const input: StepInput = { ...(ns.input ?? { via: [] }), approval: { choice: e.choice, ...comment } };
   ns.input = input;
-  const retry = ns.retry ? { retry: ns.retry } : {};
-  ctx.commands.push({
-    type: "start_step",
-    nodeId: e.nodeId,
-    kind,
-    iteration: e.iteration,
-    attempt: ns.attempt,
-    input,
-    redispatch: true,
-    ...retry,
-  });
-  ctx.events.push({
-    type: "step_started",
-    nodeId: e.nodeId,
-    iteration: e.iteration,
-    attempt: ns.attempt,
-    kind,
-    ...retry,
-  });
+  startNextAttempt(ctx, e.nodeId, e.iteration, input, { ...(ns.retry ? { retry: ns.retry } : {}), redispatch: true });
   return true;
 }
 
