@@ -9,5 +9,5 @@ export async function register(): Promise<void> {
   const { stampPeerAddresses } = await import("@/lib/http/peer-stamp");
   stampPeerAddresses();
   const { startTracing } = await import("@/lib/telemetry/tracing");
-  startTracing("weft-web");
+  await startTracing("weft-web");
 }

@@ -26,7 +26,7 @@ const log = createLogger({ component: "worker-main" });
 export async function runWorkerProcess(overrides: PortOverrides = {}): Promise<void> {
   const e = env();
   // traces only when an OTLP endpoint is configured (lib/telemetry); otherwise nothing is installed
-  const tracing = startTracing("weft-worker");
+  const tracing = await startTracing("weft-worker");
   const worker = startRunWorker({
     ...overrides,
     concurrency: e.WEFT_WORKER_CONCURRENCY,

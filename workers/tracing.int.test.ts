@@ -81,7 +81,7 @@ const all = () => exports.flatMap((e) => e.spans.map((s) => ({ ...s, service: e.
 describe("OpenTelemetry traces", () => {
   it("one run is one trace: the start span, the worker's job, a span per step and the model call with GenAI attributes", async () => {
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
-    expect(startTracing("weft-web")).toBe(true);
+    expect(await startTracing("weft-web")).toBe(true);
     const { workflowId } = await createTestWorkflow(rt.ownerId, workflow);
     const runId = (await startRun(rt.ownerId, workflowId, {})).run.id;
     expect((await waitTerminal(runId, 60_000)).run.status).toBe("succeeded");
@@ -123,7 +123,7 @@ describe("OpenTelemetry traces", () => {
   it("with no endpoint configured, nothing is sent", async () => {
     await stopTracing();
     delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
-    expect(startTracing("weft-web")).toBe(false);
+    expect(await startTracing("weft-web")).toBe(false);
     // the traced worker stops; a worker without the variable takes the next run
     await stopWorker(rt.worker);
     const plain = spawnWorker({

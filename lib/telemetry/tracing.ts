@@ -11,11 +11,7 @@ import {
   type Span,
   type Tracer,
 } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import type { TracerProvider } from "@opentelemetry/sdk-trace";
 
 /**
  * OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (or
@@ -37,9 +33,24 @@ let provider: TracerProvider | null = null;
  * trace context propagation and an async-local context (so a span started inside a request handler
  * has the request's span as parent). Answers whether tracing is on.
  */
-export function startTracing(serviceName: string): boolean {
+export async function startTracing(serviceName: string): Promise<boolean> {
   if (provider) return true;
   if (!tracingConfigured()) return false;
+  // the SDK is loaded only when traces are on: a process without an endpoint never pays for it
+  const [
+    { AsyncLocalStorageContextManager },
+    { W3CTraceContextPropagator },
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    { BatchSpanProcessor, TracerProvider },
+  ] = await Promise.all([
+    import("@opentelemetry/context-async-hooks"),
+    import("@opentelemetry/core"),
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@opentelemetry/resources"),
+    import("@opentelemetry/sdk-trace"),
+  ]);
+  if (provider) return true;
   provider = new TracerProvider({
     resource: resourceFromAttributes({ "service.name": process.env.OTEL_SERVICE_NAME || serviceName }),
     spanProcessors: [
