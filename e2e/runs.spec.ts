@@ -19,7 +19,7 @@ async function slowModel(request: APIRequestContext) {
         {
           id: "e2e-runs-aggregate",
           priority: 101,
-          match: { anyMessage: "Candidate A:" },
+          match: { anyMessage: { regex: `Problem: ${MARKER}[\\s\\S]*Candidate A:` } },
           reply: { text: "ANSWER: 42", delayMs: 45_000 },
         },
         {

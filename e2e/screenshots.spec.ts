@@ -66,8 +66,8 @@ async function seedWorkflows(email: string): Promise<void> {
   await client.connect();
   try {
     const { rows } = await client.query<{ id: string }>('SELECT id FROM "User" WHERE email = $1', [email]);
-    const ownerId = rows[0]?.id;
-    if (!ownerId) throw new Error("user not found");
+    const workspaceId = rows[0]?.id;
+    if (!workspaceId) throw new Error("user not found");
     for (const s of SAMPLES) {
       const id = randomUUID();
       const at = new Date(Date.now() - s.ago * 60_000);
@@ -77,8 +77,8 @@ async function seedWorkflows(email: string): Promise<void> {
       }));
       const draft = { schemaVersion: 1, name: s.name, description: s.description, nodes, edges: [] };
       await client.query(
-        'INSERT INTO "Workflow" (id, "ownerId", name, description, draft, "createdAt", "updatedAt") VALUES ($1,$2,$3,$4,$5,$6,$6)',
-        [id, ownerId, s.name, s.description, draft, at],
+        'INSERT INTO "Workflow" (id, "workspaceId", name, description, draft, "createdAt", "updatedAt") VALUES ($1,$2,$3,$4,$5,$6,$6)',
+        [id, workspaceId, s.name, s.description, draft, at],
       );
       for (let v = 1; v <= s.versions; v++) {
         await client.query(
@@ -167,7 +167,7 @@ test("screenshots: a finished run with a step inspected (light, dark) and its sh
     {
       id: "screens-aggregate",
       priority: 111,
-      match: { anyMessage: "Candidate A:" },
+      match: { anyMessage: { regex: `Problem: ${MARKER}[\\s\\S]*Candidate A:` } },
       reply: { text: "All three candidates agree.\nANSWER: 42", delayMs: 400 },
     },
     {

@@ -96,7 +96,7 @@ test("finding 7: a cross-site POST to /tools/create with the victim's session is
   const tools = await withDb(
     async (db) =>
       (
-        await db.query(`SELECT count(*) AS n FROM "Tool" t JOIN "User" u ON u.id = t."ownerId" WHERE u.email = $1`, [
+        await db.query(`SELECT count(*) AS n FROM "Tool" t JOIN "User" u ON u.id = t."workspaceId" WHERE u.email = $1`, [
           account.email,
         ])
       ).rows[0].n,
@@ -166,7 +166,7 @@ test("finding 2: the share page of a link without content shows no error or reas
   };
   await withDb((db) =>
     db.query(
-      `INSERT INTO "Workflow" (id, "ownerId", name, draft, "updatedAt") SELECT $1, id, 'Fails on its input', $2, now() FROM "User" WHERE email = $3`,
+      `INSERT INTO "Workflow" (id, "workspaceId", name, draft, "updatedAt") SELECT $1, id, 'Fails on its input', $2, now() FROM "User" WHERE email = $3`,
       [workflowId, doc, account.email],
     ),
   );

@@ -51,7 +51,7 @@ test("the dashboard and the share page of one run show the same words and colour
     {
       id: "vocabulary-aggregate",
       priority: 121,
-      match: { anyMessage: "Candidate" },
+      match: { anyMessage: { regex: `Problem: ${MARKER}[\\s\\S]*Candidate A:` } },
       reply: { text: "ANSWER: 42", delayMs: 200 },
     },
     {
@@ -103,6 +103,9 @@ test("the dashboard and the share page of one run show the same words and colour
   // after the dialog: the dashboard as it stands, with the run finished
   await page.reload();
   await expect(owner.status()).toHaveText("succeeded");
+  // the status arrives with the page; the graph's nodes only once React Flow has measured them
+  const drawn = (p: Page) => p.locator("[data-testid=run-graph] [data-kind]");
+  await expect(drawn(page)).toHaveCount(doc.nodes.length);
   const dashboard = await wordsAndColours(page);
 
   const anon = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -112,6 +115,7 @@ test("the dashboard and the share page of one run show the same words and colour
   await expect(shared.status()).toHaveText("succeeded", { timeout: 30_000 });
   await expect(shared.node("aggregate").getByTestId("join-badge")).toHaveText("any of 3");
   await expect(viewer.locator("[data-testid^=bar-]")).toHaveCount(Object.keys(dashboard.bars).length);
+  await expect(drawn(viewer)).toHaveCount(doc.nodes.length);
   const share = await wordsAndColours(viewer);
   await anon.close();
 
