@@ -10,7 +10,7 @@ import { roomsRule } from "./scripts/lint/rooms-rule.mjs";
 // (lib/engine/events.ts, zod only), the run shapes and cost estimate the dashboards render
 // (lib/run-views/dto.ts, cost.ts), the knowledge base's view types and the designer's client-safe parts.
 const CLIENT_LIB =
-  "^@/lib/(?!workflow(/|$)|engine/events$|events/live-frame$|run-views/(dto|cost|value-diff)$|kb/types$|designer(/|$)|evals/(dto|evaluator-spec|stats)$)";
+  "^@/lib/(?!workflow(/|$)|engine/events$|events/live-frame$|run-views/(dto|cost|value-diff)$|roles$|kb/types$|designer(/|$)|evals/(dto|evaluator-spec|stats)$)";
 const SERVER_PACKAGES = ["@prisma/*", "bullmq", "ioredis", "pg"];
 
 /** One no-restricted-imports zone: files matching `files` may not import `patterns`. */

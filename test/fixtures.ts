@@ -22,29 +22,29 @@ export const minimalWorkflow: WorkflowInput = {
 /** A user with an API token (for Bearer requests). */
 export async function createTestUser(): Promise<{ id: string; token: string; auth: Record<string, string> }> {
   const user = await db().user.create({ data: { email: `u-${randomBytes(6).toString("hex")}@test.local` } });
-  const { token } = await createApiToken(user.id, "test");
+  const { token } = await createApiToken(user.id, user.id, "test");
   return { id: user.id, token, auth: { authorization: `Bearer ${token}` } };
 }
 
 /** A workflow with its draft and version 1 of `document`. */
 export async function createTestWorkflow(
-  ownerId: string,
+  workspaceId: string,
   document: WorkflowInput = minimalWorkflow,
 ): Promise<{ workflowId: string; versionId: string }> {
   const doc = workflowSchema.parse(document) as unknown as Prisma.InputJsonValue;
-  const wf = await db().workflow.create({ data: { ownerId, name: "Test workflow", draft: doc } });
+  const wf = await db().workflow.create({ data: { workspaceId, name: "Test workflow", draft: doc } });
   const v = await db().workflowVersion.create({ data: { workflowId: wf.id, version: 1, document: doc } });
   return { workflowId: wf.id, versionId: v.id };
 }
 
 /** A run row (no job) in `status` of a fresh minimal workflow. */
 export async function createTestRun(
-  ownerId: string,
+  workspaceId: string,
   status: RunStatus = "running",
   document?: WorkflowInput,
 ): Promise<string> {
-  const { versionId } = await createTestWorkflow(ownerId, document);
-  const run = await db().run.create({ data: { ownerId, workflowVersionId: versionId, status } });
+  const { versionId } = await createTestWorkflow(workspaceId, document);
+  const run = await db().run.create({ data: { workspaceId, workflowVersionId: versionId, status } });
   return run.id;
 }
 

@@ -22,11 +22,11 @@ afterAll(async () => {
 /** Overrides that record which owner each owner-scoped port was built for. */
 function recording() {
   const built: { model: string[]; tools: string[] } = { model: [], tools: [] };
-  const model = (ownerId: string): ModelPort => {
-    built.model.push(ownerId);
+  const model = (workspaceId: string): ModelPort => {
+    built.model.push(workspaceId);
     return {
       chat: async () => ({
-        content: ownerId,
+        content: workspaceId,
         toolCalls: [],
         usage: { promptTokens: 0, completionTokens: 0 },
         latencyMs: 0,
@@ -43,9 +43,9 @@ function recording() {
       }),
     };
   };
-  const tools = (ownerId: string): ToolsPort => {
-    built.tools.push(ownerId);
-    return { resolve: async () => null, call: async () => ({ ok: true, output: ownerId }) };
+  const tools = (workspaceId: string): ToolsPort => {
+    built.tools.push(workspaceId);
+    return { resolve: async () => null, call: async () => ({ ok: true, output: workspaceId }) };
   };
   return { built, overrides: { model, tools } };
 }

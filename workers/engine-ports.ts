@@ -19,9 +19,9 @@ import { meteredStore } from "./metrics";
 /** Overrides for the real ports (tests, or a tool registry once one is wired). */
 export interface PortOverrides {
   /** Model port for a run's owner. Default: lib/llm with the owner's providers. */
-  model?: (ownerId: string) => ModelPort;
+  model?: (workspaceId: string) => ModelPort;
   /** Tools before the idempotency ledger is applied. Default: the owner's tool registry (lib/tools). */
-  tools?: (ownerId: string) => ToolsPort;
+  tools?: (workspaceId: string) => ToolsPort;
   /** Wraps the PostgreSQL store (B1's diagnostics price other statements under the real engine). */
   store?: (store: StorePort) => StorePort;
   /** Step memo. Default: the ToolEffect table (lib/tools ledgerMemo). */
@@ -43,16 +43,16 @@ export function enginePorts(
   overrides: PortOverrides = {},
   job: { priority?: number } = {},
 ): EnginePorts {
-  let ownerId = owner;
+  let workspaceId = owner;
   const whose = (): string => {
-    if (ownerId === null) throw new Error("a model or tool was called before the run was claimed");
-    return ownerId;
+    if (workspaceId === null) throw new Error("a model or tool was called before the run was claimed");
+    return workspaceId;
   };
   const model = once(() => overrides.model?.(whose()) ?? llmModelPort(ownerModelResolver(whose())));
   const tools = once(() => ledgerTools(overrides.tools?.(whose()) ?? retryingTools(registryToolsPort(whose()))));
   const memo = overrides.memo ?? ledgerMemo;
   const creator = once(() => runToolCreator(whose(), memo, (ref) => ownerModelResolver(whose())(ref)));
-  const store = meteredStore(postgresStore(owner === null ? { onClaim: (id) => (ownerId = id) } : {}));
+  const store = meteredStore(postgresStore(owner === null ? { onClaim: (id) => (workspaceId = id) } : {}));
   return {
     store: overrides.store?.(store) ?? store,
     model: {

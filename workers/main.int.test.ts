@@ -27,7 +27,7 @@ import { spawnWorker, TERMINAL, waitFor } from "@/test/helpers/worker";
 const database = useTestDatabase();
 const prefix = testQueuePrefix();
 let model: ScriptedServer;
-let ownerId = "";
+let workspaceId = "";
 
 const agentWorkflow: WorkflowInput = {
   name: "Start → agent → end",
@@ -77,7 +77,7 @@ beforeAll(async () => {
       },
     ],
   });
-  ownerId = (await createTestUser()).id;
+  workspaceId = (await createTestUser()).id;
 });
 
 afterAll(async () => {
@@ -101,8 +101,8 @@ describe("worker process", () => {
     "runs start → agent → end through BullMQ, PostgreSQL and the scripted model, serves /health, and exits 0 on SIGTERM",
     { timeout: 120_000 },
     async () => {
-      const { workflowId } = await createTestWorkflow(ownerId, agentWorkflow);
-      const { run, dispatched } = await startRun(ownerId, workflowId, { inputs: { topic: "owls" } });
+      const { workflowId } = await createTestWorkflow(workspaceId, agentWorkflow);
+      const { run, dispatched } = await startRun(workspaceId, workflowId, { inputs: { topic: "owls" } });
       expect(dispatched).toBe(true);
       const worker = start();
       const port = await worker.ready;
@@ -144,10 +144,10 @@ describe("schedules in the worker process", () => {
     "sets the timer of a schedule PostgreSQL holds and Redis lacks, and turns a tick into a run",
     { timeout: 60_000 },
     async () => {
-      const { workflowId } = await createTestWorkflow(ownerId, agentWorkflow);
+      const { workflowId } = await createTestWorkflow(workspaceId, agentWorkflow);
       // as if saved while Redis was down: the row only, no timer
       const schedule = await db().schedule.create({
-        data: { ownerId, workflowId, cron: "0 6 * * *", timezone: "Europe/Paris", inputs: { topic: "herons" } },
+        data: { workspaceId, workflowId, cron: "0 6 * * *", timezone: "Europe/Paris", inputs: { topic: "herons" } },
       });
       const worker = start();
       try {
@@ -217,12 +217,12 @@ describe("a job that arrives before its run's row (startRun writes both at once)
       const worker = start();
       try {
         await worker.ready;
-        const { versionId } = await createTestWorkflow(ownerId, agentWorkflow);
+        const { versionId } = await createTestWorkflow(workspaceId, agentWorkflow);
         const id = randomUUID();
         await enqueueRun(id, "start");
         await new Promise((r) => setTimeout(r, 300));
         await db().run.create({
-          data: { id, ownerId, workflowVersionId: versionId, status: "queued", inputs: { topic: "larks" } },
+          data: { id, workspaceId, workflowVersionId: versionId, status: "queued", inputs: { topic: "larks" } },
         });
         await expectRunByItsStartJob(worker, id);
 
@@ -243,7 +243,7 @@ describe("a job that arrives before its run's row (startRun writes both at once)
     "waits for its row's insert while that insert is in flight, however long it takes, and then runs it",
     { timeout: 60_000 },
     async () => {
-      const { versionId } = await createTestWorkflow(ownerId, agentWorkflow);
+      const { versionId } = await createTestWorkflow(workspaceId, agentWorkflow);
       const id = randomUUID();
       // startRun's insert as it is while its job is already on its way: the insert's lock taken, the row written, not committed
       const inserter = new pg.Client({ connectionString: database.current.url });
@@ -256,8 +256,8 @@ describe("a job that arrives before its run's row (startRun writes both at once)
         open = true;
         await inserter.query(RUN_INSERT_LOCK_SQL, [id]);
         await inserter.query(
-          `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs) VALUES ($1, $2, $3, 'queued', $4::jsonb)`,
-          [id, ownerId, versionId, JSON.stringify({ topic: "wrens" })],
+          `INSERT INTO "Run" (id, "workspaceId", "workflowVersionId", status, inputs) VALUES ($1, $2, $3, 'queued', $4::jsonb)`,
+          [id, workspaceId, versionId, JSON.stringify({ topic: "wrens" })],
         );
         const enqueued = Date.now();
         await enqueueRun(id, "start");
@@ -348,8 +348,8 @@ describe("graceful shutdown (D10)", () => {
         },
       ],
     };
-    const { workflowId } = await createTestWorkflow(ownerId, slow);
-    const { run } = await startRun(ownerId, workflowId, { inputs: { topic: "tortoises" } });
+    const { workflowId } = await createTestWorkflow(workspaceId, slow);
+    const { run } = await startRun(workspaceId, workflowId, { inputs: { topic: "tortoises" } });
     const first = start();
     await first.ready;
     await waitFor(
@@ -393,8 +393,8 @@ describe("crash recovery (D2)", () => {
           },
         ],
       };
-      const { workflowId } = await createTestWorkflow(ownerId, crashy);
-      const { run } = await startRun(ownerId, workflowId, { inputs: { topic: "crashes" } });
+      const { workflowId } = await createTestWorkflow(workspaceId, crashy);
+      const { run } = await startRun(workspaceId, workflowId, { inputs: { topic: "crashes" } });
       const first = start();
       await first.ready;
       await waitFor(
@@ -437,8 +437,8 @@ describe("zombie worker (D4)", () => {
           { key: "writer", name: "Writer", instructions: "[[zombie]] You freeze.", model: { model: "scripted-demo" } },
         ],
       };
-      const { workflowId } = await createTestWorkflow(ownerId, zombie);
-      const { run } = await startRun(ownerId, workflowId, { inputs: { topic: "zombies" } });
+      const { workflowId } = await createTestWorkflow(workspaceId, zombie);
+      const { run } = await startRun(workspaceId, workflowId, { inputs: { topic: "zombies" } });
       const a = start();
       await a.ready;
       await waitFor(async () => model.requests().some((r) => r.rule === "zombie"));
@@ -468,9 +468,9 @@ describe("zombie worker (D4)", () => {
 
 describe("reconciler (D6)", () => {
   it("re-enqueues live runs whose jobs vanished with this prefix's Redis keys, and leaves finished runs alone", async () => {
-    const live = await createTestRun(ownerId, "running");
-    const queued = await createTestRun(ownerId, "queued");
-    const finished = await createTestRun(ownerId, "succeeded");
+    const live = await createTestRun(workspaceId, "running");
+    const queued = await createTestRun(workspaceId, "queued");
+    const finished = await createTestRun(workspaceId, "succeeded");
     await enqueueRun(live, "start");
     expect(await hasLiveRunJob(live)).toBe(true);
 

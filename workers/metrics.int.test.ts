@@ -34,8 +34,8 @@ describe("worker metrics", () => {
       return res.text();
     };
     const before = await scrape();
-    const { workflowId } = await createTestWorkflow(pool.ownerId, chainWorkflow("metrics", ["metrics", "metrics"]));
-    const { run } = await startRun(pool.ownerId, workflowId, { inputs: {} });
+    const { workflowId } = await createTestWorkflow(pool.workspaceId, chainWorkflow("metrics", ["metrics", "metrics"]));
+    const { run } = await startRun(pool.workspaceId, workflowId, { inputs: {} });
     expect((await waitTerminal(run.id)).run.status).toBe("succeeded");
     const after = await scrape();
 

@@ -16,14 +16,14 @@ import { spawnWorker, stepsNow, stopWorker, waitFor, waitTerminal, type WorkerPr
  */
 const database = useTestDatabase();
 const prefix = testQueuePrefix();
-let ownerId = "";
+let workspaceId = "";
 let worker: WorkerProcess;
 
 const deepInputs = (levels: number): string => `{"doc":${'{"a":'.repeat(levels)}1${"}".repeat(levels)}}`;
 
 /** A queued run with `inputs` (JSON text) inserted as an older version of the service would have, and its job. */
 async function storedRun(inputs: string): Promise<string> {
-  const { versionId } = await createTestWorkflow(ownerId, {
+  const { versionId } = await createTestWorkflow(workspaceId, {
     inputs: [{ key: "doc", type: "json" }],
     nodes: [
       { id: "start", type: "start" },
@@ -32,8 +32,8 @@ async function storedRun(inputs: string): Promise<string> {
     edges: [{ id: "e", source: "start", sourceHandle: "next", target: "end" }],
   });
   const rows = await db().$queryRaw<{ id: string }[]>`
-    INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, inputs, "createdAt")
-    VALUES (gen_random_uuid()::text, ${ownerId}, ${versionId}, 'queued', ${inputs}::jsonb, now() - interval '1 minute') RETURNING id`;
+    INSERT INTO "Run" (id, "workspaceId", "workflowVersionId", status, inputs, "createdAt")
+    VALUES (gen_random_uuid()::text, ${workspaceId}, ${versionId}, 'queued', ${inputs}::jsonb, now() - interval '1 minute') RETURNING id`;
   const id = rows[0]!.id;
   await enqueueRun(id, "start");
   return id;
@@ -41,7 +41,7 @@ async function storedRun(inputs: string): Promise<string> {
 
 beforeAll(async () => {
   process.env.WEFT_QUEUE_PREFIX = prefix;
-  ownerId = (await createTestUser()).id;
+  workspaceId = (await createTestUser()).id;
   worker = spawnWorker({ databaseUrl: database.current.url, prefix });
   await worker.ready;
 }, 120_000);
@@ -60,7 +60,7 @@ describe("a run sleeping until an error-policy retry", () => {
     "is cancelled at once: the cancel wakes its delayed job instead of waiting for the retry",
     { timeout: 120_000 },
     async () => {
-      const { workflowId } = await createTestWorkflow(ownerId, {
+      const { workflowId } = await createTestWorkflow(workspaceId, {
         nodes: [
           { id: "start", type: "start" },
           // a tool that does not exist fails every try (class other): retried in 10 minutes
@@ -80,7 +80,7 @@ describe("a run sleeping until an error-policy retry", () => {
           { id: "e2", source: "t", sourceHandle: "done", target: "end" },
         ],
       });
-      const { run } = await startRun(ownerId, workflowId, {});
+      const { run } = await startRun(workspaceId, workflowId, {});
       await waitFor(
         async () => {
           const r = await db().run.findUniqueOrThrow({
@@ -95,7 +95,7 @@ describe("a run sleeping until an error-policy retry", () => {
       );
       expect(await hasLiveRunJob(run.id)).toBe(true);
       const asked = Date.now();
-      await cancelRun(ownerId, run.id, "No more waiting");
+      await cancelRun(workspaceId, run.id, "No more waiting");
       const { run: ended, steps } = await waitTerminal(run.id, 30_000);
       expect(ended.status).toBe("cancelled");
       expect(Date.now() - asked).toBeLessThan(20_000);
@@ -142,7 +142,7 @@ describe("a run whose job throws before its first commit", () => {
       "a job that threw and left its lease",
     );
     expect(stale.status).toBe("queued");
-    const cancelled = await cancelRun(ownerId, runId, "Stop it");
+    const cancelled = await cancelRun(workspaceId, runId, "Stop it");
     expect(cancelled).toMatchObject({ status: "cancelled", reason: "Stop it" });
     const events = await db().runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } });
     expect(events.map((e) => e.type)).toEqual(["cancel_requested", "run_finished"]);

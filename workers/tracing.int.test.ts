@@ -82,8 +82,8 @@ describe("OpenTelemetry traces", () => {
   it("one run is one trace: the start span, the worker's job, a span per step and the model call with GenAI attributes", async () => {
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
     expect(await startTracing("weft-web")).toBe(true);
-    const { workflowId } = await createTestWorkflow(rt.ownerId, workflow);
-    const runId = (await startRun(rt.ownerId, workflowId, {})).run.id;
+    const { workflowId } = await createTestWorkflow(rt.workspaceId, workflow);
+    const runId = (await startRun(rt.workspaceId, workflowId, {})).run.id;
     expect((await waitTerminal(runId, 60_000)).run.status).toBe("succeeded");
     await flushTracing();
     const ofRun = () => all().filter((s) => attr(s, "weft.run.id") === runId || s.name.startsWith("chat "));
@@ -135,8 +135,8 @@ describe("OpenTelemetry traces", () => {
     try {
       await plain.ready;
       const before = exports.length;
-      const { workflowId } = await createTestWorkflow(rt.ownerId, workflow);
-      const runId = (await startRun(rt.ownerId, workflowId, {})).run.id;
+      const { workflowId } = await createTestWorkflow(rt.workspaceId, workflow);
+      const runId = (await startRun(rt.workspaceId, workflowId, {})).run.id;
       expect((await waitTerminal(runId, 60_000)).run.status).toBe("succeeded");
       await new Promise((r) => setTimeout(r, 1000)); // longer than the traced worker's export delay
       expect(exports.length).toBe(before);

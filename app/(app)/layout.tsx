@@ -1,8 +1,10 @@
 import { type ReactNode } from "react";
 import { AppHeader } from "@/components/layout/app-header";
 import { signOut } from "@/lib/auth";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { countWaitingRuns } from "@/lib/db/runs";
+import { listWorkspaces } from "@/lib/db/workspaces";
+import { switchWorkspaceAction } from "./settings/workspace/actions";
 
 /** Signs the user out and returns to the sign-in page. */
 async function signOutAction(): Promise<void> {
@@ -10,13 +12,23 @@ async function signOutAction(): Promise<void> {
   await signOut({ redirectTo: "/sign-in" });
 }
 
-/** Every page below requires a session (checked here and again by each page's lib/db calls). */
+/** Every page below requires a session and a workspace (checked here and again by each page's lib/db calls). */
 export default async function AppLayout({ children }: { children: ReactNode }) {
-  const user = await requireUser();
-  const waiting = await countWaitingRuns(user.id);
+  const access = await requireAccess("read");
+  const [waiting, workspaces] = await Promise.all([
+    countWaitingRuns(access.workspaceId),
+    listWorkspaces(access.userId),
+  ]);
   return (
     <div className="min-h-dvh">
-      <AppHeader user={user} signOutAction={signOutAction} waitingRuns={waiting} />
+      <AppHeader
+        user={access.user}
+        signOutAction={signOutAction}
+        waitingRuns={waiting}
+        workspaces={workspaces}
+        workspaceId={access.workspaceId}
+        switchAction={switchWorkspaceAction}
+      />
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">{children}</main>
     </div>
   );

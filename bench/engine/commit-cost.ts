@@ -58,7 +58,7 @@ const backend = (await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS p
 const freshRun = async (): Promise<string> => {
   const id = randomUUID();
   await pool.query(
-    `INSERT INTO "Run" (id, "ownerId", "workflowVersionId", status, version, "leaseOwner") VALUES ($1, $2, $3, 'running', $4, $5)`,
+    `INSERT INTO "Run" (id, "workspaceId", "workflowVersionId", status, version, "leaseOwner") VALUES ($1, $2, $3, 'running', $4, $5)`,
     [id, owner, versionId, first.expectedVersion, first.owner],
   );
   return id;

@@ -30,11 +30,11 @@ async function main() {
   try {
     const user = await db().user.create({ data: { email: `bench-${randomBytes(4).toString("hex")}@test.local` } });
     const coll = await db().kbCollection.create({
-      data: { ownerId: user.id, name: "bench", embeddingModel: "scripted-embed", dimensions: dims },
+      data: { workspaceId: user.id, name: "bench", embeddingModel: "scripted-embed", dimensions: dims },
     });
     const doc = await db().kbDocument.create({
       data: {
-        ownerId: user.id,
+        workspaceId: user.id,
         collectionId: coll.id,
         name: "synthetic",
         format: "text",

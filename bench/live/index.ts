@@ -212,12 +212,12 @@ async function runArm(
   arm: Arm,
   c: Case,
   prefix: string,
-  ownerId: string,
+  workspaceId: string,
   producer: Producer,
 ): Promise<Raw> {
   const bases = server.bases;
   const { createTestRun } = await import("@/test/fixtures");
-  const runIds = await Promise.all(Array.from({ length: c.runs }, () => createTestRun(ownerId, "running")));
+  const runIds = await Promise.all(Array.from({ length: c.runs }, () => createTestRun(workspaceId, "running")));
   const context = await browser.newContext();
   try {
     const page = await context.newPage();

@@ -136,7 +136,7 @@ async function runArm(
     browser: Browser;
     bases: string[];
     workflowIds: string[];
-    ownerId: string;
+    workspaceId: string;
     stamps: Map<string, number>;
     dropAll: () => number;
     db: { url: string; name: string };
@@ -165,7 +165,7 @@ async function runArm(
   await worker.ready;
   const pgBefore = await pgStats(ctx.db.url, ctx.db.name);
   const cpu0 = cpuMsOf(worker.child.pid!);
-  const runIds = await Promise.all(ctx.workflowIds.map(async (id) => (await startRun(ctx.ownerId, id)).run.id));
+  const runIds = await Promise.all(ctx.workflowIds.map(async (id) => (await startRun(ctx.workspaceId, id)).run.id));
   const { runEventHub } = await import("@/lib/events/hub");
   const atHub = new Map<string, number>();
   const offs =
@@ -335,7 +335,7 @@ export async function runTokens(): Promise<{ summary: string; ok: boolean }> {
           browser,
           bases: server.bases,
           workflowIds,
-          ownerId: owner.id,
+          workspaceId: owner.id,
           stamps,
           dropAll: () => server.dropAll(),
           db: database,

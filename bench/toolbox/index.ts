@@ -59,11 +59,11 @@ interface Outcome {
 const carries = (answer: string, expected: string) =>
   new RegExp(`(^|[^0-9a-z-])${expected.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^0-9a-z-])`, "i").test(answer);
 
-async function ask(ownerId: string, c: Capability, t: Capability["tasks"][number]): Promise<Outcome> {
+async function ask(workspaceId: string, c: Capability, t: Capability["tasks"][number]): Promise<Outcome> {
   const { startRun } = await import("@/lib/runs/service");
-  const { workflowId } = await createTestWorkflow(ownerId, workflow(t.prompt));
+  const { workflowId } = await createTestWorkflow(workspaceId, workflow(t.prompt));
   const t0 = performance.now();
-  const runId = (await startRun(ownerId, workflowId, {})).run.id;
+  const runId = (await startRun(workspaceId, workflowId, {})).run.id;
   const { run, events } = await waitTerminal(runId, 300_000);
   const ms = performance.now() - t0;
   const progress = events

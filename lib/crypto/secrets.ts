@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 /**
  * AES-256-GCM for secrets at rest (provider API keys).
  * Format: `v1.<keyId>.<iv b64>.<tag b64>.<ciphertext b64>`; the key id lets old rows decrypt after rotation.
- * The associated data binds a ciphertext to its row (e.g. `provider:<id>:<ownerId>`), so a value
+ * The associated data binds a ciphertext to its row (e.g. `provider:<id>:<workspaceId>`), so a value
  * copied into another row fails to decrypt.
  */
 export interface Keyring {

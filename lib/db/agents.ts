@@ -46,39 +46,39 @@ function toAgent(row: Row): SavedAgent {
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
 /** Creates a saved agent for the owner. */
-export async function createAgent(ownerId: string, input: SavedAgentInput): Promise<SavedAgent> {
+export async function createAgent(workspaceId: string, input: SavedAgentInput): Promise<SavedAgent> {
   const d = savedAgentInputSchema.parse(input);
   return toAgent(
-    await db().agent.create({ data: { ownerId, ...d, model: json(d.model ?? {}), tools: json(d.tools) } }),
+    await db().agent.create({ data: { workspaceId, ...d, model: json(d.model ?? {}), tools: json(d.tools) } }),
   );
 }
 
 /** The owner's saved agents, most recently edited first. */
-export async function listAgents(ownerId: string): Promise<SavedAgent[]> {
-  return (await db().agent.findMany({ where: { ownerId }, orderBy: { updatedAt: "desc" } })).map(toAgent);
+export async function listAgents(workspaceId: string): Promise<SavedAgent[]> {
+  return (await db().agent.findMany({ where: { workspaceId }, orderBy: { updatedAt: "desc" } })).map(toAgent);
 }
 
 /** One of the owner's agents (null when absent or someone else's). */
-export async function getAgent(ownerId: string, id: string): Promise<SavedAgent | null> {
-  const row = await db().agent.findFirst({ where: { id, ownerId } });
+export async function getAgent(workspaceId: string, id: string): Promise<SavedAgent | null> {
+  const row = await db().agent.findFirst({ where: { id, workspaceId } });
   return row ? toAgent(row) : null;
 }
 
 /** Replaces the editable fields of one of the owner's agents; null when not theirs. */
-export async function updateAgent(ownerId: string, id: string, input: SavedAgentInput): Promise<SavedAgent | null> {
+export async function updateAgent(workspaceId: string, id: string, input: SavedAgentInput): Promise<SavedAgent | null> {
   const d = savedAgentInputSchema.parse(input);
   const { count } = await db().agent.updateMany({
-    where: { id, ownerId },
+    where: { id, workspaceId },
     data: { ...d, model: json(d.model ?? {}), tools: json(d.tools) },
   });
-  return count === 1 ? getAgent(ownerId, id) : null;
+  return count === 1 ? getAgent(workspaceId, id) : null;
 }
 
 /** Copies one of the owner's agents as "<name> (copy)"; null when not theirs. */
-export async function duplicateAgent(ownerId: string, id: string): Promise<SavedAgent | null> {
-  const a = await getAgent(ownerId, id);
+export async function duplicateAgent(workspaceId: string, id: string): Promise<SavedAgent | null> {
+  const a = await getAgent(workspaceId, id);
   if (!a) return null;
-  return createAgent(ownerId, {
+  return createAgent(workspaceId, {
     name: `${a.name} (copy)`.slice(0, 120),
     description: a.description,
     instructions: a.instructions,
@@ -88,8 +88,8 @@ export async function duplicateAgent(ownerId: string, id: string): Promise<Saved
 }
 
 /** Deletes one of the owner's agents; false when not theirs. */
-export async function deleteAgent(ownerId: string, id: string): Promise<boolean> {
-  const { count } = await db().agent.deleteMany({ where: { id, ownerId } });
+export async function deleteAgent(workspaceId: string, id: string): Promise<boolean> {
+  const { count } = await db().agent.deleteMany({ where: { id, workspaceId } });
   return count === 1;
 }
 

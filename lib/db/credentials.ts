@@ -57,7 +57,7 @@ export const credentialInputSchema = z
   });
 export type CredentialInput = z.input<typeof credentialInputSchema>;
 
-const aad = (id: string, ownerId: string) => `credential:${id}:${ownerId}`;
+const aad = (id: string, workspaceId: string) => `credential:${id}:${workspaceId}`;
 
 const view = {
   id: true,
@@ -75,32 +75,32 @@ const asView = (row: Omit<CredentialView, "kind"> & { kind: string }): Credentia
 });
 
 /** The owner's credentials, by name (values never included). */
-export async function listCredentials(ownerId: string): Promise<CredentialView[]> {
-  const rows = await db().credential.findMany({ where: { ownerId }, select: view, orderBy: { name: "asc" } });
+export async function listCredentials(workspaceId: string): Promise<CredentialView[]> {
+  const rows = await db().credential.findMany({ where: { workspaceId }, select: view, orderBy: { name: "asc" } });
   return rows.map(asView);
 }
 
 /**
- * Saves a credential, encrypted with AAD `credential:<id>:<ownerId>`. Saving under an existing name
+ * Saves a credential, encrypted with AAD `credential:<id>:<workspaceId>`. Saving under an existing name
  * replaces that credential's value (rotation): what refers to it by name uses the new value from its
  * next connection, with no new approval.
  */
-export async function saveCredential(ownerId: string, input: CredentialInput): Promise<CredentialView> {
+export async function saveCredential(workspaceId: string, input: CredentialInput): Promise<CredentialView> {
   const c = credentialInputSchema.parse(input);
-  const existing = await db().credential.findUnique({ where: { ownerId_name: { ownerId, name: c.name } } });
+  const existing = await db().credential.findUnique({ where: { workspaceId_name: { workspaceId, name: c.name } } });
   const id = existing?.id ?? randomUUID();
   const ring = keyring();
   const data = {
     kind: c.kind,
     headerName: c.kind === "header" ? (c.headerName ?? null) : null,
-    cipher: encryptSecret(ring, c.value, aad(id, ownerId)),
+    cipher: encryptSecret(ring, c.value, aad(id, workspaceId)),
     keyId: ring.currentId,
     last4: lastFour(c.value),
   };
   try {
     const row = existing
       ? await db().credential.update({ where: { id }, data, select: view })
-      : await db().credential.create({ data: { id, ownerId, name: c.name, ...data }, select: view });
+      : await db().credential.create({ data: { id, workspaceId, name: c.name, ...data }, select: view });
     return asView(row);
   } catch (err) {
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")
@@ -110,18 +110,18 @@ export async function saveCredential(ownerId: string, input: CredentialInput): P
 }
 
 /** Deletes the owner's credential; false when it is not theirs. */
-export async function deleteCredential(ownerId: string, id: string): Promise<boolean> {
-  return (await db().credential.deleteMany({ where: { id, ownerId } })).count > 0;
+export async function deleteCredential(workspaceId: string, id: string): Promise<boolean> {
+  return (await db().credential.deleteMany({ where: { id, workspaceId } })).count > 0;
 }
 
 /**
  * Server-only: the headers a credential is sent as, decrypted here (a connection's last step).
  * Unknown names are a not-found error naming the credential, never its value.
  */
-export async function credentialHeaders(ownerId: string, name: string): Promise<Record<string, string>> {
-  const row = await db().credential.findUnique({ where: { ownerId_name: { ownerId, name } } });
+export async function credentialHeaders(workspaceId: string, name: string): Promise<Record<string, string>> {
+  const row = await db().credential.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
   if (!row) throw notFound(`Credential "${name}" is not in your vault.`);
-  const value = decryptSecret(keyring(), row.cipher, aad(row.id, ownerId));
+  const value = decryptSecret(keyring(), row.cipher, aad(row.id, workspaceId));
   if (row.kind === "bearer") return { authorization: `Bearer ${value}` };
   if (row.kind === "basic") return { authorization: `Basic ${Buffer.from(value).toString("base64")}` };
   return { [row.headerName ?? "x-api-key"]: value };

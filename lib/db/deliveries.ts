@@ -26,7 +26,7 @@ export async function createRunDeliveries(runId: string): Promise<string[]> {
      SELECT gen_random_uuid()::text, n.id, r.id
      FROM "Run" r
      JOIN "WorkflowVersion" v ON v.id = r."workflowVersionId"
-     JOIN "RunNotifier" n ON n."workflowId" = v."workflowId" AND n."ownerId" = r."ownerId"
+     JOIN "RunNotifier" n ON n."workflowId" = v."workflowId" AND n."workspaceId" = r."workspaceId"
      WHERE r.id = $1 AND r.status IN ${TERMINAL} AND n.enabled AND n."enabledAt" <= COALESCE(r."finishedAt", now())
        AND (n.on = 'all' OR r.status <> 'succeeded')
      ON CONFLICT ("notifierId", "runId", "key") DO NOTHING
@@ -46,7 +46,7 @@ export async function createMissedDeliveries(windowMinutes = 15): Promise<string
      SELECT gen_random_uuid()::text, n.id, r.id
      FROM "RunNotifier" n
      JOIN "WorkflowVersion" v ON v."workflowId" = n."workflowId"
-     JOIN "Run" r ON r."workflowVersionId" = v.id AND r."ownerId" = n."ownerId"
+     JOIN "Run" r ON r."workflowVersionId" = v.id AND r."workspaceId" = n."workspaceId"
      WHERE n.enabled AND r.status IN ${TERMINAL} AND r."finishedAt" > now() - make_interval(mins => $1::int)
        AND r."finishedAt" >= n."enabledAt" AND (n.on = 'all' OR r.status <> 'succeeded')
      ON CONFLICT ("notifierId", "runId", "key") DO NOTHING
@@ -76,7 +76,7 @@ async function insertWaiting(which: string, value: string | number): Promise<str
      SELECT gen_random_uuid()::text, n.id, r.id, 'run.waiting', ${WAITING_KEY}
      FROM "Run" r
      JOIN "WorkflowVersion" v ON v.id = r."workflowVersionId"
-     JOIN "RunNotifier" n ON n."workflowId" = v."workflowId" AND n."ownerId" = r."ownerId"
+     JOIN "RunNotifier" n ON n."workflowId" = v."workflowId" AND n."workspaceId" = r."workspaceId"
      WHERE ${which} AND r.status = 'waiting' AND r."waitingSince" IS NOT NULL AND n.enabled AND n."enabledAt" <= r."waitingSince"
        AND ${personStepSql(`r.id`)}
      ON CONFLICT ("notifierId", "runId", "key") DO NOTHING
@@ -213,9 +213,9 @@ export async function recordDeliveryAttempt(
  * Sends one of the owner's deliveries again (a receiver that was down for longer than the tries
  * lasted, or a payload to look at again): pending once more, its error cleared. Null when not theirs.
  */
-export async function resetDeliveryForOwner(ownerId: string, id: string): Promise<{ id: string } | null> {
+export async function resetDeliveryForOwner(workspaceId: string, id: string): Promise<{ id: string } | null> {
   const { count } = await db().notificationDelivery.updateMany({
-    where: { id, notifier: { ownerId } },
+    where: { id, notifier: { workspaceId } },
     data: { status: "pending", error: null, responseStatus: null, deliveredAt: null },
   });
   return count ? { id } : null;
@@ -223,7 +223,7 @@ export async function resetDeliveryForOwner(ownerId: string, id: string): Promis
 
 /** The notifications of one of the owner's runs, oldest first: where each went and how it went. */
 export async function deliveriesOfRun(
-  ownerId: string,
+  workspaceId: string,
   runId: string,
 ): Promise<
   {
@@ -239,7 +239,7 @@ export async function deliveriesOfRun(
   }[]
 > {
   const rows = await db().notificationDelivery.findMany({
-    where: { runId, notifier: { ownerId } },
+    where: { runId, notifier: { workspaceId } },
     orderBy: { createdAt: "asc" },
     select: {
       id: true,

@@ -69,20 +69,20 @@ const asView = ({ deliveries, ...n }: Row): NotifierView => ({
 });
 
 /** Binds a notifier's encrypted secret to its row: a ciphertext copied to another row does not decrypt. */
-const notifierAad = (id: string, ownerId: string): string => `notifier:${id}:${ownerId}`;
+const notifierAad = (id: string, workspaceId: string): string => `notifier:${id}:${workspaceId}`;
 
 /**
  * Adds a notifier to the owner's workflow with a fresh signing secret, answered once (stored
  * encrypted: deliveries need it back). not_found for another user's workflow; conflict past the cap.
  */
 export async function createNotifierRow(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   data: { url: string; on: NotifyOn },
 ): Promise<{ notifier: NotifierView; secret: string }> {
   const [workflow, count] = await Promise.all([
-    db().workflow.findFirst({ where: { id: workflowId, ownerId }, select: { id: true } }),
-    db().runNotifier.count({ where: { ownerId } }),
+    db().workflow.findFirst({ where: { id: workflowId, workspaceId }, select: { id: true } }),
+    db().runNotifier.count({ where: { workspaceId } }),
   ]);
   if (!workflow) throw notFound("Workflow not found");
   if (count >= MAX_NOTIFIERS_PER_USER)
@@ -92,10 +92,10 @@ export async function createNotifierRow(
   const row = await db().runNotifier.create({
     data: {
       id,
-      ownerId,
+      workspaceId,
       workflowId,
       ...data,
-      secretEnc: encryptSecret(keyring(), secret, notifierAad(id, ownerId)),
+      secretEnc: encryptSecret(keyring(), secret, notifierAad(id, workspaceId)),
       secretLast4: lastFour(secret),
     },
     select: view,
@@ -104,29 +104,33 @@ export async function createNotifierRow(
 }
 
 /** The owner's notifiers of one workflow, oldest first, each with its last delivery. */
-export async function listNotifiers(ownerId: string, workflowId: string): Promise<NotifierView[]> {
+export async function listNotifiers(workspaceId: string, workflowId: string): Promise<NotifierView[]> {
   return (
-    await db().runNotifier.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view })
+    await db().runNotifier.findMany({ where: { workspaceId, workflowId }, orderBy: { createdAt: "asc" }, select: view })
   ).map(asView);
 }
 
 /** Changes one of the owner's notifiers of that workflow: its URL and which endings it hears of (the secret stays); null when not theirs. */
 export async function updateNotifierRow(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   id: string,
   data: { url: string; on: NotifyOn },
 ): Promise<NotifierView | null> {
-  const { count } = await db().runNotifier.updateMany({ where: { id, ownerId, workflowId }, data });
+  const { count } = await db().runNotifier.updateMany({ where: { id, workspaceId, workflowId }, data });
   if (!count) return null;
   return asView(await db().runNotifier.findUniqueOrThrow({ where: { id }, select: view }));
 }
 
 /** Pauses or resumes one of the owner's notifiers; null when not theirs. */
-export async function setNotifierEnabled(ownerId: string, id: string, enabled: boolean): Promise<NotifierView | null> {
+export async function setNotifierEnabled(
+  workspaceId: string,
+  id: string,
+  enabled: boolean,
+): Promise<NotifierView | null> {
   // resuming starts listening anew: runs that ended while paused are not sent (enabledAt)
   const { count } = await db().runNotifier.updateMany({
-    where: { id, ownerId },
+    where: { id, workspaceId },
     data: enabled ? { enabled, enabledAt: new Date() } : { enabled },
   });
   if (!count) return null;
@@ -134,26 +138,26 @@ export async function setNotifierEnabled(ownerId: string, id: string, enabled: b
 }
 
 /** Deletes one of the owner's notifiers (and its delivery records); false when not theirs. */
-export async function deleteNotifierRow(ownerId: string, id: string): Promise<boolean> {
-  const { count } = await db().runNotifier.deleteMany({ where: { id, ownerId } });
+export async function deleteNotifierRow(workspaceId: string, id: string): Promise<boolean> {
+  const { count } = await db().runNotifier.deleteMany({ where: { id, workspaceId } });
   return count > 0;
 }
 
 /** Where and how to send: a notifier's URL and decrypted secret (the owner's own, or the system's for a delivery). */
 export async function notifierTarget(
   id: string,
-  ownerId?: string,
-): Promise<{ id: string; ownerId: string; url: string; secret: string; enabled: boolean } | null> {
+  workspaceId?: string,
+): Promise<{ id: string; workspaceId: string; url: string; secret: string; enabled: boolean } | null> {
   const row = await db().runNotifier.findFirst({
-    where: { id, ...(ownerId ? { ownerId } : {}) },
-    select: { id: true, ownerId: true, url: true, secretEnc: true, enabled: true },
+    where: { id, ...(workspaceId ? { workspaceId } : {}) },
+    select: { id: true, workspaceId: true, url: true, secretEnc: true, enabled: true },
   });
   if (!row) return null;
   return {
     id: row.id,
-    ownerId: row.ownerId,
+    workspaceId: row.workspaceId,
     url: row.url,
     enabled: row.enabled,
-    secret: decryptSecret(keyring(), row.secretEnc, notifierAad(row.id, row.ownerId)),
+    secret: decryptSecret(keyring(), row.secretEnc, notifierAad(row.id, row.workspaceId)),
   };
 }

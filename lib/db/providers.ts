@@ -58,14 +58,14 @@ export const providerPatchSchema = providerInputSchema
 export type ProviderPatch = z.input<typeof providerPatchSchema>;
 
 /** The associated data binding a ciphertext to its row and owner. */
-export const providerAad = (id: string, ownerId: string): string => `provider:${id}:${ownerId}`;
+export const providerAad = (id: string, workspaceId: string): string => `provider:${id}:${workspaceId}`;
 
-function keyFields(id: string, ownerId: string, apiKey: string | null | undefined) {
+function keyFields(id: string, workspaceId: string, apiKey: string | null | undefined) {
   if (apiKey === undefined) return {};
   if (apiKey === null || apiKey === "") return { apiKeyCipher: null, apiKeyKeyId: null, apiKeyLast4: null };
   const ring = keyring();
   return {
-    apiKeyCipher: encryptSecret(ring, apiKey, providerAad(id, ownerId)),
+    apiKeyCipher: encryptSecret(ring, apiKey, providerAad(id, workspaceId)),
     apiKeyKeyId: ring.currentId,
     apiKeyLast4: lastFour(apiKey),
   };
@@ -79,31 +79,31 @@ function conflict(err: unknown): never {
 }
 
 /** The owner's providers, by name. */
-export async function listProviders(ownerId: string): Promise<ProviderView[]> {
-  return db().modelProvider.findMany({ where: { ownerId }, select: view, orderBy: { name: "asc" } });
+export async function listProviders(workspaceId: string): Promise<ProviderView[]> {
+  return db().modelProvider.findMany({ where: { workspaceId }, select: view, orderBy: { name: "asc" } });
 }
 
 /** One of the owner's providers, or null (also for another user's id). */
-export async function getProvider(ownerId: string, id: string): Promise<ProviderView | null> {
-  return db().modelProvider.findFirst({ where: { id, ownerId }, select: view });
+export async function getProvider(workspaceId: string, id: string): Promise<ProviderView | null> {
+  return db().modelProvider.findFirst({ where: { id, workspaceId }, select: view });
 }
 
 /**
- * Stores a provider; the key is encrypted with AAD `provider:<id>:<ownerId>` before it is stored. Its
+ * Stores a provider; the key is encrypted with AAD `provider:<id>:<workspaceId>` before it is stored. Its
  * base URL is not checked here: lib/providers/settings.ts `createProvider` checks it first.
  */
-export async function insertProvider(ownerId: string, input: ProviderInput): Promise<ProviderView> {
+export async function insertProvider(workspaceId: string, input: ProviderInput): Promise<ProviderView> {
   const data = providerInputSchema.parse(input);
   const id = randomUUID();
   return db()
     .modelProvider.create({
       data: {
         id,
-        ownerId,
+        workspaceId,
         name: data.name,
         baseUrl: data.baseUrl,
         defaultModel: data.defaultModel,
-        ...keyFields(id, ownerId, data.apiKey),
+        ...keyFields(id, workspaceId, data.apiKey),
       },
       select: view,
     })
@@ -111,20 +111,24 @@ export async function insertProvider(ownerId: string, input: ProviderInput): Pro
 }
 
 /** Changes the owner's provider (its base URL unchecked: see insertProvider); null when it is not theirs. */
-export async function patchProvider(ownerId: string, id: string, patch: ProviderPatch): Promise<ProviderView | null> {
+export async function patchProvider(
+  workspaceId: string,
+  id: string,
+  patch: ProviderPatch,
+): Promise<ProviderView | null> {
   const { apiKey, ...rest } = providerPatchSchema.parse(patch);
   const result = await db()
-    .modelProvider.updateMany({ where: { id, ownerId }, data: { ...rest, ...keyFields(id, ownerId, apiKey) } })
+    .modelProvider.updateMany({ where: { id, workspaceId }, data: { ...rest, ...keyFields(id, workspaceId, apiKey) } })
     .catch(conflict);
-  return result.count ? getProvider(ownerId, id) : null;
+  return result.count ? getProvider(workspaceId, id) : null;
 }
 
 /** Deletes the owner's provider; false when it is not theirs. Clears it as the designer provider. */
-export async function deleteProvider(ownerId: string, id: string): Promise<boolean> {
-  const result = await db().modelProvider.deleteMany({ where: { id, ownerId } });
+export async function deleteProvider(workspaceId: string, id: string): Promise<boolean> {
+  const result = await db().modelProvider.deleteMany({ where: { id, workspaceId } });
   if (result.count) {
     await db().userSettings.updateMany({
-      where: { userId: ownerId, designerProviderId: id },
+      where: { userId: workspaceId, designerProviderId: id },
       data: { designerProviderId: null },
     });
   }
@@ -132,9 +136,9 @@ export async function deleteProvider(ownerId: string, id: string): Promise<boole
 }
 
 /** Server-only: the provider with its decrypted key (for model calls and "Test connection"). */
-export async function getProviderSecret(ownerId: string, id: string): Promise<ProviderSecret | null> {
-  const row = await db().modelProvider.findFirst({ where: { id, ownerId } });
+export async function getProviderSecret(workspaceId: string, id: string): Promise<ProviderSecret | null> {
+  const row = await db().modelProvider.findFirst({ where: { id, workspaceId } });
   if (!row) return null;
-  const apiKey = row.apiKeyCipher ? decryptSecret(keyring(), row.apiKeyCipher, providerAad(row.id, ownerId)) : null;
+  const apiKey = row.apiKeyCipher ? decryptSecret(keyring(), row.apiKeyCipher, providerAad(row.id, workspaceId)) : null;
   return { id: row.id, name: row.name, baseUrl: row.baseUrl, defaultModel: row.defaultModel, apiKey };
 }

@@ -103,13 +103,13 @@ function summaryOf({ workflowVersion, _count, ...r }: SummaryRow): RunSummary {
 
 /** The owner's runs, newest first, filtered; another user's runs never appear. */
 export async function listRunsForOwner(
-  ownerId: string,
+  workspaceId: string,
   filter: RunListFilter = {},
 ): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
   const f = runListFilterSchema.parse(filter);
   const rows = await db().run.findMany({
     where: {
-      ownerId,
+      workspaceId,
       ...(f.status ? { status: f.status } : {}),
       ...(f.trigger ? { trigger: f.trigger } : {}),
       ...(f.workflowId ? { workflowVersion: { workflowId: f.workflowId } } : {}),
@@ -124,9 +124,9 @@ export async function listRunsForOwner(
 }
 
 /** One of the owner's runs with its steps, or null (someone else's run looks exactly like a missing one). */
-export async function getRunForOwner(ownerId: string, runId: string): Promise<RunDetail | null> {
+export async function getRunForOwner(workspaceId: string, runId: string): Promise<RunDetail | null> {
   const row = await db().run.findFirst({
-    where: { id: runId, ownerId },
+    where: { id: runId, workspaceId },
     select: { ...summarySelect, inputs: true, outputs: true, cancelRequested: true },
   });
   // steps, counters, last seq and a logged end with the run's log folded in (a running run's may be ahead of its rows)
@@ -163,9 +163,9 @@ export async function getRunForOwner(ownerId: string, runId: string): Promise<Ru
   };
 }
 
-/** True when the run exists and belongs to `ownerId` (authorises the SSE stream). */
-export async function isRunOwnedBy(ownerId: string, runId: string): Promise<boolean> {
-  const n = await db().run.count({ where: { id: runId, ownerId } });
+/** True when the run exists and belongs to `workspaceId` (authorises the SSE stream). */
+export async function isRunOwnedBy(workspaceId: string, runId: string): Promise<boolean> {
+  const n = await db().run.count({ where: { id: runId, workspaceId } });
   return n === 1;
 }
 
@@ -178,10 +178,10 @@ export const personStepSql = (run: string) =>
   `EXISTS (SELECT 1 FROM "Step" s WHERE s."runId" = ${run} AND s.status = 'waiting' AND COALESCE(s.output->'request'->>'kind', '') <> 'subflow')`;
 
 /** How many of the owner's runs wait for a person (a human review to answer): the navigation shows it. A run waiting only for its subflows' runs is not counted. */
-export async function countWaitingRuns(ownerId: string): Promise<number> {
+export async function countWaitingRuns(workspaceId: string): Promise<number> {
   const rows = await db().$queryRawUnsafe<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM "Run" r WHERE r."ownerId" = $1 AND r.status = 'waiting' AND ${personStepSql("r.id")}`,
-    ownerId,
+    `SELECT count(*)::int AS n FROM "Run" r WHERE r."workspaceId" = $1 AND r.status = 'waiting' AND ${personStepSql("r.id")}`,
+    workspaceId,
   );
   return rows[0]?.n ?? 0;
 }

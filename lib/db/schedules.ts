@@ -23,7 +23,7 @@ export interface ScheduleView {
 /** What the fire job reads (system side: the worker, not a request). */
 export interface ScheduleToFire {
   id: string;
-  ownerId: string;
+  workspaceId: string;
   workflowId: string;
   inputs: Record<string, unknown>;
   enabled: boolean;
@@ -54,28 +54,28 @@ const asView = (row: Omit<ScheduleView, "inputs"> & { inputs: Prisma.JsonValue }
 
 /** Adds a schedule to the owner's workflow (not_found for another user's; conflict past the limit). */
 export async function createScheduleRow(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   data: { cron: string; timezone: string; inputs: Record<string, unknown> },
 ): Promise<ScheduleView> {
   const [workflow, count] = await Promise.all([
-    db().workflow.findFirst({ where: { id: workflowId, ownerId }, select: { id: true } }),
-    db().schedule.count({ where: { ownerId } }),
+    db().workflow.findFirst({ where: { id: workflowId, workspaceId }, select: { id: true } }),
+    db().schedule.count({ where: { workspaceId } }),
   ]);
   if (!workflow) throw notFound("Workflow not found");
   if (count >= MAX_SCHEDULES_PER_USER)
     throw new AppError("conflict", `You already have ${MAX_SCHEDULES_PER_USER} schedules: delete one first.`);
   const row = await db().schedule.create({
-    data: { ownerId, workflowId, ...data, inputs: data.inputs as Prisma.InputJsonValue },
+    data: { workspaceId, workflowId, ...data, inputs: data.inputs as Prisma.InputJsonValue },
     select: view,
   });
   return asView(row);
 }
 
 /** The owner's schedules of one workflow, oldest first. */
-export async function listSchedules(ownerId: string, workflowId: string): Promise<ScheduleView[]> {
+export async function listSchedules(workspaceId: string, workflowId: string): Promise<ScheduleView[]> {
   const rows = await db().schedule.findMany({
-    where: { ownerId, workflowId },
+    where: { workspaceId, workflowId },
     orderBy: { createdAt: "asc" },
     select: view,
   });
@@ -84,13 +84,13 @@ export async function listSchedules(ownerId: string, workflowId: string): Promis
 
 /** Changes one of the owner's schedules of that workflow: timing and inputs (a changed timing may fire its next tick anew); null when not theirs. */
 export async function updateScheduleRow(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   id: string,
   data: { cron: string; timezone: string; inputs: Record<string, unknown> },
 ): Promise<ScheduleView | null> {
   const { count } = await db().schedule.updateMany({
-    where: { id, ownerId, workflowId },
+    where: { id, workspaceId, workflowId },
     data: { ...data, inputs: data.inputs as Prisma.InputJsonValue },
   });
   if (!count) return null;
@@ -98,15 +98,19 @@ export async function updateScheduleRow(
 }
 
 /** Pauses or resumes one of the owner's schedules; null when not theirs. */
-export async function setScheduleEnabled(ownerId: string, id: string, enabled: boolean): Promise<ScheduleView | null> {
-  const { count } = await db().schedule.updateMany({ where: { id, ownerId }, data: { enabled } });
+export async function setScheduleEnabled(
+  workspaceId: string,
+  id: string,
+  enabled: boolean,
+): Promise<ScheduleView | null> {
+  const { count } = await db().schedule.updateMany({ where: { id, workspaceId }, data: { enabled } });
   if (!count) return null;
   return asView(await db().schedule.findUniqueOrThrow({ where: { id }, select: view }));
 }
 
 /** Deletes one of the owner's schedules; false when not theirs. */
-export async function deleteScheduleRow(ownerId: string, id: string): Promise<boolean> {
-  const { count } = await db().schedule.deleteMany({ where: { id, ownerId } });
+export async function deleteScheduleRow(workspaceId: string, id: string): Promise<boolean> {
+  const { count } = await db().schedule.deleteMany({ where: { id, workspaceId } });
   return count > 0;
 }
 
@@ -116,7 +120,7 @@ export async function scheduleToFire(id: string): Promise<ScheduleToFire | null>
     where: { id },
     select: {
       id: true,
-      ownerId: true,
+      workspaceId: true,
       workflowId: true,
       inputs: true,
       enabled: true,

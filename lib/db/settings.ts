@@ -27,8 +27,8 @@ export const settingsPatchSchema = z.object({
 export type SettingsPatch = z.input<typeof settingsPatchSchema>;
 
 /** The owner's settings (defaults when none are stored). A stored price table that no longer parses reads as {}. */
-export async function getSettings(ownerId: string): Promise<SettingsView> {
-  const row = await db().userSettings.findUnique({ where: { userId: ownerId } });
+export async function getSettings(workspaceId: string): Promise<SettingsView> {
+  const row = await db().userSettings.findUnique({ where: { userId: workspaceId } });
   const prices = priceTableSchema.safeParse(row?.prices ?? {});
   return {
     designerProviderId: row?.designerProviderId ?? null,
@@ -38,10 +38,10 @@ export async function getSettings(ownerId: string): Promise<SettingsView> {
 }
 
 /** Saves a patch; a designer provider that is not the owner's is not_found. */
-export async function updateSettings(ownerId: string, patch: SettingsPatch): Promise<SettingsView> {
+export async function updateSettings(workspaceId: string, patch: SettingsPatch): Promise<SettingsView> {
   const data = settingsPatchSchema.parse(patch);
   if (data.designerProviderId) {
-    const owned = await db().modelProvider.count({ where: { id: data.designerProviderId, ownerId } });
+    const owned = await db().modelProvider.count({ where: { id: data.designerProviderId, workspaceId } });
     if (!owned) throw notFound("Provider not found");
   }
   const fields = {
@@ -50,9 +50,9 @@ export async function updateSettings(ownerId: string, patch: SettingsPatch): Pro
     ...(data.prices !== undefined && { prices: data.prices as Prisma.InputJsonValue }),
   };
   await db().userSettings.upsert({
-    where: { userId: ownerId },
-    create: { userId: ownerId, ...fields },
+    where: { userId: workspaceId },
+    create: { userId: workspaceId, ...fields },
     update: fields,
   });
-  return getSettings(ownerId);
+  return getSettings(workspaceId);
 }

@@ -59,18 +59,18 @@ const toView = (row: Omit<ShareLinkView, "active">, now = Date.now()): ShareLink
  * the owner's: the caller answers 404).
  */
 export async function createShareLink(
-  ownerId: string,
+  workspaceId: string,
   runId: string,
   input: CreateShareInput = {},
 ): Promise<{ token: string; link: ShareLinkView } | null> {
   const opts = createShareSchema.parse(input);
-  const owned = await db().run.count({ where: { id: runId, ownerId } });
+  const owned = await db().run.count({ where: { id: runId, workspaceId } });
   if (owned !== 1) return null;
   const token = randomBytes(32).toString("base64url");
   const row = await db().shareLink.create({
     data: {
       runId,
-      ownerId,
+      workspaceId,
       tokenHash: hashShareToken(token),
       includeContent: opts.includeContent,
       expiresAt: new Date(Date.now() + shareExpiries[opts.expiresIn]),
@@ -81,9 +81,9 @@ export async function createShareLink(
 }
 
 /** The owner's links of one run, newest first (another user's run lists nothing). */
-export async function listShareLinks(ownerId: string, runId: string): Promise<ShareLinkView[]> {
+export async function listShareLinks(workspaceId: string, runId: string): Promise<ShareLinkView[]> {
   const rows = await db().shareLink.findMany({
-    where: { ownerId, runId },
+    where: { workspaceId, runId },
     orderBy: { createdAt: "desc" },
     select: viewSelect,
   });
@@ -92,8 +92,8 @@ export async function listShareLinks(ownerId: string, runId: string): Promise<Sh
 }
 
 /** Revokes one of the owner's links (idempotent); false when it is not theirs. */
-export async function revokeShareLink(ownerId: string, linkId: string): Promise<boolean> {
-  const link = await db().shareLink.findFirst({ where: { id: linkId, ownerId }, select: { revokedAt: true } });
+export async function revokeShareLink(workspaceId: string, linkId: string): Promise<boolean> {
+  const link = await db().shareLink.findFirst({ where: { id: linkId, workspaceId }, select: { revokedAt: true } });
   if (!link) return false;
   if (!link.revokedAt) await db().shareLink.update({ where: { id: linkId }, data: { revokedAt: new Date() } });
   return true;

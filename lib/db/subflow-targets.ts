@@ -39,7 +39,7 @@ const fieldsOf = (raw: unknown): Field[] => fieldList.safeParse(raw ?? []).data 
  * version (its draft's while nothing is saved) and of the versions where they changed, not whole
  * documents: the editor page and every designer request load this list.
  */
-export async function listSubflowTargets(ownerId: string): Promise<SubflowTarget[]> {
+export async function listSubflowTargets(workspaceId: string): Promise<SubflowTarget[]> {
   const rows = await db().$queryRaw<
     {
       id: string;
@@ -62,7 +62,7 @@ export async function listSubflowTargets(ownerId: string): Promise<SubflowTarget
         WHERE c.n = 1 OR c.inputs IS DISTINCT FROM c."prevInputs" OR c.outputs IS DISTINCT FROM c."prevOutputs") AS history
     FROM "Workflow" w
     LEFT JOIN LATERAL (SELECT version, document FROM "WorkflowVersion" WHERE "workflowId" = w.id ORDER BY version DESC LIMIT 1) v ON true
-    WHERE w."ownerId" = ${ownerId}
+    WHERE w."workspaceId" = ${workspaceId}
     ORDER BY w.name ASC, w."createdAt" ASC`;
   const inputsOf = (raw: unknown) =>
     fieldsOf(raw).map(({ key, type, required, description }) => ({ key, type, required, description }));

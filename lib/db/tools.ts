@@ -71,7 +71,7 @@ export interface ToolVersionRow {
 /** A tool with its versions (newest first). */
 export interface ToolRow {
   id: string;
-  ownerId: string;
+  workspaceId: string;
   name: string;
   description: string;
   kind: string;
@@ -84,13 +84,13 @@ const withVersions = { versions: { orderBy: { version: "desc" } } } as const;
  * Saves code as a tool version for the owner: a new tool (v1), a new version when the code or
  * schema changed, or the existing version when the hash is the same. New versions are NOT approved.
  */
-export async function saveCodeTool(ownerId: string, input: CodeToolInput): Promise<ToolVersionRow> {
+export async function saveCodeTool(workspaceId: string, input: CodeToolInput): Promise<ToolVersionRow> {
   const data = codeToolInputSchema.parse(input);
   const codeHash = hashCode(data.code);
   return db().$transaction(async (tx) => {
     const tool = await tx.tool.upsert({
-      where: { ownerId_name: { ownerId, name: data.name } },
-      create: { ownerId, name: data.name, description: data.description, kind: "code" },
+      where: { workspaceId_name: { workspaceId, name: data.name } },
+      create: { workspaceId, name: data.name, description: data.description, kind: "code" },
       update: { description: data.description },
       include: { versions: { orderBy: { version: "desc" }, take: 1 } },
     });
@@ -120,11 +120,11 @@ export async function saveCodeTool(ownerId: string, input: CodeToolInput): Promi
  * the hash is not the version's, or the stored code no longer hashes to it (tampered).
  */
 export async function approveToolVersion(
-  ownerId: string,
+  workspaceId: string,
   versionId: string,
   reviewedHash: string,
 ): Promise<ToolVersionRow> {
-  const row = await db().toolVersion.findFirst({ where: { id: versionId, tool: { ownerId } } });
+  const row = await db().toolVersion.findFirst({ where: { id: versionId, tool: { workspaceId } } });
   if (!row) throw notFound("Tool version not found");
   if (row.codeHash !== reviewedHash || row.code === null || hashCode(row.code) !== reviewedHash) {
     throw new AppError("conflict", "The code changed since it was reviewed; review it again");
@@ -136,30 +136,30 @@ export async function approveToolVersion(
  * The owner withdraws approval of ONE version: it stops running at once (an agent that named the tool
  * falls back to an older approved version, if any, else the tool is unapproved). False when not theirs.
  */
-export async function revokeToolVersion(ownerId: string, versionId: string): Promise<boolean> {
+export async function revokeToolVersion(workspaceId: string, versionId: string): Promise<boolean> {
   const { count } = await db().toolVersion.updateMany({
-    where: { id: versionId, tool: { ownerId } },
+    where: { id: versionId, tool: { workspaceId } },
     data: { approvedAt: null },
   });
   return count === 1;
 }
 
 /** The owner's tools with their versions, by name. */
-export async function listTools(ownerId: string): Promise<ToolRow[]> {
-  return db().tool.findMany({ where: { ownerId }, orderBy: { name: "asc" }, include: withVersions });
+export async function listTools(workspaceId: string): Promise<ToolRow[]> {
+  return db().tool.findMany({ where: { workspaceId }, orderBy: { name: "asc" }, include: withVersions });
 }
 
 /** One of the owner's tools by id or name (null when absent or not theirs). */
-export async function findTool(ownerId: string, by: { toolId?: string; name?: string }): Promise<ToolRow | null> {
-  if (by.toolId) return db().tool.findFirst({ where: { id: by.toolId, ownerId }, include: withVersions });
+export async function findTool(workspaceId: string, by: { toolId?: string; name?: string }): Promise<ToolRow | null> {
+  if (by.toolId) return db().tool.findFirst({ where: { id: by.toolId, workspaceId }, include: withVersions });
   if (by.name)
-    return db().tool.findUnique({ where: { ownerId_name: { ownerId, name: by.name } }, include: withVersions });
+    return db().tool.findUnique({ where: { workspaceId_name: { workspaceId, name: by.name } }, include: withVersions });
   return null;
 }
 
 /** Deletes one of the owner's tools with all versions; false when not theirs. */
-export async function deleteTool(ownerId: string, toolId: string): Promise<boolean> {
-  const { count } = await db().tool.deleteMany({ where: { id: toolId, ownerId } });
+export async function deleteTool(workspaceId: string, toolId: string): Promise<boolean> {
+  const { count } = await db().tool.deleteMany({ where: { id: toolId, workspaceId } });
   return count === 1;
 }
 
@@ -168,7 +168,7 @@ export async function deleteTool(ownerId: string, toolId: string): Promise<boole
  * version's "code", so a changed command/URL is a new version that needs the owner's approval again).
  */
 export async function saveMcpServer(
-  ownerId: string,
+  workspaceId: string,
   name: string,
   config: Record<string, unknown>,
 ): Promise<ToolVersionRow> {
@@ -180,8 +180,8 @@ export async function saveMcpServer(
     .parse(name);
   return db().$transaction(async (tx) => {
     const tool = await tx.tool.upsert({
-      where: { ownerId_name: { ownerId, name: server } },
-      create: { ownerId, name: server, description: `MCP server ${server}`, kind: "mcp" },
+      where: { workspaceId_name: { workspaceId, name: server } },
+      create: { workspaceId, name: server, description: `MCP server ${server}`, kind: "mcp" },
       update: {},
       include: { versions: { orderBy: { version: "desc" }, take: 1 } },
     });

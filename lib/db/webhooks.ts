@@ -44,7 +44,7 @@ export interface WebhookView {
 /** What a call needs (system side: the caller holds the secret, not a session). */
 export interface WebhookTarget {
   id: string;
-  ownerId: string;
+  workspaceId: string;
   workflowId: string;
   name: string;
   inputMode: WebhookInputMode;
@@ -85,59 +85,63 @@ const newSecret = (): string => `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toStr
  * hash is stored). not_found for another user's workflow; conflict past MAX_WEBHOOKS_PER_USER.
  */
 export async function createWebhookRow(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   data: { name: string; inputMode: WebhookInputMode; payloadField: string | null },
 ): Promise<{ webhook: WebhookView; secret: string }> {
   const [workflow, count] = await Promise.all([
-    db().workflow.findFirst({ where: { id: workflowId, ownerId }, select: { id: true } }),
-    db().webhook.count({ where: { ownerId } }),
+    db().workflow.findFirst({ where: { id: workflowId, workspaceId }, select: { id: true } }),
+    db().webhook.count({ where: { workspaceId } }),
   ]);
   if (!workflow) throw notFound("Workflow not found");
   if (count >= MAX_WEBHOOKS_PER_USER)
     throw new AppError("conflict", `You already have ${MAX_WEBHOOKS_PER_USER} webhooks: delete one first.`);
   const secret = newSecret();
   const webhook = await db().webhook.create({
-    data: { ownerId, workflowId, ...data, secretHash: hashWebhookSecret(secret), lastFour: secret.slice(-4) },
+    data: { workspaceId, workflowId, ...data, secretHash: hashWebhookSecret(secret), lastFour: secret.slice(-4) },
     select: view,
   });
   return { webhook: asView(webhook), secret };
 }
 
 /** The owner's webhooks of one workflow, oldest first. */
-export async function listWebhooks(ownerId: string, workflowId: string): Promise<WebhookView[]> {
+export async function listWebhooks(workspaceId: string, workflowId: string): Promise<WebhookView[]> {
   return (
-    await db().webhook.findMany({ where: { ownerId, workflowId }, orderBy: { createdAt: "asc" }, select: view })
+    await db().webhook.findMany({ where: { workspaceId, workflowId }, orderBy: { createdAt: "asc" }, select: view })
   ).map(asView);
 }
 
 /** Renames one of the owner's webhooks of that workflow or changes what it does with a body (its URL stays); null when not theirs. */
 export async function updateWebhookRow(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   id: string,
   data: { name: string; inputMode: WebhookInputMode; payloadField: string | null },
 ): Promise<WebhookView | null> {
-  const { count } = await db().webhook.updateMany({ where: { id, ownerId, workflowId }, data });
+  const { count } = await db().webhook.updateMany({ where: { id, workspaceId, workflowId }, data });
   if (!count) return null;
   return asView(await db().webhook.findUniqueOrThrow({ where: { id }, select: view }));
 }
 
 /** Pauses or resumes one of the owner's webhooks; null when not theirs. */
-export async function setWebhookEnabled(ownerId: string, id: string, enabled: boolean): Promise<WebhookView | null> {
-  const { count } = await db().webhook.updateMany({ where: { id, ownerId }, data: { enabled } });
+export async function setWebhookEnabled(
+  workspaceId: string,
+  id: string,
+  enabled: boolean,
+): Promise<WebhookView | null> {
+  const { count } = await db().webhook.updateMany({ where: { id, workspaceId }, data: { enabled } });
   if (!count) return null;
   return asView(await db().webhook.findUniqueOrThrow({ where: { id }, select: view }));
 }
 
 /** Gives one of the owner's webhooks a new secret (the old URL stops working at once); null when not theirs. */
 export async function rotateWebhookSecret(
-  ownerId: string,
+  workspaceId: string,
   id: string,
 ): Promise<{ webhook: WebhookView; secret: string } | null> {
   const secret = newSecret();
   const { count } = await db().webhook.updateMany({
-    where: { id, ownerId },
+    where: { id, workspaceId },
     data: { secretHash: hashWebhookSecret(secret), lastFour: secret.slice(-4) },
   });
   if (!count) return null;
@@ -145,8 +149,8 @@ export async function rotateWebhookSecret(
 }
 
 /** Deletes one of the owner's webhooks; false when not theirs. */
-export async function deleteWebhookRow(ownerId: string, id: string): Promise<boolean> {
-  const { count } = await db().webhook.deleteMany({ where: { id, ownerId } });
+export async function deleteWebhookRow(workspaceId: string, id: string): Promise<boolean> {
+  const { count } = await db().webhook.deleteMany({ where: { id, workspaceId } });
   return count > 0;
 }
 
@@ -157,7 +161,7 @@ export async function webhookBySecret(secret: string): Promise<WebhookTarget | n
     where: { secretHash: hashWebhookSecret(secret) },
     select: {
       id: true,
-      ownerId: true,
+      workspaceId: true,
       workflowId: true,
       name: true,
       inputMode: true,

@@ -36,12 +36,12 @@ describe("lib/db/workflows", () => {
     expect((await listWorkflows(a.id))[0]).toMatchObject({ schedules: 0, webhooks: 0 });
     await db().schedule.createMany({
       data: [
-        { ownerId: a.id, workflowId: wf.id, cron: "0 9 * * *", timezone: "UTC" },
-        { ownerId: a.id, workflowId: wf.id, cron: "0 10 * * *", timezone: "UTC", enabled: false },
+        { workspaceId: a.id, workflowId: wf.id, cron: "0 9 * * *", timezone: "UTC" },
+        { workspaceId: a.id, workflowId: wf.id, cron: "0 10 * * *", timezone: "UTC", enabled: false },
       ],
     });
     await db().webhook.create({
-      data: { ownerId: a.id, workflowId: wf.id, name: "h", secretHash: `h-${wf.id}`, lastFour: "abcd" },
+      data: { workspaceId: a.id, workflowId: wf.id, name: "h", secretHash: `h-${wf.id}`, lastFour: "abcd" },
     });
     expect((await listWorkflows(a.id))[0]).toMatchObject({ id: wf.id, schedules: 1, webhooks: 1 });
   });

@@ -89,9 +89,9 @@ export interface WorkflowListItem extends WorkflowSummary {
 }
 
 /** The owner's workflows, most recently updated first. */
-export async function listWorkflows(ownerId: string): Promise<WorkflowListItem[]> {
+export async function listWorkflows(workspaceId: string): Promise<WorkflowListItem[]> {
   const rows = await db().workflow.findMany({
-    where: { ownerId },
+    where: { workspaceId },
     orderBy: { updatedAt: "desc" },
     select: {
       id: true,
@@ -115,9 +115,9 @@ export async function listWorkflows(ownerId: string): Promise<WorkflowListItem[]
 }
 
 /** One of the owner's workflows, or null (another user's id looks exactly like a missing one). */
-export async function getWorkflow(ownerId: string, id: string): Promise<WorkflowDetail | null> {
+export async function getWorkflow(workspaceId: string, id: string): Promise<WorkflowDetail | null> {
   const row = await db().workflow.findFirst({
-    where: { id, ownerId },
+    where: { id, workspaceId },
     include: {
       _count: { select: { versions: true } },
       versions: { select: { version: true }, orderBy: { version: "desc" }, take: 1 },
@@ -140,9 +140,9 @@ export async function getWorkflow(ownerId: string, id: string): Promise<Workflow
 }
 
 /** The owner's workflows as scripts see them, most recently updated first. */
-export async function listWorkflowApiViews(ownerId: string): Promise<WorkflowApiView[]> {
+export async function listWorkflowApiViews(workspaceId: string): Promise<WorkflowApiView[]> {
   const rows = await db().workflow.findMany({
-    where: { ownerId },
+    where: { workspaceId },
     orderBy: { updatedAt: "desc" },
     select: {
       id: true,
@@ -192,12 +192,12 @@ export function refuseAboveCeilings(raw: unknown): void {
 }
 
 /** Creates a workflow from a document (parsed by lib/workflow's schema); name/description come from it. */
-export async function createWorkflow(ownerId: string, document: WorkflowInput): Promise<WorkflowSummary> {
+export async function createWorkflow(workspaceId: string, document: WorkflowInput): Promise<WorkflowSummary> {
   const doc = workflowSchema.parse(document);
   refuseAboveCeilings(doc);
   const name = nameSchema.catch("Untitled workflow").parse(doc.name);
   const row = await db().workflow.create({
-    data: { ownerId, name, description: doc.description, draft: json({ ...doc, name }) },
+    data: { workspaceId, name, description: doc.description, draft: json({ ...doc, name }) },
   });
   return {
     id: row.id,
@@ -215,14 +215,14 @@ export async function createWorkflow(ownerId: string, document: WorkflowInput): 
  * is also written into the draft so the two never disagree.
  */
 export async function updateWorkflow(
-  ownerId: string,
+  workspaceId: string,
   id: string,
   patch: WorkflowPatch,
 ): Promise<WorkflowDetail | null> {
   const data = workflowPatchSchema.parse(patch);
   if (data.draft) refuseAboveCeilings(data.draft);
   const current =
-    data.draft ?? (await db().workflow.findFirst({ where: { id, ownerId }, select: { draft: true } }))?.draft;
+    data.draft ?? (await db().workflow.findFirst({ where: { id, workspaceId }, select: { draft: true } }))?.draft;
   if (current === undefined) return null;
   const draft = { ...(draftSchema.safeParse(current).data ?? {}) };
   if (data.name !== undefined) draft.name = data.name;
@@ -230,15 +230,15 @@ export async function updateWorkflow(
   const name = data.name ?? nameSchema.catch("Untitled workflow").parse(draft.name);
   const description = data.description ?? (typeof draft.description === "string" ? draft.description : "");
   const result = await db().workflow.updateMany({
-    where: { id, ownerId },
+    where: { id, workspaceId },
     data: { name, description, draft: json(draft) },
   });
-  return result.count ? getWorkflow(ownerId, id) : null;
+  return result.count ? getWorkflow(workspaceId, id) : null;
 }
 
 /** Deletes the owner's workflow with its versions (and their runs); false when not theirs. */
-export async function deleteWorkflow(ownerId: string, id: string): Promise<boolean> {
-  const result = await db().workflow.deleteMany({ where: { id, ownerId } });
+export async function deleteWorkflow(workspaceId: string, id: string): Promise<boolean> {
+  const result = await db().workflow.deleteMany({ where: { id, workspaceId } });
   return result.count > 0;
 }
 
@@ -248,12 +248,12 @@ export async function deleteWorkflow(ownerId: string, id: string): Promise<boole
  * Null when the workflow is not the owner's.
  */
 export async function saveWorkflowVersion(
-  ownerId: string,
+  workspaceId: string,
   id: string,
   message = "",
 ): Promise<WorkflowVersionSummary | null> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const wf = await db().workflow.findFirst({ where: { id, ownerId }, select: { draft: true } });
+    const wf = await db().workflow.findFirst({ where: { id, workspaceId }, select: { draft: true } });
     if (!wf) return null;
     const parsed = workflowSchema.safeParse(wf.draft);
     if (!parsed.success)
@@ -279,9 +279,9 @@ export async function saveWorkflowVersion(
 }
 
 /** The owner's workflow's versions, newest first; null when the workflow is not theirs. */
-export async function listWorkflowVersions(ownerId: string, id: string): Promise<WorkflowVersionSummary[] | null> {
+export async function listWorkflowVersions(workspaceId: string, id: string): Promise<WorkflowVersionSummary[] | null> {
   const wf = await db().workflow.findFirst({
-    where: { id, ownerId },
+    where: { id, workspaceId },
     select: {
       versions: { select: { id: true, version: true, message: true, createdAt: true }, orderBy: { version: "desc" } },
     },
@@ -290,8 +290,11 @@ export async function listWorkflowVersions(ownerId: string, id: string): Promise
 }
 
 /** One saved version with its document, by version id; null when not the owner's. */
-export async function getWorkflowVersion(ownerId: string, versionId: string): Promise<WorkflowVersionDetail | null> {
-  const row = await db().workflowVersion.findFirst({ where: { id: versionId, workflow: { ownerId } } });
+export async function getWorkflowVersion(
+  workspaceId: string,
+  versionId: string,
+): Promise<WorkflowVersionDetail | null> {
+  const row = await db().workflowVersion.findFirst({ where: { id: versionId, workflow: { workspaceId } } });
   if (!row) return null;
   return {
     id: row.id,
@@ -305,11 +308,11 @@ export async function getWorkflowVersion(ownerId: string, versionId: string): Pr
 
 /** The input fields of the owner's workflow's newest saved version; null when it has none (or is not theirs). */
 export async function latestVersionInputs(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
 ): Promise<{ version: number; inputs: Field[] } | null> {
   const row = await db().workflowVersion.findFirst({
-    where: { workflowId, workflow: { ownerId } },
+    where: { workflowId, workflow: { workspaceId } },
     orderBy: { version: "desc" },
     select: { version: true, document: true },
   });

@@ -18,12 +18,12 @@ export interface EvaluationTarget {
 }
 
 /**
- * Starts a stored evaluation for `ownerId`: the row is created (running) before this returns; the
+ * Starts a stored evaluation for `workspaceId`: the row is created (running) before this returns; the
  * requests then run one after another, each row stored as it finishes, the summary at the end.
  * `done` settles when it is over (it never rejects: a failure is stored on the row).
  */
 export async function startEvaluation(
-  ownerId: string,
+  workspaceId: string,
   target: EvaluationTarget,
   options: {
     ids?: readonly string[];
@@ -33,7 +33,7 @@ export async function startEvaluation(
   } = { source: "ui" },
 ): Promise<{ evaluation: EvaluationView; done: Promise<void> }> {
   const entries = evaluationEntries(options.ids);
-  const evaluation = await createEvaluation(ownerId, {
+  const evaluation = await createEvaluation(workspaceId, {
     label: target.label,
     model: target.config.model,
     path: target.path,
@@ -41,7 +41,7 @@ export async function startEvaluation(
     total: entries.length,
     source: options.source,
   });
-  const model = llmDesignerModel(target.config, { path: target.path, memory: dbPathMemory(ownerId) });
+  const model = llmDesignerModel(target.config, { path: target.path, memory: dbPathMemory(workspaceId) });
   const done = (async () => {
     const rows: EvaluationRow[] = [];
     try {
@@ -51,9 +51,9 @@ export async function startEvaluation(
         await recordRows(evaluation.id, rows);
       }
       await finishEvaluation(evaluation.id, { rows, summary: summariseEvaluation(rows) });
-      log.info("designer evaluation finished", { ownerId, id: evaluation.id, requests: rows.length });
+      log.info("designer evaluation finished", { workspaceId, id: evaluation.id, requests: rows.length });
     } catch (err) {
-      log.warn("designer evaluation failed", { ownerId, id: evaluation.id, err });
+      log.warn("designer evaluation failed", { workspaceId, id: evaluation.id, err });
       await finishEvaluation(evaluation.id, { rows, error: (err as Error).message }).catch(() => undefined);
     }
   })();

@@ -62,7 +62,7 @@ const json = (v: unknown) => v as Prisma.InputJsonValue;
 
 /** Starts a stored evaluation (status running). */
 export async function createEvaluation(
-  ownerId: string,
+  workspaceId: string,
   input: {
     label: string;
     model: string;
@@ -72,7 +72,7 @@ export async function createEvaluation(
     source: "ui" | "command";
   },
 ): Promise<EvaluationView> {
-  return view(await db().designerEvaluation.create({ data: { ownerId, ...input, status: "running" } }));
+  return view(await db().designerEvaluation.create({ data: { workspaceId, ...input, status: "running" } }));
 }
 
 /** Records the rows so far (progress). */
@@ -93,22 +93,22 @@ export async function finishEvaluation(
 }
 
 /** One of the owner's evaluations, or null. */
-export async function getEvaluation(ownerId: string, id: string): Promise<EvaluationView | null> {
-  const row = await db().designerEvaluation.findFirst({ where: { id, ownerId } });
+export async function getEvaluation(workspaceId: string, id: string): Promise<EvaluationView | null> {
+  const row = await db().designerEvaluation.findFirst({ where: { id, workspaceId } });
   return row ? view(row) : null;
 }
 
 /** The owner's evaluations, newest first. */
-export async function listEvaluations(ownerId: string, take = 20): Promise<EvaluationView[]> {
-  return (await db().designerEvaluation.findMany({ where: { ownerId }, orderBy: { createdAt: "desc" }, take })).map(
+export async function listEvaluations(workspaceId: string, take = 20): Promise<EvaluationView[]> {
+  return (await db().designerEvaluation.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" }, take })).map(
     (r) => view(r),
   );
 }
 
 /** The owner's evaluation still running, if any (one at a time). */
-export async function runningEvaluation(ownerId: string): Promise<EvaluationView | null> {
+export async function runningEvaluation(workspaceId: string): Promise<EvaluationView | null> {
   const rows = await db().designerEvaluation.findMany({
-    where: { ownerId, status: "running" },
+    where: { workspaceId, status: "running" },
     orderBy: { createdAt: "desc" },
   });
   return rows.map((r) => view(r)).find((v) => v.status === "running") ?? null;

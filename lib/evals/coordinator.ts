@@ -22,7 +22,7 @@ export const EXPERIMENT_POLL_MS = 300;
 
 type Experiment = {
   id: string;
-  ownerId: string;
+  workspaceId: string;
   name: string;
   concurrency: number;
   cancelRequested: boolean;
@@ -55,7 +55,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  */
 export async function driveExperiment(
   id: string,
-  opts: { signal?: AbortSignal; pollMs?: number; resolver?: (ownerId: string) => ModelResolver } = {},
+  opts: { signal?: AbortSignal; pollMs?: number; resolver?: (workspaceId: string) => ModelResolver } = {},
 ): Promise<"done" | "stopped"> {
   const resolverFor = opts.resolver ?? ownerModelResolver;
   let resolve: ModelResolver | undefined;
@@ -69,7 +69,7 @@ export async function driveExperiment(
       variants: z.array(storedVariantSchema).parse(row.variants),
       evaluators: evaluatorListSchema.parse(row.evaluators),
     };
-    resolve ??= resolverFor(exp.ownerId);
+    resolve ??= resolverFor(exp.workspaceId);
     const cells = await db().experimentCell.findMany({
       where: { experimentId: id, status: { in: ["pending", "running"] } },
       orderBy: [{ ordinal: "asc" }, { variant: "asc" }],
@@ -112,7 +112,7 @@ async function startCell(exp: Experiment, cell: Cell): Promise<void> {
   let runId: string;
   try {
     const started = await startRun(
-      exp.ownerId,
+      exp.workspaceId,
       variant.workflowId,
       { inputs: (row.inputs ?? {}) as Record<string, unknown>, version: variant.version },
       {
@@ -132,7 +132,7 @@ async function startCell(exp: Experiment, cell: Cell): Promise<void> {
     data: { status: "running", runId },
   });
   // cancelled between the read and the start: the run just started is cancelled too
-  if (!marked.count) await cancelRun(exp.ownerId, runId, "The experiment was cancelled").catch(() => undefined);
+  if (!marked.count) await cancelRun(exp.workspaceId, runId, "The experiment was cancelled").catch(() => undefined);
 }
 
 async function refuse(cell: Cell, message: string): Promise<void> {
@@ -152,7 +152,7 @@ async function cancelGoing(exp: Experiment, going: Cell[]): Promise<void> {
   });
   for (const r of runs)
     if (!isTerminalRunStatus(r.status))
-      await cancelRun(exp.ownerId, r.id, "The experiment was cancelled").catch((err: unknown) =>
+      await cancelRun(exp.workspaceId, r.id, "The experiment was cancelled").catch((err: unknown) =>
         log.warn("cancel failed", { runId: r.id, err }),
       );
 }
@@ -181,7 +181,7 @@ async function settleEnded(
   });
   const done = runs.filter((r) => isTerminalRunStatus(r.status));
   if (!done.length) return 0;
-  const [usage, settings] = await Promise.all([usageByModel(done.map((r) => r.id)), getSettings(exp.ownerId)]);
+  const [usage, settings] = await Promise.all([usageByModel(done.map((r) => r.id)), getSettings(exp.workspaceId)]);
   const rowIds = going.filter((c) => done.some((r) => r.id === c.runId)).map((c) => c.rowId);
   const references = new Map(
     (await db().datasetRow.findMany({ where: { id: { in: rowIds } }, select: { id: true, reference: true } })).map(

@@ -60,28 +60,28 @@ const rowView = (r: {
 });
 
 /** The input fields of the owner's workflow (its draft's); 404 when it is not theirs. */
-export async function workflowFields(ownerId: string, workflowId: string): Promise<Field[]> {
-  const wf = await db().workflow.findFirst({ where: { id: workflowId, ownerId }, select: { draft: true } });
+export async function workflowFields(workspaceId: string, workflowId: string): Promise<Field[]> {
+  const wf = await db().workflow.findFirst({ where: { id: workflowId, workspaceId }, select: { draft: true } });
   if (!wf) throw notFound("Workflow not found");
   return workflowSchema.safeParse(wf.draft).data?.inputs ?? [];
 }
 
 /** Creates an empty dataset (version 0); 409 when the owner has one of that name. */
-export async function createDataset(ownerId: string, input: DatasetInput): Promise<{ id: string }> {
+export async function createDataset(workspaceId: string, input: DatasetInput): Promise<{ id: string }> {
   const data = datasetInputSchema.parse(input);
-  if (data.workflowId) await workflowFields(ownerId, data.workflowId);
-  const exists = await db().dataset.findFirst({ where: { ownerId, name: data.name }, select: { id: true } });
+  if (data.workflowId) await workflowFields(workspaceId, data.workflowId);
+  const exists = await db().dataset.findFirst({ where: { workspaceId, name: data.name }, select: { id: true } });
   if (exists) throw new AppError("conflict", `You have a dataset named "${data.name}" already.`);
   return db().dataset.create({
-    data: { ownerId, name: data.name, description: data.description, workflowId: data.workflowId ?? null },
+    data: { workspaceId, name: data.name, description: data.description, workflowId: data.workflowId ?? null },
     select: { id: true },
   });
 }
 
 /** The owner's datasets by name only (the run page's "add to dataset"), newest change first. */
-export async function datasetNames(ownerId: string): Promise<{ id: string; name: string }[]> {
+export async function datasetNames(workspaceId: string): Promise<{ id: string; name: string }[]> {
   return db().dataset.findMany({
-    where: { ownerId },
+    where: { workspaceId },
     orderBy: { updatedAt: "desc" },
     select: { id: true, name: true },
     take: 200,
@@ -89,10 +89,10 @@ export async function datasetNames(ownerId: string): Promise<{ id: string; name:
 }
 
 /** The owner's datasets, newest change first. */
-export async function listDatasets(ownerId: string): Promise<DatasetSummary[]> {
-  const rows = await db().dataset.findMany({ where: { ownerId }, orderBy: { updatedAt: "desc" } });
+export async function listDatasets(workspaceId: string): Promise<DatasetSummary[]> {
+  const rows = await db().dataset.findMany({ where: { workspaceId }, orderBy: { updatedAt: "desc" } });
   const names = await workflowNames(
-    ownerId,
+    workspaceId,
     rows.map((r) => r.workflowId),
   );
   return Promise.all(
@@ -109,11 +109,11 @@ export async function listDatasets(ownerId: string): Promise<DatasetSummary[]> {
   );
 }
 
-async function workflowNames(ownerId: string, ids: (string | null)[]): Promise<Map<string, string>> {
+async function workflowNames(workspaceId: string, ids: (string | null)[]): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((x): x is string => !!x))];
   if (!wanted.length) return new Map();
   const rows = await db().workflow.findMany({
-    where: { ownerId, id: { in: wanted } },
+    where: { workspaceId, id: { in: wanted } },
     select: { id: true, name: true },
   });
   return new Map(rows.map((r) => [r.id, r.name]));
@@ -121,15 +121,15 @@ async function workflowNames(ownerId: string, ids: (string | null)[]): Promise<M
 
 /** One of the owner's datasets with the rows of its current version (or `version`); 404 for anyone else's. */
 export async function getDataset(
-  ownerId: string,
+  workspaceId: string,
   id: string,
   version?: number,
 ): Promise<DatasetSummary & { rows: DatasetRowView[] }> {
-  const d = await db().dataset.findFirst({ where: { id, ownerId } });
+  const d = await db().dataset.findFirst({ where: { id, workspaceId } });
   if (!d) throw notFound("Dataset not found");
   const at = version ?? d.version;
   const rows = await db().datasetRow.findMany({ where: rowsOfVersion(d.id, at), orderBy: { ordinal: "asc" } });
-  const names = await workflowNames(ownerId, [d.workflowId]);
+  const names = await workflowNames(workspaceId, [d.workflowId]);
   return {
     id: d.id,
     name: d.name,
@@ -148,7 +148,7 @@ export async function getDataset(
  * orders concurrent changes). Answers the new version.
  */
 export async function addRows(
-  ownerId: string,
+  workspaceId: string,
   datasetId: string,
   drafts: readonly RowDraft[],
   sourceRunId?: string,
@@ -156,7 +156,7 @@ export async function addRows(
   if (!drafts.length) throw new AppError("bad_request", "No rows to add.");
   return db().$transaction(async (tx) => {
     const owned = await tx.dataset.updateMany({
-      where: { id: datasetId, ownerId },
+      where: { id: datasetId, workspaceId },
       data: { version: { increment: 1 } },
     });
     if (!owned.count) throw notFound("Dataset not found");
@@ -181,10 +181,10 @@ export async function addRows(
 }
 
 /** The fields a dataset's rows are checked against: its workflow's, or none (any inputs). */
-async function datasetFields(ownerId: string, datasetId: string): Promise<Field[] | undefined> {
-  const d = await db().dataset.findFirst({ where: { id: datasetId, ownerId }, select: { workflowId: true } });
+async function datasetFields(workspaceId: string, datasetId: string): Promise<Field[] | undefined> {
+  const d = await db().dataset.findFirst({ where: { id: datasetId, workspaceId }, select: { workflowId: true } });
   if (!d) throw notFound("Dataset not found");
-  return d.workflowId ? await workflowFields(ownerId, d.workflowId).catch(() => undefined) : undefined;
+  return d.workflowId ? await workflowFields(workspaceId, d.workflowId).catch(() => undefined) : undefined;
 }
 
 /**
@@ -192,12 +192,12 @@ async function datasetFields(ownerId: string, datasetId: string): Promise<Field[
  * `details.errors`: row, line, message) and then nothing is stored.
  */
 export async function importRows(
-  ownerId: string,
+  workspaceId: string,
   datasetId: string,
   format: "csv" | "jsonl",
   text: string,
 ): Promise<{ version: number; added: number }> {
-  const fields = await datasetFields(ownerId, datasetId);
+  const fields = await datasetFields(workspaceId, datasetId);
   const parsed = format === "csv" ? parseCsvRows(text, fields) : parseJsonlRows(text, fields);
   if (!parsed.ok) {
     const n = parsed.errorCount;
@@ -206,14 +206,21 @@ export async function importRows(
       errorCount: n,
     });
   }
-  return { version: await addRows(ownerId, datasetId, parsed.rows), added: parsed.rows.length };
+  return { version: await addRows(workspaceId, datasetId, parsed.rows), added: parsed.rows.length };
 }
 
 /** Adds one of the owner's runs as a row: its inputs, its outputs as the reference (checked against the dataset's workflow's fields). */
-export async function addRunToDataset(ownerId: string, datasetId: string, runId: string): Promise<{ version: number }> {
-  const run = await db().run.findFirst({ where: { id: runId, ownerId }, select: { inputs: true, outputs: true } });
+export async function addRunToDataset(
+  workspaceId: string,
+  datasetId: string,
+  runId: string,
+): Promise<{ version: number }> {
+  const run = await db().run.findFirst({ where: { id: runId, workspaceId }, select: { inputs: true, outputs: true } });
   if (!run) throw notFound("Run not found");
-  const checked = checkInputs((run.inputs ?? {}) as Record<string, unknown>, await datasetFields(ownerId, datasetId));
+  const checked = checkInputs(
+    (run.inputs ?? {}) as Record<string, unknown>,
+    await datasetFields(workspaceId, datasetId),
+  );
   if ("problems" in checked)
     throw new AppError(
       "bad_request",
@@ -221,14 +228,14 @@ export async function addRunToDataset(ownerId: string, datasetId: string, runId:
     );
   const reference = run.outputs ?? undefined;
   return {
-    version: await addRows(ownerId, datasetId, [{ inputs: checked.inputs, reference, tags: ["from-run"] }], runId),
+    version: await addRows(workspaceId, datasetId, [{ inputs: checked.inputs, reference, tags: ["from-run"] }], runId),
   };
 }
 
 /** Removes a row from the next version (earlier versions keep it). */
-export async function removeRow(ownerId: string, datasetId: string, rowId: string): Promise<{ version: number }> {
+export async function removeRow(workspaceId: string, datasetId: string, rowId: string): Promise<{ version: number }> {
   return db().$transaction(async (tx) => {
-    const d = await tx.dataset.findFirst({ where: { id: datasetId, ownerId }, select: { version: true } });
+    const d = await tx.dataset.findFirst({ where: { id: datasetId, workspaceId }, select: { version: true } });
     if (!d) throw notFound("Dataset not found");
     const next = d.version + 1;
     const removed = await tx.datasetRow.updateMany({
@@ -242,8 +249,8 @@ export async function removeRow(ownerId: string, datasetId: string, rowId: strin
 }
 
 /** Deletes one of the owner's datasets with its rows and experiments. */
-export async function deleteDataset(ownerId: string, id: string): Promise<boolean> {
-  return (await db().dataset.deleteMany({ where: { id, ownerId } })).count > 0;
+export async function deleteDataset(workspaceId: string, id: string): Promise<boolean> {
+  return (await db().dataset.deleteMany({ where: { id, workspaceId } })).count > 0;
 }
 
 /** A saved workflow version an experiment may run. */
@@ -255,9 +262,12 @@ export interface VersionOption {
 }
 
 /** The versions an experiment on a dataset may run: its workflow's, else the five newest of each of the owner's workflows. */
-export async function experimentVersionOptions(ownerId: string, workflowId: string | null): Promise<VersionOption[]> {
+export async function experimentVersionOptions(
+  workspaceId: string,
+  workflowId: string | null,
+): Promise<VersionOption[]> {
   const rows = await db().workflowVersion.findMany({
-    where: { workflow: { ownerId, ...(workflowId ? { id: workflowId } : {}) } },
+    where: { workflow: { workspaceId, ...(workflowId ? { id: workflowId } : {}) } },
     orderBy: [{ workflowId: "asc" }, { version: "asc" }],
     select: { workflowId: true, version: true, message: true, workflow: { select: { name: true } } },
     take: 500,

@@ -62,8 +62,8 @@ const workflow = (tag: string): WorkflowInput => ({
 });
 
 /** A workflow with version 1 ([[v1]]) and version 2 ([[v2]]). */
-async function twoVersions(ownerId: string): Promise<string> {
-  const { workflowId } = await createTestWorkflow(ownerId, workflow("[[v1]]"));
+async function twoVersions(workspaceId: string): Promise<string> {
+  const { workflowId } = await createTestWorkflow(workspaceId, workflow("[[v1]]"));
   await db().workflowVersion.create({
     data: {
       workflowId,
@@ -84,7 +84,7 @@ const evaluators = [
 const ended = (id: string, ms = 120_000) =>
   waitFor(
     async () => {
-      const e = await getExperiment(rt.ownerId, id);
+      const e = await getExperiment(rt.workspaceId, id);
       return e.status !== "queued" && e.status !== "running" ? e : undefined;
     },
     ms,
@@ -96,14 +96,14 @@ describe("experiments on the real engine", () => {
     "10 rows × 2 versions: every run scored by the deterministic evaluators and the scripted judge, aggregated, regressions found",
     { timeout: 180_000 },
     async () => {
-      const workflowId = await twoVersions(rt.ownerId);
-      const { id: datasetId } = await createDataset(rt.ownerId, { name: "Squares", workflowId });
+      const workflowId = await twoVersions(rt.workspaceId);
+      const { id: datasetId } = await createDataset(rt.workspaceId, { name: "Squares", workflowId });
       const csv = [
         "question,expected",
         ...Array.from({ length: ROWS }, (_, k) => `Q${k + 1}: what is ${k + 1} squared?,${square(k + 1)}`),
       ].join("\n");
-      await importRows(rt.ownerId, datasetId, "csv", csv);
-      const { id, cells } = await createExperiment(rt.ownerId, {
+      await importRows(rt.workspaceId, datasetId, "csv", csv);
+      const { id, cells } = await createExperiment(rt.workspaceId, {
         datasetId,
         variants: [
           { workflowId, version: 1 },
@@ -161,32 +161,32 @@ describe("experiments on the real engine", () => {
   );
 
   it("a cancel mid-way leaves the finished rows scored and the rest cancelled", { timeout: 180_000 }, async () => {
-    const workflowId = await twoVersions(rt.ownerId);
-    const { id: datasetId } = await createDataset(rt.ownerId, { name: "Slow squares", workflowId });
+    const workflowId = await twoVersions(rt.workspaceId);
+    const { id: datasetId } = await createDataset(rt.workspaceId, { name: "Slow squares", workflowId });
     const csv = [
       "question,expected",
       "Q1: what is 1 squared?,1",
       "Q2: what is 2 squared?,4",
       ...Array.from({ length: 8 }, (_, k) => `slow ${k},0`),
     ].join("\n");
-    await importRows(rt.ownerId, datasetId, "csv", csv);
-    const { id } = await createExperiment(rt.ownerId, {
+    await importRows(rt.workspaceId, datasetId, "csv", csv);
+    const { id } = await createExperiment(rt.workspaceId, {
       datasetId,
       variants: [{ workflowId, version: 1 }],
       evaluators: [{ kind: "exact", name: "exact" }],
       concurrency: 2,
     });
     await waitFor(
-      async () => (await getExperiment(rt.ownerId, id)).progress.scored >= 2 || undefined,
+      async () => (await getExperiment(rt.workspaceId, id)).progress.scored >= 2 || undefined,
       60_000,
       "two rows scored",
     );
     await waitFor(
-      async () => (await getExperiment(rt.ownerId, id)).progress.running >= 1 || undefined,
+      async () => (await getExperiment(rt.workspaceId, id)).progress.running >= 1 || undefined,
       30_000,
       "a slow row going",
     );
-    await cancelExperiment(rt.ownerId, id);
+    await cancelExperiment(rt.workspaceId, id);
     const exp = await ended(id, 60_000);
     expect(exp.status).toBe("cancelled");
     const cells = exp.rows.map((r) => r.cells[0]!);

@@ -33,7 +33,7 @@ export type ExperimentInput = z.input<typeof experimentInputSchema>;
 /** A variant as stored on the experiment. */
 export const storedVariantSchema = z.object({ workflowId: z.string(), version: z.number().int(), label: z.string() });
 
-async function variantsOf(ownerId: string, wanted: { workflowId: string; version: number }[]) {
+async function variantsOf(workspaceId: string, wanted: { workflowId: string; version: number }[]) {
   const seen = new Set<string>();
   const out: z.infer<typeof storedVariantSchema>[] = [];
   for (const v of wanted) {
@@ -41,7 +41,7 @@ async function variantsOf(ownerId: string, wanted: { workflowId: string; version
     if (seen.has(key)) throw new AppError("bad_request", "The same workflow version is listed twice.");
     seen.add(key);
     const found = await db().workflowVersion.findFirst({
-      where: { version: v.version, workflow: { id: v.workflowId, ownerId } },
+      where: { version: v.version, workflow: { id: v.workflowId, workspaceId } },
       select: { workflow: { select: { name: true } } },
     });
     if (!found) throw notFound(`Version ${v.version} of workflow ${v.workflowId} not found`);
@@ -58,16 +58,16 @@ async function variantsOf(ownerId: string, wanted: { workflowId: string; version
  * the owner has EXPERIMENTS_ACTIVE_MAX experiments going.
  */
 export async function createExperiment(
-  ownerId: string,
+  workspaceId: string,
   input: ExperimentInput,
 ): Promise<{ id: string; cells: number }> {
   const data = experimentInputSchema.parse(input);
   const dataset = await db().dataset.findFirst({
-    where: { id: data.datasetId, ownerId },
+    where: { id: data.datasetId, workspaceId },
     select: { id: true, name: true, version: true },
   });
   if (!dataset) throw notFound("Dataset not found");
-  const variants = await variantsOf(ownerId, data.variants);
+  const variants = await variantsOf(workspaceId, data.variants);
   const rows = await db().datasetRow.findMany({
     where: rowsOfVersion(dataset.id, dataset.version),
     orderBy: { ordinal: "asc" },
@@ -80,14 +80,14 @@ export async function createExperiment(
       "bad_request",
       `${rows.length} rows × ${variants.length} versions is ${cells} runs: at most ${EXPERIMENT_CELLS_MAX} per experiment.`,
     );
-  const active = await db().experiment.count({ where: { ownerId, status: { in: ["queued", "running"] } } });
+  const active = await db().experiment.count({ where: { workspaceId, status: { in: ["queued", "running"] } } });
   if (active >= EXPERIMENTS_ACTIVE_MAX)
     throw new AppError("conflict", `You have ${active} experiments going; wait for one to end or cancel it.`);
   const name = data.name || `${dataset.name} · ${variants.map((v) => v.label).join(" vs ")}`.slice(0, 100);
   const id = await db().$transaction(async (tx) => {
     const exp = await tx.experiment.create({
       data: {
-        ownerId,
+        workspaceId,
         datasetId: dataset.id,
         datasetVersion: dataset.version,
         name,
@@ -115,8 +115,8 @@ export async function createExperiment(
  * the runs going, scores the ones that finished and ends it `cancelled`. Idempotent; an ended
  * experiment is left as it is.
  */
-export async function cancelExperiment(ownerId: string, id: string): Promise<void> {
-  const exp = await db().experiment.findFirst({ where: { id, ownerId }, select: { status: true } });
+export async function cancelExperiment(workspaceId: string, id: string): Promise<void> {
+  const exp = await db().experiment.findFirst({ where: { id, workspaceId }, select: { status: true } });
   if (!exp) throw notFound("Experiment not found");
   if (exp.status !== "queued" && exp.status !== "running") return;
   await db().experiment.update({ where: { id }, data: { cancelRequested: true } });
@@ -130,8 +130,9 @@ export async function cancelExperiment(ownerId: string, id: string): Promise<voi
 }
 
 /** Deletes one of the owner's experiments that has ended (its runs stay). */
-export async function deleteExperiment(ownerId: string, id: string): Promise<boolean> {
+export async function deleteExperiment(workspaceId: string, id: string): Promise<boolean> {
   return (
-    (await db().experiment.deleteMany({ where: { id, ownerId, status: { notIn: ["queued", "running"] } } })).count > 0
+    (await db().experiment.deleteMany({ where: { id, workspaceId, status: { notIn: ["queued", "running"] } } })).count >
+    0
   );
 }

@@ -46,9 +46,9 @@ const cellView = (c: CellRow, regression: boolean): CellView => ({
 });
 
 /** One of the owner's experiments with every row's cells, the aggregates per variant and the regressions; 404 for anyone else's. */
-export async function getExperiment(ownerId: string, id: string): Promise<ExperimentView> {
+export async function getExperiment(workspaceId: string, id: string): Promise<ExperimentView> {
   const exp = await db().experiment.findFirst({
-    where: { id, ownerId },
+    where: { id, workspaceId },
     include: { dataset: { select: { name: true } } },
   });
   if (!exp) throw notFound("Experiment not found");
@@ -104,9 +104,9 @@ export async function getExperiment(ownerId: string, id: string): Promise<Experi
 }
 
 /** The owner's experiments (of one dataset, if given), newest first. */
-export async function listExperiments(ownerId: string, datasetId?: string): Promise<ExperimentSummary[]> {
+export async function listExperiments(workspaceId: string, datasetId?: string): Promise<ExperimentSummary[]> {
   const rows = await db().experiment.findMany({
-    where: { ownerId, ...(datasetId ? { datasetId } : {}) },
+    where: { workspaceId, ...(datasetId ? { datasetId } : {}) },
     orderBy: { createdAt: "desc" },
     take: 100,
     include: { dataset: { select: { name: true } } },

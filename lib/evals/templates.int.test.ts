@@ -15,11 +15,11 @@ describe("templates' datasets on the offline demo", () => {
     "the triage template's dataset: every case runs and is scored, the demo judge's reasoning stored",
     { timeout: 120_000 },
     async () => {
-      const { datasetId, workflowId } = await createTemplateDataset(rt.ownerId, "refund-triage");
-      expect((await getDataset(rt.ownerId, datasetId)).rowCount).toBe(4);
-      const again = await createTemplateDataset(rt.ownerId, "refund-triage");
-      expect((await getDataset(rt.ownerId, again.datasetId)).name).toBe("Customer messages 2");
-      const { id } = await createExperiment(rt.ownerId, {
+      const { datasetId, workflowId } = await createTemplateDataset(rt.workspaceId, "refund-triage");
+      expect((await getDataset(rt.workspaceId, datasetId)).rowCount).toBe(4);
+      const again = await createTemplateDataset(rt.workspaceId, "refund-triage");
+      expect((await getDataset(rt.workspaceId, again.datasetId)).name).toBe("Customer messages 2");
+      const { id } = await createExperiment(rt.workspaceId, {
         datasetId,
         variants: [{ workflowId, version: 1 }],
         evaluators: [
@@ -29,7 +29,7 @@ describe("templates' datasets on the offline demo", () => {
       });
       const exp = await waitFor(
         async () => {
-          const e = await getExperiment(rt.ownerId, id);
+          const e = await getExperiment(rt.workspaceId, id);
           return e.status === "succeeded" ? e : undefined;
         },
         90_000,

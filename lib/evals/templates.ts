@@ -17,29 +17,29 @@ export const templatesWithDatasets = (): { id: string; title: string }[] =>
  * configured models, as "New workflow" gives them. A name already taken gets a number.
  */
 export async function createTemplateDataset(
-  ownerId: string,
+  workspaceId: string,
   templateId: string,
   models: readonly ModelRef[] = [],
 ): Promise<{ datasetId: string; workflowId: string }> {
   const set = templateDatasets[templateId];
   const doc = instantiateTemplate(templateId, models);
   if (!set || !doc) throw notFound("No such template");
-  const workflow = await createWorkflow(ownerId, doc);
-  await saveWorkflowVersion(ownerId, workflow.id, "From the template");
+  const workflow = await createWorkflow(workspaceId, doc);
+  await saveWorkflowVersion(workspaceId, workflow.id, "From the template");
   const taken = new Set(
-    (await db().dataset.findMany({ where: { ownerId, name: { startsWith: set.name } }, select: { name: true } })).map(
-      (d) => d.name,
-    ),
+    (
+      await db().dataset.findMany({ where: { workspaceId, name: { startsWith: set.name } }, select: { name: true } })
+    ).map((d) => d.name),
   );
   let name = set.name;
   for (let n = 2; taken.has(name); n++) name = `${set.name} ${n}`;
-  const { id } = await createDataset(ownerId, {
+  const { id } = await createDataset(workspaceId, {
     name,
     workflowId: workflow.id,
     description: `The cases of the "${doc.name}" template.`,
   });
   await addRows(
-    ownerId,
+    workspaceId,
     id,
     set.cases.map((c) => ({
       inputs: c.inputs,

@@ -44,7 +44,7 @@ const runIdSchema = z
  */
 export const ownerStreamAccess: StreamAccessResolver = async (request, runId) => {
   const caller = await resolveCaller(request);
-  if (!caller || !(await isRunOwnedBy(caller.userId, runId))) return null;
+  if (!caller || !(await isRunOwnedBy(caller.workspaceId, runId))) return null;
   return {
     runId,
     liveText: true,

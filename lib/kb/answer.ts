@@ -74,13 +74,17 @@ export function citedSources(answer: string, sources: KbSource[]): KbSource[] {
 
 /** Retrieves the top-k chunks for the question, asks the model to answer from them only, and returns the cited chunks. */
 export async function answerWithSources(
-  ownerId: string,
+  workspaceId: string,
   input: AnswerInput,
   model: ModelConfig,
   opts: { setup?: EmbeddingSetup; signal?: AbortSignal } = {},
 ): Promise<KbAnswer> {
   const q = answerInputSchema.parse(input);
-  const hits = await searchKnowledge(ownerId, { query: q.question, collections: q.collections, k: q.k }, opts.setup);
+  const hits = await searchKnowledge(
+    workspaceId,
+    { query: q.question, collections: q.collections, k: q.k },
+    opts.setup,
+  );
   const sources: KbSource[] = hits.map((h, i) => ({
     label: `S${i + 1}`,
     chunkId: h.chunkId,

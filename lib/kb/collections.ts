@@ -63,46 +63,46 @@ const collectionSelect = {
 } as const;
 
 /** Creates a collection for the owner (409 conflict when the name is taken). */
-export async function createCollection(ownerId: string, input: CollectionInput): Promise<CollectionView> {
+export async function createCollection(workspaceId: string, input: CollectionInput): Promise<CollectionView> {
   const data = collectionInputSchema.parse(input);
   const row = await db()
-    .kbCollection.create({ data: { ownerId, ...data }, select: collectionSelect })
+    .kbCollection.create({ data: { workspaceId, ...data }, select: collectionSelect })
     .catch(conflictOnDuplicate);
   return { ...row, documentCount: 0, chunkCount: 0 };
 }
 
 /** The owner's collections by name, with document and chunk counts. */
-export async function listCollections(ownerId: string): Promise<CollectionView[]> {
+export async function listCollections(workspaceId: string): Promise<CollectionView[]> {
   return withCounts(
-    await db().kbCollection.findMany({ where: { ownerId }, orderBy: { name: "asc" }, select: collectionSelect }),
+    await db().kbCollection.findMany({ where: { workspaceId }, orderBy: { name: "asc" }, select: collectionSelect }),
   );
 }
 
 /** One of the owner's collections by id or exact name (null when absent or someone else's). */
-export async function findCollection(ownerId: string, idOrName: string): Promise<CollectionView | null> {
+export async function findCollection(workspaceId: string, idOrName: string): Promise<CollectionView | null> {
   const row = await db().kbCollection.findFirst({
-    where: { ownerId, OR: [{ id: idOrName }, { name: idOrName }] },
+    where: { workspaceId, OR: [{ id: idOrName }, { name: idOrName }] },
     select: collectionSelect,
   });
   return row ? (await withCounts([row]))[0]! : null;
 }
 
 /** The collection named `name`, created when missing (kb_save). */
-export async function ensureCollection(ownerId: string, name: string): Promise<CollectionView> {
-  const found = await findCollection(ownerId, name);
+export async function ensureCollection(workspaceId: string, name: string): Promise<CollectionView> {
+  const found = await findCollection(workspaceId, name);
   if (found) return found;
   try {
-    return await createCollection(ownerId, { name });
+    return await createCollection(workspaceId, { name });
   } catch (err) {
-    const again = await findCollection(ownerId, name); // created concurrently
+    const again = await findCollection(workspaceId, name); // created concurrently
     if (again) return again;
     throw err;
   }
 }
 
 /** Deletes a collection with its documents and chunks; false when not the owner's. */
-export async function deleteCollection(ownerId: string, id: string): Promise<boolean> {
-  const { count } = await db().kbCollection.deleteMany({ where: { id, ownerId } });
+export async function deleteCollection(workspaceId: string, id: string): Promise<boolean> {
+  const { count } = await db().kbCollection.deleteMany({ where: { id, workspaceId } });
   return count === 1;
 }
 
@@ -119,8 +119,8 @@ const documentSelect = {
 } as const;
 
 /** Documents of one of the owner's collections, newest first (null when the collection is not theirs). */
-export async function listDocuments(ownerId: string, collectionId: string): Promise<DocumentView[] | null> {
-  const coll = await db().kbCollection.findFirst({ where: { id: collectionId, ownerId }, select: { id: true } });
+export async function listDocuments(workspaceId: string, collectionId: string): Promise<DocumentView[] | null> {
+  const coll = await db().kbCollection.findFirst({ where: { id: collectionId, workspaceId }, select: { id: true } });
   if (!coll) return null;
   const rows = await db().$queryRaw<(DocumentView & { textChars: number })[]>`
     SELECT id, "collectionId", name, title, format, "sizeBytes", "pageCount", "chunkCount", "createdAt", length(text)::int AS "textChars"
@@ -129,14 +129,17 @@ export async function listDocuments(ownerId: string, collectionId: string): Prom
 }
 
 /** One of the owner's documents with its text (null when absent or someone else's). */
-export async function getDocument(ownerId: string, id: string): Promise<(DocumentView & { text: string }) | null> {
-  const row = await db().kbDocument.findFirst({ where: { id, ownerId }, select: { ...documentSelect, text: true } });
+export async function getDocument(workspaceId: string, id: string): Promise<(DocumentView & { text: string }) | null> {
+  const row = await db().kbDocument.findFirst({
+    where: { id, workspaceId },
+    select: { ...documentSelect, text: true },
+  });
   return row ? { ...row, textChars: row.text.length } : null;
 }
 
 /** Deletes one of the owner's documents and its chunks; false when not theirs. */
-export async function deleteDocument(ownerId: string, id: string): Promise<boolean> {
-  const { count } = await db().kbDocument.deleteMany({ where: { id, ownerId } });
+export async function deleteDocument(workspaceId: string, id: string): Promise<boolean> {
+  const { count } = await db().kbDocument.deleteMany({ where: { id, workspaceId } });
   return count === 1;
 }
 
@@ -168,13 +171,13 @@ export function embeddingInput(chunk: Pick<Chunk, "text" | "heading">, title: st
  * (unsupported | too_large | corrupt | empty); the same bytes twice give the existing document.
  */
 export async function ingestDocument(
-  ownerId: string,
+  workspaceId: string,
   collectionId: string,
   input: UploadInput,
   setup: EmbeddingSetup = embeddingSetup(),
 ): Promise<IngestResult> {
   const coll = await db().kbCollection.findFirst({
-    where: { id: collectionId, ownerId },
+    where: { id: collectionId, workspaceId },
     select: { id: true, embeddingModel: true, dimensions: true },
   });
   if (!coll) throw notFound("Collection not found");
@@ -229,7 +232,7 @@ export async function ingestDocument(
         const doc = await tx.kbDocument.create({
           data: {
             id: documentId,
-            ownerId,
+            workspaceId,
             collectionId,
             name,
             format,

@@ -40,14 +40,14 @@ type Row = Omit<KbHit, "score" | "similarity" | "textRank"> & {
  * are fused by reciprocal rank. Collections embedded with another model are searched by text only.
  */
 export async function searchKnowledge(
-  ownerId: string,
+  workspaceId: string,
   input: SearchInput,
   setup: EmbeddingSetup = embeddingSetup(),
 ): Promise<KbHit[]> {
   const q = searchInputSchema.parse(input);
   const colls = await db().kbCollection.findMany({
     where: {
-      ownerId,
+      workspaceId,
       ...(q.collections.length ? { OR: [{ id: { in: q.collections } }, { name: { in: q.collections } }] } : {}),
     },
     select: { id: true, name: true, embeddingModel: true, dimensions: true },

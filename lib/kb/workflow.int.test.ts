@@ -13,7 +13,7 @@ const rt = useWorkerRuntime({ modelInProcess: true });
 
 describe("knowledge base in a workflow run", () => {
   test("an agent step answers with the source chunk via kb_answer", { timeout: 150_000 }, async () => {
-    const { documents } = await seedKnowledgeBase(rt.ownerId, "company");
+    const { documents } = await seedKnowledgeBase(rt.workspaceId, "company");
     const pdf = documents.find((d) => d.name === "annual-report.pdf")!;
     rt.model.load(
       [
@@ -82,7 +82,7 @@ describe("knowledge base in a workflow run", () => {
     "scenario C: the document-manager worker reads the filings through kb_query and hands back the source",
     { timeout: 150_000 },
     async () => {
-      const { documents } = await seedFinancialKnowledge(rt.ownerId);
+      const { documents } = await seedFinancialKnowledge(rt.workspaceId);
       const tenK = documents.find((d) => d.name === "acme-10k.pdf")!;
       rt.model.load(
         [

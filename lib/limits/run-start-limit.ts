@@ -31,9 +31,9 @@ function runStarts() {
 }
 
 /** Counts one run start for the user; throws AppError("rate_limited") with Retry-After when over. */
-export async function enforceRunStartLimit(ownerId: string): Promise<void> {
+export async function enforceRunStartLimit(workspaceId: string): Promise<void> {
   const rule = { name: "run-start", max: env().WEFT_RUN_START_LIMIT, windowMs: 60_000 };
-  const decision = await runStarts().count(rule, ownerId);
+  const decision = await runStarts().count(rule, workspaceId);
   if (!decision.allowed) {
     throw new AppError(
       "rate_limited",

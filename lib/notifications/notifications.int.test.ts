@@ -100,7 +100,7 @@ const hits = (path: string) => received.filter((r) => r.path === path);
 const deliveriesOf = (notifierId: string) =>
   db().notificationDelivery.findMany({ where: { notifierId }, orderBy: { createdAt: "asc" } });
 async function runToEnd(workflowId: string) {
-  const { run } = await startRun(rt.ownerId, workflowId, {});
+  const { run } = await startRun(rt.workspaceId, workflowId, {});
   return waitTerminal(run.id);
 }
 
@@ -129,8 +129,8 @@ afterAll(async () => {
 
 describe("run notifications", () => {
   it("POSTs each ended run, signed, with its status, outputs and workflow; the delivery is recorded", async () => {
-    const { workflowId } = await createTestWorkflow(rt.ownerId, quick);
-    const { notifier, secret } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/all` });
+    const { workflowId } = await createTestWorkflow(rt.workspaceId, quick);
+    const { notifier, secret } = await createNotifier(rt.workspaceId, workflowId, { url: `${base}/all` });
     expect(secret).toMatch(/^whsec_/);
     expect(notifier).toMatchObject({
       url: `${base}/all`,
@@ -172,16 +172,18 @@ describe("run notifications", () => {
     );
     expect(delivery).toMatchObject({ runId: run.run.id, attempts: 1, responseStatus: 200, error: null });
     // the run's page lists it for the owner only
-    expect(await deliveriesOfRun(rt.ownerId, run.run.id)).toMatchObject([{ url: `${base}/all`, status: "delivered" }]);
+    expect(await deliveriesOfRun(rt.workspaceId, run.run.id)).toMatchObject([
+      { url: `${base}/all`, status: "delivered" },
+    ]);
     expect(await deliveriesOfRun((await createTestUser()).id, run.run.id)).toEqual([]);
   }, 60_000);
 
   it("retries a receiver's 5xx with backoff until it takes the notification, and gives up at once on a 4xx", async () => {
-    const { workflowId } = await createTestWorkflow(rt.ownerId, quick);
+    const { workflowId } = await createTestWorkflow(rt.workspaceId, quick);
     script.set("/flaky", [503, 502]);
     script.set("/gone", [410]);
-    const flaky = await createNotifier(rt.ownerId, workflowId, { url: `${base}/flaky` });
-    const gone = await createNotifier(rt.ownerId, workflowId, { url: `${base}/gone` });
+    const flaky = await createNotifier(rt.workspaceId, workflowId, { url: `${base}/flaky` });
+    const gone = await createNotifier(rt.workspaceId, workflowId, { url: `${base}/gone` });
     await runToEnd(workflowId);
     const settled = (id: string) =>
       waitFor(
@@ -205,14 +207,17 @@ describe("run notifications", () => {
   }, 60_000);
 
   it("a failures-only notifier hears of an aborted run and not of a succeeded one; a paused or deleted one hears of nothing", async () => {
-    const good = await createTestWorkflow(rt.ownerId, quick);
-    const bad = await createTestWorkflow(rt.ownerId, aborting);
-    const onGood = await createNotifier(rt.ownerId, good.workflowId, { url: `${base}/failures-good`, on: "failures" });
-    const onBad = await createNotifier(rt.ownerId, bad.workflowId, { url: `${base}/failures-bad`, on: "failures" });
-    const paused = await createNotifier(rt.ownerId, bad.workflowId, { url: `${base}/paused` });
-    await pauseNotifier(rt.ownerId, paused.notifier.id, true);
-    const deleted = await createNotifier(rt.ownerId, bad.workflowId, { url: `${base}/deleted` });
-    await deleteNotifier(rt.ownerId, deleted.notifier.id);
+    const good = await createTestWorkflow(rt.workspaceId, quick);
+    const bad = await createTestWorkflow(rt.workspaceId, aborting);
+    const onGood = await createNotifier(rt.workspaceId, good.workflowId, {
+      url: `${base}/failures-good`,
+      on: "failures",
+    });
+    const onBad = await createNotifier(rt.workspaceId, bad.workflowId, { url: `${base}/failures-bad`, on: "failures" });
+    const paused = await createNotifier(rt.workspaceId, bad.workflowId, { url: `${base}/paused` });
+    await pauseNotifier(rt.workspaceId, paused.notifier.id, true);
+    const deleted = await createNotifier(rt.workspaceId, bad.workflowId, { url: `${base}/deleted` });
+    await deleteNotifier(rt.workspaceId, deleted.notifier.id);
 
     expect((await runToEnd(good.workflowId)).run.status).toBe("succeeded");
     const aborted = await runToEnd(bad.workflowId);
@@ -228,7 +233,7 @@ describe("run notifications", () => {
     expect(await deliveriesOf(onGood.notifier.id)).toEqual([]);
     expect(await deliveriesOf(paused.notifier.id)).toEqual([]);
     // resumed, it listens from now on: the sweep does not send what ended while it was paused
-    await pauseNotifier(rt.ownerId, paused.notifier.id, false);
+    await pauseNotifier(rt.workspaceId, paused.notifier.id, false);
     await sweepNotifications();
     expect(await deliveriesOf(paused.notifier.id)).toEqual([]);
     expect(hits("/failures-good").length + hits("/paused").length + hits("/deleted").length).toBe(0);
@@ -236,12 +241,12 @@ describe("run notifications", () => {
   }, 60_000);
 
   it("the sweep catches a run that ended without its deliveries (a crash between the end and the outbox); creating them twice sends once", async () => {
-    const { workflowId, versionId } = await createTestWorkflow(rt.ownerId, quick);
-    const { notifier } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/swept` });
+    const { workflowId, versionId } = await createTestWorkflow(rt.workspaceId, quick);
+    const { notifier } = await createNotifier(rt.workspaceId, workflowId, { url: `${base}/swept` });
     // a run that ended with nobody writing its deliveries
     const run = await db().run.create({
       data: {
-        ownerId: rt.ownerId,
+        workspaceId: rt.workspaceId,
         workflowVersionId: versionId,
         status: "failed",
         reason: "crashed before notifying",
@@ -263,9 +268,9 @@ describe("run notifications", () => {
   }, 60_000);
 
   it("a failed delivery can be sent again by its owner (not by anyone else); a pending one whose job was lost is sent by the sweep", async () => {
-    const { workflowId, versionId } = await createTestWorkflow(rt.ownerId, quick);
+    const { workflowId, versionId } = await createTestWorkflow(rt.workspaceId, quick);
     script.set("/later", [410]);
-    const { notifier } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/later` });
+    const { notifier } = await createNotifier(rt.workspaceId, workflowId, { url: `${base}/later` });
     await runToEnd(workflowId);
     const settled = () =>
       waitFor(
@@ -280,17 +285,22 @@ describe("run notifications", () => {
     expect(failed).toMatchObject({ status: "failed", responseStatus: 410, attempts: 1 });
     const intruder = await createTestUser();
     await expect(redeliver(intruder.id, failed.id)).rejects.toMatchObject({ code: "not_found" });
-    await redeliver(rt.ownerId, failed.id);
+    await redeliver(rt.workspaceId, failed.id);
     expect(await settled()).toMatchObject({ status: "delivered", responseStatus: 200, attempts: 2, error: null });
     expect(hits("/later")).toHaveLength(2);
-    expect((await notifiersOf(rt.ownerId, workflowId))[0]?.recent.map((d) => d.id)).toEqual([failed.id]);
+    expect((await notifiersOf(rt.workspaceId, workflowId))[0]?.recent.map((d) => d.id)).toEqual([failed.id]);
 
     // a delivery left pending with no job (Redis lost it): untouched for longer than every backoff, the sweep enqueues it afresh
-    const lost = await createNotifier(rt.ownerId, workflowId, { url: `${base}/lost` });
+    const lost = await createNotifier(rt.workspaceId, workflowId, { url: `${base}/lost` });
     // the run and its delivery in one transaction: the worker's own pass over ended runs must not see the run without it
     const row = await db().$transaction(async (tx) => {
       const run = await tx.run.create({
-        data: { ownerId: rt.ownerId, workflowVersionId: versionId, status: "succeeded", finishedAt: new Date() },
+        data: {
+          workspaceId: rt.workspaceId,
+          workflowVersionId: versionId,
+          status: "succeeded",
+          finishedAt: new Date(),
+        },
       });
       return tx.notificationDelivery.create({ data: { notifierId: lost.notifier.id, runId: run.id } });
     });
@@ -307,31 +317,34 @@ describe("run notifications", () => {
   }, 60_000);
 
   it("an edit moves a notifier to another URL or changes which endings it hears of; its secret stays", async () => {
-    const { workflowId } = await createTestWorkflow(rt.ownerId, quick);
-    const { notifier, secret } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/before` });
-    const edited = await updateNotifier(rt.ownerId, workflowId, notifier.id, { url: `${base}/after`, on: "failures" });
+    const { workflowId } = await createTestWorkflow(rt.workspaceId, quick);
+    const { notifier, secret } = await createNotifier(rt.workspaceId, workflowId, { url: `${base}/before` });
+    const edited = await updateNotifier(rt.workspaceId, workflowId, notifier.id, {
+      url: `${base}/after`,
+      on: "failures",
+    });
     expect(edited).toMatchObject({
       id: notifier.id,
       url: `${base}/after`,
       on: "failures",
       secretLast4: secret.slice(-4),
     });
-    expect(await pingNotifier(rt.ownerId, notifier.id)).toMatchObject({ kind: "delivered" });
+    expect(await pingNotifier(rt.workspaceId, notifier.id)).toMatchObject({ kind: "delivered" });
     const [hit] = hits("/after");
     expect(verifySignature(secret, hit!.headers[SIGNATURE_HEADER.toLowerCase()] as string, hit!.body)).toBe(true);
     await expect(
-      updateNotifier(rt.ownerId, workflowId, notifier.id, { url: "mailto:x@example.com" }),
+      updateNotifier(rt.workspaceId, workflowId, notifier.id, { url: "mailto:x@example.com" }),
     ).rejects.toMatchObject({ code: "bad_request", details: { field: "url" } });
     const intruder = await createTestUser();
     await expect(updateNotifier(intruder.id, workflowId, notifier.id, { url: `${base}/theirs` })).rejects.toMatchObject(
       { code: "not_found" },
     );
-    expect((await notifiersOf(rt.ownerId, workflowId))[0]?.url).toBe(`${base}/after`);
+    expect((await notifiersOf(rt.workspaceId, workflowId))[0]?.url).toBe(`${base}/after`);
   });
 
   it("W1: another user can neither add to, see, test, pause nor delete someone's notification URLs", async () => {
-    const { workflowId } = await createTestWorkflow(rt.ownerId, quick);
-    const { notifier } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/w1` });
+    const { workflowId } = await createTestWorkflow(rt.workspaceId, quick);
+    const { notifier } = await createNotifier(rt.workspaceId, workflowId, { url: `${base}/w1` });
     const intruder = await createTestUser();
     await expect(createNotifier(intruder.id, workflowId, { url: `${base}/theirs` })).rejects.toMatchObject({
       code: "not_found",
@@ -341,16 +354,16 @@ describe("run notifications", () => {
     await expect(pauseNotifier(intruder.id, notifier.id, true)).rejects.toMatchObject({ code: "not_found" });
     await expect(deleteNotifier(intruder.id, notifier.id)).rejects.toMatchObject({ code: "not_found" });
     expect(hits("/w1")).toHaveLength(0);
-    expect(await notifiersOf(rt.ownerId, workflowId)).toMatchObject([{ id: notifier.id, enabled: true }]);
+    expect(await notifiersOf(rt.workspaceId, workflowId)).toMatchObject([{ id: notifier.id, enabled: true }]);
   });
 
   it("tells every listening URL, failures-only ones too, when a run waits for a review, once per wait; the sweep catches up", async () => {
-    const { workflowId } = await createTestWorkflow(rt.ownerId, reviewed);
-    const { notifier, secret } = await createNotifier(rt.ownerId, workflowId, {
+    const { workflowId } = await createTestWorkflow(rt.workspaceId, reviewed);
+    const { notifier, secret } = await createNotifier(rt.workspaceId, workflowId, {
       url: `${base}/review`,
       on: "failures",
     });
-    const { run } = await startRun(rt.ownerId, workflowId, { inputs: { label: "A" } });
+    const { run } = await startRun(rt.workspaceId, workflowId, { inputs: { label: "A" } });
     const [hit] = await waitFor(
       async () => (hits("/review").length ? hits("/review") : null),
       20_000,
@@ -386,7 +399,9 @@ describe("run notifications", () => {
       "delivered",
     );
     expect(delivery).toMatchObject({ event: "run.waiting", key: expect.stringMatching(/^waiting:\d{4}-/) });
-    expect(await deliveriesOfRun(rt.ownerId, run.id)).toMatchObject([{ event: "run.waiting", status: "delivered" }]);
+    expect(await deliveriesOfRun(rt.workspaceId, run.id)).toMatchObject([
+      { event: "run.waiting", status: "delivered" },
+    ]);
 
     // a wait whose notification was never written (a crash after parking): the sweep writes and sends it
     await db().notificationDelivery.deleteMany({ where: { notifierId: notifier.id } });
@@ -395,34 +410,34 @@ describe("run notifications", () => {
     expect((await sweepNotifications()).created).toBe(0);
 
     // answered, it succeeds: a failures-only URL hears nothing more
-    await answerStep(rt.ownerId, run.id, { nodeId: "review", choice: "go" }, "Ada");
+    await answerStep(rt.workspaceId, run.id, { nodeId: "review", choice: "go" }, "Ada");
     expect((await waitTerminal(run.id)).run.status).toBe("succeeded");
     await new Promise((r) => setTimeout(r, 500));
     expect(hits("/review")).toHaveLength(2);
   }, 60_000);
 
   it("a ping tests a receiver from the app, signed like a delivery; refusals and bad URLs are explained", async () => {
-    const { workflowId } = await createTestWorkflow(rt.ownerId, quick);
-    const { notifier, secret } = await createNotifier(rt.ownerId, workflowId, { url: `${base}/ping` });
-    expect(await pingNotifier(rt.ownerId, notifier.id)).toEqual({ kind: "delivered", responseStatus: 200 });
+    const { workflowId } = await createTestWorkflow(rt.workspaceId, quick);
+    const { notifier, secret } = await createNotifier(rt.workspaceId, workflowId, { url: `${base}/ping` });
+    expect(await pingNotifier(rt.workspaceId, notifier.id)).toEqual({ kind: "delivered", responseStatus: 200 });
     const [hit] = hits("/ping");
     expect(hit!.headers["x-weft-event"]).toBe("ping");
     expect(verifySignature(secret, hit!.headers[SIGNATURE_HEADER.toLowerCase()] as string, hit!.body)).toBe(true);
 
     script.set("/ping", [404]);
-    expect(await pingNotifier(rt.ownerId, notifier.id)).toMatchObject({ kind: "rejected", responseStatus: 404 });
-    await expect(createNotifier(rt.ownerId, workflowId, { url: "ftp://example.com/x" })).rejects.toMatchObject({
+    expect(await pingNotifier(rt.workspaceId, notifier.id)).toMatchObject({ kind: "rejected", responseStatus: 404 });
+    await expect(createNotifier(rt.workspaceId, workflowId, { url: "ftp://example.com/x" })).rejects.toMatchObject({
       code: "bad_request",
       details: { field: "url" },
     });
     await expect(
-      createNotifier(rt.ownerId, workflowId, { url: "https://user:pw@example.com/x" }),
+      createNotifier(rt.workspaceId, workflowId, { url: "https://user:pw@example.com/x" }),
     ).rejects.toMatchObject({ code: "bad_request", message: "Leave credentials out of the URL" });
 
     process.env.WEFT_NOTIFY_ALLOW_PRIVATE = "false";
     resetEnvCache();
     try {
-      expect(await pingNotifier(rt.ownerId, notifier.id)).toMatchObject({
+      expect(await pingNotifier(rt.workspaceId, notifier.id)).toMatchObject({
         kind: "rejected",
         error: expect.stringContaining("non-public address"),
       });

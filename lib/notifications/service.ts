@@ -35,21 +35,21 @@ export type NotifierInput = z.input<typeof notifierInputSchema>;
  * bad_request with the field for a URL that is not http(s).
  */
 export async function createNotifier(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   input: NotifierInput,
 ): Promise<{ notifier: NotifierView; secret: string }> {
-  return createNotifierRow(ownerId, workflowId, checkedNotifier(input));
+  return createNotifierRow(workspaceId, workflowId, checkedNotifier(input));
 }
 
 /** Changes one of the owner's notifiers: its URL and which endings it hears of; its secret stays. */
 export async function updateNotifier(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   id: string,
   input: NotifierInput,
 ): Promise<NotifierView> {
-  const row = await updateNotifierRow(ownerId, workflowId, id, checkedNotifier(input));
+  const row = await updateNotifierRow(workspaceId, workflowId, id, checkedNotifier(input));
   if (!row) throw notFound("Notification URL not found");
   return row;
 }
@@ -65,26 +65,26 @@ function checkedNotifier(input: NotifierInput): z.infer<typeof notifierInputSche
 }
 
 /** The owner's notifiers of a workflow with their last delivery. */
-export const notifiersOf = (ownerId: string, workflowId: string): Promise<NotifierView[]> =>
-  listNotifiers(ownerId, workflowId);
+export const notifiersOf = (workspaceId: string, workflowId: string): Promise<NotifierView[]> =>
+  listNotifiers(workspaceId, workflowId);
 
 /** Pauses (nothing is sent; pending deliveries fail as "paused") or resumes one of the owner's notifiers. */
-export async function pauseNotifier(ownerId: string, id: string, paused: boolean): Promise<NotifierView> {
-  const row = await setNotifierEnabled(ownerId, id, !paused);
+export async function pauseNotifier(workspaceId: string, id: string, paused: boolean): Promise<NotifierView> {
+  const row = await setNotifierEnabled(workspaceId, id, !paused);
   if (!row) throw notFound("Notification URL not found");
   return row;
 }
 
-export async function deleteNotifier(ownerId: string, id: string): Promise<void> {
-  if (!(await deleteNotifierRow(ownerId, id))) throw notFound("Notification URL not found");
+export async function deleteNotifier(workspaceId: string, id: string): Promise<void> {
+  if (!(await deleteNotifierRow(workspaceId, id))) throw notFound("Notification URL not found");
 }
 
 /**
  * Sends a signed `ping` to one of the owner's notifiers now, from this process, and answers how it
  * went (the receiver's status or the error): for checking a receiver before real runs end.
  */
-export async function pingNotifier(ownerId: string, id: string): Promise<SendResult> {
-  const target = await notifierTarget(id, ownerId);
+export async function pingNotifier(workspaceId: string, id: string): Promise<SendResult> {
+  const target = await notifierTarget(id, workspaceId);
   if (!target) throw notFound("Notification URL not found");
   const deliveryId = `ping-${randomUUID()}`;
   return sendSigned(
@@ -97,7 +97,7 @@ export async function pingNotifier(ownerId: string, id: string): Promise<SendRes
 }
 
 /** Sends one of the owner's deliveries again, with fresh tries (the same deliveryId, so receivers can tell). */
-export async function redeliver(ownerId: string, deliveryId: string): Promise<void> {
-  if (!(await resetDeliveryForOwner(ownerId, deliveryId))) throw notFound("Delivery not found");
+export async function redeliver(workspaceId: string, deliveryId: string): Promise<void> {
+  if (!(await resetDeliveryForOwner(workspaceId, deliveryId))) throw notFound("Delivery not found");
   await enqueueDelivery(deliveryId, { again: true });
 }

@@ -93,13 +93,13 @@ const MAX_KEPT = 1000;
  * 10 minutes per owner, endpoint and key; `refresh` asks again. A failed list is not kept.
  */
 export async function listModels(
-  ownerId: string,
+  workspaceId: string,
   provider: string | null,
   options: { refresh?: boolean } = {},
 ): Promise<ModelList & { defaultModel: string; cached: boolean }> {
-  const config: ModelConfig = await ownerModelResolver(ownerId)(provider ? { provider, model: "" } : null);
+  const config: ModelConfig = await ownerModelResolver(workspaceId)(provider ? { provider, model: "" } : null);
   // one list per endpoint and key, however the provider was named (id or name, or the default chain)
-  const key = `${ownerId}\n${config.baseURL}\n${createHash("sha256")
+  const key = `${workspaceId}\n${config.baseURL}\n${createHash("sha256")
     .update(config.apiKey ?? "")
     .digest("hex")}`;
   const hit = kept.get(key);

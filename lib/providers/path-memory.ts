@@ -8,7 +8,7 @@ import type { PathMemory } from "@/lib/llm/path-memory";
  * (ModelCapability) so it is remembered across requests and restarts. Keys are lib/llm's
  * `pathKey(config)`: "<base URL>|<model>".
  */
-export function dbPathMemory(ownerId: string): PathMemory {
+export function dbPathMemory(workspaceId: string): PathMemory {
   const split = (key: string) => {
     const at = key.lastIndexOf("|");
     return { baseUrl: key.slice(0, at), model: key.slice(at + 1) };
@@ -16,14 +16,14 @@ export function dbPathMemory(ownerId: string): PathMemory {
   return {
     async get(key) {
       const row = await db().modelCapability.findUnique({
-        where: { ownerId_baseUrl_model: { ownerId, ...split(key) } },
+        where: { workspaceId_baseUrl_model: { workspaceId, ...split(key) } },
       });
       return STRUCTURED_PATHS.find((p) => p === row?.path);
     },
     async set(key, path: StructuredPath) {
-      const where = { ownerId, ...split(key) };
+      const where = { workspaceId, ...split(key) };
       await db().modelCapability.upsert({
-        where: { ownerId_baseUrl_model: where },
+        where: { workspaceId_baseUrl_model: where },
         create: { ...where, path },
         update: { path },
       });

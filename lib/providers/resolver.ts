@@ -28,14 +28,14 @@ const envConfigured = (): boolean => Boolean(process.env.OPENAI_BASE_URL || proc
  * `null` uses the owner's designer provider/model from settings when set, else the same chain with
  * the provider's (or OPENAI_MODEL's) default model.
  */
-export function ownerModelResolver(ownerId: string): ModelResolver {
+export function ownerModelResolver(workspaceId: string): ModelResolver {
   const cache = new Map<string, Promise<ModelConfig>>();
   return (ref) => {
     const key = JSON.stringify(ref);
     let hit = cache.get(key);
     if (!hit) {
       // reads only: a transient database failure is retried instead of failing the step
-      hit = retryTransientDb(() => resolve(ownerId, ref));
+      hit = retryTransientDb(() => resolve(workspaceId, ref));
       cache.set(key, hit);
       hit.catch(() => cache.delete(key));
     }
@@ -43,24 +43,24 @@ export function ownerModelResolver(ownerId: string): ModelResolver {
   };
 }
 
-async function resolve(ownerId: string, ref: ModelRef | null): Promise<ModelConfig> {
+async function resolve(workspaceId: string, ref: ModelRef | null): Promise<ModelConfig> {
   const temperature = ref?.temperature !== undefined ? { temperature: ref.temperature } : {};
-  if (ref?.provider) return { ...(await named(ownerId, ref.provider, ref.model)), ...temperature };
-  if (!ref) return ownerDefault(ownerId);
+  if (ref?.provider) return { ...(await named(workspaceId, ref.provider, ref.model)), ...temperature };
+  if (!ref) return ownerDefault(workspaceId);
   if (isScriptedModel(ref)) return { ...scriptedModelConfig(), model: ref.model, ...temperature };
   if (envConfigured()) return { ...defaultModelConfig(), model: ref.model, ...temperature };
   const latest = await db().modelProvider.findFirst({
-    where: { ownerId },
+    where: { workspaceId },
     orderBy: { updatedAt: "desc" },
     select: { id: true },
   });
-  if (latest) return { ...(await secretConfig(ownerId, latest.id, ref.model)), ...temperature };
+  if (latest) return { ...(await secretConfig(workspaceId, latest.id, ref.model)), ...temperature };
   return { ...scriptedModelConfig(), model: SCRIPTED_MODEL, ...temperature };
 }
 
-async function named(ownerId: string, provider: string, model: string | undefined): Promise<ModelConfig> {
+async function named(workspaceId: string, provider: string, model: string | undefined): Promise<ModelConfig> {
   const row = await db().modelProvider.findFirst({
-    where: { ownerId, OR: [{ id: provider }, { name: provider }] },
+    where: { workspaceId, OR: [{ id: provider }, { name: provider }] },
     select: { id: true },
   });
   if (!row)
@@ -68,11 +68,11 @@ async function named(ownerId: string, provider: string, model: string | undefine
       "config",
       `No model provider named "${provider}" is configured; add it under Settings → Providers.`,
     );
-  return secretConfig(ownerId, row.id, model);
+  return secretConfig(workspaceId, row.id, model);
 }
 
-async function secretConfig(ownerId: string, providerId: string, model: string | undefined): Promise<ModelConfig> {
-  const secret = await getProviderSecret(ownerId, providerId);
+async function secretConfig(workspaceId: string, providerId: string, model: string | undefined): Promise<ModelConfig> {
+  const secret = await getProviderSecret(workspaceId, providerId);
   if (!secret) throw new ModelCallError("config", "The model provider no longer exists.");
   // a user's base URL: calls go through the SSRF guard, pinned, no redirects (lib/llm/provider-fetch.ts)
   return {
@@ -83,19 +83,19 @@ async function secretConfig(ownerId: string, providerId: string, model: string |
   };
 }
 
-async function ownerDefault(ownerId: string): Promise<ModelConfig> {
+async function ownerDefault(workspaceId: string): Promise<ModelConfig> {
   const settings = await db().userSettings.findUnique({
-    where: { userId: ownerId },
+    where: { userId: workspaceId },
     select: { designerProviderId: true, designerModel: true },
   });
   if (settings?.designerProviderId)
-    return secretConfig(ownerId, settings.designerProviderId, settings.designerModel ?? undefined);
+    return secretConfig(workspaceId, settings.designerProviderId, settings.designerModel ?? undefined);
   if (envConfigured()) return defaultModelConfig();
   const latest = await db().modelProvider.findFirst({
-    where: { ownerId },
+    where: { workspaceId },
     orderBy: { updatedAt: "desc" },
     select: { id: true },
   });
-  if (latest) return secretConfig(ownerId, latest.id, undefined);
+  if (latest) return secretConfig(workspaceId, latest.id, undefined);
   return scriptedModelConfig();
 }

@@ -36,15 +36,19 @@ export async function checkProviderUrl(url: string, allowPrivate: boolean = prov
 }
 
 /** Saves a new provider of the owner's after its base URL passed checkProviderUrl. */
-export async function createProvider(ownerId: string, input: ProviderInput): Promise<ProviderView> {
+export async function createProvider(workspaceId: string, input: ProviderInput): Promise<ProviderView> {
   const data = providerInputSchema.parse(input);
   await checkProviderUrl(data.baseUrl);
-  return insertProvider(ownerId, data);
+  return insertProvider(workspaceId, data);
 }
 
 /** Changes the owner's provider (a new base URL checked first); null when it is not theirs. */
-export async function updateProvider(ownerId: string, id: string, patch: ProviderPatch): Promise<ProviderView | null> {
+export async function updateProvider(
+  workspaceId: string,
+  id: string,
+  patch: ProviderPatch,
+): Promise<ProviderView | null> {
   const changes = providerPatchSchema.parse(patch);
   if (changes.baseUrl !== undefined) await checkProviderUrl(changes.baseUrl);
-  return patchProvider(ownerId, id, changes);
+  return patchProvider(workspaceId, id, changes);
 }

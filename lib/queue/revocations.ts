@@ -9,12 +9,14 @@ const log = createLogger({ component: "revocations" });
 
 /**
  * Credential revocations, told to every process at once (Redis pub/sub) so open event streams of a
- * revoked API token or a signed-out session close now instead of at their next periodic check,
+ * revoked API token, a signed-out session or a removed member close now instead of at their next periodic check,
  * and cached session versions are dropped. Best effort: a lost message costs only that wait.
  */
 export const revocationSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("token"), tokenId: z.string().min(1) }),
   z.object({ kind: z.literal("user"), userId: z.string().min(1) }),
+  /** a member removed from a workspace (or their role changed): their streams there re-check now */
+  z.object({ kind: z.literal("member"), userId: z.string().min(1), workspaceId: z.string().min(1) }),
 ]);
 export type Revocation = z.infer<typeof revocationSchema>;
 

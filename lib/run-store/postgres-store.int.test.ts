@@ -8,11 +8,11 @@ import { createTestRun, createTestUser } from "@/test/fixtures";
 import { ledgerStats, ledgerTools } from "@/lib/tools/ledger";
 
 useTestDatabase();
-let ownerId = "";
+let workspaceId = "";
 
 beforeAll(async () => {
   process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();
-  ownerId = (await createTestUser()).id;
+  workspaceId = (await createTestUser()).id;
 });
 afterAll(async () => {
   await closeApiRedis();
@@ -23,7 +23,7 @@ const at = () => new Date();
 describe("postgresStore", () => {
   it("claims bump the version; a stale (zombie) worker's commit is rejected and changes nothing (D4)", async () => {
     const store = postgresStore();
-    const runId = await createTestRun(ownerId, "queued");
+    const runId = await createTestRun(workspaceId, "queued");
     const a = await store.claimRun(runId, "worker-a");
     if (!a.ok) throw new Error("claim failed");
     const started = await store.commit(runId, {
@@ -107,7 +107,7 @@ describe("postgresStore", () => {
 
   it("finishes a run atomically and then refuses claims and commits (terminal)", async () => {
     const store = postgresStore();
-    const runId = await createTestRun(ownerId, "queued");
+    const runId = await createTestRun(workspaceId, "queued");
     const c = await store.claimRun(runId, "w");
     if (!c.ok) throw new Error("claim failed");
     const fin = await store.commit(runId, {
@@ -130,7 +130,7 @@ describe("postgresStore", () => {
 
   it("a waiting review's row is closed by whoever holds the run next; a parked run cannot be claimed until woken", async () => {
     const store = postgresStore();
-    const runId = await createTestRun(ownerId, "queued");
+    const runId = await createTestRun(workspaceId, "queued");
     const a = await store.claimRun(runId, "worker-a");
     if (!a.ok) throw new Error("claim failed");
     const request = { prompt: "Go?", choices: [{ id: "go", label: "Go" }], fields: [] };
@@ -225,7 +225,7 @@ describe("postgresStore", () => {
 
   it("records cancel requests with their reason until the run ends", async () => {
     const store = postgresStore();
-    const runId = await createTestRun(ownerId, "running");
+    const runId = await createTestRun(workspaceId, "running");
     await store.requestCancel(runId, "user asked");
     expect(await store.isCancelRequested(runId)).toEqual({ requested: true, reason: "user asked" });
   });
@@ -233,7 +233,7 @@ describe("postgresStore", () => {
 
 describe("ledgerTools", () => {
   it("executes a side effect once per idempotency key and replays the recorded result", async () => {
-    const runId = await createTestRun(ownerId, "running");
+    const runId = await createTestRun(workspaceId, "running");
     let effects = 0;
     const inner: ToolsPort = {
       resolve: async () => null,
@@ -267,7 +267,7 @@ describe("ledgerTools", () => {
   });
 
   it("never repeats an effect whose first attempt died before recording (outcome unknown)", async () => {
-    const runId = await createTestRun(ownerId, "running");
+    const runId = await createTestRun(workspaceId, "running");
     await db().toolEffect.create({ data: { key: `${runId}:x:1`, runId } });
     let effects = 0;
     const tools = ledgerTools({ resolve: async () => null, call: async () => ({ ok: true, output: ++effects }) }, 300);

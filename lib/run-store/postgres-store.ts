@@ -46,15 +46,15 @@ export function postgresStore(options: StoreOptions = {}): StorePort {
 
 export interface StoreOptions {
   /** Told the run's owner (user id) by every successful claim, before the claim answers. */
-  onClaim?: (ownerId: string) => void;
+  onClaim?: (workspaceId: string) => void;
 }
 
 /** See sqlClaim: the lease + version bump and the snapshot of the run, its steps and its document (normally one statement). */
-async function claimRun(runId: string, owner: string, onClaim?: (ownerId: string) => void): Promise<ClaimResult> {
+async function claimRun(runId: string, owner: string, onClaim?: (workspaceId: string) => void): Promise<ClaimResult> {
   const res = await sqlClaim(runId, owner);
   if (!res.ok) return res;
   counters.claims++;
-  onClaim?.(res.ownerId);
+  onClaim?.(res.workspaceId);
   return { ok: true, run: res.run };
 }
 

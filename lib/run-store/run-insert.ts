@@ -20,7 +20,7 @@ LEFT JOIN LATERAL (
   SELECT id, version, document FROM "WorkflowVersion"
   WHERE "workflowId" = w.id AND ($3::int IS NULL OR version = $3::int) ORDER BY version DESC LIMIT 1
 ) v ON true
-WHERE w.id = $1 AND w."ownerId" = $2`;
+WHERE w.id = $1 AND w."workspaceId" = $2`;
 
 export interface TargetRow {
   name: string;
@@ -38,12 +38,16 @@ let targetReads = 0;
 export const runTargetReadCount = (): number => targetReads;
 
 /** The owner's workflow and the version a run would start from; null when it is not theirs. */
-export async function readRunTarget(ownerId: string, workflowId: string, version?: number): Promise<TargetRow | null> {
+export async function readRunTarget(
+  workspaceId: string,
+  workflowId: string,
+  version?: number,
+): Promise<TargetRow | null> {
   targetReads++;
   const res = await runStorePool().query<TargetRow>({
     name: "weft_run_target_v1",
     text: TARGET_SQL,
-    values: [workflowId, ownerId, version ?? null],
+    values: [workflowId, workspaceId, version ?? null],
   });
   return res.rows[0] ?? null;
 }
@@ -67,7 +71,7 @@ const runInsertLock = (shared: boolean) =>
 /** The FROM item both inserts select their row from: one row, after the insert's lock is taken. */
 const LOCKED = `(SELECT ${runInsertLock(false)}) insert_lock`;
 
-const RUN_COLUMNS = `id, "ownerId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey", "parentRunId", "parentNodeId", "parentIteration", depth,
+const RUN_COLUMNS = `id, "workspaceId", "workflowVersionId", status, inputs, "createdAt", trigger, "triggerLabel", "idempotencyKey", "parentRunId", "parentNodeId", "parentIteration", depth,
   "sourceRunId", "sourceNodeId", "sourceIteration", seed, "traceParent"`;
 const RUN_VALUES = `$1, $2, $3, 'queued', $4::jsonb, $5::timestamp(3), $6::"RunTrigger", $7, $8, $9, $10, $11::int, $12::int, $13, $14, $15::int, $16::jsonb, $17`;
 
@@ -84,7 +88,7 @@ const GUARDED_INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS})
     SELECT id, document FROM "WorkflowVersion"
     WHERE "workflowId" = w.id AND ($20::int IS NULL OR version = $20::int) ORDER BY version DESC LIMIT 1
   ) v ON v.id = $3
-  WHERE w.id = $18 AND w."ownerId" = $2 AND w.name = $19 AND ($20::int IS NOT NULL OR v.document = w.draft)`;
+  WHERE w.id = $18 AND w."workspaceId" = $2 AND w.name = $19 AND ($20::int IS NOT NULL OR v.document = w.draft)`;
 
 /** The insert of a start that read its target (or needs no guard). */
 const INSERT_SQL = `INSERT INTO "Run" (${RUN_COLUMNS}) SELECT ${RUN_VALUES} FROM ${LOCKED}`;
@@ -104,7 +108,7 @@ export interface ExpectedTarget {
  * whether the row was written.
  */
 export async function insertQueuedRun(
-  ownerId: string,
+  workspaceId: string,
   workflowVersionId: string,
   inputsJson: string,
   key: { id: string; createdAt: Date },
@@ -116,7 +120,7 @@ export async function insertQueuedRun(
   const { parent, lineage } = origin;
   const values = [
     id,
-    ownerId,
+    workspaceId,
     workflowVersionId,
     inputsJson,
     createdAt.toISOString(),
@@ -155,11 +159,11 @@ export async function awaitRunInsert(id: string): Promise<void> {
 export const RUN_INSERT_LOCK_SQL = `SELECT ${runInsertLock(false)}`;
 
 /** The run an idempotency key already started for this owner, if any. */
-export async function runIdByIdempotencyKey(ownerId: string, key: string): Promise<string | null> {
+export async function runIdByIdempotencyKey(workspaceId: string, key: string): Promise<string | null> {
   const res = await runStorePool().query<{ id: string }>({
     name: "weft_run_by_key_v1",
-    text: `SELECT id FROM "Run" WHERE "idempotencyKey" = $1 AND "ownerId" = $2`,
-    values: [key, ownerId],
+    text: `SELECT id FROM "Run" WHERE "idempotencyKey" = $1 AND "workspaceId" = $2`,
+    values: [key, workspaceId],
   });
   return res.rows[0]?.id ?? null;
 }

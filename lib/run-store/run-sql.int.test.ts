@@ -14,10 +14,10 @@ import { createTestRun, createTestUser, untilSomeoneWaitsForALock } from "@/test
  * the step log off: its commits are tested in step-log.int.test.ts.
  */
 useTestDatabase();
-let ownerId = "";
+let workspaceId = "";
 beforeAll(async () => {
   setLogWindowMs(0);
-  ownerId = (await createTestUser()).id;
+  workspaceId = (await createTestUser()).id;
 });
 afterAll(async () => {
   setLogWindowMs(1_000);
@@ -50,7 +50,7 @@ const start = (nodeId: string, attempt = 1) => ({
 });
 
 async function claimed(owner = "w") {
-  const runId = await createTestRun(ownerId, "queued");
+  const runId = await createTestRun(workspaceId, "queued");
   const c = await store.claimRun(runId, owner);
   if (!c.ok) throw new Error("claim failed");
   return { runId, version: c.run.version };

@@ -247,7 +247,7 @@ export function commitQuery(runId: string, c: RunCommit, ids?: RowIds): CommitQu
 
 type RunJson = {
   id: string;
-  ownerId: string;
+  workspaceId: string;
   workflowVersionId: string;
   version: number;
   status: RunStatus;
@@ -286,7 +286,7 @@ type Snap = { run: RunJson & { nextSeq: number }; document: unknown; steps: (Ste
 
 /** A claim's answer, plus (when it succeeded) the user who owns the run. */
 export type SqlClaimResult =
-  Exclude<ClaimResult, { ok: true }> | (Extract<ClaimResult, { ok: true }> & { ownerId: string });
+  Exclude<ClaimResult, { ok: true }> | (Extract<ClaimResult, { ok: true }> & { workspaceId: string });
 
 /**
  * Claims a live run for `owner` (lease := owner, version + 1) and reads its snapshot in one round
@@ -343,7 +343,7 @@ export async function sqlClaim(runId: string, owner: string): Promise<SqlClaimRe
   });
   return {
     ok: true,
-    ownerId: r.ownerId,
+    workspaceId: r.workspaceId,
     run: {
       runId: r.id,
       workflow: snap.document,

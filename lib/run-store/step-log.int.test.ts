@@ -17,9 +17,9 @@ import { createTestRun, createTestUser, untilSomeoneWaitsForALock } from "@/test
  * change no status are stored as their events alone; every reader and every claim sees them.
  */
 useTestDatabase();
-let ownerId = "";
+let workspaceId = "";
 beforeAll(async () => {
-  ownerId = (await createTestUser()).id;
+  workspaceId = (await createTestUser()).id;
 });
 afterEach(() => setLogWindowMs(1_000));
 afterAll(async () => {
@@ -71,7 +71,7 @@ const eventCount = (runId: string) => db().runEvent.count({ where: { runId } });
 
 /** A run claimed by `owner` and started (status running) with node a running; answers the engine's version. */
 async function running(owner = "w"): Promise<{ runId: string; v: number }> {
-  const runId = await createTestRun(ownerId, "queued");
+  const runId = await createTestRun(workspaceId, "queued");
   const c = await store.claimRun(runId, owner);
   if (!c.ok) throw new Error("claim failed");
   const first = await store.commit(runId, {
@@ -117,7 +117,7 @@ describe("step log", () => {
       finishedAt: at(10),
       leaseOwner: "w",
     });
-    const detail = await getRunForOwner(ownerId, runId);
+    const detail = await getRunForOwner(workspaceId, runId);
     expect(detail).toMatchObject({ lastSeq: 5, stepCount: 3, promptTokens: 4 });
     expect(detail!.steps.map((s) => s.nodeId)).toEqual(["a", "b", "c"]);
 
@@ -205,7 +205,7 @@ describe("step log", () => {
         finishedAt: null,
       });
       expect(await stepRows(runId)).toEqual(["a:running"]);
-      const detail = await getRunForOwner(ownerId, runId);
+      const detail = await getRunForOwner(workspaceId, runId);
       expect(detail).toMatchObject({ status: "failed", reason: "b said no", finishedAt: at(30), lastSeq: 5 });
       expect(detail!.steps.map((s) => `${s.nodeId}:${s.status}`)).toEqual(["a:succeeded", "b:succeeded"]);
       const settled = settleHeld(runId);

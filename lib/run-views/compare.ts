@@ -48,15 +48,15 @@ async function nodeNames(versionIds: string[]): Promise<Record<string, string>> 
 }
 
 /** Two of the owner's runs side by side, step by step (404 when either is not theirs). */
-export async function compareRuns(ownerId: string, leftId: string, rightId: string): Promise<RunComparisonView> {
-  const [left, right] = await Promise.all([getRunForOwner(ownerId, leftId), getRunForOwner(ownerId, rightId)]);
+export async function compareRuns(workspaceId: string, leftId: string, rightId: string): Promise<RunComparisonView> {
+  const [left, right] = await Promise.all([getRunForOwner(workspaceId, leftId), getRunForOwner(workspaceId, rightId)]);
   if (!left || !right) throw notFound("Run not found");
   const [reusedLeft, reusedRight, names, usage, settings] = await Promise.all([
     reusedSteps(left.id),
     reusedSteps(right.id),
     nodeNames([left.workflowVersionId, right.workflowVersionId]),
     usageByModel([left.id, right.id]),
-    getSettings(ownerId),
+    getSettings(workspaceId),
   ]);
   const rows = diffRuns(left.steps, right.steps, { left: reusedLeft, right: reusedRight }, Object.keys(names));
   const cost = (r: RunDetail) => estimateCost(settings.prices, usage.get(r.id) ?? []);

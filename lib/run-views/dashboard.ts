@@ -18,27 +18,30 @@ export interface RunDashboard {
 }
 
 /** The owner's run with the document of its version and the owner's price table; 404 for anyone else's. */
-export async function getRunDashboard(ownerId: string, runId: string): Promise<RunDashboard> {
-  const run = await getRunForOwner(ownerId, runId);
+export async function getRunDashboard(workspaceId: string, runId: string): Promise<RunDashboard> {
+  const run = await getRunForOwner(workspaceId, runId);
   if (!run) throw notFound("Run not found");
   const [version, settings] = await Promise.all([
     db().workflowVersion.findUnique({ where: { id: run.workflowVersionId }, select: { document: true } }),
-    getSettings(ownerId),
+    getSettings(workspaceId),
   ]);
   const doc = workflowSchema.safeParse(version?.document);
   return {
     run,
     doc: doc.success ? doc.data : null,
     prices: settings.prices,
-    subflowNames: doc.success ? await subflowNames(ownerId, doc.data) : {},
+    subflowNames: doc.success ? await subflowNames(workspaceId, doc.data) : {},
   };
 }
 
 /** The names of the owner's workflows that `doc`'s subflow nodes run (another user's or a deleted one is left out). */
-async function subflowNames(ownerId: string, doc: Workflow): Promise<Record<string, string>> {
+async function subflowNames(workspaceId: string, doc: Workflow): Promise<Record<string, string>> {
   const ids = subflowWorkflowIds(doc);
   if (ids.length === 0) return {};
-  const rows = await db().workflow.findMany({ where: { ownerId, id: { in: ids } }, select: { id: true, name: true } });
+  const rows = await db().workflow.findMany({
+    where: { workspaceId, id: { in: ids } },
+    select: { id: true, name: true },
+  });
   return Object.fromEntries(rows.map((r) => [r.id, r.name]));
 }
 
@@ -64,10 +67,13 @@ export async function usageByModel(runIds: readonly string[]): Promise<Map<strin
 
 /** The owner's runs for the /runs page (newest first, filtered), each with its estimated cost. */
 export async function listRunRows(
-  ownerId: string,
+  workspaceId: string,
   filter: RunListFilter,
 ): Promise<{ runs: RunRow[]; nextCursor: string | null }> {
-  const [{ runs, nextCursor }, settings] = await Promise.all([listRunsForOwner(ownerId, filter), getSettings(ownerId)]);
+  const [{ runs, nextCursor }, settings] = await Promise.all([
+    listRunsForOwner(workspaceId, filter),
+    getSettings(workspaceId),
+  ]);
   const usage = await usageByModel(runs.map((r) => r.id));
   const now = Date.now();
   return {

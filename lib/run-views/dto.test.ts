@@ -50,7 +50,7 @@ describe("run dto builders", () => {
       finishedAt: null,
       inputs: { q: "SECRET" },
       outputs: null,
-      ownerId: "u1",
+      workspaceId: "u1",
       trigger: "webhook" as const,
       triggerLabel: "SECRET hook",
     };

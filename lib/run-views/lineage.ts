@@ -38,18 +38,18 @@ const view = (r: Row): LineageRunView => ({
  * and forks made of it), or null when it is not theirs. Runs of other owners never appear (a chain
  * stops at a source that was deleted).
  */
-export async function runLineage(ownerId: string, runId: string): Promise<RunLineageView | null> {
-  const run = await db().run.findFirst({ where: { id: runId, ownerId }, select });
+export async function runLineage(workspaceId: string, runId: string): Promise<RunLineageView | null> {
+  const run = await db().run.findFirst({ where: { id: runId, workspaceId }, select });
   if (!run) return null;
   const chain: LineageRunView[] = [];
   for (let at = run.sourceRunId; at && chain.length < CHAIN_MAX;) {
-    const up: Row | null = await db().run.findFirst({ where: { id: at, ownerId }, select });
+    const up: Row | null = await db().run.findFirst({ where: { id: at, workspaceId }, select });
     if (!up) break;
     chain.unshift(view(up));
     at = up.sourceRunId;
   }
   const derived = await db().run.findMany({
-    where: { sourceRunId: runId, ownerId },
+    where: { sourceRunId: runId, workspaceId },
     orderBy: { createdAt: "asc" },
     take: 100,
     select,

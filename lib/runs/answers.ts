@@ -35,14 +35,14 @@ const conflict = (message: string) => new AppError("conflict", message);
  * approved first, so a changed code refuses the answer) or `reject`.
  */
 export async function answerStep(
-  ownerId: string,
+  workspaceId: string,
   runId: string,
   input: AnswerInput,
   answeredBy: string,
 ): Promise<{ nodeId: string; iteration: number; answer: HumanAnswer }> {
   const body = answerSchema.parse(input);
   const run = await db().run.findFirst({
-    where: { id: runId, ownerId },
+    where: { id: runId, workspaceId },
     select: { status: true, workflowVersion: { select: { document: true } } },
   });
   if (!run) throw notFound("Run not found");
@@ -70,7 +70,7 @@ export async function answerStep(
   if (!values.success)
     throw new AppError("bad_request", "The values do not match the review's fields.", z.treeifyError(values.error));
   // approving a tool approves the exact code the review showed (its hash), before the run may use it
-  if (tool && body.choice === "approve") await approveToolVersion(ownerId, tool.versionId, tool.codeHash);
+  if (tool && body.choice === "approve") await approveToolVersion(workspaceId, tool.versionId, tool.codeHash);
   const answer: HumanAnswer = {
     choice: body.choice,
     values: values.data,

@@ -88,13 +88,13 @@ const sixSteps: WorkflowInput = {
 beforeAll(async () => {
   sinkDir = mkdtempSync(path.join(tmpdir(), "weft-derive-"));
   const fixture = path.resolve(process.cwd(), "test/fault/fixtures/effect-sink-mcp.mjs");
-  const v = await saveMcpServer(rt.ownerId, "sink", {
+  const v = await saveMcpServer(rt.workspaceId, "sink", {
     transport: "stdio",
     command: process.execPath,
     args: [fixture, path.join(sinkDir, "effects.log")],
   });
-  await approveToolVersion(rt.ownerId, v.id, v.codeHash!);
-  ({ workflowId } = await createTestWorkflow(rt.ownerId, sixSteps));
+  await approveToolVersion(rt.workspaceId, v.id, v.codeHash!);
+  ({ workflowId } = await createTestWorkflow(rt.workspaceId, sixSteps));
 });
 afterAll(() => {
   if (sinkDir) rmSync(sinkDir, { recursive: true, force: true });
@@ -105,14 +105,14 @@ describe("retry from the failed step", () => {
     "a 6-step run failing at step 5 is finished by its retry: no model request for steps 1–4, the side effect of step 3 made once in all",
     { timeout: 180_000 },
     async () => {
-      const { run } = await startRun(rt.ownerId, workflowId, { inputs: { topic: "owls" } });
+      const { run } = await startRun(rt.workspaceId, workflowId, { inputs: { topic: "owls" } });
       const failed = await waitTerminal(run.id, 90_000);
       expect(failed.run.status).toBe("failed");
       expect(failed.run.reason).toContain('Step "s5"');
       expect(sinkLines()).toEqual(["s2<s1<owls>>"]);
       const before = lastSeq();
 
-      const retry = await retryRun(rt.ownerId, run.id);
+      const retry = await retryRun(rt.workspaceId, run.id);
       expect(retry.reuse).toEqual({ reusable: 5, changedNodes: [], runsFrom: ["s5"] });
       const done = await waitTerminal(retry.run.id, 90_000);
       expect(done.run.status).toBe("succeeded");
@@ -144,21 +144,21 @@ describe("retry from the failed step", () => {
   );
 
   it("refuses to retry a run that succeeded (409)", async () => {
-    const { run } = await startRun(rt.ownerId, workflowId, { inputs: { topic: "larks" } });
+    const { run } = await startRun(rt.workspaceId, workflowId, { inputs: { topic: "larks" } });
     const ended = await waitTerminal(run.id, 90_000);
     expect(ended.run.status).toBe("succeeded");
-    await expect(retryRun(rt.ownerId, run.id)).rejects.toMatchObject({ code: "conflict" });
+    await expect(retryRun(rt.workspaceId, run.id)).rejects.toMatchObject({ code: "conflict" });
   }, 120_000);
 });
 
 describe("fork from a step", () => {
   it("a fork at step 2 with an edited output runs steps 3–6 with the edited value", { timeout: 180_000 }, async () => {
-    const { run } = await startRun(rt.ownerId, workflowId, { inputs: { topic: "bats" } });
+    const { run } = await startRun(rt.workspaceId, workflowId, { inputs: { topic: "bats" } });
     expect((await waitTerminal(run.id, 90_000)).run.status).toBe("succeeded");
     const sinkBefore = sinkLines().length;
     const before = lastSeq();
 
-    const fork = await forkRun(rt.ownerId, run.id, { nodeId: "s2", output: "EDITED" });
+    const fork = await forkRun(rt.workspaceId, run.id, { nodeId: "s2", output: "EDITED" });
     const done = await waitTerminal(fork.run.id, 90_000);
     expect(done.run.status).toBe("succeeded");
     expect(done.run.outputs).toEqual({ result: "s6<s5<s4<EDITED>>>" });
@@ -177,18 +177,18 @@ describe("fork from a step", () => {
   });
 
   it("refuses an edited output past the run value limits and a fork at a start step with inputs that do not fit, storing nothing", async () => {
-    const { run } = await startRun(rt.ownerId, workflowId, { inputs: { topic: "cats" } });
+    const { run } = await startRun(rt.workspaceId, workflowId, { inputs: { topic: "cats" } });
     await waitTerminal(run.id, 90_000);
     const count = () => db().run.count({ where: { sourceRunId: run.id } });
     const deep = JSON.parse(`${"[".repeat(100)}1${"]".repeat(100)}`) as unknown;
-    await expect(forkRun(rt.ownerId, run.id, { nodeId: "s2", output: deep })).rejects.toMatchObject({
+    await expect(forkRun(rt.workspaceId, run.id, { nodeId: "s2", output: deep })).rejects.toMatchObject({
       code: "bad_request",
       details: { limit: "maxDepth" },
     });
     await expect(
-      forkRun(rt.ownerId, run.id, { nodeId: "start", output: { topic: 7, extra: true } }),
+      forkRun(rt.workspaceId, run.id, { nodeId: "start", output: { topic: 7, extra: true } }),
     ).rejects.toMatchObject({ code: "bad_request" });
-    await expect(forkRun(rt.ownerId, run.id, { nodeId: "nope" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(forkRun(rt.workspaceId, run.id, { nodeId: "nope" })).rejects.toMatchObject({ code: "not_found" });
     expect(await count()).toBe(0);
   }, 120_000);
 });

@@ -53,8 +53,8 @@ export type DerivedRun = StartedRun & { reuse: ReusePlan };
 export const RETRYABLE_STATUSES = ["failed", "cancelled", "budget_exhausted"] as const;
 
 /** One of the owner's runs with the document it ran; 404 for anyone else's. */
-async function source(ownerId: string, runId: string): Promise<{ run: RunDetail; doc: Workflow }> {
-  const run = await getRunForOwner(ownerId, runId);
+async function source(workspaceId: string, runId: string): Promise<{ run: RunDetail; doc: Workflow }> {
+  const run = await getRunForOwner(workspaceId, runId);
   if (!run) throw notFound("Run not found");
   const version = await db().workflowVersion.findUnique({
     where: { id: run.workflowVersionId },
@@ -67,13 +67,13 @@ async function source(ownerId: string, runId: string): Promise<{ run: RunDetail;
 
 /** The version a derived run runs, with its document. */
 async function target(
-  ownerId: string,
+  workspaceId: string,
   run: RunDetail,
   doc: Workflow,
   choice: "original" | "current",
 ): Promise<{ version: number; doc: Workflow }> {
   if (choice === "original") return { version: run.version, doc };
-  const current = await runnableVersion(ownerId, run.workflowId);
+  const current = await runnableVersion(workspaceId, run.workflowId);
   return { version: current.version, doc: current.document };
 }
 
@@ -84,9 +84,9 @@ const unfinished = (s: StepRow) => !hasReusableResult(s) && s.status !== "skippe
  * source that still holds and runs the failed (or cancelled) steps and what follows them. Only for a
  * run that failed, was cancelled or ran out of a budget (409 otherwise).
  */
-export async function retryRun(ownerId: string, runId: string, input: RetryInput = {}): Promise<DerivedRun> {
+export async function retryRun(workspaceId: string, runId: string, input: RetryInput = {}): Promise<DerivedRun> {
   const body = retrySchema.parse(input);
-  const { run, doc } = await source(ownerId, runId);
+  const { run, doc } = await source(workspaceId, runId);
   if (!(RETRYABLE_STATUSES as readonly string[]).includes(run.status)) {
     throw new AppError(
       "conflict",
@@ -94,12 +94,12 @@ export async function retryRun(ownerId: string, runId: string, input: RetryInput
         `(this one is ${run.status}); re-run it instead.`,
     );
   }
-  const to = await target(ownerId, run, doc, body.version);
+  const to = await target(workspaceId, run, doc, body.version);
   const changed = body.version === "current" ? changedNodes(doc, to.doc) : [];
   const seed = seedFromSteps(run.id, run.steps, { except: new Set(changed) });
   const runsFrom = [...new Set([...run.steps.filter(unfinished).map((s) => s.nodeId), ...changed])];
   const started = await startRun(
-    ownerId,
+    workspaceId,
     run.workflowId,
     { inputs: (run.inputs ?? {}) as Record<string, unknown>, version: to.version },
     {
@@ -117,9 +117,9 @@ export async function retryRun(ownerId: string, runId: string, input: RetryInput
  * at the start step edits the run's inputs. The step must have ended (succeeded, or failed: a fork
  * can supply the output a failed step should have had).
  */
-export async function forkRun(ownerId: string, runId: string, input: ForkInput): Promise<DerivedRun> {
+export async function forkRun(workspaceId: string, runId: string, input: ForkInput): Promise<DerivedRun> {
   const body = forkSchema.parse(input);
-  const { run, doc } = await source(ownerId, runId);
+  const { run, doc } = await source(workspaceId, runId);
   const visits = run.steps.filter((s) => s.nodeId === body.nodeId);
   const step =
     body.iteration === undefined
@@ -130,7 +130,7 @@ export async function forkRun(ownerId: string, runId: string, input: ForkInput):
   if (!["succeeded", "failed", "timed_out"].includes(step.status)) {
     throw new AppError("conflict", `Step "${step.nodeId}" is ${step.status}; a fork starts from a step that ended.`);
   }
-  const to = await target(ownerId, run, doc, body.version);
+  const to = await target(workspaceId, run, doc, body.version);
   const node = to.doc.nodes.find((n) => n.id === step.nodeId);
   if (!node) throw new AppError("conflict", `Node "${step.nodeId}" is not in the version the fork would run.`);
   const edit = editOf(step, body, outcomesOf(node), node.type === "start" ? to.doc : null);
@@ -138,7 +138,7 @@ export async function forkRun(ownerId: string, runId: string, input: ForkInput):
   const seed = seedFromSteps(run.id, run.steps, { except: new Set(changed), edit });
   const inputs = (node.type === "start" ? edit.output : (run.inputs ?? {})) as Record<string, unknown>;
   const started = await startRun(
-    ownerId,
+    workspaceId,
     run.workflowId,
     { inputs, version: to.version },
     {

@@ -14,8 +14,8 @@ export const KNOWN_TARGETS_MAX = 1_000;
 
 const g = globalThis as unknown as { __weftKnownTargets?: Map<string, RunTarget> };
 const targets = (): Map<string, RunTarget> => (g.__weftKnownTargets ??= new Map());
-const keyOf = (ownerId: string, workflowId: string, version?: number) =>
-  `${ownerId}\u0000${workflowId}\u0000${version ?? ""}`;
+const keyOf = (workspaceId: string, workflowId: string, version?: number) =>
+  `${workspaceId}\u0000${workflowId}\u0000${version ?? ""}`;
 
 /**
  * The saved version this process last started for (owner, workflow, requested version): a hint
@@ -23,25 +23,25 @@ const keyOf = (ownerId: string, workflowId: string, version?: number) =>
  * guarded by it (lib/run-store/run-insert.ts), and a start whose guard fails forgets it and reads the
  * target as usual.
  */
-export function knownTarget(ownerId: string, workflowId: string, version?: number): RunTarget | undefined {
-  return targets().get(keyOf(ownerId, workflowId, version));
+export function knownTarget(workspaceId: string, workflowId: string, version?: number): RunTarget | undefined {
+  return targets().get(keyOf(workspaceId, workflowId, version));
 }
 
 /** Keeps a target read from PostgreSQL that a later start may guard its insert with. */
 export function rememberTarget(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   version: number | undefined,
   target: RunTarget,
 ): void {
   const map = targets();
-  const key = keyOf(ownerId, workflowId, version);
+  const key = keyOf(workspaceId, workflowId, version);
   map.delete(key);
   map.set(key, target);
   if (map.size > KNOWN_TARGETS_MAX) map.delete(map.keys().next().value!);
 }
 
 /** Drops a target whose guard failed (the workflow was edited, renamed, deleted or saved again). */
-export function forgetTarget(ownerId: string, workflowId: string, version?: number): void {
-  targets().delete(keyOf(ownerId, workflowId, version));
+export function forgetTarget(workspaceId: string, workflowId: string, version?: number): void {
+  targets().delete(keyOf(workspaceId, workflowId, version));
 }

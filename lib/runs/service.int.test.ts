@@ -102,11 +102,11 @@ describe("startRun", () => {
     await expect(startRun(owner, wf.id, { inputs: { topic: "f" } })).rejects.toMatchObject({ code: "bad_request" });
 
     expect(await deleteWorkflow(owner, wf.id)).toBe(true); // its runs go with it
-    const runs = await db().run.count({ where: { ownerId: owner } });
+    const runs = await db().run.count({ where: { workspaceId: owner } });
     await expect(startRun(owner, wf.id, { inputs: { topic: "g", lang: "fr" } })).rejects.toMatchObject({
       code: "not_found",
     });
-    expect(await db().run.count({ where: { ownerId: owner } })).toBe(runs);
+    expect(await db().run.count({ where: { workspaceId: owner } })).toBe(runs);
     expect(knownTarget(owner, wf.id)).toBeUndefined();
   });
 
@@ -179,7 +179,7 @@ describe("startRun", () => {
     await startRun(owner, wf.id, { inputs: { topic: "b" } });
     const v1 = await startRun(owner, wf.id, { inputs: { topic: "c" }, version: 1 });
     expect(v1.run.version).toBe(1);
-    const before = await db().run.count({ where: { ownerId: owner } });
+    const before = await db().run.count({ where: { workspaceId: owner } });
     await expect(startRun(owner, wf.id, { inputs: {}, version: 9 })).rejects.toMatchObject({
       code: "not_found",
       message: "Version 9 not found",
@@ -187,7 +187,7 @@ describe("startRun", () => {
     const stranger = (await createTestUser()).id;
     await expect(startRun(stranger, wf.id, { inputs: { topic: "x" } })).rejects.toMatchObject({ code: "not_found" });
     await expect(startRun(owner, wf.id, { inputs: { topic: 42 } })).rejects.toMatchObject({ code: "bad_request" });
-    expect(await db().run.count({ where: { ownerId: owner } })).toBe(before);
+    expect(await db().run.count({ where: { workspaceId: owner } })).toBe(before);
   });
 
   it("reads the draft only when it differs from the latest version, whose check is kept per version", async () => {
@@ -220,7 +220,7 @@ describe("startRun", () => {
     const broken = { ...workflowSchema.parse(doc), edges: [] }; // the end node is unreachable
     await db().workflowVersion.create({ data: { workflowId: wf.id, version: 1, document: broken as object } });
     await db().workflow.update({ where: { id: wf.id }, data: { draft: broken as object } });
-    const before = await db().run.count({ where: { ownerId: owner } });
+    const before = await db().run.count({ where: { workspaceId: owner } });
     for (let i = 0; i < 2; i++) {
       await expect(startRun(owner, wf.id, { inputs: { topic: "x" } })).rejects.toMatchObject({
         code: "invalid_workflow",
@@ -229,7 +229,7 @@ describe("startRun", () => {
         },
       });
     }
-    expect(await db().run.count({ where: { ownerId: owner } })).toBe(before);
+    expect(await db().run.count({ where: { workspaceId: owner } })).toBe(before);
     expect(await versions(wf.id)).toEqual([1]);
   });
 });

@@ -67,7 +67,7 @@ export interface StartedRun {
  * or sized past RUN_VALUE_LIMITS are refused (400 naming the limit) before anything is written.
  */
 export async function startRun(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   input: StartRunInput = {},
   origin: RunOrigin = { trigger: "manual" },
@@ -79,8 +79,8 @@ export async function startRun(
   const background = origin.trigger === "experiment";
   if (key) {
     // a repeated request (a sender's retry) gets the run its key started, and counts as no new start
-    const prior = await runIdByIdempotencyKey(ownerId, key);
-    if (prior) return { run: await getRun(ownerId, prior), dispatched: true, replayed: true };
+    const prior = await runIdByIdempotencyKey(workspaceId, key);
+    if (prior) return { run: await getRun(workspaceId, prior), dispatched: true, replayed: true };
   }
   const row = newRunKey();
   const source = {
@@ -125,28 +125,28 @@ export async function startRun(
   // edited, renamed or saved again since writes nothing — goes out with the enqueue. A guard that
   // fails forgets the target, and the start reads it as usual with the same run id (the job already
   // names it; its worker claims again until the row is there, and checks version and inputs).
-  const known = knownTarget(ownerId, workflowId, body.version);
+  const known = knownTarget(workspaceId, workflowId, body.version);
   const knownInputs = known && inputsSchema(known.document.inputs).safeParse(body.inputs);
   let enqueued: PromiseSettledResult<unknown> | undefined;
   const counted = known !== undefined && knownInputs?.success === true;
   if (counted) {
-    if (!background) await enforceRunStartLimit(ownerId);
+    if (!background) await enforceRunStartLimit(workspaceId);
     const expected = {
       workflowId,
       workflowName: known.workflowName,
       ...(body.version !== undefined ? { requested: body.version } : {}),
     };
-    const outcome = await writeRunAndJob(ownerId, known, knownInputs.data, row, source, expected);
+    const outcome = await writeRunAndJob(workspaceId, known, knownInputs.data, row, source, expected);
     if (outcome.kind === "replayed") return outcome.started;
     if (outcome.kind === "inserted") return started(known, knownInputs.data, outcome.dispatched);
-    forgetTarget(ownerId, workflowId, body.version);
+    forgetTarget(workspaceId, workflowId, body.version);
     enqueued = outcome.enqueued;
   }
   // the rate limit (Redis) is counted while the target is read (PostgreSQL): one round trip less on
   // the start path; a refused target still wins over a refused rate
   const [found, limit] = await Promise.allSettled([
-    runnableVersion(ownerId, workflowId, body.version),
-    counted || background ? undefined : enforceRunStartLimit(ownerId),
+    runnableVersion(workspaceId, workflowId, body.version),
+    counted || background ? undefined : enforceRunStartLimit(workspaceId),
   ]);
   if (found.status === "rejected") throw found.reason;
   if (limit.status === "rejected") throw limit.reason;
@@ -159,10 +159,10 @@ export async function startRun(
       z.treeifyError(parsedInputs.error),
     );
   }
-  const outcome = await writeRunAndJob(ownerId, target, parsedInputs.data, row, source, undefined, enqueued);
+  const outcome = await writeRunAndJob(workspaceId, target, parsedInputs.data, row, source, undefined, enqueued);
   if (outcome.kind === "replayed") return outcome.started;
   if (outcome.kind !== "inserted") throw new Error("an unguarded run insert wrote nothing");
-  if (target.reusable) rememberTarget(ownerId, workflowId, body.version, target);
+  if (target.reusable) rememberTarget(workspaceId, workflowId, body.version, target);
   return started(target, parsedInputs.data, outcome.dispatched);
 }
 
@@ -184,7 +184,7 @@ type Written =
  * committed run to the reconciler.
  */
 async function writeRunAndJob(
-  ownerId: string,
+  workspaceId: string,
   target: RunTarget,
   inputs: Record<string, unknown>,
   row: { id: string; createdAt: Date },
@@ -196,7 +196,7 @@ async function writeRunAndJob(
   const span = startSpan("weft.run.start", { "weft.run.id": row.id, "weft.run.trigger": source.trigger });
   const insert = () =>
     insertQueuedRun(
-      ownerId,
+      workspaceId,
       target.versionId,
       JSON.stringify(inputs),
       row,
@@ -211,9 +211,12 @@ async function writeRunAndJob(
   const [inserted, job] = key ? await insertFirst(insert, enqueue) : await Promise.all([settled(insert()), enqueue()]);
   if (inserted.status === "rejected") {
     if (key && isIdempotencyConflict(inserted.reason)) {
-      const winner = await runIdByIdempotencyKey(ownerId, key);
+      const winner = await runIdByIdempotencyKey(workspaceId, key);
       if (winner)
-        return { kind: "replayed", started: { run: await getRun(ownerId, winner), dispatched: true, replayed: true } };
+        return {
+          kind: "replayed",
+          started: { run: await getRun(workspaceId, winner), dispatched: true, replayed: true },
+        };
     }
     throw inserted.reason;
   }
@@ -248,8 +251,8 @@ type ReadTarget = RunTarget & { reusable: boolean };
  * a version's parse and validation are kept per version (lib/workflow checkVersion), so starting a
  * saved workflow again checks nothing twice. Only a draft that differs is parsed and validated here.
  */
-export async function runnableVersion(ownerId: string, workflowId: string, version?: number): Promise<ReadTarget> {
-  const wf = await readRunTarget(ownerId, workflowId, version);
+export async function runnableVersion(workspaceId: string, workflowId: string, version?: number): Promise<ReadTarget> {
+  const wf = await readRunTarget(workspaceId, workflowId, version);
   if (!wf) throw notFound("Workflow not found");
   const latest =
     wf.versionId !== null && wf.version !== null
@@ -277,7 +280,7 @@ export async function runnableVersion(ownerId: string, workflowId: string, versi
   ) {
     return { versionId: latest.id, version: latest.version, workflowName: wf.name, document, reusable: false };
   }
-  const created = await saveWorkflowVersion(ownerId, workflowId, "Saved for a run");
+  const created = await saveWorkflowVersion(workspaceId, workflowId, "Saved for a run");
   if (!created) throw notFound("Workflow not found");
   return { versionId: created.id, version: created.version, workflowName: wf.name, document, reusable: true };
 }
@@ -303,18 +306,18 @@ function thrown(checked: CheckedDocument): Workflow {
 }
 
 /** One of the owner's runs with its steps; 404 for anyone else's. */
-export async function getRun(ownerId: string, runId: string): Promise<RunDetail> {
-  const run = await getRunForOwner(ownerId, runId);
+export async function getRun(workspaceId: string, runId: string): Promise<RunDetail> {
+  const run = await getRunForOwner(workspaceId, runId);
   if (!run) throw notFound("Run not found");
   return run;
 }
 
 /** The owner's runs, newest first (filters: workflowId, status, limit, cursor). */
 export async function listRuns(
-  ownerId: string,
+  workspaceId: string,
   filter: RunListFilter = {},
 ): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
-  return listRunsForOwner(ownerId, filter);
+  return listRunsForOwner(workspaceId, filter);
 }
 
 /**
@@ -326,10 +329,14 @@ export async function listRuns(
  * plans a pending cancel before anything else (the driver), so a run whose resume throws ends too.
  * Idempotent: a finished run is returned unchanged.
  */
-export async function cancelRun(ownerId: string, runId: string, reason = "Cancelled by the user"): Promise<RunDetail> {
-  const run = await db().run.findFirst({ where: { id: runId, ownerId }, select: { status: true } });
+export async function cancelRun(
+  workspaceId: string,
+  runId: string,
+  reason = "Cancelled by the user",
+): Promise<RunDetail> {
+  const run = await db().run.findFirst({ where: { id: runId, workspaceId }, select: { status: true } });
   if (!run) throw notFound("Run not found");
-  if (isTerminalRunStatus(run.status)) return getRun(ownerId, runId);
+  if (isTerminalRunStatus(run.status)) return getRun(workspaceId, runId);
   const lastSeq = await cancelIfNotStarted(runId, reason);
   if (lastSeq !== null) {
     await publishRunWake(runId, lastSeq);
@@ -349,7 +356,7 @@ export async function cancelRun(ownerId: string, runId: string, reason = "Cancel
       );
     }
   }
-  return getRun(ownerId, runId);
+  return getRun(workspaceId, runId);
 }
 
 /** Ends a run that never committed anything (queued, not started) as cancelled; the seq of its last event, or null when it had started. */
@@ -372,15 +379,15 @@ async function cancelIfNotStarted(runId: string, reason: string): Promise<number
  * from scratch (every step runs again). "Retry from the failed step", which reuses what succeeded,
  * is derive.ts retryRun.
  */
-export async function rerun(ownerId: string, runId: string): Promise<StartedRun> {
+export async function rerun(workspaceId: string, runId: string): Promise<StartedRun> {
   const run = await db().run.findFirst({
-    where: { id: runId, ownerId },
+    where: { id: runId, workspaceId },
     select: { inputs: true, workflowVersion: { select: { workflowId: true, version: true } } },
   });
   if (!run) throw notFound("Run not found");
   const inputs = (run.inputs ?? {}) as Record<string, unknown>;
   return startRun(
-    ownerId,
+    workspaceId,
     run.workflowVersion.workflowId,
     { inputs, version: run.workflowVersion.version },
     { trigger: "rerun", label: runId },

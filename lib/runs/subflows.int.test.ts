@@ -78,12 +78,12 @@ const parent = (
 const waitTerminal = async (runId: string, ms?: number) => (await waitEnd(runId, ms)).run;
 
 const start = async (workflowId: string, inputs: Record<string, unknown> = { topic: "owls" }) =>
-  (await startRun(rt.ownerId, workflowId, { inputs })).run.id;
+  (await startRun(rt.workspaceId, workflowId, { inputs })).run.id;
 
 test("a parent runs its child, parks meanwhile, and goes on with the child's outputs", async () => {
-  const { workflowId: childId } = await createTestWorkflow(rt.ownerId, child);
+  const { workflowId: childId } = await createTestWorkflow(rt.workspaceId, child);
   const { workflowId } = await createTestWorkflow(
-    rt.ownerId,
+    rt.workspaceId,
     parent(
       [{ id: "sub", workflowId: childId, inputs: { topic: "{{inputs.topic}}", count: "3" } }],
       "{{nodes.sub.output.summary}} / {{nodes.sub.output.topic}}",
@@ -118,7 +118,7 @@ test("a parent runs its child, parks meanwhile, and goes on with the child's out
 });
 
 test("two subflows in parallel each get their own child; a child that fails fails its step and the run", async () => {
-  const { workflowId: childId } = await createTestWorkflow(rt.ownerId, child);
+  const { workflowId: childId } = await createTestWorkflow(rt.workspaceId, child);
   const both = parent(
     [
       { id: "a", workflowId: childId, inputs: { topic: "{{inputs.topic}}" } },
@@ -126,7 +126,7 @@ test("two subflows in parallel each get their own child; a child that fails fail
     ],
     "{{nodes.a.output.topic}} + {{nodes.b.output.topic}}",
   );
-  const { workflowId } = await createTestWorkflow(rt.ownerId, both);
+  const { workflowId } = await createTestWorkflow(rt.workspaceId, both);
   const ok = await waitTerminal(await start(workflowId));
   expect(ok).toMatchObject({ status: "succeeded", outputs: { result: "owls x + bats x" } });
   expect(await db().run.count({ where: { parentRunId: ok.id } })).toBe(2);
@@ -154,9 +154,9 @@ test("two subflows in parallel each get their own child; a child that fails fail
       { id: "e3", source: "route", sourceHandle: "ok", target: "end" },
     ],
   };
-  const { workflowId: badId } = await createTestWorkflow(rt.ownerId, failing);
+  const { workflowId: badId } = await createTestWorkflow(rt.workspaceId, failing);
   const { workflowId: p2 } = await createTestWorkflow(
-    rt.ownerId,
+    rt.workspaceId,
     parent([{ id: "sub", workflowId: badId, inputs: { topic: "owls" } }], "x"),
   );
   const failed = await waitTerminal(await start(p2));
@@ -165,9 +165,9 @@ test("two subflows in parallel each get their own child; a child that fails fail
 });
 
 test("a child's inputs are checked like any start: refused inputs fail the step with the field named, and no child run exists", async () => {
-  const { workflowId: childId } = await createTestWorkflow(rt.ownerId, child);
+  const { workflowId: childId } = await createTestWorkflow(rt.workspaceId, child);
   const { workflowId } = await createTestWorkflow(
-    rt.ownerId,
+    rt.workspaceId,
     parent([{ id: "sub", workflowId: childId, inputs: { count: "many" } }], "x"),
   );
   const run = await waitTerminal(await start(workflowId));
@@ -176,7 +176,7 @@ test("a child's inputs are checked like any start: refused inputs fail the step 
   expect(await db().run.count({ where: { parentRunId: run.id } })).toBe(0);
 
   const { workflowId: missing } = await createTestWorkflow(
-    rt.ownerId,
+    rt.workspaceId,
     parent([{ id: "sub", workflowId: "no-such-workflow", inputs: {} }], "x"),
   );
   const gone = await waitTerminal(await start(missing));
@@ -185,7 +185,7 @@ test("a child's inputs are checked like any start: refused inputs fail the step 
 });
 
 test("a workflow that runs itself stops at the depth limit: six runs, the deepest refused, every level failed", async () => {
-  const { workflowId, versionId } = await createTestWorkflow(rt.ownerId, parent([], "x"));
+  const { workflowId, versionId } = await createTestWorkflow(rt.workspaceId, parent([], "x"));
   const self = workflowSchema.parse(
     parent([{ id: "sub", workflowId, inputs: { topic: "{{inputs.topic}}" } }], "{{nodes.sub.output.result}}"),
   ) as unknown as Prisma.InputJsonValue;
@@ -216,9 +216,9 @@ const reviewed: WorkflowInput = {
 };
 
 test("a subflow step with a timeout times out when its child takes longer, failing the parent, whose end cancels the child", async () => {
-  const { workflowId: childId } = await createTestWorkflow(rt.ownerId, reviewed);
+  const { workflowId: childId } = await createTestWorkflow(rt.workspaceId, reviewed);
   const { workflowId } = await createTestWorkflow(
-    rt.ownerId,
+    rt.workspaceId,
     parent([{ id: "sub", workflowId: childId, inputs: { topic: "{{inputs.topic}}" }, timeoutMs: 1_000 }]),
   );
   const runId = await start(workflowId);
@@ -231,12 +231,12 @@ test("a subflow step with a timeout times out when its child takes longer, faili
 });
 
 test("a child's human review is what people wait for; answering it finishes the child, then the parent; cancelling a parent cancels its child", async () => {
-  const { workflowId: childId } = await createTestWorkflow(rt.ownerId, reviewed);
+  const { workflowId: childId } = await createTestWorkflow(rt.workspaceId, reviewed);
   const { workflowId } = await createTestWorkflow(
-    rt.ownerId,
+    rt.workspaceId,
     parent([{ id: "sub", workflowId: childId, inputs: { topic: "{{inputs.topic}}" } }]),
   );
-  const before = await countWaitingRuns(rt.ownerId);
+  const before = await countWaitingRuns(rt.workspaceId);
   const runId = await start(workflowId);
   const kid = await waitFor(
     async () => db().run.findFirst({ where: { parentRunId: runId, status: "waiting" } }),
@@ -250,8 +250,8 @@ test("a child's human review is what people wait for; answering it finishes the 
   );
   expect(await waitsForPerson(kid.id)).toBe(true);
   expect(await waitsForPerson(runId)).toBe(false);
-  expect(await countWaitingRuns(rt.ownerId)).toBe(before + 1);
-  await answerStep(rt.ownerId, kid.id, { nodeId: "ok", choice: "yes" }, "tester");
+  expect(await countWaitingRuns(rt.workspaceId)).toBe(before + 1);
+  await answerStep(rt.workspaceId, kid.id, { nodeId: "ok", choice: "yes" }, "tester");
   expect(await waitTerminal(kid.id)).toMatchObject({ status: "succeeded" });
   expect(await waitTerminal(runId)).toMatchObject({ status: "succeeded", outputs: { result: "SUMMARY of owls" } });
 
@@ -261,7 +261,7 @@ test("a child's human review is what people wait for; answering it finishes the 
     30_000,
     "second child waiting",
   );
-  await cancelRun(rt.ownerId, second);
+  await cancelRun(rt.workspaceId, second);
   expect(await waitTerminal(second)).toMatchObject({ status: "cancelled" });
   const cancelled = await waitTerminal(waitingKid.id);
   expect(cancelled.status).toBe("cancelled");
@@ -269,9 +269,9 @@ test("a child's human review is what people wait for; answering it finishes the 
 });
 
 test("a waiting subflow whose child run is gone (its workflow deleted) fails instead of waiting forever", async () => {
-  const { workflowId: childId } = await createTestWorkflow(rt.ownerId, reviewed);
+  const { workflowId: childId } = await createTestWorkflow(rt.workspaceId, reviewed);
   const { workflowId } = await createTestWorkflow(
-    rt.ownerId,
+    rt.workspaceId,
     parent([{ id: "sub", workflowId: childId, inputs: { topic: "{{inputs.topic}}" } }]),
   );
   const runId = await start(workflowId);
@@ -292,9 +292,9 @@ test("a waiting subflow whose child run is gone (its workflow deleted) fails ins
 });
 
 test("a retried attempt of a subflow step (its worker died after starting the child) gets the same child, never a second one", async () => {
-  const { workflowId: childId } = await createTestWorkflow(rt.ownerId, reviewed);
+  const { workflowId: childId } = await createTestWorkflow(rt.workspaceId, reviewed);
   const { workflowId } = await createTestWorkflow(
-    rt.ownerId,
+    rt.workspaceId,
     parent([{ id: "sub", workflowId: childId, inputs: { topic: "{{inputs.topic}}" } }]),
   );
   const runId = await start(workflowId);
@@ -304,7 +304,7 @@ test("a retried attempt of a subflow step (its worker died after starting the ch
     "child started",
   );
   // what the re-dispatched attempt's executor asks for: the same parent step
-  const again = await startSubflowRun(rt.ownerId, {
+  const again = await startSubflowRun(rt.workspaceId, {
     parentRunId: runId,
     nodeId: "sub",
     iteration: 1,
@@ -314,7 +314,7 @@ test("a retried attempt of a subflow step (its worker died after starting the ch
   expect(again).toEqual({ runId: first.id, workflowName: "Test workflow" });
   expect(await db().run.count({ where: { parentRunId: runId } })).toBe(1);
   // another iteration of the step is another child
-  const next = await startSubflowRun(rt.ownerId, {
+  const next = await startSubflowRun(rt.workspaceId, {
     parentRunId: runId,
     nodeId: "sub",
     iteration: 2,
@@ -322,7 +322,7 @@ test("a retried attempt of a subflow step (its worker died after starting the ch
     inputs: { topic: "owls" },
   });
   expect(next.runId).not.toBe(first.id);
-  await cancelRun(rt.ownerId, runId);
+  await cancelRun(rt.workspaceId, runId);
   expect((await waitTerminal(runId)).status).toBe("cancelled");
   await waitFor(
     async () =>

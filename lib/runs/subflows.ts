@@ -18,10 +18,10 @@ const log = createLogger({ component: "run-subflows" });
  * re-dispatched attempt of the step gets the child its first attempt started, a retry a child of its own. Throws an Error whose message becomes the step's error.
  */
 export async function startSubflowRun(
-  ownerId: string,
+  workspaceId: string,
   req: SubflowStart,
 ): Promise<{ runId: string; workflowName: string }> {
-  const parent = await db().run.findFirst({ where: { id: req.parentRunId, ownerId }, select: { depth: true } });
+  const parent = await db().run.findFirst({ where: { id: req.parentRunId, workspaceId }, select: { depth: true } });
   if (!parent) throw new Error("the run that starts the subflow is gone");
   const depth = parent.depth + 1;
   if (depth > SUBFLOW_MAX_DEPTH) {
@@ -30,7 +30,7 @@ export async function startSubflowRun(
     );
   }
   const target = await db().workflow.findFirst({
-    where: { id: req.workflowId, ownerId },
+    where: { id: req.workflowId, workspaceId },
     select: { name: true, versions: { orderBy: { version: "desc" }, take: 1, select: { version: true } } },
   });
   if (!target) throw new Error(`the workflow to run (${req.workflowId}) does not exist or is not yours`);
@@ -46,7 +46,7 @@ export async function startSubflowRun(
     parent: { runId: req.parentRunId, nodeId: req.nodeId, iteration: req.iteration, depth },
   };
   try {
-    const { run } = await startRun(ownerId, req.workflowId, { inputs: req.inputs, version }, origin);
+    const { run } = await startRun(workspaceId, req.workflowId, { inputs: req.inputs, version }, origin);
     return { runId: run.id, workflowName: run.workflowName };
   } catch (err) {
     if (err instanceof AppError)
@@ -75,10 +75,10 @@ export const subflowsPort = (owner: () => string): SubflowsPort => ({ start: (re
 export async function cancelChildRuns(parentRunId: string): Promise<number> {
   const children = await db().run.findMany({
     where: { parentRunId, status: { in: ["queued", "running", "waiting"] } },
-    select: { id: true, ownerId: true, parent: { select: { status: true } } },
+    select: { id: true, workspaceId: true, parent: { select: { status: true } } },
   });
   for (const c of children)
-    await cancelRun(c.ownerId, c.id, `The run that started it ended (${c.parent?.status ?? "gone"}).`);
+    await cancelRun(c.workspaceId, c.id, `The run that started it ended (${c.parent?.status ?? "gone"}).`);
   return children.length;
 }
 

@@ -45,7 +45,7 @@ export async function fireSchedule(scheduleId: string, tick: Date): Promise<Fire
       label: `${s.cron} (${s.timezone})`,
       idempotencyKey: `schedule:${scheduleId}:${tick.toISOString()}`,
     };
-    started = await startRun(s.ownerId, s.workflowId, { inputs: s.inputs, version }, origin);
+    started = await startRun(s.workspaceId, s.workflowId, { inputs: s.inputs, version }, origin);
   } catch (err) {
     if (!(err instanceof AppError) || err.code === "internal") throw err;
     return refused(err.message);

@@ -126,7 +126,7 @@ describe("schedules", () => {
     const runId = first.kind === "started" ? first.runId : "";
     const run = await runOf(runId);
     expect(run).toMatchObject({
-      ownerId: alice.id,
+      workspaceId: alice.id,
       inputs: { topic: "owls" },
       workflowVersion: { version: 2 },
       trigger: "schedule",
@@ -226,7 +226,9 @@ describe("schedules", () => {
   });
 
   it("records why a tick started nothing: no saved version", async () => {
-    const wf = await db().workflow.create({ data: { ownerId: alice.id, name: "Unsaved", draft: report as object } });
+    const wf = await db().workflow.create({
+      data: { workspaceId: alice.id, name: "Unsaved", draft: report as object },
+    });
     const { schedule } = await createSchedule(alice.id, wf.id, {
       cron: "@daily",
       timezone: "UTC",

@@ -63,7 +63,7 @@ const timingOf = (s: ScheduleView) => (s.enabled ? { cron: s.cron, timezone: s.t
  * that is not the owner's.
  */
 async function checkedSchedule(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   input: ScheduleInput,
 ): Promise<{ cron: string; timezone: string; inputs: Record<string, unknown> }> {
@@ -73,8 +73,8 @@ async function checkedSchedule(
   const check = checkCron(cron, timezone);
   if (!check.ok) throw new AppError("bad_request", check.message, { field: check.field });
   const [workflow, saved] = await Promise.all([
-    getWorkflow(ownerId, workflowId),
-    latestVersionInputs(ownerId, workflowId),
+    getWorkflow(workspaceId, workflowId),
+    latestVersionInputs(workspaceId, workflowId),
   ]);
   if (!workflow) throw notFound("Workflow not found");
   const fields = saved?.inputs ?? workflow.document?.inputs;
@@ -92,40 +92,49 @@ async function checkedSchedule(
 
 /** Adds a schedule that runs the owner's workflow's newest saved version with `inputs` (checked by checkedSchedule; nothing saved on a refusal). */
 export async function createSchedule(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   input: ScheduleInput,
 ): Promise<ScheduleChange> {
-  const row = await createScheduleRow(ownerId, workflowId, await checkedSchedule(ownerId, workflowId, input));
+  const row = await createScheduleRow(workspaceId, workflowId, await checkedSchedule(workspaceId, workflowId, input));
   return { schedule: detail(row), timerSet: await syncTimer(row.id, timingOf(row)) };
 }
 
 /** Changes one of the owner's schedules (same checks as createSchedule); its timer follows. */
 export async function updateSchedule(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   id: string,
   input: ScheduleInput,
 ): Promise<ScheduleChange> {
-  const row = await updateScheduleRow(ownerId, workflowId, id, await checkedSchedule(ownerId, workflowId, input));
+  const row = await updateScheduleRow(
+    workspaceId,
+    workflowId,
+    id,
+    await checkedSchedule(workspaceId, workflowId, input),
+  );
   if (!row) throw notFound("Schedule not found");
   return { schedule: detail(row), timerSet: await syncTimer(row.id, timingOf(row)) };
 }
 
 /** The owner's schedules of a workflow with their next fire times. */
-export async function schedulesOf(ownerId: string, workflowId: string, now = new Date()): Promise<ScheduleDetail[]> {
-  return (await listSchedules(ownerId, workflowId)).map((s) => detail(s, now));
+export async function schedulesOf(
+  workspaceId: string,
+  workflowId: string,
+  now = new Date(),
+): Promise<ScheduleDetail[]> {
+  return (await listSchedules(workspaceId, workflowId)).map((s) => detail(s, now));
 }
 
 /** Pauses (timer removed) or resumes (timer set again) one of the owner's schedules. */
-export async function pauseSchedule(ownerId: string, id: string, paused: boolean): Promise<ScheduleChange> {
-  const row = await setScheduleEnabled(ownerId, id, !paused);
+export async function pauseSchedule(workspaceId: string, id: string, paused: boolean): Promise<ScheduleChange> {
+  const row = await setScheduleEnabled(workspaceId, id, !paused);
   if (!row) throw notFound("Schedule not found");
   return { schedule: detail(row), timerSet: await syncTimer(row.id, timingOf(row)) };
 }
 
 /** Deletes one of the owner's schedules and its timer. */
-export async function deleteSchedule(ownerId: string, id: string): Promise<{ timerRemoved: boolean }> {
-  if (!(await deleteScheduleRow(ownerId, id))) throw notFound("Schedule not found");
+export async function deleteSchedule(workspaceId: string, id: string): Promise<{ timerRemoved: boolean }> {
+  if (!(await deleteScheduleRow(workspaceId, id))) throw notFound("Schedule not found");
   return { timerRemoved: await syncTimer(id, null) };
 }

@@ -24,24 +24,24 @@ export interface CatalogEntry {
  * own MCP endpoint does not relay other servers).
  */
 export async function listRunnableTools(
-  ownerId: string,
+  workspaceId: string,
   options: { mcp?: "skip" | ListingOptions } = {},
 ): Promise<CatalogEntry[]> {
   const out: CatalogEntry[] = [];
   for (const name of builtinTools.keys()) {
-    const r = await resolveTool(ownerId, { name });
+    const r = await resolveTool(workspaceId, { name });
     if (r) out.push({ kind: "builtin", descriptor: r.descriptor });
   }
   // code tools in order; MCP servers listed concurrently (one slow server delays the catalog once, not once per server)
   const later: Promise<CatalogEntry[]>[] = [];
-  for (const tool of await listTools(ownerId)) {
+  for (const tool of await listTools(workspaceId)) {
     const v = runnableVersion(tool, { name: tool.name });
     if ("reason" in v) continue;
     if (tool.kind === "code") {
-      const r = await resolveTool(ownerId, { name: tool.name });
+      const r = await resolveTool(workspaceId, { name: tool.name });
       if (r) out.push({ kind: "code", descriptor: r.descriptor, version: v.version });
     } else if (tool.kind === "mcp" && options.mcp !== "skip") {
-      later.push(mcpEntries(ownerId, tool.name, v, options.mcp));
+      later.push(mcpEntries(workspaceId, tool.name, v, options.mcp));
     }
   }
   for (const entries of await Promise.all(later)) out.push(...entries);
@@ -50,13 +50,13 @@ export async function listRunnableTools(
 
 /** One approved MCP server's tools as catalog entries; none (logged) when it cannot be listed. */
 async function mcpEntries(
-  ownerId: string,
+  workspaceId: string,
   server: string,
   version: Parameters<typeof approvedMcpTools>[1],
   options?: ListingOptions,
 ): Promise<CatalogEntry[]> {
   try {
-    const tools = await approvedMcpTools(ownerId, version, options);
+    const tools = await approvedMcpTools(workspaceId, version, options);
     return tools.map((t) => ({
       kind: "mcp",
       descriptor: {

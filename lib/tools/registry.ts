@@ -56,7 +56,7 @@ export function runnableVersion(tool: ToolRow, ref: ToolRef): ToolVersionRow | U
 }
 
 /** Resolves a ref for the owner, or explains why it cannot run. Built-in names win (they are reserved). */
-export async function resolveToolOrReason(ownerId: string, ref: ToolRef): Promise<ResolvedTool | Unrunnable> {
+export async function resolveToolOrReason(workspaceId: string, ref: ToolRef): Promise<ResolvedTool | Unrunnable> {
   const builtin = ref.toolId ? undefined : builtinTools.get(ref.name);
   if (builtin) {
     return {
@@ -70,8 +70,8 @@ export async function resolveToolOrReason(ownerId: string, ref: ToolRef): Promis
     };
   }
   const [server, remote] = ref.name.includes("__") ? ref.name.split(/__(.*)/s) : [];
-  if (server && remote) return resolveMcp(ownerId, ref, server, remote);
-  const tool = await findTool(ownerId, { toolId: ref.toolId, name: ref.toolId ? undefined : ref.name });
+  if (server && remote) return resolveMcp(workspaceId, ref, server, remote);
+  const tool = await findTool(workspaceId, { toolId: ref.toolId, name: ref.toolId ? undefined : ref.name });
   if (!tool || tool.kind !== "code") return { reason: "unknown", message: `Tool "${ref.name}" does not exist.` };
   const version = runnableVersion(tool, ref);
   if ("reason" in version) return version;
@@ -93,19 +93,19 @@ export async function resolveToolOrReason(ownerId: string, ref: ToolRef): Promis
 const RUNTIME_MCP_LISTING = { maxAgeMs: 60_000, failureMaxAgeMs: 0 } as const;
 
 async function resolveMcp(
-  ownerId: string,
+  workspaceId: string,
   ref: ToolRef,
   server: string,
   remote: string,
 ): Promise<ResolvedTool | Unrunnable> {
-  const tool = await findTool(ownerId, { name: server });
+  const tool = await findTool(workspaceId, { name: server });
   if (!tool || tool.kind !== "mcp") return { reason: "unknown", message: `MCP server "${server}" is not connected.` };
   const version = runnableVersion(tool, { name: server, version: ref.version });
   if ("reason" in version) return version;
   const config = mcpServerConfigSchema.parse(JSON.parse(version.code ?? "{}"));
   // the approval above is read from the database every time; only the server's own tool list is kept
   // (a minute; a failed listing is not remembered, so a step is never failed by an earlier failure)
-  const info = (await approvedMcpTools(ownerId, version, RUNTIME_MCP_LISTING)).find((t) => t.name === remote);
+  const info = (await approvedMcpTools(workspaceId, version, RUNTIME_MCP_LISTING)).find((t) => t.name === remote);
   if (!info) return { reason: "unknown", message: `MCP server "${server}" has no tool "${remote}".` };
   return {
     kind: "mcp",
@@ -117,8 +117,8 @@ async function resolveMcp(
 }
 
 /** Resolves a ref for the owner (null when unknown, unapproved or changed). */
-export async function resolveTool(ownerId: string, ref: ToolRef): Promise<ResolvedTool | null> {
-  const r = await resolveToolOrReason(ownerId, ref);
+export async function resolveTool(workspaceId: string, ref: ToolRef): Promise<ResolvedTool | null> {
+  const r = await resolveToolOrReason(workspaceId, ref);
   return "reason" in r ? null : r;
 }
 
@@ -151,7 +151,7 @@ async function runCode(
     timeoutMs: config.timeoutMs,
     memoryMb: config.memoryMb,
     capabilities,
-    ownerId: ctx.ownerId,
+    workspaceId: ctx.workspaceId,
     signal: ctx.signal,
   });
   if (result.ok) return { ok: true, output: result.output };
@@ -170,15 +170,15 @@ const httpArgs = z.object({
  * longer matches the approved hash, never runs (X5). Never throws: failures are `{ok:false, error}`.
  */
 export async function executeTool(
-  ownerId: string,
+  workspaceId: string,
   ref: ToolRef,
   args: Record<string, unknown>,
   options: RegistryOptions & { signal?: AbortSignal } = {},
 ): Promise<ToolCallResult> {
-  const resolved = await resolveToolOrReason(ownerId, ref);
+  const resolved = await resolveToolOrReason(workspaceId, ref);
   if ("reason" in resolved) return { ok: false, error: resolved.message };
   const ctx: ToolContext = {
-    ownerId,
+    workspaceId,
     signal: options.signal ?? new AbortController().signal,
     net: options.net ?? {},
     searchUrl: options.searchUrl ?? env().WEFT_SEARCH_URL,
@@ -186,7 +186,7 @@ export async function executeTool(
   try {
     if (resolved.kind === "code") return await runCode(resolved, args, ctx);
     if (resolved.kind === "mcp") {
-      const config = await withCredential(ownerId, resolved.config);
+      const config = await withCredential(workspaceId, resolved.config);
       return { ok: true, output: await callMcpTool(config, resolved.remoteName, args, ctx.net) };
     }
     const builtin = builtinTools.get(resolved.descriptor.name)!;
@@ -200,9 +200,9 @@ export async function executeTool(
 }
 
 /** The engine's ToolsPort over this registry for one owner (wrap it in the ledger, ledger.ts). */
-export function registryToolsPort(ownerId: string, options: RegistryOptions = {}): ToolsPort {
+export function registryToolsPort(workspaceId: string, options: RegistryOptions = {}): ToolsPort {
   return {
-    resolve: async (ref) => (await resolveTool(ownerId, ref))?.descriptor ?? null,
-    call: (request) => executeTool(ownerId, request.ref, request.args, { ...options, signal: request.signal }),
+    resolve: async (ref) => (await resolveTool(workspaceId, ref))?.descriptor ?? null,
+    call: (request) => executeTool(workspaceId, request.ref, request.args, { ...options, signal: request.signal }),
   };
 }

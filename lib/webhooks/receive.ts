@@ -81,7 +81,7 @@ export async function receiveWebhook(secret: string, request: Request): Promise<
     if (!mapped.ok) return refuse(new AppError("bad_request", mapped.message));
     try {
       const { run, dispatched, replayed } = await startRun(
-        hook.ownerId,
+        hook.workspaceId,
         hook.workflowId,
         { inputs: mapped.inputs, version: hook.latest.version },
         {
@@ -94,7 +94,7 @@ export async function receiveWebhook(secret: string, request: Request): Promise<
       const replayHeaders = replayed ? { "Idempotent-Replayed": "true" } : undefined;
       const status = wait > 0 ? await waitForRunEnd(run.id, { timeoutMs: wait * 1000, signal: request.signal }) : null;
       if (status && isTerminalRunStatus(status)) {
-        const ended = await getRun(hook.ownerId, run.id);
+        const ended = await getRun(hook.workspaceId, run.id);
         const done: WebhookAccepted = {
           runId: run.id,
           status: ended.status,

@@ -35,7 +35,7 @@ export interface WebhookWithSecret {
  * draft declares. bad_request with the field at fault; not_found for another user's workflow.
  */
 async function checkedWebhook(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   input: WebhookInput,
 ): Promise<{ name: string; inputMode: "fields" | "payload"; payloadField: string | null }> {
@@ -48,7 +48,7 @@ async function checkedWebhook(
   }
   const { name, inputMode } = parsed.data;
   const payloadField = inputMode === "payload" ? (parsed.data.payloadField ?? null) : null;
-  const workflow = await getWorkflow(ownerId, workflowId);
+  const workflow = await getWorkflow(workspaceId, workflowId);
   if (!workflow) throw notFound("Workflow not found");
   if (payloadField !== null && workflow.document && !workflow.document.inputs.some((f) => f.key === payloadField)) {
     throw new AppError("bad_request", `The workflow has no input field "${payloadField}".`, { field: "payloadField" });
@@ -58,45 +58,45 @@ async function checkedWebhook(
 
 /** Adds a webhook to the owner's workflow (checked by checkedWebhook; nothing saved on a refusal). */
 export async function createWebhook(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   input: WebhookInput,
 ): Promise<WebhookWithSecret> {
-  return createWebhookRow(ownerId, workflowId, await checkedWebhook(ownerId, workflowId, input));
+  return createWebhookRow(workspaceId, workflowId, await checkedWebhook(workspaceId, workflowId, input));
 }
 
 /** Renames one of the owner's webhooks or changes its body handling; its URL stays the same. */
 export async function updateWebhook(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   id: string,
   input: WebhookInput,
 ): Promise<WebhookView> {
-  const row = await updateWebhookRow(ownerId, workflowId, id, await checkedWebhook(ownerId, workflowId, input));
+  const row = await updateWebhookRow(workspaceId, workflowId, id, await checkedWebhook(workspaceId, workflowId, input));
   if (!row) throw notFound("Webhook not found");
   return row;
 }
 
 /** The owner's webhooks of a workflow, oldest first. */
-export async function webhooksOf(ownerId: string, workflowId: string): Promise<WebhookView[]> {
-  return listWebhooks(ownerId, workflowId);
+export async function webhooksOf(workspaceId: string, workflowId: string): Promise<WebhookView[]> {
+  return listWebhooks(workspaceId, workflowId);
 }
 
 /** Pauses (calls answer 409) or resumes one of the owner's webhooks. */
-export async function pauseWebhook(ownerId: string, id: string, paused: boolean): Promise<WebhookView> {
-  const row = await setWebhookEnabled(ownerId, id, !paused);
+export async function pauseWebhook(workspaceId: string, id: string, paused: boolean): Promise<WebhookView> {
+  const row = await setWebhookEnabled(workspaceId, id, !paused);
   if (!row) throw notFound("Webhook not found");
   return row;
 }
 
 /** Gives one of the owner's webhooks a new secret URL; the old one answers 404 from now on. */
-export async function rotateWebhook(ownerId: string, id: string): Promise<WebhookWithSecret> {
-  const rotated = await rotateWebhookSecret(ownerId, id);
+export async function rotateWebhook(workspaceId: string, id: string): Promise<WebhookWithSecret> {
+  const rotated = await rotateWebhookSecret(workspaceId, id);
   if (!rotated) throw notFound("Webhook not found");
   return rotated;
 }
 
 /** Deletes one of the owner's webhooks. */
-export async function deleteWebhook(ownerId: string, id: string): Promise<void> {
-  if (!(await deleteWebhookRow(ownerId, id))) throw notFound("Webhook not found");
+export async function deleteWebhook(workspaceId: string, id: string): Promise<void> {
+  if (!(await deleteWebhookRow(workspaceId, id))) throw notFound("Webhook not found");
 }

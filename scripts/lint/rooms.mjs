@@ -1,7 +1,7 @@
 // The rooms of lib/ and which rooms each may import (docs/architecture.md, "Rooms and the import
 // direction"). Read by the lint rule in ./rooms-rule.mjs and checked by test/import-direction.test.ts
 // (every lib/ folder has a room, the table has no cycle). `lib` is the foundation: lib/env.ts,
-// lib/errors.ts, lib/logger.ts, lib/similarity.ts and lib/trusted-proxies.ts, which every room may
+// lib/errors.ts, lib/logger.ts, lib/roles.ts, lib/similarity.ts and lib/trusted-proxies.ts, which every room may
 // import and which import only lib/workflow. A room may always import itself; workers/ may import any room.
 
 /** @type {Record<string, string[]>} room → the rooms it may import */
@@ -93,6 +93,7 @@ const foundation = new Set([
   "lib/logger.ts",
   "lib/similarity.ts",
   "lib/trusted-proxies.ts",
+  "lib/roles.ts",
 ]);
 
 /** The room a repository path (e.g. "lib/runs/service.ts") belongs to, or null outside lib/. */

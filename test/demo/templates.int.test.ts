@@ -118,8 +118,8 @@ describe("the offline demo runs every template", () => {
     { timeout: 90_000 },
     async () => {
       expect([...reviewed]).toEqual(["post-approval"]);
-      const { workflowId } = await createTestWorkflow(rt.ownerId, instantiateTemplate("post-approval")!);
-      const { run } = await startRun(rt.ownerId, workflowId, { inputs: INPUTS["post-approval"] });
+      const { workflowId } = await createTestWorkflow(rt.workspaceId, instantiateTemplate("post-approval")!);
+      const { run } = await startRun(rt.workspaceId, workflowId, { inputs: INPUTS["post-approval"] });
       const waitingAt = async (iteration: number) =>
         waitFor(
           async () => {
@@ -137,7 +137,7 @@ describe("the offline demo runs every template", () => {
         /^Publish this post about Our new durable workflow engine\?\n\n\S/,
       );
       await answerStep(
-        rt.ownerId,
+        rt.workspaceId,
         run.id,
         { nodeId: "review", choice: "revise", values: { note: "Mention crash recovery" } },
         "Ada",
@@ -149,7 +149,7 @@ describe("the offline demo runs every template", () => {
       });
       expect(drafts.map((d) => d.iteration)).toEqual([1, 2]);
       expect(JSON.stringify(drafts[1]!.input)).toContain("Mention crash recovery");
-      await answerStep(rt.ownerId, run.id, { nodeId: "review", choice: "publish" }, "Ada");
+      await answerStep(rt.workspaceId, run.id, { nodeId: "review", choice: "publish" }, "Ada");
       const done = await waitTerminal(run.id);
       expect(done.run.status, done.run.reason ?? "").toBe("succeeded");
       expect(done.steps.filter((s) => s.status === "failed")).toEqual([]);
@@ -160,7 +160,7 @@ describe("the offline demo runs every template", () => {
     "the subflow example writes two articles at once, each by a run of the saved Article writer",
     { timeout: 120_000 },
     async () => {
-      const { workflowId: writer } = await createTestWorkflow(rt.ownerId, instantiateTemplate("article-writer")!);
+      const { workflowId: writer } = await createTestWorkflow(rt.workspaceId, instantiateTemplate("article-writer")!);
       const { run, steps } = await rt.run(
         twoArticles(writer),
         { first: "Durable workflow engines", second: "Human review in agent systems" },

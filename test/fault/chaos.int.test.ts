@@ -50,15 +50,15 @@ const pool = useWorkerPool({
   ],
   size: 5,
   // the side-effect sink: an MCP server (stdio) the owner registered and approved
-  setup: async ({ ownerId }) => {
+  setup: async ({ workspaceId }) => {
     sinkDir = mkdtempSync(path.join(tmpdir(), "weft-d1-"));
     const fixture = path.resolve(import.meta.dirname, "fixtures/effect-sink-mcp.mjs");
-    const v = await saveMcpServer(ownerId, "sink", {
+    const v = await saveMcpServer(workspaceId, "sink", {
       transport: "stdio",
       command: process.execPath,
       args: [fixture, path.join(sinkDir, "effects.log")],
     });
-    await approveToolVersion(ownerId, v.id, v.codeHash!);
+    await approveToolVersion(workspaceId, v.id, v.codeHash!);
   },
 });
 const { workers, start } = pool;
@@ -109,7 +109,7 @@ async function chaos(workflowId: string): Promise<Chaos> {
   const wave = async () => {
     const batch = Array.from({ length: RUNS }, () => `tok${randomBytes(6).toString("hex")}`);
     const ids = await Promise.all(
-      batch.map(async (token) => (await startRun(pool.ownerId, workflowId, { inputs: { token } })).run.id),
+      batch.map(async (token) => (await startRun(pool.workspaceId, workflowId, { inputs: { token } })).run.id),
     );
     c.tokens.push(...batch);
     c.runIds.push(...ids);
@@ -165,7 +165,7 @@ describe("D1 chaos", () => {
         saveWorkerLogs(workers, logFile);
         console.info(`D1 failed: every worker's log is in ${logFile}`);
       });
-      const { workflowId } = await createTestWorkflow(pool.ownerId, chain);
+      const { workflowId } = await createTestWorkflow(pool.workspaceId, chain);
       const { tokens, runIds, kills, waves, t0 } = await chaos(workflowId);
       console.info(`D1 kills:\n  ${kills.map((k) => k.line).join("\n  ")}`);
       const victims = kills.map((k) => k.victim);

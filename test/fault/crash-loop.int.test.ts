@@ -44,8 +44,8 @@ describe("D3: crash loop", () => {
     "a step that kills its worker every time ends failed after the attempt cap, with the reason; no endless retry",
     { timeout: 300_000 },
     async () => {
-      const { workflowId } = await createTestWorkflow(pool.ownerId, chainWorkflow("D3", ["d3"]));
-      const runId = (await startRun(pool.ownerId, workflowId, { inputs: {} })).run.id;
+      const { workflowId } = await createTestWorkflow(pool.workspaceId, chainWorkflow("D3", ["d3"]));
+      const runId = (await startRun(pool.workspaceId, workflowId, { inputs: {} })).run.id;
       const t0 = Date.now();
       const killedAttempts: number[] = [];
       const deadline = Date.now() + 150_000;

@@ -93,8 +93,8 @@ async function holderOf(runId: string, nodeId: string): Promise<WorkerProcess> {
 }
 
 async function launch(doc: WorkflowInput): Promise<string> {
-  const { workflowId } = await createTestWorkflow(pool.ownerId, doc);
-  return (await startRun(pool.ownerId, workflowId, { inputs: {} })).run.id;
+  const { workflowId } = await createTestWorkflow(pool.workspaceId, doc);
+  return (await startRun(pool.workspaceId, workflowId, { inputs: {} })).run.id;
 }
 const calls = (rule: string) => modelCalls(pool.model, rule);
 const eventsOf = (runId: string) => db().runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } });

@@ -43,8 +43,8 @@ describe("false stalls", () => {
     "a step whose live worker is frozen past its lock three times is taken over each time, not failed as a crash loop",
     { timeout: 360_000 },
     async () => {
-      const { workflowId } = await createTestWorkflow(pool.ownerId, chainWorkflow("false stalls", ["fs"]));
-      const runId = (await startRun(pool.ownerId, workflowId, { inputs: {} })).run.id;
+      const { workflowId } = await createTestWorkflow(pool.workspaceId, chainWorkflow("false stalls", ["fs"]));
+      const runId = (await startRun(pool.workspaceId, workflowId, { inputs: {} })).run.id;
       const t0 = Date.now();
       const frozen: WorkerProcess[] = [];
       for (let attempt = 1; attempt <= 3; attempt++) {

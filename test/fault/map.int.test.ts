@@ -62,8 +62,8 @@ describe.sequential("map with real worker processes", () => {
     "M1: a worker SIGKILLed after ~8 of 20 items committed — the run finishes, committed items are never asked again, results in item order",
     { timeout: 300_000 },
     async () => {
-      const { workflowId } = await createTestWorkflow(pool.ownerId, doc);
-      const runId = (await startRun(pool.ownerId, workflowId, { inputs: { questions: ITEMS } })).run.id;
+      const { workflowId } = await createTestWorkflow(pool.workspaceId, doc);
+      const runId = (await startRun(pool.workspaceId, workflowId, { inputs: { questions: ITEMS } })).run.id;
       const committed = await waitFor(
         async () => {
           const done = (await stepsNow(runId)).filter((s) => s.nodeId === "each.items" && s.status === "succeeded");

@@ -28,12 +28,12 @@ const pool = useWorkerPool({
   setup: async (p) => {
     sinkDir = mkdtempSync(path.join(tmpdir(), "weft-retries-"));
     const fixture = path.resolve(import.meta.dirname, "fixtures/failing-sink-mcp.mjs");
-    const v = await saveMcpServer(p.ownerId, "flaky", {
+    const v = await saveMcpServer(p.workspaceId, "flaky", {
       transport: "stdio",
       command: process.execPath,
       args: [fixture, path.join(sinkDir, "calls.log")],
     });
-    await approveToolVersion(p.ownerId, v.id, v.codeHash!);
+    await approveToolVersion(p.workspaceId, v.id, v.codeHash!);
   },
 });
 afterAll(() => {
@@ -100,9 +100,9 @@ describe("error-policy retries survive a killed worker", () => {
     "a worker killed while it waits for a near retry: the run makes exactly the configured 3 tries",
     { timeout: 300_000 },
     async () => {
-      const { workflowId } = await createTestWorkflow(pool.ownerId, retried(4_000));
+      const { workflowId } = await createTestWorkflow(pool.workspaceId, retried(4_000));
       const token = "near";
-      const runId = (await startRun(pool.ownerId, workflowId, { inputs: { token } })).run.id;
+      const runId = (await startRun(pool.workspaceId, workflowId, { inputs: { token } })).run.id;
       await waitFor(
         async () =>
           (await stepsNow(runId)).some((s) => s.nodeId === "send" && s.status === "retrying") && calls(token) === 1,
@@ -127,9 +127,9 @@ describe("error-policy retries survive a killed worker", () => {
     "every worker killed while the run sleeps through a far retry: new workers make exactly the configured 3 tries",
     { timeout: 300_000 },
     async () => {
-      const { workflowId } = await createTestWorkflow(pool.ownerId, retried(7_000));
+      const { workflowId } = await createTestWorkflow(pool.workspaceId, retried(7_000));
       const token = "far";
-      const runId = (await startRun(pool.ownerId, workflowId, { inputs: { token } })).run.id;
+      const runId = (await startRun(pool.workspaceId, workflowId, { inputs: { token } })).run.id;
       const asleep = await waitFor(
         async () => {
           const r = await db().run.findUniqueOrThrow({ where: { id: runId } });

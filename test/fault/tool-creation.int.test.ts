@@ -141,10 +141,10 @@ describe("tools created during a run", () => {
     { timeout: 420_000 },
     async () => {
       const { workflowId } = await createTestWorkflow(
-        pool.ownerId,
+        pool.workspaceId,
         maker("Temperatures", "I need a tool that converts a temperature from Celsius to Fahrenheit"),
       );
-      const runId = (await startRun(pool.ownerId, workflowId, {})).run.id;
+      const runId = (await startRun(pool.workspaceId, workflowId, {})).run.id;
       // round 2's request reached the model (slow answer): kill the worker holding the run
       await waitFor(async () => modelCalls(pool.model, "write.celsius") === 2, 120_000, "round 2 asked");
       const holder = (await db().run.findUniqueOrThrow({ where: { id: runId } })).leaseOwner;
@@ -162,12 +162,12 @@ describe("tools created during a run", () => {
       expect(request.tool.code).toContain("+ 32");
       expect(request.tool.tests).toHaveLength(2);
       const version = await db().toolVersion.findFirstOrThrow({
-        where: { tool: { ownerId: pool.ownerId, name: "celsius_to_fahrenheit" } },
+        where: { tool: { workspaceId: pool.workspaceId, name: "celsius_to_fahrenheit" } },
       });
       expect(version).toMatchObject({ approvedAt: null, codeHash: request.tool.codeHash });
       expect((await db().run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("waiting");
 
-      await answerStep(pool.ownerId, runId, { nodeId: "work", choice: "approve" }, "Ada");
+      await answerStep(pool.workspaceId, runId, { nodeId: "work", choice: "approve" }, "Ada");
       const { run, steps } = await waitTerminal(runId, 120_000);
       expect(run.status).toBe("succeeded");
       expect(run.outputs).toEqual({ answer: '100 C is {"fahrenheit":212}' });
@@ -178,10 +178,10 @@ describe("tools created during a run", () => {
 
       // another workflow asks for the same capability: the tool box has it, nothing is written
       const other = await createTestWorkflow(
-        pool.ownerId,
+        pool.workspaceId,
         maker("Weather report", "convert temperatures in Celsius to Fahrenheit"),
       );
-      const second = (await startRun(pool.ownerId, other.workflowId, {})).run.id;
+      const second = (await startRun(pool.workspaceId, other.workflowId, {})).run.id;
       const done = await waitTerminal(second, 120_000);
       expect(done.run.status).toBe("succeeded");
       expect(done.run.outputs).toEqual({ answer: '100 C is {"fahrenheit":212}' });
@@ -193,10 +193,10 @@ describe("tools created during a run", () => {
 
   it("auto: a pure tool is approved at once and used without waiting", { timeout: 180_000 }, async () => {
     const { workflowId } = await createTestWorkflow(
-      pool.ownerId,
+      pool.workspaceId,
       maker("Vowels", "I need a tool that counts the vowels of a text", "auto"),
     );
-    const runId = (await startRun(pool.ownerId, workflowId, {})).run.id;
+    const runId = (await startRun(pool.workspaceId, workflowId, {})).run.id;
     const { run, events } = await waitTerminal(runId, 120_000);
     expect(run.status).toBe("succeeded");
     expect(run.outputs).toEqual({ answer: 'counted {"vowels":3}' });
@@ -205,7 +205,7 @@ describe("tools created during a run", () => {
     expect(events.filter((e) => e.type === "tokens_used")).toHaveLength(4);
     expect(run.promptTokens).toBeGreaterThan(0);
     const v = await db().toolVersion.findFirstOrThrow({
-      where: { tool: { ownerId: pool.ownerId, name: "count_vowels" } },
+      where: { tool: { workspaceId: pool.workspaceId, name: "count_vowels" } },
     });
     expect(v.approvedAt).not.toBeNull();
   });
@@ -215,25 +215,27 @@ describe("tools created during a run", () => {
     { timeout: 180_000 },
     async () => {
       const { workflowId } = await createTestWorkflow(
-        pool.ownerId,
+        pool.workspaceId,
         maker("Rates", "I need a tool for the exchange rate of a currency", "auto"),
       );
-      const runId = (await startRun(pool.ownerId, workflowId, {})).run.id;
+      const runId = (await startRun(pool.workspaceId, workflowId, {})).run.id;
       const step = await waitingStep(runId);
       expect(JSON.stringify(step.output)).toContain("api.rates.example");
       // only approve or reject answer a tool's review, and a refused answer stores nothing
-      await expect(answerStep(pool.ownerId, runId, { nodeId: "work", choice: "maybe" }, "Ada")).rejects.toMatchObject({
+      await expect(
+        answerStep(pool.workspaceId, runId, { nodeId: "work", choice: "maybe" }, "Ada"),
+      ).rejects.toMatchObject({
         code: "bad_request",
       });
       expect((await stepsNow(runId)).find((s) => s.nodeId === "work")?.answer).toBeNull();
-      await answerStep(pool.ownerId, runId, { nodeId: "work", choice: "reject", comment: "no network" }, "Ada");
+      await answerStep(pool.workspaceId, runId, { nodeId: "work", choice: "reject", comment: "no network" }, "Ada");
       const { run } = await waitTerminal(runId, 120_000);
       expect(run.status).toBe("succeeded");
       expect(run.outputs).toEqual({
         answer: 'without the tool: The owner rejected tool "exchange_rate": no network. Do the task without it.',
       });
       const v = await db().toolVersion.findFirstOrThrow({
-        where: { tool: { ownerId: pool.ownerId, name: "exchange_rate" } },
+        where: { tool: { workspaceId: pool.workspaceId, name: "exchange_rate" } },
       });
       expect(v.approvedAt).toBeNull();
     },

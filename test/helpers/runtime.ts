@@ -29,8 +29,8 @@ export type WorkerRuntime = {
   readonly model: ScriptedServer;
   readonly worker: WorkerProcess;
   /** A test user created in beforeAll; `run` starts runs as this user. */
-  readonly ownerId: string;
-  /** Saves `doc` as a workflow of `ownerId`, starts a run and waits until it is terminal (default 60 s). */
+  readonly workspaceId: string;
+  /** Saves `doc` as a workflow of `workspaceId`, starts a run and waits until it is terminal (default 60 s). */
   run(doc: WorkflowInput | Workflow, inputs?: Record<string, unknown>, ms?: number): ReturnType<typeof waitTerminal>;
 };
 
@@ -52,7 +52,7 @@ const ROUTED_ELSEWHERE = [
 export function useWorkerRuntime(opts: RuntimeOptions = {}): WorkerRuntime {
   const database = useTestDatabase();
   const prefix = testQueuePrefix();
-  const state: { model?: ScriptedServer; worker?: WorkerProcess; ownerId?: string } = {};
+  const state: { model?: ScriptedServer; worker?: WorkerProcess; workspaceId?: string } = {};
   const envBefore = new Map<string, string | undefined>();
   const started = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`${what} is not started yet: use it inside a test or hook`);
@@ -63,7 +63,7 @@ export function useWorkerRuntime(opts: RuntimeOptions = {}): WorkerRuntime {
     process.env.WEFT_QUEUE_PREFIX = prefix;
     state.model = await startScriptedServer({ fixtures: opts.fixtures ?? [{ rules: [] }] });
     if (opts.modelInProcess) routeThisProcessTo(state.model.port, envBefore);
-    state.ownerId = (await createTestUser()).id;
+    state.workspaceId = (await createTestUser()).id;
     const blanked = Object.fromEntries(ROUTED_ELSEWHERE.map((k) => [k, ""]));
     state.worker = spawnWorker({
       databaseUrl: database.current.url,
@@ -96,13 +96,13 @@ export function useWorkerRuntime(opts: RuntimeOptions = {}): WorkerRuntime {
     get worker() {
       return started(state.worker, "the worker");
     },
-    get ownerId() {
-      return started(state.ownerId, "the test user");
+    get workspaceId() {
+      return started(state.workspaceId, "the test user");
     },
     async run(doc, inputs = {}, ms = 60_000) {
-      const ownerId = started(state.ownerId, "the test user");
-      const { workflowId } = await createTestWorkflow(ownerId, doc as WorkflowInput);
-      const { run } = await startRun(ownerId, workflowId, { inputs });
+      const workspaceId = started(state.workspaceId, "the test user");
+      const { workflowId } = await createTestWorkflow(workspaceId, doc as WorkflowInput);
+      const { run } = await startRun(workspaceId, workflowId, { inputs });
       return waitTerminal(run.id, ms);
     },
   };

@@ -10,7 +10,7 @@ export interface WorkerPool {
   readonly prefix: string;
   readonly databaseUrl: string;
   readonly model: ScriptedServer;
-  readonly ownerId: string;
+  readonly workspaceId: string;
   /** Every worker this file started (dead ones included). */
   readonly workers: WorkerProcess[];
   /** Spawns one more worker (not awaited: its `ready` resolves once it listens). */
@@ -38,7 +38,7 @@ export function useWorkerPool(opts: WorkerPoolOptions): WorkerPool {
   const database = useTestDatabase();
   const prefix = testQueuePrefix();
   let model: ScriptedServer | undefined;
-  let ownerId = "";
+  let workspaceId = "";
   const workers: WorkerProcess[] = [];
   const pool: WorkerPool = {
     prefix,
@@ -49,8 +49,8 @@ export function useWorkerPool(opts: WorkerPoolOptions): WorkerPool {
       if (!model) throw new Error("the scripted model starts in beforeAll");
       return model;
     },
-    get ownerId() {
-      return ownerId;
+    get workspaceId() {
+      return workspaceId;
     },
     workers,
     start() {
@@ -69,7 +69,7 @@ export function useWorkerPool(opts: WorkerPoolOptions): WorkerPool {
   beforeAll(async () => {
     process.env.WEFT_QUEUE_PREFIX = prefix;
     model = await startScriptedServer({ fixtures: opts.fixtures });
-    ownerId = (await createTestUser()).id;
+    workspaceId = (await createTestUser()).id;
     await opts.setup?.(pool);
     await Promise.all(Array.from({ length: opts.size }, () => pool.start().ready));
   }, 480_000);

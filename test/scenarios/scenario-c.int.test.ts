@@ -37,7 +37,7 @@ describe("C: financial analyst with a knowledge-base worker and a created tool",
     "documents come from the knowledge base, market numbers from the created tool; each worker hands back",
     { timeout: 240_000 },
     async () => {
-      await seedFinancialKnowledge(rt.ownerId, "filings");
+      await seedFinancialKnowledge(rt.workspaceId, "filings");
 
       // 1. The market researcher needs a tool that does not exist: the creation loop writes it.
       rt.model.load(
@@ -62,13 +62,13 @@ describe("C: financial analyst with a knowledge-base worker and a created tool",
         "add",
       );
       const created = await createTool({
-        ownerId: rt.ownerId,
+        workspaceId: rt.workspaceId,
         request: "a tool computing the percentage change between an old and a new value",
         config: { ...scriptedModelConfig(rt.model.port), model: "scripted-demo" },
       });
       if (created.status !== "ready") throw new Error(`tool not created: ${JSON.stringify(created)}`);
       expect(created.rounds).toBe(2);
-      await approveToolVersion(rt.ownerId, created.version.id, created.version.codeHash!);
+      await approveToolVersion(rt.workspaceId, created.version.id, created.version.codeHash!);
 
       // 2. The template, with the workers' tools: kb_query for documents, the created tool for market data.
       const doc = instantiateTemplate("financial-analyst") as Workflow;

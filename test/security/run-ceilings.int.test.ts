@@ -79,7 +79,7 @@ describe("run limit ceilings (finding 5)", () => {
     expect(issues[0]!.message).toBe(
       "limits.maxSteps is 1000000000; this server allows at most 1000 (WEFT_MAX_RUN_STEPS).",
     );
-    expect(await db().workflow.count({ where: { ownerId: owner } })).toBe(0);
+    expect(await db().workflow.count({ where: { workspaceId: owner } })).toBe(0);
 
     const ok = await createWorkflow(owner, looping({ maxSteps: 1000 }, 100));
     await expect(

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AgentLibrary } from "@/components/agents/agent-library";
 import type { AgentRow, ToolOption } from "@/components/agents/types";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { listAgents } from "@/lib/db/agents";
 import { listProviders } from "@/lib/db/providers";
 import { listRunnableTools } from "@/lib/tools/catalog";
@@ -12,11 +12,11 @@ export const metadata: Metadata = { title: "Agents" };
 
 /** The agent library: saved agents (instructions, default model, tools) reused from the editor's palette and the designer. */
 export default async function AgentsPage() {
-  const user = await requireUser("/agents");
+  const access = await requireAccess("read", "/agents");
   const [agents, providers, tools] = await Promise.all([
-    listAgents(user.id),
-    listProviders(user.id),
-    listRunnableTools(user.id, { mcp: { waitMs: 5_000 } }),
+    listAgents(access.workspaceId),
+    listProviders(access.workspaceId),
+    listRunnableTools(access.workspaceId, { mcp: { waitMs: 5_000 } }),
   ]);
   const rows: AgentRow[] = agents.map((a) => ({
     id: a.id,

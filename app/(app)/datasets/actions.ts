@@ -2,14 +2,14 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { addRunToDataset, createDataset, datasetInputSchema, removeRow } from "@/lib/evals/datasets";
 import type { EvalActionResult, RowErrorView } from "@/lib/evals/dto";
 import { cancelExperiment, createExperiment } from "@/lib/evals/experiments";
 import { createTemplateDataset } from "@/lib/evals/templates";
 import { createLogger } from "@/lib/logger";
-import { userModels } from "../workflows/templates";
+import { workspaceModels } from "../workflows/templates";
 
 const log = createLogger({ component: "dataset-actions" });
 const id = z.string().trim().min(1).max(100);
@@ -34,7 +34,7 @@ const failure = (err: unknown, what: string): EvalActionResult => {
 
 /** Creates a dataset (name, optional workflow and description) and opens it. */
 export async function createDatasetAction(_prev: EvalActionResult, form: FormData): Promise<EvalActionResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const parsed = datasetInputSchema.safeParse({
     name: form.get("name") ?? "",
     description: form.get("description") ?? "",
@@ -43,7 +43,7 @@ export async function createDatasetAction(_prev: EvalActionResult, form: FormDat
   if (!parsed.success) return { status: "error", message: parsed.error.issues[0]?.message ?? "Check the form." };
   let created: string;
   try {
-    created = (await createDataset(user.id, parsed.data)).id;
+    created = (await createDataset(access.workspaceId, parsed.data)).id;
   } catch (err) {
     return failure(err, "Creating the dataset");
   }
@@ -53,20 +53,20 @@ export async function createDatasetAction(_prev: EvalActionResult, form: FormDat
 
 /** Removes one row from the dataset's next version. */
 export async function removeRowAction(form: FormData): Promise<void> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const [datasetId, rowId] = [id.safeParse(form.get("datasetId")), id.safeParse(form.get("rowId"))];
   if (!datasetId.success || !rowId.success) return;
-  await removeRow(user.id, datasetId.data, rowId.data).catch(() => undefined);
+  await removeRow(access.workspaceId, datasetId.data, rowId.data).catch(() => undefined);
   revalidatePath(`/datasets/${datasetId.data}`);
 }
 
 /** Adds a run (its inputs, its outputs as the reference) to one of the user's datasets. */
 export async function addRunToDatasetAction(_prev: EvalActionResult, form: FormData): Promise<EvalActionResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const [datasetId, runId] = [id.safeParse(form.get("datasetId")), id.safeParse(form.get("runId"))];
   if (!datasetId.success || !runId.success) return { status: "error", message: "Choose a dataset." };
   try {
-    const { version } = await addRunToDataset(user.id, datasetId.data, runId.data);
+    const { version } = await addRunToDataset(access.workspaceId, datasetId.data, runId.data);
     revalidatePath(`/datasets/${datasetId.data}`);
     return { status: "ok", message: `Added to the dataset (version ${version}).` };
   } catch (err) {
@@ -76,7 +76,7 @@ export async function addRunToDatasetAction(_prev: EvalActionResult, form: FormD
 
 /** Starts an experiment on the dataset: the versions ticked ("workflowId:version"), the evaluators (JSON), the concurrency. */
 export async function startExperimentAction(_prev: EvalActionResult, form: FormData): Promise<EvalActionResult> {
-  const user = await requireUser();
+  const access = await requireAccess("run");
   const variants = form
     .getAll("variant")
     .map(String)
@@ -94,7 +94,7 @@ export async function startExperimentAction(_prev: EvalActionResult, form: FormD
   let started: string;
   try {
     started = (
-      await createExperiment(user.id, {
+      await createExperiment(access.workspaceId, {
         datasetId: String(form.get("datasetId") ?? ""),
         name: String(form.get("name") ?? "") || undefined,
         variants,
@@ -110,19 +110,23 @@ export async function startExperimentAction(_prev: EvalActionResult, form: FormD
 
 /** Cancels one of the user's experiments (finished rows stay scored). */
 export async function cancelExperimentAction(form: FormData): Promise<void> {
-  const user = await requireUser();
+  const access = await requireAccess("run");
   const experimentId = id.safeParse(form.get("experimentId"));
   if (!experimentId.success) return;
-  await cancelExperiment(user.id, experimentId.data).catch(() => undefined);
+  await cancelExperiment(access.workspaceId, experimentId.data).catch(() => undefined);
   revalidatePath(`/experiments/${experimentId.data}`);
 }
 
 /** Creates a template's workflow and its dataset (the offline demo's way to a first experiment), then opens the dataset. */
 export async function createTemplateDatasetAction(form: FormData): Promise<void> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const templateId = id.safeParse(form.get("templateId"));
   if (!templateId.success) return;
-  const { datasetId } = await createTemplateDataset(user.id, templateId.data, await userModels(user.id));
+  const { datasetId } = await createTemplateDataset(
+    access.workspaceId,
+    templateId.data,
+    await workspaceModels(access.workspaceId),
+  );
   revalidatePath("/datasets");
   redirect(`/datasets/${datasetId}`);
 }

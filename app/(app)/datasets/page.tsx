@@ -4,7 +4,7 @@ import { CreateDatasetForm } from "@/components/evals/create-dataset-form";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/terms/status-badge";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { listWorkflows } from "@/lib/db/workflows";
 import { listDatasets } from "@/lib/evals/datasets";
 import { listExperiments } from "@/lib/evals/results";
@@ -18,11 +18,11 @@ export const dynamic = "force-dynamic";
 
 /** Datasets (cases to run workflows on) and the latest experiments run over them. */
 export default async function DatasetsPage() {
-  const user = await requireUser("/datasets");
+  const access = await requireAccess("read", "/datasets");
   const [datasets, workflows, experiments] = await Promise.all([
-    listDatasets(user.id),
-    listWorkflows(user.id),
-    listExperiments(user.id),
+    listDatasets(access.workspaceId),
+    listWorkflows(access.workspaceId),
+    listExperiments(access.workspaceId),
   ]);
   return (
     <>

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { ActionResult, AskResult, SearchResult } from "@/components/knowledge/types";
 import type { SearchHitView } from "@/lib/kb/types";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { answerWithSources, type KbSource } from "@/lib/kb/answer";
 import { searchKnowledge } from "@/lib/kb/search";
@@ -26,7 +26,7 @@ const failure = (err: unknown, what: string): ActionResult => {
 
 /** Creates a collection from the form (name, description) and opens it. */
 export async function createCollectionAction(_prev: ActionResult, form: FormData): Promise<ActionResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const parsed = collectionInputSchema.safeParse({
     name: form.get("name") ?? "",
     description: form.get("description") ?? "",
@@ -41,7 +41,7 @@ export async function createCollectionAction(_prev: ActionResult, form: FormData
   }
   let id: string;
   try {
-    id = (await createCollection(user.id, parsed.data)).id;
+    id = (await createCollection(access.workspaceId, parsed.data)).id;
   } catch (err) {
     return failure(err, "Creating the collection");
   }
@@ -51,18 +51,18 @@ export async function createCollectionAction(_prev: ActionResult, form: FormData
 
 /** Deletes one of the user's collections with all its documents, then returns to the list. */
 export async function deleteCollectionAction(form: FormData): Promise<void> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const id = idSchema.safeParse(form.get("id"));
-  if (id.success) await deleteCollection(user.id, id.data);
+  if (id.success) await deleteCollection(access.workspaceId, id.data);
   revalidatePath("/knowledge");
   redirect("/knowledge");
 }
 
 /** Deletes one document (and its chunks) of the user's. */
 export async function deleteDocumentAction(id: string): Promise<ActionResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const parsed = idSchema.safeParse(id);
-  const removed = parsed.success && (await deleteDocument(user.id, parsed.data));
+  const removed = parsed.success && (await deleteDocument(access.workspaceId, parsed.data));
   if (!removed) return { status: "error", message: "This document no longer exists." };
   revalidatePath("/knowledge", "layout");
   return { status: "ok", message: "Document deleted." };
@@ -80,13 +80,13 @@ export async function searchAction(input: {
   query: string;
   mode?: string;
 }): Promise<SearchResult> {
-  const user = await requireUser();
+  const access = await requireAccess("read");
   const parsed = searchSchema.safeParse(input);
   if (!parsed.success)
     return { status: "error", message: z.flattenError(parsed.error).fieldErrors.query?.[0] ?? "Invalid search." };
   try {
     const t0 = performance.now();
-    const hits = await searchKnowledge(user.id, {
+    const hits = await searchKnowledge(access.workspaceId, {
       query: parsed.data.query,
       collections: [parsed.data.collectionId],
       k: 5,
@@ -125,11 +125,11 @@ const ASK_RULE = { name: "kb-ask", max: 20, windowMs: 60_000 };
  * the sources it cites and those it was given.
  */
 export async function askAction(input: { collectionId?: string; question: string }): Promise<AskResult> {
-  const user = await requireUser();
+  const access = await requireAccess("run");
   const parsed = askSchema.safeParse(input);
   if (!parsed.success)
     return { status: "error", message: z.flattenError(parsed.error).fieldErrors.question?.[0] ?? "Invalid question." };
-  const decision = await rateLimiter().hit(ASK_RULE, user.id);
+  const decision = await rateLimiter().hit(ASK_RULE, access.userId);
   if (!decision.allowed)
     return {
       status: "error",
@@ -137,9 +137,9 @@ export async function askAction(input: { collectionId?: string; question: string
     };
   try {
     const t0 = performance.now();
-    const config = await ownerModelResolver(user.id)(null);
+    const config = await ownerModelResolver(access.workspaceId)(null);
     const r = await answerWithSources(
-      user.id,
+      access.workspaceId,
       { question: parsed.data.question, collections: parsed.data.collectionId ? [parsed.data.collectionId] : [], k: 5 },
       config,
     );

@@ -4,7 +4,7 @@ import { CollectionList } from "@/components/knowledge/collection-list";
 import { CreateCollectionForm } from "@/components/knowledge/create-collection-form";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { listCollections } from "@/lib/kb/collections";
 import type { CollectionRow } from "@/lib/kb/types";
 import { askAction, createCollectionAction } from "./actions";
@@ -13,8 +13,8 @@ export const metadata: Metadata = { title: "Knowledge" };
 
 /** Knowledge base: named collections of documents agents search with kb_query / kb_answer; ask them all with sources. */
 export default async function KnowledgePage() {
-  const user = await requireUser("/knowledge");
-  const collections = await listCollections(user.id);
+  const access = await requireAccess("read", "/knowledge");
+  const collections = await listCollections(access.workspaceId);
   const rows: CollectionRow[] = collections.map((c) => ({
     id: c.id,
     name: c.name,

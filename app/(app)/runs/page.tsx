@@ -5,7 +5,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PlayIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { listWorkflows } from "@/lib/db/workflows";
 import { runStatuses } from "@/lib/engine/events";
 import { listRunRows } from "@/lib/run-views/dashboard";
@@ -31,10 +31,10 @@ function filterOf(params: Record<string, string | string[] | undefined>, workflo
 
 /** All the user's runs, newest first, live while any is running; `?workflow=&status=&trigger=` filters them. */
 export default async function RunsPage({ searchParams }: Props) {
-  const user = await requireUser("/runs");
-  const workflows = await listWorkflows(user.id);
+  const access = await requireAccess("read", "/runs");
+  const workflows = await listWorkflows(access.workspaceId);
   const filter = filterOf(await searchParams, new Set(workflows.map((w) => w.id)));
-  const { runs } = await listRunRows(user.id, {
+  const { runs } = await listRunRows(access.workspaceId, {
     limit: 100,
     workflowId: filter.workflow,
     status: filter.status,

@@ -2,7 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type FormResult, type TestResult } from "@/components/settings/types";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { deleteProvider, getProviderSecret, providerInputSchema } from "@/lib/db/providers";
 import { createProvider, updateProvider } from "@/lib/providers/settings";
 import { updateSettings } from "@/lib/db/settings";
@@ -30,17 +30,17 @@ function appError(err: unknown, field?: string): FormResult {
 
 /** Adds a provider, or updates the one named by `id` (an empty key keeps the stored one). */
 export async function saveProviderAction(_prev: FormResult, form: FormData): Promise<FormResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const raw = Object.fromEntries(form) as Record<string, string>;
   const id = raw.id ? idSchema.parse(raw.id) : undefined;
   const parsed = providerInputSchema.safeParse({ ...raw, apiKey: raw.apiKey || undefined });
   if (!parsed.success) return fieldErrors(parsed.error);
   try {
     if (id) {
-      const updated = await updateProvider(user.id, id, parsed.data);
+      const updated = await updateProvider(access.workspaceId, id, parsed.data);
       if (!updated) return { status: "error", message: "Provider not found." };
     } else {
-      await createProvider(user.id, parsed.data);
+      await createProvider(access.workspaceId, parsed.data);
     }
   } catch (err) {
     return appError(err, "name");
@@ -51,16 +51,16 @@ export async function saveProviderAction(_prev: FormResult, form: FormData): Pro
 
 /** Deletes one of the user's providers. */
 export async function deleteProviderAction(id: string): Promise<FormResult> {
-  const user = await requireUser();
-  const removed = await deleteProvider(user.id, idSchema.parse(id));
+  const access = await requireAccess("edit");
+  const removed = await deleteProvider(access.workspaceId, idSchema.parse(id));
   revalidatePath("/settings");
   return removed ? { status: "ok", message: "Provider deleted." } : { status: "error", message: "Provider not found." };
 }
 
 /** Calls GET {baseURL}/models with the stored key; the key itself never leaves the server. */
 export async function testProviderAction(id: string): Promise<TestResult> {
-  const user = await requireUser();
-  const provider = await getProviderSecret(user.id, idSchema.parse(id));
+  const access = await requireAccess("edit");
+  const provider = await getProviderSecret(access.workspaceId, idSchema.parse(id));
   if (!provider) return { ok: false, message: "Provider not found." };
   return testConnection(provider.baseUrl, provider.apiKey);
 }
@@ -79,11 +79,11 @@ const designerSchema = z.object({
 
 /** Saves which provider/model the designer uses ("" = the scripted demo model). */
 export async function saveDesignerAction(_prev: FormResult, form: FormData): Promise<FormResult> {
-  const user = await requireUser();
+  const access = await requireAccess("read");
   const parsed = designerSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return fieldErrors(parsed.error);
   try {
-    await updateSettings(user.id, parsed.data);
+    await updateSettings(access.userId, parsed.data);
   } catch (err) {
     return appError(err);
   }

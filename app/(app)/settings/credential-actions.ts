@@ -2,13 +2,14 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
+import { recordAudit } from "@/lib/db/audit";
 import { credentialInputSchema, deleteCredential, saveCredential } from "@/lib/db/credentials";
 import { AppError } from "@/lib/errors";
 
 /** Saves a credential to the user's vault (a name already there is rotated); its value is never answered back. */
 export async function saveCredentialAction(_prev: FormResult, form: FormData): Promise<FormResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const raw = Object.fromEntries(form);
   const parsed = credentialInputSchema.safeParse({
     name: raw.name ?? "",
@@ -22,7 +23,8 @@ export async function saveCredentialAction(_prev: FormResult, form: FormData): P
     return { status: "error", message: "Check the highlighted fields.", fieldErrors };
   }
   try {
-    const saved = await saveCredential(user.id, parsed.data);
+    const saved = await saveCredential(access.workspaceId, parsed.data);
+    await recordAudit(access, "credential.saved", { type: "credential", id: saved.id }, { name: saved.name });
     revalidatePath("/settings");
     return { status: "ok", message: `Saved “${saved.name}” (…${saved.last4}).` };
   } catch (err) {
@@ -33,8 +35,10 @@ export async function saveCredentialAction(_prev: FormResult, form: FormData): P
 
 /** Deletes a credential: servers that name it fail to connect until it is saved again. */
 export async function deleteCredentialAction(id: string): Promise<FormResult> {
-  const user = await requireUser();
-  const ok = await deleteCredential(user.id, z.string().min(1).max(100).parse(id));
+  const access = await requireAccess("edit");
+  const credentialId = z.string().min(1).max(100).parse(id);
+  const ok = await deleteCredential(access.workspaceId, credentialId);
+  if (ok) await recordAudit(access, "credential.deleted", { type: "credential", id: credentialId });
   revalidatePath("/settings");
   return ok ? { status: "ok", message: "Credential deleted." } : { status: "error", message: "Credential not found." };
 }

@@ -9,7 +9,7 @@ import { PriceTable } from "@/components/settings/price-table";
 import { ProvidersSection } from "@/components/settings/providers-section";
 import { McpServersSection } from "@/components/tools/mcp-servers-section";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { listApiTokens } from "@/lib/db/api-tokens";
 import { listCredentials } from "@/lib/db/credentials";
 import { listProviders } from "@/lib/db/providers";
@@ -27,14 +27,14 @@ import { deleteProviderAction, saveDesignerAction, saveProviderAction, testProvi
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
-  const user = await requireUser("/settings");
+  const access = await requireAccess("read", "/settings");
   const [providers, settings, tools, tokens, hasPassword, credentials] = await Promise.all([
-    listProviders(user.id),
-    getSettings(user.id),
-    loadToolViews(user.id, { listMcpTools: false }),
-    listApiTokens(user.id),
-    hasPasswordAccount(user.id),
-    listCredentials(user.id),
+    listProviders(access.workspaceId),
+    getSettings(access.userId),
+    loadToolViews(access.workspaceId, { listMcpTools: false }),
+    listApiTokens(access.workspaceId, access.userId),
+    hasPasswordAccount(access.userId),
+    listCredentials(access.workspaceId),
   ]);
   const rows = providers.map(({ id, name, baseUrl, defaultModel, apiKeyLast4 }) => ({
     id,

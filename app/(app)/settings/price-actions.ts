@@ -2,7 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type FormResult } from "@/components/settings/types";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { priceTableSchema, updateSettings } from "@/lib/db/settings";
 
 const rowsSchema = z
@@ -17,7 +17,7 @@ const rowsSchema = z
 
 /** Saves the per-model price table (USD per 1M prompt/completion tokens) used for estimated run costs. */
 export async function savePricesAction(rows: unknown): Promise<FormResult> {
-  const user = await requireUser();
+  const access = await requireAccess("read");
   const parsed = rowsSchema.safeParse(rows);
   if (!parsed.success) return { status: "error", message: "Each row needs a model name and non-negative prices." };
   const table = priceTableSchema.parse(
@@ -25,7 +25,7 @@ export async function savePricesAction(rows: unknown): Promise<FormResult> {
       parsed.data.map((r) => [r.model, { promptPer1M: r.promptPer1M, completionPer1M: r.completionPer1M }]),
     ),
   );
-  await updateSettings(user.id, { prices: table });
+  await updateSettings(access.userId, { prices: table });
   revalidatePath("/settings");
   return { status: "ok", message: "Prices saved." };
 }

@@ -90,19 +90,19 @@ const calls = (server: string): WorkflowInput => ({
 });
 
 async function connect(name: string, credential?: string) {
-  const v = await saveMcpServer(rt.ownerId, name, {
+  const v = await saveMcpServer(rt.workspaceId, name, {
     transport: "http",
     url,
     headers: {},
     ...(credential ? { credential } : {}),
   });
-  await approveToolVersion(rt.ownerId, v.id, v.codeHash!);
+  await approveToolVersion(rt.workspaceId, v.id, v.codeHash!);
   return v;
 }
 
 describe("credentials vault", () => {
   it("an HTTP MCP server that requires a bearer token connects with a vault secret, which appears nowhere else", async () => {
-    const saved = await saveCredential(rt.ownerId, { name: "secure-key", kind: "bearer", value: SECRET });
+    const saved = await saveCredential(rt.workspaceId, { name: "secure-key", kind: "bearer", value: SECRET });
     expect(saved).toMatchObject({ name: "secure-key", kind: "bearer", last4: SECRET.slice(-4) });
     const version = await connect("secure", "secure-key");
     expect(version.code).not.toContain(SECRET);
@@ -113,7 +113,7 @@ describe("credentials vault", () => {
     expect(seen).toContain(`Bearer ${SECRET}`);
 
     // nowhere but the request to the server: rows, events, API answers, share pages, tool and vault listings
-    const token = (await createApiToken(rt.ownerId, "vault")).token;
+    const token = (await createApiToken(rt.workspaceId, rt.workspaceId, "vault")).token;
     const auth = { authorization: `Bearer ${token}` };
     const api = await runGET(new Request(`http://localhost/api/runs/${run.id}`, { headers: auth }), {
       params: Promise.resolve({ id: run.id }),
@@ -138,8 +138,8 @@ describe("credentials vault", () => {
       JSON.stringify(events),
       await api.text(),
       await page.text(),
-      JSON.stringify(await loadToolViews(rt.ownerId)),
-      JSON.stringify(await listCredentials(rt.ownerId)),
+      JSON.stringify(await loadToolViews(rt.workspaceId)),
+      JSON.stringify(await listCredentials(rt.workspaceId)),
       JSON.stringify(await db().toolVersion.findMany()),
       JSON.stringify(await db().credential.findMany()),
       JSON.stringify(await db().toolEffect.findMany()),
@@ -156,9 +156,11 @@ describe("credentials vault", () => {
   }, 120_000);
 
   it("rotating a credential changes what is sent; bad input is refused and stores nothing", async () => {
-    await saveCredential(rt.ownerId, { name: "secure-key", kind: "bearer", value: "rotated-value-1234" });
-    expect(await credentialHeaders(rt.ownerId, "secure-key")).toEqual({ authorization: "Bearer rotated-value-1234" });
-    expect((await listCredentials(rt.ownerId)).filter((c) => c.name === "secure-key")).toHaveLength(1);
+    await saveCredential(rt.workspaceId, { name: "secure-key", kind: "bearer", value: "rotated-value-1234" });
+    expect(await credentialHeaders(rt.workspaceId, "secure-key")).toEqual({
+      authorization: "Bearer rotated-value-1234",
+    });
+    expect((await listCredentials(rt.workspaceId)).filter((c) => c.name === "secure-key")).toHaveLength(1);
     const before = await db().credential.count();
     for (const bad of [
       { name: "1bad", kind: "bearer", value: "x" },
@@ -168,15 +170,15 @@ describe("credentials vault", () => {
       { name: "ok", kind: "header", headerName: "Host", value: "x" },
       { name: "ok", kind: "nope", value: "x" },
     ])
-      await expect(saveCredential(rt.ownerId, bad as never)).rejects.toThrow();
+      await expect(saveCredential(rt.workspaceId, bad as never)).rejects.toThrow();
     expect(await db().credential.count()).toBe(before);
-    await expect(credentialHeaders(rt.ownerId, "missing")).rejects.toMatchObject({ code: "not_found" });
-    expect(await credentialHeaders(rt.ownerId, "secure-key").then(() => "ok")).toBe("ok");
-    await saveCredential(rt.ownerId, { name: "basic-one", kind: "basic", value: "ada:pw" });
-    expect(await credentialHeaders(rt.ownerId, "basic-one")).toEqual({
+    await expect(credentialHeaders(rt.workspaceId, "missing")).rejects.toMatchObject({ code: "not_found" });
+    expect(await credentialHeaders(rt.workspaceId, "secure-key").then(() => "ok")).toBe("ok");
+    await saveCredential(rt.workspaceId, { name: "basic-one", kind: "basic", value: "ada:pw" });
+    expect(await credentialHeaders(rt.workspaceId, "basic-one")).toEqual({
       authorization: `Basic ${Buffer.from("ada:pw").toString("base64")}`,
     });
-    await saveCredential(rt.ownerId, { name: "hdr", kind: "header", headerName: "X-API-Key", value: "k-1" });
-    expect(await credentialHeaders(rt.ownerId, "hdr")).toEqual({ "X-API-Key": "k-1" });
+    await saveCredential(rt.workspaceId, { name: "hdr", kind: "header", headerName: "X-API-Key", value: "k-1" });
+    expect(await credentialHeaders(rt.workspaceId, "hdr")).toEqual({ "X-API-Key": "k-1" });
   });
 });

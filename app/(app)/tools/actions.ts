@@ -2,7 +2,8 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { RerunResult, ToolActionResult } from "@/components/tools/types";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
+import { recordAudit } from "@/lib/db/audit";
 import {
   approveToolVersion,
   deleteTool,
@@ -36,12 +37,13 @@ const failure = (err: unknown, fallback: string): ToolActionResult => {
 
 /** Approves one version by the hash the owner reviewed (refused if the code changed since). */
 export async function approveToolVersionAction(versionId: string, codeHash: string): Promise<ToolActionResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const id = idSchema.safeParse(versionId);
   const hash = hashSchema.safeParse(codeHash);
   if (!id.success || !hash.success) return { ok: false, message: "Unknown tool version." };
   try {
-    const v = await approveToolVersion(user.id, id.data, hash.data);
+    const v = await approveToolVersion(access.workspaceId, id.data, hash.data);
+    await recordAudit(access, "tool.approved", { type: "tool_version", id: id.data }, { codeHash: hash.data });
     changed();
     return { ok: true, message: `Approved version ${v.version}: this exact code may now run.` };
   } catch (err) {
@@ -51,36 +53,37 @@ export async function approveToolVersionAction(versionId: string, codeHash: stri
 
 /** Withdraws approval of one version (it stops running at once). */
 export async function revokeToolVersionAction(versionId: string): Promise<ToolActionResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const id = idSchema.safeParse(versionId);
-  if (!id.success || !(await revokeToolVersion(user.id, id.data)))
+  if (!id.success || !(await revokeToolVersion(access.workspaceId, id.data)))
     return { ok: false, message: "Unknown tool version." };
+  await recordAudit(access, "tool.revoked", { type: "tool_version", id: id.data });
   changed();
   return { ok: true, message: "Approval revoked: this version no longer runs." };
 }
 
 /** Deletes one of the user's created tools or MCP servers with all versions. */
 export async function deleteToolAction(toolId: string): Promise<ToolActionResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const id = idSchema.safeParse(toolId);
-  if (!id.success || !(await deleteTool(user.id, id.data))) return { ok: false, message: "Unknown tool." };
+  if (!id.success || !(await deleteTool(access.workspaceId, id.data))) return { ok: false, message: "Unknown tool." };
   changed();
   return { ok: true, message: "Tool deleted." };
 }
 
 /** Runs a version's recorded tests again in the sandbox (approved or not: tests never reach the network). */
 export async function rerunToolTestsAction(versionId: string): Promise<RerunResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const id = idSchema.safeParse(versionId);
   if (!id.success) return { ok: false, message: "Unknown tool version." };
-  const version = (await listTools(user.id))
+  const version = (await listTools(access.workspaceId))
     .filter((t) => t.kind === "code")
     .flatMap((t) => t.versions)
     .find((v) => v.id === id.data);
   if (!version?.code) return { ok: false, message: "Unknown tool version." };
   const cases = recordedTests(version).map(({ input, expected }) => ({ input, expected }));
   if (cases.length === 0) return { ok: false, message: "This version has no recorded tests." };
-  return { ok: true, results: await runToolTests(user.id, version.code, cases) };
+  return { ok: true, results: await runToolTests(access.workspaceId, version.code, cases) };
 }
 
 /**
@@ -91,7 +94,7 @@ export async function saveMcpServerAction(
   _prev: ToolActionResult | null,
   form: FormData,
 ): Promise<ToolActionResult | null> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const parsed = mcpFormSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
@@ -107,14 +110,18 @@ export async function saveMcpServerAction(
       fieldErrors: { command: "stdio is disabled here" },
     };
   }
-  const existing = await findTool(user.id, { name: d.name });
+  const existing = await findTool(access.workspaceId, { name: d.name });
   if (existing && existing.kind !== "mcp")
     return {
       ok: false,
       message: "A tool with this name exists.",
       fieldErrors: { name: "A created tool already uses this name" },
     };
-  if (d.transport === "http" && d.credential && !(await listCredentials(user.id)).some((c) => c.name === d.credential))
+  if (
+    d.transport === "http" &&
+    d.credential &&
+    !(await listCredentials(access.workspaceId)).some((c) => c.name === d.credential)
+  )
     return {
       ok: false,
       message: "Check the highlighted fields.",
@@ -125,8 +132,9 @@ export async function saveMcpServerAction(
       ? { transport: "stdio", command: d.command, args: splitArgs(d.args) }
       : { transport: "http", url: d.url, headers: {}, ...(d.credential ? { credential: d.credential } : {}) };
   try {
-    const version = await saveMcpServer(user.id, d.name, config);
-    if (!version.approvedAt && version.codeHash) await approveToolVersion(user.id, version.id, version.codeHash);
+    const version = await saveMcpServer(access.workspaceId, d.name, config);
+    if (!version.approvedAt && version.codeHash)
+      await approveToolVersion(access.workspaceId, version.id, version.codeHash);
     changed();
     return { ok: true, message: `Connected MCP server “${d.name}”: its tools join the registry as ${d.name}__<tool>.` };
   } catch (err) {

@@ -54,8 +54,11 @@ const TOOLS_PAGE_MCP_LISTING = { waitMs: 5_000, maxAgeMs: 30_000 } as const;
  * server is never started), listed through lib/mcp/client/listing.ts so a slow or dead server does not
  * hold the page up.
  */
-export async function loadToolViews(ownerId: string, options: { listMcpTools?: boolean } = {}): Promise<ToolView[]> {
-  const rows = await listTools(ownerId);
+export async function loadToolViews(
+  workspaceId: string,
+  options: { listMcpTools?: boolean } = {},
+): Promise<ToolView[]> {
+  const rows = await listTools(workspaceId);
   const builtins: ToolView[] = [...builtinTools.values()].map((b) => ({
     key: `builtin:${b.name}`,
     name: b.name,
@@ -106,7 +109,7 @@ export async function loadToolViews(ownerId: string, options: { listMcpTools?: b
         if (options.listMcpTools === false || view.runningVersion === undefined) return view;
         try {
           const runnable = t.versions.find((v) => v.version === view.runningVersion)!;
-          const tools = await approvedMcpTools(ownerId, runnable, TOOLS_PAGE_MCP_LISTING);
+          const tools = await approvedMcpTools(workspaceId, runnable, TOOLS_PAGE_MCP_LISTING);
           return { ...view, mcp: { config, tools: tools.map(({ name, description }) => ({ name, description })) } };
         } catch (err) {
           return { ...view, mcp: { config, error: err instanceof Error ? err.message : String(err) } };

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ToolRegistry } from "@/components/tools/tool-registry";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { approveToolVersionAction, deleteToolAction, rerunToolTestsAction, revokeToolVersionAction } from "./actions";
 import { loadToolViews } from "./data";
 
@@ -10,8 +10,8 @@ export const dynamic = "force-dynamic";
 
 /** The user's tool registry: built-ins, created tools (code, hash, tests, approval) and MCP servers' tools. */
 export default async function ToolsPage() {
-  const user = await requireUser("/tools");
-  const tools = await loadToolViews(user.id);
+  const access = await requireAccess("read", "/tools");
+  const tools = await loadToolViews(access.workspaceId);
   return (
     <>
       <PageHeader

@@ -35,7 +35,7 @@ describe("Create tool stream (what the dialog reads)", () => {
     const config = async () => ({ ...scriptedModelConfig(), baseURL: server.url });
     const events = await readAll(
       toolCreationStream({
-        ownerId: owner.id,
+        workspaceId: owner.id,
         request: "a tool that converts a temperature from Celsius to Fahrenheit",
         config,
       }),
@@ -71,7 +71,7 @@ describe("Create tool stream (what the dialog reads)", () => {
     expect(view).toMatchObject({ runningVersion: 1 });
 
     const again = await readAll(
-      toolCreationStream({ ownerId: owner.id, request: "convert temperatures in Celsius to Fahrenheit", config }),
+      toolCreationStream({ workspaceId: owner.id, request: "convert temperatures in Celsius to Fahrenheit", config }),
     );
     expect(again.map((e) => e.type)).toEqual(["started", "reused"]);
   }, 240_000);
@@ -80,7 +80,7 @@ describe("Create tool stream (what the dialog reads)", () => {
     const owner = await createTestUser();
     const events = await readAll(
       toolCreationStream({
-        ownerId: owner.id,
+        workspaceId: owner.id,
         request: "anything at all, please",
         config: async () => ({ baseURL: "http://127.0.0.1:9/v1", apiKey: "x", model: "llama3.1:8b", timeoutMs: 2000 }),
       }),

@@ -6,7 +6,7 @@ import { WorkflowList } from "@/components/workflows/workflow-list";
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
 import { TemplatePicker } from "@/components/workflows/template-picker";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { listWorkflows } from "@/lib/db/workflows";
 import { createWorkflowAction } from "./actions";
 import { templateOptions } from "./templates";
@@ -14,8 +14,8 @@ import { templateOptions } from "./templates";
 export const metadata: Metadata = { title: "Workflows" };
 
 export default async function WorkflowsPage() {
-  const user = await requireUser("/workflows");
-  const workflows = await listWorkflows(user.id);
+  const access = await requireAccess("read", "/workflows");
+  const workflows = await listWorkflows(access.workspaceId);
   const templates = templateOptions();
   return (
     <>

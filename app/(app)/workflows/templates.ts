@@ -30,7 +30,7 @@ export function templateOptions(): TemplateOption[] {
 
 /**
  * The document of a template by id, or null for an unknown id (callers fall back to blank). `models`
- * are the user's configured models (userModels): a template's agents meant for different models take
+ * are the workspace's configured models (workspaceModels): a template's agents meant for different models take
  * them; no template names a model the user has not configured.
  */
 export function templateDocument(id: string, models: readonly ModelRef[] = []): WorkflowInput | null {
@@ -38,7 +38,7 @@ export function templateDocument(id: string, models: readonly ModelRef[] = []): 
   return instantiateTemplate(id, models) ?? null;
 }
 
-/** The user's configured models: each provider's default model, by provider name. */
-export async function userModels(userId: string): Promise<ModelRef[]> {
-  return (await listProviders(userId)).map((p) => ({ provider: p.name, model: p.defaultModel }));
+/** The workspace's configured models: each provider's default model, by provider name. */
+export async function workspaceModels(workspaceId: string): Promise<ModelRef[]> {
+  return (await listProviders(workspaceId)).map((p) => ({ provider: p.name, model: p.defaultModel }));
 }

@@ -9,6 +9,6 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const caller = await requireCaller(request);
-    return Response.json({ datasets: await listDatasets(caller.userId) });
+    return Response.json({ datasets: await listDatasets(caller.workspaceId) });
   });
 }

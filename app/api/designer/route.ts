@@ -69,9 +69,10 @@ export async function POST(request: Request): Promise<Response> {
         );
       base = parsed.data;
     }
-    if (body.workflowId && !(await getWorkflow(caller.userId, body.workflowId))) throw notFound("Workflow not found");
+    if (body.workflowId && !(await getWorkflow(caller.workspaceId, body.workflowId)))
+      throw notFound("Workflow not found");
 
-    const { options, config } = await designerOptions(caller.userId, {
+    const { options, config } = await designerOptions(caller.workspaceId, {
       message: body.message,
       workflowId: body.workflowId,
       workflow: base,
@@ -85,13 +86,14 @@ export async function POST(request: Request): Promise<Response> {
         signal: abort.signal,
         streamSummary: true,
         ...(body.dryRun !== false
-          ? { dryRun: dryRunner(caller.userId), dryRunPolicy: body.dryRun ? "always" : "auto" }
+          ? { dryRun: dryRunner(caller.workspaceId), dryRunPolicy: body.dryRun ? "always" : "auto" }
           : {}),
       },
     );
     const started = Date.now();
     const context = {
       userId: caller.userId,
+      workspaceId: caller.workspaceId,
       workflowId: body.workflowId,
       mode: base ? "edit" : "new",
       model: designerModelName(config),

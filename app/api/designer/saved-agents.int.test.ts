@@ -20,7 +20,7 @@ const MODEL_TEXT = "MODEL-TEXT: you are a checker the model described.";
 
 describe("saved agents reused by the designer", () => {
   it("run with their saved instructions, tools and model on a real worker", { timeout: 120_000 }, async () => {
-    const saved = await createAgent(rt.ownerId, {
+    const saved = await createAgent(rt.workspaceId, {
       name: "Fact checker",
       description: "checks claims",
       instructions: SAVED,
@@ -73,7 +73,7 @@ describe("saved agents reused by the designer", () => {
       "add",
     );
 
-    const { options } = await designerOptions(rt.ownerId, { message: "check the facts of a text" });
+    const { options } = await designerOptions(rt.workspaceId, { message: "check the facts of a text" });
     expect(options.context?.savedAgents).toEqual([
       expect.objectContaining({ id: saved.id, instructions: SAVED, tools: [{ name: "web_search" }] }),
     ]);

@@ -17,8 +17,8 @@ import { subflowWorkflowIds } from "@/lib/workflow/validate-subflows";
  * user's default (OPENAI_* from the environment, else their most recently updated provider, else
  * the scripted demo model) — the same chain a run uses for an agent without a model.
  */
-export async function designerModelConfig(userId: string): Promise<ModelConfig> {
-  return ownerModelResolver(userId)(null);
+export async function designerModelConfig(workspaceId: string): Promise<ModelConfig> {
+  return ownerModelResolver(workspaceId)(null);
 }
 
 /** A short description of the designer model for logs and the chat ("Scripted demo model" for scripted ones). */
@@ -61,20 +61,20 @@ function contextWorkflows(targets: SubflowTarget[], request: DesignerRequestInfo
  * for the next.
  */
 export async function designerOptions(
-  userId: string,
+  workspaceId: string,
   request: DesignerRequestInfo = {},
 ): Promise<{ options: Omit<DesignerOptions, "signal" | "dryRun">; config: ModelConfig }> {
   const [config, agents, tools, targets] = await Promise.all([
-    designerModelConfig(userId),
-    listAgents(userId),
-    listRunnableTools(userId, { mcp: DESIGNER_MCP_LISTING }),
-    listSubflowTargets(userId),
+    designerModelConfig(workspaceId),
+    listAgents(workspaceId),
+    listRunnableTools(workspaceId, { mcp: DESIGNER_MCP_LISTING }),
+    listSubflowTargets(workspaceId),
   ]);
   const workflows = contextWorkflows(targets, request);
   return {
     config,
     options: {
-      model: llmDesignerModel(config, { memory: dbPathMemory(userId) }),
+      model: llmDesignerModel(config, { memory: dbPathMemory(workspaceId) }),
       context: {
         tools: tools.map((t) => ({
           name: t.descriptor.name,

@@ -14,7 +14,7 @@ export async function POST(request: Request): Promise<Response> {
   return handle(async () => {
     const caller = await requireMutationCaller(request);
     const body = await jsonBody(request, experimentInputSchema);
-    const started = await createExperiment(caller.userId, body);
+    const started = await createExperiment(caller.workspaceId, body);
     return Response.json(
       { experiment: started },
       { status: 201, headers: { Location: `/api/experiments/${started.id}` } },
@@ -27,6 +27,6 @@ export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const caller = await requireCaller(request);
     const datasetId = new URL(request.url).searchParams.get("datasetId") ?? undefined;
-    return Response.json({ experiments: await listExperiments(caller.userId, datasetId) });
+    return Response.json({ experiments: await listExperiments(caller.workspaceId, datasetId) });
   });
 }

@@ -67,7 +67,7 @@ test("the REST start and a webhook call with ?wait= answer the ended run with it
     reason: expect.any(String),
   });
 
-  const before = await db().run.count({ where: { ownerId: owner.id } });
+  const before = await db().run.count({ where: { workspaceId: owner.id } });
   for (const [route, res] of [
     [
       "rest",
@@ -80,5 +80,5 @@ test("the REST start and a webhook call with ?wait= answer the ended run with it
       /^wait must be a whole number of seconds/,
     );
   }
-  expect(await db().run.count({ where: { ownerId: owner.id } })).toBe(before);
+  expect(await db().run.count({ where: { workspaceId: owner.id } })).toBe(before);
 }, 120_000);

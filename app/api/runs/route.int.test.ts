@@ -189,8 +189,8 @@ describe("REST: runs", () => {
     expect((await START(viaToken, ctx(workflowId))).status).toBe(201);
 
     const carol = await createTestUser();
-    const [token] = await listApiTokens(carol.id);
-    expect(await revokeApiToken(carol.id, token!.id)).toBe(true);
+    const [token] = await listApiTokens(carol.id, carol.id);
+    expect(await revokeApiToken(carol.id, carol.id, token!.id)).toBe(true);
     expect((await LIST(get("/api/runs", carol.auth))).status).toBe(401);
   });
 
@@ -238,7 +238,7 @@ describe("REST: runs", () => {
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
-      expect(await db().run.count({ where: { ownerId: carol.id } })).toBe(3);
+      expect(await db().run.count({ where: { workspaceId: carol.id } })).toBe(3);
       const { workflowId: bobsWorkflow } = await createTestWorkflow(bob.id, withInput);
       const bobStart = await START(
         post(`/api/workflows/${bobsWorkflow}/runs`, { inputs: { topic: "t" } }, bob.auth),

@@ -73,7 +73,7 @@ describe("REST: workflows for scripts", () => {
 
   it("says inputs: null for a draft that is not a workflow document, and latestVersion: null before a save", async () => {
     const broken = await db().workflow.create({
-      data: { ownerId: alice.id, name: "Half edited", draft: { nodes: "not a list" } },
+      data: { workspaceId: alice.id, name: "Half edited", draft: { nodes: "not a list" } },
     });
     const detail = await DETAIL(get(`/api/workflows/${broken.id}`, alice.auth), ctx(broken.id));
     expect(await detail.json()).toMatchObject({

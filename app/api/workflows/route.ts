@@ -9,6 +9,6 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const caller = await requireCaller(request);
-    return Response.json({ workflows: await listWorkflowApiViews(caller.userId) });
+    return Response.json({ workflows: await listWorkflowApiViews(caller.workspaceId) });
   });
 }

@@ -89,24 +89,24 @@ export function sampleFiles(): SampleFile[] {
 
 /** Creates `collection` for the owner (or reuses it) and uploads `files` (default: sampleFiles()). */
 export async function seedKnowledgeBase(
-  ownerId: string,
+  workspaceId: string,
   collection: string,
   files: { name: string; bytes: Uint8Array }[] = sampleFiles(),
 ): Promise<{ collection: CollectionView; documents: DocumentView[] }> {
-  const coll = await ensureCollection(ownerId, collection);
+  const coll = await ensureCollection(workspaceId, collection);
   const documents: DocumentView[] = [];
   for (const f of files)
-    documents.push((await ingestDocument(ownerId, coll.id, { name: f.name, bytes: f.bytes })).document);
+    documents.push((await ingestDocument(workspaceId, coll.id, { name: f.name, bytes: f.bytes })).document);
   return { collection: coll, documents };
 }
 
 /** A 10-K-like filing and a board memo for scenario C's document manager (collection "filings"). */
 export async function seedFinancialKnowledge(
-  ownerId: string,
+  workspaceId: string,
   collection = "filings",
 ): Promise<{ collection: CollectionView; documents: DocumentView[] }> {
-  await createCollection(ownerId, { name: collection, description: "ACME filings" }).catch(() => undefined);
-  return seedKnowledgeBase(ownerId, collection, [
+  await createCollection(workspaceId, { name: collection, description: "ACME filings" }).catch(() => undefined);
+  return seedKnowledgeBase(workspaceId, collection, [
     {
       name: "acme-10k.pdf",
       bytes: buildPdf(

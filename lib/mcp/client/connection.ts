@@ -25,10 +25,10 @@ export const mcpServerConfigSchema = z.discriminatedUnion("transport", [
 ]);
 export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>;
 
-/** The config as it connects for `ownerId`: an HTTP server's vault credential added to its headers (decrypted only now). */
-export async function withCredential(ownerId: string, config: McpServerConfig): Promise<McpServerConfig> {
+/** The config as it connects for `workspaceId`: an HTTP server's vault credential added to its headers (decrypted only now). */
+export async function withCredential(workspaceId: string, config: McpServerConfig): Promise<McpServerConfig> {
   if (config.transport !== "http" || !config.credential) return config;
-  return { ...config, headers: { ...config.headers, ...(await credentialHeaders(ownerId, config.credential)) } };
+  return { ...config, headers: { ...config.headers, ...(await credentialHeaders(workspaceId, config.credential)) } };
 }
 
 /** A tool of an external MCP server as the registry sees it. */

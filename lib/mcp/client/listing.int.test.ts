@@ -23,9 +23,9 @@ const mcpNames = (entries: Awaited<ReturnType<typeof listRunnableTools>>) =>
     .map((t) => t.descriptor.name)
     .sort();
 
-async function approvedServer(ownerId: string, name: string, config: Parameters<typeof saveMcpServer>[2]) {
-  const v = await saveMcpServer(ownerId, name, config);
-  await approveToolVersion(ownerId, v.id, v.codeHash!);
+async function approvedServer(workspaceId: string, name: string, config: Parameters<typeof saveMcpServer>[2]) {
+  const v = await saveMcpServer(workspaceId, name, config);
+  await approveToolVersion(workspaceId, v.id, v.codeHash!);
   return v;
 }
 

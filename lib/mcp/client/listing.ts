@@ -48,22 +48,22 @@ export const clearMcpListings = (): void => entries.clear();
 
 /** The tools of an approved MCP server version (its stored config), through the cache, keyed by owner and the version's hash. */
 export function approvedMcpTools(
-  ownerId: string,
+  workspaceId: string,
   version: Pick<ToolVersionRow, "code" | "codeHash">,
   options?: ListingOptions,
 ): Promise<McpToolInfo[]> {
   const config = mcpServerConfigSchema.parse(JSON.parse(version.code ?? "{}"));
-  return cachedMcpTools(`${ownerId}:${version.codeHash}`, ownerId, config, options);
+  return cachedMcpTools(`${workspaceId}:${version.codeHash}`, workspaceId, config, options);
 }
 
 /** The server's tools, from a kept listing when it is fresh enough; rejects with the listing's error or at `waitMs`. */
 export function cachedMcpTools(
   key: string,
-  ownerId: string,
+  workspaceId: string,
   config: McpServerConfig,
   options: ListingOptions = {},
 ): Promise<McpToolInfo[]> {
-  const listing = keptOrNew(key, ownerId, config, options);
+  const listing = keptOrNew(key, workspaceId, config, options);
   const { waitMs } = options;
   if (waitMs === undefined) return listing;
   let timer: NodeJS.Timeout | undefined;
@@ -75,7 +75,7 @@ export function cachedMcpTools(
 
 function keptOrNew(
   key: string,
-  ownerId: string,
+  workspaceId: string,
   config: McpServerConfig,
   options: ListingOptions,
 ): Promise<McpToolInfo[]> {
@@ -87,7 +87,7 @@ function keptOrNew(
   const entry: Entry = {
     at: now,
     failed: false,
-    listing: withCredential(ownerId, config).then((c) => listMcpTools(c, options.net, timeoutMs)),
+    listing: withCredential(workspaceId, config).then((c) => listMcpTools(c, options.net, timeoutMs)),
   };
   entry.listing.catch(() => {
     entry.failed = true;

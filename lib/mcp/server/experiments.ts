@@ -52,14 +52,14 @@ export const isExperimentToolName = (name: string): name is ExperimentToolName =
 
 /** Calls one of the tools for the owner: its answer as JSON text, or the refusal's message as an error. */
 export async function callExperimentTool(
-  ownerId: string,
+  workspaceId: string,
   name: ExperimentToolName,
   args: Record<string, unknown>,
 ): Promise<{ ok: boolean; text: string }> {
   try {
     switch (name) {
       case "weft_list_datasets":
-        return { ok: true, text: JSON.stringify({ datasets: await listDatasets(ownerId) }) };
+        return { ok: true, text: JSON.stringify({ datasets: await listDatasets(workspaceId) }) };
       case "weft_start_experiment": {
         const parsed = experimentInputSchema.safeParse(args);
         if (!parsed.success)
@@ -67,12 +67,12 @@ export async function callExperimentTool(
             ok: false,
             text: `Invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ")}`,
           };
-        return { ok: true, text: JSON.stringify({ experiment: await createExperiment(ownerId, parsed.data) }) };
+        return { ok: true, text: JSON.stringify({ experiment: await createExperiment(workspaceId, parsed.data) }) };
       }
       case "weft_experiment_results": {
         const parsed = resultsArgs.safeParse(args);
         if (!parsed.success) return { ok: false, text: "Invalid arguments: experimentId is required." };
-        const exp = await getExperiment(ownerId, parsed.data.experimentId);
+        const exp = await getExperiment(workspaceId, parsed.data.experimentId);
         return { ok: true, text: JSON.stringify({ experiment: parsed.data.rows ? exp : { ...exp, rows: undefined } }) };
       }
     }

@@ -3,28 +3,31 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { verifyApiToken } from "@/lib/db/api-tokens";
+import { roleIn } from "@/lib/db/workspaces";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/json-guard";
 import { rateLimiter, type RateLimitRule } from "@/lib/limits/rate-limit";
 import { listRunnableTools } from "@/lib/tools/catalog";
 import { executeTool } from "@/lib/tools/registry";
+import { allows, type Role } from "@/lib/roles";
 import { callExperimentTool, experimentTools, isExperimentToolName } from "./experiments";
 import { callWorkflowTool, isWorkflowToolName, listWorkflowTools } from "./workflows";
 
 /**
- * Weft as an MCP server for ONE owner: lists the tools they can run (built-ins and approved code
+ * Weft as an MCP server for ONE workspace, acting with the token maker's role there (calling a tool
+ * needs `run`; a viewer's token lists tools but calls none): lists the tools they can run (built-ins and approved code
  * tools; MCP-imported tools are not re-exported) and calls them through the registry (X5 applies),
  * plus their saved workflows as `run_workflow_<name>` tools (a call runs the saved version and
  * answers its outputs), and evaluations: `weft_list_datasets`, `weft_start_experiment`,
  * `weft_experiment_results` (./experiments.ts).
  */
-export function createWeftMcpServer(ownerId: string): Server {
+export function createWeftMcpServer(workspaceId: string, role: Role = "owner"): Server {
   const server = new Server({ name: "weft", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const [tools, workflows] = await Promise.all([
-      listRunnableTools(ownerId, { mcp: "skip" }),
-      listWorkflowTools(ownerId),
+      listRunnableTools(workspaceId, { mcp: "skip" }),
+      listWorkflowTools(workspaceId),
     ]);
     return {
       tools: [
@@ -39,18 +42,22 @@ export function createWeftMcpServer(ownerId: string): Server {
     };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    if (!allows(role, "run")) {
+      const text = `Your role in this workspace (${role}) does not allow calling tools (run).`;
+      return { isError: true, content: [{ type: "text" as const, text }] };
+    }
     if (isExperimentToolName(request.params.name)) {
-      const answer = await callExperimentTool(ownerId, request.params.name, request.params.arguments ?? {});
+      const answer = await callExperimentTool(workspaceId, request.params.name, request.params.arguments ?? {});
       return { ...(answer.ok ? {} : { isError: true }), content: [{ type: "text" as const, text: answer.text }] };
     }
     if (isWorkflowToolName(request.params.name)) {
-      const run = await callWorkflowTool(ownerId, request.params.name, request.params.arguments ?? {}, {
+      const run = await callWorkflowTool(workspaceId, request.params.name, request.params.arguments ?? {}, {
         signal: extra.signal,
       });
       if (run && !run.ok) return { isError: true, content: [{ type: "text" as const, text: run.error }] };
       if (run) return { content: [{ type: "text" as const, text: JSON.stringify(run.outputs) }] };
     }
-    const result = await executeTool(ownerId, { name: request.params.name }, request.params.arguments ?? {}, {
+    const result = await executeTool(workspaceId, { name: request.params.name }, request.params.arguments ?? {}, {
       signal: extra.signal,
     });
     if (!result.ok) return { isError: true, content: [{ type: "text" as const, text: result.error }] };
@@ -82,8 +89,10 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   const header = request.headers.get("authorization") ?? "";
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
   const auth = token ? await verifyApiToken(token) : null;
-  if (!auth) return unauthorized();
-  const decision = await rateLimiter().hit(mcpRateRule(), auth.ownerId);
+  // a token acts with its maker's membership as it stands now: a removed member's token is refused
+  const role = auth ? await roleIn(auth.userId, auth.workspaceId) : null;
+  if (!auth || !role) return unauthorized();
+  const decision = await rateLimiter().hit(mcpRateRule(), auth.workspaceId);
   if (!decision.allowed) {
     const wait = decision.retryAfterSeconds;
     return rpcError(
@@ -102,7 +111,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
       throw err;
     }
   }
-  const server = createWeftMcpServer(auth.ownerId);
+  const server = createWeftMcpServer(auth.workspaceId, role);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

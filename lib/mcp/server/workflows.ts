@@ -37,13 +37,13 @@ function fieldSchema(f: Field): Record<string, unknown> {
 }
 
 /** The owner's saved workflows as tools (latest saved version each); names are unique per owner. */
-export async function listWorkflowTools(ownerId: string): Promise<WorkflowTool[]> {
+export async function listWorkflowTools(workspaceId: string): Promise<WorkflowTool[]> {
   const out: WorkflowTool[] = [];
   const taken = new Set<string>();
-  for (const wf of await listWorkflows(ownerId)) {
+  for (const wf of await listWorkflows(workspaceId)) {
     if (wf.versionCount === 0) continue;
-    const latest = (await listWorkflowVersions(ownerId, wf.id))?.[0];
-    const version = latest ? await getWorkflowVersion(ownerId, latest.id) : null;
+    const latest = (await listWorkflowVersions(workspaceId, wf.id))?.[0];
+    const version = latest ? await getWorkflowVersion(workspaceId, latest.id) : null;
     if (!version) continue;
     let name = `${PREFIX}${slug(wf.name)}`;
     if (taken.has(name)) name = `${name}_${wf.id.slice(-6).toLowerCase()}`;
@@ -76,23 +76,28 @@ export type WorkflowCallResult =
  * `signal` aborts. A worker must be running. Null when no saved workflow is served under `name`.
  */
 export async function callWorkflowTool(
-  ownerId: string,
+  workspaceId: string,
   name: string,
   args: Record<string, unknown>,
   opts: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<WorkflowCallResult | null> {
-  const tool = (await listWorkflowTools(ownerId)).find((t) => t.name === name);
+  const tool = (await listWorkflowTools(workspaceId)).find((t) => t.name === name);
   if (!tool) return null;
   let runId: string;
   try {
     runId = (
-      await startRun(ownerId, tool.workflowId, { inputs: args, version: tool.version }, { trigger: "mcp", label: name })
+      await startRun(
+        workspaceId,
+        tool.workflowId,
+        { inputs: args, version: tool.version },
+        { trigger: "mcp", label: name },
+      )
     ).run.id;
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }
   await waitForRunEnd(runId, { timeoutMs: opts.timeoutMs ?? 300_000, ...(opts.signal ? { signal: opts.signal } : {}) });
-  const run = await getRun(ownerId, runId);
+  const run = await getRun(workspaceId, runId);
   const status = run.status as RunStatus;
   if (isTerminalRunStatus(status)) {
     return status === "succeeded"

@@ -54,7 +54,7 @@ export const runJavascript = defineBuiltin({
       code: args.code,
       input: args.input ?? null,
       timeoutMs: args.timeoutMs,
-      ownerId: ctx.ownerId,
+      workspaceId: ctx.workspaceId,
       signal: ctx.signal,
     });
     if (!result.ok) throw new Error(`${result.error.kind}: ${result.error.message}`);

@@ -26,9 +26,9 @@ export const kbSave = defineBuiltin({
     text: z.string().min(1).max(500_000).describe("The text to save"),
   }),
   run: async ({ collection, title, text }, ctx) => {
-    const coll = await ensureCollection(ctx.ownerId, collection);
+    const coll = await ensureCollection(ctx.workspaceId, collection);
     const body = text.trimStart().startsWith("#") ? text : `# ${title}\n\n${text}`;
-    const { document, duplicate } = await ingestDocument(ctx.ownerId, coll.id, {
+    const { document, duplicate } = await ingestDocument(ctx.workspaceId, coll.id, {
       name: `${title}.md`,
       bytes: new TextEncoder().encode(body),
       format: "markdown",
@@ -54,7 +54,7 @@ export const kbQuery = defineBuiltin({
     k: z.number().int().min(1).max(20).default(5).describe("How many chunks"),
   }),
   run: async (a, ctx) => {
-    const hits = await searchKnowledge(ctx.ownerId, { query: a.query, collections: pick(a), k: a.k });
+    const hits = await searchKnowledge(ctx.workspaceId, { query: a.query, collections: pick(a), k: a.k });
     return {
       results: hits.map((h) => ({
         chunkId: h.chunkId,
@@ -82,8 +82,8 @@ export const kbAnswer = defineBuiltin({
     model: z.string().min(1).max(200).optional().describe("Model name; default: your default model"),
   }),
   run: async (a, ctx) => {
-    const config = await ownerModelResolver(ctx.ownerId)(a.model ? { model: a.model } : null);
-    const r = await answerWithSources(ctx.ownerId, { question: a.question, collections: pick(a), k: a.k }, config, {
+    const config = await ownerModelResolver(ctx.workspaceId)(a.model ? { model: a.model } : null);
+    const r = await answerWithSources(ctx.workspaceId, { question: a.question, collections: pick(a), k: a.k }, config, {
       signal: ctx.signal,
     });
     const brief = (s: (typeof r.sources)[number]) => ({

@@ -37,7 +37,7 @@ export const regexExtract = defineBuiltin({
       input: args,
       timeoutMs: 1000,
       memoryMb: 64,
-      ownerId: ctx.ownerId,
+      workspaceId: ctx.workspaceId,
       signal: ctx.signal,
     });
     if (!result.ok)

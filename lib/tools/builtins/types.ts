@@ -3,7 +3,7 @@ import type { NetPolicy } from "@/lib/net";
 
 /** What a tool call may use: the caller's identity, cancellation, the network policy, providers. */
 export interface ToolContext {
-  ownerId: string;
+  workspaceId: string;
   signal: AbortSignal;
   /** Base policy for outbound HTTP (tests inject a fake resolver + a loopback override). */
   net: NetPolicy;

@@ -23,7 +23,7 @@ test("first attempt fails its test, the fixed second attempt is approved and reg
   const owner = await createTestUser();
   const progress: CreateToolProgress[] = [];
   const first = await createTool({
-    ownerId: owner.id,
+    workspaceId: owner.id,
     request: "I need a tool that converts a temperature from Celsius to Fahrenheit",
     config: config(),
     onProgress: (e) => progress.push(e),
@@ -72,7 +72,7 @@ test("first attempt fails its test, the fixed second attempt is approved and reg
   await approveToolVersion(owner.id, first.version.id, first.version.codeHash!);
 
   const second = await createTool({
-    ownerId: owner.id,
+    workspaceId: owner.id,
     request: "convert temperatures in Celsius to Fahrenheit",
     config: config(),
   });

@@ -64,15 +64,15 @@ JSON; it runs in a sandbox without files, timers or modules. Only when it must c
 the hosts in allowedDomains: run(input, caps) then gets caps.http for them (tests run without it).
 Write 2-5 tests {input, expected}.`;
 
-async function existingTools(ownerId: string) {
-  const rows = await listTools(ownerId);
+async function existingTools(workspaceId: string) {
+  const rows = await listTools(workspaceId);
   return rows.filter((t) => t.kind === "code" && !("reason" in runnableVersion(t, { name: t.name })));
 }
 
 /** The approved code tool most similar to a request, if any reaches `threshold`. */
-export async function findReusableTool(ownerId: string, request: string, threshold = REUSE_THRESHOLD) {
+export async function findReusableTool(workspaceId: string, request: string, threshold = REUSE_THRESHOLD) {
   let best: { toolId: string; name: string; score: number } | null = null;
-  for (const t of await existingTools(ownerId)) {
+  for (const t of await existingTools(workspaceId)) {
     const score = similarity(request, `${t.name.replace(/_/g, " ")} ${t.description}`);
     if (score >= threshold && (!best || score > best.score)) best = { toolId: t.id, name: t.name, score };
   }
@@ -86,7 +86,7 @@ export async function findReusableTool(ownerId: string, request: string, thresho
  * approves its exact hash with approveToolVersion); near-duplicates of existing tools are flagged.
  */
 export async function createTool(p: {
-  ownerId: string;
+  workspaceId: string;
   request: string;
   config: ModelConfig;
   maxRounds?: number;
@@ -97,7 +97,7 @@ export async function createTool(p: {
   onUsage?: (model: string, usage: { promptTokens: number; completionTokens: number }, latencyMs: number) => void;
 }): Promise<CreateToolOutcome> {
   const progress = (e: CreateToolProgress) => p.onProgress?.(e);
-  const reuse = await findReusableTool(p.ownerId, p.request);
+  const reuse = await findReusableTool(p.workspaceId, p.request);
   if (reuse) return { status: "reused", ...reuse };
   const messages: ChatMessage[] = [
     { role: "system", content: SYSTEM },
@@ -134,10 +134,10 @@ export async function createTool(p: {
     }
     if (builtinTools.has(draft.name)) draft = { ...draft, name: `${draft.name}_custom` };
     progress({ type: "draft", round, draft });
-    results = await runToolTests(p.ownerId, draft.code, draft.tests);
+    results = await runToolTests(p.workspaceId, draft.code, draft.tests);
     progress({ type: "tests", round, results });
     if (results.every((r) => r.passed)) {
-      const version = await saveCodeTool(p.ownerId, {
+      const version = await saveCodeTool(p.workspaceId, {
         name: draft.name,
         description: draft.description,
         code: draft.code,
@@ -145,7 +145,7 @@ export async function createTool(p: {
         tests: results,
         ...(draft.allowedDomains?.length ? { config: { allowedDomains: draft.allowedDomains } } : {}),
       });
-      const nearDuplicates = (await existingTools(p.ownerId))
+      const nearDuplicates = (await existingTools(p.workspaceId))
         .filter((t) => t.id !== version.toolId)
         .map((t) => ({
           name: t.name,

@@ -45,13 +45,13 @@ describe("the offline demo writes tools", () => {
     // the server logs every test's requests: only this test's count here
     const earlier = server.requests().length;
     const slug = await createTool({
-      ownerId: owner.id,
+      workspaceId: owner.id,
       request: "Make URL-friendly slugs out of blog post titles",
       config: config(),
     });
     expect(slug).toMatchObject({ status: "ready", rounds: 1, draft: { name: "slugify" } });
     const emails = await createTool({
-      ownerId: owner.id,
+      workspaceId: owner.id,
       request: "Pull every email address out of a block of text",
       config: config(),
     });
@@ -70,7 +70,7 @@ describe("the offline demo writes tools", () => {
   it("a request sharing no word with any scripted tool fails with the reason", async () => {
     const owner = await createTestUser();
     const outcome = await createTool({
-      ownerId: owner.id,
+      workspaceId: owner.id,
       request: "Query the stock price of ACME on NASDAQ",
       config: config(),
     });

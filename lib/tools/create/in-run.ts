@@ -12,7 +12,7 @@ import { createTool, toolDraftSchema, type CreateToolProgress } from "./create";
  * is saved unapproved, and under `auto` one that asks for no network is approved at once.
  */
 export function runToolCreator(
-  ownerId: string,
+  workspaceId: string,
   memo: MemoPort,
   modelConfig: (ref: ModelRef | null) => Promise<ModelConfig>,
 ): ToolCreationPort {
@@ -20,7 +20,7 @@ export function runToolCreator(
     async create(r): Promise<ToolCreation> {
       const config = await modelConfig(r.model);
       const outcome = await createTool({
-        ownerId,
+        workspaceId,
         request: r.request,
         config,
         signal: r.signal,
@@ -53,7 +53,7 @@ export function runToolCreator(
         nearDuplicates: outcome.nearDuplicates,
       };
       if (r.policy === "auto" && tool.allowedDomains.length === 0) {
-        await approveToolVersion(ownerId, v.id, tool.codeHash);
+        await approveToolVersion(workspaceId, v.id, tool.codeHash);
         return { status: "approved", ref: { name: tool.name, version: v.version }, tool, rounds: outcome.rounds };
       }
       return { status: "pending", tool, rounds: outcome.rounds };

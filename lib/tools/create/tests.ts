@@ -26,17 +26,17 @@ export function canonical(value: unknown): string {
 
 /**
  * Runs every case in the sandbox (sequentially: each is its own process), each holding one of
- * `ownerId`'s sandbox slots (a case refused for want of one fails with that error).
+ * `workspaceId`'s sandbox slots (a case refused for want of one fails with that error).
  */
 export async function runToolTests(
-  ownerId: string,
+  workspaceId: string,
   code: string,
   cases: ToolTestCase[],
   timeoutMs = 2000,
 ): Promise<ToolTestResult[]> {
   const results: ToolTestResult[] = [];
   for (const c of cases) {
-    const r = await runSandboxed({ code, input: c.input, timeoutMs, ownerId }).catch((err: unknown) => ({
+    const r = await runSandboxed({ code, input: c.input, timeoutMs, workspaceId }).catch((err: unknown) => ({
       ok: false as const,
       error: { kind: "crash" as const, name: "SandboxBusy", message: err instanceof Error ? err.message : String(err) },
     }));

@@ -30,7 +30,7 @@ export interface SandboxOptions {
    * waiting up to 10 s for one; over the cap it throws SandboxBusyError. Every caller acting for a
    * user passes it; only the app's own fixed code in tests runs without.
    */
-  ownerId?: string;
+  workspaceId?: string;
   /** Ends the wait for a slot early. */
   signal?: AbortSignal;
 }
@@ -106,7 +106,7 @@ function rssMb(pid: number): number | null {
 
 /**
  * Runs untrusted JS in a fresh QuickJS (WASM) runtime inside a fresh child process, holding one of
- * the owner's sandbox slots when `ownerId` is given (throws SandboxBusyError when none frees up in
+ * the owner's sandbox slots when `workspaceId` is given (throws SandboxBusyError when none frees up in
  * time; nothing else it does throws). Limits:
  * QuickJS memory limit + stack limit + deadline interrupt in the child; in the parent a wall-clock
  * kill (backstop at deadline + 10 % + 250 ms) and an RSS watchdog (polled every 10 ms) that SIGKILLs the child. The child
@@ -114,9 +114,9 @@ function rssMb(pid: number): number | null {
  * child processes/workers/writes). Never throws for anything the code does.
  */
 export async function runSandboxed(options: SandboxOptions): Promise<SandboxResult> {
-  if (!options.ownerId) return runInChild(options);
+  if (!options.workspaceId) return runInChild(options);
   return withSandboxSlot(
-    options.ownerId,
+    options.workspaceId,
     slotPolicy(options.timeoutMs ?? 1000),
     () => runInChild(options),
     options.signal,

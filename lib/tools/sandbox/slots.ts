@@ -62,33 +62,35 @@ function redis(): Redis {
   return g.__weftSandboxSlots.redis;
 }
 
-const keyOf = (ownerId: string) =>
-  `${env().WEFT_QUEUE_PREFIX}:sandbox:${createHash("sha256").update(ownerId).digest("hex").slice(0, 32)}`;
+const keyOf = (workspaceId: string) =>
+  `${env().WEFT_QUEUE_PREFIX}:sandbox:${createHash("sha256").update(workspaceId).digest("hex").slice(0, 32)}`;
 
 /** Takes a slot: true when taken in Redis, "local" when Redis failed and the process cap had room, false when full. */
-async function take(ownerId: string, member: string, policy: SlotPolicy): Promise<boolean | "local"> {
+async function take(workspaceId: string, member: string, policy: SlotPolicy): Promise<boolean | "local"> {
   try {
-    return (await redis().eval(ACQUIRE, 1, keyOf(ownerId), String(policy.max), member, String(policy.leaseMs))) === 1;
+    return (
+      (await redis().eval(ACQUIRE, 1, keyOf(workspaceId), String(policy.max), member, String(policy.leaseMs))) === 1
+    );
   } catch (err) {
     log.warn("sandbox slots unavailable; capping per process", {
       err: err instanceof Error ? err.message : String(err),
     });
-    const held = local.get(ownerId) ?? 0;
+    const held = local.get(workspaceId) ?? 0;
     if (held >= policy.max) return false;
-    local.set(ownerId, held + 1);
+    local.set(workspaceId, held + 1);
     return "local";
   }
 }
 
-async function release(ownerId: string, member: string, how: true | "local"): Promise<void> {
+async function release(workspaceId: string, member: string, how: true | "local"): Promise<void> {
   if (how === "local") {
-    const held = (local.get(ownerId) ?? 1) - 1;
-    if (held > 0) local.set(ownerId, held);
-    else local.delete(ownerId);
+    const held = (local.get(workspaceId) ?? 1) - 1;
+    if (held > 0) local.set(workspaceId, held);
+    else local.delete(workspaceId);
     return;
   }
   await redis()
-    .zrem(keyOf(ownerId), member)
+    .zrem(keyOf(workspaceId), member)
     .catch((err: unknown) => log.warn("sandbox slot not released (its lease ends it)", { err }));
 }
 
@@ -102,7 +104,7 @@ export function slotPolicy(timeoutMs: number): SlotPolicy {
  * `policy.waitMs` for one, then throws SandboxBusyError. `signal` ends the wait early (throws its reason).
  */
 export async function withSandboxSlot<T>(
-  ownerId: string,
+  workspaceId: string,
   policy: SlotPolicy,
   fn: () => Promise<T>,
   signal?: AbortSignal,
@@ -112,12 +114,12 @@ export async function withSandboxSlot<T>(
   let delay = 25;
   for (;;) {
     signal?.throwIfAborted();
-    const how = await take(ownerId, member, policy);
+    const how = await take(workspaceId, member, policy);
     if (how) {
       try {
         return await fn();
       } finally {
-        await release(ownerId, member, how);
+        await release(workspaceId, member, how);
       }
     }
     if (Date.now() + delay > deadline) throw new SandboxBusyError(policy.max);

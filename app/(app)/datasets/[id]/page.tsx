@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/terms/status-badge";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { experimentVersionOptions, getDataset, workflowFields } from "@/lib/evals/datasets";
 import { listExperiments } from "@/lib/evals/results";
@@ -21,16 +21,16 @@ const brief = (v: unknown) => (v === null || v === undefined ? "" : typeof v ===
 /** One dataset: its rows (current version), import, export, and experiments over it. */
 export default async function DatasetPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const user = await requireUser(`/datasets/${id}`);
-  const dataset = await getDataset(user.id, id).catch((err: unknown) => {
+  const access = await requireAccess("read", `/datasets/${id}`);
+  const dataset = await getDataset(access.workspaceId, id).catch((err: unknown) => {
     if (err instanceof AppError && err.code === "not_found") return null;
     throw err;
   });
   if (!dataset) notFound();
   const [versions, experiments, fields] = await Promise.all([
-    experimentVersionOptions(user.id, dataset.workflowId),
-    listExperiments(user.id, dataset.id),
-    dataset.workflowId ? workflowFields(user.id, dataset.workflowId).catch(() => []) : Promise.resolve([]),
+    experimentVersionOptions(access.workspaceId, dataset.workflowId),
+    listExperiments(access.workspaceId, dataset.id),
+    dataset.workflowId ? workflowFields(access.workspaceId, dataset.workflowId).catch(() => []) : Promise.resolve([]),
   ]);
   return (
     <>

@@ -5,7 +5,7 @@ import { AutoRefresh } from "@/components/evals/auto-refresh";
 import { ExperimentResults } from "@/components/evals/experiment-results";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { getExperiment } from "@/lib/evals/results";
 import { cancelExperimentAction } from "../../datasets/actions";
@@ -16,8 +16,8 @@ export const dynamic = "force-dynamic";
 /** One experiment's results, refreshed while it runs; another user's is a 404. */
 export default async function ExperimentPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const user = await requireUser(`/experiments/${id}`);
-  const experiment = await getExperiment(user.id, id).catch((err: unknown) => {
+  const access = await requireAccess("read", `/experiments/${id}`);
+  const experiment = await getExperiment(access.workspaceId, id).catch((err: unknown) => {
     if (err instanceof AppError && err.code === "not_found") return null;
     throw err;
   });

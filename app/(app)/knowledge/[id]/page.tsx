@@ -8,7 +8,7 @@ import { SearchPanel } from "@/components/knowledge/search-panel";
 import { UploadPanel } from "@/components/knowledge/upload-panel";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { KB_EXTENSIONS } from "@/lib/kb/formats";
 import { findCollection, listDocuments, maxUploadBytes } from "@/lib/kb/collections";
 import type { DocumentRow } from "@/lib/kb/types";
@@ -21,10 +21,10 @@ type Props = { params: Promise<{ id: string }> };
 /** One collection: upload files, see documents and chunk counts, delete, try a search, and ask with sources. */
 export default async function CollectionPage({ params }: Props) {
   const { id } = await params;
-  const user = await requireUser(`/knowledge/${id}`);
-  const collection = await findCollection(user.id, id);
+  const access = await requireAccess("read", `/knowledge/${id}`);
+  const collection = await findCollection(access.workspaceId, id);
   if (!collection || collection.id !== id) notFound();
-  const documents = (await listDocuments(user.id, id)) ?? [];
+  const documents = (await listDocuments(access.workspaceId, id)) ?? [];
   const rows: DocumentRow[] = documents.map((d) => ({
     id: d.id,
     name: d.name,

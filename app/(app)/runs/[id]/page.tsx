@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { RunDashboard } from "@/components/runs/run-dashboard";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { deliveriesOfRun } from "@/lib/db/deliveries";
 import { getRunDashboard, type RunDashboard as Dashboard } from "@/lib/run-views/dashboard";
@@ -29,14 +29,14 @@ async function load(userId: string, id: string): Promise<Dashboard | null> {
 /** One of the user's runs, live: graph, timeline, step inspector, events; another user's run is a 404. */
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const user = await requireUser(`/runs/${id}`);
-  const data = await load(user.id, id);
+  const access = await requireAccess("read", `/runs/${id}`);
+  const data = await load(access.workspaceId, id);
   if (!data) notFound();
   const { run, doc, prices, subflowNames } = data;
   const [notifications, lineage, datasets] = await Promise.all([
-    deliveriesOfRun(user.id, run.id),
-    runLineage(user.id, run.id),
-    datasetNames(user.id),
+    deliveriesOfRun(access.workspaceId, run.id),
+    runLineage(access.workspaceId, run.id),
+    datasetNames(access.workspaceId),
   ]);
   const steps: StepView[] = run.steps.map((s) => ({
     ...stepView(s),

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { RunComparison } from "@/components/runs/run-comparison";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { compareRuns } from "@/lib/run-views/compare";
 
@@ -17,9 +17,12 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function CompareRunsPage({ searchParams }: Props) {
   const params = await searchParams;
   const [a, b] = [params.a, params.b].map((v) => (typeof v === "string" ? v : ""));
-  const user = await requireUser(`/runs/compare?a=${encodeURIComponent(a ?? "")}&b=${encodeURIComponent(b ?? "")}`);
+  const access = await requireAccess(
+    "read",
+    `/runs/compare?a=${encodeURIComponent(a ?? "")}&b=${encodeURIComponent(b ?? "")}`,
+  );
   if (!a || !b) notFound();
-  const comparison = await compareRuns(user.id, a, b).catch((err: unknown) => {
+  const comparison = await compareRuns(access.workspaceId, a, b).catch((err: unknown) => {
     if (err instanceof AppError && err.code === "not_found") return null;
     throw err;
   });

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { EvaluationPanel, type EvaluationJson } from "@/components/designer/evaluation-panel";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { listEvaluations } from "@/lib/designer/evaluation-store";
 import { evaluationEntries } from "@/lib/designer/evaluate";
 import { listProviders } from "@/lib/db/providers";
@@ -10,8 +10,11 @@ export const metadata: Metadata = { title: "Designer evaluation" };
 
 /** Settings → Designer evaluation: run the designer's test requests on a provider, read the reports. */
 export default async function DesignerEvaluationPage() {
-  const user = await requireUser("/settings/designer-evaluation");
-  const [providers, evaluations] = await Promise.all([listProviders(user.id), listEvaluations(user.id)]);
+  const access = await requireAccess("read", "/settings/designer-evaluation");
+  const [providers, evaluations] = await Promise.all([
+    listProviders(access.workspaceId),
+    listEvaluations(access.workspaceId),
+  ]);
   const initial: EvaluationJson[] = evaluations.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() }));
   return (
     <>

@@ -39,7 +39,7 @@ export async function POST(request: Request): Promise<Response> {
   const body = bodySchema.safeParse(raw);
   if (!body.success) return refusal(400, body.error.issues[0]?.message ?? "Invalid request");
   const stream = toolCreationStream({
-    ownerId: user.id,
+    workspaceId: user.id,
     request: body.data.request,
     config: () => ownerModelResolver(user.id)(null),
     signal: request.signal,

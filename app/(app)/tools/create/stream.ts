@@ -13,7 +13,7 @@ const log = createLogger({ component: "tools-create" });
  * passing tool, unapproved) even when the reader goes away.
  */
 export function toolCreationStream(p: {
-  ownerId: string;
+  workspaceId: string;
   request: string;
   config: () => Promise<ModelConfig>;
   signal?: AbortSignal;
@@ -33,7 +33,7 @@ export function toolCreationStream(p: {
         // which model writes: the dialog tells the user when it is the offline demo's scripted model
         send({ type: "started", request: p.request, model: modelLabel(config), offline: isScriptedModel(config) });
         const outcome = await createTool({
-          ownerId: p.ownerId,
+          workspaceId: p.workspaceId,
           request: p.request,
           config,
           signal: p.signal,

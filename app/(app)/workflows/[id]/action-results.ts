@@ -1,7 +1,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 
 /** A form's or row's error answer. */
@@ -33,10 +33,10 @@ export async function rowAction<T>(
   change: (userId: string) => Promise<T>,
   message: string | ((result: T) => string),
 ): Promise<FormResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const id = idSchema.parse(workflowId);
   try {
-    const result = await change(user.id);
+    const result = await change(access.workspaceId);
     revalidatePath(`/workflows/${id}`);
     return { status: "ok", message: typeof message === "string" ? message : message(result) };
   } catch (err) {

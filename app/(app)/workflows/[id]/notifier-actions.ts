@@ -3,7 +3,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
 import type { NotifierSecretResult } from "@/components/workflows/notifier-types";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import {
   createNotifier,
   deleteNotifier,
@@ -24,10 +24,10 @@ const notifierFields = (form: FormData): NotifierInput => ({
 
 /** Changes a notification URL from the form (workflowId, id, url, on); its secret stays. */
 export async function updateNotifierAction(_prev: FormResult, form: FormData): Promise<FormResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const workflowId = idSchema.parse(form.get("workflowId"));
   try {
-    await updateNotifier(user.id, workflowId, idSchema.parse(form.get("id")), notifierFields(form));
+    await updateNotifier(access.workspaceId, workflowId, idSchema.parse(form.get("id")), notifierFields(form));
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", message: "Notification URL saved." };
   } catch (err) {
@@ -37,10 +37,10 @@ export async function updateNotifierAction(_prev: FormResult, form: FormData): P
 
 /** Adds a notification URL from the form (workflowId, url, on); its signing secret is answered once, here. */
 export async function createNotifierAction(_prev: NotifierSecretResult, form: FormData): Promise<NotifierSecretResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const workflowId = idSchema.parse(form.get("workflowId"));
   try {
-    const { notifier, secret } = await createNotifier(user.id, workflowId, notifierFields(form));
+    const { notifier, secret } = await createNotifier(access.workspaceId, workflowId, notifierFields(form));
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", url: notifier.url, secret };
   } catch (err) {
@@ -50,10 +50,10 @@ export async function createNotifierAction(_prev: NotifierSecretResult, form: Fo
 
 /** Sends a signed test POST now and says how the receiver answered. */
 export async function pingNotifierAction(workflowId: string, id: string): Promise<FormResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   idSchema.parse(workflowId);
   try {
-    const r = await pingNotifier(user.id, idSchema.parse(id));
+    const r = await pingNotifier(access.workspaceId, idSchema.parse(id));
     return r.kind === "delivered"
       ? { status: "ok", message: `Test received (${r.responseStatus}).` }
       : { status: "error", message: `Test not received: ${r.error}` };

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { WorkflowOverview } from "@/components/workflows/workflow-overview";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { getWorkflow, listWorkflowVersions } from "@/lib/db/workflows";
 import { schedulesOf } from "@/lib/schedules/service";
 import { webhooksOf } from "@/lib/webhooks/service";
@@ -50,14 +50,14 @@ export const metadata: Metadata = { title: "Workflow" };
 /** One workflow, loaded through lib/db scoped by the user: another user's id is a 404. */
 export default async function WorkflowPage({ params }: Props) {
   const { id } = await params;
-  const user = await requireUser(`/workflows/${id}`);
+  const access = await requireAccess("read", `/workflows/${id}`);
   const [workflow, versions, schedules, webhooks, notifiers, recent] = await Promise.all([
-    getWorkflow(user.id, id),
-    listWorkflowVersions(user.id, id),
-    schedulesOf(user.id, id),
-    webhooksOf(user.id, id),
-    notifiersOf(user.id, id),
-    listRunRows(user.id, { workflowId: id, limit: RECENT_RUNS }),
+    getWorkflow(access.workspaceId, id),
+    listWorkflowVersions(access.workspaceId, id),
+    schedulesOf(access.workspaceId, id),
+    webhooksOf(access.workspaceId, id),
+    notifiersOf(access.workspaceId, id),
+    listRunRows(access.workspaceId, { workflowId: id, limit: RECENT_RUNS }),
   ]);
   if (!workflow || !versions) notFound();
   return (

@@ -2,7 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import {
   createSchedule,
   deleteSchedule,
@@ -37,15 +37,15 @@ function scheduleFields(form: FormData): { ok: true; input: ScheduleInput } | { 
 
 /** Adds (no `id`) or changes (`id`) a schedule from the form (workflowId, cron, timezone, inputs as JSON text). */
 export async function saveScheduleAction(_prev: FormResult, form: FormData): Promise<FormResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const workflowId = idSchema.parse(form.get("workflowId"));
   const id = form.get("id") ? idSchema.parse(form.get("id")) : null;
   const fields = scheduleFields(form);
   if (!fields.ok) return fields.result;
   try {
     const { timerSet } = id
-      ? await updateSchedule(user.id, workflowId, id, fields.input)
-      : await createSchedule(user.id, workflowId, fields.input);
+      ? await updateSchedule(access.workspaceId, workflowId, id, fields.input)
+      : await createSchedule(access.workspaceId, workflowId, fields.input);
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", message: `${id ? "Schedule saved." : "Schedule added."}${timerSet ? "" : LATER}` };
   } catch (err) {

@@ -3,7 +3,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
 import type { WebhookSecretResult } from "@/components/workflows/webhook-types";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import {
   createWebhook,
   deleteWebhook,
@@ -24,10 +24,10 @@ const webhookFields = (form: FormData): WebhookInput => ({
 
 /** Adds a webhook from the form (workflowId and its fields); its secret URL is answered once, here. */
 export async function createWebhookAction(_prev: WebhookSecretResult, form: FormData): Promise<WebhookSecretResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const workflowId = idSchema.parse(form.get("workflowId"));
   try {
-    const { webhook, secret } = await createWebhook(user.id, workflowId, webhookFields(form));
+    const { webhook, secret } = await createWebhook(access.workspaceId, workflowId, webhookFields(form));
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", name: webhook.name, secret };
   } catch (err) {
@@ -46,9 +46,9 @@ export async function pauseWebhookAction(workflowId: string, id: string, paused:
 
 /** Gives one of the user's webhooks a new secret URL (answered once); the old URL stops working. */
 export async function rotateWebhookAction(workflowId: string, id: string): Promise<WebhookSecretResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   try {
-    const { webhook, secret } = await rotateWebhook(user.id, idSchema.parse(id));
+    const { webhook, secret } = await rotateWebhook(access.workspaceId, idSchema.parse(id));
     revalidatePath(`/workflows/${idSchema.parse(workflowId)}`);
     return { status: "ok", name: webhook.name, secret };
   } catch (err) {
@@ -63,10 +63,10 @@ export async function deleteWebhookAction(workflowId: string, id: string): Promi
 
 /** Renames a webhook or changes its body handling from the form (workflowId, id and its fields). */
 export async function updateWebhookAction(_prev: FormResult, form: FormData): Promise<FormResult> {
-  const user = await requireUser();
+  const access = await requireAccess("edit");
   const workflowId = idSchema.parse(form.get("workflowId"));
   try {
-    await updateWebhook(user.id, workflowId, idSchema.parse(form.get("id")), webhookFields(form));
+    await updateWebhook(access.workspaceId, workflowId, idSchema.parse(form.get("id")), webhookFields(form));
     revalidatePath(`/workflows/${workflowId}`);
     return { status: "ok", message: "Webhook saved." };
   } catch (err) {

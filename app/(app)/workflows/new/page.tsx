@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { DescribeForm } from "@/components/designer/describe-form";
 import { TemplateGallery, type GalleryTemplate } from "@/components/editor/template-gallery";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { workflowSchema } from "@/lib/workflow/schema";
 import { templateDocument, templateOptions } from "../templates";
 import { createFromGalleryAction, describeWorkflowAction } from "./actions";
@@ -13,7 +13,7 @@ type Props = { searchParams: Promise<{ error?: string }> };
 
 /** New workflow: describe it in plain language (the designer drafts it), or start from a pattern. */
 export default async function NewWorkflowPage({ searchParams }: Props) {
-  await requireUser("/workflows/new");
+  await requireAccess("edit", "/workflows/new");
   const { error } = await searchParams;
   const templates: GalleryTemplate[] = templateOptions().map((t) => {
     const doc = t.id === "blank" ? null : templateDocument(t.id);

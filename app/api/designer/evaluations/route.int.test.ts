@@ -95,7 +95,7 @@ describe("the designer evaluation", () => {
       expect(done.summary).toMatchObject({ requests: corpus.length, validShare: 1, goldenMatchShare: 1 });
       expect(done.summary.callsPerRequest).toBeLessThanOrEqual(1.3);
       expect(Object.keys(done.summary.paths as object)).toEqual(["json_object"]);
-      const remembered = await db().modelCapability.findMany({ where: { ownerId: alice.id } });
+      const remembered = await db().modelCapability.findMany({ where: { workspaceId: alice.id } });
       expect(remembered.map((r) => r.path)).toEqual(["json_object"]);
 
       const mine = (await (
@@ -110,7 +110,7 @@ describe("the designer evaluation", () => {
     expect((await post({ providerId, path: "telepathy" }, bob.auth)).status).toBe(400);
     expect((await post({ providerId }, bob.auth)).status).toBe(404);
     expect((await post({}, { authorization: "Bearer not-a-token" })).status).toBe(401);
-    expect(await db().designerEvaluation.count({ where: { ownerId: bob.id } })).toBe(0);
+    expect(await db().designerEvaluation.count({ where: { workspaceId: bob.id } })).toBe(0);
   });
 
   it(
@@ -149,7 +149,7 @@ describe("the designer evaluation", () => {
       expect(code, text).toBe(0);
       expect(text).toMatch(/valid 100\.0%, golden match 100\.0%/);
       const stored = await db().designerEvaluation.findFirstOrThrow({
-        where: { ownerId: alice.id, source: "command" },
+        where: { workspaceId: alice.id, source: "command" },
       });
       expect(stored).toMatchObject({ status: "done", total: 3 });
       expect((stored.rows as { id: string }[]).map((r) => r.id)).toEqual([

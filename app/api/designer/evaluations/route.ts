@@ -51,7 +51,7 @@ export async function POST(request: Request): Promise<Response> {
   return handle(async () => {
     const caller = await requireMutationCaller(request);
     const body = await jsonBody(request, bodySchema);
-    if (await runningEvaluation(caller.userId))
+    if (await runningEvaluation(caller.workspaceId))
       throw new AppError("conflict", "An evaluation is already running; wait for it to finish.");
     const decision = await rateLimiter().hit(EVALUATION_RULE, caller.userId);
     if (!decision.allowed) {
@@ -62,7 +62,9 @@ export async function POST(request: Request): Promise<Response> {
         decision.retryAfterSeconds,
       );
     }
-    const { evaluation } = await startEvaluation(caller.userId, await target(caller.userId, body), { source: "ui" });
+    const { evaluation } = await startEvaluation(caller.workspaceId, await target(caller.workspaceId, body), {
+      source: "ui",
+    });
     return Response.json({ evaluation }, { status: 202 });
   });
 }
@@ -71,6 +73,6 @@ export async function POST(request: Request): Promise<Response> {
 export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const caller = await requireCaller(request);
-    return Response.json({ evaluations: await listEvaluations(caller.userId) });
+    return Response.json({ evaluations: await listEvaluations(caller.workspaceId) });
   });
 }

@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
   return handle(async () => {
     const caller = await requireCaller(request);
-    const experiment = await getExperiment(caller.userId, (await context.params).id);
+    const experiment = await getExperiment(caller.workspaceId, (await context.params).id);
     const rows = new URL(request.url).searchParams.get("rows") !== "0";
     return Response.json({ experiment: rows ? experiment : { ...experiment, rows: undefined } });
   });

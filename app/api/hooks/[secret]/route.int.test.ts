@@ -97,7 +97,7 @@ describe("webhooks", () => {
       include: { workflowVersion: { select: { version: true, workflowId: true } } },
     });
     expect(run).toMatchObject({
-      ownerId: alice.id,
+      workspaceId: alice.id,
       inputs: { title: "Login broken", priority: 2 },
       trigger: "webhook",
       triggerLabel: "GitHub issues",
@@ -178,7 +178,7 @@ describe("webhooks", () => {
     expect(await runs()).toBe(0);
 
     const draftOnly = await db().workflow.create({
-      data: { ownerId: alice.id, name: "Draft only", draft: workflowSchema.parse(triage) as object },
+      data: { workspaceId: alice.id, name: "Draft only", draft: workflowSchema.parse(triage) as object },
     });
     const unsaved = await createWebhook(alice.id, draftOnly.id, { name: "Too early" });
     const early = await call(unsaved.secret, JSON.stringify({ title: "x" }));
@@ -314,7 +314,7 @@ describe("webhooks", () => {
     const own = await createTestWorkflow(carol.id, triage);
     await db().webhook.createMany({
       data: Array.from({ length: MAX_WEBHOOKS_PER_USER }, (_, i) => ({
-        ownerId: carol.id,
+        workspaceId: carol.id,
         workflowId: own.workflowId,
         name: `h${i}`,
         secretHash: `h-${carol.id}-${i}`,

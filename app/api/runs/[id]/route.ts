@@ -9,6 +9,6 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
   return handle(async () => {
     const caller = await requireCaller(request);
-    return Response.json({ run: await getRun(caller.userId, (await context.params).id) });
+    return Response.json({ run: await getRun(caller.workspaceId, (await context.params).id) });
   });
 }

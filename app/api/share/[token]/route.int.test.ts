@@ -193,7 +193,7 @@ describe("share links (W2)", () => {
       "status",
     ]);
     const text = JSON.stringify(body);
-    for (const secret of ["SECRET", alice.id, "worker-x", "ownerId", "leaseOwner", "tokenHash"])
+    for (const secret of ["SECRET", alice.id, "worker-x", "workspaceId", "leaseOwner", "tokenHash"])
       expect(text).not.toContain(secret);
   });
 

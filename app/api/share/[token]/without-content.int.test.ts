@@ -52,7 +52,7 @@ const templatedAbort: WorkflowInput = {
 let auth: Record<string, string> | undefined;
 
 async function shareOf(runId: string, includeContent: boolean): Promise<string> {
-  auth ??= { authorization: `Bearer ${(await createApiToken(rt.ownerId, "share links")).token}` };
+  auth ??= { authorization: `Bearer ${(await createApiToken(rt.workspaceId, rt.workspaceId, "share links")).token}` };
   const res = await createLinkPOST(
     new Request(`http://localhost/api/runs/${runId}/share`, {
       method: "POST",

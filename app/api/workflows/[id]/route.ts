@@ -12,7 +12,7 @@ type Context = { params: Promise<{ id: string }> };
 export async function GET(request: Request, context: Context): Promise<Response> {
   return handle(async () => {
     const caller = await requireCaller(request);
-    const workflow = await getWorkflow(caller.userId, (await context.params).id);
+    const workflow = await getWorkflow(caller.workspaceId, (await context.params).id);
     if (!workflow) throw notFound("Workflow not found");
     return Response.json(workflowApiView(workflow));
   });

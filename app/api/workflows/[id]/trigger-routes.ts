@@ -42,13 +42,13 @@ import {
  */
 interface Resource {
   label: string;
-  list(ownerId: string, workflowId: string): Promise<{ id: string }[]>;
-  create(ownerId: string, workflowId: string, input: unknown): Promise<unknown>;
-  update(ownerId: string, workflowId: string, id: string, input: unknown): Promise<unknown>;
-  pause(ownerId: string, id: string, paused: boolean): Promise<unknown>;
-  remove(ownerId: string, id: string): Promise<unknown>;
+  list(workspaceId: string, workflowId: string): Promise<{ id: string }[]>;
+  create(workspaceId: string, workflowId: string, input: unknown): Promise<unknown>;
+  update(workspaceId: string, workflowId: string, id: string, input: unknown): Promise<unknown>;
+  pause(workspaceId: string, id: string, paused: boolean): Promise<unknown>;
+  remove(workspaceId: string, id: string): Promise<unknown>;
   /** Actions beyond pause and resume. */
-  actions: Record<string, (ownerId: string, id: string) => Promise<unknown>>;
+  actions: Record<string, (workspaceId: string, id: string) => Promise<unknown>>;
 }
 
 export const schedulesResource: Resource = {
@@ -85,8 +85,8 @@ type Params<P> = { params: Promise<P> };
 const body = z.record(z.string(), z.unknown());
 
 /** The item, when it is one of this workflow's (404 otherwise, as for another user's). */
-async function mine(r: Resource, ownerId: string, workflowId: string, itemId: string): Promise<void> {
-  if (!(await r.list(ownerId, workflowId)).some((x) => x.id === itemId)) throw notFound(`${r.label} not found`);
+async function mine(r: Resource, workspaceId: string, workflowId: string, itemId: string): Promise<void> {
+  if (!(await r.list(workspaceId, workflowId)).some((x) => x.id === itemId)) throw notFound(`${r.label} not found`);
 }
 
 /** GET (list) and POST (create) of /api/workflows/:id/<kind>. */
@@ -96,14 +96,14 @@ export function collectionRoutes(r: Resource) {
       handle(async () => {
         const caller = await requireCaller(request);
         const { id } = await context.params;
-        if (!(await getWorkflow(caller.userId, id))) throw notFound("Workflow not found");
-        return Response.json({ items: await r.list(caller.userId, id) });
+        if (!(await getWorkflow(caller.workspaceId, id))) throw notFound("Workflow not found");
+        return Response.json({ items: await r.list(caller.workspaceId, id) });
       }),
     POST: (request: Request, context: Params<{ id: string }>) =>
       handle(async () => {
         const caller = await requireMutationCaller(request);
         const input = await jsonBody(request, body);
-        return Response.json(await r.create(caller.userId, (await context.params).id, input), { status: 201 });
+        return Response.json(await r.create(caller.workspaceId, (await context.params).id, input), { status: 201 });
       }),
   };
 }
@@ -116,15 +116,15 @@ export function itemRoutes(r: Resource) {
         const caller = await requireMutationCaller(request);
         const { id, itemId } = await context.params;
         const input = await jsonBody(request, body);
-        await mine(r, caller.userId, id, itemId);
-        return Response.json(await r.update(caller.userId, id, itemId, input));
+        await mine(r, caller.workspaceId, id, itemId);
+        return Response.json(await r.update(caller.workspaceId, id, itemId, input));
       }),
     DELETE: (request: Request, context: Params<{ id: string; itemId: string }>) =>
       handle(async () => {
         const caller = await requireMutationCaller(request);
         const { id, itemId } = await context.params;
-        await mine(r, caller.userId, id, itemId);
-        await r.remove(caller.userId, itemId);
+        await mine(r, caller.workspaceId, id, itemId);
+        await r.remove(caller.workspaceId, itemId);
         return new Response(null, { status: 204 });
       }),
   };
@@ -146,8 +146,8 @@ export function actionRoute(r: Resource) {
             "not_found",
             `No action "${action}" (${["pause", "resume", ...Object.keys(r.actions)].join(", ")}).`,
           );
-        await mine(r, caller.userId, id, itemId);
-        return Response.json(await run(caller.userId, itemId));
+        await mine(r, caller.workspaceId, id, itemId);
+        return Response.json(await run(caller.workspaceId, itemId));
       }),
   };
 }

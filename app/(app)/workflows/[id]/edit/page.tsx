@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
 import { listAgents } from "@/lib/db/agents";
 import { listProviders } from "@/lib/db/providers";
 import { listSubflowTargets } from "@/lib/db/subflow-targets";
@@ -21,12 +21,12 @@ export const metadata: Metadata = { title: "Edit workflow" };
 /** The visual editor of one of the user's workflows (another user's id is a 404). */
 export default async function EditWorkflowPage({ params }: Props) {
   const { id } = await params;
-  const user = await requireUser(`/workflows/${id}/edit`);
+  const access = await requireAccess("read", `/workflows/${id}/edit`);
   const [workflow, agents, subflowTargets, providers] = await Promise.all([
-    getWorkflow(user.id, id),
-    listAgents(user.id),
-    listSubflowTargets(user.id),
-    listProviders(user.id),
+    getWorkflow(access.workspaceId, id),
+    listAgents(access.workspaceId),
+    listSubflowTargets(access.workspaceId),
+    listProviders(access.workspaceId),
   ]);
   if (!workflow) notFound();
   const savedAgents = agents.map((a) => ({

@@ -1,6 +1,7 @@
 "use server";
 import { z } from "zod";
-import { requireUser } from "@/lib/auth/session";
+import { requireAccess } from "@/lib/auth/access";
+import { recordAudit } from "@/lib/db/audit";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { startRun } from "@/lib/runs/service";
@@ -18,12 +19,13 @@ export async function startRunAction(
   workflowId: unknown,
   inputs: unknown,
 ): Promise<ActionResult<{ runId: string; dispatched: boolean }>> {
-  const user = await requireUser();
+  const access = await requireAccess("run");
   const args = argsSchema.safeParse({ workflowId, inputs });
   if (!args.success)
     return { ok: false, error: "Invalid run request: give the workflow's id and its inputs as an object." };
   try {
-    const { run, dispatched } = await startRun(user.id, args.data.workflowId, { inputs: args.data.inputs });
+    const { run, dispatched } = await startRun(access.workspaceId, args.data.workflowId, { inputs: args.data.inputs });
+    await recordAudit(access, "run.started", { type: "run", id: run.id });
     return { ok: true, data: { runId: run.id, dispatched } };
   } catch (err) {
     if (err instanceof AppError && err.code !== "internal")

@@ -13,7 +13,7 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     const params = new URL(request.url).searchParams;
     const version = Number(params.get("version"));
     const dataset = await getDataset(
-      caller.userId,
+      caller.workspaceId,
       (await context.params).id,
       Number.isInteger(version) && version > 0 ? version : undefined,
     );

@@ -27,7 +27,7 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
     } catch {
       throw new AppError("bad_request", "The file is not UTF-8.");
     }
-    const result = await importRows(caller.userId, (await context.params).id, format, text);
+    const result = await importRows(caller.workspaceId, (await context.params).id, format, text);
     return Response.json(result, { status: 201 });
   });
 }

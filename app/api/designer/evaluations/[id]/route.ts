@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
   return handle(async () => {
     const caller = await requireCaller(request);
-    const evaluation = await getEvaluation(caller.userId, (await context.params).id);
+    const evaluation = await getEvaluation(caller.workspaceId, (await context.params).id);
     if (!evaluation) throw notFound("Evaluation not found");
     return Response.json({ evaluation });
   });

@@ -10,8 +10,8 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
   return handle(async () => {
     const caller = await requireMutationCaller(request);
     const id = (await context.params).id;
-    await cancelExperiment(caller.userId, id);
-    const { rows: _rows, ...experiment } = await getExperiment(caller.userId, id);
+    await cancelExperiment(caller.workspaceId, id);
+    const { rows: _rows, ...experiment } = await getExperiment(caller.workspaceId, id);
     return Response.json({ experiment });
   });
 }

@@ -48,7 +48,7 @@ const get = async (token: string, id: string, refresh = false) => {
 describe("GET /api/providers/:id/models (the model picker)", () => {
   it("lists a provider's models with its key, keeps the list, refreshes on request; others' providers are 404", async () => {
     const owner = await createTestUser();
-    const token = (await createApiToken(owner.id, "picker")).token;
+    const token = (await createApiToken(owner.id, owner.id, "picker")).token;
     const p = await createProvider(owner.id, { name: "local", baseUrl, defaultModel: "alpha-70b", apiKey: KEY });
 
     expect(await get("weft_not-a-token", p.id)).toMatchObject({ status: 401 });
@@ -63,14 +63,14 @@ describe("GET /api/providers/:id/models (the model picker)", () => {
     expect(hits).toBe(2);
 
     const stranger = await createTestUser();
-    const theirs = (await createApiToken(stranger.id, "picker")).token;
+    const theirs = (await createApiToken(stranger.id, stranger.id, "picker")).token;
     expect(await get(theirs, p.id)).toMatchObject({ status: 404 });
     expect(JSON.stringify(first.body)).not.toContain(KEY);
   });
 
   it("an endpoint that refuses the key answers 502 by status only, and is not kept", async () => {
     const owner = await createTestUser();
-    const token = (await createApiToken(owner.id, "picker")).token;
+    const token = (await createApiToken(owner.id, owner.id, "picker")).token;
     const p = await createProvider(owner.id, { name: "wrong", baseUrl, defaultModel: "m", apiKey: "sk-wrong" });
     const refused = await get(token, p.id);
     expect(refused).toEqual({
@@ -82,7 +82,7 @@ describe("GET /api/providers/:id/models (the model picker)", () => {
 
   it("default: the owner's default chain (here the scripted model, without providers)", async () => {
     const owner = await createTestUser();
-    const token = (await createApiToken(owner.id, "picker")).token;
+    const token = (await createApiToken(owner.id, owner.id, "picker")).token;
     const { startScriptedServer } = await import("@/lib/llm/scripted/server");
     const scripted = await startScriptedServer({ fixtures: [] });
     const before = process.env.WEFT_SCRIPTED_MODEL_PORT;

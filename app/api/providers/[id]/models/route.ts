@@ -21,7 +21,7 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     const id = idSchema.safeParse((await context.params).id);
     if (!id.success) throw new AppError("bad_request", "Unknown provider.");
     const refresh = new URL(request.url).searchParams.get("refresh") === "1";
-    const list = await listModels(caller.userId, id.data === "default" ? null : id.data, { refresh }).catch(
+    const list = await listModels(caller.workspaceId, id.data === "default" ? null : id.data, { refresh }).catch(
       (err: unknown) => {
         // the resolver's "no model provider named …" (a config error): not the caller's provider
         if (err instanceof Error && /No model provider|no longer exists/.test(err.message))

@@ -2,6 +2,8 @@ import { db } from "@/lib/db/client";
 import { answerSchema, answerStep } from "@/lib/runs/answers";
 import { handle, jsonBody, requireMutationCaller } from "@/lib/http/handle";
 import { getRun } from "@/lib/runs/service";
+import { recordAudit } from "@/lib/db/audit";
+import { actorOf } from "@/lib/http/caller";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -18,11 +20,17 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
     const user = await db().user.findUnique({ where: { id: caller.userId }, select: { name: true, email: true } });
     const by = user?.name || user?.email || "a user";
     const answered = await answerStep(
-      caller.userId,
+      caller.workspaceId,
       runId,
       body,
       caller.via === "token" ? `${by} (token ${caller.tokenName})` : by,
     );
-    return Response.json({ answered, run: await getRun(caller.userId, runId) });
+    await recordAudit(
+      actorOf(caller),
+      "run.answered",
+      { type: "run", id: runId },
+      { nodeId: body.nodeId, choice: body.choice },
+    );
+    return Response.json({ answered, run: await getRun(caller.workspaceId, runId) });
   });
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { handle, jsonBody, requireMutationCaller } from "@/lib/http/handle";
 import { cancelRun } from "@/lib/runs/service";
+import { recordAudit } from "@/lib/db/audit";
+import { actorOf } from "@/lib/http/caller";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -12,6 +14,8 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
   return handle(async () => {
     const caller = await requireMutationCaller(request);
     const { reason } = await jsonBody(request, cancelSchema);
-    return Response.json({ run: await cancelRun(caller.userId, (await context.params).id, reason) });
+    const run = await cancelRun(caller.workspaceId, (await context.params).id, reason);
+    await recordAudit(actorOf(caller), "run.cancelled", { type: "run", id: run.id });
+    return Response.json({ run });
   });
 }

@@ -78,7 +78,7 @@ function read(res: Response, abort: AbortController): Viewer {
 
 let auth: Record<string, string> | undefined;
 const ownerAuth = async () =>
-  (auth ??= { authorization: `Bearer ${(await createApiToken(rt.ownerId, "live text")).token}` });
+  (auth ??= { authorization: `Bearer ${(await createApiToken(rt.workspaceId, rt.workspaceId, "live text")).token}` });
 
 async function ownerView(runId: string, lastEventId?: string): Promise<Viewer> {
   const abort = new AbortController();
@@ -141,8 +141,8 @@ function foldExactlyOnce(frames: LiveFrame[]): { text: string; snapshot: number;
 
 describe("live text of a running step (ephemeral token frames)", () => {
   it("a viewer joining after 500 of 1,500 tokens sees the text so far, then the rest, every character once; a share link without content gets no token frame", async () => {
-    const { workflowId } = await createTestWorkflow(rt.ownerId, writer);
-    const { run } = await startRun(rt.ownerId, workflowId);
+    const { workflowId } = await createTestWorkflow(rt.workspaceId, writer);
+    const { run } = await startRun(rt.workspaceId, workflowId);
     const key = runLiveKey(run.id);
     // the writer has streamed 500 tokens (the text so far in Redis), and is still writing
     await waitFor(

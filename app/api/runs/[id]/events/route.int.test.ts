@@ -240,9 +240,9 @@ describe("credentials of open streams (finding 9)", () => {
       const res = await GET(...request(runId, null, undefined, owner.auth));
       expect(res.status).toBe(200);
       await new Promise((r) => setTimeout(r, 300));
-      const token = await db().apiToken.findFirstOrThrow({ where: { ownerId: owner.id } });
+      const token = await db().apiToken.findFirstOrThrow({ where: { workspaceId: owner.id } });
       const revokedAt = Date.now();
-      expect(await revokeApiToken(owner.id, token.id)).toBe(true);
+      expect(await revokeApiToken(owner.id, owner.id, token.id)).toBe(true);
       const { closedAfterMs } = await untilClosed(res, revokedAt, 4_000);
       expect(closedAfterMs).toBeLessThan(1_500);
     } finally {
@@ -258,7 +258,7 @@ describe("credentials of open streams (finding 9)", () => {
       const res = await GET(...request(runId, null, undefined, owner.auth));
       expect(res.status).toBe(200);
       const revokedAt = Date.now();
-      await db().apiToken.updateMany({ where: { ownerId: owner.id }, data: { revokedAt: new Date() } });
+      await db().apiToken.updateMany({ where: { workspaceId: owner.id }, data: { revokedAt: new Date() } });
       const { closedAfterMs } = await untilClosed(res, revokedAt, 9_000);
       expect(closedAfterMs).toBeLessThan(6_500);
     } finally {

@@ -15,7 +15,7 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
   return handle(async () => {
     const caller = await requireMutationCaller(request);
     const body = await jsonBody(request, forkSchema);
-    const derived = await forkRun(caller.userId, (await context.params).id, body);
+    const derived = await forkRun(caller.workspaceId, (await context.params).id, body);
     return Response.json(
       {
         run: { id: derived.run.id, status: derived.run.status, sourceRunId: derived.run.sourceRunId },

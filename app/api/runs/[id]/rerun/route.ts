@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
   return handle(async () => {
     const caller = await requireMutationCaller(request);
-    const started = await rerun(caller.userId, (await context.params).id);
+    const started = await rerun(caller.workspaceId, (await context.params).id);
     return Response.json(
       { run: { id: started.run.id, status: started.run.status }, dispatched: started.dispatched },
       { status: 201 },

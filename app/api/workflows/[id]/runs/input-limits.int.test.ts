@@ -25,7 +25,7 @@ const post = (body: string) =>
     headers: { "content-type": "application/json", ...owner.auth },
     body,
   });
-const runCount = () => db().run.count({ where: { ownerId: owner.id } });
+const runCount = () => db().run.count({ where: { workspaceId: owner.id } });
 
 beforeAll(async () => {
   process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();

@@ -1,4 +1,5 @@
-import { requireCaller } from "@/lib/http/caller";
+import { actorOf, requireCaller } from "@/lib/http/caller";
+import { recordAudit } from "@/lib/db/audit";
 import { handle, idempotencyKeyOf, jsonBody, requireMutationCaller } from "@/lib/http/handle";
 import { getRun, listRuns, startRun, startRunSchema } from "@/lib/runs/service";
 import { MAX_WAIT_SECONDS, waitForRunEnd, waitSeconds } from "@/lib/runs/wait";
@@ -26,14 +27,15 @@ export async function POST(request: Request, context: Context): Promise<Response
     const body = await jsonBody(request, startRunSchema);
     const workflowId = (await context.params).id;
     // a signed-in browser calling the API is still the API; a token names the script
-    const started = await startRun(caller.userId, workflowId, body, {
+    const started = await startRun(caller.workspaceId, workflowId, body, {
       trigger: "api",
       label: caller.via === "token" ? `token ${caller.tokenName}` : null,
       ...(key ? { idempotencyKey: `api:${workflowId}:${key}` } : {}),
     });
+    if (!started.replayed) await recordAudit(actorOf(caller), "run.started", { type: "run", id: started.run.id });
     if (wait > 0) {
       await waitForRunEnd(started.run.id, { timeoutMs: wait * 1000, signal: request.signal });
-      started.run = await getRun(caller.userId, started.run.id);
+      started.run = await getRun(caller.workspaceId, started.run.id);
     }
     // a replay (the key started this run before) created nothing: 200, and the header says so
     const headers: Record<string, string> = {
@@ -50,6 +52,6 @@ export async function GET(request: Request, context: Context): Promise<Response>
     const caller = await requireCaller(request);
     const query = Object.fromEntries(new URL(request.url).searchParams);
     const filter = runListFilterSchema.parse({ ...query, workflowId: (await context.params).id });
-    return Response.json(await listRuns(caller.userId, filter));
+    return Response.json(await listRuns(caller.workspaceId, filter));
   });
 }

@@ -25,7 +25,7 @@ export async function POST(request: Request, context: Context): Promise<Response
     const caller = await requireMutationCaller(request);
     const body = await jsonBody(request, simplifyBodySchema);
     const id = (await context.params).id;
-    const saved = await getWorkflow(caller.userId, id);
+    const saved = await getWorkflow(caller.workspaceId, id);
     if (!saved) throw notFound("Workflow not found");
     let workflow = saved.document;
     if (body.workflow !== undefined) {
@@ -51,7 +51,7 @@ export async function POST(request: Request, context: Context): Promise<Response
         );
     };
     return Response.json(
-      await simplify(caller.userId, id, workflow, body, { signal: request.signal, beforeEvaluation }),
+      await simplify(caller.workspaceId, id, workflow, body, { signal: request.signal, beforeEvaluation }),
     );
   });
 }

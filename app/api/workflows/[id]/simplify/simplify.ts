@@ -34,23 +34,23 @@ export const simplifyBodySchema = z.strictObject({
 export type SimplifyBody = z.output<typeof simplifyBodySchema>;
 
 /** The dataset to evaluate on: the one asked for (the caller's), else the newest with rows of this workflow. */
-async function pickDataset(ownerId: string, workflowId: string, asked: string | null | undefined) {
+async function pickDataset(workspaceId: string, workflowId: string, asked: string | null | undefined) {
   if (asked === null) return null;
-  if (asked) return getDataset(ownerId, asked);
+  if (asked) return getDataset(workspaceId, asked);
   const newest = await db().dataset.findFirst({
-    where: { ownerId, workflowId, version: { gt: 0 } },
+    where: { workspaceId, workflowId, version: { gt: 0 } },
     orderBy: { updatedAt: "desc" },
     select: { id: true },
   });
-  return newest ? getDataset(ownerId, newest.id) : null;
+  return newest ? getDataset(workspaceId, newest.id) : null;
 }
 
-function ports(ownerId: string): ComparePorts {
-  const resolve = ownerModelResolver(ownerId);
+function ports(workspaceId: string): ComparePorts {
+  const resolve = ownerModelResolver(workspaceId);
   return {
     model: llmModelPort(resolve),
     // read-only tools run; side-effecting ones are not performed (as in the designer's dry run)
-    tools: dryRunTools(registryToolsPort(ownerId)),
+    tools: dryRunTools(registryToolsPort(workspaceId)),
     logger: log,
     judge: (spec, facts) => judgeCell(spec, facts, resolve),
   };
@@ -61,7 +61,7 @@ function ports(ownerId: string): ComparePorts {
  * dataset (when there is one) against the original and marked kept or rejected. Nothing is stored.
  */
 export async function simplify(
-  ownerId: string,
+  workspaceId: string,
   workflowId: string,
   workflow: Workflow,
   body: SimplifyBody,
@@ -75,19 +75,19 @@ export async function simplify(
       errors.slice(0, 20),
     );
   const proposals = proposeSimplifications(workflow);
-  const dataset = await pickDataset(ownerId, workflowId, body.datasetId);
+  const dataset = await pickDataset(workspaceId, workflowId, body.datasetId);
   if (!dataset || dataset.rows.length === 0 || proposals.length === 0)
     return { proposals: proposals.map((p) => ({ ...p, evaluation: null })), evaluation: null };
   await options.beforeEvaluation?.();
   const rows = dataset.rows.slice(0, SIMPLIFY_ROWS_MAX).map((r) => ({ inputs: r.inputs, reference: r.reference }));
   const started = Date.now();
-  const comparison = await compareWorkflows(ports(ownerId), workflow, proposals, rows, {
+  const comparison = await compareWorkflows(ports(workspaceId), workflow, proposals, rows, {
     ...(body.evaluators ? { evaluators: body.evaluators } : {}),
     tolerance: body.tolerance,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   log.info("simplify evaluated", {
-    ownerId,
+    workspaceId,
     workflowId,
     proposals: proposals.length,
     rows: rows.length,

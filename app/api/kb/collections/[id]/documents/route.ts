@@ -44,7 +44,7 @@ export async function POST(request: Request, context: Context): Promise<Response
     if (!name.success) throw kbRejected("unsupported", "The upload has no file name (X-Kb-Filename header).");
     const bytes = await readLimited(request, maxUploadBytes(), name.data);
     const mimeType = request.headers.get("x-kb-content-type") ?? undefined;
-    const result = await ingestDocument(caller.userId, id, {
+    const result = await ingestDocument(caller.workspaceId, id, {
       name: name.data,
       bytes,
       mimeType: mimeType?.slice(0, 200),
@@ -57,7 +57,7 @@ export async function POST(request: Request, context: Context): Promise<Response
 export async function GET(request: Request, context: Context): Promise<Response> {
   return handle(async () => {
     const caller = await requireCaller(request);
-    const docs = await listDocuments(caller.userId, idSchema.parse((await context.params).id));
+    const docs = await listDocuments(caller.workspaceId, idSchema.parse((await context.params).id));
     if (!docs) throw notFound("Collection not found");
     return Response.json({ documents: docs });
   });

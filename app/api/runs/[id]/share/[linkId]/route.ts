@@ -1,6 +1,8 @@
 import { revokeShareLink } from "@/lib/db/share-links";
 import { notFound } from "@/lib/errors";
 import { handle, requireMutationCaller } from "@/lib/http/handle";
+import { recordAudit } from "@/lib/db/audit";
+import { actorOf } from "@/lib/http/caller";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -12,7 +14,9 @@ export async function DELETE(
 ): Promise<Response> {
   return handle(async () => {
     const caller = await requireMutationCaller(request);
-    if (!(await revokeShareLink(caller.userId, (await context.params).linkId))) throw notFound("Link not found");
+    const { linkId } = await context.params;
+    if (!(await revokeShareLink(caller.workspaceId, linkId))) throw notFound("Link not found");
+    await recordAudit(actorOf(caller), "share.revoked", { type: "share_link", id: linkId });
     return new Response(null, { status: 204 });
   });
 }
