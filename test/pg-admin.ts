@@ -18,7 +18,7 @@ export function urlFor(database: string): string {
 
 const migrationsDir = path.resolve(import.meta.dirname, "../prisma/migrations");
 
-function migrationFiles(): string[] {
+export function migrationFiles(): string[] {
   return fs
     .readdirSync(migrationsDir, { withFileTypes: true })
     .filter((d) => d.isDirectory())

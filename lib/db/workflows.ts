@@ -237,6 +237,11 @@ export async function updateWorkflow(
 }
 
 /** Deletes the owner's workflow with its versions (and their runs); false when not theirs. */
+/** Whether the workflow exists in the workspace. */
+export async function isWorkflowOf(workspaceId: string, id: string): Promise<boolean> {
+  return (await db().workflow.count({ where: { id, workspaceId } })) === 1;
+}
+
 export async function deleteWorkflow(workspaceId: string, id: string): Promise<boolean> {
   const result = await db().workflow.deleteMany({ where: { id, workspaceId } });
   return result.count > 0;

@@ -3,7 +3,8 @@ import { recordAudit } from "@/lib/db/audit";
 import { handle, idempotencyKeyOf, jsonBody, requireMutationCaller } from "@/lib/http/handle";
 import { getRun, listRuns, startRun, startRunSchema } from "@/lib/runs/service";
 import { MAX_WAIT_SECONDS, waitForRunEnd, waitSeconds } from "@/lib/runs/wait";
-import { AppError } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/errors";
+import { isWorkflowOf } from "@/lib/db/workflows";
 import { runListFilterSchema } from "@/lib/db/runs";
 
 export const runtime = "nodejs";
@@ -46,12 +47,14 @@ export async function POST(request: Request, context: Context): Promise<Response
   });
 }
 
-/** The workflow's runs, newest first (`?status=&limit=&cursor=`). */
+/** The workflow's runs, newest first (`?status=&limit=&cursor=`); 404 for a workflow not in the caller's workspace. */
 export async function GET(request: Request, context: Context): Promise<Response> {
   return handle(async () => {
     const caller = await requireCaller(request);
+    const workflowId = (await context.params).id;
+    if (!(await isWorkflowOf(caller.workspaceId, workflowId))) throw notFound("Workflow not found");
     const query = Object.fromEntries(new URL(request.url).searchParams);
-    const filter = runListFilterSchema.parse({ ...query, workflowId: (await context.params).id });
+    const filter = runListFilterSchema.parse({ ...query, workflowId });
     return Response.json(await listRuns(caller.workspaceId, filter));
   });
 }
