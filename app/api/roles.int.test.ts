@@ -46,7 +46,8 @@ beforeAll(async () => {
     const { token } = await createApiToken(ws.id, user.id, `${role} token`);
     members[role] = { userId: user.id, auth: { authorization: `Bearer ${token}` } };
   }
-  outsider = await createTestUser();
+  const stranger = await createTestUser();
+  outsider = { userId: stranger.id, auth: stranger.auth };
 
   const { workflowId, versionId } = await createTestWorkflow(ws.id);
   const run = await db().run.create({ data: { workspaceId: ws.id, workflowVersionId: versionId, status: "succeeded" } });

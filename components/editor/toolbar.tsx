@@ -1,5 +1,5 @@
 "use client";
-import { memo, useRef } from "react";
+import { memo, useRef, type RefObject } from "react";
 import { Button } from "@/components/ui/button";
 
 type Props = {
@@ -18,6 +18,8 @@ type Props = {
   /** A chosen file's text (the editor decides the format). */
   onImport: (text: string, fileName: string) => void;
   onHelp: () => void;
+  /** The member's role when it may not change the workflow: the bar shows it instead of editing and saving. */
+  readOnlyRole?: string;
 };
 
 /** The editor's top bar: name, save state, history, layout, import/export, help. Memoised: it changes with the document, not the selection. */
@@ -32,6 +34,49 @@ export const Toolbar = memo(function Toolbar(p: Props) {
       <h1 className="mr-2 truncate text-sm font-semibold" data-testid="editor-title">
         {p.name}
       </h1>
+      {p.readOnlyRole ? (
+        <span className="rounded bg-surface-2 px-2 py-0.5 text-xs text-muted" data-testid="read-only">
+          Read only: your role here is {p.readOnlyRole}
+        </span>
+      ) : (
+        <EditControls {...p} file={file} />
+      )}
+      <Button size="sm" variant="ghost" onClick={p.onHelp} title="Keyboard shortcuts (?)" data-testid="help">
+        ?
+      </Button>
+      <span className="ml-auto flex items-center gap-2">
+        {p.errorCount > 0 && (
+          <span className="text-xs text-danger" data-testid="error-count">
+            {p.errorCount} issue(s) block running
+          </span>
+        )}
+        {!p.readOnlyRole && (
+          <>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={p.onSave}
+              disabled={p.saving}
+              title="Save draft (Ctrl+S)"
+              data-testid="save"
+            >
+              Save draft
+            </Button>
+            <Button size="sm" onClick={p.onSaveVersion} disabled={p.saving} data-testid="save-version">
+              Save version
+            </Button>
+          </>
+        )}
+      </span>
+    </div>
+  );
+});
+
+/** Save state, history, layout, export and import: what a member who may edit gets. */
+function EditControls(p: Props & { file: RefObject<HTMLInputElement | null> }) {
+  const file = p.file;
+  return (
+    <>
       <span className="text-xs text-muted" data-testid="save-state">
         {p.saving ? "Saving…" : p.dirty ? "Unsaved changes" : "Saved"}
       </span>
@@ -78,29 +123,6 @@ export const Toolbar = memo(function Toolbar(p: Props) {
           e.target.value = "";
         }}
       />
-      <Button size="sm" variant="ghost" onClick={p.onHelp} title="Keyboard shortcuts (?)" data-testid="help">
-        ?
-      </Button>
-      <span className="ml-auto flex items-center gap-2">
-        {p.errorCount > 0 && (
-          <span className="text-xs text-danger" data-testid="error-count">
-            {p.errorCount} issue(s) block running
-          </span>
-        )}
-        <Button
-          size="sm"
-          variant="outline"
-          onClick={p.onSave}
-          disabled={p.saving}
-          title="Save draft (Ctrl+S)"
-          data-testid="save"
-        >
-          Save draft
-        </Button>
-        <Button size="sm" onClick={p.onSaveVersion} disabled={p.saving} data-testid="save-version">
-          Save version
-        </Button>
-      </span>
-    </div>
+    </>
   );
-});
+}

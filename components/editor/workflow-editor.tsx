@@ -43,6 +43,11 @@ export type WorkflowEditorProps = {
   providers?: ProviderChoice[];
   /** The run tab's content (inputs form, live overlay); rendered by the route. */
   renderRunPanel?: RenderRunPanel;
+  /**
+   * The member's role when it may not change the workflow (runner, viewer): the graph is shown
+   * without palette, designer, editing or saving; the run tab stays (the server decides who runs).
+   */
+  readOnlyRole?: string;
 };
 
 /** The visual editor of one workflow: palette, canvas, inspector/issues/versions/run side panel. */
@@ -62,6 +67,7 @@ function EditorBody({
   subflowTargets,
   providers,
   renderRunPanel,
+  readOnlyRole,
 }: WorkflowEditorProps) {
   const validationContext = useMemo(
     () => (subflowTargets ? subflowValidationContext(subflowTargets) : undefined),
@@ -94,6 +100,7 @@ function EditorBody({
   const blockers = useMemo(() => issues.filter((i) => i.severity === "error"), [issues]);
 
   const save = useCallback(async (): Promise<boolean> => {
+    if (readOnlyRole) return true; // nothing to save: the graph cannot change here
     setSaving(true);
     const snapshot = editor.doc;
     const r = await actions.saveDraft(workflowId, snapshot);
@@ -101,7 +108,7 @@ function EditorBody({
     if (!r.ok) return (toast.error(r.error), false);
     editor.markSaved(snapshot);
     return true;
-  }, [actions, workflowId, editor]);
+  }, [actions, workflowId, editor, readOnlyRole]);
 
   const saveVersion = useCallback(async () => {
     setSaving(true);
@@ -202,14 +209,15 @@ function EditorBody({
             onExport={onExport}
             onImport={importText}
             onHelp={openHelp}
+            readOnlyRole={readOnlyRole}
           />
           <div className="flex min-h-0 flex-1">
-            <Palette savedAgents={savedAgents} onAdd={addItem} />
+            {!readOnlyRole && <Palette savedAgents={savedAgents} onAdd={addItem} />}
             <div className="relative min-w-0 flex-1" data-testid="canvas">
               <WorkflowCanvas
                 doc={designer.preview?.doc ?? doc}
                 overlay={designer.preview?.overlay ?? overlay}
-                readOnly={Boolean(designer.preview)}
+                readOnly={Boolean(designer.preview) || Boolean(readOnlyRole)}
                 sizesRef={sizes}
                 focus={focus}
                 onMoveNodes={moveNodes}
@@ -217,14 +225,18 @@ function EditorBody({
                 onDropItem={addItem}
                 onSelectionChange={onSelect}
               />
-              {designer.toggle}
+              {!readOnlyRole && designer.toggle}
             </div>
-            {designer.panel}
+            {!readOnlyRole && designer.panel}
             <SidePanel
               tab={tab}
               onTab={setTab}
               issueCount={issues.length}
-              inspect={<Inspector doc={doc} nodeId={selection.nodes[0]} edgeId={selection.edges[0]} act={act} />}
+              inspect={
+                <fieldset disabled={Boolean(readOnlyRole)} className="contents">
+                  <Inspector doc={doc} nodeId={selection.nodes[0]} edgeId={selection.edges[0]} act={act} />
+                </fieldset>
+              }
               issues={<IssuesPanel issues={issues} onFocus={focusIssue} />}
               versions={
                 <VersionsPanel

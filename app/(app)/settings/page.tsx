@@ -10,6 +10,7 @@ import { ProvidersSection } from "@/components/settings/providers-section";
 import { McpServersSection } from "@/components/tools/mcp-servers-section";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireAccess } from "@/lib/auth/access";
+import { allows } from "@/lib/roles";
 import { listApiTokens } from "@/lib/db/api-tokens";
 import { listCredentials } from "@/lib/db/credentials";
 import { listProviders } from "@/lib/db/providers";
@@ -28,13 +29,15 @@ export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const access = await requireAccess("read", "/settings");
+  // providers, credentials and MCP servers are the workspace's: only members who may edit see them
+  const canEdit = allows(access.role, "edit");
   const [providers, settings, tools, tokens, hasPassword, credentials] = await Promise.all([
-    listProviders(access.workspaceId),
+    canEdit ? listProviders(access.workspaceId) : Promise.resolve([]),
     getSettings(access.userId),
-    loadToolViews(access.workspaceId, { listMcpTools: false }),
+    canEdit ? loadToolViews(access.workspaceId, { listMcpTools: false }) : Promise.resolve([]),
     listApiTokens(access.workspaceId, access.userId),
     hasPasswordAccount(access.userId),
-    listCredentials(access.workspaceId),
+    canEdit ? listCredentials(access.workspaceId) : Promise.resolve([]),
   ]);
   const rows = providers.map(({ id, name, baseUrl, defaultModel, apiKeyLast4 }) => ({
     id,
@@ -50,13 +53,20 @@ export default async function SettingsPage() {
         description="Model providers, keys, the designer model, credentials, MCP servers and API tokens."
       />
       <div className="grid grid-cols-1 gap-8">
-        {rows.length === 0 && <DemoModelNotice />}
-        <ProvidersSection
-          providers={rows}
-          save={saveProviderAction}
-          remove={deleteProviderAction}
-          test={testProviderAction}
-        />
+        {!canEdit && (
+          <p className="text-sm text-muted" data-testid="settings-role-note">
+            Your role in this workspace ({access.role}) does not change its providers, credentials or MCP servers.
+          </p>
+        )}
+        {canEdit && rows.length === 0 && <DemoModelNotice />}
+        {canEdit && (
+          <ProvidersSection
+            providers={rows}
+            save={saveProviderAction}
+            remove={deleteProviderAction}
+            test={testProviderAction}
+          />
+        )}
         <DesignerModelForm providers={rows} current={settings} action={saveDesignerAction} />
         <p className="-mt-4 text-sm">
           <Link
@@ -68,23 +78,27 @@ export default async function SettingsPage() {
           </Link>
         </p>
         <PriceTable prices={settings.prices} save={savePricesAction} />
-        <CredentialsSection
-          credentials={credentials.map(({ id, name, kind, headerName, last4 }) => ({
-            id,
-            name,
-            kind,
-            headerName,
-            last4,
-          }))}
-          save={saveCredentialAction}
-          remove={deleteCredentialAction}
-        />
-        <McpServersSection
-          servers={tools.filter((t) => t.kind === "mcp")}
-          actions={{ save: saveMcpServerAction, remove: deleteToolAction }}
-          stdioEnabled={stdioAllowed()}
-          credentials={credentials.map((c) => c.name)}
-        />
+        {canEdit && (
+          <CredentialsSection
+            credentials={credentials.map(({ id, name, kind, headerName, last4 }) => ({
+              id,
+              name,
+              kind,
+              headerName,
+              last4,
+            }))}
+            save={saveCredentialAction}
+            remove={deleteCredentialAction}
+          />
+        )}
+        {canEdit && (
+          <McpServersSection
+            servers={tools.filter((t) => t.kind === "mcp")}
+            actions={{ save: saveMcpServerAction, remove: deleteToolAction }}
+            stdioEnabled={stdioAllowed()}
+            credentials={credentials.map((c) => c.name)}
+          />
+        )}
         <ApiTokensSection tokens={tokens} create={createApiTokenAction} revoke={revokeApiTokenAction} />
         {hasPassword && <PasswordForm action={changePasswordAction} />}
       </div>

@@ -126,9 +126,16 @@ describe("datasets and experiments over the REST API", () => {
         aggregates: [{ cells: 2, scored: 0, mean: null }],
       },
     });
-    expect((await DETAIL(new Request("http://x", { headers: bob.auth }), ctx(experiment.id))).status).toBe(404);
+    expect(
+      (
+        await DETAIL(
+          new Request(`http://x/api/experiments/${experiment.id}`, { headers: bob.auth }),
+          ctx(experiment.id),
+        )
+      ).status,
+    ).toBe(404);
     const cancelled = await CANCEL(
-      new Request("http://x", { method: "POST", headers: alice.auth }),
+      new Request(`http://x/api/experiments/${experiment.id}/cancel`, { method: "POST", headers: alice.auth }),
       ctx(experiment.id),
     );
     expect(await cancelled.json()).toMatchObject({

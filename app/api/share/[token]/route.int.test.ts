@@ -236,7 +236,10 @@ describe("share links (W2)", () => {
       expect(res.status).toBe(405);
     }
     const revoke = await revokeDELETE(
-      new Request(`http://localhost/x`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } }),
+      new Request(`http://localhost/api/runs/${runId}/share/${linkId}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${token}` },
+      }),
       { params: Promise.resolve({ id: runId, linkId }) },
     );
     expect(revoke.status).toBe(401);
@@ -261,9 +264,12 @@ describe("share links (W2)", () => {
       runCtx(runId),
     );
     expect(bobList.status).toBe(404);
-    const bobRevoke = await revokeDELETE(new Request(`http://localhost/x`, { method: "DELETE", headers: bob.auth }), {
-      params: Promise.resolve({ id: runId, linkId }),
-    });
+    const bobRevoke = await revokeDELETE(
+      new Request(`http://localhost/api/runs/${runId}/share/${linkId}`, { method: "DELETE", headers: bob.auth }),
+      {
+        params: Promise.resolve({ id: runId, linkId }),
+      },
+    );
     expect(bobRevoke.status).toBe(404);
     await db().shareLink.update({ where: { id: linkId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(
@@ -333,9 +339,12 @@ describe("S4", () => {
       ),
     );
     const revokedAt = Date.now();
-    const revoke = await revokeDELETE(new Request(`http://localhost/x`, { method: "DELETE", headers: alice.auth }), {
-      params: Promise.resolve({ id: runId, linkId }),
-    });
+    const revoke = await revokeDELETE(
+      new Request(`http://localhost/api/runs/${runId}/share/${linkId}`, { method: "DELETE", headers: alice.auth }),
+      {
+        params: Promise.resolve({ id: runId, linkId }),
+      },
+    );
     expect(revoke.status).toBe(204);
     const results = await Promise.all(open.map((res) => readUntil(res, () => false, 8_000)));
     const elapsed = Date.now() - revokedAt;

@@ -15,6 +15,7 @@ export function EditorClient({
   savedAgents,
   subflowTargets,
   providers,
+  readOnlyRole,
 }: {
   workflowId: string;
   draft: Workflow;
@@ -22,6 +23,7 @@ export function EditorClient({
   savedAgents?: SavedAgentItem[];
   subflowTargets?: SubflowTarget[];
   providers?: ProviderChoice[];
+  readOnlyRole?: string;
 }) {
   return (
     <div className="fixed inset-x-0 bottom-0 top-14 z-30 bg-background">
@@ -33,6 +35,7 @@ export function EditorClient({
         subflowTargets={subflowTargets}
         providers={providers}
         renderRunPanel={(ctx) => <RunPanel {...ctx} />}
+        readOnlyRole={readOnlyRole}
       />
     </div>
   );

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireAccess } from "@/lib/auth/access";
+import { allows } from "@/lib/roles";
 import { listAgents } from "@/lib/db/agents";
 import { listProviders } from "@/lib/db/providers";
 import { listSubflowTargets } from "@/lib/db/subflow-targets";
@@ -47,6 +48,7 @@ export default async function EditWorkflowPage({ params }: Props) {
       savedAgents={savedAgents}
       subflowTargets={subflowTargets}
       providers={providers.map(({ id, name, defaultModel }) => ({ id, name, defaultModel }))}
+      {...(allows(access.role, "edit") ? {} : { readOnlyRole: access.role })}
       actions={{
         saveDraft: saveDraftAction,
         saveVersion: saveVersionAction,
