@@ -34,6 +34,7 @@ export function WorkspaceSwitcher({
         <select
           id="workspace-switcher"
           name="workspaceId"
+          key={currentId}
           data-testid="workspace-switcher"
           defaultValue={currentId}
           onChange={() => form.current?.requestSubmit()}

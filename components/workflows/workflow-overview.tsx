@@ -33,6 +33,8 @@ export interface WorkflowOverviewProps {
   notifierActions: NotifierActions;
   /** Server action deleting the workflow (form field `id`). */
   deleteAction: (form: FormData) => Promise<void>;
+  /** Whether the member may change the workflow (editor, owner): otherwise no delete, and "View graph". */
+  canEdit?: boolean;
 }
 
 /** A read-only summary of a workflow: size, draft state, versions and how to run it from a script. */
@@ -48,6 +50,7 @@ export function WorkflowOverview({
   notifierActions,
   recentRuns,
   deleteAction,
+  canEdit = true,
 }: WorkflowOverviewProps) {
   return (
     <div>
@@ -62,9 +65,9 @@ export function WorkflowOverview({
         description={workflow.description || "No description yet."}
         actions={
           <>
-            <DeleteWorkflowButton id={workflow.id} name={workflow.name} action={deleteAction} />
+            {canEdit && <DeleteWorkflowButton id={workflow.id} name={workflow.name} action={deleteAction} />}
             <Link href={`/workflows/${workflow.id}/edit`} className={buttonClasses("primary")}>
-              Open editor
+              {canEdit ? "Open editor" : "View graph"}
             </Link>
           </>
         }

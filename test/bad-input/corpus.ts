@@ -241,6 +241,8 @@ export const actionTargets: ActionTarget[] = [
   { name: "saveCredentialAction", file: "app/(app)/settings/credential-actions.ts", session: true },
   { name: "createCollectionAction", file: "app/(app)/knowledge/actions.ts", session: true },
   { name: "saveAgentAction", file: "app/(app)/agents/actions.ts", session: true },
+  { name: "createWorkspaceAction", file: "app/(app)/settings/workspace/actions.ts", session: true },
+  { name: "inviteAction", file: "app/(app)/settings/workspace/actions.ts", session: true },
   { name: "signUpAction", file: "app/(auth)/actions.ts", session: false },
   { name: "signInAction", file: "app/(auth)/actions.ts", session: false },
 ];

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { WorkflowOverview } from "@/components/workflows/workflow-overview";
 import { requireAccess } from "@/lib/auth/access";
+import { allows } from "@/lib/roles";
 import { getWorkflow, listWorkflowVersions } from "@/lib/db/workflows";
 import { schedulesOf } from "@/lib/schedules/service";
 import { webhooksOf } from "@/lib/webhooks/service";
@@ -73,6 +74,7 @@ export default async function WorkflowPage({ params }: Props) {
       recentRuns={recent.runs}
       notifierActions={notifierActions}
       deleteAction={deleteWorkflowAction}
+      canEdit={allows(access.role, "edit")}
     />
   );
 }
