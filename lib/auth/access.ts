@@ -1,6 +1,7 @@
 import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
+import { cache } from "react";
 import { activeWorkspace, forbiddenFor } from "@/lib/db/workspaces";
 import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
 import { allows, type Permission, type Role } from "@/lib/roles";
@@ -16,14 +17,18 @@ export interface Access {
   via: "session";
 }
 
-/** The signed-in user in the workspace their switcher chose (else their personal one), or null. */
-export async function currentAccess(): Promise<Access | null> {
+/**
+ * The signed-in user in the workspace their switcher chose (else their personal one), or null. Read
+ * once per request (the layout and the page share it), never kept longer: a removed member's next
+ * request already finds no role.
+ */
+export const currentAccess = cache(async function currentAccess(): Promise<Access | null> {
   const user = await currentUser();
   if (!user) return null;
   const requested = (await cookies()).get(WORKSPACE_COOKIE)?.value ?? null;
   const ws = await activeWorkspace(user.id, requested);
   return ws ? { user, userId: user.id, ...ws, via: "session" } : null;
-}
+});
 
 /**
  * The current member, when their role holds `permission`: signed out redirects to /sign-in (with a
