@@ -72,6 +72,10 @@ export const ROUTE_PERMISSIONS = {
   "GET /api/kb/collections/[id]/documents": "read",
   "POST /api/kb/collections/[id]/documents": "edit",
   "GET /api/providers/[id]/models": "edit",
+
+  // routes of pages, outside /api: the runs list's feed and the "Create tool" dialog's stream
+  "GET /runs/feed": "read",
+  "POST /tools/create": "edit",
 } as const satisfies Record<string, Permission | "public">;
 
 export type RouteKey = keyof typeof ROUTE_PERMISSIONS;

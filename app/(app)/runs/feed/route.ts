@@ -11,6 +11,6 @@ export async function GET(request: Request): Promise<Response> {
   return handle(async () => {
     const caller = await requireCaller(request);
     const filter = runListFilterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return Response.json(await listRunRows(caller.userId, filter), { headers: { "Cache-Control": "no-store" } });
+    return Response.json(await listRunRows(caller.workspaceId, filter), { headers: { "Cache-Control": "no-store" } });
   });
 }

@@ -26,9 +26,14 @@ export async function POST(request: Request): Promise<Response> {
   const crossSite = refuseCrossSite(request);
   if (crossSite) return refusal(403, "Cross-site request refused.");
   // the session module is loaded only for a request that passed the check
-  const { currentUser } = await import("@/lib/auth/session");
-  const user = await currentUser();
-  if (!user) return refusal(401, "Sign in first.");
+  const { requireCaller } = await import("@/lib/http/caller");
+  let workspaceId: string;
+  try {
+    workspaceId = (await requireCaller(request)).workspaceId;
+  } catch (err) {
+    if (err instanceof AppError) return refusal(err.status, err.status === 401 ? "Sign in first." : err.message);
+    throw err;
+  }
   let raw: unknown;
   try {
     raw = await readJsonBody(request, { empty: null });
@@ -39,9 +44,9 @@ export async function POST(request: Request): Promise<Response> {
   const body = bodySchema.safeParse(raw);
   if (!body.success) return refusal(400, body.error.issues[0]?.message ?? "Invalid request");
   const stream = toolCreationStream({
-    workspaceId: user.id,
+    workspaceId,
     request: body.data.request,
-    config: () => ownerModelResolver(user.id)(null),
+    config: () => ownerModelResolver(workspaceId)(null),
     signal: request.signal,
   });
   return new Response(stream, {
