@@ -313,10 +313,10 @@ test("the bad-input corpus: every route and server action answers 4xx with a cle
     const owner = (await db.query<{ id: string }>(`SELECT id FROM "User" WHERE email = $1`, [account.email])).rows[0]!
       .id;
     const collectionId = `corpus-${Date.now()}`;
-    await db.query(`INSERT INTO "KbCollection" (id, "workspaceId", name, "updatedAt") VALUES ($1, $2, 'Corpus', now())`, [
-      collectionId,
-      owner,
-    ]);
+    await db.query(
+      `INSERT INTO "KbCollection" (id, "workspaceId", name, "updatedAt") VALUES ($1, $2, 'Corpus', now())`,
+      [collectionId, owner],
+    );
     const ids: Ids = { workflowId, runId, scheduleId, secret, collectionId };
 
     const cases = [

@@ -96,9 +96,10 @@ test("finding 7: a cross-site POST to /tools/create with the victim's session is
   const tools = await withDb(
     async (db) =>
       (
-        await db.query(`SELECT count(*) AS n FROM "Tool" t JOIN "User" u ON u.id = t."workspaceId" WHERE u.email = $1`, [
-          account.email,
-        ])
+        await db.query(
+          `SELECT count(*) AS n FROM "Tool" t JOIN "User" u ON u.id = t."workspaceId" WHERE u.email = $1`,
+          [account.email],
+        )
       ).rows[0].n,
   );
   expect(Number(tools)).toBe(0);

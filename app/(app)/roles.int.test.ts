@@ -21,7 +21,9 @@ useTestDatabase();
 const session = vi.hoisted(() => ({ userId: "", workspaceId: "" }));
 vi.mock("@/lib/auth/session", () => ({
   currentUser: async () =>
-    session.userId ? { id: session.userId, email: `${session.userId}@test.local`, name: null, sessionVersion: 0 } : null,
+    session.userId
+      ? { id: session.userId, email: `${session.userId}@test.local`, name: null, sessionVersion: 0 }
+      : null,
 }));
 vi.mock("next/headers", () => ({
   cookies: async () => ({
@@ -80,7 +82,7 @@ async function refused(key: string, role: Role, inWorkspace = workspaceId): Prom
 }
 
 describe("the action permission table", () => {
-  it("lists every exported action of every \"use server\" file, and nothing else", async () => {
+  it('lists every exported action of every "use server" file, and nothing else', async () => {
     const found: string[] = [];
     for (const [file, load] of Object.entries(sources)) {
       const source = await load();

@@ -37,7 +37,11 @@ export function InviteSection({
         <form action={dispatch} className="flex flex-wrap items-end gap-3" data-testid="invite-form">
           <label className="grid gap-1 text-sm">
             Role
-            <select name="role" defaultValue="runner" className="rounded-md border border-border bg-background px-2 py-1">
+            <select
+              name="role"
+              defaultValue="runner"
+              className="rounded-md border border-border bg-background px-2 py-1"
+            >
               {ROLES.map((r) => (
                 <option key={r} value={r} title={ROLE_SUMMARY[r]}>
                   {r}

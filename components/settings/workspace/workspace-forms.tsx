@@ -64,7 +64,11 @@ export function DangerZone({
   return (
     <Card className="flex flex-wrap gap-3 p-4">
       {canLeave && (
-        <Button variant="outline" disabled={pending} onClick={() => startTransition(async () => toastOutcome(await leave()))}>
+        <Button
+          variant="outline"
+          disabled={pending}
+          onClick={() => startTransition(async () => toastOutcome(await leave()))}
+        >
           Leave this workspace
         </Button>
       )}

@@ -90,8 +90,8 @@ export default async function WorkspacePage() {
             New workspace
           </h2>
           <p className="text-sm text-muted">
-            A shared workspace for a team: its workflows, runs, tools, providers and credentials are its own, and
-            its members act with their roles.
+            A shared workspace for a team: its workflows, runs, tools, providers and credentials are its own, and its
+            members act with their roles.
           </p>
           <NameForm label="Name" submit="Create workspace" action={createWorkspaceAction} testId="workspace-create" />
         </section>

@@ -24,10 +24,15 @@ export async function acceptInvitationAction(_prev: string | null, form: FormDat
     if (err instanceof AppError) return err.message;
     throw err;
   }
-  await recordAudit({ workspaceId: joined.workspaceId, userId: user.id, via: "session" }, "member.joined", {
-    type: "user",
-    id: user.id,
-  }, { role: joined.role });
+  await recordAudit(
+    { workspaceId: joined.workspaceId, userId: user.id, via: "session" },
+    "member.joined",
+    {
+      type: "user",
+      id: user.id,
+    },
+    { role: joined.role },
+  );
   (await cookies()).set(WORKSPACE_COOKIE, joined.workspaceId, {
     httpOnly: true,
     sameSite: "lax",
