@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { createApiToken } from "@/lib/db/api-tokens";
 import { db } from "@/lib/db/client";
+import { createWorkspace } from "@/lib/db/workspaces";
+import { ROLES, type Role } from "@/lib/roles";
 import type { RunStatus } from "@/lib/engine/events";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { workflowSchema, type WorkflowInput } from "@/lib/workflow/schema";
@@ -58,4 +60,24 @@ export async function untilSomeoneWaitsForALock(other: pg.Client): Promise<void>
     if (i > 200) throw new Error("nobody waited for the row lock");
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * A shared workspace with one member per role (the owner made it), each holding an API token for
+ * it: what role tests act as.
+ */
+export async function createTestTeam(): Promise<{
+  workspaceId: string;
+  members: Record<Role, { id: string; auth: Record<string, string> }>;
+}> {
+  const owner = await createTestUser();
+  const workspaceId = (await createWorkspace(owner.id, "Team")).id;
+  const members = {} as Record<Role, { id: string; auth: Record<string, string> }>;
+  for (const role of ROLES) {
+    const user = role === "owner" ? owner : await createTestUser();
+    if (role !== "owner") await db().membership.create({ data: { workspaceId, userId: user.id, role } });
+    const { token } = await createApiToken(workspaceId, user.id, `${role} token`);
+    members[role] = { id: user.id, auth: { authorization: `Bearer ${token}` } };
+  }
+  return { workspaceId, members };
 }

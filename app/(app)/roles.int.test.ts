@@ -6,7 +6,7 @@ import { closeRunLimiter } from "@/lib/limits/run-start-limit";
 import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
 import { allows, ROLES, type Permission, type Role } from "@/lib/roles";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { createTestUser } from "@/test/fixtures";
+import { createTestTeam } from "@/test/fixtures";
 
 /**
  * The server actions' role matrix, generated from ACTION_PERMISSIONS (lib/http/permissions.ts):
@@ -40,13 +40,9 @@ let workspaceId = "";
 
 beforeAll(async () => {
   process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();
-  const owner = await createTestUser();
-  workspaceId = (await createWorkspace(owner.id, "Team")).id;
-  for (const role of ROLES) {
-    const user = role === "owner" ? owner : await createTestUser();
-    if (role !== "owner") await db().membership.create({ data: { workspaceId, userId: user.id, role } });
-    members[role] = user.id;
-  }
+  const team = await createTestTeam();
+  workspaceId = team.workspaceId;
+  for (const role of ROLES) members[role] = team.members[role].id;
 });
 afterAll(async () => {
   await runsQueue()

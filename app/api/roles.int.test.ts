@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiToken } from "@/lib/db/api-tokens";
 import { db } from "@/lib/db/client";
 import { createShareLink } from "@/lib/db/share-links";
-import { createWorkspace } from "@/lib/db/workspaces";
 import { ROUTE_PERMISSIONS, routeEntry } from "@/lib/http/permissions";
 import { closeRunLimiter } from "@/lib/limits/run-start-limit";
 import { closeApiRedis, closeRunsQueue, runsQueue } from "@/lib/queue";
 import { allows, ROLES, type Permission, type Role } from "@/lib/roles";
 import { testQueuePrefix, useTestDatabase } from "@/test/db";
-import { createTestUser, createTestWorkflow } from "@/test/fixtures";
+import { createTestTeam, createTestUser, createTestWorkflow } from "@/test/fixtures";
 
 /**
  * The role matrix, generated from lib/http/permissions.ts: every REST route × every role of a
@@ -44,14 +42,9 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   process.env.WEFT_QUEUE_PREFIX = testQueuePrefix();
-  const owner = await createTestUser();
-  const ws = await createWorkspace(owner.id, "Team");
-  for (const role of ROLES) {
-    const user = role === "owner" ? owner : await createTestUser();
-    if (role !== "owner") await db().membership.create({ data: { workspaceId: ws.id, userId: user.id, role } });
-    const { token } = await createApiToken(ws.id, user.id, `${role} token`);
-    members[role] = { userId: user.id, auth: { authorization: `Bearer ${token}` } };
-  }
+  const team = await createTestTeam();
+  const ws = { id: team.workspaceId };
+  for (const role of ROLES) members[role] = { userId: team.members[role].id, auth: team.members[role].auth };
   const stranger = await createTestUser();
   outsider = { userId: stranger.id, auth: stranger.auth };
 

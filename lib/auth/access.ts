@@ -40,3 +40,13 @@ export async function requireAccess(permission: Permission, returnTo?: string): 
   if (!allows(access.role, permission)) throw forbiddenFor(access.role, permission);
   return access;
 }
+
+/** Makes `workspaceId` the one this browser acts in from its next request (the switcher's cookie). */
+export async function chooseWorkspace(workspaceId: string): Promise<void> {
+  (await cookies()).set(WORKSPACE_COOKIE, workspaceId, {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    maxAge: 400 * 86_400,
+  });
+}

@@ -72,10 +72,9 @@ export async function requireCaller(request: Request): Promise<Caller> {
   const caller = await resolveCaller(request);
   if (!caller) throw new AppError("unauthorized", "Sign in, or send Authorization: Bearer <API token>.");
   const entry = routeEntry(request.method, new URL(request.url).pathname);
-  if (!entry || entry.permission === "public") {
-    log.error("route without a permission entry refused", { method: request.method, url: request.url });
-    throw new AppError("forbidden", "This route has no permission entry.");
-  }
+  if (!entry) log.error("route without a permission entry refused", { method: request.method, url: request.url });
+  // a public route authenticates otherwise and never asks for a member
+  if (!entry || entry.permission === "public") throw new AppError("forbidden", "This route has no permission entry.");
   if (!allows(caller.role, entry.permission)) throw forbiddenFor(caller.role, entry.permission);
   return caller;
 }
@@ -83,12 +82,11 @@ export async function requireCaller(request: Request): Promise<Caller> {
 /**
  * Whether a caller's credential still holds: the API token is not revoked, or the session's
  * version is still the user's (no sign-out or password change since), and they are still a member
- * of the workspace with a role holding `permission`. For long-lived answers (event streams) that
+ * of the workspace (every role may read). For long-lived answers (event streams) that
  * outlive the request that authorised them.
  */
-export async function callerStillValid(caller: Caller, permission: "read" = "read"): Promise<boolean> {
-  const role = await roleIn(caller.userId, caller.workspaceId);
-  if (!role || !allows(role, permission)) return false;
+export async function callerStillValid(caller: Caller): Promise<boolean> {
+  if (!(await roleIn(caller.userId, caller.workspaceId))) return false;
   if (caller.via === "token") return isApiTokenLive(caller.tokenId);
   const { currentSessionVersion } = await import("@/lib/auth/session-version");
   return (await currentSessionVersion(caller.userId, true)) === caller.sessionVersion;

@@ -1,10 +1,9 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { FormResult } from "@/components/settings/types";
-import { requireAccess, type Access } from "@/lib/auth/access";
+import { chooseWorkspace, requireAccess, type Access } from "@/lib/auth/access";
 import { recordAudit } from "@/lib/db/audit";
 import {
   createInvitation,
@@ -19,17 +18,12 @@ import {
   workspaceNameSchema,
 } from "@/lib/db/workspaces";
 import { AppError } from "@/lib/errors";
-import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
 
 /** Result of "Invite": the link is in this answer only (its token is stored hashed). */
 export type InviteResult = FormResult | { status: "ok"; message: string; link: string };
 
 const idSchema = z.string().min(1).max(100);
 const PAGE = "/settings/workspace";
-
-async function chooseWorkspace(id: string): Promise<void> {
-  (await cookies()).set(WORKSPACE_COOKIE, id, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 400 * 86_400 });
-}
 
 const refusal = (err: unknown): FormResult => {
   if (err instanceof AppError) return { status: "error", message: err.message };

@@ -1,12 +1,11 @@
 "use server";
-import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { chooseWorkspace } from "@/lib/auth/access";
 import { currentUser } from "@/lib/auth/session";
 import { recordAudit } from "@/lib/db/audit";
 import { acceptInvitation } from "@/lib/db/workspaces";
 import { AppError } from "@/lib/errors";
-import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
 
 /**
  * Accepts an invitation as the signed-in user (no workspace permission: the link is the grant) and
@@ -33,11 +32,6 @@ export async function acceptInvitationAction(_prev: string | null, form: FormDat
     },
     { role: joined.role },
   );
-  (await cookies()).set(WORKSPACE_COOKIE, joined.workspaceId, {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    maxAge: 400 * 86_400,
-  });
+  await chooseWorkspace(joined.workspaceId);
   redirect("/workflows");
 }
