@@ -47,6 +47,16 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "no-eval": "error",
       "no-new-func": "error",
+      // zod's `z` export is the whole namespace, locales included (~250 KB in a client bundle); a
+      // namespace import lets the bundler keep only what is used.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
+          message: 'Import zod as `import * as z from "zod"`: the named `z` drags every locale into client bundles.',
+        },
+      ],
     },
   },
   // test/db.ts's useTestDatabase() registers Vitest hooks; its name is not a React hook.

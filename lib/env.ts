@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { parseTrustedProxies } from "./trusted-proxies";
 import { DEFAULT_RUN_LIMIT_CEILINGS, type RunLimitCeilings } from "./workflow/limits";
 

@@ -2,7 +2,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { AuthError } from "next-auth";
-import { z } from "zod";
+import * as z from "zod";
 import { signIn } from "@/lib/auth";
 import { signUpRetryAfter } from "@/lib/auth/sign-up-limit";
 import { clientIp } from "@/lib/net/client-address";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { nodeKindRegistry } from "@/lib/workflow/registry";
 import { nodeKinds, type Workflow } from "@/lib/workflow/schema";
 import { validate } from "@/lib/workflow/validate";

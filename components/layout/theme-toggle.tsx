@@ -8,6 +8,18 @@ const ORDER = ["system", "light", "dark"] as const;
 const LABEL = { system: "System theme", light: "Light theme", dark: "Dark theme" } as const;
 const noop = () => () => {};
 
+/**
+ * Sets the theme with CSS transitions off until it has been applied, so colours switch at once
+ * instead of animating element by element (`.theme-switching` in app/globals.css). next-themes
+ * applies the class in an effect after the render; two frames later it has.
+ */
+function switchTheme(setTheme: (theme: string) => void, theme: string) {
+  const html = document.documentElement;
+  html.classList.add("theme-switching");
+  setTheme(theme);
+  requestAnimationFrame(() => requestAnimationFrame(() => html.classList.remove("theme-switching")));
+}
+
 /** Cycles system → light → dark; the icon shows the current choice. */
 export function ThemeToggle() {
   const { theme, setTheme } = useTheme();
@@ -25,7 +37,7 @@ export function ThemeToggle() {
       className={buttonClasses("ghost", "icon")}
       aria-label={`${LABEL[current]} (switch to ${next})`}
       title={LABEL[current]}
-      onClick={() => setTheme(next)}
+      onClick={() => switchTheme(setTheme, next)}
     >
       <Icon />
     </button>

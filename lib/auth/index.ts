@@ -3,7 +3,7 @@ import { PrismaAdapter } from "@auth/prisma-adapter";
 import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
-import { z } from "zod";
+import * as z from "zod";
 import { clientIp } from "@/lib/net/client-address";
 import { checkSessionToken, endAllSessions } from "@/lib/auth/session-version";
 import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from "@/lib/auth/sign-in-limit";

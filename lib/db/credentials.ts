@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { keyring } from "@/lib/crypto/keyring";
 import { decryptSecret, encryptSecret, lastFour } from "@/lib/crypto/secrets";
 import { db } from "@/lib/db/client";

@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "@/lib/db/client";
 import { readRunNow, withEnd } from "@/lib/db/run-log";
 import { runStatuses } from "@/lib/engine/events";

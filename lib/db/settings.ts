@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { type Prisma } from "@/lib/generated/prisma/client";

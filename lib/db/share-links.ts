@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "@/lib/db/client";
 
 /** Expiry choices of a share link (1 hour, 1 day, 7 days). */

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { z } from "zod";
+import * as z from "zod";
 import { fieldSchema, type Field } from "@/lib/workflow/schema";
 
 /**

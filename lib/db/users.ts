@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { hashPassword, verifyPassword } from "@/lib/crypto/password";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "@/lib/db/client";
 import { runLimitCeilings } from "@/lib/env";
 import { AppError } from "@/lib/errors";

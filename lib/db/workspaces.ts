@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import { publishRevocation } from "@/lib/queue/revocations";

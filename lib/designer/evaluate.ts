@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { CORPUS_CONTEXT, baseWorkflow, corpus, type CorpusEntry } from "./fixtures/corpus";
 import type { DesignerModel, StructuredRequest } from "./model";
 import { design } from "./pipeline";

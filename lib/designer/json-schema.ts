@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { toStrictSchema, type JsonSchema } from "@/lib/llm/strict-schema";
 import type { EditBase, WireContext } from "./wire";
 import { designWireSchema, editWireSchema } from "./wire";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { fix, type LocalFix } from "./fixes";
 import { agentReader, edgeReader, isObj, noNull, nodeReader, text } from "./read-parts";
 import { resolveRef } from "./resolve";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { fieldTypes } from "@/lib/workflow/schema";
 import { modelClasses, type DesignNode } from "./schemas";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { fix, type LocalFix } from "./fixes";
 import { readOperation } from "./read-ops";
 import {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { DesignerModel, StructuredRequest, StructuredResult } from "./model";
 import { jsonIn } from "./model";
 

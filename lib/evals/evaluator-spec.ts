@@ -7,7 +7,7 @@
  * `field` picks one of the run's outputs (default: all of them); reference values come from the
  * dataset row (its reference object's `field`, or the whole reference).
  */
-import { z } from "zod";
+import * as z from "zod";
 
 const name = z.string().trim().min(1).max(80);
 const base = {

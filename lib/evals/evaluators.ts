@@ -3,7 +3,7 @@
  * reference. The judge (judge.ts) is the one that calls a model.
  */
 import vm from "node:vm";
-import { z } from "zod";
+import * as z from "zod";
 import { deepEqual } from "@/lib/workflow/equal";
 import type { EvaluatorResult, EvaluatorSpec } from "./evaluator-spec";
 

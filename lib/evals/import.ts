@@ -8,7 +8,7 @@
  * input field. JSONL: one object per line, `{"inputs": {...}, "reference": ..., "tags": [...]}`.
  */
 import { parse, type CsvError } from "csv-parse/sync";
-import { z } from "zod";
+import * as z from "zod";
 import { inputsSchema } from "@/lib/workflow/inputs";
 import type { Field } from "@/lib/workflow/schema";
 import { unguardCell } from "./formula-guard";

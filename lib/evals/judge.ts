@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { askJson } from "@/lib/llm/json-call";
 import type { ModelResolver } from "@/lib/providers/resolver";
 import type { EvaluatorResult, EvaluatorSpec } from "./evaluator-spec";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Live text frames: what a running step's model calls write, sent to viewers as it arrives. They are

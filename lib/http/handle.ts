@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { refuseCrossSite } from "@/lib/http/same-origin";
 import { AppError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/json-guard";

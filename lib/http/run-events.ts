@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { isRunOwnedBy } from "@/lib/db/runs";
 import { env } from "@/lib/env";
 import type { RunEventEnvelope } from "@/lib/engine/events";

@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { chat } from "@/lib/llm/invoke";
 import type { ModelConfig } from "@/lib/llm/models";
 import type { EmbeddingSetup } from "./embeddings";

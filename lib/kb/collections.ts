@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { countTokens } from "gpt-tokenizer";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";

@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { envSchema } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { embed } from "@/lib/llm/embed";

@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { chat, ToolCallError, type ChatMessage, type ToolSpec } from "./invoke";
 import {
   CHAT_MODEL_CACHE_MAX,

@@ -1,6 +1,6 @@
 import "server-only";
 import type { AIMessage, AIMessageChunk, BaseMessage } from "@langchain/core/messages";
-import { z } from "zod";
+import * as z from "zod";
 import { contentToText, toLangChain, type ChatMessage, type ToolCall } from "./messages";
 import { chatModelFor, DEFAULT_TIMEOUT_MS, type ModelConfig } from "./models";
 import { ProviderError, withRetry, type RetryOptions } from "./retry";

@@ -1,6 +1,6 @@
 import "server-only";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { z } from "zod";
+import * as z from "zod";
 
 /** A tool call with parsed arguments (only valid calls carry `args`). */
 export interface ToolCall {

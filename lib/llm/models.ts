@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
-import { z } from "zod";
+import * as z from "zod";
 import { envSchema } from "@/lib/env";
 import { providerFetch } from "./provider-fetch";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { structured, StructuredOutputError, type StructuredMethod } from "./structured";
 import type { Reply } from "./scripted/fixture";
 import { startScriptedServer, type ScriptedServer } from "./scripted/server";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { structured, StructuredOutputError } from "./structured";
 import { extractJson } from "./json";
 import type { ModelConfig } from "./models";

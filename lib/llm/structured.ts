@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { chat, jsonSchemaOf, type ToolCallError, type ChatResult, type Usage } from "./invoke";
 import { extractJson } from "./json";
 import type { ChatMessage } from "./messages";

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { providerFetch } from "@/lib/llm/provider-fetch";
 import type { ModelConfig } from "@/lib/llm/models";
 import { ownerModelResolver } from "./resolver";

@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 
 /** Why a run job was enqueued; shown in logs and used by tests, never trusted for control flow. */
 export const runJobReasons = ["start", "resume", "cancel", "reconcile", "retry"] as const;

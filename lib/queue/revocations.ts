@@ -1,6 +1,6 @@
 import "server-only";
 import type { Redis } from "ioredis";
-import { z } from "zod";
+import * as z from "zod";
 import { createLogger } from "@/lib/logger";
 import { apiRedis, createWorkerConnection } from "./connection";
 import { queuePrefix } from "./names";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Queue } from "bullmq";
-import { z } from "zod";
+import * as z from "zod";
 import { withRedisDeadline } from "./connection";
 import { closeProducerQueue, producerQueue } from "./producer";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "@/lib/db/client";
 import { approveToolVersion } from "@/lib/db/tools";
 import { isTerminalRunStatus } from "@/lib/engine/events";

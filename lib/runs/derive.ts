@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "@/lib/db/client";
 import { getRunForOwner, type RunDetail, type StepRow } from "@/lib/db/runs";
 import { hasReusableResult, seedFromSteps, type SeedEdit } from "@/lib/engine/planner";

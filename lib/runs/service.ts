@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "@/lib/db/client";
 import { getRunForOwner, listRunsForOwner, type RunDetail, type RunListFilter, type RunSummary } from "@/lib/db/runs";
 import { saveWorkflowVersion } from "@/lib/db/workflows";

@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "@/lib/db/client";
 import type { MemoPort, ToolCallRequest, ToolCallResult, ToolsPort } from "@/lib/engine/ports";
 import { type Prisma } from "@/lib/generated/prisma/client";

@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { codeToolConfigSchema, findTool, type ToolRow, type ToolVersionRow } from "@/lib/db/tools";
 import type { ToolCallResult, ToolDescriptor, ToolsPort } from "@/lib/engine/ports";
 import { env } from "@/lib/env";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * A node's error policy (`onError` on every node kind): retries with backoff for chosen error

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Field } from "@/lib/workflow/schema";
 
 const numeric = z.union([

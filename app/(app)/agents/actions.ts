@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
+import * as z from "zod";
 import type { AgentFormResult } from "@/components/agents/types";
 import { requireAccess } from "@/lib/auth/access";
 import { createAgent, deleteAgent, duplicateAgent, updateAgent } from "@/lib/db/agents";

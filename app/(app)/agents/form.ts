@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { SavedAgentInput } from "@/lib/db/agents";
 import { SCRIPTED_MODEL } from "@/lib/llm/models";
 

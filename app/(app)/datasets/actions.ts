@@ -1,7 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { z } from "zod";
+import * as z from "zod";
 import { requireAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { addRunToDataset, createDataset, datasetInputSchema, removeRow } from "@/lib/evals/datasets";

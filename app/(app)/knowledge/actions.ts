@@ -1,7 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { z } from "zod";
+import * as z from "zod";
 import type { ActionResult, AskResult, SearchResult } from "@/components/knowledge/types";
 import type { SearchHitView } from "@/lib/kb/types";
 import { requireAccess } from "@/lib/auth/access";

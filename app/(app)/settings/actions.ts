@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
+import * as z from "zod";
 import { type FormResult, type TestResult } from "@/components/settings/types";
 import { requireAccess } from "@/lib/auth/access";
 import { deleteProvider, getProviderSecret, providerInputSchema } from "@/lib/db/providers";

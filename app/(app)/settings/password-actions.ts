@@ -1,6 +1,6 @@
 "use server";
 import { redirect } from "next/navigation";
-import { z } from "zod";
+import * as z from "zod";
 import { type FormResult } from "@/components/settings/types";
 import { changePassword } from "@/lib/auth/session-version";
 import { requireAccess } from "@/lib/auth/access";

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
+import * as z from "zod";
 import type { RerunResult, ToolActionResult } from "@/components/tools/types";
 import { requireAccess } from "@/lib/auth/access";
 import { recordAudit } from "@/lib/db/audit";

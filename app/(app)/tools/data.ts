@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import type { McpConfigView, ToolVersionView, ToolView } from "@/components/tools/types";
 import { listTools, recordedTests, type ToolRow } from "@/lib/db/tools";
 import { builtinTools } from "@/lib/tools/builtins";

@@ -1,7 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { z } from "zod";
+import * as z from "zod";
 import { requireAccess } from "@/lib/auth/access";
 import { recordAudit } from "@/lib/db/audit";
 import { blankWorkflowDocument, createWorkflow, deleteWorkflow } from "@/lib/db/workflows";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { DESIGNER_MODEL_HEADER, DESIGNER_OFFLINE_HEADER } from "@/components/designer/stream";
 import { getWorkflow } from "@/lib/db/workflows";
 import type { DesignerEvent } from "@/lib/designer/events";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Branch, ModelRef } from "@/lib/workflow/schema";
 import type { TokenUsage } from "../events";
 import type { ChatMessage } from "../ports";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** A seeded run's reusable step results (Run.seed); how they are reused is in ./reuse. */
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Fixture format of the scripted model server (one JSON file = one FixtureFile).

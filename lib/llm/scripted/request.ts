@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 
 /** The parts of an OpenAI chat-completions request the scripted server reads (the rest passes through). */
 const contentSchema = z

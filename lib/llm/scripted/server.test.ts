@@ -2,7 +2,7 @@ import { type AIMessageChunk, HumanMessage, SystemMessage } from "@langchain/cor
 import { tool } from "@langchain/core/tools";
 import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { cosine } from "./embeddings";
 import { DEFAULT_FIXTURE_DIR, loadFixtureDir } from "./fixture";
 import { startScriptedServer, type ScriptedServer } from "./server";

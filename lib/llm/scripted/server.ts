@@ -1,7 +1,7 @@
 import "server-only";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { z } from "zod";
+import * as z from "zod";
 import { createLogger } from "@/lib/logger";
 import { DEFAULT_EMBEDDING_DIM, embed, toBase64 } from "./embeddings";
 import {

@@ -2,7 +2,7 @@ import "server-only";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { z } from "zod";
+import * as z from "zod";
 import { credentialHeaders, credentialNameSchema } from "@/lib/db/credentials";
 import { env } from "@/lib/env";
 import { checkTarget, type NetPolicy } from "@/lib/net";

@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { AppError } from "@/lib/errors";
 import { listDatasets } from "@/lib/evals/datasets";
 import { createExperiment, experimentInputSchema } from "@/lib/evals/experiments";

@@ -1,5 +1,5 @@
 import { all, create } from "mathjs";
-import { z } from "zod";
+import * as z from "zod";
 import { guardedFetch } from "@/lib/net";
 import { runSandboxed } from "@/lib/tools/sandbox";
 import { defineBuiltin } from "./types";

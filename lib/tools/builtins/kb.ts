@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { answerWithSources } from "@/lib/kb/answer";
 import { searchKnowledge } from "@/lib/kb/search";
 import { ensureCollection, ingestDocument } from "@/lib/kb/collections";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { htmlToMarkdown } from "@/lib/kb/html-markdown";
 import { guardedFetch } from "@/lib/net";
 import { defineBuiltin } from "./types";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { runSandboxed } from "@/lib/tools/sandbox";
 import { defineBuiltin } from "./types";
 

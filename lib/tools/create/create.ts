@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { listTools, saveCodeTool, type ToolVersionRow } from "@/lib/db/tools";
 import type { ChatMessage } from "@/lib/llm/messages";
 import type { ModelConfig } from "@/lib/llm/models";

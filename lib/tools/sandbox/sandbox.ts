@@ -2,7 +2,7 @@ import "server-only";
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { env } from "@/lib/env";
 import { createLogger } from "@/lib/logger";
 import { slotPolicy, withSandboxSlot } from "./slots";

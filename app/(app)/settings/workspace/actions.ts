@@ -1,7 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { z } from "zod";
+import * as z from "zod";
 import type { FormResult } from "@/components/settings/types";
 import { chooseWorkspace, requireAccess, type Access } from "@/lib/auth/access";
 import { recordAudit } from "@/lib/db/audit";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { refuseCrossSite } from "@/lib/http/same-origin";
 import { AppError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/json-guard";

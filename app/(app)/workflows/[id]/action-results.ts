@@ -1,5 +1,5 @@
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
+import * as z from "zod";
 import type { FormResult } from "@/components/settings/types";
 import { requireAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
+import * as z from "zod";
 import type { FormResult } from "@/components/settings/types";
 import type { WebhookSecretResult } from "@/components/workflows/webhook-types";
 import { requireAccess } from "@/lib/auth/access";

@@ -1,6 +1,6 @@
 "use server";
 import { redirect } from "next/navigation";
-import { z } from "zod";
+import * as z from "zod";
 import { chooseWorkspace } from "@/lib/auth/access";
 import { currentUser } from "@/lib/auth/session";
 import { recordAudit } from "@/lib/db/audit";

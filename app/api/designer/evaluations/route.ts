@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { getProviderSecret } from "@/lib/db/providers";
 import { listEvaluations, runningEvaluation } from "@/lib/designer/evaluation-store";
 import { startEvaluation } from "@/lib/designer/evaluation-run";

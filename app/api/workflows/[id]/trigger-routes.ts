@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { getWorkflow } from "@/lib/db/workflows";
 import { AppError, notFound } from "@/lib/errors";
 import { requireCaller } from "@/lib/http/caller";

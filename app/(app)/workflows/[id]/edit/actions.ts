@@ -1,5 +1,5 @@
 "use server";
-import { z } from "zod";
+import * as z from "zod";
 import { requireAccess, type Access } from "@/lib/auth/access";
 import { recordAudit } from "@/lib/db/audit";
 import type { Permission } from "@/lib/roles";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { requireCaller } from "@/lib/http/caller";
 import { handle } from "@/lib/http/handle";
 import { AppError } from "@/lib/errors";

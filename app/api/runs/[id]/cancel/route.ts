@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { handle, jsonBody, requireMutationCaller } from "@/lib/http/handle";
 import { cancelRun } from "@/lib/runs/service";
 import { recordAudit } from "@/lib/db/audit";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { getWorkflow } from "@/lib/db/workflows";
 import { AppError, notFound } from "@/lib/errors";
 import { handle, jsonBody, requireMutationCaller } from "@/lib/http/handle";

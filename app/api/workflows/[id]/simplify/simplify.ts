@@ -1,5 +1,5 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { db } from "@/lib/db/client";
 import { proposeSimplifications } from "@/lib/designer/simplify";
 import type { SimplifyAnswer } from "@/lib/designer/simplify/answer";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { kbRejected } from "@/lib/kb/formats";
 import { ingestDocument, listDocuments, maxUploadBytes } from "@/lib/kb/collections";
 import { requireCaller } from "@/lib/http/caller";
