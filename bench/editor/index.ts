@@ -36,7 +36,7 @@ const FULL: Plan = {
 const SMOKE: Plan = { sizes: [100], reps: 1, warmup: false, panSteps: 20, drags: 5, dragSteps: 8, countDrags: 2 };
 
 /**
- * A run can be narrowed (B3_SIZES=10,100 B3_REPS=9 B3_DRAGS=10 B3_WARMUP=first|none); the plan used is
+ * A run can be narrowed (B3_SIZES=10,100 B3_REPS=9 B3_DRAGS=10 B3_COUNT_DRAGS=1 B3_WARMUP=first|none); the plan used is
  * stored with each size's results. B3_VERBOSE=1 prints how long each phase of each page load took.
  */
 function planFromEnv(base: Plan): Plan & { warmupOnlyFirstSize?: boolean } {
@@ -46,6 +46,7 @@ function planFromEnv(base: Plan): Plan & { warmupOnlyFirstSize?: boolean } {
     sizes: process.env.B3_SIZES ? process.env.B3_SIZES.split(",").map(Number) : base.sizes,
     reps: num(process.env.B3_REPS) ?? base.reps,
     drags: num(process.env.B3_DRAGS) ?? base.drags,
+    countDrags: num(process.env.B3_COUNT_DRAGS) ?? base.countDrags,
     ...(process.env.B3_WARMUP === "first" ? { warmupOnlyFirstSize: true } : {}),
     ...(process.env.B3_WARMUP === "none" ? { warmup: false } : {}),
   };
