@@ -35,6 +35,9 @@ export function DetailLevelProvider({ children }: { children: ReactNode }) {
   return <CompactContext.Provider value={compact}>{children}</CompactContext.Provider>;
 }
 
+/** Sets the detail level directly, without a canvas (component tests; the canvas uses DetailLevelProvider). */
+export const CompactNodesProvider = CompactContext.Provider;
+
 /** True while a large graph is zoomed out below {@link DETAIL_ZOOM} (see {@link isZoomedOut}). */
 export const useCompactNodes = (): boolean => useContext(CompactContext);
 

@@ -103,8 +103,9 @@ export function NodeShell({ data, selected, hasInput = true, terminal = false, c
     updateNodeInternals(node.id);
   }, [handleKey, node.id, updateNodeInternals]);
   const title = nodeTitle(node);
-  const frame = clsx(
-    "rounded-xl border bg-white text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100",
+  // Border, selection, run status and version-diff marks: the same at every detail level.
+  const marks = clsx(
+    "rounded-xl border",
     issues.length > 0 && !run ? "border-danger" : "border-zinc-300 dark:border-zinc-700",
     selected && "outline outline-2 outline-offset-2 outline-primary",
     run && RING_CLASS[statusTone(run.status)],
@@ -141,22 +142,29 @@ export function NodeShell({ data, selected, hasInput = true, terminal = false, c
   );
   const outcomes = terminal ? [] : data.handles;
 
-  // Zoomed out: a flat box — no shadow, no positioned rows: every positioned element is one more layer
-  // to hit-test and composite on each pointer move and pan step (B3: 2,000 nodes).
+  // Zoomed out: a flat box in the kind's colours with the title as its only text: no shadow, no icon
+  // (under 8 px here, where the colour is what tells kinds apart), no rows. One element besides the
+  // handles, which sit outside its overflow clip (their containing block is React Flow's wrapper): at
+  // a 500-node fit every element per node is style, layout and paint work before the first frame.
   if (compact) {
     return (
-      <div {...attrs} data-compact="" className={clsx(frame, "flex items-center gap-2 p-2")}>
+      <div
+        {...attrs}
+        data-compact=""
+        title={title}
+        className={clsx(marks, KIND_TERMS[node.type].tile, "truncate px-3 py-3 text-sm font-semibold leading-5")}
+      >
         {input}
-        <KindIcon kind={node.type} />
-        <div className="truncate text-sm font-semibold" title={title}>
-          {title}
-        </div>
+        {title}
         {outcomes.map((h, i) => source(h.id, { top: `${((i + 1) / (outcomes.length + 1)) * 100}%` }))}
       </div>
     );
   }
   return (
-    <div {...attrs} className={clsx(frame, "relative shadow-sm")}>
+    <div
+      {...attrs}
+      className={clsx(marks, "relative bg-white text-zinc-900 shadow-sm dark:bg-zinc-900 dark:text-zinc-100")}
+    >
       {input}
       <div className="flex items-center gap-2.5 px-3 pb-2 pt-3">
         <KindIcon kind={node.type} />
