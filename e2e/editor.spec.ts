@@ -334,4 +334,14 @@ test("the canvas follows the theme: dark class and a dark background in dark mod
   await expectMode("dark");
   await page.emulateMedia({ colorScheme: "light" });
   await expectMode("light");
+  // The header's toggle (system → light → dark): the page switches at once, and the class that holds
+  // transitions off during the switch is gone afterwards.
+  const toggle = page.getByRole("button", { name: /theme \(switch to/ });
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-label", /^Light theme/);
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-label", /^Dark theme/);
+  await expectMode("dark");
+  await expect(page.locator("html")).not.toHaveClass(/theme-switching/);
+  expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
 });
