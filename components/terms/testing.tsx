@@ -12,23 +12,28 @@ import { workflowTemplates } from "@/lib/workflow/templates";
  * draws, and documents to draw — the templates and random documents built from the schema's own parts.
  */
 
+/** The props React Flow hands a node component, for a mapped node at rest (unselected, at the origin). */
+export function canvasNodeProps<T extends object>(flow: T) {
+  return {
+    ...flow,
+    selected: false,
+    dragging: false,
+    zIndex: 0,
+    selectable: true,
+    deletable: true,
+    draggable: true,
+    isConnectable: true,
+    positionAbsoluteX: 0,
+    positionAbsoluteY: 0,
+  };
+}
+
 /** The visible text of every canvas node of `doc`, by node id, as the canvas renders it in `view`. */
 export function nodeTexts(doc: Workflow, view: NodeView, run?: ReadonlyMap<string, NodeRunState>): Map<string, string> {
   const out = new Map<string, string>();
   for (const flow of documentToNodes(doc, { run })) {
     const Node = nodeTypes[flow.type];
-    const props = {
-      ...flow,
-      selected: false,
-      dragging: false,
-      zIndex: 0,
-      selectable: true,
-      deletable: true,
-      draggable: true,
-      isConnectable: true,
-      positionAbsoluteX: 0,
-      positionAbsoluteY: 0,
-    };
+    const props = canvasNodeProps(flow);
     const html = renderToStaticMarkup(
       <ReactFlowProvider>
         <NodeViewProvider value={view}>

@@ -2,6 +2,7 @@ import { ReactFlowProvider } from "@xyflow/react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { KIND_TERMS } from "@/components/terms/kinds";
+import { canvasNodeProps } from "@/components/terms/testing";
 import { workflowSchema } from "@/lib/workflow/schema";
 import { documentToNodes } from "../flow-mapping";
 import { CompactNodesProvider } from "./detail-level";
@@ -25,18 +26,7 @@ const doc = workflowSchema.parse({
 function markup(id: string, compact: boolean): string {
   const flow = documentToNodes(doc).find((n) => n.id === id)!;
   const Kind = nodeTypes[flow.type as keyof typeof nodeTypes];
-  const props = {
-    ...flow,
-    selected: false,
-    dragging: false,
-    zIndex: 0,
-    selectable: true,
-    deletable: true,
-    draggable: true,
-    isConnectable: true,
-    positionAbsoluteX: 0,
-    positionAbsoluteY: 0,
-  };
+  const props = canvasNodeProps(flow);
   return renderToStaticMarkup(
     <ReactFlowProvider>
       <CompactNodesProvider value={compact}>
